@@ -1,0 +1,200 @@
+package designer
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// Limits on what a person can type into one field. They keep a stray paste from bloating a design.
+const (
+	MaxNameLen = 120
+	MaxTextLen = 20000
+)
+
+// Change is one typed edit. Apply is a pure function: it returns the next design, or a
+// *ValidationError naming the field and leaves its argument untouched.
+type Change interface {
+	// Kind names the change in stored history; it never changes once released.
+	Kind() string
+	Apply(Design) (Design, error)
+	// Summary is the one line shown in history.
+	Summary() string
+	// Paths are the parts of the design the change touches, for live updates.
+	Paths() []string
+}
+
+// SetName renames the design.
+type SetName struct {
+	Name string `json:"name"`
+}
+
+func (SetName) Kind() string { return "set_name" }
+
+func (c SetName) Apply(d Design) (Design, error) {
+	name, err := cleanName("name", c.Name)
+	if err != nil {
+		return d, err
+	}
+	d.Name = name
+	return d, nil
+}
+
+func (c SetName) Summary() string {
+	return fmt.Sprintf("Renamed the design to %q", strings.TrimSpace(c.Name))
+}
+func (SetName) Paths() []string { return []string{"name"} }
+
+// Overview field names, as used by SetOverviewField and in paths.
+var OverviewFields = []string{"domain", "key_entities", "business_context", "scale", "notes"}
+
+// SetOverviewField sets one text field of the overview.
+type SetOverviewField struct {
+	Field string `json:"field"`
+	Value string `json:"value"`
+}
+
+func (SetOverviewField) Kind() string { return "set_overview_field" }
+
+func (c SetOverviewField) Apply(d Design) (Design, error) {
+	path := "overview/" + c.Field
+	target := d.Overview.field(c.Field)
+	if target == nil {
+		return d, invalid("field", "unknown overview field %q", c.Field)
+	}
+	value, err := cleanText(path, c.Value)
+	if err != nil {
+		return d, err
+	}
+	*target = value
+	return d, nil
+}
+
+func (c SetOverviewField) Summary() string {
+	return "Edited the overview's " + strings.ReplaceAll(c.Field, "_", " ")
+}
+func (c SetOverviewField) Paths() []string { return []string{"overview/" + c.Field} }
+
+// field returns a pointer into o for a field name, or nil. o must be a copy the caller owns.
+func (o *Overview) field(name string) *string {
+	switch name {
+	case "domain":
+		return &o.Domain
+	case "key_entities":
+		return &o.KeyEntities
+	case "business_context":
+		return &o.BusinessContext
+	case "scale":
+		return &o.Scale
+	case "notes":
+		return &o.Notes
+	}
+	return nil
+}
+
+// Field returns the value of one overview field by name.
+func (o Overview) Field(name string) string {
+	if p := o.field(name); p != nil {
+		return *p
+	}
+	return ""
+}
+
+// ReplaceDesign replaces the whole document, as a PUT of design-json or a restore does.
+type ReplaceDesign struct {
+	Design Design `json:"design"`
+	// Note says why, for history ("Restored revision 4").
+	Note string `json:"note,omitempty"`
+}
+
+func (ReplaceDesign) Kind() string { return "replace_design" }
+
+func (c ReplaceDesign) Apply(Design) (Design, error) {
+	next := Normalize(c.Design)
+	if err := Check(next); err != nil {
+		return Design{}, err
+	}
+	return next, nil
+}
+
+func (c ReplaceDesign) Summary() string {
+	if c.Note != "" {
+		return c.Note
+	}
+	return "Replaced the whole design"
+}
+func (ReplaceDesign) Paths() []string { return []string{""} }
+
+var changeKinds = map[string]func(json.RawMessage) (Change, error){
+	SetName{}.Kind():          decodeAs[SetName],
+	SetOverviewField{}.Kind(): decodeAs[SetOverviewField],
+	ReplaceDesign{}.Kind():    decodeAs[ReplaceDesign],
+}
+
+func decodeAs[T Change](raw json.RawMessage) (Change, error) {
+	var c T
+	err := json.Unmarshal(raw, &c)
+	return c, err
+}
+
+type changeEnvelope struct {
+	Kind   string          `json:"kind"`
+	Change json.RawMessage `json:"change"`
+}
+
+// MarshalChange encodes a change with its kind, for history.
+func MarshalChange(c Change) ([]byte, error) {
+	body, err := json.Marshal(c)
+	if err != nil {
+		return nil, fmt.Errorf("encode %s: %w", c.Kind(), err)
+	}
+	return json.Marshal(changeEnvelope{Kind: c.Kind(), Change: body})
+}
+
+// UnmarshalChange decodes what MarshalChange wrote.
+func UnmarshalChange(data []byte) (Change, error) {
+	var env changeEnvelope
+	if err := json.Unmarshal(data, &env); err != nil {
+		return nil, fmt.Errorf("decode change: %w", err)
+	}
+	decode, ok := changeKinds[env.Kind]
+	if !ok {
+		return nil, fmt.Errorf("decode change: unknown kind %q", env.Kind)
+	}
+	c, err := decode(env.Change)
+	if err != nil {
+		return nil, fmt.Errorf("decode %s: %w", env.Kind, err)
+	}
+	return c, nil
+}
+
+func cleanName(field, s string) (string, error) {
+	s = strings.TrimSpace(s)
+	switch {
+	case s == "":
+		return "", invalid(field, "must not be empty")
+	case !utf8.ValidString(s):
+		return "", invalid(field, "must be valid UTF-8 text")
+	case utf8.RuneCountInString(s) > MaxNameLen:
+		return "", invalid(field, "is %d characters long; at most %d are allowed", utf8.RuneCountInString(s), MaxNameLen)
+	case strings.ContainsFunc(s, isControl):
+		return "", invalid(field, "must be a single line without control characters")
+	}
+	return s, nil
+}
+
+func cleanText(field, s string) (string, error) {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	switch {
+	case !utf8.ValidString(s):
+		return "", invalid(field, "must be valid UTF-8 text")
+	case utf8.RuneCountInString(s) > MaxTextLen:
+		return "", invalid(field, "is %d characters long; at most %d are allowed", utf8.RuneCountInString(s), MaxTextLen)
+	case strings.ContainsFunc(s, func(r rune) bool { return isControl(r) && r != '\n' && r != '\t' }):
+		return "", invalid(field, "must not contain control characters")
+	}
+	return strings.TrimRight(s, " \n\t"), nil
+}
+
+func isControl(r rune) bool { return r < 0x20 || r == 0x7f }

@@ -1,0 +1,288 @@
+package designer
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestSetName(t *testing.T) {
+	tests := []struct {
+		name      string
+		in        string
+		want      string
+		wantField string // non-empty: a *ValidationError for this field is expected
+	}{
+		{name: "plain", in: "Orders", want: "Orders"},
+		{name: "trims spaces and tabs", in: "  \tOrders v2 \t ", want: "Orders v2"},
+		{name: "non-ASCII", in: "Bestellungen – Ü", want: "Bestellungen – Ü"},
+		{name: "exactly the limit", in: strings.Repeat("é", MaxNameLen), want: strings.Repeat("é", MaxNameLen)},
+		{name: "empty", in: "", wantField: "name"},
+		{name: "only spaces", in: "   ", wantField: "name"},
+		{name: "one over the limit", in: strings.Repeat("a", MaxNameLen+1), wantField: "name"},
+		{name: "newline inside", in: "Orders\nv2", wantField: "name"},
+		{name: "tab inside", in: "Orders\tv2", wantField: "name"},
+		{name: "DEL inside", in: "Orders\x7f", wantField: "name"},
+		{name: "invalid UTF-8", in: "Orders \xff", wantField: "name"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := hrDesign(t)
+			before := mustMarshal(t, d)
+			got, err := SetName{Name: tt.in}.Apply(d)
+			assertUnchanged(t, before, d)
+			if tt.wantField != "" {
+				wantValidationError(t, err, tt.wantField)
+				return
+			}
+			if err != nil {
+				t.Fatalf("Apply: %v", err)
+			}
+			if got.Name != tt.want {
+				t.Errorf("Name = %q, want %q", got.Name, tt.want)
+			}
+			if err := Check(got); err != nil {
+				t.Errorf("Check after SetName: %v", err)
+			}
+		})
+	}
+}
+
+func TestSetOverviewField(t *testing.T) {
+	tests := []struct {
+		name      string
+		field     string
+		value     string
+		want      string
+		wantField string
+	}{
+		{name: "domain", field: "domain", value: "Payroll", want: "Payroll"},
+		{name: "key entities", field: "key_entities", value: "Employee, Department", want: "Employee, Department"},
+		{name: "business context", field: "business_context", value: "Line 1\n\tLine 2", want: "Line 1\n\tLine 2"},
+		{name: "scale", field: "scale", value: "300k employees, 100 RPS", want: "300k employees, 100 RPS"},
+		{name: "notes", field: "notes", value: "<b>not HTML</b> & more", want: "<b>not HTML</b> & more"},
+		{name: "CRLF becomes LF and trailing space goes", field: "notes", value: "a\r\nb  \n\n", want: "a\nb"},
+		{name: "empty clears the field", field: "domain", value: "", want: ""},
+		{name: "exactly the limit", field: "scale", value: strings.Repeat("x", MaxTextLen), want: strings.Repeat("x", MaxTextLen)},
+		{name: "unknown field", field: "colour", value: "blue", wantField: "field"},
+		{name: "name is not an overview field", field: "name", value: "x", wantField: "field"},
+		{name: "too long", field: "domain", value: strings.Repeat("x", MaxTextLen+1), wantField: "overview/domain"},
+		{name: "NUL", field: "notes", value: "a\x00b", wantField: "overview/notes"},
+		{name: "escape", field: "business_context", value: "red \x1b[31m", wantField: "overview/business_context"},
+		{name: "lone CR", field: "scale", value: "a\rb", wantField: "overview/scale"},
+		{name: "invalid UTF-8", field: "key_entities", value: "\xc3", wantField: "overview/key_entities"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := hrDesign(t)
+			before := mustMarshal(t, d)
+			got, err := SetOverviewField{Field: tt.field, Value: tt.value}.Apply(d)
+			assertUnchanged(t, before, d)
+			if tt.wantField != "" {
+				wantValidationError(t, err, tt.wantField)
+				return
+			}
+			if err != nil {
+				t.Fatalf("Apply: %v", err)
+			}
+			if v := got.Overview.Field(tt.field); v != tt.want {
+				t.Errorf("overview %s = %q, want %q", tt.field, v, tt.want)
+			}
+			for _, other := range OverviewFields {
+				if other != tt.field && got.Overview.Field(other) != d.Overview.Field(other) {
+					t.Errorf("overview %s changed too", other)
+				}
+			}
+		})
+	}
+}
+
+func TestOverviewFields_allAddressable(t *testing.T) {
+	var o Overview
+	for _, f := range OverviewFields {
+		p := o.field(f)
+		if p == nil {
+			t.Fatalf("OverviewFields lists %q but field() does not know it", f)
+		}
+		*p = f
+	}
+	if o.Domain != "domain" || o.KeyEntities != "key_entities" || o.BusinessContext != "business_context" ||
+		o.Scale != "scale" || o.Notes != "notes" {
+		t.Errorf("field() points at the wrong members: %+v", o)
+	}
+}
+
+func TestReplaceDesign_refusesInvalidDesign(t *testing.T) {
+	tests := []struct {
+		name  string
+		edit  func(*Design)
+		field string
+	}{
+		{name: "bad attribute type", field: "entities/2/attributes/1/type", edit: func(d *Design) {
+			d.Entities = clone(d.Entities)
+			d.Entities[2].Attributes = clone(d.Entities[2].Attributes)
+			d.Entities[2].Attributes[1].Type = "STRING"
+		}},
+		{name: "bad pattern status", field: "access_patterns/4/status", edit: func(d *Design) {
+			d.Patterns = clone(d.Patterns)
+			d.Patterns[4].Status = "done"
+		}},
+		{name: "bad pattern type", field: "access_patterns/0/type", edit: func(d *Design) {
+			d.Patterns = clone(d.Patterns)
+			d.Patterns[0].Type = "query"
+		}},
+		{name: "bad operation", field: "access_patterns/1/mapping/operations/0/op", edit: func(d *Design) {
+			d.Patterns = clone(d.Patterns)
+			d.Patterns[1].Mapping.Operations = clone(d.Patterns[1].Mapping.Operations)
+			d.Patterns[1].Mapping.Operations[0].Op = "Get"
+		}},
+		{name: "negative RPS", field: "access_patterns/3/peak_rps", edit: func(d *Design) {
+			d.Patterns = clone(d.Patterns)
+			minus := -1.0
+			d.Patterns[3].PeakRPS = &minus
+		}},
+		{name: "bad sort key type", field: "tables/1/sort_key/type", edit: func(d *Design) {
+			d.Tables = clone(d.Tables)
+			d.Tables[1].SortKey = &KeyAttribute{Name: "from_date", Type: "DATE"}
+		}},
+		{name: "bad projection", field: "tables/0/gsis/1/projection/type", edit: func(d *Design) {
+			d.Tables = clone(d.Tables)
+			d.Tables[0].GSIs = clone(d.Tables[0].GSIs)
+			d.Tables[0].GSIs[1].Projection.Type = "SOME"
+		}},
+		{name: "percentage over 100", field: "aggregates/0/correlation_pct", edit: func(d *Design) {
+			d.Aggregates = clone(d.Aggregates)
+			pct := 140.0
+			d.Aggregates[0].CorrelationPct = &pct
+		}},
+		{name: "empty name", field: "name", edit: func(d *Design) { d.Name = " " }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			current := hrDesign(t)
+			before := mustMarshal(t, current)
+			replacement := hrDesign(t)
+			tt.edit(&replacement)
+			_, err := ReplaceDesign{Design: replacement}.Apply(current)
+			wantValidationError(t, err, tt.field)
+			assertUnchanged(t, before, current)
+		})
+	}
+}
+
+func TestReplaceDesign_normalizes(t *testing.T) {
+	got, err := ReplaceDesign{Design: Design{Name: "Orders", Tables: []Table{{
+		Name:         "Orders",
+		PartitionKey: KeyAttribute{Name: "order_id", Type: S},
+		GSIs:         []Index{{Name: "ByCustomer", PartitionKey: []KeyAttribute{{Name: "customer_id", Type: S}}}},
+	}}}}.Apply(hrDesign(t))
+	if err != nil {
+		t.Fatalf("Apply: %v", err)
+	}
+	if got.Format != Format || got.Tables[0].BillingMode != OnDemand || got.Tables[0].GSIs[0].Projection.Type != All {
+		t.Errorf("defaults not filled: format %q, billing %q, projection %q",
+			got.Format, got.Tables[0].BillingMode, got.Tables[0].GSIs[0].Projection.Type)
+	}
+	if got.Entities == nil || got.Patterns == nil {
+		t.Errorf("lists left nil")
+	}
+}
+
+func TestChange_roundTrip(t *testing.T) {
+	changes := []Change{
+		SetName{Name: "Payroll ✓"},
+		SetOverviewField{Field: "business_context", Value: "line one\nline <two> & three"},
+		ReplaceDesign{Design: hrDesign(t), Note: "Restored revision 4"},
+		ReplaceDesign{Design: Design{Name: "Bare"}},
+	}
+	seen := map[string]bool{}
+	for _, c := range changes {
+		t.Run(c.Kind(), func(t *testing.T) {
+			data, err := MarshalChange(c)
+			if err != nil {
+				t.Fatalf("MarshalChange: %v", err)
+			}
+			got, err := UnmarshalChange(data)
+			if err != nil {
+				t.Fatalf("UnmarshalChange(%s): %v", data, err)
+			}
+			if reflect.TypeOf(got) != reflect.TypeOf(c) {
+				t.Fatalf("decoded %T, want %T", got, c)
+			}
+			again, err := MarshalChange(got)
+			if err != nil {
+				t.Fatalf("MarshalChange again: %v", err)
+			}
+			if string(again) != string(data) {
+				t.Errorf("re-encoded change differs:\n%s\n%s", data, again)
+			}
+			if got.Summary() != c.Summary() || !reflect.DeepEqual(got.Paths(), c.Paths()) {
+				t.Errorf("summary or paths changed: %q %v", got.Summary(), got.Paths())
+			}
+			// Applying the decoded change must give the same design as applying the original.
+			base := hrDesign(t)
+			want, errWant := c.Apply(base)
+			have, errHave := got.Apply(base)
+			if (errWant == nil) != (errHave == nil) {
+				t.Fatalf("Apply errors differ: %v vs %v", errWant, errHave)
+			}
+			if errWant == nil && string(mustMarshal(t, want)) != string(mustMarshal(t, have)) {
+				t.Errorf("decoded change applies differently")
+			}
+		})
+		seen[c.Kind()] = true
+	}
+	for kind := range changeKinds {
+		if !seen[kind] {
+			t.Errorf("change kind %q has no round-trip case", kind)
+		}
+	}
+}
+
+func TestUnmarshalChange_refuses(t *testing.T) {
+	for _, in := range []string{
+		``,
+		`[]`,
+		`{"kind":"set_colour","change":{}}`,
+		`{"kind":"set_name","change":"Orders"}`,
+		`{"kind":"set_name"}`,
+	} {
+		if c, err := UnmarshalChange([]byte(in)); err == nil {
+			t.Errorf("UnmarshalChange(%s) = %#v, want an error", in, c)
+		}
+	}
+}
+
+func TestChange_kindsAreStable(t *testing.T) {
+	// Kinds are stored in history; renaming one would orphan every stored change of that kind.
+	want := map[string]Change{"set_name": SetName{}, "set_overview_field": SetOverviewField{}, "replace_design": ReplaceDesign{}}
+	for kind, c := range want {
+		if c.Kind() != kind {
+			t.Errorf("%T.Kind() = %q, want %q", c, c.Kind(), kind)
+		}
+	}
+}
+
+func clone[T any](s []T) []T { return append([]T(nil), s...) }
+
+func BenchmarkApplySetOverviewField(b *testing.B) {
+	d := hrDesign(b)
+	c := SetOverviewField{Field: "scale", Value: "About 320,000 employees and 120 requests per second at peak."}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := c.Apply(d); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkApplySetName(b *testing.B) {
+	d := hrDesign(b)
+	c := SetName{Name: "  HR employees (2025 review)  "}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := c.Apply(d); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

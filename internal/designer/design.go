@@ -1,0 +1,324 @@
+// Package designer owns the Dynaloom design document: its types, the typed changes that edit it,
+// its JSON form (design-json), and the examples a new design can start from. It is pure Go: no
+// HTTP, no SQL, no clock and no randomness except where a caller asks for a new id.
+//
+// A Design is treated as an immutable value. Changes never modify the design they are given; they
+// copy the parts they touch and share the rest, so a stored revision can never be altered by a later
+// edit.
+package designer
+
+// Format is the value of the "format" member of every design-json document.
+const Format = "dynaloom/1"
+
+// Design is one DynamoDB data model, from requirements to tables and sample items.
+type Design struct {
+	Format         string                `json:"format"`
+	Name           string                `json:"name"`
+	Overview       Overview              `json:"overview"`
+	Entities       []Entity              `json:"entities"`
+	Relationships  []Relationship        `json:"relationships"`
+	Patterns       []Pattern             `json:"access_patterns"`
+	Aggregates     []AggregateAnalysis   `json:"aggregates"`
+	Consolidations []ConsolidationReview `json:"consolidations"`
+	Considerations Considerations        `json:"considerations"`
+	Tables         []Table               `json:"tables"`
+	Prose          Prose                 `json:"prose"`
+	Comments       []Comment             `json:"comments"`
+}
+
+// Overview is the "Application Overview" of the requirement document.
+type Overview struct {
+	Domain          string `json:"domain"`
+	KeyEntities     string `json:"key_entities"`
+	BusinessContext string `json:"business_context"`
+	// Scale is the expected users and total requests per second, as the team states them.
+	Scale string `json:"scale"`
+	Notes string `json:"notes"`
+}
+
+// Entity is a thing of the domain (User, Order) with its typed attributes.
+type Entity struct {
+	Name        string      `json:"name"`
+	Description string      `json:"description,omitempty"`
+	Attributes  []Attribute `json:"attributes"`
+	// AcceptedGaps records gaps the team chose to keep: GapNoWrite (read but never written) or
+	// GapNoRead (written but never read).
+	AcceptedGaps []string `json:"accepted_gaps,omitempty"`
+}
+
+// Gaps an entity may be marked as accepting.
+const (
+	GapNoWrite = "no_write"
+	GapNoRead  = "no_read"
+)
+
+// Attribute is a named, typed attribute of an entity or a table.
+type Attribute struct {
+	Name        string `json:"name"`
+	Type        Type   `json:"type"`
+	Description string `json:"description,omitempty"`
+}
+
+// Relationship kinds.
+const (
+	OneToOne   = "1:1"
+	OneToMany  = "1:M"
+	ManyToMany = "M:M"
+)
+
+// Relationship links two entities, with the counts the seed's "deep dive" asks for.
+type Relationship struct {
+	From  string `json:"from"`
+	To    string `json:"to"`
+	Kind  string `json:"kind"`
+	Avg   *int64 `json:"avg_count,omitempty"`
+	Max   *int64 `json:"max_count,omitempty"`
+	Notes string `json:"notes,omitempty"`
+}
+
+// Pattern types.
+const (
+	Read  = "read"
+	Write = "write"
+)
+
+// Pattern statuses, shown as ✅ ⏳ ❌ ⚠️.
+const (
+	StatusSolved  = "solved"
+	StatusOpen    = "open"
+	StatusOutside = "outside"
+	StatusAtRisk  = "at_risk"
+)
+
+// Consistency levels.
+const (
+	Strong   = "strong"
+	Eventual = "eventual"
+)
+
+// Pattern is one access pattern: what the application asks of the data, how often, and how it is
+// served.
+type Pattern struct {
+	Number      int      `json:"number"`
+	Description string   `json:"description"`
+	Type        string   `json:"type"`
+	PeakRPS     *float64 `json:"peak_rps,omitempty"`
+	AvgRPS      *float64 `json:"avg_rps,omitempty"`
+	Attributes  []string `json:"attributes,omitempty"`
+	LatencySLO  string   `json:"latency_slo,omitempty"`
+	Consistency string   `json:"consistency,omitempty"`
+	ResultBound string   `json:"result_bound,omitempty"`
+	SizeBand    string   `json:"item_size_band,omitempty"`
+	// KeyNotes keeps key requirements that are none of the fields above.
+	KeyNotes       string   `json:"key_notes,omitempty"`
+	Considerations string   `json:"considerations,omitempty"`
+	Status         string   `json:"status"`
+	Entities       []string `json:"entities,omitempty"`
+	Mapping        Mapping  `json:"mapping"`
+}
+
+// Mapping is how a pattern is served: the operations it runs and the notes that go with them.
+type Mapping struct {
+	Operations []Operation `json:"operations,omitempty"`
+	Notes      string      `json:"notes,omitempty"`
+	// Source is the operation text as an imported document wrote it, kept verbatim.
+	Source string `json:"source,omitempty"`
+}
+
+// Operation is one DynamoDB call made by a pattern.
+type Operation struct {
+	Op           string            `json:"op"`
+	Table        string            `json:"table"`
+	Index        string            `json:"index,omitempty"`
+	KeyCondition string            `json:"key_condition,omitempty"`
+	Filter       string            `json:"filter,omitempty"`
+	Projection   string            `json:"projection,omitempty"`
+	Limit        *int              `json:"limit,omitempty"`
+	Descending   bool              `json:"descending,omitempty"`
+	Consistent   bool              `json:"consistent_read,omitempty"`
+	Names        map[string]string `json:"names,omitempty"`
+	Values       map[string]Value  `json:"values,omitempty"`
+	Notes        string            `json:"notes,omitempty"`
+	// Expected lists the keys of the items the operation must return; nil means not stated yet,
+	// an empty list means "returns nothing".
+	Expected *[]Item `json:"expected,omitempty"`
+}
+
+// Operation names DynamoDB accepts.
+var Operations = []string{
+	"GetItem", "Query", "Scan", "PutItem", "UpdateItem", "DeleteItem",
+	"BatchGetItem", "BatchWriteItem", "TransactGetItems", "TransactWriteItems",
+}
+
+// Aggregate decisions.
+const (
+	SingleItem     = "single_item"
+	ItemCollection = "item_collection"
+	SeparateTables = "separate_tables"
+)
+
+// AggregateAnalysis is the seed's "Item Collection Analysis" for one pair of entities.
+type AggregateAnalysis struct {
+	EntityA        string           `json:"entity_a"`
+	EntityB        string           `json:"entity_b"`
+	CorrelationPct *float64         `json:"correlation_pct,omitempty"`
+	OnlyAPct       *float64         `json:"only_a_pct,omitempty"`
+	OnlyBPct       *float64         `json:"only_b_pct,omitempty"`
+	BothPct        *float64         `json:"both_pct,omitempty"`
+	Size           string           `json:"size_constraints,omitempty"`
+	CombinedKB     *float64         `json:"combined_kb,omitempty"`
+	Bounded        *bool            `json:"bounded,omitempty"`
+	Updates        string           `json:"update_patterns,omitempty"`
+	Identifying    IdentifyingCheck `json:"identifying"`
+	Decision       string           `json:"decision,omitempty"`
+	Justification  string           `json:"justification,omitempty"`
+}
+
+// IdentifyingCheck is the seed's identifying-relationship check; nil means not answered.
+type IdentifyingCheck struct {
+	ChildIndependent     *bool `json:"child_independent,omitempty"`
+	ParentIDKnown        *bool `json:"parent_id_known,omitempty"`
+	SeparateTablePlanned *bool `json:"separate_table_planned,omitempty"`
+}
+
+// Consolidation decisions.
+const (
+	Consolidate = "consolidate"
+	Separate    = "separate"
+)
+
+// ConsolidationReview is one row of the "Consolidation Candidates Review" table.
+type ConsolidationReview struct {
+	Parent        string   `json:"parent"`
+	Child         string   `json:"child"`
+	Relationship  string   `json:"relationship,omitempty"`
+	OverlapPct    *float64 `json:"overlap_pct,omitempty"`
+	Bounded       *bool    `json:"bounded,omitempty"`
+	Identifying   *bool    `json:"identifying,omitempty"`
+	Decision      string   `json:"decision,omitempty"`
+	Justification string   `json:"justification,omitempty"`
+}
+
+// Considerations is the design-considerations scratchpad, one text per heading of the template.
+type Considerations struct {
+	HotPartitions      string `json:"hot_partitions,omitempty"`
+	GSIProjections     string `json:"gsi_projections,omitempty"`
+	SparseGSIs         string `json:"sparse_gsis,omitempty"`
+	ItemCollections    string `json:"item_collections,omitempty"`
+	MultiEntityQueries string `json:"multi_entity_queries,omitempty"`
+	Denormalization    string `json:"denormalization,omitempty"`
+}
+
+// Billing modes.
+const (
+	OnDemand    = "PAY_PER_REQUEST"
+	Provisioned = "PROVISIONED"
+)
+
+// KeyAttribute is an attribute used in a key; its type is S, N or B.
+type KeyAttribute struct {
+	Name string `json:"name"`
+	Type Type   `json:"type"`
+}
+
+// Table is one DynamoDB table with its indexes and sample items.
+type Table struct {
+	Name              string        `json:"name"`
+	PartitionKey      KeyAttribute  `json:"partition_key"`
+	SortKey           *KeyAttribute `json:"sort_key,omitempty"`
+	Purpose           string        `json:"purpose,omitempty"`
+	AggregateBoundary string        `json:"aggregate_boundary,omitempty"`
+	PartitionKeyWhy   string        `json:"partition_key_justification,omitempty"`
+	SortKeyWhy        string        `json:"sort_key_justification,omitempty"`
+	// EntityTypes is the SK taxonomy: which entity types live in the table and how their keys are
+	// built.
+	EntityTypes  []EntityType `json:"entity_types,omitempty"`
+	Attributes   []Attribute  `json:"attributes,omitempty"`
+	BoundedReads string       `json:"bounded_read_strategy,omitempty"`
+	Capacity     string       `json:"capacity_notes,omitempty"`
+	TTLAttribute string       `json:"ttl_attribute,omitempty"`
+	BillingMode  string       `json:"billing_mode"`
+	ReadUnits    *int64       `json:"read_capacity_units,omitempty"`
+	WriteUnits   *int64       `json:"write_capacity_units,omitempty"`
+	GSIs         []Index      `json:"gsis,omitempty"`
+	LSIs         []Index      `json:"lsis,omitempty"`
+	Items        []SampleItem `json:"items,omitempty"`
+}
+
+// EntityType is one line of a table's SK taxonomy: an entity stored in the table and the templates
+// its key values follow, such as USER#{user_id}.
+type EntityType struct {
+	Entity      string `json:"entity"`
+	PKTemplate  string `json:"pk_template,omitempty"`
+	SKTemplate  string `json:"sk_template,omitempty"`
+	Description string `json:"description,omitempty"`
+}
+
+// Projection types.
+const (
+	KeysOnly = "KEYS_ONLY"
+	Include  = "INCLUDE"
+	All      = "ALL"
+)
+
+// Projection says which attributes an index copies from the table.
+type Projection struct {
+	Type       string   `json:"type"`
+	Attributes []string `json:"attributes,omitempty"`
+}
+
+// Index is a global or local secondary index. A GSI key has 1–4 partition and 0–4 sort attributes;
+// an LSI uses the table's partition key and has exactly one sort attribute.
+type Index struct {
+	Name            string         `json:"name"`
+	PartitionKey    []KeyAttribute `json:"partition_key,omitempty"`
+	SortKey         []KeyAttribute `json:"sort_key,omitempty"`
+	Projection      Projection     `json:"projection"`
+	Sparse          bool           `json:"sparse,omitempty"`
+	SparseNote      string         `json:"sparse_note,omitempty"`
+	Purpose         string         `json:"purpose,omitempty"`
+	PartitionKeyWhy string         `json:"partition_key_justification,omitempty"`
+	SortKeyWhy      string         `json:"sort_key_justification,omitempty"`
+	ProjectionWhy   string         `json:"projection_justification,omitempty"`
+	// PatternAttributes lists, per pattern number, the attributes that pattern needs from the index.
+	PatternAttributes []PatternAttributes `json:"pattern_attributes,omitempty"`
+	Capacity          string              `json:"capacity_notes,omitempty"`
+}
+
+// PatternAttributes is the set of attributes one pattern reads through an index.
+type PatternAttributes struct {
+	Pattern    int      `json:"pattern"`
+	Attributes []string `json:"attributes"`
+}
+
+// SampleItem is one item of a table. ID identifies the row across edits of its keys.
+type SampleItem struct {
+	ID   string `json:"id"`
+	Item Item   `json:"item"`
+}
+
+// Prose holds the data model's narrative sections and any text an import could not place.
+type Prose struct {
+	DesignPhilosophy   string    `json:"design_philosophy,omitempty"`
+	AggregateDecisions string    `json:"aggregate_decisions,omitempty"`
+	HotPartitions      string    `json:"hot_partition_analysis,omitempty"`
+	TradeOffs          string    `json:"trade_offs,omitempty"`
+	Sections           []Section `json:"sections,omitempty"`
+}
+
+// Section is a titled block of markdown kept as written.
+type Section struct {
+	Title string `json:"title"`
+	Body  string `json:"body"`
+}
+
+// Comment is a remark on one element of the design, addressed by its path.
+type Comment struct {
+	ID       string `json:"id"`
+	Target   string `json:"target"`
+	ParentID string `json:"parent_id,omitempty"`
+	Author   string `json:"author"`
+	At       string `json:"at"`
+	Body     string `json:"body"`
+	Resolved bool   `json:"resolved,omitempty"`
+}

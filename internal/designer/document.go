@@ -1,0 +1,373 @@
+package designer
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// New returns an empty design with the given name.
+func New(name string) (Design, error) {
+	n, err := cleanName("name", name)
+	if err != nil {
+		return Design{}, err
+	}
+	return Normalize(Design{Name: n}), nil
+}
+
+// NewID returns a short random identifier for a new row or comment. It is not a secret.
+func NewID() string {
+	return strings.ToLower(rand.Text()[:12])
+}
+
+// Normalize fills defaults so that equal designs have equal JSON: the format, empty lists instead
+// of missing ones (including an entity's attributes and a sample item's attributes), the default
+// pattern status, and the default billing mode and projection.
+func Normalize(d Design) Design {
+	d.Format = Format
+	d.Entities = nonNil(d.Entities)
+	d.Relationships = nonNil(d.Relationships)
+	d.Patterns = nonNil(d.Patterns)
+	d.Aggregates = nonNil(d.Aggregates)
+	d.Consolidations = nonNil(d.Consolidations)
+	d.Tables = nonNil(d.Tables)
+	d.Comments = nonNil(d.Comments)
+	if slices.ContainsFunc(d.Entities, func(e Entity) bool { return e.Attributes == nil }) {
+		d.Entities = slices.Clone(d.Entities)
+		for i := range d.Entities {
+			d.Entities[i].Attributes = nonNil(d.Entities[i].Attributes)
+		}
+	}
+	if slices.ContainsFunc(d.Tables, func(t Table) bool { return t.BillingMode == "" || needsProjection(t) || hasNilItem(t) }) ||
+		slices.ContainsFunc(d.Patterns, func(p Pattern) bool { return p.Status == "" }) {
+		d.Tables = slices.Clone(d.Tables)
+		for i := range d.Tables {
+			t := &d.Tables[i]
+			if t.BillingMode == "" {
+				t.BillingMode = OnDemand
+			}
+			if needsProjection(*t) {
+				t.GSIs = defaultProjections(t.GSIs)
+				t.LSIs = defaultProjections(t.LSIs)
+			}
+			if hasNilItem(*t) {
+				t.Items = slices.Clone(t.Items)
+				for j := range t.Items {
+					if t.Items[j].Item == nil {
+						t.Items[j].Item = Item{}
+					}
+				}
+			}
+		}
+		d.Patterns = slices.Clone(d.Patterns)
+		for i := range d.Patterns {
+			if d.Patterns[i].Status == "" {
+				d.Patterns[i].Status = StatusOpen
+			}
+		}
+	}
+	return d
+}
+
+func needsProjection(t Table) bool {
+	missing := func(ix Index) bool { return ix.Projection.Type == "" }
+	return slices.ContainsFunc(t.GSIs, missing) || slices.ContainsFunc(t.LSIs, missing)
+}
+
+func hasNilItem(t Table) bool {
+	return slices.ContainsFunc(t.Items, func(it SampleItem) bool { return it.Item == nil })
+}
+
+func defaultProjections(ixs []Index) []Index {
+	out := slices.Clone(ixs)
+	for i := range out {
+		if out[i].Projection.Type == "" {
+			out[i].Projection.Type = All
+		}
+	}
+	return out
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+// ParseJSON reads a design-json document. A partial document ({"name": "Orders"}) is accepted;
+// members the format does not define, a foreign "format", and malformed values are refused with a
+// *ValidationError naming the field.
+func ParseJSON(data []byte) (Design, error) {
+	var probe struct {
+		Format *string `json:"format"`
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return Design{}, jsonError(err)
+	}
+	if bytes.Equal(bytes.TrimSpace(data), []byte("null")) {
+		return Design{}, invalid("body", "must be a JSON object, not null")
+	}
+	if probe.Format != nil && *probe.Format != Format {
+		return Design{}, invalid("format", "is %q; this version of Dynaloom reads %q", *probe.Format, Format)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var doc struct {
+		Design
+		// Revision is written by the API on the way out; it is not part of the document.
+		Revision json.RawMessage `json:"revision"`
+	}
+	if err := dec.Decode(&doc); err != nil {
+		return Design{}, jsonError(err)
+	}
+	d := Normalize(doc.Design)
+	if strings.TrimSpace(d.Name) == "" {
+		d.Name = "Untitled design"
+	}
+	if err := Check(d); err != nil {
+		return Design{}, err
+	}
+	return d, nil
+}
+
+func jsonError(err error) error {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		return invalid("body", "is not valid JSON (at byte %d): %v", syn.Offset, err)
+	case errors.As(err, &typ):
+		// ParseJSON decodes into a struct that embeds Design, so the path starts with "Design.".
+		field := strings.ReplaceAll(strings.TrimPrefix(typ.Field, "Design."), ".", "/")
+		if field == "" {
+			field = "body"
+		}
+		return invalid(field, "must be a JSON %s, not %s", jsonKind(typ.Type.Kind().String()), typ.Value)
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		name := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
+		return invalid(name, "is not a member of design-json")
+	}
+	var ve *ValidationError
+	if errors.As(err, &ve) {
+		return ve
+	}
+	return invalid("body", "%v", err)
+}
+
+func jsonKind(k string) string {
+	switch k {
+	case "string":
+		return "string"
+	case "slice", "array":
+		return "array"
+	case "map", "struct":
+		return "object"
+	case "bool":
+		return "boolean"
+	}
+	return "number"
+}
+
+// MarshalJSON writes d as indented design-json. The output is deterministic.
+func MarshalJSON(d Design) ([]byte, error) {
+	d = Normalize(d)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	// Latency SLOs such as "<10 ms" are common; \u003c10 ms would be valid but unreadable.
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(d); err != nil {
+		return nil, fmt.Errorf("encode design: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// Check refuses designs the document cannot represent: unknown enumeration values, attribute types
+// that are not DynamoDB's, negative or non-finite numbers, over-long text. Design mistakes that
+// DynamoDB or the method would flag are not refused here; they are findings.
+func Check(d Design) error {
+	if _, err := cleanName("name", d.Name); err != nil {
+		return err
+	}
+	for _, f := range OverviewFields {
+		if _, err := cleanText("overview/"+f, d.Overview.Field(f)); err != nil {
+			return err
+		}
+	}
+	for i, e := range d.Entities {
+		p := "entities/" + strconv.Itoa(i)
+		if _, err := cleanName(p+"/name", e.Name); err != nil {
+			return err
+		}
+		if err := checkAttributes(p, e.Attributes); err != nil {
+			return err
+		}
+		for _, g := range e.AcceptedGaps {
+			if g != GapNoWrite && g != GapNoRead {
+				return invalid(p+"/accepted_gaps", "holds %q; use %q or %q", g, GapNoWrite, GapNoRead)
+			}
+		}
+	}
+	for i, r := range d.Relationships {
+		p := "relationships/" + strconv.Itoa(i)
+		if err := oneOf(p+"/kind", r.Kind, "", OneToOne, OneToMany, ManyToMany); err != nil {
+			return err
+		}
+		if err := nonNegInt(p+"/avg_count", r.Avg); err != nil {
+			return err
+		}
+		if err := nonNegInt(p+"/max_count", r.Max); err != nil {
+			return err
+		}
+	}
+	for i, pt := range d.Patterns {
+		if err := checkPattern("access_patterns/"+strconv.Itoa(i), pt); err != nil {
+			return err
+		}
+	}
+	for i, a := range d.Aggregates {
+		p := "aggregates/" + strconv.Itoa(i)
+		if err := oneOf(p+"/decision", a.Decision, "", SingleItem, ItemCollection, SeparateTables); err != nil {
+			return err
+		}
+		if err := firstNonNil([]error{
+			percent(p+"/correlation_pct", a.CorrelationPct),
+			percent(p+"/only_a_pct", a.OnlyAPct),
+			percent(p+"/only_b_pct", a.OnlyBPct),
+			percent(p+"/both_pct", a.BothPct),
+			nonNegFloat(p+"/combined_kb", a.CombinedKB),
+		}); err != nil {
+			return err
+		}
+	}
+	for i, c := range d.Consolidations {
+		p := "consolidations/" + strconv.Itoa(i)
+		if err := oneOf(p+"/decision", c.Decision, "", Consolidate, Separate); err != nil {
+			return err
+		}
+		if err := percent(p+"/overlap_pct", c.OverlapPct); err != nil {
+			return err
+		}
+	}
+	for i, t := range d.Tables {
+		if err := checkTable("tables/"+strconv.Itoa(i), t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func checkPattern(p string, pt Pattern) error {
+	if pt.Number < 0 {
+		return invalid(p+"/number", "must be a positive whole number")
+	}
+	checks := []error{
+		oneOf(p+"/type", pt.Type, "", Read, Write),
+		oneOf(p+"/status", pt.Status, StatusSolved, StatusOpen, StatusOutside, StatusAtRisk),
+		oneOf(p+"/consistency", pt.Consistency, "", Strong, Eventual),
+		nonNegFloat(p+"/peak_rps", pt.PeakRPS),
+		nonNegFloat(p+"/avg_rps", pt.AvgRPS),
+	}
+	for i, op := range pt.Mapping.Operations {
+		checks = append(checks, oneOf(fmt.Sprintf("%s/mapping/operations/%d/op", p, i), op.Op, Operations...))
+	}
+	return firstNonNil(checks)
+}
+
+func checkTable(p string, t Table) error {
+	checks := []error{
+		oneOf(p+"/billing_mode", t.BillingMode, OnDemand, Provisioned),
+		checkType(p+"/partition_key/type", t.PartitionKey.Type),
+		checkAttributes(p, t.Attributes),
+		nonNegInt(p+"/read_capacity_units", t.ReadUnits),
+		nonNegInt(p+"/write_capacity_units", t.WriteUnits),
+	}
+	if t.SortKey != nil {
+		checks = append(checks, checkType(p+"/sort_key/type", t.SortKey.Type))
+	}
+	for _, group := range []struct {
+		kind string
+		ixs  []Index
+	}{{"gsis", t.GSIs}, {"lsis", t.LSIs}} {
+		for i, ix := range group.ixs {
+			ip := fmt.Sprintf("%s/%s/%d", p, group.kind, i)
+			checks = append(checks, oneOf(ip+"/projection/type", ix.Projection.Type, KeysOnly, Include, All))
+			for j, k := range append(slices.Clone(ix.PartitionKey), ix.SortKey...) {
+				checks = append(checks, checkType(fmt.Sprintf("%s/key/%d/type", ip, j), k.Type))
+			}
+		}
+	}
+	for i, it := range t.Items {
+		for _, name := range it.Item.SortedNames() {
+			if !it.Item[name].Type.Valid() {
+				checks = append(checks, invalid(fmt.Sprintf("%s/items/%d/%s", p, i, name), "has no DynamoDB type"))
+			}
+		}
+	}
+	return firstNonNil(checks)
+}
+
+func checkAttributes(p string, attrs []Attribute) error {
+	for i, a := range attrs {
+		ap := fmt.Sprintf("%s/attributes/%d", p, i)
+		if _, err := cleanName(ap+"/name", a.Name); err != nil {
+			return err
+		}
+		if err := checkType(ap+"/type", a.Type); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func checkType(field string, t Type) error {
+	if !t.Valid() {
+		return invalid(field, "is %q; use one of S N B BOOL NULL M L SS NS BS", string(t))
+	}
+	return nil
+}
+
+func oneOf(field, v string, allowed ...string) error {
+	if slices.Contains(allowed, v) {
+		return nil
+	}
+	shown := slices.DeleteFunc(slices.Clone(allowed), func(s string) bool { return s == "" })
+	return invalid(field, "is %q; use one of %s", v, strings.Join(shown, ", "))
+}
+
+func nonNegFloat(field string, v *float64) error {
+	if v != nil && (math.IsNaN(*v) || math.IsInf(*v, 0) || *v < 0) {
+		return invalid(field, "must be a number of zero or more")
+	}
+	return nil
+}
+
+func nonNegInt(field string, v *int64) error {
+	if v != nil && *v < 0 {
+		return invalid(field, "must be zero or more")
+	}
+	return nil
+}
+
+func percent(field string, v *float64) error {
+	if v != nil && (math.IsNaN(*v) || *v < 0 || *v > 100) {
+		return invalid(field, "must be a percentage from 0 to 100")
+	}
+	return nil
+}
+
+func firstNonNil(errs []error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,214 @@
+package designer
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// everyValueDesign holds every DynamoDB type, nested, in sample items and in operation values.
+func everyValueDesign() Design {
+	nested := Map(map[string]Value{
+		"list": List(Str("a"), Num("-1.5E3"), Null(), Boolean(false),
+			Map(map[string]Value{"deep": List(Bin([]byte{0, 1, 2}))})),
+		"set": {Type: NS, SS: []string{"1", "2.50", "-3"}},
+	})
+	item := Item{
+		"pk":   Str("USER#1"),
+		"sk":   Num("42"),
+		"s":    Str("<b>bold</b> & \"quoted\" ünïcode \u2028"),
+		"n":    Num("0.000000000000000000000000000000000001"),
+		"b":    Bin([]byte("\x00\xffbinary")),
+		"bool": Boolean(true),
+		"null": Null(),
+		"m":    nested,
+		"l":    List(List(), Map(map[string]Value{})),
+		"ss":   {Type: SS, SS: []string{"red", "green"}},
+		"ns":   {Type: NS, SS: []string{"7", "1e10"}},
+		"bs":   {Type: BS, BS: [][]byte{[]byte("a"), []byte("b")}},
+	}
+	limit := 10
+	return Design{
+		Name: "Every value",
+		Entities: []Entity{{Name: "Thing", Attributes: []Attribute{
+			{Name: "pk", Type: S}, {Name: "sk", Type: N}, {Name: "m", Type: M}, {Name: "bs", Type: BS},
+		}}},
+		Patterns: []Pattern{{
+			Number: 1, Description: "Get a thing", Type: Read,
+			Mapping: Mapping{Operations: []Operation{{
+				Op: "Query", Table: "Things", KeyCondition: "#pk = :pk AND sk > :sk", Limit: &limit,
+				Names:    map[string]string{"#pk": "pk"},
+				Values:   map[string]Value{":pk": Str("USER#1"), ":sk": Num("1"), ":m": nested},
+				Expected: &[]Item{{"pk": Str("USER#1"), "sk": Num("42")}},
+			}}},
+		}},
+		Tables: []Table{{
+			Name:         "Things",
+			PartitionKey: KeyAttribute{Name: "pk", Type: S},
+			SortKey:      &KeyAttribute{Name: "sk", Type: N},
+			Items:        []SampleItem{{ID: "one", Item: item}, {ID: "two", Item: Item{"pk": Str("USER#2"), "sk": Num("1")}}},
+		}},
+	}
+}
+
+func TestJSON_roundTrip(t *testing.T) {
+	designs := map[string]Design{
+		"hr example":  hrDesign(t),
+		"every value": everyValueDesign(),
+		"empty":       {Name: "Empty"},
+	}
+	for name, d := range designs {
+		t.Run(name, func(t *testing.T) {
+			first := mustMarshal(t, d)
+			parsed, err := ParseJSON(first)
+			if err != nil {
+				t.Fatalf("ParseJSON(MarshalJSON(d)): %v", err)
+			}
+			second := mustMarshal(t, parsed)
+			if !bytes.Equal(first, second) {
+				t.Fatalf("round trip changed the document:\n%s", firstDifference(first, second))
+			}
+		})
+	}
+}
+
+func TestMarshalJSON_isReadable(t *testing.T) {
+	out := string(mustMarshal(t, everyValueDesign()))
+	for _, want := range []string{`"format": "dynaloom/1"`, `<b>bold</b> & \"quoted\"`, `"N": "0.000000000000000000000000000000000001"`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("MarshalJSON output lacks %s", want)
+		}
+	}
+}
+
+func TestParseJSON_partialDocumentGetsDefaults(t *testing.T) {
+	d, err := ParseJSON([]byte(`{"name":"Orders"}`))
+	if err != nil {
+		t.Fatalf("ParseJSON: %v", err)
+	}
+	if d.Name != "Orders" || d.Format != Format {
+		t.Errorf("name %q format %q", d.Name, d.Format)
+	}
+	if d.Entities == nil || d.Relationships == nil || d.Patterns == nil || d.Aggregates == nil ||
+		d.Consolidations == nil || d.Tables == nil || d.Comments == nil {
+		t.Errorf("a list was left nil: %+v", d)
+	}
+	out := string(mustMarshal(t, d))
+	for _, want := range []string{`"entities": []`, `"tables": []`, `"comments": []`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %s:\n%s", want, out)
+		}
+	}
+}
+
+func TestParseJSON_defaults(t *testing.T) {
+	d, err := ParseJSON([]byte(`{
+		"entities": [{"name": "User"}],
+		"access_patterns": [{"number": 1, "description": "Get user"}],
+		"tables": [{"name": "Users", "partition_key": {"name": "user_id", "type": "S"},
+			"gsis": [{"name": "ByEmail", "partition_key": [{"name": "email", "type": "S"}]}],
+			"items": [{"id": "u1"}]}],
+		"revision": 7
+	}`))
+	if err != nil {
+		t.Fatalf("ParseJSON: %v", err)
+	}
+	if d.Name != "Untitled design" {
+		t.Errorf("Name = %q, want the default", d.Name)
+	}
+	if d.Patterns[0].Status != StatusOpen {
+		t.Errorf("status = %q, want %q", d.Patterns[0].Status, StatusOpen)
+	}
+	if tb := d.Tables[0]; tb.BillingMode != OnDemand || tb.GSIs[0].Projection.Type != All {
+		t.Errorf("billing %q projection %q", tb.BillingMode, tb.GSIs[0].Projection.Type)
+	}
+	if d.Entities[0].Attributes == nil || d.Tables[0].Items[0].Item == nil {
+		t.Errorf("nested lists left nil, they would be written as null")
+	}
+}
+
+func TestParseJSON_refuses(t *testing.T) {
+	tests := []struct {
+		name  string
+		in    string
+		field string
+	}{
+		{name: "unknown member", in: `{"name":"Orders","colour":"blue"}`, field: "colour"},
+		{name: "unknown nested member", in: `{"tables":[{"name":"T","partition_key":{"name":"id","type":"S"},"hash_key":"id"}]}`, field: "hash_key"},
+		{name: "foreign format", in: `{"format":"dynaloom/2","name":"Orders"}`, field: "format"},
+		{name: "format of another tool", in: `{"format":"workbench","name":"Orders"}`, field: "format"},
+		{name: "format not a string", in: `{"format":1}`, field: "format"},
+		{name: "name not a string", in: `{"name":5}`, field: "name"},
+		{name: "nested type error", in: `{"entities":[{"name":"A","attributes":[{"name":"x","type":5}]}]}`, field: "entities/attributes/type"},
+		{name: "boolean expected", in: `{"aggregates":[{"entity_a":"A","bounded":"yes"}]}`, field: "aggregates/bounded"},
+		{name: "number expected", in: `{"access_patterns":[{"number":"one"}]}`, field: "access_patterns/number"},
+		{name: "not an object", in: `[]`, field: "body"},
+		{name: "null", in: `null`, field: "body"},
+		{name: "syntax error", in: `{"name":`, field: "body"},
+		{name: "trailing data", in: `{"name":"a"} {}`, field: "body"},
+		{name: "bad attribute type", in: `{"entities":[{"name":"A","attributes":[{"name":"x","type":"STRING"}]}]}`, field: "entities/0/attributes/0/type"},
+		{name: "bad status", in: `{"access_patterns":[{"number":1,"status":"done"}]}`, field: "access_patterns/0/status"},
+		{name: "bad relationship kind", in: `{"relationships":[{"from":"A","to":"B","kind":"1:N"}]}`, field: "relationships/0/kind"},
+		{name: "bad billing mode", in: `{"tables":[{"name":"T","partition_key":{"name":"id","type":"S"},"billing_mode":"FREE"}]}`, field: "tables/0/billing_mode"},
+		{name: "control character in name", in: `{"name":"a\u0007b"}`, field: "name"},
+		{name: "malformed sample value", in: `{"tables":[{"name":"T","partition_key":{"name":"id","type":"S"},"items":[{"id":"a","item":{"id":{"N":"fast"}}}]}]}`, field: "body"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d, err := ParseJSON([]byte(tt.in))
+			if err == nil {
+				t.Fatalf("ParseJSON accepted it: %+v", d)
+			}
+			wantValidationError(t, err, tt.field)
+		})
+	}
+}
+
+func TestParseJSON_errorMessageNamesTheProblem(t *testing.T) {
+	_, err := ParseJSON([]byte(`{"tables":[{"name":"T","partition_key":{"name":"id","type":"S"},"items":[{"id":"a","item":{"id":{"N":"fast"}}}]}]}`))
+	if err == nil || !strings.Contains(err.Error(), `"fast" is not a number`) {
+		t.Errorf("error = %v, want it to quote the bad number", err)
+	}
+	_, err = ParseJSON([]byte(`{"format":"dynaloom/2"}`))
+	if err == nil || !strings.Contains(err.Error(), "dynaloom/1") {
+		t.Errorf("error = %v, want it to name the supported format", err)
+	}
+}
+
+func TestMarshalJSON_doesNotChangeItsArgument(t *testing.T) {
+	d := Design{Name: "x", Tables: []Table{{Name: "T", PartitionKey: KeyAttribute{Name: "id", Type: S}}},
+		Patterns: []Pattern{{Number: 1}}, Entities: []Entity{{Name: "E"}}}
+	mustMarshal(t, d)
+	if d.Tables[0].BillingMode != "" || d.Patterns[0].Status != "" || d.Entities[0].Attributes != nil {
+		t.Errorf("MarshalJSON filled defaults into the caller's design: %+v", d)
+	}
+}
+
+func firstDifference(a, b []byte) string {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			lo := max(0, i-80)
+			return "first:  …" + string(a[lo:min(len(a), i+80)]) + "\nsecond: …" + string(b[lo:min(len(b), i+80)])
+		}
+	}
+	return "one is a prefix of the other"
+}
+
+// The JSON field names in the docs must match the struct tags; this catches a renamed tag.
+func TestMarshalJSON_topLevelMembers(t *testing.T) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(mustMarshal(t, Design{Name: "x"}), &m); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"format", "name", "overview", "entities", "relationships", "access_patterns", "aggregates",
+		"consolidations", "considerations", "tables", "prose", "comments"}
+	if len(m) != len(want) {
+		t.Errorf("top-level members = %d, want %d", len(m), len(want))
+	}
+	for _, k := range want {
+		if _, ok := m[k]; !ok {
+			t.Errorf("missing top-level member %q", k)
+		}
+	}
+}

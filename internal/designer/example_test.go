@@ -1,0 +1,209 @@
+package designer
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestExamples_listsEveryFileWithText(t *testing.T) {
+	list := Examples()
+	if len(list) == 0 {
+		t.Fatal("no examples")
+	}
+	if !slices.IsSortedFunc(list, func(a, b Example) int { return strings.Compare(a.ID, b.ID) }) {
+		t.Errorf("Examples not sorted: %v", list)
+	}
+	ids := make([]string, 0, len(list))
+	for _, ex := range list {
+		ids = append(ids, ex.ID)
+		if ex.Title == "" || ex.Title == ex.ID || ex.Summary == "" {
+			t.Errorf("example %q lacks a title or summary in exampleText", ex.ID)
+		}
+		if strings.Contains(ex.Summary, "\n") {
+			t.Errorf("example %q summary is not one line", ex.ID)
+		}
+		if _, err := ExampleDesign(ex.ID); err != nil {
+			t.Errorf("ExampleDesign(%q): %v", ex.ID, err)
+		}
+	}
+	if !slices.Contains(ids, "hr-employees") {
+		t.Errorf("hr-employees missing from %v", ids)
+	}
+	for id := range exampleText {
+		if !slices.Contains(ids, id) {
+			t.Errorf("exampleText has %q but there is no examples/%s.json", id, id)
+		}
+	}
+}
+
+func TestExampleDesign_unknown(t *testing.T) {
+	for _, id := range []string{"", "nope", "HR-EMPLOYEES", "hr-employees.json", "../example", "examples/hr-employees", "*"} {
+		d, err := ExampleDesign(id)
+		if !errors.Is(err, ErrUnknownExample) {
+			t.Errorf("ExampleDesign(%q) = %v, %v; want ErrUnknownExample", id, d.Name, err)
+		}
+	}
+}
+
+func TestExampleDesign_returnsAnIndependentCopy(t *testing.T) {
+	a := hrDesign(t)
+	a.Tables[0].Items[0].Item["first_name"] = Str("changed")
+	b := hrDesign(t)
+	if b.Tables[0].Items[0].Item["first_name"].S == "changed" {
+		t.Error("two calls share sample items")
+	}
+}
+
+// TestHRExample_isComplete holds the example to what the gallery promises: every part of the
+// method filled in, so a new user sees what a finished design looks like.
+func TestHRExample_isComplete(t *testing.T) {
+	d := hrDesign(t)
+	if d.Name == "" || d.Overview.Domain == "" || d.Overview.KeyEntities == "" || d.Overview.BusinessContext == "" || d.Overview.Scale == "" {
+		t.Errorf("overview incomplete: %+v", d.Overview)
+	}
+	if n := len(d.Entities); n < 5 || n > 6 {
+		t.Errorf("%d entities, want 5–6", n)
+	}
+	entities := map[string]bool{}
+	for _, e := range d.Entities {
+		entities[e.Name] = true
+		if len(e.Attributes) == 0 {
+			t.Errorf("entity %s has no attributes", e.Name)
+		}
+	}
+	for _, r := range d.Relationships {
+		if !entities[r.From] || !entities[r.To] || r.Avg == nil || r.Max == nil {
+			t.Errorf("relationship %s→%s: unknown entity or missing counts", r.From, r.To)
+		}
+	}
+	if n := len(d.Patterns); n < 12 || n > 16 {
+		t.Errorf("%d access patterns, want 12–16", n)
+	}
+	tables := map[string]Table{}
+	for _, tb := range d.Tables {
+		tables[tb.Name] = tb
+	}
+	statuses := map[string]bool{}
+	for i, p := range d.Patterns {
+		statuses[p.Status] = true
+		if p.Number != i+1 {
+			t.Errorf("pattern %d numbered %d", i+1, p.Number)
+		}
+		if p.Description == "" || p.Type == "" || p.PeakRPS == nil || p.AvgRPS == nil || len(p.Attributes) == 0 ||
+			p.LatencySLO == "" || p.Consistency == "" || p.ResultBound == "" || p.SizeBand == "" || len(p.Entities) == 0 {
+			t.Errorf("pattern %d lacks a field: %+v", p.Number, p)
+		}
+		if *p.AvgRPS > *p.PeakRPS {
+			t.Errorf("pattern %d average RPS above peak", p.Number)
+		}
+		for _, e := range p.Entities {
+			if !entities[e] {
+				t.Errorf("pattern %d names unknown entity %q", p.Number, e)
+			}
+		}
+		if p.Status != StatusOutside && len(p.Mapping.Operations) == 0 {
+			t.Errorf("pattern %d has no operation", p.Number)
+		}
+		for _, op := range p.Mapping.Operations {
+			tb, ok := tables[op.Table]
+			if !ok {
+				t.Errorf("pattern %d uses unknown table %q", p.Number, op.Table)
+				continue
+			}
+			if op.Index != "" && !slices.ContainsFunc(tb.GSIs, func(ix Index) bool { return ix.Name == op.Index }) {
+				t.Errorf("pattern %d uses unknown index %q", p.Number, op.Index)
+			}
+			if op.KeyCondition == "" {
+				t.Errorf("pattern %d: %s on %s has no key condition", p.Number, op.Op, op.Table)
+			}
+			for placeholder := range op.Values {
+				if !strings.Contains(op.KeyCondition, placeholder) && !strings.Contains(op.Notes, placeholder) && !strings.Contains(op.Filter, placeholder) {
+					t.Errorf("pattern %d: value %s is used nowhere", p.Number, placeholder)
+				}
+			}
+			if op.Expected != nil {
+				for _, key := range *op.Expected {
+					if !slices.ContainsFunc(tb.Items, func(it SampleItem) bool { return sameKey(tb, it.Item, key) }) {
+						t.Errorf("pattern %d expects %v, which is no sample item of %s", p.Number, key, tb.Name)
+					}
+				}
+			}
+		}
+	}
+	for _, s := range []string{StatusSolved, StatusAtRisk, StatusOutside} {
+		if !statuses[s] {
+			t.Errorf("no pattern with status %q; the example should show it", s)
+		}
+	}
+	if len(d.Aggregates) < 2 || len(d.Consolidations) < 2 {
+		t.Errorf("%d aggregates and %d consolidations, want a few of each", len(d.Aggregates), len(d.Consolidations))
+	}
+	if c := d.Considerations; c.HotPartitions == "" || c.GSIProjections == "" || c.SparseGSIs == "" ||
+		c.ItemCollections == "" || c.MultiEntityQueries == "" || c.Denormalization == "" {
+		t.Errorf("considerations incomplete: %+v", c)
+	}
+	if n := len(d.Tables); n < 3 || n > 4 {
+		t.Errorf("%d tables, want 3–4", n)
+	}
+	include := 0
+	for _, tb := range d.Tables {
+		if n := len(tb.Items); n < 5 || n > 8 {
+			t.Errorf("table %s has %d sample items, want 5–8", tb.Name, n)
+		}
+		ids := map[string]bool{}
+		keys := map[string]bool{}
+		for _, it := range tb.Items {
+			if it.ID == "" || ids[it.ID] {
+				t.Errorf("table %s: empty or repeated item id %q", tb.Name, it.ID)
+			}
+			ids[it.ID] = true
+			pk, ok := it.Item[tb.PartitionKey.Name]
+			if !ok || pk.Type != tb.PartitionKey.Type {
+				t.Errorf("table %s item %s: partition key missing or of the wrong type", tb.Name, it.ID)
+			}
+			k := pk.S
+			if tb.SortKey != nil {
+				sk, ok := it.Item[tb.SortKey.Name]
+				if !ok || sk.Type != tb.SortKey.Type {
+					t.Errorf("table %s item %s: sort key missing or of the wrong type", tb.Name, it.ID)
+				}
+				k += "\x00" + sk.S
+			}
+			if keys[k] {
+				t.Errorf("table %s: two items share the key of %s", tb.Name, it.ID)
+			}
+			keys[k] = true
+		}
+		for _, ix := range tb.GSIs {
+			if ix.Projection.Type == Include {
+				include++
+			}
+		}
+	}
+	if include == 0 {
+		t.Error("no GSI with an INCLUDE projection")
+	}
+	if p := d.Prose; p.DesignPhilosophy == "" || p.AggregateDecisions == "" || p.HotPartitions == "" || p.TradeOffs == "" {
+		t.Error("prose incomplete")
+	}
+}
+
+func sameKey(tb Table, item, key Item) bool {
+	names := []string{tb.PartitionKey.Name}
+	if tb.SortKey != nil {
+		names = append(names, tb.SortKey.Name)
+	}
+	if len(key) != len(names) {
+		return false
+	}
+	for _, n := range names {
+		a, okA := item[n]
+		b, okB := key[n]
+		if !okA || !okB || a.Type != b.Type || a.S != b.S {
+			return false
+		}
+	}
+	return true
+}

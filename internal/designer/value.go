@@ -1,0 +1,328 @@
+package designer
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Type is a DynamoDB attribute type.
+type Type string
+
+// The DynamoDB attribute types.
+const (
+	S    Type = "S"
+	N    Type = "N"
+	B    Type = "B"
+	BOOL Type = "BOOL"
+	NULL Type = "NULL"
+	M    Type = "M"
+	L    Type = "L"
+	SS   Type = "SS"
+	NS   Type = "NS"
+	BS   Type = "BS"
+)
+
+// Types lists every attribute type in the order DynamoDB documents them.
+var Types = []Type{S, N, B, BOOL, NULL, M, L, SS, NS, BS}
+
+// Valid reports whether t is one of the DynamoDB attribute types.
+func (t Type) Valid() bool {
+	for _, v := range Types {
+		if t == v {
+			return true
+		}
+	}
+	return false
+}
+
+// KeyType reports whether t may be used in a key (S, N or B).
+func (t Type) KeyType() bool { return t == S || t == N || t == B }
+
+// Item is one DynamoDB item: attribute name to value.
+type Item map[string]Value
+
+// Value is one DynamoDB attribute value. Type says which of the other fields holds it; numbers keep
+// their decimal text exactly as written.
+type Value struct {
+	Type Type
+	S    string // S, and N as decimal text
+	B    []byte
+	Bool bool
+	M    map[string]Value
+	L    []Value
+	SS   []string // SS, and NS as decimal texts
+	BS   [][]byte
+}
+
+// Str, Num, Bin and the rest build values of each type.
+func Str(s string) Value           { return Value{Type: S, S: s} }
+func Num(n string) Value           { return Value{Type: N, S: n} }
+func Bin(b []byte) Value           { return Value{Type: B, B: b} }
+func Boolean(b bool) Value         { return Value{Type: BOOL, Bool: b} }
+func Null() Value                  { return Value{Type: NULL} }
+func Map(m map[string]Value) Value { return Value{Type: M, M: m} }
+func List(l ...Value) Value        { return Value{Type: L, L: l} }
+
+// MarshalJSON writes the value in DynamoDB's JSON wire form, such as {"N":"42"}.
+func (v Value) MarshalJSON() ([]byte, error) {
+	var inner any
+	switch v.Type {
+	case S, N:
+		inner = v.S
+	case B:
+		inner = v.B
+	case BOOL:
+		inner = v.Bool
+	case NULL:
+		inner = true
+	case M:
+		m := v.M
+		if m == nil {
+			m = map[string]Value{}
+		}
+		inner = m
+	case L:
+		l := v.L
+		if l == nil {
+			l = []Value{}
+		}
+		inner = l
+	case SS, NS:
+		inner = v.SS
+	case BS:
+		inner = v.BS
+	default:
+		return nil, fmt.Errorf("attribute value has no type")
+	}
+	var buf bytes.Buffer
+	buf.WriteString(`{"`)
+	buf.WriteString(string(v.Type))
+	buf.WriteString(`":`)
+	enc := json.NewEncoder(&buf)
+	// Keep <, > and & as written, as MarshalJSON of a design does; an enclosing encoder that
+	// escapes HTML still escapes them.
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(inner); err != nil {
+		return nil, err
+	}
+	buf.Truncate(buf.Len() - 1) // Encode ends with a newline
+	buf.WriteByte('}')
+	return buf.Bytes(), nil
+}
+
+// UnmarshalJSON reads DynamoDB's JSON wire form and checks the value is well formed.
+func (v *Value) UnmarshalJSON(data []byte) error {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return fmt.Errorf("attribute value must be an object such as {\"S\": \"text\"}")
+	}
+	if len(raw) != 1 {
+		return fmt.Errorf("attribute value must have exactly one type key, has %d", len(raw))
+	}
+	for k, body := range raw {
+		t := Type(k)
+		var out Value
+		out.Type = t
+		var err error
+		switch t {
+		case S:
+			err = json.Unmarshal(body, &out.S)
+		case N:
+			if err = json.Unmarshal(body, &out.S); err == nil {
+				err = checkNumber(out.S)
+			}
+		case B:
+			err = json.Unmarshal(body, &out.B)
+		case BOOL:
+			err = json.Unmarshal(body, &out.Bool)
+		case NULL:
+			var b bool
+			if err = json.Unmarshal(body, &b); err == nil && !b {
+				err = fmt.Errorf("NULL must be true")
+			}
+		case M:
+			err = json.Unmarshal(body, &out.M)
+			if err == nil && out.M == nil {
+				out.M = map[string]Value{}
+			}
+		case L:
+			err = json.Unmarshal(body, &out.L)
+			if err == nil && out.L == nil {
+				out.L = []Value{}
+			}
+		case SS:
+			err = json.Unmarshal(body, &out.SS)
+			if err == nil {
+				err = checkSet(out.SS, nil)
+			}
+		case NS:
+			err = json.Unmarshal(body, &out.SS)
+			if err == nil {
+				err = checkSet(out.SS, checkNumber)
+			}
+		case BS:
+			err = json.Unmarshal(body, &out.BS)
+			if err == nil {
+				strs := make([]string, len(out.BS))
+				for i, b := range out.BS {
+					strs[i] = string(b)
+				}
+				err = checkSet(strs, nil)
+			}
+		default:
+			return fmt.Errorf("unknown attribute type %q (use one of S N B BOOL NULL M L SS NS BS)", k)
+		}
+		if err != nil {
+			return fmt.Errorf("%s value: %w", k, err)
+		}
+		*v = out
+	}
+	return nil
+}
+
+func checkSet(members []string, each func(string) error) error {
+	if len(members) == 0 {
+		return fmt.Errorf("a set must not be empty")
+	}
+	seen := make(map[string]bool, len(members))
+	for _, m := range members {
+		if each != nil {
+			if err := each(m); err != nil {
+				return err
+			}
+		}
+		key := m
+		if each != nil {
+			key = canonicalNumber(m)
+		}
+		if seen[key] {
+			return fmt.Errorf("a set must not hold %q twice", m)
+		}
+		seen[key] = true
+	}
+	return nil
+}
+
+// checkNumber accepts what DynamoDB accepts as a number: a plain decimal, optionally with an
+// exponent, with up to 38 significant digits and a magnitude from 1E-130 to below 1E+126. It parses
+// the text itself: math/big would also take base prefixes (0x, 0b, 0o) and would compute huge
+// powers of ten for exponents DynamoDB refuses anyway.
+func checkNumber(s string) error {
+	n, ok := parseDecimal(s)
+	if !ok {
+		return fmt.Errorf("%q is not a number", s)
+	}
+	if len(n.digits) > 38 {
+		return fmt.Errorf("%q has %d significant digits; DynamoDB keeps at most 38", s, len(n.digits))
+	}
+	if n.digits != "" {
+		// magnitude is the power of ten of the leading digit: 1.5E3 has magnitude 3.
+		magnitude := n.exp + int64(len(n.digits)) - 1
+		if magnitude > 125 || magnitude < -130 {
+			return fmt.Errorf("%q is out of DynamoDB's range (1E-130 to 9.99…E+125)", s)
+		}
+	}
+	return nil
+}
+
+// decimal is a number as significant digits (no leading or trailing zeros; empty for zero) times
+// ten to the power exp.
+type decimal struct {
+	negative bool
+	digits   string
+	exp      int64
+}
+
+// maxExponent bounds the written exponent so that it cannot overflow; anything near it is far out
+// of DynamoDB's range.
+const maxExponent = 1 << 40
+
+func parseDecimal(s string) (decimal, bool) {
+	var n decimal
+	i := 0
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		n.negative = s[i] == '-'
+		i++
+	}
+	intStart := i
+	for i < len(s) && isDigit(s[i]) {
+		i++
+	}
+	intPart := s[intStart:i]
+	fracPart := ""
+	if i < len(s) && s[i] == '.' {
+		i++
+		fracStart := i
+		for i < len(s) && isDigit(s[i]) {
+			i++
+		}
+		fracPart = s[fracStart:i]
+	}
+	if intPart == "" && fracPart == "" {
+		return decimal{}, false
+	}
+	var exp int64
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		expNegative := false
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			expNegative = s[i] == '-'
+			i++
+		}
+		expStart := i
+		for i < len(s) && isDigit(s[i]) {
+			if exp < maxExponent {
+				exp = exp*10 + int64(s[i]-'0')
+			}
+			i++
+		}
+		if i == expStart {
+			return decimal{}, false
+		}
+		if expNegative {
+			exp = -exp
+		}
+	}
+	if i != len(s) {
+		return decimal{}, false
+	}
+	all := strings.TrimLeft(intPart+fracPart, "0")
+	trimmed := strings.TrimRight(all, "0")
+	n.digits = trimmed
+	n.exp = exp - int64(len(fracPart)) + int64(len(all)-len(trimmed))
+	if n.digits == "" {
+		n.negative = false
+		n.exp = 0
+	}
+	return n, true
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// canonicalNumber returns one spelling per numeric value, so that 1.50 and 15E-1 compare equal in a
+// number set.
+func canonicalNumber(s string) string {
+	n, ok := parseDecimal(s)
+	if !ok {
+		return s
+	}
+	sign := ""
+	if n.negative {
+		sign = "-"
+	}
+	return sign + n.digits + "e" + strconv.FormatInt(n.exp, 10)
+}
+
+// SortedNames returns the attribute names of an item in byte order, for deterministic output.
+func (it Item) SortedNames() []string {
+	names := make([]string, 0, len(it))
+	for k := range it {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return names
+}

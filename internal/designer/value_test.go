@@ -1,0 +1,170 @@
+package designer
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestValue_wireForm(t *testing.T) {
+	tests := []struct {
+		v    Value
+		want string
+	}{
+		{Str("hello"), `{"S":"hello"}`},
+		{Str("a<b & c>d"), `{"S":"a<b & c>d"}`},
+		{Num("42"), `{"N":"42"}`},
+		{Num("-1.50E+3"), `{"N":"-1.50E+3"}`},
+		{Bin([]byte("hi!")), `{"B":"aGkh"}`},
+		{Boolean(true), `{"BOOL":true}`},
+		{Boolean(false), `{"BOOL":false}`},
+		{Null(), `{"NULL":true}`},
+		{Map(map[string]Value{"b": Num("2"), "a": Str("x")}), `{"M":{"a":{"S":"x"},"b":{"N":"2"}}}`},
+		{Map(nil), `{"M":{}}`},
+		{List(Str("x"), List()), `{"L":[{"S":"x"},{"L":[]}]}`},
+		{Value{Type: SS, SS: []string{"b", "a"}}, `{"SS":["b","a"]}`},
+		{Value{Type: NS, SS: []string{"1", "2.5"}}, `{"NS":["1","2.5"]}`},
+		{Value{Type: BS, BS: [][]byte{{0xff}, []byte("hi!")}}, `{"BS":["/w==","aGkh"]}`},
+	}
+	for _, tt := range tests {
+		got, err := json.Marshal(tt.v)
+		if err != nil {
+			t.Errorf("Marshal(%+v): %v", tt.v, err)
+			continue
+		}
+		// json.Marshal escapes HTML around a Marshaler's output; compare without that.
+		if s := strings.NewReplacer(`\u003c`, "<", `\u003e`, ">", `\u0026`, "&").Replace(string(got)); s != tt.want {
+			t.Errorf("Marshal = %s, want %s", s, tt.want)
+		}
+		var back Value
+		if err := json.Unmarshal([]byte(tt.want), &back); err != nil {
+			t.Errorf("Unmarshal(%s): %v", tt.want, err)
+			continue
+		}
+		want := tt.v
+		if want.Type == M && want.M == nil {
+			want.M = map[string]Value{}
+		}
+		if want.Type == L {
+			for i := range want.L {
+				if want.L[i].Type == L && want.L[i].L == nil {
+					want.L[i].L = []Value{}
+				}
+			}
+		}
+		if !reflect.DeepEqual(back, want) {
+			t.Errorf("Unmarshal(%s) = %+v, want %+v", tt.want, back, want)
+		}
+	}
+}
+
+func TestValue_marshalWithoutTypeFails(t *testing.T) {
+	if _, err := json.Marshal(Value{}); err == nil {
+		t.Error("a value without a type was encoded")
+	}
+}
+
+func TestValue_refusesMalformed(t *testing.T) {
+	for _, in := range []string{
+		`{"N":"fast"}`,
+		`{"N":42}`,
+		`{"N":""}`,
+		`{"N":" 1"}`,
+		`{"N":"0x10"}`,
+		`{"N":"0b101"}`,
+		`{"N":"0o17"}`,
+		`{"N":"1_000"}`,
+		`{"N":"Inf"}`,
+		`{"N":"NaN"}`,
+		`{"N":"1/3"}`,
+		`{"N":"1e"}`,
+		`{"N":"."}`,
+		`{"N":"1e126"}`,
+		`{"N":"1e-131"}`,
+		`{"N":"1e999999999999999999999"}`,
+		`{"N":"123456789012345678901234567890123456789"}`,
+		`{"SS":[]}`,
+		`{"SS":null}`,
+		`{"SS":["a","a"]}`,
+		`{"NS":["1","1.0"]}`,
+		`{"NS":["1","x"]}`,
+		`{"NS":[]}`,
+		`{"BS":[]}`,
+		`{"BS":["YQ==","YQ=="]}`,
+		`{"B":"not base64!"}`,
+		`{"BOOL":"true"}`,
+		`{"NULL":false}`,
+		`{"S":1}`,
+		`{"X":"1"}`,
+		`{"s":"lower case type"}`,
+		`{"S":"a","N":"1"}`,
+		`{}`,
+		`"text"`,
+		`null`,
+		`[{"S":"a"}]`,
+		`{"L":[{"N":"fast"}]}`,
+		`{"M":{"inner":{"X":"1"}}}`,
+		`{"L":[null]}`,
+	} {
+		var v Value
+		if err := json.Unmarshal([]byte(in), &v); err == nil {
+			t.Errorf("Unmarshal(%s) accepted it as %+v", in, v)
+		}
+	}
+}
+
+func TestValue_acceptsDynamoDBNumbers(t *testing.T) {
+	for _, n := range []string{
+		"0", "-0", "42", "-17", "+5", "3.25", ".5", "5.", "007", "1e10", "1E-5", "-2.5e+3",
+		"1e-130", "9.9999999999999999999999999999999999999e125",
+		"12345678901234567890123456789012345678",
+		"0.00000000000000000000000000000000000000000000000001",
+		"1000000000000000000000000000000000000000000000000000",
+	} {
+		if err := checkNumber(n); err != nil {
+			t.Errorf("checkNumber(%q): %v", n, err)
+		}
+	}
+}
+
+func TestCanonicalNumber(t *testing.T) {
+	same := [][]string{
+		{"1", "1.0", "01", "10e-1", "0.1e1", "+1"},
+		{"0", "-0", "0.000", "0e99"},
+		{"-150", "-1.5e2", "-1500E-1"},
+	}
+	for _, group := range same {
+		for _, n := range group[1:] {
+			if canonicalNumber(n) != canonicalNumber(group[0]) {
+				t.Errorf("canonicalNumber(%q) = %q, want %q like %q", n, canonicalNumber(n), canonicalNumber(group[0]), group[0])
+			}
+		}
+	}
+	if canonicalNumber("1") == canonicalNumber("10") || canonicalNumber("1") == canonicalNumber("-1") {
+		t.Error("different numbers share a canonical form")
+	}
+}
+
+func TestItem_SortedNames(t *testing.T) {
+	got := Item{"b": Null(), "a": Null(), "B": Null()}.SortedNames()
+	if want := []string{"B", "a", "b"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("SortedNames = %v, want %v", got, want)
+	}
+}
+
+func TestType_Valid(t *testing.T) {
+	for _, ty := range Types {
+		if !ty.Valid() {
+			t.Errorf("%s not valid", ty)
+		}
+	}
+	for _, ty := range []Type{"", "s", "STRING", "NUMBER", "D"} {
+		if ty.Valid() {
+			t.Errorf("%q reported valid", ty)
+		}
+	}
+	if !S.KeyType() || !N.KeyType() || !B.KeyType() || BOOL.KeyType() || SS.KeyType() {
+		t.Error("KeyType wrong")
+	}
+}
