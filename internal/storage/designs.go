@@ -1,0 +1,354 @@
+package storage
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"dynaloom/internal/designer"
+)
+
+// Record is a design as stored now.
+type Record struct {
+	// ID is the public, non-secret id of the design (16 hex characters); it is safe to log.
+	ID string
+	// Revision starts at 1 on create and grows by one per accepted change.
+	Revision  int64
+	Design    designer.Design
+	CreatedAt time.Time
+	UpdatedAt time.Time
+}
+
+// Revision is one entry of a design's history.
+type Revision struct {
+	Revision int64
+	Author   string
+	At       time.Time
+	Kind     string
+	Summary  string
+	Paths    []string
+}
+
+// The history entry of revision 1, whose change column holds the created document.
+const (
+	createKind    = "create"
+	createSummary = "Created the design"
+)
+
+// maxCached bounds the record cache; past it an arbitrary entry is dropped.
+const maxCached = 4096
+
+func newID() string {
+	var b [8]byte
+	rand.Read(b[:]) // never fails (crypto/rand, Go ≥ 1.24)
+	return hex.EncodeToString(b[:])
+}
+
+// Create stores a new design at revision 1 with fresh edit and view tokens. d is normalized and
+// checked; a design the document cannot represent gives its *designer.ValidationError.
+func (s *Store) Create(ctx context.Context, d designer.Design, author string) (Record, Tokens, error) {
+	d = designer.Normalize(d)
+	if err := designer.Check(d); err != nil {
+		return Record{}, Tokens{}, fmt.Errorf("create design: %w", err)
+	}
+	doc, err := designer.MarshalJSON(d)
+	if err != nil {
+		return Record{}, Tokens{}, fmt.Errorf("create design: %w", err)
+	}
+	id := newID()
+	tok := Tokens{Edit: rand.Text(), View: rand.Text()}
+	sealed, err := sealView(id, tok.Edit, tok.View)
+	if err != nil {
+		return Record{}, Tokens{}, fmt.Errorf("create design %s: %w", id, err)
+	}
+	now := time.Now().UTC()
+	at := formatTime(now)
+	paths, _ := json.Marshal([]string{""})
+	err = s.inTx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx,
+			`INSERT INTO designs (id, name, revision, doc, sealed_view, created_at, updated_at) VALUES (?, ?, 1, ?, ?, ?, ?)`,
+			id, d.Name, string(doc), sealed, at, at); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx,
+			`INSERT INTO revisions (design_id, revision, author, at, kind, summary, change, paths) VALUES (?, 1, ?, ?, ?, ?, ?, ?)`,
+			id, author, at, createKind, createSummary, string(doc), string(paths)); err != nil {
+			return err
+		}
+		for _, t := range []struct{ token, access string }{{tok.Edit, "edit"}, {tok.View, "view"}} {
+			if _, err := tx.ExecContext(ctx,
+				`INSERT INTO tokens (hash, design_id, access, created_at) VALUES (?, ?, ?, ?)`,
+				hashToken(t.token), id, t.access, at); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return Record{}, Tokens{}, fmt.Errorf("create design %s: %w", id, err)
+	}
+	// Time as stored, so the record equals what Load returns.
+	stored, _ := parseTime(at)
+	rec := Record{ID: id, Revision: 1, Design: d, CreatedAt: stored, UpdatedAt: stored}
+	s.remember(rec)
+	return rec, tok, nil
+}
+
+// Load returns the current state of a design.
+func (s *Store) Load(ctx context.Context, id string) (Record, error) {
+	var (
+		rev              int64
+		doc              string
+		created, updated string
+	)
+	err := s.r.QueryRowContext(ctx, `SELECT revision, doc, created_at, updated_at FROM designs WHERE id = ?`, id).
+		Scan(&rev, &doc, &created, &updated)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return Record{}, fmt.Errorf("load design %s: %w", id, ErrNotFound)
+	case err != nil:
+		return Record{}, fmt.Errorf("load design %s: %w", id, err)
+	}
+	if rec, ok := s.cached(id, rev); ok {
+		return rec, nil
+	}
+	rec, err := recordFromRow(id, rev, doc, created, updated)
+	if err != nil {
+		return Record{}, fmt.Errorf("load design %s: %w", id, err)
+	}
+	s.remember(rec)
+	return rec, nil
+}
+
+func recordFromRow(id string, rev int64, doc, created, updated string) (Record, error) {
+	d, err := decodeDesign([]byte(doc))
+	if err != nil {
+		return Record{}, fmt.Errorf("revision %d: %w", rev, err)
+	}
+	c, err := parseTime(created)
+	if err != nil {
+		return Record{}, err
+	}
+	u, err := parseTime(updated)
+	if err != nil {
+		return Record{}, err
+	}
+	return Record{ID: id, Revision: rev, Design: d, CreatedAt: c, UpdatedAt: u}, nil
+}
+
+// decodeDesign reads a document this package stored. It is not re-checked: a stored document was
+// valid when it was accepted, and a later, stricter check must not make it unreadable.
+func decodeDesign(doc []byte) (designer.Design, error) {
+	var d designer.Design
+	if err := json.Unmarshal(doc, &d); err != nil {
+		return designer.Design{}, fmt.Errorf("decode stored design: %w", err)
+	}
+	return designer.Normalize(d), nil
+}
+
+// Apply applies one change to a design and stores the result as the next revision, with its
+// history entry, in one transaction. ifRevision 0 applies to whatever is newest; any other value
+// gives ErrStale unless it is the current revision. An error from the change itself (such as a
+// *designer.ValidationError, reachable with errors.As) stores nothing. Apply returns only after
+// the transaction has committed.
+func (s *Store) Apply(ctx context.Context, id, author string, c designer.Change, ifRevision int64) (Record, error) {
+	if c == nil {
+		return Record{}, fmt.Errorf("apply change to %s: no change", id)
+	}
+	change, err := designer.MarshalChange(c)
+	if err != nil {
+		return Record{}, fmt.Errorf("apply change to %s: %w", id, err)
+	}
+	paths, err := json.Marshal(nonNilPaths(c.Paths()))
+	if err != nil {
+		return Record{}, fmt.Errorf("apply change to %s: %w", id, err)
+	}
+	var next Record
+	err = s.inTx(ctx, func(tx *sql.Tx) error {
+		var (
+			rev              int64
+			created, updated string
+		)
+		err := tx.QueryRowContext(ctx, `SELECT revision, created_at, updated_at FROM designs WHERE id = ?`, id).
+			Scan(&rev, &created, &updated)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			return ErrNotFound
+		case err != nil:
+			return err
+		}
+		if ifRevision != 0 && ifRevision != rev {
+			return fmt.Errorf("%w (at revision %d, change made against %d)", ErrStale, rev, ifRevision)
+		}
+		cur, ok := s.cached(id, rev)
+		if !ok {
+			var doc string
+			if err := tx.QueryRowContext(ctx, `SELECT doc FROM designs WHERE id = ?`, id).Scan(&doc); err != nil {
+				return err
+			}
+			if cur, err = recordFromRow(id, rev, doc, created, updated); err != nil {
+				return err
+			}
+		}
+		d, err := c.Apply(cur.Design)
+		if err != nil {
+			return err
+		}
+		doc, err := designer.MarshalJSON(d)
+		if err != nil {
+			return err
+		}
+		now := time.Now().UTC()
+		at := formatTime(now)
+		if _, err := tx.ExecContext(ctx,
+			`UPDATE designs SET name = ?, revision = ?, doc = ?, updated_at = ? WHERE id = ? AND revision = ?`,
+			d.Name, rev+1, string(doc), at, id, rev); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx,
+			`INSERT INTO revisions (design_id, revision, author, at, kind, summary, change, paths) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+			id, rev+1, author, at, c.Kind(), c.Summary(), string(change), string(paths)); err != nil {
+			return err
+		}
+		stored, _ := parseTime(at)
+		next = Record{ID: id, Revision: rev + 1, Design: designer.Normalize(d), CreatedAt: cur.CreatedAt, UpdatedAt: stored}
+		return nil
+	})
+	if err != nil {
+		return Record{}, fmt.Errorf("apply %s to %s: %w", c.Kind(), id, err)
+	}
+	s.remember(next)
+	return next, nil
+}
+
+func nonNilPaths(p []string) []string {
+	if p == nil {
+		return []string{}
+	}
+	return p
+}
+
+// Revisions returns the history of a design, newest first.
+func (s *Store) Revisions(ctx context.Context, id string) ([]Revision, error) {
+	rows, err := s.r.QueryContext(ctx,
+		`SELECT revision, author, at, kind, summary, paths FROM revisions WHERE design_id = ? ORDER BY revision DESC`, id)
+	if err != nil {
+		return nil, fmt.Errorf("revisions of %s: %w", id, err)
+	}
+	defer rows.Close()
+	out := []Revision{}
+	for rows.Next() {
+		var (
+			r         Revision
+			at, paths string
+		)
+		if err := rows.Scan(&r.Revision, &r.Author, &at, &r.Kind, &r.Summary, &paths); err != nil {
+			return nil, fmt.Errorf("revisions of %s: %w", id, err)
+		}
+		if r.At, err = parseTime(at); err != nil {
+			return nil, fmt.Errorf("revisions of %s: revision %d: %w", id, r.Revision, err)
+		}
+		if err := json.Unmarshal([]byte(paths), &r.Paths); err != nil {
+			return nil, fmt.Errorf("revisions of %s: revision %d: decode paths: %w", id, r.Revision, err)
+		}
+		out = append(out, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("revisions of %s: %w", id, err)
+	}
+	if len(out) == 0 {
+		// Every stored design has revision 1, so no history means no design.
+		return nil, fmt.Errorf("revisions of %s: %w", id, ErrNotFound)
+	}
+	return out, nil
+}
+
+// DesignAt rebuilds a design as it was at a revision, by replaying the stored changes onto the
+// document stored at revision 1. A revision that does not exist gives ErrNotFound.
+func (s *Store) DesignAt(ctx context.Context, id string, revision int64) (designer.Design, error) {
+	if revision < 1 {
+		return designer.Design{}, fmt.Errorf("design %s at revision %d: %w", id, revision, ErrNotFound)
+	}
+	// One statement reads one snapshot, and history rows are never changed once written.
+	rows, err := s.r.QueryContext(ctx,
+		`SELECT revision, kind, change FROM revisions WHERE design_id = ? AND revision <= ? ORDER BY revision`, id, revision)
+	if err != nil {
+		return designer.Design{}, fmt.Errorf("design %s at revision %d: %w", id, revision, err)
+	}
+	defer rows.Close()
+	var (
+		d    designer.Design
+		last int64
+	)
+	for rows.Next() {
+		var (
+			rev    int64
+			kind   string
+			change []byte
+		)
+		if err := rows.Scan(&rev, &kind, &change); err != nil {
+			return designer.Design{}, fmt.Errorf("design %s at revision %d: %w", id, revision, err)
+		}
+		if rev != last+1 {
+			return designer.Design{}, fmt.Errorf("design %s at revision %d: history jumps from revision %d to %d", id, revision, last, rev)
+		}
+		last = rev
+		if rev == 1 {
+			if kind != createKind {
+				return designer.Design{}, fmt.Errorf("design %s at revision %d: revision 1 is %q, not a snapshot", id, revision, kind)
+			}
+			if d, err = decodeDesign(change); err != nil {
+				return designer.Design{}, fmt.Errorf("design %s at revision 1: %w", id, err)
+			}
+			continue
+		}
+		c, err := designer.UnmarshalChange(change)
+		if err != nil {
+			return designer.Design{}, fmt.Errorf("design %s at revision %d: %w", id, rev, err)
+		}
+		if d, err = c.Apply(d); err != nil {
+			return designer.Design{}, fmt.Errorf("design %s: replay revision %d: %w", id, rev, err)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return designer.Design{}, fmt.Errorf("design %s at revision %d: %w", id, revision, err)
+	}
+	if last != revision {
+		return designer.Design{}, fmt.Errorf("design %s at revision %d: %w", id, revision, ErrNotFound)
+	}
+	return designer.Normalize(d), nil
+}
+
+// cached returns the cached record of id if it is at revision rev. Records are immutable values,
+// and (id, revision) names exactly one state, so a hit is always current for that revision.
+func (s *Store) cached(id string, rev int64) (Record, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rec, ok := s.cache[id]
+	if !ok || rec.Revision != rev {
+		return Record{}, false
+	}
+	return rec, true
+}
+
+// remember caches rec unless a newer revision of it is cached already.
+func (s *Store) remember(rec Record) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if old, ok := s.cache[rec.ID]; ok {
+		if old.Revision >= rec.Revision {
+			return
+		}
+	} else if len(s.cache) >= maxCached {
+		for k := range s.cache {
+			delete(s.cache, k)
+			break
+		}
+	}
+	s.cache[rec.ID] = rec
+}

@@ -1,0 +1,228 @@
+// Package storage owns the SQLite persistence of designs, their change history and their tokens.
+//
+// A design is one row of designs holding its current document and revision, plus one row of
+// revisions per accepted change. Revision 1 stores the created document; later rows store the
+// change itself, so any revision can be rebuilt by replaying the changes. Access is by capability
+// tokens (an edit token and a view token per design) that are stored only as SHA-256 hashes.
+//
+// Writes go through a single connection, each in one IMMEDIATE transaction, and return only after
+// COMMIT; reads use a small pool of read-only connections. Tokens are never logged or stored in
+// plaintext.
+package storage
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	_ "github.com/mattn/go-sqlite3" // registers the "sqlite3" driver
+
+	"dynaloom/migrations"
+)
+
+// Sentinel errors. Callers test for them with errors.Is.
+var (
+	// ErrNotFound reports an unknown design, revision or token (including malformed and revoked
+	// tokens).
+	ErrNotFound = errors.New("not found")
+	// ErrStale reports a change made against a revision that is no longer the newest.
+	ErrStale = errors.New("design has changed since the given revision")
+)
+
+// readers is the size of the read-only connection pool.
+const readers = 4
+
+// Store is a Dynaloom database. It is safe for concurrent use.
+type Store struct {
+	w *sql.DB // the one writer connection
+	r *sql.DB // read-only pool
+
+	mu    sync.Mutex
+	cache map[string]Record // id → current record, as last seen
+}
+
+// Open opens (creating if missing) the SQLite database at path and applies any pending migrations.
+func Open(ctx context.Context, path string) (*Store, error) {
+	if path == "" {
+		return nil, errors.New("open database: empty path")
+	}
+	// A file: URI so that a path containing '?' or '#' cannot be mistaken for parameters.
+	uri := "file:" + (&url.URL{Path: path}).EscapedPath()
+	common := "_busy_timeout=5000&_foreign_keys=on&_synchronous=FULL"
+	w, err := sql.Open("sqlite3", uri+"?mode=rwc&_journal_mode=WAL&_txlock=immediate&"+common)
+	if err != nil {
+		return nil, fmt.Errorf("open database %s: %w", path, err)
+	}
+	w.SetMaxOpenConns(1)
+	w.SetMaxIdleConns(1)
+	w.SetConnMaxLifetime(0)
+	w.SetConnMaxIdleTime(0)
+
+	s := &Store{w: w, cache: make(map[string]Record)}
+	// The writer goes first: it creates the file, switches it to WAL and migrates it.
+	if err := s.migrate(ctx); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("open database %s: %w", path, err)
+	}
+	r, err := sql.Open("sqlite3", uri+"?mode=rw&_query_only=true&_txlock=deferred&"+common)
+	if err != nil {
+		w.Close()
+		return nil, fmt.Errorf("open database %s for reading: %w", path, err)
+	}
+	r.SetMaxOpenConns(readers)
+	r.SetMaxIdleConns(readers)
+	s.r = r
+	if err := s.Ping(ctx); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("open database %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// Close closes the database. Every acknowledged write is already durable.
+func (s *Store) Close() error {
+	var errs []error
+	if s.r != nil {
+		errs = append(errs, s.r.Close())
+	}
+	errs = append(errs, s.w.Close())
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("close database: %w", err)
+	}
+	return nil
+}
+
+// Ping checks that both the writer and the readers can reach the database.
+func (s *Store) Ping(ctx context.Context) error {
+	if err := s.w.PingContext(ctx); err != nil {
+		return fmt.Errorf("ping database writer: %w", err)
+	}
+	if err := s.r.PingContext(ctx); err != nil {
+		return fmt.Errorf("ping database reader: %w", err)
+	}
+	return nil
+}
+
+// inTx runs fn in one write transaction (BEGIN IMMEDIATE) and commits it. It returns nil only
+// once the commit has succeeded.
+func (s *Store) inTx(ctx context.Context, fn func(*sql.Tx) error) error {
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin transaction: %w", err)
+	}
+	defer tx.Rollback() // no-op after Commit
+	if err := fn(tx); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+type migration struct {
+	version  int
+	name     string
+	sql      string
+	checksum string
+}
+
+func loadMigrations() ([]migration, error) {
+	names, err := fs.Glob(migrations.FS, "*.sql")
+	if err != nil {
+		return nil, fmt.Errorf("list migrations: %w", err)
+	}
+	slices.Sort(names)
+	var out []migration
+	seen := map[int]string{}
+	for _, name := range names {
+		num, _, ok := strings.Cut(name, "_")
+		version, err := strconv.Atoi(num)
+		if !ok || err != nil || version < 1 {
+			return nil, fmt.Errorf("migration %s: name must start with a positive number and '_'", name)
+		}
+		if prev, dup := seen[version]; dup {
+			return nil, fmt.Errorf("migrations %s and %s share version %d", prev, name, version)
+		}
+		seen[version] = name
+		body, err := fs.ReadFile(migrations.FS, name)
+		if err != nil {
+			return nil, fmt.Errorf("read migration %s: %w", name, err)
+		}
+		sum := sha256.Sum256(body)
+		out = append(out, migration{version, name, string(body), hex.EncodeToString(sum[:])})
+	}
+	slices.SortFunc(out, func(a, b migration) int { return a.version - b.version })
+	return out, nil
+}
+
+// migrate applies pending migrations in order, each in its own transaction, and refuses a
+// database whose applied migrations were edited or are newer than this build knows.
+func (s *Store) migrate(ctx context.Context) error {
+	all, err := loadMigrations()
+	if err != nil {
+		return err
+	}
+	if _, err := s.w.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+		version    INTEGER NOT NULL PRIMARY KEY,
+		name       TEXT    NOT NULL,
+		checksum   TEXT    NOT NULL,
+		applied_at TEXT    NOT NULL
+	) STRICT`); err != nil {
+		return fmt.Errorf("create schema_migrations: %w", err)
+	}
+	for _, m := range all {
+		err := s.inTx(ctx, func(tx *sql.Tx) error {
+			var sum string
+			switch err := tx.QueryRowContext(ctx, `SELECT checksum FROM schema_migrations WHERE version = ?`, m.version).Scan(&sum); {
+			case err == nil:
+				if sum != m.checksum {
+					return fmt.Errorf("was edited after it was applied (checksum %s, applied %s)", m.checksum, sum)
+				}
+				return nil
+			case !errors.Is(err, sql.ErrNoRows):
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, m.sql); err != nil {
+				return err
+			}
+			_, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)`,
+				m.version, m.name, m.checksum, formatTime(time.Now()))
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("migration %s: %w", m.name, err)
+		}
+	}
+	var newest sql.NullInt64
+	if err := s.w.QueryRowContext(ctx, `SELECT max(version) FROM schema_migrations`).Scan(&newest); err != nil {
+		return fmt.Errorf("read schema version: %w", err)
+	}
+	if len(all) > 0 && newest.Int64 > int64(all[len(all)-1].version) {
+		return fmt.Errorf("database schema version %d is newer than this build (%d)", newest.Int64, all[len(all)-1].version)
+	}
+	return nil
+}
+
+// Times are stored as fixed-width UTC text, so they sort as text.
+const timeLayout = "2006-01-02T15:04:05.000000000Z"
+
+func formatTime(t time.Time) string { return t.UTC().Format(timeLayout) }
+
+func parseTime(s string) (time.Time, error) {
+	t, err := time.Parse(timeLayout, s)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("parse stored time %q: %w", s, err)
+	}
+	return t.UTC(), nil
+}
