@@ -1,0 +1,162 @@
+// Command dynaloom serves the Dynaloom web app, where a team designs a DynamoDB data model together.
+// It owns configuration (flags with environment fallbacks), the logger, and the order of start-up
+// and shutdown.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"syscall"
+	"time"
+
+	"dynaloom/internal/server"
+	"dynaloom/internal/storage"
+)
+
+// version is set at build time with -ldflags "-X main.version=…"; otherwise it comes from the
+// module's build information.
+var version = ""
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+const usage = `Usage:
+  dynaloom [serve] [--addr ADDR] [--db FILE]   serve the app (default)
+  dynaloom version                             print the version
+`
+
+func run(args []string, stdout, stderr io.Writer) int {
+	cmd := "serve"
+	if len(args) > 0 && args[0] != "" && args[0][0] != '-' {
+		cmd, args = args[0], args[1:]
+	}
+	switch cmd {
+	case "serve":
+		return serve(args, stderr)
+	case "version":
+		fmt.Fprintln(stdout, "dynaloom", buildVersion())
+		return 0
+	case "help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "dynaloom: unknown command %q\n%s", cmd, usage)
+	return 2
+}
+
+func buildVersion() string {
+	if version != "" {
+		return version
+	}
+	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
+		return info.Main.Version
+	}
+	return "dev"
+}
+
+type config struct {
+	addr string
+	db   string
+}
+
+func envOr(key, fallback string) string {
+	if v := os.Getenv(key); v != "" {
+		return v
+	}
+	return fallback
+}
+
+func parseServe(args []string, stderr io.Writer) (config, error) {
+	fs := flag.NewFlagSet("dynaloom serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var cfg config
+	fs.StringVar(&cfg.addr, "addr", envOr("DYNALOOM_ADDR", "127.0.0.1:8080"), "address to listen on (env DYNALOOM_ADDR)")
+	fs.StringVar(&cfg.db, "db", envOr("DYNALOOM_DB", "dynaloom.db"), "SQLite database file (env DYNALOOM_DB)")
+	if err := fs.Parse(args); err != nil {
+		return cfg, err
+	}
+	if fs.NArg() > 0 {
+		return cfg, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if _, _, err := net.SplitHostPort(cfg.addr); err != nil {
+		return cfg, fmt.Errorf("--addr %q: %w", cfg.addr, err)
+	}
+	if cfg.db == "" {
+		return cfg, errors.New("--db must name a file")
+	}
+	return cfg, nil
+}
+
+func serve(args []string, stderr io.Writer) int {
+	log := slog.New(slog.NewTextHandler(stderr, nil))
+	cfg, err := parseServe(args, stderr)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		fmt.Fprintln(stderr, "dynaloom:", err)
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	store, err := storage.Open(ctx, cfg.db)
+	if err != nil {
+		log.Error("open database", "db", cfg.db, "err", err)
+		return 1
+	}
+	srv := server.New(store, log, server.Options{}).HTTPServer(cfg.addr)
+	ln, err := net.Listen("tcp", cfg.addr)
+	if err != nil {
+		log.Error("listen", "addr", cfg.addr, "err", err)
+		store.Close()
+		return 1
+	}
+	log.Info("Dynaloom is serving; open this in a browser", "url", "http://"+displayAddr(ln.Addr()), "db", cfg.db, "version", buildVersion())
+
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	code := 0
+	select {
+	case err := <-served:
+		log.Error("server stopped", "err", err)
+		code = 1
+	case <-ctx.Done():
+		log.Info("shutting down")
+	}
+	// Drain HTTP first, then close the database, so no acknowledged request loses its write.
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		log.Error("shutdown", "err", err)
+		code = 1
+	}
+	if err := store.Close(); err != nil {
+		log.Error("close database", "err", err)
+		code = 1
+	}
+	log.Info("stopped")
+	return code
+}
+
+// displayAddr turns a listening address into one a browser can open.
+func displayAddr(a net.Addr) string {
+	tcp, ok := a.(*net.TCPAddr)
+	if !ok || tcp.IP.IsUnspecified() {
+		if ok {
+			return fmt.Sprintf("localhost:%d", tcp.Port)
+		}
+		return a.String()
+	}
+	return a.String()
+}

@@ -1,0 +1,162 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"dynaloom/internal/designer"
+)
+
+type createdDesign struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Revision  int64  `json:"revision"`
+	EditToken string `json:"edit_token"`
+	ViewToken string `json:"view_token"`
+	EditURL   string `json:"edit_url"`
+	ViewURL   string `json:"view_url"`
+}
+
+// apiCreateDesign creates a design from design-json, an example id, or uploaded files.
+func (s *Server) apiCreateDesign(c echo.Context) error {
+	mediaType, _, _ := mime.ParseMediaType(c.Request().Header.Get(echo.HeaderContentType))
+	var d designer.Design
+	var err error
+	switch mediaType {
+	case echo.MIMEApplicationJSON:
+		d, err = designFromJSONBody(c)
+	case echo.MIMEMultipartForm:
+		d, err = designFromUpload(c)
+	default:
+		return &apiError{http.StatusUnsupportedMediaType, "unsupported_media_type",
+			"Send application/json (a design-json document or {\"example\": \"<id>\"}) or multipart/form-data with file parts."}
+	}
+	if err != nil {
+		return err
+	}
+	rec, tokens, err := s.store.Create(c.Request().Context(), d, author(c))
+	if err != nil {
+		return err
+	}
+	s.log.Info("design created", "design_id", rec.ID, "via", "api")
+	return c.JSON(http.StatusCreated, createdDesign{
+		ID: rec.ID, Name: rec.Design.Name, Revision: rec.Revision,
+		EditToken: tokens.Edit, ViewToken: tokens.View,
+		EditURL: origin(c) + "/d/" + tokens.Edit, ViewURL: origin(c) + "/d/" + tokens.View,
+	})
+}
+
+func readBody(c echo.Context) ([]byte, error) {
+	body, err := io.ReadAll(c.Request().Body)
+	if err != nil {
+		return nil, err
+	}
+	return body, nil
+}
+
+func designFromJSONBody(c echo.Context) (designer.Design, error) {
+	body, err := readBody(c)
+	if err != nil {
+		return designer.Design{}, err
+	}
+	var probe map[string]json.RawMessage
+	if err := json.Unmarshal(body, &probe); err == nil {
+		if raw, ok := probe["example"]; ok {
+			if len(probe) != 1 {
+				return designer.Design{}, badInput("example: send {\"example\": \"<id>\"} alone, without other members")
+			}
+			var id string
+			if err := json.Unmarshal(raw, &id); err != nil {
+				return designer.Design{}, badInput("example: must be a string such as \"hr-employees\"")
+			}
+			return designer.ExampleDesign(id)
+		}
+	}
+	return designer.ParseJSON(body)
+}
+
+func designFromUpload(c echo.Context) (designer.Design, error) {
+	form, err := c.MultipartForm()
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return designer.Design{}, err
+		}
+		return designer.Design{}, badInput("body: not a readable multipart form: %v", err)
+	}
+	files := form.File["file"]
+	if len(files) == 0 {
+		return designer.Design{}, badInput("file: add at least one part named \"file\"")
+	}
+	if len(files) > 1 {
+		return designer.Design{}, badInput("file: one design-json file makes one design; %d were sent", len(files))
+	}
+	f, err := files[0].Open()
+	if err != nil {
+		return designer.Design{}, fmt.Errorf("open upload: %w", err)
+	}
+	defer f.Close()
+	body, err := io.ReadAll(f)
+	if err != nil {
+		return designer.Design{}, fmt.Errorf("read upload: %w", err)
+	}
+	if !bytes.HasPrefix(bytes.TrimSpace(body), []byte("{")) {
+		return designer.Design{}, badInput("file %q: not recognised; this server reads design-json documents", files[0].Filename)
+	}
+	d, err := designer.ParseJSON(body)
+	if err != nil {
+		return designer.Design{}, badInput("file %q: %v", files[0].Filename, err)
+	}
+	return d, nil
+}
+
+// designResponse is design-json with the revision it was read at.
+type designResponse struct {
+	designer.Design
+	Revision int64 `json:"revision"`
+}
+
+func etag(rev int64) string { return `"` + strconv.FormatInt(rev, 10) + `"` }
+
+func (s *Server) apiGetDesign(c echo.Context) error {
+	rec := designFrom(c).Record
+	c.Response().Header().Set("ETag", etag(rec.Revision))
+	return c.JSON(http.StatusOK, designResponse{Design: designer.Normalize(rec.Design), Revision: rec.Revision})
+}
+
+// apiPutDesign replaces the whole design when If-Match names the current revision.
+func (s *Server) apiPutDesign(c echo.Context) error {
+	d := designFrom(c)
+	ifMatch := strings.TrimSpace(c.Request().Header.Get("If-Match"))
+	if ifMatch == "" {
+		return &apiError{http.StatusPreconditionRequired, "if_match_required",
+			"If-Match: send the revision you are replacing, as given by GET (ETag) or \"revision\"."}
+	}
+	rev, err := strconv.ParseInt(strings.Trim(strings.TrimPrefix(ifMatch, "W/"), `"`), 10, 64)
+	if err != nil || rev < 1 {
+		return badInput("If-Match: %q is not a revision number", ifMatch)
+	}
+	body, err := readBody(c)
+	if err != nil {
+		return err
+	}
+	next, err := designer.ParseJSON(body)
+	if err != nil {
+		return err
+	}
+	rec, err := s.store.Apply(c.Request().Context(), d.ID, author(c), designer.ReplaceDesign{Design: next}, rev)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("ETag", etag(rec.Revision))
+	return c.JSON(http.StatusOK, map[string]any{"id": rec.ID, "revision": rec.Revision})
+}

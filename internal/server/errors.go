@@ -1,0 +1,117 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"dynaloom/internal/designer"
+	"dynaloom/internal/storage"
+	"dynaloom/web/templates"
+)
+
+var errBodyTooLarge = errors.New("request body too large")
+
+// apiError is a refusal with a status, a stable code and a message a person can act on.
+type apiError struct {
+	Status  int
+	Code    string
+	Message string
+}
+
+func (e *apiError) Error() string { return e.Message }
+
+func badInput(format string, args ...any) error {
+	return &apiError{Status: http.StatusBadRequest, Code: "invalid_input", Message: fmt.Sprintf(format, args...)}
+}
+
+// classify maps any error to what the client is told. It is the only place that decides statuses.
+func classify(err error) *apiError {
+	var ae *apiError
+	var ve *designer.ValidationError
+	var he *echo.HTTPError
+	var mbe *http.MaxBytesError
+	switch {
+	case errors.As(err, &ae):
+		return ae
+	case errors.As(err, &ve):
+		return &apiError{http.StatusBadRequest, "invalid_input", ve.Error()}
+	case errors.Is(err, storage.ErrNotFound), errors.Is(err, designer.ErrUnknownExample):
+		if errors.Is(err, designer.ErrUnknownExample) {
+			return &apiError{http.StatusBadRequest, "invalid_input", "example: " + err.Error()}
+		}
+		return &apiError{http.StatusNotFound, "not_found", "No design answers to this link. It may have been mistyped or replaced by a new link."}
+	case errors.Is(err, storage.ErrStale):
+		return &apiError{http.StatusPreconditionFailed, "stale_revision", "The design has changed since the revision you named in If-Match. Fetch it again and reapply your change."}
+	case errors.Is(err, errViewOnly):
+		return &apiError{http.StatusForbidden, "view_only", "This is a view-only link; changes need the edit link."}
+	case errors.Is(err, errCrossOrigin):
+		return &apiError{http.StatusForbidden, "cross_origin", "Changes must come from a Dynaloom page on this server, not from another site."}
+	case errors.Is(err, errBodyTooLarge), errors.As(err, &mbe):
+		return &apiError{http.StatusRequestEntityTooLarge, "body_too_large", "The request is larger than the server accepts (5 MiB by default)."}
+	case errors.As(err, &he):
+		return httpError(he)
+	}
+	return &apiError{http.StatusInternalServerError, "internal", "Something went wrong on the server. Nothing was changed; try again."}
+}
+
+func httpError(he *echo.HTTPError) *apiError {
+	switch he.Code {
+	case http.StatusNotFound:
+		return &apiError{he.Code, "not_found", "There is nothing at this address."}
+	case http.StatusMethodNotAllowed:
+		return &apiError{he.Code, "method_not_allowed", "This address does not accept that method."}
+	case http.StatusRequestEntityTooLarge:
+		return &apiError{he.Code, "body_too_large", "The request is larger than the server accepts (5 MiB by default)."}
+	case http.StatusUnsupportedMediaType:
+		return &apiError{he.Code, "unsupported_media_type", fmt.Sprint(he.Message)}
+	}
+	code := strings.ToLower(strings.ReplaceAll(http.StatusText(he.Code), " ", "_"))
+	return &apiError{he.Code, code, http.StatusText(he.Code)}
+}
+
+// handleError is echo's one error handler: JSON for the API, a page for people.
+func (s *Server) handleError(err error, c echo.Context) {
+	if c.Response().Committed {
+		return
+	}
+	ae := classify(err)
+	if ae.Status >= 500 {
+		attrs := []any{"route", c.Path(), "err", err}
+		if d, ok := c.Get(designKey).(*designContext); ok {
+			attrs = append(attrs, "design_id", d.ID)
+		}
+		s.log.Error("request failed", attrs...)
+	}
+	if strings.HasPrefix(c.Request().URL.Path, "/api/") || c.Request().URL.Path == "/healthz" {
+		body := map[string]any{"error": map[string]string{"code": ae.Code, "message": ae.Message}}
+		if err := c.JSON(ae.Status, body); err != nil {
+			s.log.Error("write error response", "err", err)
+		}
+		return
+	}
+	page := templates.ErrorPage{Page: templates.Page{Title: "Dynaloom"}, Status: ae.Status, Heading: pageHeading(ae), Message: ae.Message}
+	if err := render(c, ae.Status, templates.ErrorView(page)); err != nil {
+		s.log.Error("write error page", "err", err)
+	}
+}
+
+func pageHeading(ae *apiError) string {
+	switch ae.Status {
+	case http.StatusNotFound:
+		return "This link does not open a design"
+	case http.StatusForbidden:
+		return "Not allowed from here"
+	case http.StatusRequestEntityTooLarge:
+		return "That was too much at once"
+	case http.StatusBadRequest:
+		return "Dynaloom could not use that input"
+	}
+	if ae.Status >= 500 {
+		return "Something went wrong"
+	}
+	return http.StatusText(ae.Status)
+}

@@ -1,0 +1,48 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"dynaloom/internal/designer"
+	"dynaloom/web/templates"
+)
+
+func homeModel() templates.Home {
+	return templates.Home{Page: templates.Page{Title: "Dynaloom — design DynamoDB data models together"}, Examples: designer.Examples()}
+}
+
+func (s *Server) home(c echo.Context) error {
+	return render(c, http.StatusOK, templates.HomeView(homeModel()))
+}
+
+// createDesignFromForm creates a blank design or a copy of an example, then opens it for editing.
+func (s *Server) createDesignFromForm(c echo.Context) error {
+	name, err := formValue(c, "name")
+	if err != nil {
+		return err
+	}
+	var d designer.Design
+	if ex := c.Request().PostForm.Get("example"); ex != "" {
+		d, err = designer.ExampleDesign(ex)
+	} else {
+		d, err = designer.New(name)
+	}
+	var ve *designer.ValidationError
+	if errors.As(err, &ve) {
+		h := homeModel()
+		h.Name, h.NameError = name, "The design name "+ve.Message+"."
+		return render(c, http.StatusUnprocessableEntity, templates.HomeView(h))
+	}
+	if err != nil {
+		return err
+	}
+	rec, tokens, err := s.store.Create(c.Request().Context(), d, author(c))
+	if err != nil {
+		return err
+	}
+	s.log.Info("design created", "design_id", rec.ID, "via", "page")
+	return c.Redirect(http.StatusSeeOther, "/d/"+tokens.Edit)
+}

@@ -1,0 +1,143 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"dynaloom/internal/storage"
+)
+
+// contentSecurityPolicy allows nothing inline and nothing from elsewhere.
+const contentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
+	"connect-src 'self'; font-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+
+func securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		h := c.Response().Header()
+		h.Set("Content-Security-Policy", contentSecurityPolicy)
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "no-referrer")
+		h.Set("X-Frame-Options", "DENY")
+		h.Set("Cross-Origin-Opener-Policy", "same-origin")
+		return next(c)
+	}
+}
+
+// noStore keeps pages and answers addressed by a token out of shared caches and browser history.
+func noStore(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		c.Response().Header().Set("Cache-Control", "no-store")
+		return next(c)
+	}
+}
+
+var errCrossOrigin = errors.New("cross-origin request refused")
+
+// crossOriginProtection refuses state-changing requests a browser sends from another site.
+func crossOriginProtection() echo.MiddlewareFunc {
+	cop := http.NewCrossOriginProtection()
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			if err := cop.Check(c.Request()); err != nil {
+				return errCrossOrigin
+			}
+			return next(c)
+		}
+	}
+}
+
+func (s *Server) limitBody(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		req := c.Request()
+		if req.ContentLength > s.opts.BodyLimit {
+			return errBodyTooLarge
+		}
+		req.Body = http.MaxBytesReader(c.Response(), req.Body, s.opts.BodyLimit)
+		return next(c)
+	}
+}
+
+// logRequests logs one line per request. It logs the route pattern, never the path, so tokens in
+// URLs never reach the log.
+func (s *Server) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		start := time.Now()
+		err := next(c)
+		if err != nil {
+			c.Error(err)
+		}
+		attrs := []any{
+			"method", c.Request().Method,
+			"route", c.Path(),
+			"status", c.Response().Status,
+			"duration_ms", float64(time.Since(start).Microseconds()) / 1000,
+		}
+		if d, ok := c.Get(designKey).(*designContext); ok {
+			attrs = append(attrs, "design_id", d.ID)
+		}
+		s.log.Info("request", attrs...)
+		return nil
+	}
+}
+
+func (s *Server) recoverPanics(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) (err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				if r == http.ErrAbortHandler {
+					panic(r)
+				}
+				err = fmt.Errorf("panic in %s: %v", c.Path(), r)
+			}
+		}()
+		return next(c)
+	}
+}
+
+const designKey = "design"
+
+// designContext is the design a request addresses and what its token allows.
+type designContext struct {
+	ID     string
+	Token  string
+	Access storage.Access
+	Record storage.Record
+}
+
+func (d *designContext) canEdit() bool { return d.Access == storage.EditAccess }
+
+func designFrom(c echo.Context) *designContext { return c.Get(designKey).(*designContext) }
+
+// resolveDesign turns the :token parameter into a design, or answers 404.
+func (s *Server) resolveDesign(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		ctx := c.Request().Context()
+		token := strings.TrimSpace(c.Param("token"))
+		id, access, err := s.store.Resolve(ctx, token)
+		if err != nil {
+			return err
+		}
+		rec, err := s.store.Load(ctx, id)
+		if err != nil {
+			return err
+		}
+		c.Set(designKey, &designContext{ID: id, Token: token, Access: access, Record: rec})
+		return next(c)
+	}
+}
+
+var errViewOnly = errors.New("this link is view-only")
+
+func requireEdit(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if !designFrom(c).canEdit() {
+			return errViewOnly
+		}
+		return next(c)
+	}
+}

@@ -1,0 +1,137 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+	"slices"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+
+	"dynaloom/internal/designer"
+	"dynaloom/web/templates"
+)
+
+var overviewLabels = map[string][2]string{
+	"domain":           {"Domain", "What kind of application this is: e-commerce, SaaS, social media, HR…"},
+	"key_entities":     {"Key entities", "The main things and how they relate, e.g. User (1:M) Orders, Order (1:M) OrderItems."},
+	"business_context": {"Business context", "Rules, constraints and compliance needs the data model must respect."},
+	"scale":            {"Scale", "Expected users and total requests per second across all patterns."},
+	"notes":            {"Notes", "Anything else the team should keep in mind."},
+}
+
+func nameField(d *designContext, value, errMsg string, saved bool) templates.Field {
+	return templates.Field{
+		ID: "field-name", Name: "name", Label: "Design name", Value: value,
+		Action: "/d/" + d.Token + "/name", Error: errMsg, Saved: saved, CanEdit: d.canEdit(),
+	}
+}
+
+func overviewField(d *designContext, name, value, errMsg string, saved bool) templates.Field {
+	l := overviewLabels[name]
+	return templates.Field{
+		ID: "field-overview-" + name, Name: "value", Label: l[0], Hint: l[1], Value: value, Multiline: true,
+		Action: "/d/" + d.Token + "/overview/" + name, Error: errMsg, Saved: saved, CanEdit: d.canEdit(),
+	}
+}
+
+func (s *Server) overviewModel(c echo.Context) (templates.Overview, error) {
+	d := designFrom(c)
+	w, err := s.workspaceModel(c, "overview")
+	if err != nil {
+		return templates.Overview{}, err
+	}
+	o := templates.Overview{Workspace: w, NameField: nameField(d, d.Record.Design.Name, "", false)}
+	for _, f := range designer.OverviewFields {
+		o.Fields = append(o.Fields, overviewField(d, f, d.Record.Design.Overview.Field(f), "", false))
+	}
+	return o, nil
+}
+
+func (s *Server) overviewPage(c echo.Context) error {
+	o, err := s.overviewModel(c)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, templates.OverviewView(o))
+}
+
+func (s *Server) saveName(c echo.Context) error {
+	value, err := formValue(c, "name")
+	if err != nil {
+		return err
+	}
+	return s.saveField(c, designer.SetName{Name: value}, func(d *designContext, errMsg string, saved bool) templates.Field {
+		shown := value
+		if saved {
+			shown = d.Record.Design.Name
+		}
+		return nameField(d, shown, errMsg, saved)
+	})
+}
+
+func (s *Server) saveOverviewField(c echo.Context) error {
+	field := c.Param("field")
+	if !slices.Contains(designer.OverviewFields, field) {
+		return echo.ErrNotFound
+	}
+	value, err := formValue(c, "value")
+	if err != nil {
+		return err
+	}
+	return s.saveField(c, designer.SetOverviewField{Field: field, Value: value}, func(d *designContext, errMsg string, saved bool) templates.Field {
+		shown := value
+		if saved {
+			shown = d.Record.Design.Overview.Field(field)
+		}
+		return overviewField(d, field, shown, errMsg, saved)
+	})
+}
+
+// saveField applies a one-field change and answers with the field: saved, or showing why not.
+// Without htmx it falls back to a full page (on error) or a redirect back to the page.
+func (s *Server) saveField(c echo.Context, change designer.Change, field func(*designContext, string, bool) templates.Field) error {
+	d := designFrom(c)
+	rec, err := s.store.Apply(c.Request().Context(), d.ID, author(c), change, 0)
+	var ve *designer.ValidationError
+	switch {
+	case errors.As(err, &ve):
+		if !isHTMX(c) {
+			o, err := s.overviewModel(c)
+			if err != nil {
+				return err
+			}
+			f := field(d, fieldMessage(ve), false)
+			replaceField(&o, f)
+			return render(c, http.StatusUnprocessableEntity, templates.OverviewView(o))
+		}
+		return render(c, http.StatusUnprocessableEntity, templates.FieldView(field(d, fieldMessage(ve), false)))
+	case err != nil:
+		return err
+	}
+	d.Record = rec
+	if !isHTMX(c) {
+		return c.Redirect(http.StatusSeeOther, "/d/"+d.Token)
+	}
+	if _, ok := change.(designer.SetName); ok {
+		return render(c, http.StatusOK, templ.Join(templates.FieldView(field(d, "", true)), templates.TitleOOB(rec.Design.Name)))
+	}
+	return render(c, http.StatusOK, templates.FieldView(field(d, "", true)))
+}
+
+func replaceField(o *templates.Overview, f templates.Field) {
+	if f.ID == o.NameField.ID {
+		o.NameField = f
+		return
+	}
+	for i := range o.Fields {
+		if o.Fields[i].ID == f.ID {
+			o.Fields[i] = f
+		}
+	}
+}
+
+// fieldMessage words a validation error for the field it is shown under.
+func fieldMessage(ve *designer.ValidationError) string {
+	return "Not saved: this " + ve.Message + "."
+}

@@ -1,0 +1,207 @@
+package server
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+func form(values ...string) string {
+	v := url.Values{}
+	for i := 0; i+1 < len(values); i += 2 {
+		v.Set(values[i], values[i+1])
+	}
+	return v.Encode()
+}
+
+const formType = "application/x-www-form-urlencoded"
+
+// createFromHome submits the home page form and returns the edit path it redirects to.
+func (a *testApp) createFromHome(name string) string {
+	a.t.Helper()
+	rec := a.request(http.MethodPost, "/designs", formType, strings.NewReader(form("name", name)))
+	if rec.Code != http.StatusSeeOther {
+		a.t.Fatalf("create from home: %d %s", rec.Code, rec.Body)
+	}
+	loc := rec.Header().Get("Location")
+	if !regexp.MustCompile(`^/d/[A-Za-z0-9_-]{22,}$`).MatchString(loc) {
+		a.t.Fatalf("redirected to %q", loc)
+	}
+	return loc
+}
+
+func viewURLIn(t *testing.T, page string) string {
+	t.Helper()
+	m := regexp.MustCompile(`id="view-link" value="http://example.com(/d/[^"]+)"`).FindStringSubmatch(page)
+	if m == nil {
+		t.Fatal("page has no view link")
+	}
+	return m[1]
+}
+
+func TestHome_listsTheHRExampleAndCreatesADesign(t *testing.T) {
+	a := newTestApp(t)
+	home := a.request(http.MethodGet, "/", "", nil)
+	if home.Code != 200 || !strings.Contains(home.Body.String(), `data-testid="example-hr-employees"`) {
+		t.Fatalf("home: %d", home.Code)
+	}
+	edit := a.createFromHome("Payments")
+	page := a.request(http.MethodGet, edit, "", nil).Body.String()
+	if !strings.Contains(page, `data-testid="design-title">Payments<`) {
+		t.Fatal("workspace does not show the design name")
+	}
+	if !strings.Contains(page, `value="http://example.com`+edit+`"`) {
+		t.Fatal("share dialog lacks the edit link")
+	}
+}
+
+func TestHome_emptyNameIsExplainedAndCreatesNothing(t *testing.T) {
+	a := newTestApp(t)
+	rec := a.request(http.MethodPost, "/designs", formType, strings.NewReader(form("name", "   ")))
+	if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), "must not be empty") {
+		t.Fatalf("empty name: %d %s", rec.Code, rec.Body)
+	}
+	if strings.Contains(a.logs.String(), "design created") {
+		t.Fatal("design created despite the error")
+	}
+}
+
+func TestWorkspace_renameSavesAndAnswersWithTheField(t *testing.T) {
+	a := newTestApp(t)
+	edit := a.createFromHome("Payments")
+	rec := a.request(http.MethodPost, edit+"/name", formType, strings.NewReader(form("name", "Payments <b>v2</b>")), "HX-Request", "true")
+	if rec.Code != http.StatusOK {
+		t.Fatalf("rename: %d %s", rec.Code, rec.Body)
+	}
+	body := rec.Body.String()
+	if !strings.Contains(body, `data-testid="field-saved"`) || !strings.Contains(body, `hx-swap-oob="true"`) {
+		t.Fatalf("fragment lacks saved status or title update: %s", body)
+	}
+	if strings.Contains(body, "<b>v2</b>") || !strings.Contains(body, "Payments &lt;b&gt;v2&lt;/b&gt;") {
+		t.Fatal("the name was not escaped")
+	}
+	if strings.Contains(body, "<html") {
+		t.Fatal("htmx request got a full page")
+	}
+	page := a.request(http.MethodGet, edit, "", nil).Body.String()
+	if !strings.Contains(page, `Payments &lt;b&gt;v2&lt;/b&gt;`) || !strings.Contains(page, `data-testid="revision">2<`) {
+		t.Fatal("rename not visible after reload")
+	}
+}
+
+func TestWorkspace_badFieldInputIsExplainedAndChangesNothing(t *testing.T) {
+	a := newTestApp(t)
+	edit := a.createFromHome("Payments")
+	tests := []struct{ path, body, want string }{
+		{"/name", form("name", ""), "must not be empty"},
+		{"/name", form("name", strings.Repeat("n", 121)), "at most 120"},
+		{"/overview/domain", form("value", strings.Repeat("x", 20001)), "at most 20000"},
+	}
+	for _, tc := range tests {
+		rec := a.request(http.MethodPost, edit+tc.path, formType, strings.NewReader(tc.body), "HX-Request", "true")
+		if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), tc.want) {
+			t.Fatalf("%s: %d %s", tc.path, rec.Code, rec.Body.String()[:min(300, rec.Body.Len())])
+		}
+	}
+	big := a.request(http.MethodPost, edit+"/overview/notes", formType, strings.NewReader(form("value", strings.Repeat("x", 10<<20))), "HX-Request", "true")
+	if big.Code != http.StatusRequestEntityTooLarge {
+		t.Fatalf("10 MB paste: %d", big.Code)
+	}
+	if page := a.request(http.MethodGet, edit, "", nil).Body.String(); !strings.Contains(page, `data-testid="revision">1<`) {
+		t.Fatal("a refused edit created a revision")
+	}
+}
+
+func TestWorkspace_overviewFieldWithoutJavaScriptRedirectsBack(t *testing.T) {
+	a := newTestApp(t)
+	edit := a.createFromHome("Payments")
+	rec := a.request(http.MethodPost, edit+"/overview/scale", formType, strings.NewReader(form("value", "2M users, 4,000 RPS")))
+	if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != edit {
+		t.Fatalf("plain post: %d %q", rec.Code, rec.Header().Get("Location"))
+	}
+	if page := a.request(http.MethodGet, edit, "", nil).Body.String(); !strings.Contains(page, "2M users, 4,000 RPS") {
+		t.Fatal("scale not saved")
+	}
+}
+
+func TestViewLink_isReadOnlyAndNeverRevealsTheEditLink(t *testing.T) {
+	a := newTestApp(t)
+	edit := a.createFromHome("Payments")
+	editToken := strings.TrimPrefix(edit, "/d/")
+	view := viewURLIn(t, a.request(http.MethodGet, edit, "", nil).Body.String())
+	page := a.request(http.MethodGet, view, "", nil)
+	body := page.Body.String()
+	if page.Code != 200 || !strings.Contains(body, `data-testid="view-only-badge"`) {
+		t.Fatalf("view page: %d", page.Code)
+	}
+	if strings.Contains(body, editToken) {
+		t.Fatal("view page contains the edit token")
+	}
+	if strings.Contains(body, "<form") || strings.Contains(body, "<input type=\"text\" id=\"field") || strings.Contains(body, "<textarea") {
+		t.Fatal("view page has editing controls")
+	}
+	for _, path := range []string{"/name", "/overview/domain"} {
+		rec := a.request(http.MethodPost, view+path, formType, strings.NewReader(form("name", "Hacked", "value", "Hacked")), "HX-Request", "true")
+		if rec.Code != http.StatusForbidden {
+			t.Fatalf("view post %s: %d", path, rec.Code)
+		}
+	}
+	if body := a.request(http.MethodGet, edit, "", nil).Body.String(); strings.Contains(body, "Hacked") {
+		t.Fatal("a view-token post changed the design")
+	}
+}
+
+func TestParticipant_nameIsKeptInACookieAndUsedAsAuthor(t *testing.T) {
+	a := newTestApp(t)
+	edit := a.createFromHome("Payments")
+	if page := a.request(http.MethodGet, edit, "", nil).Body.String(); !strings.Contains(page, `data-testid="name-prompt"`) {
+		t.Fatal("no name prompt for a new participant")
+	}
+	rec := a.request(http.MethodPost, "/participant", formType, strings.NewReader(form("name", "  Ana   Lima ", "next", edit)))
+	if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != edit {
+		t.Fatalf("participant: %d %q", rec.Code, rec.Header().Get("Location"))
+	}
+	cookie := rec.Result().Cookies()[0]
+	if !cookie.HttpOnly || cookie.SameSite != http.SameSiteLaxMode {
+		t.Fatalf("cookie = %+v", cookie)
+	}
+	req := httptest.NewRequest(http.MethodGet, edit, nil)
+	req.AddCookie(cookie)
+	page := a.do(req).Body.String()
+	if strings.Contains(page, `data-testid="name-prompt"`) || !strings.Contains(page, "Ana Lima") {
+		t.Fatal("name not remembered")
+	}
+	for _, next := range []string{"https://evil.example/", "//evil.example", "/d/x?y=//z"} {
+		rec := a.request(http.MethodPost, "/participant", formType, strings.NewReader(form("name", "Ana", "next", next)))
+		if rec.Header().Get("Location") != "/" {
+			t.Fatalf("next %q redirected to %q", next, rec.Header().Get("Location"))
+		}
+	}
+}
+
+func TestLogsNeverContainTokens(t *testing.T) {
+	a := newTestApp(t)
+	c := a.createJSON(`{"name": "Orders"}`)
+	a.request(http.MethodGet, "/d/"+c.EditToken, "", nil)
+	a.request(http.MethodGet, "/d/"+c.ViewToken, "", nil)
+	a.request(http.MethodPost, "/d/"+c.ViewToken+"/name", formType, strings.NewReader(form("name", "x")))
+	a.request(http.MethodGet, "/api/designs/"+c.EditToken, "", nil)
+	logs := a.logs.String()
+	if !strings.Contains(logs, "design_id="+c.ID) {
+		t.Fatalf("logs do not name the design id: %s", logs)
+	}
+	if strings.Contains(logs, c.EditToken) || strings.Contains(logs, c.ViewToken) {
+		t.Fatal("a token reached the log")
+	}
+}
+
+func TestUnknownDesignLinkShowsAFriendlyPage(t *testing.T) {
+	a := newTestApp(t)
+	rec := a.request(http.MethodGet, "/d/AAAAAAAAAAAAAAAAAAAAAAAAAA", "", nil)
+	if rec.Code != http.StatusNotFound || !strings.Contains(rec.Body.String(), "This link does not open a design") {
+		t.Fatalf("unknown link: %d", rec.Code)
+	}
+}

@@ -1,0 +1,87 @@
+// Package server owns Dynaloom's HTTP surface: the echo instance, its middleware, the pages, the
+// JSON API and the one error handler. Handlers are thin: they parse the request, call designer and
+// storage, and render a templ component or JSON.
+package server
+
+import (
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+
+	"dynaloom/internal/storage"
+)
+
+// Options tune a Server. The zero value is usable.
+type Options struct {
+	// BodyLimit is the largest request body accepted, in bytes; 5 MiB when zero.
+	BodyLimit int64
+}
+
+// Server serves one Dynaloom database.
+type Server struct {
+	store *storage.Store
+	log   *slog.Logger
+	echo  *echo.Echo
+	opts  Options
+}
+
+// New builds the server and its routes.
+func New(store *storage.Store, log *slog.Logger, opts Options) *Server {
+	if opts.BodyLimit == 0 {
+		opts.BodyLimit = 5 << 20
+	}
+	s := &Server{store: store, log: log, echo: echo.New(), opts: opts}
+	e := s.echo
+	e.HideBanner = true
+	e.HidePort = true
+	e.HTTPErrorHandler = s.handleError
+	e.Pre(middleware.RemoveTrailingSlash())
+	e.Use(s.logRequests, s.recoverPanics, securityHeaders, crossOriginProtection(), s.limitBody)
+
+	e.GET("/healthz", s.healthz)
+	e.GET("/static/*", serveStatic)
+	e.GET("/", s.home)
+	e.POST("/designs", s.createDesignFromForm)
+	e.POST("/participant", s.setParticipant)
+
+	page := e.Group("/d/:token", s.resolveDesign, noStore)
+	page.GET("", s.overviewPage)
+	page.POST("/name", s.saveName, requireEdit)
+	page.POST("/overview/:field", s.saveOverviewField, requireEdit)
+
+	api := e.Group("/api", noStore)
+	api.POST("/designs", s.apiCreateDesign)
+	apiDesign := api.Group("/designs/:token", s.resolveDesign)
+	apiDesign.GET("", s.apiGetDesign)
+	apiDesign.PUT("", s.apiPutDesign, requireEdit)
+
+	e.RouteNotFound("/*", func(c echo.Context) error { return echo.ErrNotFound })
+	return s
+}
+
+// Handler returns the HTTP handler.
+func (s *Server) Handler() http.Handler { return s.echo }
+
+// HTTPServer wraps the handler with the timeouts a public server needs.
+func (s *Server) HTTPServer(addr string) *http.Server {
+	return &http.Server{
+		Addr:              addr,
+		Handler:           s.echo,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+	}
+}
+
+func (s *Server) healthz(c echo.Context) error {
+	if err := s.store.Ping(c.Request().Context()); err != nil {
+		return err
+	}
+	return c.String(http.StatusOK, "ok")
+}
