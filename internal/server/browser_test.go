@@ -1,0 +1,167 @@
+package server
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/chromedp"
+)
+
+// These tests drive the real pages in Chromium: what httptest cannot show is that htmx, app.js and
+// the Content-Security-Policy work together in a browser.
+
+func TestBrowser_createRenameAndShareReadOnly(t *testing.T) {
+	base := startBrowserApp(t)
+	ctx, _ := newBrowser(t)
+	editURL, editToken := createDesign(t, ctx, base, "Orders service", "Ada")
+
+	// A mark on the window survives htmx swaps but not a reload, so it proves the title changed in place.
+	do(t, ctx, "mark the page", chromedp.Evaluate[chromedp.Void](`window.dynaloomNoReload = true`))
+	typeOver(t, ctx, "#field-name-input", "Orders v2")
+	do(t, ctx, "wait for the rename to save",
+		chromedp.WaitVisible(chromedp.CSS("#field-name [data-testid=field-saved]")))
+	if got := textOf(t, ctx, "[data-testid=design-title]"); got != "Orders v2" {
+		t.Fatalf("after the rename the top bar shows %q, want %q", got, "Orders v2")
+	}
+	if got := get(t, ctx, "read the window title", chromedp.Evaluate[string](`document.title`)); got != "Orders v2 · Dynaloom" {
+		t.Fatalf("after the rename the window title is %q", got)
+	}
+	if !get(t, ctx, "read the mark", chromedp.Evaluate[bool](`window.dynaloomNoReload === true`)) {
+		t.Fatal("the page reloaded to show the rename; htmx should have swapped it in place")
+	}
+
+	do(t, ctx, "reload", chromedp.Reload())
+	if got := get(t, ctx, "read the name field", chromedp.Value(chromedp.CSS("#field-name-input"))); got != "Orders v2" {
+		t.Fatalf("after a reload the name field holds %q, want %q", got, "Orders v2")
+	}
+	if got := textOf(t, ctx, "[data-testid=design-title]"); got != "Orders v2" {
+		t.Fatalf("after a reload the top bar shows %q", got)
+	}
+	if got := textOf(t, ctx, "[data-testid=revision]"); got != "2" {
+		t.Fatalf("after one rename the revision is %q, want 2", got)
+	}
+
+	const domain = "E-commerce marketplace for handmade goods"
+	do(t, ctx, "write the domain and leave the field",
+		chromedp.Focus(chromedp.CSS("#field-overview-domain-input")),
+		chromedp.KeyEvent(domain),
+		chromedp.Blur(chromedp.CSS("#field-overview-domain-input")),
+		chromedp.WaitVisible(chromedp.CSS("#field-overview-domain [data-testid=field-saved]")),
+		chromedp.Reload(),
+	)
+	if got := get(t, ctx, "read the domain", chromedp.Value(chromedp.CSS("#field-overview-domain-input"))); got != domain {
+		t.Fatalf("after a reload the domain holds %q, want %q", got, domain)
+	}
+
+	openShareDialog(t, ctx)
+	viewURL := get(t, ctx, "read the view link", chromedp.Value(chromedp.CSS("[data-testid=view-link]")))
+	if !strings.HasPrefix(viewURL, base+"/d/") || viewURL == editURL || strings.Contains(viewURL, editToken) {
+		t.Fatalf("view link %q is not a separate link on this server (edit link %q)", viewURL, editURL)
+	}
+
+	// Another person: a separate browser context has none of the editor's cookies.
+	viewer, viewerErrs := newIsolatedTab(t, ctx)
+	do(t, viewer, "open the view link",
+		chromedp.Navigate(viewURL),
+		chromedp.WaitVisible(chromedp.CSS("[data-testid=view-only-badge]")),
+	)
+	if got := textOf(t, viewer, "[data-testid=design-title]"); got != "Orders v2" {
+		t.Fatalf("the view page shows the name %q, want %q", got, "Orders v2")
+	}
+	if got := textOf(t, viewer, "#field-overview-domain"); !strings.Contains(got, domain) {
+		t.Fatalf("the view page shows the domain as %q", got)
+	}
+	var editable struct {
+		Forms, Textareas int
+		TextInputs       []string
+	}
+	raw := get(t, viewer, "list editable elements", chromedp.Evaluate[[]byte](`({
+		forms: document.querySelectorAll("form").length,
+		textareas: document.querySelectorAll("textarea").length,
+		textInputs: [...document.querySelectorAll("input")].filter(e => e.type === "text").map(e => e.id),
+	})`))
+	if err := json.Unmarshal(raw, &editable); err != nil {
+		t.Fatal(err)
+	}
+	if editable.Forms != 0 || editable.Textareas != 0 || !slices.Equal(editable.TextInputs, []string{"view-link"}) {
+		t.Fatalf("the view page can edit: %d forms, %d textareas, text inputs %q (want only the view link)",
+			editable.Forms, editable.Textareas, editable.TextInputs)
+	}
+	html := get(t, viewer, "read the page", chromedp.Evaluate[string](`document.documentElement.outerHTML`))
+	if strings.Contains(html, editToken) {
+		t.Fatal("the view page reveals the edit token")
+	}
+
+	// The page offers no form, but a same-origin script could still post: the server must refuse.
+	viewerErrs.expectFailedRequest(403, "/name")
+	status := get(t, viewer, "post a rename from the view page", chromedp.Evaluate[int](
+		`fetch(location.pathname + "/name", {method: "POST", body: new URLSearchParams({name: "Hijacked"})}).then(r => r.status)`,
+		chromedp.EvalAwaitPromise))
+	if status != 403 {
+		t.Fatalf("a rename posted with the view link answered %d, want 403", status)
+	}
+	do(t, viewer, "reload the view", chromedp.Reload())
+	if got := textOf(t, viewer, "[data-testid=design-title]"); got != "Orders v2" {
+		t.Fatalf("after the refused post the name is %q", got)
+	}
+}
+
+func TestBrowser_badInputShowsMessageOnField(t *testing.T) {
+	base := startBrowserApp(t)
+	ctx, errs := newBrowser(t)
+	createDesign(t, ctx, base, "Payments", "Grace")
+	// The server answers 422 with the field; the browser logs that status as a failed request.
+	errs.expectFailedRequest(422, "/name")
+
+	typeOver(t, ctx, "#field-name-input", "")
+	do(t, ctx, "wait for the field's message",
+		chromedp.WaitVisible(chromedp.CSS("#field-name [data-testid=field-error]")))
+	if got := textOf(t, ctx, "#field-name [data-testid=field-error]"); !strings.Contains(got, "must not be empty") {
+		t.Fatalf("the field says %q, want it to explain the name must not be empty", got)
+	}
+	if got := textOf(t, ctx, "[data-testid=design-title]"); got != "Payments" {
+		t.Fatalf("a refused rename changed the top bar to %q", got)
+	}
+	invalid := get(t, ctx, "read aria-invalid", chromedp.AttributeValue(chromedp.CSS("#field-name-input"), "aria-invalid"))
+	if invalid.Value != "true" {
+		t.Fatal("the refused input is not marked aria-invalid for screen readers")
+	}
+
+	do(t, ctx, "reload", chromedp.Reload())
+	if got := textOf(t, ctx, "[data-testid=revision]"); got != "1" {
+		t.Fatalf("a refused rename moved the revision to %q", got)
+	}
+	if got := get(t, ctx, "read the name field", chromedp.Value(chromedp.CSS("#field-name-input"))); got != "Payments" {
+		t.Fatalf("after a reload the name field holds %q", got)
+	}
+}
+
+func TestBrowser_copyButtonCopiesTheEditLink(t *testing.T) {
+	base := startBrowserApp(t)
+	ctx, _ := newBrowser(t)
+	editURL, _ := createDesign(t, ctx, base, "Inventory", "Linus")
+
+	// Headless Chromium asks nobody, so grant the clipboard to this origin the way a person would.
+	for _, name := range []string{"clipboard-read", "clipboard-write"} {
+		_, err := chromedp.CallBrowser(ctx, browser.SetPermission, browser.SetPermissionParams{
+			Permission: &browser.PermissionDescriptor{Name: name},
+			Setting:    browser.PermissionSettingGranted,
+			Origin:     base,
+		})
+		if err != nil {
+			t.Fatalf("grant %s: %v", name, err)
+		}
+	}
+	openShareDialog(t, ctx)
+	do(t, ctx, "click Copy next to the edit link", chromedp.Click(chromedp.CSS("[data-testid=copy-edit-link]")))
+	// app.js puts the label back after 1.6 s, so wait for it promptly.
+	waitUntil(t, ctx, `the button to say "Copied"`,
+		`document.querySelector("[data-testid=copy-edit-link]").textContent === "Copied"`)
+	copied := get(t, ctx, "read the clipboard", chromedp.Evaluate[string](`navigator.clipboard.readText()`, chromedp.EvalAwaitPromise))
+	if copied != editURL {
+		t.Fatalf("the clipboard holds %q, want the edit link %q", copied, editURL)
+	}
+}
