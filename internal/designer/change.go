@@ -3,6 +3,7 @@ package designer
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -23,6 +24,21 @@ type Change interface {
 	Summary() string
 	// Paths are the parts of the design the change touches, for live updates.
 	Paths() []string
+}
+
+// Describer is a Change whose history line reads better with the design it is applied to: rows are
+// addressed by id, but people know them as "pattern 4" or "relationship Department → Employee".
+type Describer interface {
+	Describe(before Design) string
+}
+
+// Describe returns the history line of c applied to before: Describe for a Describer whose row
+// is in before, and Summary otherwise.
+func Describe(c Change, before Design) string {
+	if d, ok := c.(Describer); ok {
+		return d.Describe(before)
+	}
+	return c.Summary()
 }
 
 // SetName renames the design.
@@ -130,6 +146,35 @@ var changeKinds = map[string]func(json.RawMessage) (Change, error){
 	SetName{}.Kind():          decodeAs[SetName],
 	SetOverviewField{}.Kind(): decodeAs[SetOverviewField],
 	ReplaceDesign{}.Kind():    decodeAs[ReplaceDesign],
+
+	AddEntity{}.Kind():            decodeAs[AddEntity],
+	RenameEntity{}.Kind():         decodeAs[RenameEntity],
+	SetEntityDescription{}.Kind(): decodeAs[SetEntityDescription],
+	DeleteEntity{}.Kind():         decodeAs[DeleteEntity],
+	MoveEntity{}.Kind():           decodeAs[MoveEntity],
+	SetEntityGap{}.Kind():         decodeAs[SetEntityGap],
+	AddAttribute{}.Kind():         decodeAs[AddAttribute],
+	RenameAttribute{}.Kind():      decodeAs[RenameAttribute],
+	SetAttributeType{}.Kind():     decodeAs[SetAttributeType],
+	DeleteAttribute{}.Kind():      decodeAs[DeleteAttribute],
+	MoveAttribute{}.Kind():        decodeAs[MoveAttribute],
+	AddRelationship{}.Kind():      decodeAs[AddRelationship],
+	SetRelationshipField{}.Kind(): decodeAs[SetRelationshipField],
+	DeleteRelationship{}.Kind():   decodeAs[DeleteRelationship],
+
+	AddPattern{}.Kind():       decodeAs[AddPattern],
+	SetPatternField{}.Kind():  decodeAs[SetPatternField],
+	DeletePattern{}.Kind():    decodeAs[DeletePattern],
+	MovePattern{}.Kind():      decodeAs[MovePattern],
+	RenumberPatterns{}.Kind(): decodeAs[RenumberPatterns],
+
+	AddAggregate{}.Kind():          decodeAs[AddAggregate],
+	SetAggregateField{}.Kind():     decodeAs[SetAggregateField],
+	DeleteAggregate{}.Kind():       decodeAs[DeleteAggregate],
+	AddConsolidation{}.Kind():      decodeAs[AddConsolidation],
+	SetConsolidationField{}.Kind(): decodeAs[SetConsolidationField],
+	DeleteConsolidation{}.Kind():   decodeAs[DeleteConsolidation],
+	SetConsideration{}.Kind():      decodeAs[SetConsideration],
 }
 
 func decodeAs[T Change](raw json.RawMessage) (Change, error) {
@@ -198,3 +243,72 @@ func cleanText(field, s string) (string, error) {
 }
 
 func isControl(r rune) bool { return r < 0x20 || r == 0x7f }
+
+// replaceAt returns a copy of rows with rows[i] replaced by v.
+func replaceAt[T any](rows []T, i int, v T) []T {
+	out := slices.Clone(rows)
+	out[i] = v
+	return out
+}
+
+// editRows calls edit on a copy of each row and returns rows with the rows edit reports changed
+// replaced. The list is copied only if a row changed.
+func editRows[T any](rows []T, edit func(*T) bool) []T {
+	var out []T
+	for i := range rows {
+		v := rows[i]
+		if edit(&v) {
+			if out == nil {
+				out = slices.Clone(rows)
+			}
+			out[i] = v
+		}
+	}
+	if out == nil {
+		return rows
+	}
+	return out
+}
+
+// deleteRows returns rows without those drop reports, copying the list only if one is dropped.
+func deleteRows[T any](rows []T, drop func(T) bool) []T {
+	if !slices.ContainsFunc(rows, drop) {
+		return rows
+	}
+	return slices.DeleteFunc(slices.Clone(rows), drop)
+}
+
+// moveRow returns a copy of rows with the row at from moved to position to, clamped to the list.
+func moveRow[T any](rows []T, from, to int) []T {
+	to = max(0, min(to, len(rows)-1))
+	out := slices.Clone(rows)
+	if from == to {
+		return out
+	}
+	v := out[from]
+	out = slices.Delete(out, from, from+1)
+	return slices.Insert(out, to, v)
+}
+
+// fieldSummary words the history line of a one-field edit. whose is the owner with a %s for the
+// field's label, such as "pattern 4's %s". Prose fields say "Edited"; others quote the new value.
+func fieldSummary(whose, label, value string, prose bool) string {
+	subject := fmt.Sprintf(whose, label)
+	value = strings.TrimSpace(value)
+	switch {
+	case value == "":
+		return "Cleared " + subject
+	case prose:
+		return "Edited " + subject
+	}
+	return "Set " + subject + " to " + shorten(value)
+}
+
+// shorten keeps a value quoted in a history line to one short line.
+func shorten(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) <= 60 {
+		return s
+	}
+	return string([]rune(s)[:59]) + "…"
+}

@@ -1,6 +1,7 @@
 package designer
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -194,10 +195,38 @@ func TestChange_roundTrip(t *testing.T) {
 		SetOverviewField{Field: "business_context", Value: "line one\nline <two> & three"},
 		ReplaceDesign{Design: hrDesign(t), Note: "Restored revision 4"},
 		ReplaceDesign{Design: Design{Name: "Bare"}},
+
+		AddEntity{Name: "Office"},
+		RenameEntity{Entity: "Employee", To: "Staff member"},
+		SetEntityDescription{Entity: "Department", Description: "A unit <of> the company\nsecond line"},
+		DeleteEntity{Entity: "TitleRecord"},
+		MoveEntity{Entity: "Department", To: 3},
+		SetEntityGap{Entity: "Department", Gap: GapNoRead, Accepted: true},
+		AddAttribute{Entity: "Department", Name: "budget", Type: N},
+		RenameAttribute{Entity: "Department", Attribute: "dept_name", To: "name"},
+		SetAttributeType{Entity: "Department", Attribute: "dept_no", Type: N},
+		DeleteAttribute{Entity: "Department", Attribute: "locations"},
+		MoveAttribute{Entity: "Department", Attribute: "locations", To: 0},
+		AddRelationship{From: "Employee", To: "Department", RelationshipKind: "one-to-many"},
+		SetRelationshipField{ID: "r2", Field: "max_count", Value: "1,200"},
+		DeleteRelationship{ID: "r3"},
+		AddPattern{After: "ap3", Type: "Read", Description: "List offices", Entities: []string{"Department"}},
+		AddPattern{},
+		SetPatternField{ID: "ap4", Field: "peak_rps", Value: "500 RPS"},
+		DeletePattern{ID: "ap2"},
+		MovePattern{ID: "ap16", To: 0},
+		RenumberPatterns{},
+		AddAggregate{EntityA: "Department", EntityB: "Employee"},
+		SetAggregateField{ID: "ag1", Field: "decision", Value: "Item Collection"},
+		DeleteAggregate{ID: "ag2"},
+		AddConsolidation{Parent: "Employee", Child: "TitleRecord"},
+		SetConsolidationField{ID: "c1", Field: "overlap_pct", Value: "45%"},
+		DeleteConsolidation{ID: "c3"},
+		SetConsideration{Field: "hot_partitions", Value: "Development holds 30 % of employees."},
 	}
 	seen := map[string]bool{}
-	for _, c := range changes {
-		t.Run(c.Kind(), func(t *testing.T) {
+	for i, c := range changes {
+		t.Run(fmt.Sprintf("%d_%s", i, c.Kind()), func(t *testing.T) {
 			data, err := MarshalChange(c)
 			if err != nil {
 				t.Fatalf("MarshalChange: %v", err)
@@ -255,10 +284,46 @@ func TestUnmarshalChange_refuses(t *testing.T) {
 
 func TestChange_kindsAreStable(t *testing.T) {
 	// Kinds are stored in history; renaming one would orphan every stored change of that kind.
-	want := map[string]Change{"set_name": SetName{}, "set_overview_field": SetOverviewField{}, "replace_design": ReplaceDesign{}}
+	want := map[string]Change{
+		"set_name":                SetName{},
+		"set_overview_field":      SetOverviewField{},
+		"replace_design":          ReplaceDesign{},
+		"add_entity":              AddEntity{},
+		"rename_entity":           RenameEntity{},
+		"set_entity_description":  SetEntityDescription{},
+		"delete_entity":           DeleteEntity{},
+		"move_entity":             MoveEntity{},
+		"set_entity_gap":          SetEntityGap{},
+		"add_attribute":           AddAttribute{},
+		"rename_attribute":        RenameAttribute{},
+		"set_attribute_type":      SetAttributeType{},
+		"delete_attribute":        DeleteAttribute{},
+		"move_attribute":          MoveAttribute{},
+		"add_relationship":        AddRelationship{},
+		"set_relationship_field":  SetRelationshipField{},
+		"delete_relationship":     DeleteRelationship{},
+		"add_pattern":             AddPattern{},
+		"set_pattern_field":       SetPatternField{},
+		"delete_pattern":          DeletePattern{},
+		"move_pattern":            MovePattern{},
+		"renumber_patterns":       RenumberPatterns{},
+		"add_aggregate":           AddAggregate{},
+		"set_aggregate_field":     SetAggregateField{},
+		"delete_aggregate":        DeleteAggregate{},
+		"add_consolidation":       AddConsolidation{},
+		"set_consolidation_field": SetConsolidationField{},
+		"delete_consolidation":    DeleteConsolidation{},
+		"set_consideration":       SetConsideration{},
+	}
+	if len(want) != len(changeKinds) {
+		t.Errorf("%d kinds registered, %d pinned here; pin every new kind", len(changeKinds), len(want))
+	}
 	for kind, c := range want {
 		if c.Kind() != kind {
 			t.Errorf("%T.Kind() = %q, want %q", c, c.Kind(), kind)
+		}
+		if _, ok := changeKinds[kind]; !ok {
+			t.Errorf("kind %q is not registered in changeKinds", kind)
 		}
 	}
 }

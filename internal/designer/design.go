@@ -67,7 +67,11 @@ const (
 )
 
 // Relationship links two entities, with the counts the seed's "deep dive" asks for.
+//
+// The ID of a relationship, pattern, aggregate analysis or consolidation review identifies the row
+// while its other fields are edited; Normalize assigns one where it is missing.
 type Relationship struct {
+	ID    string `json:"id"`
 	From  string `json:"from"`
 	To    string `json:"to"`
 	Kind  string `json:"kind"`
@@ -99,6 +103,7 @@ const (
 // Pattern is one access pattern: what the application asks of the data, how often, and how it is
 // served.
 type Pattern struct {
+	ID          string   `json:"id"`
 	Number      int      `json:"number"`
 	Description string   `json:"description"`
 	Type        string   `json:"type"`
@@ -159,6 +164,7 @@ const (
 
 // AggregateAnalysis is the seed's "Item Collection Analysis" for one pair of entities.
 type AggregateAnalysis struct {
+	ID             string           `json:"id"`
 	EntityA        string           `json:"entity_a"`
 	EntityB        string           `json:"entity_b"`
 	CorrelationPct *float64         `json:"correlation_pct,omitempty"`
@@ -189,6 +195,7 @@ const (
 
 // ConsolidationReview is one row of the "Consolidation Candidates Review" table.
 type ConsolidationReview struct {
+	ID            string   `json:"id"`
 	Parent        string   `json:"parent"`
 	Child         string   `json:"child"`
 	Relationship  string   `json:"relationship,omitempty"`
@@ -321,4 +328,67 @@ type Comment struct {
 	At       string `json:"at"`
 	Body     string `json:"body"`
 	Resolved bool   `json:"resolved,omitempty"`
+}
+
+// EntityByName returns the entity with the given name (names are case-sensitive) and its index.
+func (d Design) EntityByName(name string) (Entity, int, bool) {
+	for i, e := range d.Entities {
+		if e.Name == name {
+			return e, i, true
+		}
+	}
+	return Entity{}, -1, false
+}
+
+// AttributeByName returns the attribute of e with the given name and its index.
+func (e Entity) AttributeByName(name string) (Attribute, int, bool) {
+	for i, a := range e.Attributes {
+		if a.Name == name {
+			return a, i, true
+		}
+	}
+	return Attribute{}, -1, false
+}
+
+// RelationshipByID returns the relationship with the given id and its index.
+func (d Design) RelationshipByID(id string) (Relationship, int, bool) {
+	return byID(d.Relationships, id, func(r *Relationship) string { return r.ID })
+}
+
+// PatternByID returns the access pattern with the given id and its index.
+func (d Design) PatternByID(id string) (Pattern, int, bool) {
+	return byID(d.Patterns, id, func(p *Pattern) string { return p.ID })
+}
+
+// PatternByNumber returns the first access pattern with the given number and its index.
+func (d Design) PatternByNumber(n int) (Pattern, int, bool) {
+	for i, p := range d.Patterns {
+		if p.Number == n {
+			return p, i, true
+		}
+	}
+	return Pattern{}, -1, false
+}
+
+// AggregateByID returns the aggregate analysis with the given id and its index.
+func (d Design) AggregateByID(id string) (AggregateAnalysis, int, bool) {
+	return byID(d.Aggregates, id, func(a *AggregateAnalysis) string { return a.ID })
+}
+
+// ConsolidationByID returns the consolidation review with the given id and its index.
+func (d Design) ConsolidationByID(id string) (ConsolidationReview, int, bool) {
+	return byID(d.Consolidations, id, func(c *ConsolidationReview) string { return c.ID })
+}
+
+func byID[T any](rows []T, id string, idOf func(*T) string) (T, int, bool) {
+	for i := range rows {
+		if id == "" {
+			break
+		}
+		if idOf(&rows[i]) == id {
+			return rows[i], i, true
+		}
+	}
+	var zero T
+	return zero, -1, false
 }

@@ -27,15 +27,16 @@ func NewID() string {
 }
 
 // Normalize fills defaults so that equal designs have equal JSON: the format, empty lists instead
-// of missing ones (including an entity's attributes and a sample item's attributes), the default
-// pattern status, and the default billing mode and projection.
+// of missing ones (including an entity's attributes and a sample item's attributes), the ids of
+// relationships, patterns, aggregates and consolidations, the default pattern status, and the
+// default billing mode and projection. Like a change, it copies what it fills and shares the rest.
 func Normalize(d Design) Design {
 	d.Format = Format
 	d.Entities = nonNil(d.Entities)
-	d.Relationships = nonNil(d.Relationships)
-	d.Patterns = nonNil(d.Patterns)
-	d.Aggregates = nonNil(d.Aggregates)
-	d.Consolidations = nonNil(d.Consolidations)
+	d.Relationships = withIDs(nonNil(d.Relationships), RelationshipIDPrefix, func(r *Relationship) *string { return &r.ID })
+	d.Patterns = withIDs(nonNil(d.Patterns), PatternIDPrefix, func(p *Pattern) *string { return &p.ID })
+	d.Aggregates = withIDs(nonNil(d.Aggregates), AggregateIDPrefix, func(a *AggregateAnalysis) *string { return &a.ID })
+	d.Consolidations = withIDs(nonNil(d.Consolidations), ConsolidationIDPrefix, func(c *ConsolidationReview) *string { return &c.ID })
 	d.Tables = nonNil(d.Tables)
 	d.Comments = nonNil(d.Comments)
 	if slices.ContainsFunc(d.Entities, func(e Entity) bool { return e.Attributes == nil }) {
@@ -73,6 +74,63 @@ func Normalize(d Design) Design {
 		}
 	}
 	return d
+}
+
+// Prefixes of the ids Normalize and the Add changes give to rows: "r1", "ap1", "ag1", "c1".
+const (
+	RelationshipIDPrefix  = "r"
+	PatternIDPrefix       = "ap"
+	AggregateIDPrefix     = "ag"
+	ConsolidationIDPrefix = "c"
+)
+
+// withIDs gives every row without an id the prefix and the smallest positive number no row uses
+// yet, in list order. A list whose rows all have ids is returned as it is, without allocating.
+func withIDs[T any](rows []T, prefix string, id func(*T) *string) []T {
+	missing := false
+	for i := range rows {
+		if *id(&rows[i]) == "" {
+			missing = true
+			break
+		}
+	}
+	if !missing {
+		return rows
+	}
+	used := make(map[string]bool, len(rows))
+	for i := range rows {
+		used[*id(&rows[i])] = true
+	}
+	out := slices.Clone(rows)
+	n := 0
+	for i := range out {
+		if p := id(&out[i]); *p == "" {
+			for n++; used[prefix+strconv.Itoa(n)]; n++ {
+			}
+			*p = prefix + strconv.Itoa(n)
+		}
+	}
+	return out
+}
+
+// nextID returns the id for a row added to rows: the prefix and one more than the highest number
+// already used with it. Unlike withIDs it does not fill gaps, so the id of a deleted row, which
+// comments and edits in flight may still name, is not handed to a new row unless it was the last.
+func nextID[T any](rows []T, prefix string, idOf func(*T) string) string {
+	highest := 0
+	for i := range rows {
+		if rest, ok := strings.CutPrefix(idOf(&rows[i]), prefix); ok {
+			if n, err := strconv.Atoi(rest); err == nil && n > highest && n < math.MaxInt32 {
+				highest = n
+			}
+		}
+	}
+	for n := highest + 1; ; n++ {
+		id := prefix + strconv.Itoa(n)
+		if _, _, taken := byID(rows, id, idOf); !taken {
+			return id
+		}
+	}
 }
 
 func needsProjection(t Table) bool {
@@ -261,7 +319,43 @@ func Check(d Design) error {
 			return err
 		}
 	}
+	return firstNonNil([]error{
+		checkIDs("relationships", d.Relationships, func(r *Relationship) string { return r.ID }),
+		checkIDs("access_patterns", d.Patterns, func(p *Pattern) string { return p.ID }),
+		checkIDs("aggregates", d.Aggregates, func(a *AggregateAnalysis) string { return a.ID }),
+		checkIDs("consolidations", d.Consolidations, func(c *ConsolidationReview) string { return c.ID }),
+	})
+}
+
+// MaxIDLen bounds a row id. Ids appear in paths ("access_patterns/ap4"), so they are limited to
+// letters, digits, "-" and "_".
+const MaxIDLen = 64
+
+func checkIDs[T any](list string, rows []T, idOf func(*T) string) error {
+	seen := make(map[string]int, len(rows))
+	for i := range rows {
+		id, field := idOf(&rows[i]), list+"/"+strconv.Itoa(i)+"/id"
+		if !validID(id) {
+			return invalid(field, "is %q; an id is 1 to %d letters, digits, \"-\" or \"_\"", id, MaxIDLen)
+		}
+		if j, dup := seen[id]; dup {
+			return invalid(field, "is %q, which %s/%d already uses; ids must be unique", id, list, j)
+		}
+		seen[id] = i
+	}
 	return nil
+}
+
+func validID(id string) bool {
+	if id == "" || len(id) > MaxIDLen {
+		return false
+	}
+	for _, r := range id {
+		if !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 func checkPattern(p string, pt Pattern) error {

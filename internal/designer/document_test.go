@@ -3,6 +3,7 @@ package designer
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -210,5 +211,95 @@ func TestMarshalJSON_topLevelMembers(t *testing.T) {
 		if _, ok := m[k]; !ok {
 			t.Errorf("missing top-level member %q", k)
 		}
+	}
+}
+
+func TestNormalize_assignsIDsDeterministically(t *testing.T) {
+	d := Design{Name: "x",
+		Relationships:  []Relationship{{From: "A"}, {ID: "r2", From: "B"}, {From: "C"}, {From: "D"}},
+		Patterns:       []Pattern{{ID: "ap1"}, {}, {ID: "custom"}, {}},
+		Aggregates:     []AggregateAnalysis{{}, {}},
+		Consolidations: []ConsolidationReview{{ID: "c7"}, {}},
+	}
+	got := Normalize(d)
+	ids := func(n int, id func(int) string) []string {
+		var out []string
+		for i := range n {
+			out = append(out, id(i))
+		}
+		return out
+	}
+	for _, tt := range []struct {
+		name      string
+		got, want []string
+	}{
+		{"relationships", ids(4, func(i int) string { return got.Relationships[i].ID }), []string{"r1", "r2", "r3", "r4"}},
+		{"patterns", ids(4, func(i int) string { return got.Patterns[i].ID }), []string{"ap1", "ap2", "custom", "ap3"}},
+		{"aggregates", ids(2, func(i int) string { return got.Aggregates[i].ID }), []string{"ag1", "ag2"}},
+		{"consolidations", ids(2, func(i int) string { return got.Consolidations[i].ID }), []string{"c7", "c1"}},
+	} {
+		if strings.Join(tt.got, " ") != strings.Join(tt.want, " ") {
+			t.Errorf("%s ids = %v, want %v", tt.name, tt.got, tt.want)
+		}
+	}
+	if d.Relationships[0].ID != "" || d.Patterns[1].ID != "" {
+		t.Errorf("Normalize wrote ids into its argument")
+	}
+	if again := Normalize(d); string(mustMarshal(t, again)) != string(mustMarshal(t, got)) {
+		t.Errorf("Normalize is not deterministic")
+	}
+	if err := Check(got); err != nil {
+		t.Errorf("Check: %v", err)
+	}
+}
+
+func TestNormalize_sharesListsThatHaveIDs(t *testing.T) {
+	d := hrDesign(t)
+	got := Normalize(d)
+	if &got.Patterns[0] != &d.Patterns[0] || &got.Relationships[0] != &d.Relationships[0] {
+		t.Errorf("Normalize copied lists that needed nothing")
+	}
+	if allocs := testing.AllocsPerRun(10, func() { Normalize(d) }); allocs != 0 {
+		t.Errorf("Normalize of a normalized design allocates %v times", allocs)
+	}
+}
+
+func TestHRExample_hasIDsInListOrder(t *testing.T) {
+	d := hrDesign(t)
+	for i, p := range d.Patterns {
+		if want := "ap" + strconv.Itoa(i+1); p.ID != want {
+			t.Errorf("pattern %d id = %q, want %q", p.Number, p.ID, want)
+		}
+	}
+	if d.Relationships[0].ID != "r1" || d.Aggregates[3].ID != "ag4" || d.Consolidations[2].ID != "c3" {
+		t.Errorf("ids: %q %q %q", d.Relationships[0].ID, d.Aggregates[3].ID, d.Consolidations[2].ID)
+	}
+}
+
+func TestCheck_refusesBadIDs(t *testing.T) {
+	tests := []struct {
+		name, in, field string
+	}{
+		{"duplicate pattern id", `{"access_patterns":[{"id":"ap1","number":1},{"id":"ap1","number":2}]}`, "access_patterns/1/id"},
+		{"duplicate relationship id", `{"relationships":[{"id":"x"},{},{"id":"x"}]}`, "relationships/2/id"},
+		{"duplicate aggregate id", `{"aggregates":[{"id":"a"},{"id":"a"}]}`, "aggregates/1/id"},
+		{"duplicate consolidation id", `{"consolidations":[{"id":"c1"},{"id":"c1"}]}`, "consolidations/1/id"},
+		{"slash in an id", `{"access_patterns":[{"id":"ap/1"}]}`, "access_patterns/0/id"},
+		{"space in an id", `{"relationships":[{"id":"r 1"}]}`, "relationships/0/id"},
+		{"over-long id", `{"aggregates":[{"id":"` + strings.Repeat("a", MaxIDLen+1) + `"}]}`, "aggregates/0/id"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ParseJSON([]byte(tt.in))
+			wantValidationError(t, err, tt.field)
+		})
+	}
+	// An id given for one row is kept, and the rows without one are numbered around it.
+	d, err := ParseJSON([]byte(`{"access_patterns":[{"number":1},{"id":"ap1","number":2}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Patterns[0].ID != "ap2" || d.Patterns[1].ID != "ap1" {
+		t.Errorf("ids = %q %q", d.Patterns[0].ID, d.Patterns[1].ID)
 	}
 }

@@ -212,7 +212,7 @@ func (s *Store) Apply(ctx context.Context, id, author string, c designer.Change,
 		}
 		if _, err := tx.ExecContext(ctx,
 			`INSERT INTO revisions (design_id, revision, author, at, kind, summary, change, paths) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-			id, rev+1, author, at, c.Kind(), c.Summary(), string(change), string(paths)); err != nil {
+			id, rev+1, author, at, c.Kind(), designer.Describe(c, cur.Design), string(change), string(paths)); err != nil {
 			return err
 		}
 		stored, _ := parseTime(at)

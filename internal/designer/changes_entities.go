@@ -1,0 +1,548 @@
+package designer
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Changes to entities, their attributes and the relationships between them. Entities are addressed
+// by name and attributes by name within their entity; both are unique and case-sensitive.
+
+// findEntity returns the entity named name, or a *ValidationError for field.
+func findEntity(d Design, field, name string) (Entity, int, error) {
+	e, i, ok := d.EntityByName(name)
+	if !ok {
+		return Entity{}, -1, invalid(field, "no entity named %q", name)
+	}
+	return e, i, nil
+}
+
+// findAttribute returns the entity and the attribute in it, or a *ValidationError.
+func findAttribute(d Design, entity, attribute string) (Entity, int, int, error) {
+	e, i, err := findEntity(d, "entity", entity)
+	if err != nil {
+		return Entity{}, -1, -1, err
+	}
+	_, j, ok := e.AttributeByName(attribute)
+	if !ok {
+		return Entity{}, -1, -1, invalid("attribute", "entity %q has no attribute named %q", entity, attribute)
+	}
+	return e, i, j, nil
+}
+
+func entityPath(name string) string { return "entities/" + strings.TrimSpace(name) }
+
+// AddEntity adds an entity without attributes at the end of the list.
+type AddEntity struct {
+	Name string `json:"name"`
+}
+
+func (AddEntity) Kind() string { return "add_entity" }
+
+func (c AddEntity) Apply(d Design) (Design, error) {
+	name, err := cleanName("name", c.Name)
+	if err != nil {
+		return d, err
+	}
+	if _, _, taken := d.EntityByName(name); taken {
+		return d, invalid("name", "there is already an entity named %q", name)
+	}
+	d.Entities = append(slices.Clip(d.Entities), Entity{Name: name, Attributes: []Attribute{}})
+	return d, nil
+}
+
+func (c AddEntity) Summary() string { return fmt.Sprintf("Added entity %q", shorten(c.Name)) }
+func (c AddEntity) Paths() []string { return []string{entityPath(c.Name)} }
+
+// RenameEntity renames an entity; every reference to it follows: relationships, pattern entity
+// lists, aggregate analyses, consolidation reviews and tables' SK taxonomies.
+type RenameEntity struct {
+	Entity string `json:"entity"`
+	To     string `json:"to"`
+}
+
+func (RenameEntity) Kind() string { return "rename_entity" }
+
+func (c RenameEntity) Apply(d Design) (Design, error) {
+	e, i, err := findEntity(d, "entity", c.Entity)
+	if err != nil {
+		return d, err
+	}
+	to, err := cleanName("to", c.To)
+	if err != nil {
+		return d, err
+	}
+	if to == e.Name {
+		return d, nil
+	}
+	if _, _, taken := d.EntityByName(to); taken {
+		return d, invalid("to", "there is already an entity named %q", to)
+	}
+	old := e.Name
+	e.Name = to
+	d.Entities = replaceAt(d.Entities, i, e)
+	rename := func(s *string) bool {
+		if *s == old {
+			*s = to
+			return true
+		}
+		return false
+	}
+	renamePair := func(a, b *string) bool {
+		changedA, changedB := rename(a), rename(b)
+		return changedA || changedB
+	}
+	d.Relationships = editRows(d.Relationships, func(r *Relationship) bool { return renamePair(&r.From, &r.To) })
+	d.Patterns = editRows(d.Patterns, func(p *Pattern) bool {
+		list, changed := renameInList(p.Entities, old, to)
+		p.Entities = list
+		return changed
+	})
+	d.Aggregates = editRows(d.Aggregates, func(a *AggregateAnalysis) bool { return renamePair(&a.EntityA, &a.EntityB) })
+	d.Consolidations = editRows(d.Consolidations, func(r *ConsolidationReview) bool { return renamePair(&r.Parent, &r.Child) })
+	d.Tables = editRows(d.Tables, func(t *Table) bool {
+		changed := false
+		t.EntityTypes = editRows(t.EntityTypes, func(et *EntityType) bool {
+			renamed := rename(&et.Entity)
+			changed = changed || renamed
+			return renamed
+		})
+		return changed
+	})
+	return d, nil
+}
+
+// renameInList returns list with old replaced by to (once, if to was already listed), copying it
+// only when old is listed.
+func renameInList(list []string, old, to string) ([]string, bool) {
+	i := slices.Index(list, old)
+	if i < 0 {
+		return list, false
+	}
+	out := slices.Clone(list)
+	if slices.Contains(out, to) {
+		return slices.Delete(out, i, i+1), true
+	}
+	out[i] = to
+	return out, true
+}
+
+func (c RenameEntity) Summary() string {
+	return fmt.Sprintf("Renamed entity %q to %q", shorten(c.Entity), shorten(c.To))
+}
+
+func (c RenameEntity) Paths() []string {
+	return []string{entityPath(c.Entity), entityPath(c.To), "relationships", "access_patterns", "aggregates", "consolidations", "tables"}
+}
+
+// SetEntityDescription sets an entity's description.
+type SetEntityDescription struct {
+	Entity      string `json:"entity"`
+	Description string `json:"description"`
+}
+
+func (SetEntityDescription) Kind() string { return "set_entity_description" }
+
+func (c SetEntityDescription) Apply(d Design) (Design, error) {
+	e, i, err := findEntity(d, "entity", c.Entity)
+	if err != nil {
+		return d, err
+	}
+	if e.Description, err = cleanText("description", c.Description); err != nil {
+		return d, err
+	}
+	d.Entities = replaceAt(d.Entities, i, e)
+	return d, nil
+}
+
+func (c SetEntityDescription) Summary() string {
+	return fieldSummary("the %s of entity "+strconv.Quote(shorten(c.Entity)), "description", c.Description, true)
+}
+func (c SetEntityDescription) Paths() []string { return []string{entityPath(c.Entity)} }
+
+// DeleteEntity deletes an entity with the relationships, aggregate analyses and consolidation
+// reviews that name it, and drops it from patterns' entity lists. Tables' SK taxonomies keep their
+// lines: they describe the table, and validation points out the missing entity.
+type DeleteEntity struct {
+	Entity string `json:"entity"`
+}
+
+func (DeleteEntity) Kind() string { return "delete_entity" }
+
+func (c DeleteEntity) Apply(d Design) (Design, error) {
+	_, i, err := findEntity(d, "entity", c.Entity)
+	if err != nil {
+		return d, err
+	}
+	name := c.Entity
+	d.Entities = slices.Delete(slices.Clone(d.Entities), i, i+1)
+	d.Relationships = deleteRows(d.Relationships, func(r Relationship) bool { return r.From == name || r.To == name })
+	d.Aggregates = deleteRows(d.Aggregates, func(a AggregateAnalysis) bool { return a.EntityA == name || a.EntityB == name })
+	d.Consolidations = deleteRows(d.Consolidations, func(r ConsolidationReview) bool { return r.Parent == name || r.Child == name })
+	d.Patterns = editRows(d.Patterns, func(p *Pattern) bool {
+		if !slices.Contains(p.Entities, name) {
+			return false
+		}
+		p.Entities = slices.DeleteFunc(slices.Clone(p.Entities), func(s string) bool { return s == name })
+		return true
+	})
+	return d, nil
+}
+
+func (c DeleteEntity) Summary() string { return fmt.Sprintf("Deleted entity %q", shorten(c.Entity)) }
+func (c DeleteEntity) Paths() []string {
+	return []string{entityPath(c.Entity), "relationships", "access_patterns", "aggregates", "consolidations"}
+}
+
+// MoveEntity moves an entity to position To (from 0), clamped to the list.
+type MoveEntity struct {
+	Entity string `json:"entity"`
+	To     int    `json:"to"`
+}
+
+func (MoveEntity) Kind() string { return "move_entity" }
+
+func (c MoveEntity) Apply(d Design) (Design, error) {
+	_, i, err := findEntity(d, "entity", c.Entity)
+	if err != nil {
+		return d, err
+	}
+	d.Entities = moveRow(d.Entities, i, c.To)
+	return d, nil
+}
+
+func (c MoveEntity) Summary() string {
+	return fmt.Sprintf("Moved entity %q to position %d", shorten(c.Entity), max(c.To, 0)+1)
+}
+func (MoveEntity) Paths() []string { return []string{"entities"} }
+
+// SetEntityGap accepts, or stops accepting, that an entity is never written (GapNoWrite) or never
+// read (GapNoRead) by any pattern.
+type SetEntityGap struct {
+	Entity   string `json:"entity"`
+	Gap      string `json:"gap"`
+	Accepted bool   `json:"accepted"`
+}
+
+func (SetEntityGap) Kind() string { return "set_entity_gap" }
+
+func (c SetEntityGap) Apply(d Design) (Design, error) {
+	e, i, err := findEntity(d, "entity", c.Entity)
+	if err != nil {
+		return d, err
+	}
+	if c.Gap != GapNoWrite && c.Gap != GapNoRead {
+		return d, invalid("gap", "is %q; use %q or %q", c.Gap, GapNoWrite, GapNoRead)
+	}
+	gaps := slices.DeleteFunc(slices.Clone(e.AcceptedGaps), func(g string) bool { return g == c.Gap })
+	if c.Accepted {
+		gaps = append(gaps, c.Gap)
+	}
+	slices.Sort(gaps)
+	gaps = slices.Compact(gaps)
+	if len(gaps) == 0 {
+		gaps = nil
+	}
+	e.AcceptedGaps = gaps
+	d.Entities = replaceAt(d.Entities, i, e)
+	return d, nil
+}
+
+func (c SetEntityGap) Summary() string {
+	what := "is never read"
+	if c.Gap == GapNoWrite {
+		what = "is never written"
+	}
+	if c.Accepted {
+		return fmt.Sprintf("Accepted that entity %q %s", shorten(c.Entity), what)
+	}
+	return fmt.Sprintf("No longer accepting that entity %q %s", shorten(c.Entity), what)
+}
+func (c SetEntityGap) Paths() []string { return []string{entityPath(c.Entity)} }
+
+// AddAttribute adds an attribute at the end of an entity's list. An empty Type means S.
+type AddAttribute struct {
+	Entity string `json:"entity"`
+	Name   string `json:"name"`
+	Type   Type   `json:"type"`
+}
+
+func (AddAttribute) Kind() string { return "add_attribute" }
+
+func (c AddAttribute) Apply(d Design) (Design, error) {
+	e, i, err := findEntity(d, "entity", c.Entity)
+	if err != nil {
+		return d, err
+	}
+	name, err := cleanName("name", c.Name)
+	if err != nil {
+		return d, err
+	}
+	if _, _, taken := e.AttributeByName(name); taken {
+		return d, invalid("name", "entity %q already has an attribute named %q", e.Name, name)
+	}
+	t, err := parseType(string(c.Type))
+	if err != nil {
+		return d, &ValidationError{Field: "type", Message: err.Error()}
+	}
+	e.Attributes = append(slices.Clip(e.Attributes), Attribute{Name: name, Type: t})
+	d.Entities = replaceAt(d.Entities, i, e)
+	return d, nil
+}
+
+func (c AddAttribute) Summary() string {
+	return fmt.Sprintf("Added attribute %q to entity %q", shorten(c.Name), shorten(c.Entity))
+}
+func (c AddAttribute) Paths() []string { return []string{entityPath(c.Entity)} }
+
+// RenameAttribute renames an attribute of an entity. Pattern attribute lists are not entity-scoped,
+// so they keep the old name; validation points out names no entity has.
+type RenameAttribute struct {
+	Entity    string `json:"entity"`
+	Attribute string `json:"attribute"`
+	To        string `json:"to"`
+}
+
+func (RenameAttribute) Kind() string { return "rename_attribute" }
+
+func (c RenameAttribute) Apply(d Design) (Design, error) {
+	e, i, j, err := findAttribute(d, c.Entity, c.Attribute)
+	if err != nil {
+		return d, err
+	}
+	to, err := cleanName("to", c.To)
+	if err != nil {
+		return d, err
+	}
+	if _, k, taken := e.AttributeByName(to); taken && k != j {
+		return d, invalid("to", "entity %q already has an attribute named %q", e.Name, to)
+	}
+	a := e.Attributes[j]
+	a.Name = to
+	e.Attributes = replaceAt(e.Attributes, j, a)
+	d.Entities = replaceAt(d.Entities, i, e)
+	return d, nil
+}
+
+func (c RenameAttribute) Summary() string {
+	return fmt.Sprintf("Renamed attribute %q of entity %q to %q", shorten(c.Attribute), shorten(c.Entity), shorten(c.To))
+}
+func (c RenameAttribute) Paths() []string { return []string{entityPath(c.Entity)} }
+
+// SetAttributeType sets the DynamoDB type of an attribute.
+type SetAttributeType struct {
+	Entity    string `json:"entity"`
+	Attribute string `json:"attribute"`
+	Type      Type   `json:"type"`
+}
+
+func (SetAttributeType) Kind() string { return "set_attribute_type" }
+
+func (c SetAttributeType) Apply(d Design) (Design, error) {
+	e, i, j, err := findAttribute(d, c.Entity, c.Attribute)
+	if err != nil {
+		return d, err
+	}
+	if words(string(c.Type)) == "" {
+		return d, invalid("type", "must be one of S N B BOOL NULL M L SS NS BS")
+	}
+	t, err := parseType(string(c.Type))
+	if err != nil {
+		return d, &ValidationError{Field: "type", Message: err.Error()}
+	}
+	a := e.Attributes[j]
+	a.Type = t
+	e.Attributes = replaceAt(e.Attributes, j, a)
+	d.Entities = replaceAt(d.Entities, i, e)
+	return d, nil
+}
+
+func (c SetAttributeType) Summary() string {
+	return fmt.Sprintf("Set the type of attribute %q of entity %q to %s", shorten(c.Attribute), shorten(c.Entity), shorten(string(c.Type)))
+}
+func (c SetAttributeType) Paths() []string { return []string{entityPath(c.Entity)} }
+
+// DeleteAttribute deletes an attribute of an entity.
+type DeleteAttribute struct {
+	Entity    string `json:"entity"`
+	Attribute string `json:"attribute"`
+}
+
+func (DeleteAttribute) Kind() string { return "delete_attribute" }
+
+func (c DeleteAttribute) Apply(d Design) (Design, error) {
+	e, i, j, err := findAttribute(d, c.Entity, c.Attribute)
+	if err != nil {
+		return d, err
+	}
+	e.Attributes = slices.Delete(slices.Clone(e.Attributes), j, j+1)
+	d.Entities = replaceAt(d.Entities, i, e)
+	return d, nil
+}
+
+func (c DeleteAttribute) Summary() string {
+	return fmt.Sprintf("Deleted attribute %q from entity %q", shorten(c.Attribute), shorten(c.Entity))
+}
+func (c DeleteAttribute) Paths() []string { return []string{entityPath(c.Entity)} }
+
+// MoveAttribute moves an attribute to position To (from 0) within its entity, clamped to the list.
+type MoveAttribute struct {
+	Entity    string `json:"entity"`
+	Attribute string `json:"attribute"`
+	To        int    `json:"to"`
+}
+
+func (MoveAttribute) Kind() string { return "move_attribute" }
+
+func (c MoveAttribute) Apply(d Design) (Design, error) {
+	e, i, j, err := findAttribute(d, c.Entity, c.Attribute)
+	if err != nil {
+		return d, err
+	}
+	e.Attributes = moveRow(e.Attributes, j, c.To)
+	d.Entities = replaceAt(d.Entities, i, e)
+	return d, nil
+}
+
+func (c MoveAttribute) Summary() string {
+	return fmt.Sprintf("Moved attribute %q of entity %q to position %d", shorten(c.Attribute), shorten(c.Entity), max(c.To, 0)+1)
+}
+func (c MoveAttribute) Paths() []string { return []string{entityPath(c.Entity)} }
+
+// AddRelationship adds a relationship between two existing entities. RelationshipKind may be
+// written in any form ParseRelationshipKind reads, or left empty while the team has not decided.
+// (The field cannot be called Kind: that is the Change method.)
+type AddRelationship struct {
+	From             string `json:"from"`
+	To               string `json:"to"`
+	RelationshipKind string `json:"kind"`
+}
+
+func (AddRelationship) Kind() string { return "add_relationship" }
+
+func (c AddRelationship) Apply(d Design) (Design, error) {
+	if _, _, err := findEntity(d, "from", c.From); err != nil {
+		return d, err
+	}
+	if _, _, err := findEntity(d, "to", c.To); err != nil {
+		return d, err
+	}
+	kind, err := ParseRelationshipKind(c.RelationshipKind)
+	if err != nil {
+		return d, &ValidationError{Field: "kind", Message: err.Error()}
+	}
+	id := nextID(d.Relationships, RelationshipIDPrefix, func(r *Relationship) string { return r.ID })
+	d.Relationships = append(slices.Clip(d.Relationships), Relationship{ID: id, From: c.From, To: c.To, Kind: kind})
+	return d, nil
+}
+
+func (c AddRelationship) Summary() string {
+	s := fmt.Sprintf("Added relationship %s → %s", shorten(c.From), shorten(c.To))
+	if kind, err := ParseRelationshipKind(c.RelationshipKind); err == nil && kind != "" {
+		s += " (" + kind + ")"
+	}
+	return s
+}
+func (AddRelationship) Paths() []string { return []string{"relationships"} }
+
+// RelationshipFields are the fields SetRelationshipField sets.
+var RelationshipFields = []string{"from", "to", "kind", "avg_count", "max_count", "notes"}
+
+var relationshipLabels = map[string]string{
+	"from": "from entity", "to": "to entity", "kind": "kind", "avg_count": "average count",
+	"max_count": "maximum count", "notes": "notes",
+}
+
+// SetRelationshipField sets one field of a relationship from what a person typed. An empty count
+// clears it.
+type SetRelationshipField struct {
+	ID    string `json:"id"`
+	Field string `json:"field"`
+	Value string `json:"value"`
+}
+
+func (SetRelationshipField) Kind() string { return "set_relationship_field" }
+
+func (c SetRelationshipField) Apply(d Design) (Design, error) {
+	r, i, ok := d.RelationshipByID(c.ID)
+	if !ok {
+		return d, invalid("id", "no relationship with id %q; it may have been deleted", c.ID)
+	}
+	var err error
+	switch c.Field {
+	case "from", "to":
+		var e Entity
+		if e, _, err = findEntity(d, c.Field, c.Value); err == nil {
+			if c.Field == "from" {
+				r.From = e.Name
+			} else {
+				r.To = e.Name
+			}
+		}
+	case "kind":
+		r.Kind, err = ParseRelationshipKind(c.Value)
+	case "avg_count":
+		r.Avg, err = parseCount(c.Value)
+	case "max_count":
+		r.Max, err = parseCount(c.Value)
+	case "notes":
+		r.Notes, err = cleanText("notes", c.Value)
+	default:
+		return d, invalid("field", "relationships have no field %q", c.Field)
+	}
+	if err != nil {
+		return d, fieldError(c.Field, err)
+	}
+	d.Relationships = replaceAt(d.Relationships, i, r)
+	return d, nil
+}
+
+func (c SetRelationshipField) Summary() string { return c.summary("relationship " + c.ID) }
+
+func (c SetRelationshipField) Describe(before Design) string {
+	return c.summary(relationshipLabel(before, c.ID))
+}
+
+func (c SetRelationshipField) summary(label string) string {
+	return fieldSummary("the %s of "+label, relationshipLabels[c.Field], c.Value, c.Field == "notes")
+}
+func (c SetRelationshipField) Paths() []string { return []string{"relationships/" + c.ID} }
+
+func relationshipLabel(d Design, id string) string {
+	if r, _, ok := d.RelationshipByID(id); ok {
+		return fmt.Sprintf("relationship %s → %s", shorten(r.From), shorten(r.To))
+	}
+	return "relationship " + id
+}
+
+// DeleteRelationship deletes a relationship.
+type DeleteRelationship struct {
+	ID string `json:"id"`
+}
+
+func (DeleteRelationship) Kind() string { return "delete_relationship" }
+
+func (c DeleteRelationship) Apply(d Design) (Design, error) {
+	_, i, ok := d.RelationshipByID(c.ID)
+	if !ok {
+		return d, invalid("id", "no relationship with id %q; it may have been deleted", c.ID)
+	}
+	d.Relationships = slices.Delete(slices.Clone(d.Relationships), i, i+1)
+	return d, nil
+}
+
+func (c DeleteRelationship) Summary() string { return "Deleted relationship " + c.ID }
+func (c DeleteRelationship) Describe(before Design) string {
+	return "Deleted " + relationshipLabel(before, c.ID)
+}
+func (c DeleteRelationship) Paths() []string { return []string{"relationships/" + c.ID} }
+
+// fieldError makes err, from a parser or cleanText, a *ValidationError for field.
+func fieldError(field string, err error) error {
+	if _, ok := err.(*ValidationError); ok {
+		return err
+	}
+	return &ValidationError{Field: field, Message: err.Error()}
+}

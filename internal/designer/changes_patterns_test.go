@@ -1,0 +1,341 @@
+package designer
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func mustPattern(t *testing.T, d Design, id string) Pattern {
+	t.Helper()
+	p, _, ok := d.PatternByID(id)
+	if !ok {
+		t.Fatalf("no pattern %q", id)
+	}
+	return p
+}
+
+func patternIDs(d Design) []string {
+	var ids []string
+	for _, p := range d.Patterns {
+		ids = append(ids, p.ID)
+	}
+	return ids
+}
+
+func TestAddPattern(t *testing.T) {
+	runChangeCases(t, []changeCase{
+		{name: "at the end", change: AddPattern{Type: "W", Description: "Close a department", Entities: []string{"Department"}}, check: func(t *testing.T, before, after Design) {
+			p := after.Patterns[len(after.Patterns)-1]
+			want := Pattern{ID: "ap17", Number: 17, Type: Write, Description: "Close a department", Status: StatusOpen, Entities: []string{"Department"}}
+			if !reflect.DeepEqual(p, want) {
+				t.Errorf("added %+v, want %+v", p, want)
+			}
+		}},
+		{name: "after a pattern", change: AddPattern{After: "ap3"}, check: func(t *testing.T, _, after Design) {
+			if ids := patternIDs(after); !slices.Equal(ids[:5], []string{"ap1", "ap2", "ap3", "ap17", "ap4"}) {
+				t.Errorf("order = %v", ids)
+			}
+			if p := after.Patterns[3]; p.Number != 17 || p.Type != "" || p.Status != StatusOpen {
+				t.Errorf("added %+v", p)
+			}
+		}},
+		{name: "after the last", change: AddPattern{After: "ap16"}, check: func(t *testing.T, _, after Design) {
+			if ids := patternIDs(after); ids[len(ids)-1] != "ap17" {
+				t.Errorf("order = %v", ids)
+			}
+		}},
+		{name: "unknown after", change: AddPattern{After: "ap99"}, field: "after"},
+		{name: "bad type", change: AddPattern{Type: "query"}, field: "type"},
+		{name: "unknown entity", change: AddPattern{Entities: []string{"Employee", "Ordr"}}, field: "entities"},
+		{name: "bad description", change: AddPattern{Description: "a\x01"}, field: "description"},
+	})
+	first, err := AddPattern{Description: "First"}.Apply(Normalize(Design{Name: "x"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := first.Patterns[0]; p.ID != "ap1" || p.Number != 1 {
+		t.Errorf("first pattern = %+v, want ap1 numbered 1", p)
+	}
+}
+
+func TestSetPatternField(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	tests := []struct {
+		field, value string
+		want         func(Pattern) any
+		wantValue    any
+	}{
+		{"number", "17", func(p Pattern) any { return p.Number }, 17},
+		{"number", "#40", func(p Pattern) any { return p.Number }, 40},
+		{"number", "1", func(p Pattern) any { return p.Number }, 1},
+		{"description", "Get the profile\n", func(p Pattern) any { return p.Description }, "Get the profile"},
+		{"type", "W", func(p Pattern) any { return p.Type }, Write},
+		{"type", "Read", func(p Pattern) any { return p.Type }, Read},
+		{"type", "None", func(p Pattern) any { return p.Type }, ""},
+		{"peak_rps", "1,200", func(p Pattern) any { return p.PeakRPS }, f(1200)},
+		{"peak_rps", "500 RPS", func(p Pattern) any { return p.PeakRPS }, f(500)},
+		{"peak_rps", "", func(p Pattern) any { return p.PeakRPS }, (*float64)(nil)},
+		{"avg_rps", "0.5", func(p Pattern) any { return p.AvgRPS }, f(0.5)},
+		{"attributes", " emp_no, first_name,, last_name ,emp_no", func(p Pattern) any { return p.Attributes }, []string{"emp_no", "first_name", "last_name"}},
+		{"attributes", "", func(p Pattern) any { return p.Attributes }, []string(nil)},
+		{"latency_slo", "<10 ms p99", func(p Pattern) any { return p.LatencySLO }, "<10 ms p99"},
+		{"consistency", "strongly consistent", func(p Pattern) any { return p.Consistency }, Strong},
+		{"consistency", "Eventual", func(p Pattern) any { return p.Consistency }, Eventual},
+		{"consistency", "", func(p Pattern) any { return p.Consistency }, ""},
+		{"result_bound", "one item", func(p Pattern) any { return p.ResultBound }, "one item"},
+		{"item_size_band", "<1 KB", func(p Pattern) any { return p.SizeBand }, "<1 KB"},
+		{"key_notes", "needs emp_no", func(p Pattern) any { return p.KeyNotes }, "needs emp_no"},
+		{"considerations", "cache it", func(p Pattern) any { return p.Considerations }, "cache it"},
+		{"status", "⚠️", func(p Pattern) any { return p.Status }, StatusAtRisk},
+		{"status", "solved", func(p Pattern) any { return p.Status }, StatusSolved},
+		{"status", "❌", func(p Pattern) any { return p.Status }, StatusOutside},
+		{"entities", "Department, Employee", func(p Pattern) any { return p.Entities }, []string{"Department", "Employee"}},
+		{"entities", "", func(p Pattern) any { return p.Entities }, []string(nil)},
+	}
+	var cases []changeCase
+	for _, tt := range tests {
+		cases = append(cases, changeCase{
+			name:   fmt.Sprintf("%s=%q", tt.field, tt.value),
+			change: SetPatternField{ID: "ap1", Field: tt.field, Value: tt.value},
+			check: func(t *testing.T, before, after Design) {
+				if got := tt.want(mustPattern(t, after, "ap1")); !reflect.DeepEqual(got, tt.wantValue) {
+					t.Errorf("%s = %#v, want %#v", tt.field, got, tt.wantValue)
+				}
+				for i := 1; i < len(after.Patterns); i++ {
+					if !reflect.DeepEqual(after.Patterns[i], before.Patterns[i]) {
+						t.Errorf("pattern %s changed too", after.Patterns[i].ID)
+					}
+				}
+			},
+		})
+	}
+	for _, r := range []struct{ field, value string }{
+		{"number", "2"}, {"number", "0"}, {"number", "one"}, {"number", "1.5"},
+		{"type", "query"}, {"peak_rps", "fast"}, {"peak_rps", "-3"}, {"avg_rps", "lots"},
+		{"attributes", "a, b\x00c"}, {"consistency", "linearizable"}, {"status", "done-ish"}, {"status", ""},
+		{"entities", "Employee, Ordr"}, {"description", "bad \x1b"}, {"latency_slo", strings.Repeat("x", MaxTextLen+1)},
+	} {
+		cases = append(cases, changeCase{
+			name:   fmt.Sprintf("refuses %s=%q", r.field, shorten(r.value)),
+			change: SetPatternField{ID: "ap1", Field: r.field, Value: r.value},
+			field:  r.field,
+		})
+	}
+	cases = append(cases,
+		changeCase{name: "unknown field", change: SetPatternField{ID: "ap1", Field: "colour", Value: "red"}, field: "field"},
+		changeCase{name: "mapping is not a field", change: SetPatternField{ID: "ap1", Field: "mapping", Value: "x"}, field: "field"},
+		changeCase{name: "unknown id", change: SetPatternField{ID: "ap99", Field: "peak_rps", Value: "5"}, field: "id"},
+	)
+	runChangeCases(t, cases)
+}
+
+func TestSetPatternField_messages(t *testing.T) {
+	d := hrDesign(t)
+	for _, tt := range []struct {
+		change SetPatternField
+		want   string
+	}{
+		{SetPatternField{ID: "ap1", Field: "peak_rps", Value: "fast"}, `peak_rps: "fast" is not a number of requests per second`},
+		{SetPatternField{ID: "ap1", Field: "number", Value: "4"}, `number: 4 is already used by pattern 4 "Show a department with the people who have managed it"`},
+		{SetPatternField{ID: "ap1", Field: "entities", Value: "Ordr"}, `entities: no entity named "Ordr"`},
+	} {
+		_, err := tt.change.Apply(d)
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("error = %v\nwant    %s", err, tt.want)
+		}
+	}
+}
+
+func TestSetPatternField_numberChangeFollowsIndexReferences(t *testing.T) {
+	d := hrDesign(t)
+	got, err := SetPatternField{ID: "ap3", Field: "number", Value: "30"}.Apply(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := got.Tables[0].GSIs[0].PatternAttributes[0].Pattern; n != 30 {
+		t.Errorf("EmployeesByDepartment pattern_attributes names pattern %d, want 30", n)
+	}
+	if n := d.Tables[0].GSIs[0].PatternAttributes[0].Pattern; n != 3 {
+		t.Errorf("the original design was changed")
+	}
+	// Lists that changed are copies; the rest are shared.
+	if &got.Tables[0] == &d.Tables[0] || &got.Tables[0].GSIs[0] == &d.Tables[0].GSIs[0] {
+		t.Errorf("changed lists are shared with the original")
+	}
+	if &got.Tables[0].GSIs[1].PatternAttributes[0] != &d.Tables[0].GSIs[1].PatternAttributes[0] {
+		t.Errorf("an index the change does not touch was copied")
+	}
+}
+
+func TestDeleteAndMovePattern(t *testing.T) {
+	runChangeCases(t, []changeCase{
+		{name: "delete", change: DeletePattern{ID: "ap2"}, check: func(t *testing.T, before, after Design) {
+			if ids := patternIDs(after); len(ids) != 15 || slices.Contains(ids, "ap2") {
+				t.Errorf("ids = %v", ids)
+			}
+		}},
+		{name: "delete unknown", change: DeletePattern{ID: "ap2 "}, field: "id"},
+		{name: "move to the top", change: MovePattern{ID: "ap16", To: 0}, check: func(t *testing.T, _, after Design) {
+			if ids := patternIDs(after); ids[0] != "ap16" || ids[1] != "ap1" || after.Patterns[0].Number != 16 {
+				t.Errorf("ids = %v", ids)
+			}
+		}},
+		{name: "move clamped", change: MovePattern{ID: "ap1", To: 100}, check: func(t *testing.T, _, after Design) {
+			if ids := patternIDs(after); ids[15] != "ap1" {
+				t.Errorf("ids = %v", ids)
+			}
+		}},
+		{name: "move unknown", change: MovePattern{ID: "nope", To: 1}, field: "id"},
+	})
+}
+
+func TestRenumberPatterns_followsIndexReferences(t *testing.T) {
+	d := hrDesign(t)
+	// Move pattern 7 (read through EmployeesByTitle) to the top and 3 (EmployeesByDepartment) to
+	// the end, then renumber: 7 becomes 1, 3 becomes 16.
+	d, err := MovePattern{ID: "ap7", To: 0}.Apply(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err = MovePattern{ID: "ap3", To: 99}.Apply(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := mustMarshal(t, d)
+	got, err := RenumberPatterns{}.Apply(d)
+	assertUnchanged(t, before, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range got.Patterns {
+		if p.Number != i+1 {
+			t.Errorf("pattern %s numbered %d at position %d", p.ID, p.Number, i)
+		}
+	}
+	if p := mustPattern(t, got, "ap7"); p.Number != 1 {
+		t.Errorf("ap7 = %d", p.Number)
+	}
+	gsis := got.Tables[0].GSIs
+	if n := gsis[0].PatternAttributes[0].Pattern; n != 16 {
+		t.Errorf("EmployeesByDepartment now names pattern %d, want 16", n)
+	}
+	if n := gsis[1].PatternAttributes[0].Pattern; n != 1 {
+		t.Errorf("EmployeesByTitle now names pattern %d, want 1", n)
+	}
+	if err := Check(got); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestRenumberPatterns_duplicateNumbersGoToTheFirst(t *testing.T) {
+	d := Normalize(Design{Name: "x",
+		Patterns: []Pattern{{Number: 5}, {Number: 5}, {Number: 2}},
+		Tables: []Table{{Name: "T", PartitionKey: KeyAttribute{Name: "id", Type: S}, GSIs: []Index{{
+			Name: "G", PatternAttributes: []PatternAttributes{{Pattern: 5}, {Pattern: 2}, {Pattern: 9}},
+		}}}},
+	})
+	got, err := RenumberPatterns{}.Apply(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var refs []int
+	for _, pa := range got.Tables[0].GSIs[0].PatternAttributes {
+		refs = append(refs, pa.Pattern)
+	}
+	if !slices.Equal(refs, []int{1, 3, 9}) {
+		t.Errorf("references = %v, want [1 3 9]: 5 → the first pattern numbered 5, 2 → 3, unknown 9 kept", refs)
+	}
+}
+
+func TestPatternChanges_describe(t *testing.T) {
+	d := hrDesign(t)
+	d, err := MovePattern{ID: "ap4", To: 0}.Apply(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		change  Change
+		summary string
+		history string
+	}{
+		{SetPatternField{ID: "ap4", Field: "peak_rps", Value: "500"}, "Set pattern ap4's peak RPS to 500", "Set pattern 4's peak RPS to 500"},
+		{SetPatternField{ID: "ap4", Field: "peak_rps", Value: ""}, "Cleared pattern ap4's peak RPS", "Cleared pattern 4's peak RPS"},
+		{SetPatternField{ID: "ap4", Field: "description", Value: "x"}, "Edited pattern ap4's description", "Edited pattern 4's description"},
+		{DeletePattern{ID: "ap4"}, "Deleted pattern ap4", "Deleted pattern 4"},
+		{MovePattern{ID: "ap4", To: 2}, "Moved pattern ap4 to position 3", "Moved pattern 4 to position 3"},
+		{AddPattern{Description: "Get user profile"}, `Added pattern "Get user profile"`, `Added pattern "Get user profile"`},
+		{SetPatternField{ID: "gone", Field: "status", Value: "✅"}, "Set pattern gone's status to ✅", "Set pattern gone's status to ✅"},
+	}
+	for _, tt := range tests {
+		if got := tt.change.Summary(); got != tt.summary {
+			t.Errorf("Summary() = %q, want %q", got, tt.summary)
+		}
+		if got := Describe(tt.change, d); got != tt.history {
+			t.Errorf("Describe() = %q, want %q", got, tt.history)
+		}
+	}
+}
+
+func TestChanges_pathsUseIDsAndNames(t *testing.T) {
+	tests := []struct {
+		change Change
+		want   []string
+	}{
+		{SetPatternField{ID: "ap4", Field: "peak_rps"}, []string{"access_patterns/ap4"}},
+		{SetPatternField{ID: "ap4", Field: "number"}, []string{"access_patterns/ap4", "tables"}},
+		{SetRelationshipField{ID: "r2", Field: "kind"}, []string{"relationships/r2"}},
+		{SetAggregateField{ID: "ag1", Field: "decision"}, []string{"aggregates/ag1"}},
+		{DeleteConsolidation{ID: "c1"}, []string{"consolidations/c1"}},
+		{SetConsideration{Field: "sparse_gsis"}, []string{"considerations/sparse_gsis"}},
+		{AddAttribute{Entity: "User", Name: "email"}, []string{"entities/User"}},
+		{SetEntityGap{Entity: "User", Gap: GapNoRead}, []string{"entities/User"}},
+		{SetEntityDescription{Entity: "User"}, []string{"entities/User"}},
+		{RenumberPatterns{}, []string{"access_patterns", "tables"}},
+		{DeleteEntity{Entity: "User"}, []string{"entities/User", "relationships", "access_patterns", "aggregates", "consolidations"}},
+		{RenameEntity{Entity: "User", To: "Customer"}, []string{"entities/User", "entities/Customer", "relationships", "access_patterns", "aggregates", "consolidations", "tables"}},
+		{MoveAttribute{Entity: "User", Attribute: "a"}, []string{"entities/User"}},
+		{AddRelationship{From: "User", To: "Order"}, []string{"relationships"}},
+		{AddPattern{After: "ap1"}, []string{"access_patterns"}},
+		{AddAggregate{EntityA: "User", EntityB: "Order"}, []string{"aggregates"}},
+		{AddConsolidation{Parent: "User", Child: "Order"}, []string{"consolidations"}},
+	}
+	for _, tt := range tests {
+		if got := tt.change.Paths(); !slices.Equal(got, tt.want) {
+			t.Errorf("%T.Paths() = %q, want %q", tt.change, got, tt.want)
+		}
+	}
+}
+
+// BenchmarkSetPatternField200 measures one cell edit of a large design, as the workshop makes
+// them: 200 patterns, 20 entities.
+func BenchmarkSetPatternField200(b *testing.B) {
+	d := Design{Name: "Large"}
+	for i := range 20 {
+		d.Entities = append(d.Entities, Entity{Name: fmt.Sprintf("Entity%d", i), Attributes: []Attribute{
+			{Name: "id", Type: S}, {Name: "name", Type: S}, {Name: "created_at", Type: S}, {Name: "total", Type: N},
+		}})
+	}
+	for i := range 200 {
+		rps := float64(i)
+		d.Patterns = append(d.Patterns, Pattern{
+			Number: i + 1, Description: fmt.Sprintf("Read entity %d by its id and the date it was made", i%20),
+			Type: Read, PeakRPS: &rps, Attributes: []string{"id", "name", "total"}, Consistency: Eventual,
+			Entities: []string{fmt.Sprintf("Entity%d", i%20)},
+			Mapping:  Mapping{Operations: []Operation{{Op: "GetItem", Table: "Main", KeyCondition: "pk = :pk AND sk = :sk"}}},
+		})
+	}
+	d = Normalize(d)
+	if err := Check(d); err != nil {
+		b.Fatal(err)
+	}
+	c := SetPatternField{ID: "ap150", Field: "peak_rps", Value: "1,500 RPS"}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := c.Apply(d); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
