@@ -1,10 +1,7 @@
 package server
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"io"
 	"mime"
 	"net/http"
@@ -24,18 +21,24 @@ type createdDesign struct {
 	ViewToken string `json:"view_token"`
 	EditURL   string `json:"edit_url"`
 	ViewURL   string `json:"view_url"`
+	// ImportNotes lists what an uploaded file held that could not be placed (kept as prose).
+	ImportNotes []string `json:"import_notes,omitempty"`
 }
 
 // apiCreateDesign creates a design from design-json, an example id, or uploaded files.
 func (s *Server) apiCreateDesign(c echo.Context) error {
 	mediaType, _, _ := mime.ParseMediaType(c.Request().Header.Get(echo.HeaderContentType))
 	var d designer.Design
+	var notes []designer.ImportNote
 	var err error
 	switch mediaType {
 	case echo.MIMEApplicationJSON:
 		d, err = designFromJSONBody(c)
 	case echo.MIMEMultipartForm:
-		d, err = designFromUpload(c)
+		var files []designer.File
+		if files, err = uploadedFiles(c); err == nil {
+			d, notes, err = designer.Import(files)
+		}
 	default:
 		return &apiError{http.StatusUnsupportedMediaType, "unsupported_media_type",
 			"Send application/json (a design-json document or {\"example\": \"<id>\"}) or multipart/form-data with file parts."}
@@ -52,6 +55,7 @@ func (s *Server) apiCreateDesign(c echo.Context) error {
 		ID: rec.ID, Name: rec.Design.Name, Revision: rec.Revision,
 		EditToken: tokens.Edit, ViewToken: tokens.View,
 		EditURL: origin(c) + "/d/" + tokens.Edit, ViewURL: origin(c) + "/d/" + tokens.View,
+		ImportNotes: noteTexts(notes),
 	})
 }
 
@@ -82,41 +86,6 @@ func designFromJSONBody(c echo.Context) (designer.Design, error) {
 		}
 	}
 	return designer.ParseJSON(body)
-}
-
-func designFromUpload(c echo.Context) (designer.Design, error) {
-	form, err := c.MultipartForm()
-	if err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return designer.Design{}, err
-		}
-		return designer.Design{}, badInput("body: not a readable multipart form: %v", err)
-	}
-	files := form.File["file"]
-	if len(files) == 0 {
-		return designer.Design{}, badInput("file: add at least one part named \"file\"")
-	}
-	if len(files) > 1 {
-		return designer.Design{}, badInput("file: one design-json file makes one design; %d were sent", len(files))
-	}
-	f, err := files[0].Open()
-	if err != nil {
-		return designer.Design{}, fmt.Errorf("open upload: %w", err)
-	}
-	defer f.Close()
-	body, err := io.ReadAll(f)
-	if err != nil {
-		return designer.Design{}, fmt.Errorf("read upload: %w", err)
-	}
-	if !bytes.HasPrefix(bytes.TrimSpace(body), []byte("{")) {
-		return designer.Design{}, badInput("file %q: not recognised; this server reads design-json documents", files[0].Filename)
-	}
-	d, err := designer.ParseJSON(body)
-	if err != nil {
-		return designer.Design{}, badInput("file %q: %v", files[0].Filename, err)
-	}
-	return d, nil
 }
 
 // designResponse is design-json with the revision it was read at.

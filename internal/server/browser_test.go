@@ -3,11 +3,13 @@ package server
 import (
 	"encoding/json"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // These tests drive the real pages in Chromium: what httptest cannot show is that htmx, app.js and
@@ -163,5 +165,57 @@ func TestBrowser_copyButtonCopiesTheEditLink(t *testing.T) {
 	copied := get(t, ctx, "read the clipboard", chromedp.Evaluate[string](`navigator.clipboard.readText()`, chromedp.EvalAwaitPromise))
 	if copied != editURL {
 		t.Fatalf("the clipboard holds %q, want the edit link %q", copied, editURL)
+	}
+}
+
+// A workshop fills the access-patterns table while people talk: keyboard only, a row at a time,
+// with the findings panel reacting to every cell.
+func TestBrowser_fillThreePatternsByKeyboardAndSeeAFindingComeAndGo(t *testing.T) {
+	base := startBrowserApp(t)
+	ctx, _ := newBrowser(t)
+	editURL, _ := createDesign(t, ctx, base, "Orders", "Ada")
+	do(t, ctx, "open the access patterns step",
+		chromedp.Navigate(editURL+"/patterns"),
+		chromedp.WaitVisible(chromedp.CSS("[data-testid=add-pattern]")),
+		chromedp.Focus(chromedp.CSS("[data-testid=add-pattern]")),
+		chromedp.KeyEvent(kb.Enter),
+	)
+	patterns := []struct{ description, peak, avg string }{
+		{"Get an order by its id", "500", "120"},
+		{"List a customer's orders, newest first", "80", "20"},
+		{"Place an order", "40", "10"},
+	}
+	const missingRPS = `[data-testid=finding][data-code=REQ001]`
+
+	for i, p := range patterns {
+		n := strconv.Itoa(i + 1)
+		waitUntil(t, ctx, "pattern "+n+"'s description to have the focus",
+			`document.activeElement && document.activeElement.closest("tr[data-number='`+n+`']") !== null && document.activeElement.id.endsWith("-description")`)
+		do(t, ctx, "describe pattern "+n, chromedp.KeyEvent(p.description+kb.Tab))
+		do(t, ctx, "see that pattern "+n+" lacks RPS", chromedp.WaitVisible(chromedp.CSS(missingRPS)))
+		do(t, ctx, "give pattern "+n+" its rates",
+			chromedp.KeyEvent(p.peak+kb.Tab),
+			chromedp.KeyEvent(p.avg+kb.Tab),
+		)
+
+		do(t, ctx, "see the RPS finding go", chromedp.WaitNotPresent(chromedp.CSS(missingRPS)))
+		if i < len(patterns)-1 {
+			// Back in a text cell of the last row, Enter adds the next pattern.
+			do(t, ctx, "add the next pattern with Enter",
+				chromedp.Focus(chromedp.CSS("tr[data-number='"+n+"'] [id$='-attributes']")),
+				chromedp.KeyEvent(kb.Enter),
+			)
+		}
+	}
+
+	do(t, ctx, "reload", chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("[data-testid=pattern-row]")))
+	rows := get(t, ctx, "read the rows", chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll("[data-testid=pattern-row]")).map(r =>
+		[r.dataset.number, r.querySelector("[id$='-description']").value, r.querySelector("[id$='-peak_rps']").value, r.querySelector("[id$='-avg_rps']").value].join("|"))`))
+	var want []string
+	for i, p := range patterns {
+		want = append(want, strconv.Itoa(i+1)+"|"+p.description+"|"+p.peak+"|"+p.avg)
+	}
+	if !slices.Equal(rows, want) {
+		t.Fatalf("after a reload the patterns are\n%v\nwant\n%v", rows, want)
 	}
 }

@@ -101,11 +101,11 @@ func (s *Server) saveField(c echo.Context, change designer.Change, field func(*d
 			if err != nil {
 				return err
 			}
-			f := field(d, fieldMessage(ve), false)
+			f := field(d, refusalText(ve), false)
 			replaceField(&o, f)
 			return render(c, http.StatusUnprocessableEntity, templates.OverviewView(o))
 		}
-		return render(c, http.StatusUnprocessableEntity, templates.FieldView(field(d, fieldMessage(ve), false)))
+		return render(c, http.StatusUnprocessableEntity, templates.FieldView(field(d, refusalText(ve), false)))
 	case err != nil:
 		return err
 	}
@@ -129,9 +129,4 @@ func replaceField(o *templates.Overview, f templates.Field) {
 			o.Fields[i] = f
 		}
 	}
-}
-
-// fieldMessage words a validation error for the field it is shown under.
-func fieldMessage(ve *designer.ValidationError) string {
-	return "Not saved: this " + ve.Message + "."
 }

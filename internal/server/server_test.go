@@ -37,13 +37,13 @@ func (b *syncBuffer) String() string {
 }
 
 type testApp struct {
-	t     *testing.T
+	t     testing.TB
 	srv   *Server
 	store *storage.Store
 	logs  *syncBuffer
 }
 
-func newTestApp(t *testing.T) *testApp {
+func newTestApp(t testing.TB) *testApp {
 	t.Helper()
 	store, err := storage.Open(t.Context(), filepath.Join(t.TempDir(), "test.db"))
 	if err != nil {

@@ -1,6 +1,11 @@
 package server
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"strings"
+
 	"github.com/labstack/echo/v4"
 
 	"dynaloom/internal/designer"
@@ -10,6 +15,25 @@ import (
 
 // origin is the scheme and host the browser used, for links people copy.
 func origin(c echo.Context) string { return c.Scheme() + "://" + c.Request().Host }
+
+// steps are the workspace's steps in the method's order. Only built steps are listed.
+var steps = []struct{ id, label, path string }{
+	{"overview", "Overview", ""},
+	{"entities", "Entities", "/entities"},
+	{"patterns", "Access patterns", "/patterns"},
+	{"aggregates", "Aggregates", "/aggregates"},
+	{"validation", "Validation", "/validation"},
+	{"export", "Export", "/export"},
+}
+
+func stepHref(d *designContext, id string) string {
+	for _, s := range steps {
+		if s.id == id {
+			return "/d/" + d.Token + s.path
+		}
+	}
+	return "/d/" + d.Token
+}
 
 // workspaceModel builds the frame every step shares.
 func (s *Server) workspaceModel(c echo.Context, step string) (templates.Workspace, error) {
@@ -22,7 +46,7 @@ func (s *Server) workspaceModel(c echo.Context, step string) (templates.Workspac
 		CanEdit:     d.canEdit(),
 		Base:        base,
 		Participant: participantName(c),
-		Summary:     designer.Summarize(d.Record.Design),
+		Aside:       asideModel(d),
 	}
 	viewToken := d.Token
 	if d.Access == storage.EditAccess {
@@ -34,10 +58,138 @@ func (s *Server) workspaceModel(c echo.Context, step string) (templates.Workspac
 		viewToken = vt
 	}
 	w.ViewURL = origin(c) + "/d/" + viewToken
-	for _, st := range []struct{ id, label, path string }{
-		{"overview", "Overview", ""},
-	} {
+	for _, st := range steps {
 		w.Steps = append(w.Steps, templates.Step{ID: st.id, Label: st.label, Href: base + st.path, Current: st.id == step})
 	}
 	return w, nil
+}
+
+// asideFindings is how many findings the panel lists before linking to the validation step.
+const asideFindings = 6
+
+// asideModel computes the live panel: findings and questions are derived from the design on every
+// render, never stored.
+func asideModel(d *designContext) templates.Aside {
+	design := d.Record.Design
+	findings := designer.Validate(design)
+	a := templates.Aside{
+		Summary:        designer.Summarize(design),
+		Revision:       d.Record.Revision,
+		CanEdit:        d.canEdit(),
+		FindingsTotal:  len(findings),
+		ValidationHref: stepHref(d, "validation"),
+	}
+	for i, f := range findings {
+		if i == asideFindings {
+			break
+		}
+		a.Findings = append(a.Findings, findingView(d, f))
+	}
+	for _, q := range designer.Questions(design, findings, 3) {
+		qv := templates.QuestionView{Text: q.Text, Href: anchorFor(d, q.Path)}
+		for _, act := range q.Actions {
+			qv.Actions = append(qv.Actions, templates.ActionView{
+				Label: act.Label, Action: "/d/" + d.Token + "/questions", Question: q.Key, Key: act.Key,
+			})
+		}
+		a.Questions = append(a.Questions, qv)
+	}
+	return a
+}
+
+func findingView(d *designContext, f designer.Finding) templates.FindingView {
+	return templates.FindingView{Code: f.Code, Severity: f.Severity, Message: f.Message, Href: anchorFor(d, f.Path)}
+}
+
+// anchorFor turns a finding or question path into a link to the step and the element at fault.
+func anchorFor(d *designContext, path string) string {
+	parts := strings.Split(path, "/")
+	design := d.Record.Design
+	switch parts[0] {
+	case "overview":
+		if len(parts) > 1 {
+			return stepHref(d, "overview") + "#field-overview-" + parts[1]
+		}
+		return stepHref(d, "overview")
+	case "name":
+		return stepHref(d, "overview") + "#field-name"
+	case "entities":
+		if len(parts) > 1 {
+			return stepHref(d, "entities") + "#" + entityElemID(parts[1])
+		}
+		return stepHref(d, "entities")
+	case "relationships":
+		if len(parts) > 1 {
+			return stepHref(d, "entities") + "#" + elemID("rel", parts[1])
+		}
+		return stepHref(d, "entities") + "#relationships"
+	case "access_patterns":
+		if len(parts) > 1 {
+			for _, p := range design.Patterns {
+				if itoa(p.Number) == parts[1] {
+					if len(parts) > 2 {
+						return stepHref(d, "patterns") + "#" + patternCellID(p.ID, parts[2])
+					}
+					return stepHref(d, "patterns") + "#" + elemID("row", p.ID)
+				}
+			}
+		}
+		return stepHref(d, "patterns")
+	case "aggregates":
+		if len(parts) > 1 {
+			return stepHref(d, "aggregates") + "#" + elemID("agg", parts[1])
+		}
+		return stepHref(d, "aggregates")
+	case "consolidations":
+		if len(parts) > 1 {
+			return stepHref(d, "aggregates") + "#" + elemID("cons", parts[1])
+		}
+		return stepHref(d, "aggregates") + "#consolidation"
+	case "considerations":
+		return stepHref(d, "aggregates") + "#considerations"
+	}
+	return stepHref(d, "validation")
+}
+
+// elemID builds an HTML id from parts. Parts that are not plain ASCII words are hashed, so user
+// text never ends up in an id or a CSS selector.
+func elemID(prefix string, parts ...string) string {
+	var b strings.Builder
+	b.WriteString(prefix)
+	for _, p := range parts {
+		b.WriteByte('-')
+		if plainWord(p) {
+			b.WriteString(p)
+		} else {
+			sum := sha256.Sum256([]byte(p))
+			b.WriteString("h" + hex.EncodeToString(sum[:5]))
+		}
+	}
+	return b.String()
+}
+
+func plainWord(s string) bool {
+	if s == "" || len(s) > 40 {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+func entityElemID(name string) string { return elemID("entity", name) }
+
+func patternCellID(id, field string) string { return elemID("ap", id, field) }
+
+// vals encodes extra form values for a cell's hx-vals.
+func vals(kv ...string) string {
+	m := make(map[string]string, len(kv)/2)
+	for i := 0; i+1 < len(kv); i += 2 {
+		m[kv[i]] = kv[i+1]
+	}
+	b, _ := json.Marshal(m)
+	return string(b)
 }

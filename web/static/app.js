@@ -53,4 +53,67 @@
   document.addEventListener("focusin", function (ev) {
     if (ev.target.matches && ev.target.matches("input[data-select-all]")) ev.target.select();
   });
+
+  // Typing continues while a save is in flight. When the answer replaces the row around the field
+  // being typed in, put the unsaved text back so nothing typed is lost.
+  var pending = null;
+  document.addEventListener("htmx:beforeSwap", function () {
+    var el = document.activeElement;
+    pending = null;
+    if (el && el.id && (el.tagName === "INPUT" || el.tagName === "TEXTAREA") && el.value !== el.defaultValue) {
+      pending = { id: el.id, value: el.value, start: el.selectionStart, end: el.selectionEnd };
+    }
+  });
+  document.addEventListener("htmx:afterSwap", function () {
+    if (!pending) return;
+    var el = document.getElementById(pending.id);
+    if (el && el.value !== pending.value) {
+      el.value = pending.value;
+      if (document.activeElement !== el) el.focus();
+      try { el.setSelectionRange(pending.start, pending.end); } catch (e) { /* not a text field */ }
+      // The browser fires no change for a value set by script: leaving the field must still save it.
+      var changed = false;
+      var onChange = function () { changed = true; };
+      el.addEventListener("change", onChange);
+      el.addEventListener("blur", function () {
+        el.removeEventListener("change", onChange);
+        if (!changed && el.value !== el.defaultValue) el.dispatchEvent(new Event("change", { bubbles: true }));
+      }, { once: true });
+    }
+    pending = null;
+  });
+
+  // saveThen fires the pending change of a field, and runs next once that save has answered.
+  function saveThen(field, next) {
+    if (field.value === field.defaultValue) { next(); return; }
+    var done = function (ev) {
+      if (ev.detail.elt !== field) return;
+      document.removeEventListener("htmx:afterRequest", done);
+      next();
+    };
+    document.addEventListener("htmx:afterRequest", done);
+    field.dispatchEvent(new Event("change", { bubbles: true }));
+  }
+
+  // In the access-patterns grid, Enter moves down a row (Shift+Enter up) like a spreadsheet; Enter on
+  // the last row adds a pattern, whose description then has the focus.
+  document.addEventListener("keydown", function (ev) {
+    if (ev.key !== "Enter" || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    var field = ev.target;
+    if (!field.matches || !field.matches(".patterns-grid input[type=text], .patterns-grid textarea")) return;
+    ev.preventDefault();
+    var cell = field.closest("td");
+    var row = field.closest("tr");
+    var column = Array.prototype.indexOf.call(row.children, cell);
+    var other = ev.shiftKey ? row.previousElementSibling : row.nextElementSibling;
+    if (other) {
+      var target = other.children[column] && other.children[column].querySelector("input, select, textarea");
+      if (target) target.focus();
+      return;
+    }
+    if (ev.shiftKey) return;
+    var add = document.querySelector("[data-testid=add-pattern]");
+    if (!add) return;
+    saveThen(field, function () { add.form.requestSubmit(); });
+  });
 })();

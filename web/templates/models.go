@@ -2,7 +2,11 @@
 // I/O, and carry data-testid hooks for tests.
 package templates
 
-import "dynaloom/internal/designer"
+import (
+	"github.com/a-h/templ"
+
+	"dynaloom/internal/designer"
+)
 
 // Page is what every full page needs.
 type Page struct {
@@ -37,7 +41,62 @@ type Workspace struct {
 	Steps   []Step
 	// Participant is the display name kept in a cookie; editors without one are asked for it.
 	Participant string
-	Summary     designer.Summary
+	Aside       Aside
+}
+
+// Aside is the live panel beside every step: counts, questions for the room and findings. Every
+// edit answers with it as an out-of-band swap.
+type Aside struct {
+	Summary   designer.Summary
+	Revision  int64
+	CanEdit   bool
+	Questions []QuestionView
+	Findings  []FindingView
+	// FindingsTotal counts all findings; Findings holds the first few.
+	FindingsTotal  int
+	ValidationHref string
+}
+
+// FindingView is one finding with a link to the field at fault.
+type FindingView struct {
+	Code, Severity, Message, Href string
+}
+
+// QuestionView is one facilitation question with its one-click answers.
+type QuestionView struct {
+	Text, Href string
+	Actions    []ActionView
+}
+
+// ActionView is a button that answers a question by posting its keys to Action.
+type ActionView struct {
+	Label, Action, Question, Key string
+}
+
+// Option is one choice of a select.
+type Option struct {
+	Value, Label string
+}
+
+// Cell is one editable value in a table or card. It posts itself on change and the answer replaces
+// Target.
+type Cell struct {
+	ID     string // element id, stable across re-renders so htmx keeps focus
+	Label  string // accessible name
+	Value  string
+	Action string
+	Vals   string // JSON of extra form values sent with the cell (hx-vals)
+	// Target is what the answer replaces: the cell itself when empty, so saves of different cells
+	// never overwrite each other. Edits that change what other cells post (a rename) set a container.
+	Target  string
+	Kind    string // "text", "number", "textarea" or "select"
+	Options []Option
+	Error   string
+	Class   string
+	CanEdit bool
+	// Shown is the text viewers see, when it differs from Value (a select's label).
+	Shown     string
+	Autofocus bool
 }
 
 // Field is one text field that saves on change.
@@ -67,4 +126,193 @@ type ErrorPage struct {
 	Status  int
 	Heading string
 	Message string
+}
+
+// Param is one hidden form value.
+type Param struct {
+	Name, Value string
+}
+
+// Button posts one change.
+type Button struct {
+	Label  string // accessible name and tooltip
+	Text   string // visible text; Label when empty
+	Action string
+	Params []Param
+	Target string
+	Swap   string // hx-swap; outerHTML when empty
+	Class  string
+	TestID string
+	// Confirm asks before posting, for changes that remove something.
+	Confirm string
+}
+
+func (b Button) swap() string {
+	if b.Swap == "" {
+		return "outerHTML"
+	}
+	return b.Swap
+}
+
+// PatternRow is one access pattern in the patterns table.
+type PatternRow struct {
+	RowID   string
+	Number  string
+	Cells   []Cell
+	Buttons []Button
+	CanEdit bool
+}
+
+// Patterns is the access-patterns step.
+type Patterns struct {
+	Workspace
+	Columns []string
+	Rows    []PatternRow
+	Add     Button
+	// Renumber is offered when the numbers are not 1..n in order.
+	Renumber *Button
+}
+
+// EntityCard is one entity with its attributes.
+type EntityCard struct {
+	ID          string
+	Name        Cell
+	Description Cell
+	Attributes  []AttributeRow
+	AddAttr     AddAttribute
+	Buttons     []Button
+	CanEdit     bool
+}
+
+// AttributeRow is one typed attribute of an entity.
+type AttributeRow struct {
+	ID      string
+	Name    Cell
+	Type    Cell
+	Buttons []Button
+}
+
+// AddAttribute is the small form under an entity's attributes.
+type AddAttribute struct {
+	Action string
+	Entity string
+	Types  []Option
+	Target string
+	ID     string
+}
+
+// RelationshipRow is one relationship between entities.
+type RelationshipRow struct {
+	RowID                           string
+	From, Kind, To, Avg, Max, Notes Cell
+	Delete                          Button
+}
+
+// Entities is the entities-and-relationships step.
+type Entities struct {
+	Workspace
+	Cards     []EntityCard
+	AddEntity string
+	// AddValue and AddError show a refused new entity name on the add form.
+	AddValue, AddError string
+	Relationships      []RelationshipRow
+	AddRel             AddRelationship
+}
+
+// AddRelationship is the form that adds a relationship.
+type AddRelationship struct {
+	Action   string
+	Entities []Option
+	Kinds    []Option
+}
+
+// AggregateCard is one entity pair's item-collection analysis, with the decision the seed's
+// thresholds suggest beside the team's.
+type AggregateCard struct {
+	ID          string
+	Title       string
+	Cells       []LabeledCell
+	Identifying []LabeledCell
+	Decision    LabeledCell
+	Justify     LabeledCell
+	Suggestion  string
+	Reason      string
+	Agrees      bool
+	Delete      Button
+}
+
+// LabeledCell is a cell with a visible label, for forms laid out as cards.
+type LabeledCell struct {
+	Label string
+	Cell  Cell
+}
+
+// ConsolidationRow is one row of the consolidation review.
+type ConsolidationRow struct {
+	RowID      string
+	Cells      []Cell
+	Suggestion string
+	Reason     string
+	Agrees     bool
+	Delete     Button
+}
+
+// Aggregates is the aggregates step: pair analyses, consolidation review and the scratchpad.
+type Aggregates struct {
+	Workspace
+	Cards            []AggregateCard
+	Consolidations   []ConsolidationRow
+	Considerations   []Field
+	Entities         []Option
+	AddAggregate     string
+	AddConsolidation string
+}
+
+// Validation is the validation step: every finding and the seed's checklists, ticked by the tool.
+type Validation struct {
+	Workspace
+	Errors, Warnings, Infos []FindingView
+	Requirements            []ChecklistView
+	DataModel               []ChecklistView
+}
+
+// ChecklistView is one line of a seed checklist.
+type ChecklistView struct {
+	Item string
+	OK   bool
+}
+
+// Export is the export step.
+type Export struct {
+	Workspace
+	Formats []ExportFormat
+}
+
+// ExportFormat is one downloadable document with its preview.
+type ExportFormat struct {
+	ID, Title, Filename, Download, Source string
+	// Preview is the markdown rendered by goldmark in safe mode.
+	Preview templ.Component
+}
+
+// Import is the import page.
+type Import struct {
+	Page
+	Error string
+}
+
+// ImportReport tells what an import made of a file.
+type ImportReport struct {
+	Page
+	Name    string
+	EditURL string
+	Counts  designer.Summary
+	Notes   []string
+}
+
+func (c Cell) target() string {
+	if c.Target == "" {
+		return "#" + c.ID + "-cell"
+	}
+	return c.Target
 }

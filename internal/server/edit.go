@@ -1,0 +1,125 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+
+	"dynaloom/internal/designer"
+	"dynaloom/web/templates"
+)
+
+// edit applies one change as the current participant and keeps the request's view of the design
+// current. A refused change comes back as a *designer.ValidationError for the caller to show on
+// the field; nothing is stored then.
+func (s *Server) edit(c echo.Context, change designer.Change) error {
+	d := designFrom(c)
+	rec, err := s.store.Apply(c.Request().Context(), d.ID, author(c), change, 0)
+	if err != nil {
+		return err
+	}
+	d.Record = rec
+	return nil
+}
+
+// respond answers an edit: the changed fragment plus the live panel, swapped out of band. A
+// request without htmx (a plain form post) is sent back to the step instead.
+func respond(c echo.Context, status int, step string, main templ.Component) error {
+	d := designFrom(c)
+	if !isHTMX(c) {
+		return c.Redirect(http.StatusSeeOther, stepHref(d, step))
+	}
+	return render(c, status, templ.Join(main, templates.AsideView(asideModel(d), true)))
+}
+
+// refusal extracts the field message of a refused change; ok is false for any other error.
+func refusal(err error) (msg string, ok bool) {
+	var ve *designer.ValidationError
+	if errors.As(err, &ve) {
+		return refusalText(ve), true
+	}
+	return "", false
+}
+
+// refusalText words a refused change for the field it is shown under.
+func refusalText(ve *designer.ValidationError) string {
+	return "Not saved: " + strings.TrimSuffix(ve.Message, ".") + "."
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func formatFloat(f *float64) string {
+	if f == nil {
+		return ""
+	}
+	return strconv.FormatFloat(*f, 'f', -1, 64)
+}
+
+func formatInt(n *int64) string {
+	if n == nil {
+		return ""
+	}
+	return strconv.FormatInt(*n, 10)
+}
+
+func formatTri(b *bool) string {
+	switch {
+	case b == nil:
+		return ""
+	case *b:
+		return "yes"
+	}
+	return "no"
+}
+
+// postedForm reads the posted form values, reporting a body over the limit.
+func postedForm(c echo.Context) (func(string) string, error) {
+	if err := c.Request().ParseForm(); err != nil {
+		return nil, err
+	}
+	return c.Request().PostForm.Get, nil
+}
+
+func optionLabel(opts []templates.Option, value string) string {
+	for _, o := range opts {
+		if o.Value == value {
+			return o.Label
+		}
+	}
+	return value
+}
+
+func atoiField(field, s string) (int, error) {
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil {
+		return 0, badInput("%s: %q is not a whole number", field, s)
+	}
+	return n, nil
+}
+
+// cellError is a refused value to show on one cell, by element id, instead of the stored one.
+type cellError struct {
+	cell, value, message string
+}
+
+// apply puts the refused value and its message on the cell it belongs to.
+func (e *cellError) apply(c templates.Cell) templates.Cell {
+	if e != nil && e.cell == c.ID {
+		c.Value, c.Error = e.value, e.message
+	}
+	return c
+}
+
+// findCell finds a cell by element id.
+func findCell(cells []templates.Cell, id string) (templates.Cell, bool) {
+	for _, c := range cells {
+		if id != "" && c.ID == id {
+			return c, true
+		}
+	}
+	return templates.Cell{}, false
+}

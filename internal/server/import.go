@@ -1,0 +1,85 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"dynaloom/internal/designer"
+	"dynaloom/web/templates"
+)
+
+// uploadedFiles reads the multipart "file" parts of a request.
+func uploadedFiles(c echo.Context) ([]designer.File, error) {
+	form, err := c.MultipartForm()
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return nil, err
+		}
+		return nil, badInput("body: not a readable multipart form: %v", err)
+	}
+	var files []designer.File
+	for _, fh := range form.File["file"] {
+		f, err := fh.Open()
+		if err != nil {
+			return nil, fmt.Errorf("open upload: %w", err)
+		}
+		data, err := io.ReadAll(f)
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("read upload: %w", err)
+		}
+		files = append(files, designer.File{Name: fh.Filename, Data: data})
+	}
+	if len(files) == 0 {
+		return nil, badInput("file: add a part named \"file\" holding the document")
+	}
+	return files, nil
+}
+
+func noteTexts(notes []designer.ImportNote) []string {
+	out := make([]string, 0, len(notes))
+	for _, n := range notes {
+		if n.Line > 0 {
+			out = append(out, "Line "+strconv.Itoa(n.Line)+": "+n.Message)
+		} else {
+			out = append(out, n.Message)
+		}
+	}
+	return out
+}
+
+func (s *Server) importPage(c echo.Context) error {
+	return render(c, http.StatusOK, templates.ImportView(templates.Import{Page: templates.Page{Title: "Import a design · Dynaloom"}}))
+}
+
+// importUpload creates a design from an uploaded file and reports what it made of it.
+func (s *Server) importUpload(c echo.Context) error {
+	files, err := uploadedFiles(c)
+	if err != nil {
+		return err
+	}
+	d, notes, err := designer.Import(files)
+	var ve *designer.ValidationError
+	if errors.As(err, &ve) {
+		page := templates.Import{Page: templates.Page{Title: "Import a design · Dynaloom"}, Error: err.Error()}
+		return render(c, http.StatusUnprocessableEntity, templates.ImportView(page))
+	}
+	if err != nil {
+		return err
+	}
+	rec, tokens, err := s.store.Create(c.Request().Context(), d, author(c))
+	if err != nil {
+		return err
+	}
+	s.log.Info("design created", "design_id", rec.ID, "via", "import", "notes", len(notes))
+	return render(c, http.StatusOK, templates.ImportReportView(templates.ImportReport{
+		Page: templates.Page{Title: "Imported · Dynaloom"}, Name: rec.Design.Name, EditURL: "/d/" + tokens.Edit,
+		Counts: designer.Summarize(rec.Design), Notes: noteTexts(notes),
+	}))
+}

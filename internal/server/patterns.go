@@ -1,0 +1,218 @@
+package server
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"dynaloom/internal/designer"
+	"dynaloom/web/templates"
+)
+
+// patternColumn is one editable column of the access-patterns table.
+type patternColumn struct {
+	field, label, kind, class string
+	options                   []templates.Option
+	value                     func(designer.Pattern) string
+}
+
+var (
+	typeOptions        = []templates.Option{{Value: "", Label: "—"}, {Value: designer.Read, Label: "Read"}, {Value: designer.Write, Label: "Write"}}
+	consistencyOptions = []templates.Option{{Value: "", Label: "—"}, {Value: designer.Strong, Label: "Strong"}, {Value: designer.Eventual, Label: "Eventual"}}
+	statusOptions      = []templates.Option{
+		{Value: designer.StatusOpen, Label: "⏳ Open"},
+		{Value: designer.StatusSolved, Label: "✅ Solved"},
+		{Value: designer.StatusAtRisk, Label: "⚠️ At risk"},
+		{Value: designer.StatusOutside, Label: "❌ Outside DynamoDB"},
+	}
+)
+
+var patternColumns = []patternColumn{
+	{"number", "#", "number", "w-num", nil, func(p designer.Pattern) string { return itoa(p.Number) }},
+	{"description", "Description", "textarea", "w-xl", nil, func(p designer.Pattern) string { return p.Description }},
+	{"peak_rps", "Peak RPS", "number", "w-rps", nil, func(p designer.Pattern) string { return formatFloat(p.PeakRPS) }},
+	{"avg_rps", "Avg RPS", "number", "w-rps", nil, func(p designer.Pattern) string { return formatFloat(p.AvgRPS) }},
+	{"type", "Type", "select", "w-sm", typeOptions, func(p designer.Pattern) string { return p.Type }},
+	{"entities", "Entities", "text", "w-md", nil, func(p designer.Pattern) string { return strings.Join(p.Entities, ", ") }},
+	{"attributes", "Attributes needed", "text", "w-lg", nil, func(p designer.Pattern) string { return strings.Join(p.Attributes, ", ") }},
+	{"latency_slo", "Latency SLO", "text", "w-sm", nil, func(p designer.Pattern) string { return p.LatencySLO }},
+	{"consistency", "Consistency", "select", "w-sm", consistencyOptions, func(p designer.Pattern) string { return p.Consistency }},
+	{"result_bound", "Result bound", "text", "w-sm", nil, func(p designer.Pattern) string { return p.ResultBound }},
+	{"item_size_band", "Item size", "text", "w-sm", nil, func(p designer.Pattern) string { return p.SizeBand }},
+	{"key_notes", "Other key requirements", "text", "w-md", nil, func(p designer.Pattern) string { return p.KeyNotes }},
+	{"considerations", "Design considerations", "text", "w-lg", nil, func(p designer.Pattern) string { return p.Considerations }},
+	{"status", "Status", "select", "w-md", statusOptions, func(p designer.Pattern) string { return p.Status }},
+}
+
+func patternColumnLabels() []string {
+	labels := make([]string, 0, len(patternColumns)+1)
+	for _, col := range patternColumns {
+		labels = append(labels, col.label)
+	}
+	return labels
+}
+
+func patternRow(d *designContext, p designer.Pattern, index, count int, bad *cellError, focus string) templates.PatternRow {
+	rowID := elemID("row", p.ID)
+	r := templates.PatternRow{RowID: rowID, Number: itoa(p.Number), CanEdit: d.canEdit()}
+	action := "/d/" + d.Token + "/patterns/field"
+	for _, col := range patternColumns {
+		cell := templates.Cell{
+			ID: patternCellID(p.ID, col.field), Label: "Pattern " + itoa(p.Number) + " " + strings.ToLower(col.label),
+			Value: col.value(p), Action: action, Vals: vals("id", p.ID, "field", col.field),
+			Kind: col.kind, Options: col.options, Class: col.class, CanEdit: d.canEdit(),
+			Autofocus: focus == col.field,
+		}
+		if col.options != nil {
+			cell.Shown = optionLabel(col.options, cell.Value)
+		}
+		r.Cells = append(r.Cells, bad.apply(cell))
+	}
+	base := "/d/" + d.Token + "/patterns"
+	id := templates.Param{Name: "id", Value: p.ID}
+	if index > 0 {
+		r.Buttons = append(r.Buttons, templates.Button{Label: "Move pattern " + itoa(p.Number) + " up", Text: "↑", Action: base + "/move",
+			Params: []templates.Param{id, {Name: "to", Value: itoa(index - 1)}}, Target: "#patterns"})
+	}
+	if index < count-1 {
+		r.Buttons = append(r.Buttons, templates.Button{Label: "Move pattern " + itoa(p.Number) + " down", Text: "↓", Action: base + "/move",
+			Params: []templates.Param{id, {Name: "to", Value: itoa(index + 1)}}, Target: "#patterns"})
+	}
+	r.Buttons = append(r.Buttons, templates.Button{Label: "Delete pattern " + itoa(p.Number), Text: "✕", Action: base + "/delete",
+		Params: []templates.Param{id}, Target: "#patterns", Class: "danger", Confirm: "Delete pattern " + itoa(p.Number) + "? History keeps it.",
+		TestID: "delete-pattern"})
+	return r
+}
+
+func (s *Server) patternsModel(c echo.Context, focusID string) (templates.Patterns, error) {
+	d := designFrom(c)
+	w, err := s.workspaceModel(c, "patterns")
+	if err != nil {
+		return templates.Patterns{}, err
+	}
+	p := templates.Patterns{Workspace: w, Columns: patternColumnLabels()}
+	if d.canEdit() {
+		p.Columns = append(p.Columns, "")
+	}
+	pats := d.Record.Design.Patterns
+	inOrder := true
+	for i, pt := range pats {
+		focus := ""
+		if pt.ID == focusID {
+			focus = "description"
+		}
+		p.Rows = append(p.Rows, patternRow(d, pt, i, len(pats), nil, focus))
+		if pt.Number != i+1 {
+			inOrder = false
+		}
+	}
+	base := "/d/" + d.Token + "/patterns"
+	p.Add = templates.Button{Label: "Add an access pattern", Text: "+ Add pattern", Action: base + "/add", Target: "#patterns",
+		Class: "primary", TestID: "add-pattern"}
+	if !inOrder {
+		p.Renumber = &templates.Button{Label: "Renumber the patterns 1, 2, 3… in table order", Text: "Renumber 1…n",
+			Action: base + "/renumber", Target: "#patterns", Confirm: "Renumber every pattern in table order? References to pattern numbers follow.",
+			TestID: "renumber-patterns"}
+	}
+	return p, nil
+}
+
+func (s *Server) patternsPage(c echo.Context) error {
+	p, err := s.patternsModel(c, "")
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, templates.PatternsView(p))
+}
+
+// patternsTable answers an add, move, delete or renumber with the whole table.
+func (s *Server) patternsTable(c echo.Context, focusID string) error {
+	p, err := s.patternsModel(c, focusID)
+	if err != nil {
+		return err
+	}
+	return respond(c, http.StatusOK, "patterns", templates.PatternsTable(p))
+}
+
+// savePatternField saves one cell and answers with that cell only, so saves of neighbouring cells
+// in flight at the same time never overwrite each other.
+func (s *Server) savePatternField(c echo.Context) error {
+	get, err := postedForm(c)
+	if err != nil {
+		return err
+	}
+	id, field, value := get("id"), get("field"), get("value")
+	err = s.edit(c, designer.SetPatternField{ID: id, Field: field, Value: value})
+	d := designFrom(c)
+	p, index, ok := d.Record.Design.PatternByID(id)
+	if !ok {
+		return badInput("id: no access pattern %q; it may have been deleted", id)
+	}
+	var bad *cellError
+	status := http.StatusOK
+	if msg, refused := refusal(err); refused {
+		bad, status = &cellError{patternCellID(id, field), value, msg}, http.StatusUnprocessableEntity
+	} else if err != nil {
+		return err
+	}
+	row := patternRow(d, p, index, len(d.Record.Design.Patterns), bad, "")
+	for _, cell := range row.Cells {
+		if cell.ID == patternCellID(id, field) {
+			return respond(c, status, "patterns", templates.CellView(cell))
+		}
+	}
+	return badInput("field: access patterns have no field %q", field)
+}
+
+func (s *Server) addPattern(c echo.Context) error {
+	get, err := postedForm(c)
+	if err != nil {
+		return err
+	}
+	before := designFrom(c).Record.Design.Patterns
+	if err := s.edit(c, designer.AddPattern{After: get("after")}); err != nil {
+		return err
+	}
+	added := ""
+	for _, p := range designFrom(c).Record.Design.Patterns {
+		if !slices.ContainsFunc(before, func(q designer.Pattern) bool { return q.ID == p.ID }) {
+			added = p.ID
+		}
+	}
+	return s.patternsTable(c, added)
+}
+
+func (s *Server) movePattern(c echo.Context) error {
+	get, err := postedForm(c)
+	if err != nil {
+		return err
+	}
+	to, err := atoiField("to", get("to"))
+	if err != nil {
+		return err
+	}
+	if err := s.edit(c, designer.MovePattern{ID: get("id"), To: to}); err != nil {
+		return err
+	}
+	return s.patternsTable(c, "")
+}
+
+func (s *Server) deletePattern(c echo.Context) error {
+	get, err := postedForm(c)
+	if err != nil {
+		return err
+	}
+	if err := s.edit(c, designer.DeletePattern{ID: get("id")}); err != nil {
+		return err
+	}
+	return s.patternsTable(c, "")
+}
+
+func (s *Server) renumberPatterns(c echo.Context) error {
+	if err := s.edit(c, designer.RenumberPatterns{}); err != nil {
+		return err
+	}
+	return s.patternsTable(c, "")
+}

@@ -1,0 +1,83 @@
+package server
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"dynaloom/internal/designer"
+	"dynaloom/web/templates"
+)
+
+func (s *Server) validationPage(c echo.Context) error {
+	d := designFrom(c)
+	w, err := s.workspaceModel(c, "validation")
+	if err != nil {
+		return err
+	}
+	v := templates.Validation{Workspace: w}
+	findings := designer.Validate(d.Record.Design)
+	for _, f := range findings {
+		fv := findingView(d, f)
+		switch f.Severity {
+		case designer.SeverityError:
+			v.Errors = append(v.Errors, fv)
+		case designer.SeverityWarning:
+			v.Warnings = append(v.Warnings, fv)
+		default:
+			v.Infos = append(v.Infos, fv)
+		}
+	}
+	lists := designer.BuildChecklists(d.Record.Design, findings)
+	for _, it := range lists.Requirements {
+		v.Requirements = append(v.Requirements, templates.ChecklistView{Item: it.Item, OK: it.OK})
+	}
+	for _, it := range lists.DataModel {
+		v.DataModel = append(v.DataModel, templates.ChecklistView{Item: it.Item, OK: it.OK})
+	}
+	return render(c, http.StatusOK, templates.ValidationView(v))
+}
+
+type validationResponse struct {
+	Revision   int64               `json:"revision"`
+	Findings   []designer.Finding  `json:"findings"`
+	Checklists designer.Checklists `json:"checklists"`
+}
+
+func (s *Server) apiValidation(c echo.Context) error {
+	rec := designFrom(c).Record
+	findings := designer.Validate(rec.Design)
+	if findings == nil {
+		findings = []designer.Finding{}
+	}
+	return c.JSON(http.StatusOK, validationResponse{Revision: rec.Revision, Findings: findings, Checklists: designer.BuildChecklists(rec.Design, findings)})
+}
+
+func (s *Server) answerQuestion(c echo.Context) error {
+	get, err := postedForm(c)
+	if err != nil {
+		return err
+	}
+	d := designFrom(c)
+	change, err := designer.AnswerQuestion(d.Record.Design, get("question"), get("action"))
+	if err != nil {
+		return err
+	}
+	before := d.Record.Design.Patterns
+	if err := s.edit(c, change); err != nil {
+		return err
+	}
+	// A new pattern is best finished where patterns are edited.
+	if len(d.Record.Design.Patterns) > len(before) {
+		target := stepHref(d, "patterns")
+		if !isHTMX(c) {
+			return c.Redirect(http.StatusSeeOther, target)
+		}
+		c.Response().Header().Set("HX-Location", target)
+		return c.NoContent(http.StatusOK)
+	}
+	if !isHTMX(c) {
+		return c.Redirect(http.StatusSeeOther, stepHref(d, "overview"))
+	}
+	return render(c, http.StatusOK, templates.AsideView(asideModel(d), true))
+}
