@@ -123,3 +123,13 @@ func findCell(cells []templates.Cell, id string) (templates.Cell, bool) {
 	}
 	return templates.Cell{}, false
 }
+
+// postedMove reads a move button's form: the new position "to" and the other values.
+func postedMove(c echo.Context) (func(string) string, int, error) {
+	get, err := postedForm(c)
+	if err != nil {
+		return nil, 0, err
+	}
+	to, err := atoiField("to", get("to"))
+	return get, to, err
+}

@@ -211,11 +211,7 @@ func (s *Server) saveEntityField(c echo.Context) error {
 }
 
 func (s *Server) moveEntity(c echo.Context) error {
-	get, err := postedForm(c)
-	if err != nil {
-		return err
-	}
-	to, err := atoiField("to", get("to"))
+	get, to, err := postedMove(c)
 	if err != nil {
 		return err
 	}
@@ -268,11 +264,7 @@ func (s *Server) saveAttributeField(c echo.Context) error {
 }
 
 func (s *Server) moveAttribute(c echo.Context) error {
-	get, err := postedForm(c)
-	if err != nil {
-		return err
-	}
-	to, err := atoiField("to", get("to"))
+	get, to, err := postedMove(c)
 	if err != nil {
 		return err
 	}

@@ -185,11 +185,7 @@ func (s *Server) addPattern(c echo.Context) error {
 }
 
 func (s *Server) movePattern(c echo.Context) error {
-	get, err := postedForm(c)
-	if err != nil {
-		return err
-	}
-	to, err := atoiField("to", get("to"))
+	get, to, err := postedMove(c)
 	if err != nil {
 		return err
 	}
