@@ -143,9 +143,10 @@ func (c ReplaceDesign) Summary() string {
 func (ReplaceDesign) Paths() []string { return []string{""} }
 
 var changeKinds = map[string]func(json.RawMessage) (Change, error){
-	SetName{}.Kind():          decodeAs[SetName],
-	SetOverviewField{}.Kind(): decodeAs[SetOverviewField],
-	ReplaceDesign{}.Kind():    decodeAs[ReplaceDesign],
+	SetIndexPatternList{}.Kind(): decodeAs[SetIndexPatternList],
+	SetName{}.Kind():             decodeAs[SetName],
+	SetOverviewField{}.Kind():    decodeAs[SetOverviewField],
+	ReplaceDesign{}.Kind():       decodeAs[ReplaceDesign],
 
 	AddEntity{}.Kind():            decodeAs[AddEntity],
 	RenameEntity{}.Kind():         decodeAs[RenameEntity],
@@ -175,6 +176,38 @@ var changeKinds = map[string]func(json.RawMessage) (Change, error){
 	SetConsolidationField{}.Kind(): decodeAs[SetConsolidationField],
 	DeleteConsolidation{}.Kind():   decodeAs[DeleteConsolidation],
 	SetConsideration{}.Kind():      decodeAs[SetConsideration],
+
+	AddTable{}.Kind():              decodeAs[AddTable],
+	RenameTable{}.Kind():           decodeAs[RenameTable],
+	SetTableField{}.Kind():         decodeAs[SetTableField],
+	SetTableKey{}.Kind():           decodeAs[SetTableKey],
+	DeleteTable{}.Kind():           decodeAs[DeleteTable],
+	MoveTable{}.Kind():             decodeAs[MoveTable],
+	AddTableAttribute{}.Kind():     decodeAs[AddTableAttribute],
+	RenameTableAttribute{}.Kind():  decodeAs[RenameTableAttribute],
+	SetTableAttributeType{}.Kind(): decodeAs[SetTableAttributeType],
+	DeleteTableAttribute{}.Kind():  decodeAs[DeleteTableAttribute],
+	SetAttributeGenerator{}.Kind(): decodeAs[SetAttributeGenerator],
+	AddEntityType{}.Kind():         decodeAs[AddEntityType],
+	SetEntityTypeField{}.Kind():    decodeAs[SetEntityTypeField],
+	DeleteEntityType{}.Kind():      decodeAs[DeleteEntityType],
+
+	AddIndex{}.Kind():                  decodeAs[AddIndex],
+	RenameIndex{}.Kind():               decodeAs[RenameIndex],
+	SetIndexKey{}.Kind():               decodeAs[SetIndexKey],
+	SetIndexProjection{}.Kind():        decodeAs[SetIndexProjection],
+	SetIndexField{}.Kind():             decodeAs[SetIndexField],
+	SetIndexPatternAttributes{}.Kind(): decodeAs[SetIndexPatternAttributes],
+	DeleteIndex{}.Kind():               decodeAs[DeleteIndex],
+
+	AddItem{}.Kind():             decodeAs[AddItem],
+	DuplicateItem{}.Kind():       decodeAs[DuplicateItem],
+	DeleteItems{}.Kind():         decodeAs[DeleteItems],
+	SetItemCell{}.Kind():         decodeAs[SetItemCell],
+	PasteItems{}.Kind():          decodeAs[PasteItems],
+	AddItemColumn{}.Kind():       decodeAs[AddItemColumn],
+	FillKeyFromTemplate{}.Kind(): decodeAs[FillKeyFromTemplate],
+	GenerateSampleItems{}.Kind(): decodeAs[GenerateSampleItems],
 }
 
 func decodeAs[T Change](raw json.RawMessage) (Change, error) {

@@ -103,6 +103,11 @@ func TestBuildChecklists_ticksFollowFindingsAndContent(t *testing.T) {
 		{name: "an unused GSI", edit: func(d *Design) {
 			d.Tables[0].GSIs = append(d.Tables[0].GSIs, Index{Name: "Unused"})
 		}, model: true, line: "Unnecessary GSIs", want: false},
+		{name: "a GSI named only in per-pattern attributes is used (MOD016)", edit: func(d *Design) {
+			d.Tables[0].GSIs = append(d.Tables[0].GSIs, Index{Name: "ByHireDate",
+				PartitionKey: []KeyAttribute{{Name: "hire_date", Type: S}}, Projection: Projection{Type: KeysOnly},
+				PatternAttributes: []PatternAttributes{{Pattern: 1, Attributes: []string{"hire_date"}}}})
+		}, model: true, line: "Unnecessary GSIs", want: true},
 		{name: "REQ007 unticks the GSI line", edit: func(d *Design) {
 			d.Tables[1].GSIs = []Index{{Name: "ByEmployee"}}
 			d.Patterns[7].Mapping.Operations[0].Index = "ByEmployee"

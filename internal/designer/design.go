@@ -57,6 +57,8 @@ type Attribute struct {
 	Name        string `json:"name"`
 	Type        Type   `json:"type"`
 	Description string `json:"description,omitempty"`
+	// Generator says how GenerateSampleItems fills a table attribute; nil leaves it to the defaults.
+	Generator *Generator `json:"generator,omitempty"`
 }
 
 // Relationship kinds.
@@ -348,6 +350,47 @@ func (e Entity) AttributeByName(name string) (Attribute, int, bool) {
 		}
 	}
 	return Attribute{}, -1, false
+}
+
+// TableByName returns the table with the given name (names are case-sensitive) and its index.
+func (d Design) TableByName(name string) (Table, int, bool) {
+	for i, t := range d.Tables {
+		if t.Name == name {
+			return t, i, true
+		}
+	}
+	return Table{}, -1, false
+}
+
+// AttributeByName returns the declared attribute of t with the given name and its index.
+func (t Table) AttributeByName(name string) (Attribute, int, bool) {
+	for i, a := range t.Attributes {
+		if a.Name == name {
+			return a, i, true
+		}
+	}
+	return Attribute{}, -1, false
+}
+
+// IndexByName returns the GSI or LSI of t with the given name, whether it is local, and its
+// position in its list. GSIs and LSIs share one namespace.
+func (t Table) IndexByName(name string) (ix Index, local bool, i int, ok bool) {
+	for i, ix := range t.GSIs {
+		if ix.Name == name {
+			return ix, false, i, true
+		}
+	}
+	for i, ix := range t.LSIs {
+		if ix.Name == name {
+			return ix, true, i, true
+		}
+	}
+	return Index{}, false, -1, false
+}
+
+// ItemByID returns the sample item of t with the given id and its index.
+func (t Table) ItemByID(id string) (SampleItem, int, bool) {
+	return byID(t.Items, id, func(it *SampleItem) string { return it.ID })
 }
 
 // RelationshipByID returns the relationship with the given id and its index.

@@ -3,6 +3,7 @@ package designer
 import (
 	"bytes"
 	"fmt"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -13,31 +14,78 @@ type File struct {
 }
 
 // Import reads one design from the given files, recognising each file's kind from its content, not
-// its name. Notes say what could not be placed; the text itself is kept as prose.
+// its name. A requirement document and a data model document together make one design: its
+// requirements from the first, its tables, prose and mapping text from the second, patterns matched
+// by number. Notes say what could not be placed; the text itself is kept as prose.
 func Import(files []File) (Design, []ImportNote, error) {
-	if len(files) == 0 {
+	switch len(files) {
+	case 0:
 		return Design{}, nil, invalid("file", "give at least one file")
+	case 1:
+		return importOne(files[0])
+	case 2:
+	default:
+		return Design{}, nil, invalid("file", "one design is read from one file, or from a requirement document and a data model document; %d files were given", len(files))
 	}
-	if len(files) > 1 {
-		return Design{}, nil, invalid("file", "one file makes one design here; %d were given", len(files))
+	kinds := [2]string{Recognise(files[0].Data), Recognise(files[1].Data)}
+	req, model := -1, -1
+	for i, k := range kinds {
+		switch k {
+		case KindRequirementsMD:
+			req = i
+		case KindDataModelMD:
+			model = i
+		}
 	}
-	f := files[0]
-	kind := Recognise(f.Data)
-	switch kind {
+	if req < 0 || model < 0 || req == model {
+		return Design{}, nil, invalid("file", "two files make one design only as a dynamodb_requirement.md and a dynamodb_data_model.md; %q and %q are not such a pair", files[0].Name, files[1].Name)
+	}
+	rd, rnotes, err := importOne(files[req])
+	if err != nil {
+		return Design{}, nil, err
+	}
+	md, mnotes, err := importOne(files[model])
+	if err != nil {
+		return Design{}, nil, err
+	}
+	d, merged := mergeDataModel(rd, md)
+	notes := append(prefixNotes(files[req].Name, rnotes), prefixNotes(files[model].Name, mnotes)...)
+	notes = append(notes, prefixNotes(files[model].Name, merged)...)
+	if err := Check(d); err != nil {
+		return Design{}, nil, fmt.Errorf("import %s and %s: %w", files[req].Name, files[model].Name, err)
+	}
+	return d, notes, nil
+}
+
+func importOne(f File) (Design, []ImportNote, error) {
+	var (
+		d     Design
+		notes []ImportNote
+		err   error
+	)
+	switch Recognise(f.Data) {
 	case KindDesignJSON:
-		d, err := ParseJSON(f.Data)
-		if err != nil {
-			return Design{}, nil, fmt.Errorf("%s: %w", f.Name, err)
-		}
-		return d, nil, nil
+		d, err = ParseJSON(f.Data)
 	case KindRequirementsMD:
-		d, notes, err := ImportRequirementsMD(f.Data)
-		if err != nil {
-			return Design{}, nil, fmt.Errorf("%s: %w", f.Name, err)
-		}
-		return d, notes, nil
+		d, notes, err = ImportRequirementsMD(f.Data)
+	case KindDataModelMD:
+		d, notes, err = ImportDataModelMD(f.Data)
+	default:
+		return Design{}, nil, invalid("file", "%q is not a document Dynaloom reads: give a dynamodb_requirement.md, a dynamodb_data_model.md or a Dynaloom design-json file", f.Name)
 	}
-	return Design{}, nil, invalid("file", "%q is not a document Dynaloom reads: give a dynamodb_requirement.md or a Dynaloom design-json file", f.Name)
+	if err != nil {
+		return Design{}, nil, fmt.Errorf("%s: %w", f.Name, err)
+	}
+	return d, notes, nil
+}
+
+// prefixNotes names the file each note is about, since two files share one list of notes.
+func prefixNotes(name string, notes []ImportNote) []ImportNote {
+	out := make([]ImportNote, len(notes))
+	for i, n := range notes {
+		out[i] = ImportNote{Line: n.Line, Message: name + ": " + n.Message}
+	}
+	return out
 }
 
 // Input kinds Recognise tells apart.
@@ -45,6 +93,7 @@ const (
 	KindUnknown        = ""
 	KindDesignJSON     = "design-json"
 	KindRequirementsMD = "requirements-md"
+	KindDataModelMD    = "data-model-md"
 )
 
 // Recognise says what kind of document data is, from its content.
@@ -56,11 +105,47 @@ func Recognise(data []byte) string {
 	if bytes.HasPrefix(text, []byte("{")) {
 		return KindDesignJSON
 	}
+	if dataModelHeadings(string(text)) {
+		return KindDataModelMD
+	}
 	lower := bytes.ToLower(text)
 	for _, marker := range []string{"access patterns analysis", "dynamodb modeling session", "| pattern #", "application overview"} {
 		if bytes.Contains(lower, []byte(marker)) {
 			return KindRequirementsMD
 		}
 	}
+	if dmWeakMarkers(string(lower)) && bytes.HasPrefix(bytes.TrimSpace(text), []byte("#")) {
+		return KindDataModelMD
+	}
 	return KindUnknown
+}
+
+// dataModelHeadings reports whether text has a heading only a data model document has: the
+// template's title, "Table Designs", "Access Pattern Mapping", or a table or index heading.
+func dataModelHeadings(text string) bool {
+	fence := ""
+	for l := range strings.SplitSeq(text, "\n") {
+		if fence != "" {
+			if strings.TrimSpace(l) == fence {
+				fence = ""
+			}
+			continue
+		}
+		if m := fenceMarker(l); m != "" {
+			fence = m
+			continue
+		}
+		level, h, ok := headingLine(l)
+		if !ok {
+			continue
+		}
+		if _, generic := cutPrefixFold(h, "DynamoDB Data Model"); generic && level == 1 {
+			return true
+		}
+		switch kind, _, _, _ := dmHeadingKind(h); kind {
+		case dmTableDesigns, dmMapping, dmTable, dmIndex:
+			return true
+		}
+	}
+	return false
 }

@@ -185,7 +185,8 @@ func TestValidate_requirementRules(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			d := cleanRequirements()
 			tt.edit(&d)
-			got := Validate(d)
+			// The REQ007 cases add bare tables, which the MOD rules have their own findings about.
+			got := slices.DeleteFunc(Validate(d), func(f Finding) bool { return !strings.HasPrefix(f.Code, "REQ") })
 			if keys := findingKeys(got); !slices.Equal(keys, tt.want) {
 				t.Fatalf("findings = %q, want %q\n%v", keys, tt.want, got)
 			}

@@ -39,6 +39,18 @@ var rules = []rule{
 	req007Identifying,
 	req008Consolidation,
 	req009RelationshipCount,
+	mod001Names,
+	mod002KeyTypes,
+	mod003KeyShape,
+	mod004IndexCounts,
+	mod005Projections,
+	modItemRules, // MOD006-MOD011, MOD014, MOD015
+	mod012GenericNames,
+	mod013FewItems,
+	mod016UnusedIndex,
+	mod017Sparse,
+	mod018AllProjection,
+	mod019Undeclared,
 }
 
 // Validate runs every rule on d. The findings come errors first, then warnings, then advice; within

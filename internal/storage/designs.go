@@ -56,7 +56,7 @@ func (s *Store) Create(ctx context.Context, d designer.Design, author string) (R
 	if err := designer.Check(d); err != nil {
 		return Record{}, Tokens{}, fmt.Errorf("create design: %w", err)
 	}
-	doc, err := designer.MarshalJSON(d)
+	doc, err := designer.MarshalCompactJSON(d)
 	if err != nil {
 		return Record{}, Tokens{}, fmt.Errorf("create design: %w", err)
 	}
@@ -199,7 +199,7 @@ func (s *Store) Apply(ctx context.Context, id, author string, c designer.Change,
 		if err != nil {
 			return err
 		}
-		doc, err := designer.MarshalJSON(d)
+		doc, err := designer.MarshalCompactJSON(d)
 		if err != nil {
 			return err
 		}

@@ -1,0 +1,61 @@
+package designer
+
+import (
+	"errors"
+	"testing"
+)
+
+func TestParsePatternList(t *testing.T) {
+	got, err := ParsePatternList(" 4: first_name, last_name ; #7: total;")
+	if err != nil || FormatPatternList(got) != "4: first_name, last_name; 7: total" {
+		t.Fatalf("got %v %v", got, err)
+	}
+	for _, bad := range []string{"four: a", "4 a, b", "0: a"} {
+		var ve *ValidationError
+		if _, err := ParsePatternList(bad); !errors.As(err, &ve) || ve.Field != "pattern_attributes" {
+			t.Fatalf("%q: %v", bad, err)
+		}
+	}
+}
+
+func TestSetIndexPatternList_replacesTheWholeList(t *testing.T) {
+	d, err := ExampleDesign("hr-employees")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tbl, ix := "", ""
+	for _, tb := range d.Tables {
+		if len(tb.GSIs) > 0 {
+			tbl, ix = tb.Name, tb.GSIs[0].Name
+			break
+		}
+	}
+	next, err := SetIndexPatternList{Table: tbl, Index: ix, Text: "1: first_name"}.Apply(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _, _ := next.TableByName(tbl)
+	if list := FormatPatternList(got.GSIs[0].PatternAttributes); list != "1: first_name" {
+		t.Fatalf("list = %q", list)
+	}
+	if _, err := (SetIndexPatternList{Table: tbl, Index: ix, Text: "999: a"}).Apply(d); err == nil {
+		t.Fatal("an unknown pattern number was accepted")
+	}
+}
+
+func TestParseGenerator_roundTrips(t *testing.T) {
+	for _, text := range []string{"name", "email", "uuid", "date", "number 1..100", "text 3..8", "one_of OPEN|SHIPPED", "template ORDER#{order_id}"} {
+		g, err := ParseGenerator(text)
+		if err != nil || FormatGenerator(g) != text {
+			t.Fatalf("%q → %+v %v → %q", text, g, err, FormatGenerator(g))
+		}
+	}
+	if g, err := ParseGenerator(""); g != nil || err != nil {
+		t.Fatal("empty text should mean no generator")
+	}
+	for _, bad := range []string{"dice", "number 9..1", "number x..y", "one_of", "template"} {
+		if _, err := ParseGenerator(bad); err == nil {
+			t.Fatalf("%q accepted", bad)
+		}
+	}
+}
