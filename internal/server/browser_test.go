@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -217,5 +218,66 @@ func TestBrowser_fillThreePatternsByKeyboardAndSeeAFindingComeAndGo(t *testing.T
 	}
 	if !slices.Equal(rows, want) {
 		t.Fatalf("after a reload the patterns are\n%v\nwant\n%v", rows, want)
+	}
+}
+
+// The heart of the designer: typing into a sample item's index-key cell changes that index's grid
+// at once, and fifty rows pasted from a spreadsheet land in one go.
+func TestBrowser_keyCellEditUpdatesTheGSIGridAndPasteAddsRows(t *testing.T) {
+	base := startBrowserApp(t)
+	ctx, _ := newBrowser(t)
+	editURL, _ := createDesign(t, ctx, base, "Orders", "Ada")
+	do(t, ctx, "add a table",
+		chromedp.Navigate(editURL+"/tables"),
+		chromedp.SendKeys(chromedp.CSS("[data-testid=new-table-name]"), "Orders"),
+		chromedp.SendKeys(chromedp.CSS("[data-testid=new-table-pk]"), "order_id"),
+		chromedp.Click(chromedp.CSS("[data-testid=add-table]")),
+		chromedp.WaitVisible(chromedp.CSS("[data-testid=item-grid]")),
+	)
+	do(t, ctx, "add a GSI on status",
+		chromedp.SendKeys(chromedp.CSS("[data-testid=add-index-form] input[name=name]"), "ByStatus"),
+		chromedp.SendKeys(chromedp.CSS("[data-testid=add-index-form] input[name=partition_key]"), "status:S"),
+		chromedp.Click(chromedp.CSS("[data-testid=add-index]")),
+		chromedp.WaitVisible(chromedp.CSS("[data-testid=index-grid][data-index=ByStatus]")),
+	)
+
+	var tsv strings.Builder
+	tsv.WriteString("order_id\tstatus\ttotal\n")
+	for i := 1; i <= 50; i++ {
+		status := ""
+		if i%2 == 0 {
+			status = "OPEN"
+		}
+		fmt.Fprintf(&tsv, "O%03d\t%s\t%d.50\n", i, status, i)
+	}
+	do(t, ctx, "paste 50 TSV rows",
+		chromedp.SetValue(chromedp.CSS("[data-testid=paste-text]"), tsv.String()),
+		chromedp.Click(chromedp.CSS("[data-testid=paste-submit]")),
+	)
+	waitUntil(t, ctx, "50 items in the grid", `document.querySelectorAll("[data-testid=item-row]").length === 50`)
+	if got := textOf(t, ctx, "[data-testid=item-count]"); got != "50" {
+		t.Fatalf("item count shows %q after pasting 50 rows", got)
+	}
+	const gsiRows = `document.querySelectorAll("[data-testid=index-grid][data-index=ByStatus] [data-testid=index-row]").length`
+	if n := get(t, ctx, "count GSI rows", chromedp.Evaluate[int](gsiRows)); n != 25 {
+		t.Fatalf("ByStatus holds %d items; the 25 without a status should be left out", n)
+	}
+
+	do(t, ctx, "mark the page", chromedp.Evaluate[chromedp.Void](`window.dynaloomNoReload = true`))
+	// O001 has no status: typing one puts it into the index.
+	id := get(t, ctx, "find O001's status cell", chromedp.Evaluate[string](`(() => {
+		const row = Array.from(document.querySelectorAll("[data-testid=item-row]")).find(r => r.querySelector("input").value === "O001");
+		return row.querySelectorAll("input[type=text]")[1].id })()`))
+	do(t, ctx, "type a status into O001",
+		chromedp.Focus(chromedp.ID(id)),
+		chromedp.KeyEvent("SHIPPED"+kb.Tab),
+	)
+	waitUntil(t, ctx, "O001 to appear in ByStatus", gsiRows+` === 26`)
+	if !get(t, ctx, "read the mark", chromedp.Evaluate[bool](`window.dynaloomNoReload === true`)) {
+		t.Fatal("the page reloaded; the GSI grid should change in place")
+	}
+	first := get(t, ctx, "read ByStatus order", chromedp.Evaluate[string](`document.querySelector("[data-testid=index-grid][data-index=ByStatus] [data-testid=index-row] td").textContent`))
+	if first != "OPEN" {
+		t.Fatalf("ByStatus starts with %q; index entries sort by their key (OPEN before SHIPPED)", first)
 	}
 }

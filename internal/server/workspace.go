@@ -22,6 +22,7 @@ var steps = []struct{ id, label, path string }{
 	{"entities", "Entities", "/entities"},
 	{"patterns", "Access patterns", "/patterns"},
 	{"aggregates", "Aggregates", "/aggregates"},
+	{"tables", "Tables & indexes", "/tables"},
 	{"validation", "Validation", "/validation"},
 	{"export", "Export", "/export"},
 }
@@ -147,6 +148,18 @@ func anchorFor(d *designContext, path string) string {
 		return stepHref(d, "aggregates") + "#consolidation"
 	case "considerations":
 		return stepHref(d, "aggregates") + "#considerations"
+	case "tables":
+		if len(parts) < 2 {
+			return stepHref(d, "tables")
+		}
+		href := tablesHref(d, parts[1])
+		switch {
+		case len(parts) > 3 && parts[2] == "indexes":
+			return href + "#" + elemID("index", parts[1], parts[3])
+		case len(parts) > 3 && parts[2] == "items":
+			return href + "#" + elemID("row", parts[1], parts[3])
+		}
+		return href + "#" + elemID("table", parts[1])
 	}
 	return stepHref(d, "validation")
 }

@@ -116,4 +116,51 @@
     if (!add) return;
     saveThen(field, function () { add.form.requestSubmit(); });
   });
+
+  // The sample-item grid moves like a spreadsheet: arrows between cells (left and right at the ends
+  // of the text), Enter down a row.
+  document.addEventListener("keydown", function (ev) {
+    var field = ev.target;
+    if (!field.matches || !field.matches(".items-grid input[type=text]")) return;
+    var cell = field.closest("td");
+    var row = field.closest("tr");
+    var column = Array.prototype.indexOf.call(row.children, cell);
+    var rows = Array.prototype.slice.call(field.closest("table").querySelectorAll("tbody tr"));
+    var at = rows.indexOf(row);
+    var target = null;
+    if (ev.key === "ArrowDown" || (ev.key === "Enter" && !ev.shiftKey)) {
+      target = rows[at + 1] && rows[at + 1].children[column];
+    } else if (ev.key === "ArrowUp" || (ev.key === "Enter" && ev.shiftKey)) {
+      target = rows[at - 1] && rows[at - 1].children[column];
+    } else if (ev.key === "ArrowLeft" && field.selectionStart === 0 && field.selectionEnd === 0) {
+      target = cell.previousElementSibling;
+    } else if (ev.key === "ArrowRight" && field.selectionStart === field.value.length) {
+      target = cell.nextElementSibling;
+    } else {
+      return;
+    }
+    var input = target && target.querySelector("input[type=text]");
+    if (input) {
+      ev.preventDefault();
+      input.focus();
+      input.select();
+    } else if (ev.key === "Enter") {
+      ev.preventDefault();
+    }
+  });
+
+  // Pasting several lines or tab-separated values into a grid cell adds them as rows, as the paste
+  // box under the grid does.
+  document.addEventListener("paste", function (ev) {
+    var field = ev.target;
+    if (!field.matches || !field.matches(".items-grid input[type=text]")) return;
+    var text = (ev.clipboardData || window.clipboardData).getData("text");
+    if (text.indexOf("\n") < 0 && text.indexOf("\t") < 0) return;
+    var grid = field.closest("[data-testid=item-grid]");
+    var box = grid && grid.querySelector("[data-testid=paste-text]");
+    if (!box) return;
+    ev.preventDefault();
+    box.value = text;
+    box.form.requestSubmit();
+  });
 })();

@@ -316,3 +316,105 @@ func (c Cell) target() string {
 	}
 	return c.Target
 }
+
+// Tables is the tables-and-indexes step: one table at a time, chosen from tabs.
+type Tables struct {
+	Workspace
+	Tabs     []Step
+	AddTable string
+	Table    *TableView
+}
+
+// TableView is one table: schema, taxonomy, attributes, indexes, the item grid and the index grids.
+type TableView struct {
+	ID          string
+	Name        string
+	Header      []LabeledCell
+	Schema      []LabeledCell
+	Notes       []LabeledCell
+	Delete      Button
+	EntityTypes []CellRow
+	AddEntity   string
+	Attributes  []CellRow
+	AddAttr     AddAttribute
+	Indexes     []IndexCard
+	AddIndex    string
+	Grid        ItemGrid
+	IndexGrids  []IndexGrid
+}
+
+// CellRow is a row of cells with its buttons.
+type CellRow struct {
+	RowID   string
+	Cells   []Cell
+	Buttons []Button
+}
+
+// IndexCard edits one GSI or LSI.
+type IndexCard struct {
+	ID, Name, Kind string
+	Cells          []LabeledCell
+	Delete         Button
+}
+
+// ItemGrid is the spreadsheet of a table's sample items, grouped by partition.
+type ItemGrid struct {
+	ID        string
+	Table     string
+	Columns   []GridColumn
+	Groups    []ItemGroup
+	Count     int
+	AddRow    Button
+	Paste     string
+	Generate  string
+	AddColumn string
+	Types     []Option
+	// Message reports a refused paste or generation.
+	Message string
+}
+
+// GridColumn is one attribute column.
+type GridColumn struct {
+	Name, Type, Role string // Role: "pk", "sk" or ""
+}
+
+// ItemGroup is one partition: the items sharing a partition key value.
+type ItemGroup struct {
+	Partition string
+	Rows      []ItemRowView
+}
+
+// ItemRowView is one sample item.
+type ItemRowView struct {
+	RowID, ItemID string
+	Cells         []Cell
+	Size          string
+	SizeID        string
+	EntityType    string
+	EntityClass   string
+	Buttons       []Button
+}
+
+// IndexGrid is the computed view of one index.
+type IndexGrid struct {
+	ID, Name, Kind string
+	Columns        []GridColumn
+	Rows           []IndexGridRow
+	Excluded       []ExcludedView
+	Projection     string
+	// Total counts the index's entries; Rows holds the first ones. ExcludedTotal counts the items
+	// left out; Excluded holds the first ones.
+	Total, ExcludedTotal int
+}
+
+// IndexGridRow is one entry of an index.
+type IndexGridRow struct {
+	ItemID string
+	Cells  []string
+	Size   string
+}
+
+// ExcludedView is an item an index leaves out, and why.
+type ExcludedView struct {
+	ItemID, Reason string
+}

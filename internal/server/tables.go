@@ -1,0 +1,564 @@
+package server
+
+import (
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+
+	"dynaloom/internal/designer"
+	"dynaloom/web/templates"
+)
+
+var (
+	keyTypeOptions     = []templates.Option{{Value: "S", Label: "S"}, {Value: "N", Label: "N"}, {Value: "B", Label: "B"}}
+	sortKeyTypeOptions = []templates.Option{{Value: "", Label: "—"}, {Value: "S", Label: "S"}, {Value: "N", Label: "N"}, {Value: "B", Label: "B"}}
+	billingOptions     = []templates.Option{{Value: designer.OnDemand, Label: "On-demand"}, {Value: designer.Provisioned, Label: "Provisioned"}}
+	projectionOptions  = []templates.Option{{Value: designer.KeysOnly, Label: "KEYS_ONLY"}, {Value: designer.Include, Label: "INCLUDE"}, {Value: designer.All, Label: "ALL"}}
+	yesNoOptions       = []templates.Option{{Value: "no", Label: "No"}, {Value: "yes", Label: "Yes"}}
+	tableNoteFields    = []struct{ field, label string }{
+		{"purpose", "Purpose"},
+		{"aggregate_boundary", "Aggregate boundary"},
+		{"partition_key_justification", "Partition key justification"},
+		{"sort_key_justification", "Sort key justification"},
+		{"bounded_read_strategy", "Bounded read strategy"},
+		{"capacity_notes", "Capacity planning"},
+	}
+)
+
+func tablesHref(d *designContext, table string) string {
+	href := stepHref(d, "tables")
+	if table != "" {
+		href += "?table=" + url.QueryEscape(table)
+	}
+	return href
+}
+
+func tableByName(d designer.Design, name string) (designer.Table, bool) {
+	for _, t := range d.Tables {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return designer.Table{}, false
+}
+
+func (s *Server) tablesModel(c echo.Context, table string, grid gridState) (templates.Tables, error) {
+	d := designFrom(c)
+	w, err := s.workspaceModel(c, "tables")
+	if err != nil {
+		return templates.Tables{}, err
+	}
+	m := templates.Tables{Workspace: w, AddTable: "/d/" + d.Token + "/tables/add"}
+	design := d.Record.Design
+	if table == "" && len(design.Tables) > 0 {
+		table = design.Tables[0].Name
+	}
+	for _, t := range design.Tables {
+		m.Tabs = append(m.Tabs, templates.Step{ID: elemID("t", t.Name), Label: t.Name, Href: tablesHref(d, t.Name), Current: t.Name == table})
+	}
+	if t, ok := tableByName(design, table); ok {
+		tv := tableView(d, t, grid)
+		m.Table = &tv
+	}
+	return m, nil
+}
+
+// gridState is what an answer carries beyond the design: a refused cell or a grid message.
+type gridState struct {
+	bad     *cellError
+	message string
+	focus   string // item id whose first cell takes the focus
+	// noGrid leaves the item grid out, for answers that do not show it.
+	noGrid bool
+}
+
+func tableView(d *designContext, t designer.Table, grid gridState) templates.TableView {
+	base := "/d/" + d.Token
+	id := elemID("table", t.Name)
+	cell := func(field, label, value, kind string, opts []templates.Option) templates.LabeledCell {
+		c := templates.Cell{ID: elemID("tf", t.Name, field), Label: label, Value: value, Action: base + "/tables/field",
+			Vals: vals("table", t.Name, "field", field), Kind: kind, Options: opts, CanEdit: d.canEdit()}
+		if opts != nil {
+			c.Shown = optionLabel(opts, value)
+		}
+		return templates.LabeledCell{Label: label, Cell: grid.bad.apply(c)}
+	}
+	skName, skType := "", ""
+	if t.SortKey != nil {
+		skName, skType = t.SortKey.Name, string(t.SortKey.Type)
+	}
+	tv := templates.TableView{
+		ID:   id,
+		Name: t.Name,
+		Header: []templates.LabeledCell{
+			cell("name", "Table name", t.Name, "text", nil),
+			cell("billing_mode", "Billing mode", t.BillingMode, "select", billingOptions),
+			cell("ttl_attribute", "TTL attribute", t.TTLAttribute, "text", nil),
+		},
+		Schema: []templates.LabeledCell{
+			cell("pk_name", "Partition key", t.PartitionKey.Name, "text", nil),
+			cell("pk_type", "Partition key type", string(t.PartitionKey.Type), "select", keyTypeOptions),
+			cell("sk_name", "Sort key", skName, "text", nil),
+			cell("sk_type", "Sort key type", skType, "select", sortKeyTypeOptions),
+		},
+		Delete: templates.Button{Label: "Delete table " + t.Name, Text: "Delete table", Action: base + "/tables/delete",
+			Params: []templates.Param{{Name: "table", Value: t.Name}}, Class: "danger", Swap: "none",
+			Confirm: "Delete table " + t.Name + " with its indexes and items? History keeps it."},
+		AddEntity: base + "/tables/entity-types/add?table=" + url.QueryEscape(t.Name),
+		AddAttr:   templates.AddAttribute{Action: base + "/tables/attributes/add", Entity: t.Name, Types: attributeTypeOptions},
+		AddIndex:  base + "/tables/indexes/add?table=" + url.QueryEscape(t.Name),
+	}
+	for _, f := range tableNoteFields {
+		lc := cell(f.field, f.label, tableNote(t, f.field), "textarea", nil)
+		tv.Notes = append(tv.Notes, lc)
+	}
+	for i, et := range t.EntityTypes {
+		rowCell := func(field, label, value string) templates.Cell {
+			return grid.bad.apply(templates.Cell{ID: elemID("etf", t.Name, itoa(i), field), Label: label, Value: value,
+				Action: base + "/tables/entity-types/field", Vals: vals("table", t.Name, "index", itoa(i), "field", field),
+				Kind: "text", CanEdit: d.canEdit()})
+		}
+		tv.EntityTypes = append(tv.EntityTypes, templates.CellRow{
+			RowID: elemID("et", t.Name, itoa(i)),
+			Cells: []templates.Cell{
+				rowCell("entity", "Entity type", et.Entity), rowCell("pk_template", "PK template", et.PKTemplate),
+				rowCell("sk_template", "SK template", et.SKTemplate), rowCell("description", "Description", et.Description),
+			},
+			Buttons: []templates.Button{{Label: "Delete entity type " + et.Entity, Text: "✕", Action: base + "/tables/entity-types/delete",
+				Params: []templates.Param{{Name: "table", Value: t.Name}, {Name: "index", Value: itoa(i)}}, Class: "danger", Swap: "none"}},
+		})
+	}
+	for _, a := range t.Attributes {
+		tv.Attributes = append(tv.Attributes, templates.CellRow{
+			RowID: elemID("ta", t.Name, a.Name),
+			Cells: []templates.Cell{
+				grid.bad.apply(templates.Cell{ID: elemID("taf", t.Name, a.Name, "name"), Label: "Attribute name", Value: a.Name,
+					Action: base + "/tables/attributes/field", Vals: vals("table", t.Name, "attribute", a.Name, "field", "name"),
+					Kind: "text", CanEdit: d.canEdit()}),
+				grid.bad.apply(templates.Cell{ID: elemID("taf", t.Name, a.Name, "type"), Label: a.Name + " type", Value: string(a.Type),
+					Action: base + "/tables/attributes/field", Vals: vals("table", t.Name, "attribute", a.Name, "field", "type"),
+					Kind: "select", Options: attributeTypeOptions, CanEdit: d.canEdit(), Class: "w-type"}),
+				grid.bad.apply(templates.Cell{ID: elemID("taf", t.Name, a.Name, "generator"), Label: a.Name + " sample-data generator",
+					Value: designer.FormatGenerator(a.Generator), Action: base + "/tables/attributes/field",
+					Vals: vals("table", t.Name, "attribute", a.Name, "field", "generator"), Kind: "text", CanEdit: d.canEdit()}),
+			},
+			Buttons: []templates.Button{{Label: "Delete attribute " + a.Name, Text: "✕", Action: base + "/tables/attributes/delete",
+				Params: []templates.Param{{Name: "table", Value: t.Name}, {Name: "attribute", Value: a.Name}}, Class: "danger", Swap: "none"}},
+		})
+	}
+	for _, group := range []struct {
+		kind string
+		ixs  []designer.Index
+	}{{"GSI", t.GSIs}, {"LSI", t.LSIs}} {
+		for _, ix := range group.ixs {
+			tv.Indexes = append(tv.Indexes, indexCard(d, t, ix, group.kind, grid.bad))
+		}
+	}
+	if !grid.noGrid {
+		tv.Grid = itemGrid(d, t, grid)
+	}
+	tv.IndexGrids = indexGrids(t)
+	return tv
+}
+
+func tableNote(t designer.Table, field string) string {
+	switch field {
+	case "purpose":
+		return t.Purpose
+	case "aggregate_boundary":
+		return t.AggregateBoundary
+	case "partition_key_justification":
+		return t.PartitionKeyWhy
+	case "sort_key_justification":
+		return t.SortKeyWhy
+	case "bounded_read_strategy":
+		return t.BoundedReads
+	case "capacity_notes":
+		return t.Capacity
+	}
+	return ""
+}
+
+func indexCard(d *designContext, t designer.Table, ix designer.Index, kind string, bad *cellError) templates.IndexCard {
+	base := "/d/" + d.Token
+	cell := func(field, label, value, k string, opts []templates.Option) templates.LabeledCell {
+		c := templates.Cell{ID: elemID("ixf", t.Name, ix.Name, field), Label: ix.Name + " " + strings.ToLower(label), Value: value,
+			Action: base + "/tables/indexes/field", Vals: vals("table", t.Name, "index", ix.Name, "field", field),
+			Kind: k, Options: opts, CanEdit: d.canEdit()}
+		if opts != nil {
+			c.Shown = optionLabel(opts, value)
+		}
+		return templates.LabeledCell{Label: label, Cell: bad.apply(c)}
+	}
+	sparse := "no"
+	if ix.Sparse {
+		sparse = "yes"
+	}
+	card := templates.IndexCard{
+		ID: elemID("index", t.Name, ix.Name), Name: ix.Name, Kind: kind,
+		Cells: []templates.LabeledCell{
+			cell("name", "Name", ix.Name, "text", nil),
+			cell("partition_key", "Partition key", designer.FormatKeyAttributes(ix.PartitionKey), "text", nil),
+			cell("sort_key", "Sort key", designer.FormatKeyAttributes(ix.SortKey), "text", nil),
+			cell("projection", "Projection", ix.Projection.Type, "select", projectionOptions),
+			cell("include", "Projected attributes (INCLUDE)", strings.Join(ix.Projection.Attributes, ", "), "text", nil),
+			cell("sparse", "Sparse", sparse, "select", yesNoOptions),
+			cell("sparse_note", "Sparse on", ix.SparseNote, "text", nil),
+			cell("pattern_attributes", "Per-pattern attributes (4: a, b; 7: c)", designer.FormatPatternList(ix.PatternAttributes), "text", nil),
+			cell("purpose", "Purpose", ix.Purpose, "textarea", nil),
+			cell("projection_justification", "Projection justification", ix.ProjectionWhy, "textarea", nil),
+			cell("capacity_notes", "Capacity planning", ix.Capacity, "textarea", nil),
+		},
+		Delete: templates.Button{Label: "Delete index " + ix.Name, Text: "Delete", Action: base + "/tables/indexes/delete",
+			Params: []templates.Param{{Name: "table", Value: t.Name}, {Name: "index", Value: ix.Name}}, Class: "danger", Swap: "none",
+			Confirm: "Delete index " + ix.Name + "? History keeps it."},
+	}
+	return card
+}
+
+// gridColumns lists the item grid's columns: the keys, the declared attributes, then whatever
+// else the items hold.
+func gridColumns(t designer.Table) []templates.GridColumn {
+	cols := []templates.GridColumn{{Name: t.PartitionKey.Name, Type: string(t.PartitionKey.Type), Role: "pk"}}
+	seen := map[string]bool{t.PartitionKey.Name: true}
+	if t.SortKey != nil {
+		cols = append(cols, templates.GridColumn{Name: t.SortKey.Name, Type: string(t.SortKey.Type), Role: "sk"})
+		seen[t.SortKey.Name] = true
+	}
+	for _, a := range t.Attributes {
+		if !seen[a.Name] {
+			seen[a.Name] = true
+			cols = append(cols, templates.GridColumn{Name: a.Name, Type: string(a.Type)})
+		}
+	}
+	var extra []string
+	for _, it := range t.Items {
+		for name := range it.Item {
+			if !seen[name] {
+				seen[name] = true
+				extra = append(extra, name)
+			}
+		}
+	}
+	slices.Sort(extra)
+	for _, name := range extra {
+		cols = append(cols, templates.GridColumn{Name: name, Type: "any"})
+	}
+	return cols
+}
+
+func itemCellID(table, itemID, attr string) string { return elemID("it", table, itemID, attr) }
+
+func itemGrid(d *designContext, t designer.Table, state gridState) templates.ItemGrid {
+	base := "/d/" + d.Token
+	cols := gridColumns(t)
+	g := templates.ItemGrid{
+		ID: elemID("items", t.Name), Table: t.Name, Columns: cols, Count: len(t.Items), Message: state.message, Types: attributeTypeOptions,
+		AddRow: templates.Button{Label: "Add an item to " + t.Name, Text: "+ Add item", Action: base + "/items/add",
+			Params: []templates.Param{{Name: "table", Value: t.Name}}, Target: "#" + elemID("items", t.Name), Class: "primary", TestID: "add-item"},
+		Paste: base + "/items/paste?table=" + url.QueryEscape(t.Name), Generate: base + "/items/generate?table=" + url.QueryEscape(t.Name),
+		AddColumn: base + "/items/column?table=" + url.QueryEscape(t.Name),
+	}
+	entityIndex := map[string]int{}
+	for i, et := range t.EntityTypes {
+		if _, ok := entityIndex[et.Entity]; !ok {
+			entityIndex[et.Entity] = i
+		}
+	}
+	gridTarget := "#" + g.ID
+	for _, r := range designer.TableRows(t) {
+		if len(g.Groups) == 0 || g.Groups[len(g.Groups)-1].Partition != r.Partition || r.Partition == "" {
+			g.Groups = append(g.Groups, templates.ItemGroup{Partition: r.Partition})
+		}
+		row := templates.ItemRowView{RowID: elemID("row", t.Name, r.ID), ItemID: r.ID, Size: strconv.Itoa(r.Size) + " B",
+			SizeID: elemID("size", t.Name, r.ID), EntityType: r.EntityType}
+		if i, ok := entityIndex[r.EntityType]; ok {
+			row.EntityClass = "et-" + strconv.Itoa(i%8)
+		}
+		for ci, col := range cols {
+			text := ""
+			if v, ok := r.Item[col.Name]; ok {
+				text = designer.FormatCell(v)
+			}
+			cell := templates.Cell{ID: itemCellID(t.Name, r.ID, col.Name), Label: col.Name + " of item " + r.ID, Value: text,
+				Action: base + "/items/cell", Vals: vals("table", t.Name, "id", r.ID, "attribute", col.Name),
+				Kind: "text", CanEdit: d.canEdit(), Autofocus: ci == 0 && state.focus == r.ID}
+			if col.Role != "" {
+				// A key edit moves the row between partitions: the answer is the whole grid.
+				cell.Target = gridTarget
+			}
+			row.Cells = append(row.Cells, state.bad.apply(cell))
+		}
+		item := []templates.Param{{Name: "table", Value: t.Name}, {Name: "id", Value: r.ID}}
+		row.Buttons = []templates.Button{
+			{Label: "Duplicate item " + r.ID, Text: "⧉", Action: base + "/items/duplicate", Params: item, Target: gridTarget},
+		}
+		if len(t.EntityTypes) > 0 {
+			row.Buttons = append(row.Buttons, templates.Button{Label: "Fill the keys of item " + r.ID + " from its entity type's templates",
+				Text: "#{}", Action: base + "/items/fill-keys", Params: item, Target: gridTarget})
+		}
+		row.Buttons = append(row.Buttons, templates.Button{Label: "Delete item " + r.ID, Text: "✕", Action: base + "/items/delete",
+			Params: item, Target: gridTarget, Class: "danger"})
+		g.Groups[len(g.Groups)-1].Rows = append(g.Groups[len(g.Groups)-1].Rows, row)
+	}
+	return g
+}
+
+func indexGrids(t designer.Table) []templates.IndexGrid {
+	var out []templates.IndexGrid
+	for _, group := range []struct {
+		kind string
+		lsi  bool
+		ixs  []designer.Index
+	}{{"GSI", false, t.GSIs}, {"LSI", true, t.LSIs}} {
+		for _, ix := range group.ixs {
+			out = append(out, indexGrid(t, ix, group.kind, group.lsi))
+		}
+	}
+	return out
+}
+
+// maxIndexGridRows is how many entries an index grid shows; the API lists them all. An index grid
+// is recomputed on every edit, and beyond a screenful more rows only cost time.
+const maxIndexGridRows = 50
+
+func indexGrid(t designer.Table, ix designer.Index, kind string, lsi bool) templates.IndexGrid {
+	view := designer.IndexItemsFirst(t, ix, lsi, maxIndexGridRows)
+	g := templates.IndexGrid{ID: elemID("ixgrid", t.Name, ix.Name), Name: ix.Name, Kind: kind, Projection: projectionText(ix.Projection)}
+	seen := map[string]bool{}
+	add := func(name, role string) {
+		if name != "" && !seen[name] {
+			seen[name] = true
+			g.Columns = append(g.Columns, templates.GridColumn{Name: name, Role: role})
+		}
+	}
+	pk := ix.PartitionKey
+	if lsi {
+		pk = []designer.KeyAttribute{t.PartitionKey}
+	}
+	for _, k := range pk {
+		add(k.Name, "pk")
+	}
+	for _, k := range ix.SortKey {
+		add(k.Name, "sk")
+	}
+	add(t.PartitionKey.Name, "")
+	if t.SortKey != nil {
+		add(t.SortKey.Name, "")
+	}
+	var rest []string
+	for _, r := range view.Rows {
+		for name := range r.Item {
+			if !seen[name] && !slices.Contains(rest, name) {
+				rest = append(rest, name)
+			}
+		}
+	}
+	slices.Sort(rest)
+	for _, name := range rest {
+		add(name, "")
+	}
+	g.Total = view.Total
+	for _, r := range view.Rows {
+		row := templates.IndexGridRow{ItemID: r.ID, Size: strconv.Itoa(r.Size) + " B"}
+		for _, col := range g.Columns {
+			text := ""
+			if v, ok := r.Item[col.Name]; ok {
+				text = designer.FormatCell(v)
+			}
+			row.Cells = append(row.Cells, text)
+		}
+		g.Rows = append(g.Rows, row)
+	}
+	g.ExcludedTotal = len(view.Excluded)
+	for _, x := range view.Excluded[:min(len(view.Excluded), maxIndexGridRows)] {
+		g.Excluded = append(g.Excluded, templates.ExcludedView{ItemID: x.ID, Reason: x.Reason})
+	}
+	return g
+}
+
+func projectionText(p designer.Projection) string {
+	if p.Type == designer.Include && len(p.Attributes) > 0 {
+		return "INCLUDE (" + strings.Join(p.Attributes, ", ") + ")"
+	}
+	return p.Type
+}
+
+func (s *Server) tablesPage(c echo.Context) error {
+	m, err := s.tablesModel(c, c.QueryParam("table"), gridState{})
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, templates.TablesView(m))
+}
+
+// reloadTables answers a structural edit (a rename, a key, an index) by reloading the step: the
+// grids' columns and every cell's parameters may have changed.
+func reloadTables(c echo.Context, table string) error {
+	target := tablesHref(designFrom(c), table)
+	if !isHTMX(c) {
+		return c.Redirect(http.StatusSeeOther, target)
+	}
+	c.Response().Header().Set("HX-Location", target)
+	return c.NoContent(http.StatusOK)
+}
+
+func (s *Server) addTable(c echo.Context) error {
+	get, err := postedForm(c)
+	if err != nil {
+		return err
+	}
+	if err := s.edit(c, designer.AddTable{Name: get("name"), PartitionKey: get("partition_key"), PartitionKeyType: get("type")}); err != nil {
+		return err
+	}
+	return reloadTables(c, strings.TrimSpace(get("name")))
+}
+
+func (s *Server) deleteTable(c echo.Context) error {
+	get, err := postedForm(c)
+	if err != nil {
+		return err
+	}
+	if err := s.edit(c, designer.DeleteTable{Table: get("table")}); err != nil {
+		return err
+	}
+	return reloadTables(c, "")
+}
+
+// saveTableField saves one field of a table. Names and keys reshape the page and reload it; the
+// rest answer with their cell.
+func (s *Server) saveTableField(c echo.Context) error {
+	get, err := postedForm(c)
+	if err != nil {
+		return err
+	}
+	table, field, value := get("table"), get("field"), get("value")
+	t, ok := tableByName(designFrom(c).Record.Design, table)
+	if !ok {
+		return badInput("table: no table named %q; it may have been renamed or deleted", table)
+	}
+	var change designer.Change
+	structural := true
+	switch field {
+	case "name":
+		change = designer.RenameTable{Table: table, To: value}
+	case "pk_name":
+		change = designer.SetTableKey{Table: table, Which: "partition", Name: value, Type: string(t.PartitionKey.Type)}
+	case "pk_type":
+		change = designer.SetTableKey{Table: table, Which: "partition", Name: t.PartitionKey.Name, Type: value}
+	case "sk_name", "sk_type":
+		name, typ := "", string(designer.S)
+		if t.SortKey != nil {
+			name, typ = t.SortKey.Name, string(t.SortKey.Type)
+		}
+		if field == "sk_name" {
+			name = value
+		} else {
+			typ = value
+		}
+		if typ == "" {
+			name = ""
+		}
+		change = designer.SetTableKey{Table: table, Which: "sort", Name: name, Type: typ}
+	default:
+		change, structural = designer.SetTableField{Table: table, Field: field, Value: value}, false
+	}
+	cellID := elemID("tf", table, field)
+	err = s.edit(c, change)
+	if _, refused := refusal(err); !refused && err != nil {
+		return err
+	}
+	if err == nil && structural {
+		if field == "name" {
+			table = strings.TrimSpace(value)
+		}
+		return reloadTables(c, table)
+	}
+	return s.tableCellAnswer(c, table, cellID, value, err)
+}
+
+// tableCellAnswer answers a one-cell edit of the tables step with the cell (showing the refusal, if
+// any), the recomputed index grids and the live panel; an item cell also updates its row's size.
+func (s *Server) tableCellAnswer(c echo.Context, table, cellID, value string, err error) error {
+	answer, status, ok := cellAnswer(designFrom(c), table, cellID, value, err)
+	if !ok {
+		return reloadTables(c, table)
+	}
+	return respond(c, status, "tables", answer)
+}
+
+// cellAnswer builds that answer, less the live panel, from the design as it now stands. ok is
+// false when the cell no longer exists (the table or the item was renamed or deleted meanwhile).
+func cellAnswer(d *designContext, table, cellID, value string, err error) (templ.Component, int, bool) {
+	state := gridState{noGrid: true}
+	status := http.StatusOK
+	if msg, refused := refusal(err); refused {
+		state.bad, status = &cellError{cellID, value, msg}, http.StatusUnprocessableEntity
+	}
+	t, ok := tableByName(d.Record.Design, table)
+	if !ok {
+		return nil, 0, false
+	}
+	tv := tableView(d, t, state)
+	grids := templates.IndexGridsOOB(tv.ID, tv.IndexGrids)
+	if cell, found := findCell(tableCells(tv), cellID); found {
+		return templ.Join(templates.CellView(cell), grids), status, true
+	}
+	if cell, size, found := itemCell(d, t, cellID, state.bad); found {
+		return templ.Join(cell, grids, size), status, true
+	}
+	return nil, 0, false
+}
+
+// itemCell renders one grid cell and its row's size, without building the rest of the grid.
+func itemCell(d *designContext, t designer.Table, cellID string, bad *cellError) (templ.Component, templ.Component, bool) {
+	cols := gridColumns(t)
+	for _, it := range t.Items {
+		for _, col := range cols {
+			if itemCellID(t.Name, it.ID, col.Name) != cellID {
+				continue
+			}
+			text := ""
+			if v, ok := it.Item[col.Name]; ok {
+				text = designer.FormatCell(v)
+			}
+			cell := bad.apply(templates.Cell{ID: cellID, Label: col.Name + " of item " + it.ID, Value: text,
+				Action: "/d/" + d.Token + "/items/cell", Vals: vals("table", t.Name, "id", it.ID, "attribute", col.Name),
+				Kind: "text", CanEdit: d.canEdit()})
+			size := templates.SizeOOB(elemID("size", t.Name, it.ID), strconv.Itoa(designer.ItemSize(it.Item))+" B")
+			return templates.CellView(cell), size, true
+		}
+	}
+	return nil, nil, false
+}
+
+// tableCells lists every editable cell of a table view.
+func tableCells(tv templates.TableView) []templates.Cell {
+	var cells []templates.Cell
+	for _, group := range [][]templates.LabeledCell{tv.Header, tv.Schema, tv.Notes} {
+		for _, lc := range group {
+			cells = append(cells, lc.Cell)
+		}
+	}
+	for _, rows := range [][]templates.CellRow{tv.EntityTypes, tv.Attributes} {
+		for _, r := range rows {
+			cells = append(cells, r.Cells...)
+		}
+	}
+	for _, ix := range tv.Indexes {
+		for _, lc := range ix.Cells {
+			cells = append(cells, lc.Cell)
+		}
+	}
+	for _, g := range tv.Grid.Groups {
+		for _, r := range g.Rows {
+			cells = append(cells, r.Cells...)
+		}
+	}
+	return cells
+}
