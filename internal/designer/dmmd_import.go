@@ -1407,6 +1407,13 @@ func (p *dmParser) mapPattern(line, n int, desc, ops, notes string, peak *float6
 // attribute types, the sample items.
 func (p *dmParser) design() Design {
 	d := Design{Name: dmTitleName(p.title), Patterns: p.patterns, Prose: p.prose}
+	if d.Name == "" && len(d.Tables) > 0 {
+		// A data model rarely names itself; its tables say what it is about.
+		d.Name = d.Tables[0].Name
+		if len(d.Tables) > 1 {
+			d.Name += fmt.Sprintf(" and %d more tables", len(d.Tables)-1)
+		}
+	}
 	if d.Name == "" {
 		d.Name = "Untitled design"
 	}
