@@ -169,6 +169,13 @@ var changeKinds = map[string]func(json.RawMessage) (Change, error){
 	MovePattern{}.Kind():      decodeAs[MovePattern],
 	RenumberPatterns{}.Kind(): decodeAs[RenumberPatterns],
 
+	AddOperation{}.Kind():      decodeAs[AddOperation],
+	SetOperationField{}.Kind(): decodeAs[SetOperationField],
+	DeleteOperation{}.Kind():   decodeAs[DeleteOperation],
+	ToggleExpected{}.Kind():    decodeAs[ToggleExpected],
+	ClearExpected{}.Kind():     decodeAs[ClearExpected],
+	SetMappingNotes{}.Kind():   decodeAs[SetMappingNotes],
+
 	AddAggregate{}.Kind():          decodeAs[AddAggregate],
 	SetAggregateField{}.Kind():     decodeAs[SetAggregateField],
 	DeleteAggregate{}.Kind():       decodeAs[DeleteAggregate],

@@ -254,6 +254,12 @@ func TestChange_roundTrip(t *testing.T) {
 		AddItemColumn{Table: "TitleHistory", Attribute: "grade", Type: N},
 		FillKeyFromTemplate{Table: "Department", ID: "d005m1"},
 		GenerateSampleItems{Table: "TitleHistory", Count: 3, Seed: 42},
+		AddOperation{Pattern: "ap16", Op: "Scan"},
+		SetOperationField{Pattern: "ap3", Index: 0, Field: "values", Value: `:dept=d005, :n={"S":"5"}`},
+		DeleteOperation{Pattern: "ap11", Index: 4},
+		ToggleExpected{Pattern: "ap4", Index: 0, Key: Item{"dept_no": Str("d005"), "record_key": Str("METADATA")}},
+		ClearExpected{Pattern: "ap1", Index: 0},
+		SetMappingNotes{Pattern: "ap16", Notes: "Athena over the S3 export."},
 	}
 	seen := map[string]bool{}
 	for i, c := range changes {
@@ -376,6 +382,12 @@ func TestChange_kindsAreStable(t *testing.T) {
 		"add_item_column":              AddItemColumn{},
 		"fill_key_from_template":       FillKeyFromTemplate{},
 		"generate_items":               GenerateSampleItems{},
+		"add_operation":                AddOperation{},
+		"set_operation_field":          SetOperationField{},
+		"delete_operation":             DeleteOperation{},
+		"toggle_expected":              ToggleExpected{},
+		"clear_expected":               ClearExpected{},
+		"set_mapping_notes":            SetMappingNotes{},
 	}
 	if len(want) != len(changeKinds) {
 		t.Errorf("%d kinds registered, %d pinned here; pin every new kind", len(changeKinds), len(want))

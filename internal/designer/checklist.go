@@ -24,8 +24,8 @@ type Checklists struct {
 // checklists") and the content it speaks about exists: a rule that finds nothing in an empty list
 // has checked nothing, so the content condition keeps an empty design from ticking every line.
 // Advice (info) never unticks a line: a justified deviation from the thresholds is what the seed
-// asks for. Codes that no rule reports yet (MAP, CAP) are listed so the lines tighten when those
-// rules arrive; until then the content condition does the checking.
+// asks for. Codes that no rule reports yet (CAP) are listed so the lines tighten when those rules
+// arrive; until then the content condition does the checking.
 func BuildChecklists(d Design, findings []Finding) Checklists {
 	blocked := map[string]bool{}
 	for _, f := range findings {

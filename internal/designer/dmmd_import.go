@@ -1390,10 +1390,13 @@ func (p *dmParser) mapPattern(line, n int, desc, ops, notes string, peak *float6
 		p.note(line, "pattern %d is mapped twice; the operations were joined", n)
 		dmAppend(&pt.Mapping.Source, ops)
 		dmAppend(&pt.Mapping.Notes, notes)
+		pt.Mapping.Operations = append(pt.Mapping.Operations, ParseOperationText(ops)...)
 		return
 	}
 	pt := Pattern{Number: n, Description: desc, PeakRPS: peak, ResultBound: items, SizeBand: size, Status: StatusOpen}
 	pt.Mapping.Source, pt.Mapping.Notes = ops, notes
+	// What the operation cell says, as far as it can be read; the cell itself stays in Source.
+	pt.Mapping.Operations = ParseOperationText(ops)
 	switch opType {
 	case "GetItem", "Query", "Scan", "BatchGetItem", "TransactGetItems":
 		pt.Type = Read
@@ -1907,7 +1910,7 @@ func mergeDataModel(req, model Design) (Design, []ImportNote) {
 			continue
 		}
 		pt := &d.Patterns[i]
-		pt.Mapping.Source, pt.Mapping.Notes = mp.Mapping.Source, mp.Mapping.Notes
+		pt.Mapping.Source, pt.Mapping.Notes, pt.Mapping.Operations = mp.Mapping.Source, mp.Mapping.Notes, mp.Mapping.Operations
 		if pt.PeakRPS == nil {
 			pt.PeakRPS = mp.PeakRPS
 		}

@@ -51,6 +51,17 @@ var rules = []rule{
 	mod017Sparse,
 	mod018AllProjection,
 	mod019Undeclared,
+	map001Unmapped,
+	map002KeyedOperations,
+	map003QueryKeys,
+	map004Scans,
+	map005ConsistentGSI,
+	map006Projection,
+	map007FilterOnKey,
+	map008CallSizes,
+	mapEvaluated, // MAP009, MAP011
+	map010Unbounded,
+	map012Names,
 }
 
 // Validate runs every rule on d. The findings come errors first, then warnings, then advice; within

@@ -56,6 +56,7 @@ func New(store *storage.Store, log *slog.Logger, opts Options) *Server {
 	page.GET("/patterns", s.patternsPage)
 	page.GET("/aggregates", s.aggregatesPage)
 	page.GET("/tables", s.tablesPage)
+	page.GET("/mapping", s.mappingPage)
 	page.GET("/validation", s.validationPage)
 	page.GET("/export", s.exportPage)
 	page.GET("/export/:format", s.exportDownload)
@@ -107,6 +108,12 @@ func New(store *storage.Store, log *slog.Logger, opts Options) *Server {
 	edit.POST("/items/generate", s.generateItems)
 	edit.POST("/items/column", s.addItemColumn)
 	edit.POST("/items/cell", s.saveItemCell)
+	edit.POST("/mapping/add", s.addOperation)
+	edit.POST("/mapping/delete", s.deleteOperation)
+	edit.POST("/mapping/field", s.saveOperationField)
+	edit.POST("/mapping/notes", s.saveMappingNotes)
+	edit.POST("/mapping/expected", s.toggleExpected)
+	edit.POST("/mapping/expected/clear", s.clearExpected)
 
 	api := e.Group("/api", noStore)
 	api.POST("/designs", s.apiCreateDesign)
@@ -115,6 +122,7 @@ func New(store *storage.Store, log *slog.Logger, opts Options) *Server {
 	apiDesign.PUT("", s.apiPutDesign, requireEdit)
 	apiDesign.GET("/validation", s.apiValidation)
 	apiDesign.GET("/export/:format", s.exportDownload)
+	apiDesign.POST("/evaluate", s.apiEvaluate)
 	apiDesign.GET("/tables/:table/items", s.apiTableItems)
 	apiDesign.GET("/tables/:table/indexes/:index/items", s.apiIndexItems)
 

@@ -23,6 +23,7 @@ var steps = []struct{ id, label, path string }{
 	{"patterns", "Access patterns", "/patterns"},
 	{"aggregates", "Aggregates", "/aggregates"},
 	{"tables", "Tables & indexes", "/tables"},
+	{"mapping", "Mapping", "/mapping"},
 	{"validation", "Validation", "/validation"},
 	{"export", "Export", "/export"},
 }
@@ -125,6 +126,13 @@ func anchorFor(d *designContext, path string) string {
 		}
 		return stepHref(d, "entities") + "#relationships"
 	case "access_patterns":
+		if len(parts) > 3 && parts[2] == "mapping" {
+			for _, p := range design.Patterns {
+				if itoa(p.Number) == parts[1] {
+					return stepHref(d, "mapping") + "#" + elemID("map", p.ID)
+				}
+			}
+		}
 		if len(parts) > 1 {
 			for _, p := range design.Patterns {
 				if itoa(p.Number) == parts[1] {

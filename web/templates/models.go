@@ -418,3 +418,47 @@ type IndexGridRow struct {
 type ExcludedView struct {
 	ItemID, Reason string
 }
+
+// Mapping is the mapping step: each access pattern's operations, run live against the samples.
+type Mapping struct {
+	Workspace
+	Cards []MappingCard
+}
+
+// MappingCard is one access pattern with its operations.
+type MappingCard struct {
+	ID, Number, Description, Status string
+	Notes                           Cell
+	Source                          string
+	Ops                             []OperationView
+	Add                             Button
+}
+
+// OperationView is one mapped operation with its live result.
+type OperationView struct {
+	ID     string
+	Cells  []LabeledCell
+	Delete Button
+	Result ResultView
+}
+
+// ResultView is what an operation returns from the sample items, and whether that is what the
+// team expects.
+type ResultView struct {
+	ID      string
+	Error   string
+	Summary string
+	// Verdict is "pass", "fail" or "" when no expected result is recorded.
+	Verdict string
+	Rows    []ResultRow
+	More    int
+	Clear   *Button
+}
+
+// ResultRow is one candidate item: returned or not, expected or not, with the button that marks it.
+type ResultRow struct {
+	Key      string
+	Returned bool
+	Expected bool
+	Toggle   Button
+}

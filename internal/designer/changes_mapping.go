@@ -1,0 +1,590 @@
+package designer
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Changes to how access patterns are served: the DynamoDB operations each pattern runs, their
+// expected results and the mapping notes. Patterns are addressed by id, operations by position in
+// their pattern's list.
+
+// ParseOperationName reads a DynamoDB operation name in any case, with or without spaces or
+// underscores ("query", "Get Item", "transact_write_items").
+func ParseOperationName(s string) (string, error) {
+	squeezed := strings.ReplaceAll(words(s), " ", "")
+	for _, op := range Operations {
+		if strings.EqualFold(op, squeezed) {
+			return op, nil
+		}
+	}
+	if squeezed == "" {
+		return "", fmt.Errorf("must name an operation: one of %s", strings.Join(Operations, ", "))
+	}
+	return "", fmt.Errorf("%q is not a DynamoDB operation; use one of %s", strings.TrimSpace(s), strings.Join(Operations, ", "))
+}
+
+// findOperation returns the pattern with id and its operation at position i.
+func findOperation(d Design, id string, i int) (Pattern, int, Operation, error) {
+	p, pi, err := findPattern(d, id)
+	if err != nil {
+		return Pattern{}, -1, Operation{}, err
+	}
+	if i < 0 || i >= len(p.Mapping.Operations) {
+		return Pattern{}, -1, Operation{}, invalid("index", "%s has no operation %d; it has %d", patternLabel(d, id), i+1, len(p.Mapping.Operations))
+	}
+	return p, pi, p.Mapping.Operations[i], nil
+}
+
+// withOperation returns d with operation i of the pattern at pi replaced by op.
+func withOperation(d Design, pi, i int, op Operation) Design {
+	p := d.Patterns[pi]
+	p.Mapping.Operations = replaceAt(p.Mapping.Operations, i, op)
+	d.Patterns = replaceAt(d.Patterns, pi, p)
+	return d
+}
+
+// operationLabel names an operation in a history line: "pattern 4's operation 2".
+func operationLabel(patternLabel string, i int) string {
+	return patternLabel + "'s operation " + strconv.Itoa(i+1)
+}
+
+// AddOperation appends an operation to a pattern's mapping. With a single table in the design the
+// operation targets it; otherwise the table is left to choose.
+type AddOperation struct {
+	Pattern string `json:"pattern"`
+	Op      string `json:"op"`
+}
+
+func (AddOperation) Kind() string { return "add_operation" }
+
+func (c AddOperation) Apply(d Design) (Design, error) {
+	p, pi, err := findPattern(d, c.Pattern)
+	if err != nil {
+		return d, err
+	}
+	name, err := ParseOperationName(c.Op)
+	if err != nil {
+		return d, fieldError("op", err)
+	}
+	op := Operation{Op: name}
+	if len(d.Tables) == 1 {
+		op.Table = d.Tables[0].Name
+	}
+	p.Mapping.Operations = append(slices.Clip(p.Mapping.Operations), op)
+	d.Patterns = replaceAt(d.Patterns, pi, p)
+	return d, nil
+}
+
+func (c AddOperation) Summary() string { return c.summary("pattern " + c.Pattern) }
+func (c AddOperation) Describe(before Design) string {
+	return c.summary(patternLabel(before, c.Pattern))
+}
+func (c AddOperation) summary(label string) string {
+	name, err := ParseOperationName(c.Op)
+	if err != nil {
+		name = strings.TrimSpace(c.Op)
+	}
+	return "Added a " + name + " to " + label
+}
+func (c AddOperation) Paths() []string { return []string{patternPath(c.Pattern)} }
+
+// OperationFields are the fields SetOperationField sets.
+var OperationFields = []string{
+	"op", "table", "index", "key_condition", "filter", "projection", "limit", "direction", "consistent",
+	"names", "values", "notes",
+}
+
+var operationLabels = map[string]string{
+	"op": "API call", "table": "table", "index": "index", "key_condition": "key condition", "filter": "filter",
+	"projection": "projection", "limit": "limit", "direction": "direction", "consistent": "consistency",
+	"names": "names", "values": "values", "notes": "notes",
+}
+
+// SetOperationField sets one field of an operation from what a person typed:
+//
+//	op             a DynamoDB operation name, in any case
+//	table          a table of the design; an index the new table lacks is cleared
+//	index          an index of the operation's table; empty targets the table
+//	key_condition, filter, projection, notes   text, kept as written
+//	limit          a whole number of 1 or more; empty clears it
+//	direction      asc or desc (ascending, descending, forward, backward)
+//	consistent     yes or no (strong, eventual)
+//	names          #n=name, #s=status (see ParseOperationNames)
+//	values         :pk=USER#1, :n=5 (see ParseOperationValues)
+//
+// Expressions are not refused for their content: the MAP rules say what is wrong with them, so a
+// half-typed condition can be saved and fixed.
+type SetOperationField struct {
+	Pattern string `json:"pattern"`
+	Index   int    `json:"index"`
+	Field   string `json:"field"`
+	Value   string `json:"value"`
+}
+
+func (SetOperationField) Kind() string { return "set_operation_field" }
+
+func (c SetOperationField) Apply(d Design) (Design, error) {
+	_, pi, op, err := findOperation(d, c.Pattern, c.Index)
+	if err != nil {
+		return d, err
+	}
+	switch c.Field {
+	case "op":
+		op.Op, err = ParseOperationName(c.Value)
+	case "table":
+		var t Table
+		if strings.TrimSpace(c.Value) == "" {
+			return d, invalid(c.Field, "must name a table: %s", tableChoice(d))
+		}
+		if t, _, err = findTable(d, c.Field, strings.TrimSpace(c.Value)); err == nil {
+			op.Table = t.Name
+			if _, _, _, ok := t.IndexByName(op.Index); !ok {
+				op.Index = ""
+			}
+		}
+	case "index":
+		op.Index, err = operationIndex(d, op, strings.TrimSpace(c.Value))
+	case "key_condition":
+		op.KeyCondition, err = cleanText(c.Field, c.Value)
+	case "filter":
+		op.Filter, err = cleanText(c.Field, c.Value)
+	case "projection":
+		op.Projection, err = cleanText(c.Field, c.Value)
+	case "limit":
+		op.Limit, err = parseLimit(c.Value)
+	case "direction":
+		op.Descending, err = parseDirection(c.Value)
+	case "consistent":
+		op.Consistent, err = parseConsistentRead(c.Value)
+	case "names":
+		op.Names, err = ParseOperationNames(c.Value)
+	case "values":
+		op.Values, err = ParseOperationValues(c.Value)
+	case "notes":
+		op.Notes, err = cleanText(c.Field, c.Value)
+	default:
+		return d, invalid("field", "operations have no field %q; the fields are %s", c.Field, strings.Join(OperationFields, ", "))
+	}
+	if err != nil {
+		return d, fieldError(c.Field, err)
+	}
+	return withOperation(d, pi, c.Index, op), nil
+}
+
+// operationIndex checks that name is an index of the operation's table; empty means the table.
+func operationIndex(d Design, op Operation, name string) (string, error) {
+	if name == "" {
+		return "", nil
+	}
+	t, _, ok := d.TableByName(op.Table)
+	if !ok {
+		return "", fmt.Errorf("choose the operation's table before its index")
+	}
+	if _, _, _, ok := t.IndexByName(name); !ok {
+		var names []string
+		for _, m := range modIndexes(t) {
+			names = append(names, m.ix.Name)
+		}
+		if len(names) == 0 {
+			return "", fmt.Errorf("table %s has no index named %q; it has no indexes", t.Name, name)
+		}
+		return "", fmt.Errorf("table %s has no index named %q; its indexes are %s", t.Name, name, strings.Join(names, ", "))
+	}
+	return name, nil
+}
+
+// parseLimit reads a Query or Scan Limit: a whole number of 1 or more; blank clears it.
+func parseLimit(s string) (*int, error) {
+	n, err := parseCount(s)
+	if err != nil || (n != nil && *n < 1) {
+		return nil, fmt.Errorf("%q is not a limit; use a whole number of 1 or more, or leave it blank", strings.TrimSpace(s))
+	}
+	if n == nil {
+		return nil, nil
+	}
+	limit := int(*n)
+	return &limit, nil
+}
+
+// parseDirection reads a Query's sort direction and reports whether it is descending. Blank is
+// DynamoDB's default, ascending.
+func parseDirection(s string) (bool, error) {
+	switch words(s) {
+	case "", "asc", "ascending", "forward", "oldest first":
+		return false, nil
+	case "desc", "descending", "backward", "reverse", "newest first":
+		return true, nil
+	}
+	return false, fmt.Errorf("%q is not a direction; use asc or desc", strings.TrimSpace(s))
+}
+
+// parseConsistentRead reads whether a read is strongly consistent. Blank is DynamoDB's default,
+// eventually consistent.
+func parseConsistentRead(s string) (bool, error) {
+	switch words(s) {
+	case "strong", "strongly consistent", "consistent":
+		return true, nil
+	case "eventual", "eventually consistent":
+		return false, nil
+	}
+	b, err := ParseTriState(s)
+	if err != nil {
+		return false, fmt.Errorf("%q is not an answer; use yes (strongly consistent) or no (eventually consistent)", strings.TrimSpace(s))
+	}
+	return b != nil && *b, nil
+}
+
+func (c SetOperationField) Summary() string { return c.summary("pattern " + c.Pattern) }
+func (c SetOperationField) Describe(before Design) string {
+	return c.summary(patternLabel(before, c.Pattern))
+}
+func (c SetOperationField) summary(label string) string {
+	return fieldSummary("the %s of "+escapePercent(operationLabel(label, c.Index)), operationLabels[c.Field], c.Value, c.Field == "notes")
+}
+func (c SetOperationField) Paths() []string { return []string{patternPath(c.Pattern)} }
+
+// ParseOperationNames reads expression attribute names written "#n=name, #s=status". Blank gives
+// nil. A placeholder is # followed by letters, digits or "_"; each is given once.
+func ParseOperationNames(text string) (map[string]string, error) {
+	if strings.TrimSpace(text) == "" {
+		return nil, nil
+	}
+	out := map[string]string{}
+	for part := range strings.SplitSeq(text, ",") {
+		if strings.TrimSpace(part) == "" {
+			continue
+		}
+		key, name, ok := strings.Cut(part, "=")
+		key, name = strings.TrimSpace(key), strings.TrimSpace(name)
+		switch {
+		case !ok:
+			return nil, fmt.Errorf("%q has no \"=\"; write each name as #placeholder=attribute", strings.TrimSpace(part))
+		case !placeholder(key, '#'):
+			return nil, fmt.Errorf("%q is not a name placeholder; it is # followed by letters, digits or \"_\"", key)
+		case name == "":
+			return nil, fmt.Errorf("%s names no attribute", key)
+		}
+		if _, dup := out[key]; dup {
+			return nil, fmt.Errorf("%s is given twice", key)
+		}
+		if _, err := cleanName("names", name); err != nil {
+			return nil, fmt.Errorf("%s=%s: the attribute name %s", key, shorten(name), err.(*ValidationError).Message)
+		}
+		out[key] = name
+	}
+	if len(out) == 0 {
+		return nil, nil
+	}
+	return out, nil
+}
+
+// FormatOperationNames writes an operation's names as ParseOperationNames reads them, sorted.
+func FormatOperationNames(op Operation) string {
+	parts := make([]string, 0, len(op.Names))
+	for _, k := range slices.Sorted(maps.Keys(op.Names)) {
+		parts = append(parts, k+"="+op.Names[k])
+	}
+	return strings.Join(parts, ", ")
+}
+
+// placeholder reports whether s is sigil followed by one or more letters, digits or "_".
+func placeholder(s string, sigil byte) bool {
+	if len(s) < 2 || s[0] != sigil {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if !isNameByte(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func isNameByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || isDigit(c) || c == '_'
+}
+
+// ParseOperationValues reads expression attribute values written ":pk=USER#1, :n=5". Each value is
+// read as a cell of no declared type (InferCell: 5 is a number, USER#1 a string), or given as
+// DynamoDB JSON when that guess is wrong: :id={"S":"10001"}. A comma ends a value only where the
+// next placeholder starts, so `:tags=["a","b"]` keeps its comma. Blank gives nil.
+func ParseOperationValues(text string) (map[string]Value, error) {
+	if strings.TrimSpace(text) == "" {
+		return nil, nil
+	}
+	if _, err := cleanText("values", text); err != nil {
+		return nil, errors.New(err.(*ValidationError).Message)
+	}
+	starts := valueStarts(text)
+	if len(starts) == 0 || strings.TrimSpace(text[:starts[0]]) != "" {
+		return nil, fmt.Errorf("write each value as :placeholder=value, such as :id=10001")
+	}
+	out := map[string]Value{}
+	for i, start := range starts {
+		end := len(text)
+		if i+1 < len(starts) {
+			end = strings.LastIndexByte(text[:starts[i+1]], ',')
+		}
+		key, cell, _ := strings.Cut(text[start:end], "=")
+		key, cell = strings.TrimSpace(key), strings.TrimSpace(cell)
+		if _, dup := out[key]; dup {
+			return nil, fmt.Errorf("%s is given twice", key)
+		}
+		v, ok := typedValueCell(cell)
+		if !ok {
+			v = InferCell(cell)
+		}
+		out[key] = v
+	}
+	return out, nil
+}
+
+// valueStarts returns where each ":placeholder=" of a values text starts: at the start of the text
+// or after a comma, outside JSON strings, arrays and objects.
+func valueStarts(text string) []int {
+	var out []int
+	depth, quoted, escaped, afterComma := 0, false, false, true
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case quoted:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				quoted = false
+			}
+			continue
+		case c == '"':
+			quoted = true
+		case c == '{' || c == '[':
+			depth++
+		case c == '}' || c == ']':
+			depth = max(depth-1, 0)
+		case c == ',' && depth == 0:
+			afterComma = true
+			continue
+		case c == ' ' || c == '\t':
+			continue
+		case c == ':' && depth == 0 && afterComma:
+			j := i + 1
+			for j < len(text) && isNameByte(text[j]) {
+				j++
+			}
+			if j > i+1 && strings.HasPrefix(strings.TrimLeft(text[j:], " \t"), "=") {
+				out = append(out, i)
+			}
+		}
+		afterComma = false
+	}
+	return out
+}
+
+// FormatOperationValues writes an operation's values as ParseOperationValues reads them, sorted:
+// as cell text where that reads back as the same value and holds no quote, bracket or comma that
+// could run into the next value, else as DynamoDB JSON.
+func FormatOperationValues(op Operation) string {
+	parts := make([]string, 0, len(op.Values))
+	for _, k := range slices.Sorted(maps.Keys(op.Values)) {
+		v := op.Values[k]
+		text := FormatCell(v)
+		document := v.Type == M || v.Type == L || v.Type == SS || v.Type == NS || v.Type == BS
+		if text == "" || text != strings.TrimSpace(text) || !document && strings.ContainsAny(text, "\"{}[],") ||
+			!sameValue(InferCell(text), v) {
+			if b, err := json.Marshal(v); err == nil {
+				text = string(b)
+			}
+		}
+		parts = append(parts, k+"="+text)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func sameValue(a, b Value) bool {
+	ja, errA := json.Marshal(a)
+	jb, errB := json.Marshal(b)
+	return errA == nil && errB == nil && string(ja) == string(jb)
+}
+
+// DeleteOperation deletes one operation of a pattern.
+type DeleteOperation struct {
+	Pattern string `json:"pattern"`
+	Index   int    `json:"index"`
+}
+
+func (DeleteOperation) Kind() string { return "delete_operation" }
+
+func (c DeleteOperation) Apply(d Design) (Design, error) {
+	p, pi, _, err := findOperation(d, c.Pattern, c.Index)
+	if err != nil {
+		return d, err
+	}
+	p.Mapping.Operations = slices.Delete(slices.Clone(p.Mapping.Operations), c.Index, c.Index+1)
+	if len(p.Mapping.Operations) == 0 {
+		p.Mapping.Operations = nil
+	}
+	d.Patterns = replaceAt(d.Patterns, pi, p)
+	return d, nil
+}
+
+func (c DeleteOperation) Summary() string {
+	return "Deleted " + operationLabel("pattern "+c.Pattern, c.Index)
+}
+func (c DeleteOperation) Describe(before Design) string {
+	return "Deleted " + operationLabel(patternLabel(before, c.Pattern), c.Index)
+}
+func (c DeleteOperation) Paths() []string { return []string{patternPath(c.Pattern)} }
+
+// ToggleExpected adds an item's key to an operation's expected result, creating the list, or
+// removes it when it is there; removing the last key leaves "returns nothing". Only the table's
+// key attributes of Key are kept. A Query's expected keys follow the order the Query returns
+// them from the sample items, since its order is part of what the pattern expects.
+type ToggleExpected struct {
+	Pattern string `json:"pattern"`
+	Index   int    `json:"index"`
+	Key     Item   `json:"key"`
+}
+
+func (ToggleExpected) Kind() string { return "toggle_expected" }
+
+func (c ToggleExpected) Apply(d Design) (Design, error) {
+	_, pi, op, err := findOperation(d, c.Pattern, c.Index)
+	if err != nil {
+		return d, err
+	}
+	t, _, ok := d.TableByName(op.Table)
+	if !ok {
+		return d, invalid("table", "choose the operation's table before its expected result")
+	}
+	key := TableKey(t, c.Key)
+	for _, name := range tableKeyNames(t) {
+		if _, ok := key[name]; !ok && name != "" {
+			return d, invalid("key", "has no %s; an expected item is given by its key in %s (%s)", name, t.Name, strings.Join(tableKeyNames(t), ", "))
+		}
+	}
+	var expected []Item
+	if op.Expected != nil {
+		expected = *op.Expected
+	}
+	if j := slices.IndexFunc(expected, func(it Item) bool { return SameKey(t, it, key) }); j >= 0 {
+		expected = slices.Delete(slices.Clone(expected), j, j+1)
+	} else {
+		expected = append(slices.Clip(expected), key)
+		if op.Op == "Query" {
+			expected = inResultOrder(t, expected, runForKeys(d, op))
+		}
+	}
+	op.Expected = &expected
+	return withOperation(d, pi, c.Index, op), nil
+}
+
+// inResultOrder orders keys as the result returns them; keys it does not return follow in their
+// own order.
+func inResultOrder(t Table, keys []Item, res OperationResult) []Item {
+	at := func(k Item) int {
+		if i := slices.IndexFunc(res.Items, func(it Item) bool { return SameKey(t, it, k) }); i >= 0 {
+			return i
+		}
+		return len(res.Items)
+	}
+	out := slices.Clone(keys)
+	slices.SortStableFunc(out, func(a, b Item) int { return at(a) - at(b) })
+	return out
+}
+
+func (c ToggleExpected) Summary() string {
+	return "Toggled " + itemKeyText(c.Key) + " in the expected result of " + operationLabel("pattern "+c.Pattern, c.Index)
+}
+
+func (c ToggleExpected) Describe(before Design) string {
+	label := operationLabel(patternLabel(before, c.Pattern), c.Index)
+	_, _, op, err := findOperation(before, c.Pattern, c.Index)
+	if err != nil {
+		return c.Summary()
+	}
+	t, _, ok := before.TableByName(op.Table)
+	if !ok {
+		return c.Summary()
+	}
+	key := TableKey(t, c.Key)
+	if op.Expected != nil && slices.ContainsFunc(*op.Expected, func(it Item) bool { return SameKey(t, it, key) }) {
+		return "Removed " + KeyText(t, key) + " from the expected result of " + label
+	}
+	return "Added " + KeyText(t, key) + " to the expected result of " + label
+}
+
+func (c ToggleExpected) Paths() []string { return []string{patternPath(c.Pattern)} }
+
+// itemKeyText shows a key without its table: its attributes in name order.
+func itemKeyText(key Item) string {
+	parts := make([]string, 0, len(key))
+	for _, name := range key.SortedNames() {
+		parts = append(parts, name+"="+FormatCell(key[name]))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// ClearExpected takes an operation's expected result back to "not stated".
+type ClearExpected struct {
+	Pattern string `json:"pattern"`
+	Index   int    `json:"index"`
+}
+
+func (ClearExpected) Kind() string { return "clear_expected" }
+
+func (c ClearExpected) Apply(d Design) (Design, error) {
+	_, pi, op, err := findOperation(d, c.Pattern, c.Index)
+	if err != nil {
+		return d, err
+	}
+	op.Expected = nil
+	return withOperation(d, pi, c.Index, op), nil
+}
+
+func (c ClearExpected) Summary() string {
+	return "Cleared the expected result of " + operationLabel("pattern "+c.Pattern, c.Index)
+}
+func (c ClearExpected) Describe(before Design) string {
+	return "Cleared the expected result of " + operationLabel(patternLabel(before, c.Pattern), c.Index)
+}
+func (c ClearExpected) Paths() []string { return []string{patternPath(c.Pattern)} }
+
+// SetMappingNotes sets the notes of a pattern's mapping: how it is served, or, for a pattern served
+// outside DynamoDB, by what.
+type SetMappingNotes struct {
+	Pattern string `json:"pattern"`
+	Notes   string `json:"notes"`
+}
+
+func (SetMappingNotes) Kind() string { return "set_mapping_notes" }
+
+func (c SetMappingNotes) Apply(d Design) (Design, error) {
+	p, pi, err := findPattern(d, c.Pattern)
+	if err != nil {
+		return d, err
+	}
+	notes, err := cleanText("notes", c.Notes)
+	if err != nil {
+		return d, err
+	}
+	p.Mapping.Notes = notes
+	d.Patterns = replaceAt(d.Patterns, pi, p)
+	return d, nil
+}
+
+func (c SetMappingNotes) Summary() string { return c.summary("pattern " + c.Pattern) }
+func (c SetMappingNotes) Describe(before Design) string {
+	return c.summary(patternLabel(before, c.Pattern))
+}
+func (c SetMappingNotes) summary(label string) string {
+	return fieldSummary(escapePercent(label)+"'s mapping %s", "notes", c.Notes, true)
+}
+func (c SetMappingNotes) Paths() []string { return []string{patternPath(c.Pattern)} }

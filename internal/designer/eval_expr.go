@@ -1,0 +1,1302 @@
+package designer
+
+import (
+	"bytes"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// This file parses and evaluates DynamoDB condition expressions (KeyConditionExpression,
+// FilterExpression) and projection expressions. The grammar and the order in which mistakes are
+// reported follow dynalite's conditionParser.pegjs and projectionParser.pegjs, which were written
+// against real DynamoDB answers (dynamodb-semantics §3.4):
+//
+//	Or     = And [OR Or]
+//	And    = Not [AND And]
+//	Not    = NOT Parens | Parens
+//	Parens = "((" Or "))" | Condition | "(" Or ")"
+//	Condition = Operand comparator Operand | Operand BETWEEN Operand AND Operand
+//	          | Operand IN "(" Operand {"," Operand} ")" | Function
+//	Operand   = Function | :value | path     (each may be wrapped in one pair of parentheses)
+//
+// so NOT binds tighter than AND, and AND tighter than OR. A whole expression is parsed before any
+// semantic mistake is reported; when there are several, the one DynamoDB reports first wins:
+// redundant parentheses, unknown function, misused function, reserved word, then the first
+// undefined placeholder, wrong operand count, identical operands, wrong operand type.
+
+// maxExpressionDepth bounds nesting so that a hostile expression cannot exhaust the stack.
+const maxExpressionDepth = 200
+
+type tokKind uint8
+
+const (
+	tokEOF tokKind = iota
+	tokIdent
+	tokName  // #name
+	tokValue // :value
+	tokDigits
+	tokPunct // ( ) [ ] , .
+	tokComparator
+	tokAnd
+	tokOr
+	tokNot
+	tokBetween
+	tokIn
+)
+
+type token struct {
+	kind tokKind
+	text string
+	pos  int
+}
+
+// exprSyntaxError is a malformed expression; its text follows DynamoDB's
+// `Syntax error; token: "x", near: "a x b"`.
+type exprSyntaxError struct{ msg string }
+
+func (e *exprSyntaxError) Error() string { return e.msg }
+
+func lexExpression(s string) ([]token, error) {
+	var toks []token
+	i := 0
+	for i < len(s) {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
+			i++
+		case isLetter(c) || c == '_':
+			j := i + 1
+			for j < len(s) && isIdentPart(s[j]) {
+				j++
+			}
+			word := s[i:j]
+			kind := tokIdent
+			switch strings.ToUpper(word) {
+			case "AND":
+				kind = tokAnd
+			case "OR":
+				kind = tokOr
+			case "NOT":
+				kind = tokNot
+			case "BETWEEN":
+				kind = tokBetween
+			case "IN":
+				kind = tokIn
+			}
+			toks = append(toks, token{kind, word, i})
+			i = j
+		case c == '#' || c == ':':
+			j := i + 1
+			for j < len(s) && isIdentPart(s[j]) {
+				j++
+			}
+			kind := tokName
+			if c == ':' {
+				kind = tokValue
+			}
+			toks = append(toks, token{kind, s[i:j], i})
+			i = j
+		case isDigit(c):
+			j := i + 1
+			for j < len(s) && isDigit(s[j]) {
+				j++
+			}
+			toks = append(toks, token{tokDigits, s[i:j], i})
+			i = j
+		case strings.IndexByte("()[],.", c) >= 0:
+			toks = append(toks, token{tokPunct, s[i : i+1], i})
+			i++
+		case c == '<' || c == '>' || c == '=':
+			op := s[i : i+1]
+			if i+1 < len(s) && (c == '<' && (s[i+1] == '=' || s[i+1] == '>') || c == '>' && s[i+1] == '=') {
+				op = s[i : i+2]
+			}
+			toks = append(toks, token{tokComparator, op, i})
+			i += len(op)
+		default:
+			_, n := utf8.DecodeRuneInString(s[i:])
+			return nil, syntaxErrorAt(s, s[i:i+n], i)
+		}
+	}
+	return append(toks, token{kind: tokEOF, pos: len(s)}), nil
+}
+
+func isLetter(c byte) bool    { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+func isIdentPart(c byte) bool { return isLetter(c) || isDigit(c) || c == '_' }
+
+func syntaxErrorAt(s, tok string, pos int) error {
+	if tok == "" {
+		tok = "<EOF>"
+	}
+	start := max(pos-10, 0)
+	end := min(pos+10, len(s))
+	for start > 0 && !utf8.RuneStart(s[start]) {
+		start--
+	}
+	for end < len(s) && !utf8.RuneStart(s[end]) {
+		end++
+	}
+	return &exprSyntaxError{"Syntax error; token: \"" + tok + "\", near: \"" + s[start:end] + "\""}
+}
+
+// pathElem is one step of a document path: an attribute or map key name, or a list index.
+type pathElem struct {
+	name    string
+	index   int
+	isIndex bool
+}
+
+type operandKind uint8
+
+const (
+	operandPath operandKind = iota
+	operandVal
+	operandFunc
+)
+
+type operand struct {
+	kind  operandKind
+	path  []pathElem
+	value Value
+	fn    *funcCall
+	// pos is where the operand starts, to report mistakes in the order they are written.
+	pos int
+}
+
+type funcCall struct {
+	name string
+	args []operand
+	pos  int
+}
+
+type condKind uint8
+
+const (
+	condOr condKind = iota
+	condAnd
+	condNot
+	condCompare
+	condBetween
+	condIn
+	condFunc
+)
+
+// condExpr is one node of a parsed condition.
+type condExpr struct {
+	kind        condKind
+	op          string // comparator of condCompare
+	left, right *condExpr
+	args        []operand // condCompare: 2; condBetween: 3; condIn: 1+n
+	fn          *funcCall // condFunc, and an operand-less misuse such as a bare size(a)
+}
+
+// exprIssues collects semantic mistakes while an expression is parsed; the first of each kind is
+// kept, and report returns the one DynamoDB reports.
+type exprIssues struct {
+	parens, unknownFunction, misusedFunction, reserved string
+	attrNameVal, operand, distinct, function           string
+}
+
+func setFirst(dst *string, msg string) {
+	if *dst == "" {
+		*dst = msg
+	}
+}
+
+func (is *exprIssues) report() string {
+	for _, m := range []string{is.parens, is.unknownFunction, is.misusedFunction, is.reserved,
+		is.attrNameVal, is.operand, is.distinct, is.function} {
+		if m != "" {
+			return m
+		}
+	}
+	return ""
+}
+
+// exprContext holds the request's placeholders and records which ones the expressions use.
+type exprContext struct {
+	names      map[string]string
+	values     map[string]Value
+	usedNames  map[string]bool
+	usedValues map[string]bool
+}
+
+func newExprContext(names map[string]string, values map[string]Value) *exprContext {
+	return &exprContext{names: names, values: values, usedNames: map[string]bool{}, usedValues: map[string]bool{}}
+}
+
+type exprParser struct {
+	src   string
+	toks  []token
+	at    int
+	depth int
+	// furthest is the furthest token a failed match reached.
+	furthest int
+	ctx      *exprContext
+	issues   exprIssues
+	// pathHeads and nestedPaths name the top-level attributes the expression reads, and those it
+	// reads into with "." or "[n]"; Query and the key checks need them.
+	pathHeads   map[string]bool
+	nestedPaths map[string]bool
+}
+
+func (p *exprParser) peek() token { return p.toks[p.at] }
+
+func (p *exprParser) isPunct(s string) bool {
+	t := p.toks[p.at]
+	return t.kind == tokPunct && t.text == s
+}
+
+// fail records a failed match at the current token. As in a PEG parser, the error reported is
+// the one at the furthest token any alternative reached.
+func (p *exprParser) fail() error {
+	p.furthest = max(p.furthest, p.at)
+	return p.syntaxError()
+}
+
+// syntaxError writes DynamoDB's syntax error for the furthest failure: the token, and the text
+// from the token before it to the token after it.
+func (p *exprParser) syntaxError() error {
+	i := p.furthest
+	t := p.toks[i]
+	tok := t.text
+	if t.kind == tokEOF {
+		tok = "<EOF>"
+	}
+	from, to := t.pos, len(p.src)
+	if i > 0 {
+		from = p.toks[i-1].pos
+	}
+	if i+1 < len(p.toks) {
+		n := p.toks[i+1]
+		to = n.pos + len(n.text)
+	}
+	return &exprSyntaxError{"Syntax error; token: \"" + tok + "\", near: \"" + strings.TrimSpace(p.src[from:to]) + "\""}
+}
+
+// parseCondition parses a condition expression. The error is an *exprSyntaxError for malformed
+// text, or a plain message for the first semantic mistake.
+func parseCondition(src string, ctx *exprContext) (*condExpr, *exprParser, string) {
+	if src == "" {
+		return nil, nil, "The expression can not be empty;"
+	}
+	toks, err := lexExpression(src)
+	if err != nil {
+		return nil, nil, err.Error()
+	}
+	p := &exprParser{src: src, toks: toks, ctx: ctx, pathHeads: map[string]bool{}, nestedPaths: map[string]bool{}}
+	e, err := p.parseOr()
+	if err == nil && p.peek().kind != tokEOF {
+		err = p.fail()
+	}
+	if err != nil {
+		if _, syntax := err.(*exprSyntaxError); syntax && p.depth <= maxExpressionDepth {
+			err = p.syntaxError()
+		}
+		return nil, nil, err.Error()
+	}
+	p.checkMisusedSize(e)
+	p.resolve(e)
+	if msg := p.issues.report(); msg != "" {
+		return nil, nil, msg
+	}
+	return e, p, ""
+}
+
+func (p *exprParser) enter() error {
+	p.depth++
+	if p.depth > maxExpressionDepth {
+		return &exprSyntaxError{"Syntax error; the expression is nested too deeply"}
+	}
+	return nil
+}
+
+func (p *exprParser) parseOr() (*condExpr, error) {
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
+	defer func() { p.depth-- }()
+	x, err := p.parseAnd()
+	if err != nil {
+		return nil, err
+	}
+	if p.peek().kind != tokOr {
+		return x, nil
+	}
+	p.at++
+	y, err := p.parseOr()
+	if err != nil {
+		return nil, err
+	}
+	return &condExpr{kind: condOr, left: x, right: y}, nil
+}
+
+func (p *exprParser) parseAnd() (*condExpr, error) {
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
+	defer func() { p.depth-- }()
+	x, err := p.parseNot()
+	if err != nil {
+		return nil, err
+	}
+	if p.peek().kind != tokAnd {
+		return x, nil
+	}
+	p.at++
+	y, err := p.parseAnd()
+	if err != nil {
+		return nil, err
+	}
+	return &condExpr{kind: condAnd, left: x, right: y}, nil
+}
+
+func (p *exprParser) parseNot() (*condExpr, error) {
+	if p.peek().kind != tokNot {
+		return p.parseParens()
+	}
+	p.at++
+	e, err := p.parseParens()
+	if err != nil {
+		return nil, err
+	}
+	return &condExpr{kind: condNot, left: e}, nil
+}
+
+// parseParens tries, like the PEG it follows, "((" Or "))", a bare condition, then "(" Or ")".
+func (p *exprParser) parseParens() (*condExpr, error) {
+	start := p.at
+	if p.isPunct("(") && p.toks[p.at+1].kind == tokPunct && p.toks[p.at+1].text == "(" {
+		p.at += 2
+		if e, err := p.parseOr(); err == nil && p.isPunct(")") && p.toks[p.at+1].kind == tokPunct && p.toks[p.at+1].text == ")" {
+			p.at += 2
+			setFirst(&p.issues.parens, "The expression has redundant parentheses;")
+			return e, nil
+		}
+		p.at = start
+	}
+	if e, err := p.parseComparison(); err == nil {
+		return e, nil
+	}
+	p.at = start
+	if !p.isPunct("(") {
+		return nil, p.fail()
+	}
+	p.at++
+	e, err := p.parseOr()
+	if err != nil {
+		return nil, err
+	}
+	if !p.isPunct(")") {
+		return nil, p.fail()
+	}
+	p.at++
+	return e, nil
+}
+
+func (p *exprParser) parseComparison() (*condExpr, error) {
+	start := p.at
+	x, err := p.parseOperandParens()
+	if err != nil {
+		return nil, err
+	}
+	switch t := p.peek(); t.kind {
+	case tokComparator:
+		p.at++
+		y, err := p.parseOperandParens()
+		if err != nil {
+			return nil, err
+		}
+		return &condExpr{kind: condCompare, op: t.text, args: []operand{x, y}}, nil
+	case tokBetween:
+		p.at++
+		y, err := p.parseOperandParens()
+		if err != nil {
+			return nil, err
+		}
+		if p.peek().kind != tokAnd {
+			return nil, p.fail()
+		}
+		p.at++
+		z, err := p.parseOperandParens()
+		if err != nil {
+			return nil, err
+		}
+		return &condExpr{kind: condBetween, args: []operand{x, y, z}}, nil
+	case tokIn:
+		p.at++
+		if !p.isPunct("(") {
+			return nil, p.fail()
+		}
+		p.at++
+		list, err := p.parseArgs()
+		if err != nil {
+			return nil, err
+		}
+		if !p.isPunct(")") {
+			return nil, p.fail()
+		}
+		p.at++
+		return &condExpr{kind: condIn, args: append([]operand{x}, list...)}, nil
+	}
+	p.at = start
+	if p.peek().kind == tokIdent {
+		fn, err := p.parseFunction()
+		if err != nil {
+			return nil, err
+		}
+		return &condExpr{kind: condFunc, fn: fn}, nil
+	}
+	return nil, p.fail()
+}
+
+func (p *exprParser) parseArgs() ([]operand, error) {
+	var out []operand
+	for {
+		o, err := p.parseOperandParens()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, o)
+		if !p.isPunct(",") {
+			return out, nil
+		}
+		p.at++
+	}
+}
+
+func (p *exprParser) parseOperandParens() (operand, error) {
+	if err := p.enter(); err != nil {
+		return operand{}, err
+	}
+	defer func() { p.depth-- }()
+	start := p.at
+	if p.isPunct("(") {
+		double := p.toks[p.at+1].kind == tokPunct && p.toks[p.at+1].text == "("
+		if double {
+			p.at += 2
+			if o, err := p.parseOperand(); err == nil && p.isPunct(")") && p.toks[p.at+1].kind == tokPunct && p.toks[p.at+1].text == ")" {
+				p.at += 2
+				setFirst(&p.issues.parens, "The expression has redundant parentheses;")
+				return o, nil
+			}
+			p.at = start
+		}
+		p.at++
+		if o, err := p.parseOperand(); err == nil && p.isPunct(")") {
+			p.at++
+			return o, nil
+		}
+		p.at = start
+	}
+	return p.parseOperand()
+}
+
+func (p *exprParser) parseOperand() (operand, error) {
+	t := p.peek()
+	switch {
+	case t.kind == tokIdent && p.toks[p.at+1].kind == tokPunct && p.toks[p.at+1].text == "(":
+		fn, err := p.parseFunction()
+		if err != nil {
+			return operand{}, err
+		}
+		return operand{kind: operandFunc, fn: fn, pos: t.pos}, nil
+	case t.kind == tokValue:
+		p.at++
+		return operand{kind: operandVal, path: []pathElem{{name: t.text}}, pos: t.pos}, nil
+	}
+	path, err := p.parsePath(false)
+	if err != nil {
+		return operand{}, err
+	}
+	return operand{kind: operandPath, path: path, pos: t.pos}, nil
+}
+
+func (p *exprParser) parseFunction() (*funcCall, error) {
+	t := p.peek()
+	if t.kind != tokIdent || !p.toks[p.at+1].isPunct("(") {
+		return nil, p.fail()
+	}
+	p.at += 2
+	args, err := p.parseArgs()
+	if err != nil {
+		return nil, err
+	}
+	if !p.isPunct(")") {
+		return nil, p.fail()
+	}
+	p.at++
+	return &funcCall{name: t.text, args: args, pos: t.pos}, nil
+}
+
+func (t token) isPunct(s string) bool { return t.kind == tokPunct && t.text == s }
+
+// parsePath reads a document path. Names are kept as written (#name unresolved) and resolved
+// afterwards. In a projection a path may start with "_"; in a condition it may not.
+func (p *exprParser) parsePath(projection bool) ([]pathElem, error) {
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
+	defer func() { p.depth-- }()
+	var path []pathElem
+	t := p.peek()
+	switch {
+	case t.kind == tokIdent && (projection || t.text[0] != '_'), t.kind == tokName:
+		p.at++
+		path = append(path, pathElem{name: t.text})
+	case !projection && t.kind == tokPunct && t.text == "(":
+		start := p.at
+		p.at++
+		double := p.isPunct("(")
+		if double {
+			p.at++
+		}
+		inner, err := p.parsePath(false)
+		if err != nil {
+			p.at = start
+			return nil, p.fail()
+		}
+		for range map[bool]int{false: 1, true: 2}[double] {
+			if !p.isPunct(")") {
+				p.at = start
+				return nil, p.fail()
+			}
+			p.at++
+		}
+		if double {
+			setFirst(&p.issues.parens, "The expression has redundant parentheses;")
+		}
+		path = inner
+	default:
+		return nil, p.fail()
+	}
+	for {
+		switch {
+		case p.isPunct("["):
+			d := p.toks[p.at+1]
+			if d.kind != tokDigits || !p.toks[p.at+2].isPunct("]") {
+				p.at++
+				return nil, p.fail()
+			}
+			n, err := strconv.Atoi(d.text)
+			if err != nil {
+				return nil, syntaxErrorAt(p.src, d.text, d.pos)
+			}
+			path = append(path, pathElem{index: n, isIndex: true})
+			p.at += 3
+		case p.isPunct("."):
+			n := p.toks[p.at+1]
+			if !(n.kind == tokIdent && (projection || n.text[0] != '_') || n.kind == tokName) {
+				p.at++
+				return nil, p.fail()
+			}
+			path = append(path, pathElem{name: n.text})
+			p.at += 2
+		default:
+			return path, nil
+		}
+	}
+}
+
+// functionArity lists the functions of condition expressions and how many operands each takes.
+var functionArity = map[string]int{
+	"attribute_exists": 1, "attribute_not_exists": 1, "attribute_type": 2,
+	"begins_with": 2, "contains": 2, "size": 1,
+}
+
+// checkMisusedSize reports a size() standing where a condition belongs.
+func (p *exprParser) checkMisusedSize(e *condExpr) {
+	if e.kind == condFunc && e.fn.name == "size" {
+		setFirst(&p.issues.misusedFunction, "The function is not allowed to be used this way in an expression; function: size")
+	}
+}
+
+// resolve walks the parsed condition in the order it was written, resolving placeholders and
+// recording the mistakes DynamoDB checks for.
+func (p *exprParser) resolve(e *condExpr) {
+	switch e.kind {
+	case condOr, condAnd:
+		p.checkMisusedSize(e.left)
+		p.checkMisusedSize(e.right)
+		p.resolve(e.left)
+		p.resolve(e.right)
+	case condNot:
+		p.checkMisusedSize(e.left)
+		p.resolve(e.left)
+	case condFunc:
+		p.resolveFunc(e.fn)
+	default:
+		for i := range e.args {
+			p.resolveOperand(&e.args[i])
+		}
+		p.checkMisusedFunction(e.args)
+		switch e.kind {
+		case condCompare:
+			p.checkDistinct(e.op, e.args)
+		case condBetween:
+			p.checkBetween(e.args[1], e.args[2])
+		}
+	}
+}
+
+func (p *exprParser) resolveOperand(o *operand) {
+	switch o.kind {
+	case operandFunc:
+		p.resolveFunc(o.fn)
+	case operandVal:
+		name := o.path[0].name
+		v, ok := p.ctx.values[name]
+		if !ok {
+			setFirst(&p.issues.attrNameVal, "An expression attribute value used in expression is not defined; attribute value: "+name)
+			return
+		}
+		p.ctx.usedValues[name] = true
+		o.value = v
+	case operandPath:
+		for i := range o.path {
+			el := &o.path[i]
+			switch {
+			case el.isIndex:
+			case strings.HasPrefix(el.name, "#"):
+				real, ok := p.ctx.names[el.name]
+				if !ok {
+					setFirst(&p.issues.attrNameVal, "An expression attribute name used in the document path is not defined; attribute name: "+el.name)
+					continue
+				}
+				p.ctx.usedNames[el.name] = true
+				el.name = real
+			case isReservedWord(el.name):
+				setFirst(&p.issues.reserved, "Attribute name is a reserved keyword; reserved keyword: "+el.name)
+			}
+		}
+		if len(o.path) > 1 {
+			p.nestedPaths[o.path[0].name] = true
+		}
+		p.pathHeads[o.path[0].name] = true
+	}
+}
+
+func (p *exprParser) checkMisusedFunction(args []operand) {
+	for _, a := range args {
+		if a.kind == operandFunc && a.fn.name != "size" {
+			setFirst(&p.issues.misusedFunction, "The function is not allowed to be used this way in an expression; function: "+a.fn.name)
+			return
+		}
+	}
+}
+
+func (p *exprParser) resolveFunc(f *funcCall) {
+	for i := range f.args {
+		p.resolveOperand(&f.args[i])
+	}
+	p.checkMisusedFunction(f.args)
+	arity, known := functionArity[f.name]
+	if !known {
+		setFirst(&p.issues.unknownFunction, "Invalid function name; function: "+f.name)
+		return
+	}
+	if arity != len(f.args) {
+		setFirst(&p.issues.operand, "Incorrect number of operands for operator or function; operator or function: "+
+			f.name+", number of operands: "+strconv.Itoa(len(f.args)))
+		return
+	}
+	p.checkDistinct(f.name, f.args)
+	switch f.name {
+	case "attribute_exists", "attribute_not_exists":
+		if f.args[0].kind != operandPath {
+			setFirst(&p.issues.function, "Operator or function requires a document path; operator or function: "+f.name)
+		}
+	case "begins_with":
+		for _, a := range f.args {
+			if t := operandType(a); t != "" && t != S && t != B {
+				setFirst(&p.issues.function, "Incorrect operand type for operator or function; operator or function: begins_with, operand type: "+string(t))
+				return
+			}
+		}
+	case "attribute_type":
+		t := operandType(f.args[1])
+		if t != S {
+			name := string(t)
+			if t == "" {
+				name = "{NS,SS,L,BS,N,M,B,BOOL,NULL,S}"
+			}
+			setFirst(&p.issues.function, "Incorrect operand type for operator or function; operator or function: attribute_type, operand type: "+name)
+			return
+		}
+		if !Type(f.args[1].value.S).Valid() {
+			setFirst(&p.issues.function, "Invalid attribute type name found; type: "+f.args[1].value.S+", valid types: {B,NULL,SS,BOOL,L,BS,N,NS,S,M}")
+		}
+	case "size":
+		if t := operandType(f.args[0]); t == N || t == BOOL || t == NULL {
+			setFirst(&p.issues.function, "Incorrect operand type for operator or function; operator or function: size, operand type: "+string(t))
+		}
+	}
+}
+
+// operandType is the type an operand is known to have before any item is read: a value's own
+// type, N for size(), BOOL for the other functions; "" for a path.
+func operandType(o operand) Type {
+	switch o.kind {
+	case operandVal:
+		return o.value.Type
+	case operandFunc:
+		if o.fn.name == "size" {
+			return N
+		}
+		if _, ok := functionArity[o.fn.name]; ok {
+			return BOOL
+		}
+	}
+	return ""
+}
+
+func (p *exprParser) checkDistinct(op string, args []operand) {
+	if len(args) != 2 || args[0].kind != operandPath || args[1].kind != operandPath || !samePath(args[0].path, args[1].path) {
+		return
+	}
+	setFirst(&p.issues.distinct, "The first operand must be distinct from the remaining operands for this operator or function; operator: "+
+		op+", first operand: "+pathText(args[0].path))
+}
+
+func (p *exprParser) checkBetween(lo, hi operand) {
+	if lo.kind != operandVal || hi.kind != operandVal || lo.value.Type == "" || hi.value.Type == "" {
+		return
+	}
+	bounds := "lower bound operand: AttributeValue: {" + string(lo.value.Type) + ":" + valueText(lo.value) +
+		"}, upper bound operand: AttributeValue: {" + string(hi.value.Type) + ":" + valueText(hi.value) + "}"
+	switch {
+	case lo.value.Type != hi.value.Type:
+		setFirst(&p.issues.function, "The BETWEEN operator requires same data type for lower and upper bounds; "+bounds)
+	case compareScalar(lo.value, hi.value) > 0:
+		setFirst(&p.issues.function, "The BETWEEN operator requires upper bound to be greater than or equal to lower bound; "+bounds)
+	}
+}
+
+// valueText is a value as DynamoDB's messages show it: the text of a string or number.
+func valueText(v Value) string {
+	if v.Type == S || v.Type == N {
+		return v.S
+	}
+	return FormatCell(v)
+}
+
+func samePath(a, b []pathElem) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// pathText writes a path as DynamoDB's messages do: [a, b, [0]].
+func pathText(path []pathElem) string {
+	parts := make([]string, len(path))
+	for i, el := range path {
+		if el.isIndex {
+			parts[i] = "[" + strconv.Itoa(el.index) + "]"
+		} else {
+			parts[i] = el.name
+		}
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// parseProjection parses a ProjectionExpression into its paths, resolving #names.
+func parseProjection(src string, ctx *exprContext) ([][]pathElem, map[string]bool, string) {
+	if src == "" {
+		return nil, nil, "The expression can not be empty;"
+	}
+	toks, err := lexExpression(src)
+	if err != nil {
+		return nil, nil, err.Error()
+	}
+	p := &exprParser{src: src, toks: toks, ctx: ctx}
+	var paths [][]pathElem
+	for {
+		path, err := p.parsePath(true)
+		if err != nil {
+			return nil, nil, err.Error()
+		}
+		paths = append(paths, path)
+		if !p.isPunct(",") {
+			break
+		}
+		p.at++
+	}
+	if p.peek().kind != tokEOF {
+		p.fail()
+		return nil, nil, p.syntaxError().Error()
+	}
+	var reserved, undefined, overlap, conflict string
+	nested := map[string]bool{}
+	for _, path := range paths {
+		for i := range path {
+			el := &path[i]
+			switch {
+			case el.isIndex:
+			case strings.HasPrefix(el.name, "#"):
+				real, ok := ctx.names[el.name]
+				if !ok {
+					setFirst(&undefined, "An expression attribute name used in the document path is not defined; attribute name: "+el.name)
+					continue
+				}
+				ctx.usedNames[el.name] = true
+				el.name = real
+			case isReservedWord(el.name):
+				setFirst(&reserved, "Attribute name is a reserved keyword; reserved keyword: "+el.name)
+			}
+		}
+		if len(path) > 1 {
+			nested[path[0].name] = true
+		}
+	}
+	for i, b := range paths {
+		for _, a := range paths[:i] {
+			for k := 0; k < len(a) && k < len(b); k++ {
+				if a[k].isIndex != b[k].isIndex {
+					setFirst(&conflict, "Two document paths conflict with each other; must remove or rewrite one of these paths; path one: "+
+						pathText(a)+", path two: "+pathText(b))
+					break
+				}
+				if a[k] != b[k] {
+					break
+				}
+				if k == min(len(a), len(b))-1 {
+					setFirst(&overlap, "Two document paths overlap with each other; must remove or rewrite one of these paths; path one: "+
+						pathText(a)+", path two: "+pathText(b))
+				}
+			}
+		}
+	}
+	for _, m := range []string{reserved, undefined, overlap, conflict} {
+		if m != "" {
+			return nil, nil, m
+		}
+	}
+	return paths, nested, ""
+}
+
+// evalCondition reports whether item satisfies the condition.
+func evalCondition(e *condExpr, it Item) bool {
+	switch e.kind {
+	case condOr:
+		return evalCondition(e.left, it) || evalCondition(e.right, it)
+	case condAnd:
+		return evalCondition(e.left, it) && evalCondition(e.right, it)
+	case condNot:
+		return !evalCondition(e.left, it)
+	case condFunc:
+		return evalFunc(e.fn, it)
+	case condCompare:
+		a, okA := resolveOperandValue(e.args[0], it)
+		b, okB := resolveOperandValue(e.args[1], it)
+		if e.op == "<>" {
+			return !(okA && okB && valuesEqual(a, b))
+		}
+		if !okA || !okB || a.Type != b.Type {
+			return false
+		}
+		if e.op == "=" {
+			return valuesEqual(a, b)
+		}
+		if a.Type != S && a.Type != N && a.Type != B {
+			return false
+		}
+		c := compareScalar(a, b)
+		switch e.op {
+		case "<":
+			return c < 0
+		case "<=":
+			return c <= 0
+		case ">":
+			return c > 0
+		}
+		return c >= 0
+	case condBetween:
+		v, ok := resolveOperandValue(e.args[0], it)
+		lo, okLo := resolveOperandValue(e.args[1], it)
+		hi, okHi := resolveOperandValue(e.args[2], it)
+		if !ok || !okLo || !okHi || v.Type != lo.Type || v.Type != hi.Type || (v.Type != S && v.Type != N && v.Type != B) {
+			return false
+		}
+		return compareScalar(v, lo) >= 0 && compareScalar(v, hi) <= 0
+	case condIn:
+		v, ok := resolveOperandValue(e.args[0], it)
+		if !ok {
+			return false
+		}
+		for _, o := range e.args[1:] {
+			if w, ok := resolveOperandValue(o, it); ok && valuesEqual(v, w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func evalFunc(f *funcCall, it Item) bool {
+	switch f.name {
+	case "attribute_exists":
+		_, ok := resolveOperandValue(f.args[0], it)
+		return ok
+	case "attribute_not_exists":
+		_, ok := resolveOperandValue(f.args[0], it)
+		return !ok
+	case "attribute_type":
+		v, ok := resolveOperandValue(f.args[0], it)
+		t, okT := resolveOperandValue(f.args[1], it)
+		return ok && okT && t.Type == S && string(v.Type) == t.S
+	case "begins_with":
+		v, ok := resolveOperandValue(f.args[0], it)
+		pre, okP := resolveOperandValue(f.args[1], it)
+		if !ok || !okP || v.Type != pre.Type {
+			return false
+		}
+		switch v.Type {
+		case S:
+			return strings.HasPrefix(v.S, pre.S)
+		case B:
+			return bytes.HasPrefix(v.B, pre.B)
+		}
+		return false
+	case "contains":
+		v, ok := resolveOperandValue(f.args[0], it)
+		x, okX := resolveOperandValue(f.args[1], it)
+		return ok && okX && containsValue(v, x)
+	}
+	return false
+}
+
+// containsValue is contains(path, operand): a substring of a String or Binary, or a member of a
+// set or list.
+func containsValue(v, x Value) bool {
+	switch {
+	case v.Type == S && x.Type == S:
+		return strings.Contains(v.S, x.S)
+	case v.Type == B && x.Type == B:
+		return bytes.Contains(v.B, x.B)
+	case v.Type == SS && x.Type == S:
+		for _, m := range v.SS {
+			if m == x.S {
+				return true
+			}
+		}
+	case v.Type == NS && x.Type == N:
+		for _, m := range v.SS {
+			if compareNumberText(m, x.S) == 0 {
+				return true
+			}
+		}
+	case v.Type == BS && x.Type == B:
+		for _, m := range v.BS {
+			if bytes.Equal(m, x.B) {
+				return true
+			}
+		}
+	case v.Type == L:
+		for _, m := range v.L {
+			if valuesEqual(m, x) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// operandVal resolves an operand against an item; false when the path leads nowhere or size()
+// is taken of something that has none.
+func resolveOperandValue(o operand, it Item) (Value, bool) {
+	switch o.kind {
+	case operandVal:
+		return o.value, o.value.Type != ""
+	case operandPath:
+		return lookupPath(it, o.path)
+	}
+	if o.fn.name != "size" || len(o.fn.args) != 1 {
+		return Value{}, false
+	}
+	v, ok := resolveOperandValue(o.fn.args[0], it)
+	if !ok {
+		return Value{}, false
+	}
+	var n int
+	switch v.Type {
+	case S:
+		n = utf16Len(v.S)
+	case B:
+		n = len(v.B)
+	case SS, NS:
+		n = len(v.SS)
+	case BS:
+		n = len(v.BS)
+	case L:
+		n = len(v.L)
+	case M:
+		n = len(v.M)
+	default:
+		return Value{}, false
+	}
+	return Num(strconv.Itoa(n)), true
+}
+
+// utf16Len counts a string as DynamoDB's size() does, in UTF-16 code units (the length a Java
+// or JavaScript string has); it equals the byte length for ASCII.
+func utf16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		n += utf16.RuneLen(r)
+	}
+	return n
+}
+
+func lookupPath(it Item, path []pathElem) (Value, bool) {
+	v, ok := it[path[0].name]
+	if !ok {
+		return Value{}, false
+	}
+	for _, el := range path[1:] {
+		switch {
+		case el.isIndex && v.Type == L:
+			if el.index >= len(v.L) {
+				return Value{}, false
+			}
+			v = v.L[el.index]
+		case !el.isIndex && v.Type == M:
+			if v, ok = v.M[el.name]; !ok {
+				return Value{}, false
+			}
+		default:
+			return Value{}, false
+		}
+	}
+	return v, true
+}
+
+// compareScalar orders two S, N or B values of the same type.
+func compareScalar(a, b Value) int {
+	switch a.Type {
+	case N:
+		return compareNumberText(a.S, b.S)
+	case B:
+		return bytes.Compare(a.B, b.B)
+	}
+	return strings.Compare(a.S, b.S)
+}
+
+// valuesEqual is DynamoDB's equality: same type and same value; numbers compare by value, sets
+// ignore order, lists and maps compare element by element.
+func valuesEqual(a, b Value) bool {
+	if a.Type != b.Type {
+		return false
+	}
+	switch a.Type {
+	case S:
+		return a.S == b.S
+	case N:
+		return compareNumberText(a.S, b.S) == 0
+	case B:
+		return bytes.Equal(a.B, b.B)
+	case BOOL:
+		return a.Bool == b.Bool
+	case NULL:
+		return true
+	case SS, NS:
+		if len(a.SS) != len(b.SS) {
+			return false
+		}
+		for _, x := range a.SS {
+			found := false
+			for _, y := range b.SS {
+				if x == y || a.Type == NS && compareNumberText(x, y) == 0 {
+					found = true
+					break
+				}
+			}
+			if !found {
+				return false
+			}
+		}
+		return true
+	case BS:
+		if len(a.BS) != len(b.BS) {
+			return false
+		}
+		for _, x := range a.BS {
+			found := false
+			for _, y := range b.BS {
+				if bytes.Equal(x, y) {
+					found = true
+					break
+				}
+			}
+			if !found {
+				return false
+			}
+		}
+		return true
+	case L:
+		if len(a.L) != len(b.L) {
+			return false
+		}
+		for i := range a.L {
+			if !valuesEqual(a.L[i], b.L[i]) {
+				return false
+			}
+		}
+		return true
+	case M:
+		if len(a.M) != len(b.M) {
+			return false
+		}
+		for k, x := range a.M {
+			y, ok := b.M[k]
+			if !ok || !valuesEqual(x, y) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// projectItem keeps the attributes and document paths of a ProjectionExpression. List elements
+// picked by index keep their source order and close up, as in DynamoDB's answer.
+func projectItem(it Item, paths [][]pathElem) Item {
+	root := &projNode{}
+	for _, path := range paths {
+		v, ok := lookupPath(it, path)
+		if !ok {
+			continue
+		}
+		n := root
+		for _, el := range path {
+			n = n.child(el)
+		}
+		n.whole = &v
+	}
+	out := make(Item, len(root.fields))
+	for name, n := range root.fields {
+		out[name] = n.value()
+	}
+	return out
+}
+
+// projNode is a part of a projection being built: a whole value, or the picked map entries or
+// list elements of one.
+type projNode struct {
+	whole  *Value
+	fields map[string]*projNode
+	elems  map[int]*projNode
+}
+
+func (n *projNode) child(el pathElem) *projNode {
+	if el.isIndex {
+		if n.elems == nil {
+			n.elems = map[int]*projNode{}
+		}
+		c, ok := n.elems[el.index]
+		if !ok {
+			c = &projNode{}
+			n.elems[el.index] = c
+		}
+		return c
+	}
+	if n.fields == nil {
+		n.fields = map[string]*projNode{}
+	}
+	c, ok := n.fields[el.name]
+	if !ok {
+		c = &projNode{}
+		n.fields[el.name] = c
+	}
+	return c
+}
+
+func (n *projNode) value() Value {
+	switch {
+	case n.whole != nil:
+		return *n.whole
+	case n.elems != nil:
+		idx := make([]int, 0, len(n.elems))
+		for i := range n.elems {
+			idx = append(idx, i)
+		}
+		slices.Sort(idx)
+		l := make([]Value, len(idx))
+		for k, i := range idx {
+			l[k] = n.elems[i].value()
+		}
+		return Value{Type: L, L: l}
+	}
+	m := make(map[string]Value, len(n.fields))
+	for name, c := range n.fields {
+		m[name] = c.value()
+	}
+	return Value{Type: M, M: m}
+}
+
+// reservedWords are DynamoDB's reserved words (ReservedWords.html, as dynalite lists them); one used
+// bare as an attribute name in an expression is refused.
+var reservedWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(reservedWordList) {
+		m[w] = true
+	}
+	return m
+}()
+
+func isReservedWord(name string) bool { return reservedWords[strings.ToUpper(name)] }
+
+const reservedWordList = "" +
+	"ABORT ABSOLUTE ACTION ADD AFTER AGENT AGGREGATE ALL ALLOCATE ALTER ANALYZE AND ANY ARCHIVE ARE " +
+	"ARRAY AS ASC ASCII ASENSITIVE ASSERTION ASYMMETRIC AT ATOMIC ATTACH ATTRIBUTE AUTH AUTHORIZATION " +
+	"AUTHORIZE AUTO AVG BACK BACKUP BASE BATCH BEFORE BEGIN BETWEEN BIGINT BINARY BIT BLOB BLOCK " +
+	"BOOLEAN BOTH BREADTH BUCKET BULK BY BYTE CALL CALLED CALLING CAPACITY CASCADE CASCADED CASE CAST " +
+	"CATALOG CHAR CHARACTER CHECK CLASS CLOB CLOSE CLUSTER CLUSTERED CLUSTERING CLUSTERS COALESCE " +
+	"COLLATE COLLATION COLLECTION COLUMN COLUMNS COMBINE COMMENT COMMIT COMPACT COMPILE COMPRESS " +
+	"CONDITION CONFLICT CONNECT CONNECTION CONSISTENCY CONSISTENT CONSTRAINT CONSTRAINTS CONSTRUCTOR " +
+	"CONSUMED CONTINUE CONVERT COPY CORRESPONDING COUNT COUNTER CREATE CROSS CUBE CURRENT CURSOR " +
+	"CYCLE DATA DATABASE DATE DATETIME DAY DEALLOCATE DEC DECIMAL DECLARE DEFAULT DEFERRABLE DEFERRED " +
+	"DEFINE DEFINED DEFINITION DELETE DELIMITED DEPTH DEREF DESC DESCRIBE DESCRIPTOR DETACH " +
+	"DETERMINISTIC DIAGNOSTICS DIRECTORIES DISABLE DISCONNECT DISTINCT DISTRIBUTE DO DOMAIN DOUBLE " +
+	"DROP DUMP DURATION DYNAMIC EACH ELEMENT ELSE ELSEIF EMPTY ENABLE END EQUAL EQUALS ERROR ESCAPE " +
+	"ESCAPED EVAL EVALUATE EXCEEDED EXCEPT EXCEPTION EXCEPTIONS EXCLUSIVE EXEC EXECUTE EXISTS EXIT " +
+	"EXPLAIN EXPLODE EXPORT EXPRESSION EXTENDED EXTERNAL EXTRACT FAIL FALSE FAMILY FETCH FIELDS FILE " +
+	"FILTER FILTERING FINAL FINISH FIRST FIXED FLATTERN FLOAT FOR FORCE FOREIGN FORMAT FORWARD FOUND " +
+	"FREE FROM FULL FUNCTION FUNCTIONS GENERAL GENERATE GET GLOB GLOBAL GO GOTO GRANT GREATER GROUP " +
+	"GROUPING HANDLER HASH HAVE HAVING HEAP HIDDEN HOLD HOUR IDENTIFIED IDENTITY IF IGNORE IMMEDIATE " +
+	"IMPORT IN INCLUDING INCLUSIVE INCREMENT INCREMENTAL INDEX INDEXED INDEXES INDICATOR INFINITE " +
+	"INITIALLY INLINE INNER INNTER INOUT INPUT INSENSITIVE INSERT INSTEAD INT INTEGER INTERSECT " +
+	"INTERVAL INTO INVALIDATE IS ISOLATION ITEM ITEMS ITERATE JOIN KEY KEYS LAG LANGUAGE LARGE LAST " +
+	"LATERAL LEAD LEADING LEAVE LEFT LENGTH LESS LEVEL LIKE LIMIT LIMITED LINES LIST LOAD LOCAL " +
+	"LOCALTIME LOCALTIMESTAMP LOCATION LOCATOR LOCK LOCKS LOG LOGED LONG LOOP LOWER MAP MATCH " +
+	"MATERIALIZED MAX MAXLEN MEMBER MERGE METHOD METRICS MIN MINUS MINUTE MISSING MOD MODE MODIFIES " +
+	"MODIFY MODULE MONTH MULTI MULTISET NAME NAMES NATIONAL NATURAL NCHAR NCLOB NEW NEXT NO NONE NOT " +
+	"NULL NULLIF NUMBER NUMERIC OBJECT OF OFFLINE OFFSET OLD ON ONLINE ONLY OPAQUE OPEN OPERATOR " +
+	"OPTION OR ORDER ORDINALITY OTHER OTHERS OUT OUTER OUTPUT OVER OVERLAPS OVERRIDE OWNER PAD " +
+	"PARALLEL PARAMETER PARAMETERS PARTIAL PARTITION PARTITIONED PARTITIONS PATH PERCENT PERCENTILE " +
+	"PERMISSION PERMISSIONS PIPE PIPELINED PLAN POOL POSITION PRECISION PREPARE PRESERVE PRIMARY " +
+	"PRIOR PRIVATE PRIVILEGES PROCEDURE PROCESSED PROJECT PROJECTION PROPERTY PROVISIONING PUBLIC PUT " +
+	"QUERY QUIT QUORUM RAISE RANDOM RANGE RANK RAW READ READS REAL REBUILD RECORD RECURSIVE REDUCE " +
+	"REF REFERENCE REFERENCES REFERENCING REGEXP REGION REINDEX RELATIVE RELEASE REMAINDER RENAME " +
+	"REPEAT REPLACE REQUEST RESET RESIGNAL RESOURCE RESPONSE RESTORE RESTRICT RESULT RETURN RETURNING " +
+	"RETURNS REVERSE REVOKE RIGHT ROLE ROLES ROLLBACK ROLLUP ROUTINE ROW ROWS RULE RULES SAMPLE " +
+	"SATISFIES SAVE SAVEPOINT SCAN SCHEMA SCOPE SCROLL SEARCH SECOND SECTION SEGMENT SEGMENTS SELECT " +
+	"SELF SEMI SENSITIVE SEPARATE SEQUENCE SERIALIZABLE SESSION SET SETS SHARD SHARE SHARED SHORT " +
+	"SHOW SIGNAL SIMILAR SIZE SKEWED SMALLINT SNAPSHOT SOME SOURCE SPACE SPACES SPARSE SPECIFIC " +
+	"SPECIFICTYPE SPLIT SQL SQLCODE SQLERROR SQLEXCEPTION SQLSTATE SQLWARNING START STATE STATIC " +
+	"STATUS STORAGE STORE STORED STREAM STRING STRUCT STYLE SUB SUBMULTISET SUBPARTITION SUBSTRING " +
+	"SUBTYPE SUM SUPER SYMMETRIC SYNONYM SYSTEM TABLE TABLESAMPLE TEMP TEMPORARY TERMINATED TEXT THAN " +
+	"THEN THROUGHPUT TIME TIMESTAMP TIMEZONE TINYINT TO TOKEN TOTAL TOUCH TRAILING TRANSACTION " +
+	"TRANSFORM TRANSLATE TRANSLATION TREAT TRIGGER TRIM TRUE TRUNCATE TTL TUPLE TYPE UNDER UNDO UNION " +
+	"UNIQUE UNIT UNKNOWN UNLOGGED UNNEST UNPROCESSED UNSIGNED UNTIL UPDATE UPPER URL USAGE USE USER " +
+	"USERS USING UUID VACUUM VALUE VALUED VALUES VARCHAR VARIABLE VARIANCE VARINT VARYING VIEW VIEWS " +
+	"VIRTUAL VOID WAIT WHEN WHENEVER WHERE WHILE WINDOW WITH WITHIN WITHOUT WORK WRAPPED WRITE YEAR " +
+	"ZONE"
