@@ -78,7 +78,7 @@ func EvaluateJSON(d Design, op string, body []byte) ([]byte, error) {
 		}
 		resp := map[string]any{}
 		if res.found {
-			resp["Item"] = canonicalItem(res.items[0])
+			resp["Item"] = res.items[0]
 		}
 		if c := res.consumed(req); c != nil {
 			resp["ConsumedCapacity"] = c
@@ -91,9 +91,9 @@ func EvaluateJSON(d Design, op string, body []byte) ([]byte, error) {
 		}
 		resp := map[string]any{"Count": res.count, "ScannedCount": res.scanned}
 		if !req.countOnly {
-			items := make([]Item, len(res.items))
-			for i, it := range res.items {
-				items[i] = canonicalItem(it)
+			items := res.items // already in DynamoDB's spelling
+			if items == nil {
+				items = []Item{}
 			}
 			resp["Items"] = items
 		}
@@ -112,9 +112,9 @@ func EvaluateJSON(d Design, op string, body []byte) ([]byte, error) {
 		responses := map[string][]Item{}
 		var consumed []any
 		for i, name := range req.batchTableOrder {
-			items := make([]Item, len(results[i].items))
-			for j, it := range results[i].items {
-				items[j] = canonicalItem(it)
+			items := results[i].items // already in DynamoDB's spelling
+			if items == nil {
+				items = []Item{}
 			}
 			responses[name] = items
 			if c := results[i].consumed(req); c != nil {

@@ -895,8 +895,8 @@ func evalCondition(e *condExpr, it Item) bool {
 	case condFunc:
 		return evalFunc(e.fn, it)
 	case condCompare:
-		a, okA := resolveOperandValue(e.args[0], it)
-		b, okB := resolveOperandValue(e.args[1], it)
+		a, okA := resolveOperandValue(&e.args[0], it)
+		b, okB := resolveOperandValue(&e.args[1], it)
 		if e.op == "<>" {
 			return !(okA && okB && valuesEqual(a, b))
 		}
@@ -904,6 +904,12 @@ func evalCondition(e *condExpr, it Item) bool {
 			return false
 		}
 		if e.op == "=" {
+			switch a.Type {
+			case S:
+				return a.S == b.S
+			case N:
+				return compareNumberText(a.S, b.S) == 0
+			}
 			return valuesEqual(a, b)
 		}
 		if a.Type != S && a.Type != N && a.Type != B {
@@ -920,20 +926,20 @@ func evalCondition(e *condExpr, it Item) bool {
 		}
 		return c >= 0
 	case condBetween:
-		v, ok := resolveOperandValue(e.args[0], it)
-		lo, okLo := resolveOperandValue(e.args[1], it)
-		hi, okHi := resolveOperandValue(e.args[2], it)
+		v, ok := resolveOperandValue(&e.args[0], it)
+		lo, okLo := resolveOperandValue(&e.args[1], it)
+		hi, okHi := resolveOperandValue(&e.args[2], it)
 		if !ok || !okLo || !okHi || v.Type != lo.Type || v.Type != hi.Type || (v.Type != S && v.Type != N && v.Type != B) {
 			return false
 		}
 		return compareScalar(v, lo) >= 0 && compareScalar(v, hi) <= 0
 	case condIn:
-		v, ok := resolveOperandValue(e.args[0], it)
+		v, ok := resolveOperandValue(&e.args[0], it)
 		if !ok {
 			return false
 		}
-		for _, o := range e.args[1:] {
-			if w, ok := resolveOperandValue(o, it); ok && valuesEqual(v, w) {
+		for i := 1; i < len(e.args); i++ {
+			if w, ok := resolveOperandValue(&e.args[i], it); ok && valuesEqual(v, w) {
 				return true
 			}
 		}
@@ -944,18 +950,18 @@ func evalCondition(e *condExpr, it Item) bool {
 func evalFunc(f *funcCall, it Item) bool {
 	switch f.name {
 	case "attribute_exists":
-		_, ok := resolveOperandValue(f.args[0], it)
+		_, ok := resolveOperandValue(&f.args[0], it)
 		return ok
 	case "attribute_not_exists":
-		_, ok := resolveOperandValue(f.args[0], it)
+		_, ok := resolveOperandValue(&f.args[0], it)
 		return !ok
 	case "attribute_type":
-		v, ok := resolveOperandValue(f.args[0], it)
-		t, okT := resolveOperandValue(f.args[1], it)
+		v, ok := resolveOperandValue(&f.args[0], it)
+		t, okT := resolveOperandValue(&f.args[1], it)
 		return ok && okT && t.Type == S && string(v.Type) == t.S
 	case "begins_with":
-		v, ok := resolveOperandValue(f.args[0], it)
-		pre, okP := resolveOperandValue(f.args[1], it)
+		v, ok := resolveOperandValue(&f.args[0], it)
+		pre, okP := resolveOperandValue(&f.args[1], it)
 		if !ok || !okP || v.Type != pre.Type {
 			return false
 		}
@@ -967,8 +973,8 @@ func evalFunc(f *funcCall, it Item) bool {
 		}
 		return false
 	case "contains":
-		v, ok := resolveOperandValue(f.args[0], it)
-		x, okX := resolveOperandValue(f.args[1], it)
+		v, ok := resolveOperandValue(&f.args[0], it)
+		x, okX := resolveOperandValue(&f.args[1], it)
 		return ok && okX && containsValue(v, x)
 	}
 	return false
@@ -1012,17 +1018,21 @@ func containsValue(v, x Value) bool {
 
 // operandVal resolves an operand against an item; false when the path leads nowhere or size()
 // is taken of something that has none.
-func resolveOperandValue(o operand, it Item) (Value, bool) {
+func resolveOperandValue(o *operand, it Item) (Value, bool) {
 	switch o.kind {
 	case operandVal:
 		return o.value, o.value.Type != ""
 	case operandPath:
+		if len(o.path) == 1 {
+			v, ok := it[o.path[0].name]
+			return v, ok
+		}
 		return lookupPath(it, o.path)
 	}
 	if o.fn.name != "size" || len(o.fn.args) != 1 {
 		return Value{}, false
 	}
-	v, ok := resolveOperandValue(o.fn.args[0], it)
+	v, ok := resolveOperandValue(&o.fn.args[0], it)
 	if !ok {
 		return Value{}, false
 	}

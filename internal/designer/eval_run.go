@@ -27,25 +27,35 @@ import (
 //     read and round once up to 4 KB, at least one unit; GetItem and BatchGetItem round per item
 //     and charge a missing item one unit; eventually consistent reads and every GSI read cost half.
 
-// OperationResult is what one mapped operation returns against the sample items.
+// OperationResult is what one mapped operation returns against the sample items. For a write
+// (eval_write.go) Items holds the items as written, none for a delete, CapacityUnits the base
+// table's write units, and IndexWrites what the write costs each of the table's indexes.
 type OperationResult struct {
 	Items               []Item
 	Count, ScannedCount int
 	CapacityUnits       float64
 	Error               string
 	LastEvaluatedKey    Item
+	IndexWrites         []IndexWrite
 }
 
-// RunOperation evaluates a mapping Operation (op.Op, Table, Index, KeyCondition, Filter, Projection, Limit, Descending, Consistent, Names, Values) — reads only (GetItem/Query/Scan/BatchGetItem); for GetItem the Key comes from op.Values matched to the key attributes by a KeyCondition like "pk = :pk AND sk = :sk"; other ops return Error "not evaluated: <op> is a write" for now.
+// RunOperation evaluates a mapping Operation (op.Op, Table, Index, KeyCondition, Filter, Projection, Limit, Descending, Consistent, Names, Values). Reads (GetItem/Query/Scan/BatchGetItem/TransactGetItems) run against the sample items; for GetItem the Key comes from op.Values matched to the key attributes by a KeyCondition like "pk = :pk AND sk = :sk". Writes (PutItem/UpdateItem/DeleteItem/BatchWriteItem/TransactWriteItems) are evaluated on a scratch copy of the item they write, by the conventions of eval_write.go, without changing the design.
 func RunOperation(d Design, op Operation) OperationResult {
+	if IsWriteOp(op.Op) {
+		res, err := runWrite(d, op)
+		if err != nil {
+			return OperationResult{Error: err.Error()}
+		}
+		return res
+	}
 	res, err := runOperation(d, op)
 	if err != nil {
 		return OperationResult{Error: err.Error()}
 	}
 	out := OperationResult{Count: res.count, ScannedCount: res.scanned, CapacityUnits: res.units()}
-	out.Items = make([]Item, len(res.items))
-	for i, it := range res.items {
-		out.Items[i] = canonicalItem(it)
+	out.Items = res.items // already in DynamoDB's spelling
+	if out.Items == nil {
+		out.Items = []Item{}
 	}
 	if res.lastKey != nil {
 		out.LastEvaluatedKey = canonicalItem(res.lastKey)
@@ -132,11 +142,6 @@ func runOperation(d Design, op Operation) (readResult, error) {
 			return readResult{}, err
 		}
 		return results[0], nil
-	}
-	for _, w := range []string{"PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem", "TransactWriteItems"} {
-		if op.Op == w {
-			return readResult{}, &EvalError{Type: "not evaluated", Message: op.Op + " is a write"}
-		}
 	}
 	return readResult{}, &EvalError{Type: "not evaluated", Message: "unknown operation " + op.Op}
 }
@@ -455,20 +460,33 @@ func runGet(d Design, req readRequest) (readResult, error) {
 	if req.transactional {
 		factor = 2
 	}
-	want, _ := validKey(req.key, keys)
-	for _, it := range storedItems(t, keys) {
-		if sig, _ := validKey(it, keys); sig == want {
-			res.found, res.count, res.scanned = true, 1, 1
-			res.tableUnits = readUnits(ItemSize(it), factor)
-			if req.hasProj {
-				it = projectItem(it, req.projPaths)
-			}
-			res.items = []Item{it}
-			return res, nil
+	if it, ok := findStored(t, keys, req.key); ok {
+		res.found, res.count, res.scanned = true, 1, 1
+		res.tableUnits = readUnits(ItemSize(it), factor)
+		if req.hasProj {
+			it = projectItem(it, req.projPaths)
 		}
+		res.items = []Item{canonicalItem(it)}
+		return res, nil
 	}
 	res.tableUnits = factor
 	return res, nil
+}
+
+// findStored is the stored item with the given (valid) table key: of items sharing a key the last
+// one, as storedItems keeps.
+func findStored(t Table, keys []KeyAttribute, key Item) (Item, bool) {
+	conds := make([]*keyCond, len(keys))
+	for i, k := range keys {
+		conds[i] = &keyCond{op: "EQ", vals: []Value{key[k.Name]}}
+	}
+	vals := make([]Value, len(keys))
+	for i := len(t.Items) - 1; i >= 0; i-- {
+		if tableKeyMatches(t.Items[i].Item, keys, conds, vals) {
+			return t.Items[i].Item, true
+		}
+	}
+	return nil, false
 }
 
 func runBatchGet(d Design, req readRequest) ([]readResult, error) {
@@ -618,6 +636,9 @@ func keyConditions(e *condExpr) (map[string]keyCond, []string, error) {
 func (c keyCond) matches(v Value) bool {
 	if v.Type != c.vals[0].Type {
 		return false
+	}
+	if v.Type == S && c.op == "EQ" {
+		return v.S == c.vals[0].S
 	}
 	x := compareScalar(v, c.vals[0])
 	switch c.op {
@@ -818,13 +839,19 @@ func checkStartKeyInQuery(tg target, req readRequest, conds map[string]keyCond) 
 	return nil
 }
 
-// entryOrder is an entry prepared for sorting.
+// entryOrder is an entry prepared for sorting. It is kept small: a large partition holds
+// thousands of them.
 type entryOrder struct {
 	item   Item
+	out    Item      // the item returned, in DynamoDB's spelling, when there is no projection
 	bucket string    // Scan: the hash of the partition key
-	pk, sk []keyPart // pk for Scan only
 	tie    string    // index entries: the hash of the table key, computed when first needed
-	seq    int       // position among the items read, to keep sorting stable
+	pk, sk []keyPart // pk for Scan only
+	seq    int32     // position among the items read, to keep sorting stable
+	// Worked out only for the entries a page reads (measured):
+	page, size int32 // pageItemSize and ItemSize
+	measured   bool
+	pass       bool // the filter keeps it
 }
 
 // oneMB is the most a Query or Scan page reads.
@@ -844,6 +871,31 @@ func readPage(tg target, req readRequest, conds map[string]keyCond) readResult {
 			keyConds[i] = &c
 		}
 	}
+	rangeKey := ""
+	if tg.table.SortKey != nil {
+		rangeKey = tg.table.SortKey.Name
+	}
+	// measure works out what reading an entry needs: its sizes, the filter's verdict and the item
+	// returned. Entries are measured in their stored order, which walks memory far more locally
+	// than key order does: for a large partition that is most of the cost. Without a Limit (or
+	// with a large one) every entry matching the key conditions is measured as it is found;
+	// otherwise only those the Limit lets the page read, a chunk at a time.
+	measured := func(e *entryOrder, page, size int, canonical bool) {
+		e.page, e.size = int32(page), int32(size)
+		e.pass = req.filterExpr == nil || evalCondition(req.filterExpr, e.item)
+		if e.pass && !req.hasProj {
+			e.out = e.item
+			if !canonical {
+				e.out = canonicalItem(e.item)
+			}
+		}
+		e.measured = true
+	}
+	measure := func(e *entryOrder) {
+		page, size, canonical, _, _ := measureItem(e.item, rangeKey)
+		measured(e, page, size, canonical)
+	}
+	eager := req.limit == 0 || req.limit >= len(tg.table.Items)/4
 	// Entries live in one array and their key parts in another, so that a large partition costs
 	// few allocations.
 	recs := make([]entryOrder, 0, len(tg.table.Items))
@@ -853,19 +905,39 @@ func readPage(tg target, req readRequest, conds map[string]keyCond) readResult {
 			if isQuery && !keyConditionsMatch(it, keys, keyConds) {
 				continue
 			}
-			recs = append(recs, entryOrder{item: it, seq: len(recs)})
+			recs = append(recs, entryOrder{item: it, seq: int32(len(recs))})
 			parts = appendEntryParts(parts, &recs[len(recs)-1], tg, !isQuery)
+			if eager {
+				measure(&recs[len(recs)-1])
+			}
 		}
 	} else {
 		// Table items are checked here rather than through storedItems, which would build a
 		// signature per item: duplicates of a key end up next to each other once sorted. Each
 		// key attribute is looked up once for the key check, the key condition and the sort.
 		vals := make([]Value, len(keys))
+		// A table Query measuring as it goes checks the partition key first, by itself, and
+		// picks the sort key up while it measures the item, which walks the item anyway.
+		onePass := eager && isQuery && len(keys) == 2 && keys[1].Name == rangeKey
 		for _, si := range tg.table.Items {
+			if onePass {
+				pv, ok := si.Item[keys[0].Name]
+				if !validKeyValue(pv, ok, keys[0]) || keyConds[0] != nil && !keyConds[0].matches(pv) {
+					continue
+				}
+				page, size, canonical, sv, ok := measureItem(si.Item, rangeKey)
+				if !validKeyValue(sv, ok, keys[1]) || keyConds[1] != nil && !keyConds[1].matches(sv) {
+					continue
+				}
+				recs = append(recs, entryOrder{item: si.Item, seq: int32(len(recs))})
+				parts = append(parts, newKeyPart(sv))
+				measured(&recs[len(recs)-1], page, size, canonical)
+				continue
+			}
 			if !tableKeyMatches(si.Item, keys, keyConds, vals) {
 				continue
 			}
-			recs = append(recs, entryOrder{item: si.Item, seq: len(recs)})
+			recs = append(recs, entryOrder{item: si.Item, seq: int32(len(recs))})
 			e := &recs[len(recs)-1]
 			if !isQuery {
 				e.bucket = hashPrefix(vals[:len(tg.pk)]...)
@@ -876,7 +948,13 @@ func readPage(tg target, req readRequest, conds map[string]keyCond) readResult {
 			for _, v := range vals[len(tg.pk):] {
 				parts = append(parts, newKeyPart(v))
 			}
+			if eager {
+				measure(e)
+			}
 		}
+	}
+	if !isQuery || tg.isIndex {
+		packKeyTexts(parts) // sortQueryEntries packs them when it needs to
 	}
 	order := make([]*entryOrder, len(recs))
 	stride := len(tg.sk)
@@ -914,11 +992,12 @@ func readPage(tg target, req readRequest, conds map[string]keyCond) readResult {
 			if c := cmp(a, b); c != 0 {
 				return c
 			}
-			return a.seq - b.seq
+			return int(a.seq - b.seq)
 		})
 	}
-	if !tg.isIndex {
-		// Of items sharing a table key the last written wins, as a later put overwrites.
+	if !tg.isIndex && !isQuery {
+		// Of items sharing a table key the last written wins, as a later put overwrites
+		// (sortQueryEntries does this for a table Query).
 		kept := order[:0]
 		for i, e := range order {
 			if i+1 < len(order) && cmp(e, order[i+1]) == 0 {
@@ -944,29 +1023,44 @@ func readPage(tg target, req readRequest, conds map[string]keyCond) readResult {
 		order = order[i:]
 	}
 
-	rangeKey := ""
-	if tg.table.SortKey != nil {
-		rangeKey = tg.table.SortKey.Name
-	}
+	// The entries are read in key order, a chunk at a time; reading stops at Limit or 1 MB.
+	const chunk = 512
 	pageBytes, readBytes := 0, 0
 	var last Item
-	for _, e := range order {
-		if req.limit > 0 && res.scanned >= req.limit || pageBytes >= oneMB {
-			break
+	var pending []*entryOrder
+	full := func() bool { return req.limit > 0 && res.scanned >= req.limit || pageBytes >= oneMB }
+	for from := 0; from < len(order) && !full(); from += chunk {
+		part := order[from:min(from+chunk, len(order))]
+		if req.limit > 0 && len(part) > req.limit-res.scanned {
+			part = part[:req.limit-res.scanned]
 		}
-		res.scanned++
-		page, size := pageAndItemSize(e.item, rangeKey)
-		pageBytes += page
-		readBytes += size
-		last = e.item
-		if req.filterExpr != nil && !evalCondition(req.filterExpr, e.item) {
-			continue
+		pending = pending[:0]
+		for _, e := range part {
+			if !e.measured {
+				pending = append(pending, e)
+			}
 		}
-		it := e.item
-		if req.hasProj {
-			it = projectItem(it, req.projPaths)
+		slices.SortFunc(pending, func(a, b *entryOrder) int { return int(a.seq - b.seq) })
+		for _, e := range pending {
+			measure(e)
 		}
-		res.items = append(res.items, it)
+		for _, e := range part {
+			if pageBytes >= oneMB {
+				break
+			}
+			res.scanned++
+			pageBytes += int(e.page)
+			readBytes += int(e.size)
+			last = e.item
+			if !e.pass {
+				continue
+			}
+			it := e.out
+			if req.hasProj {
+				it = canonicalItem(projectItem(e.item, req.projPaths))
+			}
+			res.items = append(res.items, it)
+		}
 	}
 	res.count = len(res.items)
 	if (req.limit > 0 && res.scanned >= req.limit || pageBytes >= oneMB) && last != nil {
@@ -986,7 +1080,28 @@ func readPage(tg target, req readRequest, conds map[string]keyCond) readResult {
 	return res
 }
 
-// sortQueryEntries orders a table Query's entries by their sort key parts, ties by position.
+// packKeyTexts copies the key parts' texts into one block: sorting compares them again and again,
+// and side by side they stay in the cache where the items' own strings are spread over the heap.
+func packKeyTexts(parts []keyPart) {
+	n := 0
+	for _, p := range parts {
+		n += len(p.text)
+	}
+	var sb strings.Builder
+	sb.Grow(n)
+	for _, p := range parts {
+		sb.WriteString(p.text)
+	}
+	block, at := sb.String(), 0
+	for i := range parts {
+		l := len(parts[i].text)
+		parts[i].text = block[at : at+l]
+		at += l
+	}
+}
+
+// sortQueryEntries orders a table Query's entries by their sort key parts, ties by position, and
+// keeps the last of entries sharing a key.
 // It sorts positions rather than records: swapping integers needs no write barriers and the
 // comparison reads the flat parts array directly, which keeps a 10,000-item partition fast.
 // Sample items often come in key order already, which is checked first.
@@ -1001,9 +1116,63 @@ func sortQueryEntries(recs []entryOrder, parts []keyPart, stride int) []*entryOr
 		}
 		return int(a - b)
 	}
-	if !slices.IsSortedFunc(idx, byKey) {
+	switch {
+	case slices.IsSortedFunc(idx, byKey):
+	case stride == 1 && textOnly(parts):
+		// One string or binary sort key, the usual case: comparing texts directly is faster.
+		// Each text is led by the 8 bytes after the prefix all share, as a number, so that most
+		// comparisons compare two integers.
+		common := len(parts[0].text)
+		for i := 1; i < len(parts) && common > 0; i++ {
+			t := parts[i].text
+			n := min(common, len(t))
+			j := 0
+			for j < n && t[j] == parts[0].text[j] {
+				j++
+			}
+			common = j
+		}
+		keyed := make([]textAt, len(idx))
+		for i := range keyed {
+			t := parts[i].text[common:]
+			var lead uint64
+			for j := range 8 {
+				lead <<= 8
+				if j < len(t) {
+					lead |= uint64(t[j])
+				}
+			}
+			keyed[i] = textAt{lead, int32(i)}
+		}
+		radixByLead(keyed)
+		// Texts that share their lead are ordered by the rest, ties kept in position order.
+		for i := 0; i < len(keyed); {
+			j := i + 1
+			for j < len(keyed) && keyed[j].lead == keyed[i].lead {
+				j++
+			}
+			if j-i > 1 {
+				slices.SortStableFunc(keyed[i:j], func(a, b textAt) int { return strings.Compare(parts[a.at].text, parts[b.at].text) })
+			}
+			i = j
+		}
+		for i, k := range keyed {
+			idx[i] = k.at
+		}
+	default:
+		packKeyTexts(parts)
 		slices.SortFunc(idx, byKey)
 	}
+	// Of items sharing a table key the last written wins, as a later put overwrites: ties are
+	// in position order, so the last of a run is kept.
+	kept := idx[:0]
+	for i, j := range idx {
+		if i+1 < len(idx) && compareKeyParts(parts[int(j)*stride:int(j+1)*stride], parts[int(idx[i+1])*stride:int(idx[i+1]+1)*stride]) == 0 {
+			continue
+		}
+		kept = append(kept, j)
+	}
+	idx = kept
 	order := make([]*entryOrder, len(idx))
 	for i, j := range idx {
 		order[i] = &recs[j]
@@ -1011,12 +1180,61 @@ func sortQueryEntries(recs []entryOrder, parts []keyPart, stride int) []*entryOr
 	return order
 }
 
+// textAt is a text key's leading bytes and its entry's position: no pointers, so that the
+// collector need not scan it.
+type textAt struct {
+	lead uint64
+	at   int32
+}
+
+// radixByLead sorts by lead, keeping the order of equal leads: a byte at a time from the last,
+// skipping the bytes all leads share.
+func radixByLead(keyed []textAt) {
+	buf := make([]textAt, len(keyed))
+	src, dst := keyed, buf
+	for shift := 0; shift < 64; shift += 8 {
+		var count [257]int
+		for i := range src {
+			count[int(byte(src[i].lead>>shift))+1]++
+		}
+		if count[int(byte(src[0].lead>>shift))+1] == len(src) {
+			continue
+		}
+		for b := 1; b < 257; b++ {
+			count[b] += count[b-1]
+		}
+		for i := range src {
+			b := byte(src[i].lead >> shift)
+			dst[count[b]] = src[i]
+			count[b]++
+		}
+		src, dst = dst, src
+	}
+	if &src[0] != &keyed[0] {
+		copy(keyed, src)
+	}
+}
+
+// textOnly reports whether every part is a string, or every part a binary value: such parts
+// compare as their texts do.
+func textOnly(parts []keyPart) bool {
+	if len(parts) == 0 || parts[0].rank != rankS && parts[0].rank != rankB {
+		return false
+	}
+	for i := range parts {
+		if parts[i].rank != parts[0].rank || parts[i].numOK {
+			return false
+		}
+	}
+	return true
+}
+
 // tableKeyMatches reports whether a table item has a valid key (every key attribute present,
 // of its type, not empty) that satisfies the key conditions, and leaves the key values in vals.
 func tableKeyMatches(it Item, keys []KeyAttribute, conds []*keyCond, vals []Value) bool {
 	for i, k := range keys {
 		v, ok := it[k.Name]
-		if !ok || v.Type != k.Type || (v.Type == S && v.S == "") || (v.Type == B && len(v.B) == 0) {
+		if !validKeyValue(v, ok, k) {
 			return false
 		}
 		if conds[i] != nil && !conds[i].matches(v) {
@@ -1025,6 +1243,11 @@ func tableKeyMatches(it Item, keys []KeyAttribute, conds []*keyCond, vals []Valu
 		vals[i] = v
 	}
 	return true
+}
+
+// validKeyValue reports whether a key attribute is there, of its type and not empty.
+func validKeyValue(v Value, ok bool, k KeyAttribute) bool {
+	return ok && v.Type == k.Type && !(v.Type == S && v.S == "") && !(v.Type == B && len(v.B) == 0)
 }
 
 func keyConditionsMatch(it Item, keys []KeyAttribute, conds []*keyCond) bool {
@@ -1164,8 +1387,20 @@ func pageItemSize(it Item, rangeKey string) int {
 
 // pageAndItemSize returns pageItemSize and ItemSize in one pass over the item.
 func pageAndItemSize(it Item, rangeKey string) (page, size int) {
+	page, size, _, _, _ = measureItem(it, rangeKey)
+	return page, size
+}
+
+// measureItem returns pageItemSize, ItemSize and whether the item is already in DynamoDB's
+// spelling (isCanonical), in one pass over the item, and on the way the value of the table's
+// sort key.
+func measureItem(it Item, rangeKey string) (page, size int, canonical bool, rangeVal Value, hasRange bool) {
 	stored, rangeSize := 0, 0
+	canonical = true
 	for name, v := range it {
+		if name == rangeKey {
+			rangeVal, hasRange = v, true
+		}
 		var value, inPage int
 		switch v.Type {
 		case S:
@@ -1191,19 +1426,21 @@ func pageAndItemSize(it Item, rangeKey string) (page, size int) {
 			if name == rangeKey {
 				rangeSize = value
 			}
+			canonical = canonical && isFixedNumber(v.S)
 		default:
 			value = ValueSize(v)
 			inPage = storedPageSize(v)
 			if name == rangeKey {
 				rangeSize = rawPageSize(v)
 			}
+			canonical = canonical && valueCanonical(v)
 		}
 		size += len(name) + value
 		if name != rangeKey {
 			stored += inPage + 1
 		}
 	}
-	return 2 + stored + (1+(1+stored)/3072)*(18+rangeSize), size
+	return 2 + stored + (1+(1+stored)/3072)*(18+rangeSize), size, canonical, rangeVal, hasRange
 }
 
 func isASCII(s string) bool {

@@ -93,13 +93,6 @@ func TestRunOperation_getItemTakesItsKeyFromTheKeyCondition(t *testing.T) {
 	}
 }
 
-func TestRunOperation_writesAreNotEvaluated(t *testing.T) {
-	res := RunOperation(evalDesign(), Operation{Op: "PutItem", Table: "Orders"})
-	if res.Error != "not evaluated: PutItem is a write" {
-		t.Errorf("Error = %q", res.Error)
-	}
-}
-
 func TestRunOperation_reportsDynamoDBErrors(t *testing.T) {
 	res := RunOperation(evalDesign(), Operation{Op: "Query", Table: "Orders", KeyCondition: "pk = :p AND begins_with(sk, :s)",
 		Values: map[string]Value{":p": Str("C#1")}})

@@ -666,7 +666,8 @@ func mapEvaluated(d Design, out []Finding) []Finding {
 		read := p.Type == Read && p.Status != StatusOutside
 		firstRead, returned := -1, false
 		for i, op := range p.Mapping.Operations {
-			if op.Expected == nil && !(read && isReadOp(op.Op)) {
+			if op.Expected == nil && !(read && isReadOp(op.Op)) || IsWriteOp(op.Op) {
+				// A write's result is the item it writes, not one to check against expected keys.
 				continue
 			}
 			o := mapOp{p: p, i: i, op: op}

@@ -627,6 +627,9 @@ func isTableKey(t Table, k KeyAttribute) bool {
 // sign the aggregate should be split.
 func (r *itemRules) mod007ItemSize(i int, it SampleItem, out []Finding) []Finding {
 	size := ItemSize(it.Item)
+	if size <= largeItemBytes {
+		return out
+	}
 	f := Finding{Code: "MOD007", Path: itemPath(r.t, it, i)}
 	switch {
 	case size > maxItemBytes:

@@ -312,7 +312,14 @@ type keyPart struct {
 
 // keyTypeRanks orders the types by name, as CompareKeyValues orders values of different types;
 // the zero rank is an absent value, and an unknown type ranks last.
-var keyTypeRanks = map[Type]uint8{B: 1, BOOL: 2, BS: 3, L: 4, M: 5, N: 6, NS: 7, NULL: 8, S: 9, SS: 10}
+var keyTypeRanks = map[Type]uint8{B: rankB, BOOL: 2, BS: 3, L: 4, M: 5, N: rankN, NS: 7, NULL: 8, S: rankS, SS: 10}
+
+// The ranks of the key types, as constants for the hot paths.
+const (
+	rankB uint8 = 1
+	rankN uint8 = 6
+	rankS uint8 = 9
+)
 
 const unknownTypeRank = 255
 
@@ -320,10 +327,10 @@ func newKeyPart(v Value) keyPart {
 	p := keyPart{rank: unknownTypeRank}
 	switch v.Type {
 	case S:
-		p.rank, p.text = keyTypeRanks[S], v.S
+		p.rank, p.text = rankS, v.S
 		return p
 	case N:
-		p.rank = keyTypeRanks[N]
+		p.rank = rankN
 		d, ok := parseDecimal(v.S)
 		if !ok {
 			p.text = v.S
@@ -332,7 +339,7 @@ func newKeyPart(v Value) keyPart {
 		p.text, p.exp, p.neg, p.numOK = d.digits, d.exp, d.negative, true
 		return p
 	case B:
-		p.rank, p.text = keyTypeRanks[B], string(v.B)
+		p.rank, p.text = rankB, string(v.B)
 		return p
 	}
 	if r, ok := keyTypeRanks[v.Type]; ok {

@@ -133,7 +133,15 @@ func resultView(d *designContext, p designer.Pattern, i int, op designer.Operati
 		r.Error = res.Error
 		return r
 	}
-	r.Summary = fmt.Sprintf("%d returned · %d read · %s capacity units", res.Count, res.ScannedCount, strconv.FormatFloat(res.CapacityUnits, 'f', -1, 64))
+	if designer.IsWriteOp(op.Op) {
+		// A write is run on a scratch copy of the items: what it costs and what it does to indexes.
+		r.Summary = fmt.Sprintf("writes %d item(s) · %s write units on %s", len(res.Items), formatUnits(res.CapacityUnits), t.Name)
+		for _, w := range res.IndexWrites {
+			r.IndexWrites = append(r.IndexWrites, fmt.Sprintf("%s: %d index write(s) · %s write units", w.Index, w.Writes, formatUnits(w.Units)))
+		}
+		return r
+	}
+	r.Summary = fmt.Sprintf("%d returned · %d read · %s capacity units", res.Count, res.ScannedCount, formatUnits(res.CapacityUnits))
 	if stated, pass := designer.Verdict(t, unprojected, res); stated {
 		r.Verdict = "fail"
 		if pass {
@@ -314,3 +322,5 @@ func (s *Server) resultAnswer(c echo.Context, pattern string, i int, change desi
 	}
 	return respond(c, http.StatusOK, "mapping", templates.ResultBox(resultView(d, p, i, p.Mapping.Operations[i]), d.canEdit(), false))
 }
+
+func formatUnits(u float64) string { return strconv.FormatFloat(u, 'f', -1, 64) }

@@ -81,3 +81,24 @@ func TestMapping_expectedResultGivesAVerdict(t *testing.T) {
 		t.Fatalf("expecting an item it does not return should fail: %s", rec.Body)
 	}
 }
+
+func TestMapping_aWriteShowsItsCapacityAndIndexWrites(t *testing.T) {
+	a := newTestApp(t)
+	c := a.createJSON(strings.Replace(tableDesign(3, 1), `"name": "Shop",`, `"name": "Shop", "access_patterns": [{"number": 1, "description": "Place an order", "type": "write", "peak_rps": 5, "avg_rps": 1}],`, 1))
+	base := "/d/" + c.EditToken
+	d, _ := a.design(c.EditToken)
+	pid := d.Patterns[0].ID
+	a.hx(base+"/mapping/add", "pattern", pid)
+	for _, f := range [][2]string{{"op", "PutItem"}, {"table", "Orders"}, {"key_condition", "pk = :pk AND sk = :sk"}, {"values", ":pk=P100, :sk=100, :status=NEW"}} {
+		if rec := a.hx(base+"/mapping/field", "pattern", pid, "index", "0", "field", f[0], "value", f[1]); rec.Code != http.StatusOK {
+			t.Fatalf("set %s: %d %s", f[0], rec.Code, rec.Body)
+		}
+	}
+	page := a.request(http.MethodGet, base+"/mapping", "", nil).Body.String()
+	if !strings.Contains(page, "writes 1 item(s) · 1 write units on Orders") || !strings.Contains(page, "ByStatus0: 1 index write(s)") {
+		t.Fatal("the mapping page does not show the write's cost and its index write")
+	}
+	if d2, _ := a.design(c.EditToken); len(d2.Tables[0].Items) != 3 {
+		t.Fatal("evaluating a write changed the sample items")
+	}
+}

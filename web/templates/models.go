@@ -453,6 +453,8 @@ type ResultView struct {
 	Rows    []ResultRow
 	More    int
 	Clear   *Button
+	// IndexWrites says, for a write, what it costs each index.
+	IndexWrites []string
 }
 
 // ResultRow is one candidate item: returned or not, expected or not, with the button that marks it.

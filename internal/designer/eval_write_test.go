@@ -1,0 +1,179 @@
+package designer
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// indexWrites maps each index to its writes and units, for comparison.
+func indexWrites(res OperationResult) map[string][2]float64 {
+	out := map[string][2]float64{}
+	for _, w := range res.IndexWrites {
+		out[w.Index] = [2]float64{float64(w.Writes), w.Units}
+	}
+	return out
+}
+
+func runWriteOK(t *testing.T, d Design, op Operation) OperationResult {
+	t.Helper()
+	res := RunOperation(d, op)
+	if res.Error != "" {
+		t.Fatalf("%s: %s", op.Op, res.Error)
+	}
+	return res
+}
+
+func TestRunOperation_putIntoSparseIndex(t *testing.T) {
+	d := evalDesign()
+	before := len(d.Tables[0].Items)
+	res := runWriteOK(t, d, Operation{Op: "PutItem", Table: "Orders", KeyCondition: "pk = :p AND sk = :s",
+		Values: map[string]Value{":p": Str("C#3"), ":s": Str("ORDER#001"), ":flag": Str("late"), ":customer": Str("cy")}})
+	want := map[string][2]float64{"ByFlag": {1, 1}, "ByStatus": {0, 0}, "ByTotal": {0, 0}}
+	if got := indexWrites(res); !reflect.DeepEqual(got, want) {
+		t.Errorf("index writes = %v, want %v", got, want)
+	}
+	if res.CapacityUnits != 1 {
+		t.Errorf("CapacityUnits = %v, want 1", res.CapacityUnits)
+	}
+	wantItem := Item{"pk": Str("C#3"), "sk": Str("ORDER#001"), "flag": Str("late"), "customer": Str("cy")}
+	if len(res.Items) != 1 || !reflect.DeepEqual(res.Items[0], wantItem) || res.Count != 1 {
+		t.Errorf("Items = %v, want the written item", res.Items)
+	}
+	if len(d.Tables[0].Items) != before {
+		t.Error("the write changed the design")
+	}
+	if got := RunOperation(d, Operation{Op: "GetItem", Table: "Orders", KeyCondition: "pk = :p AND sk = :s",
+		Values: map[string]Value{":p": Str("C#3"), ":s": Str("ORDER#001")}}); len(got.Items) != 0 {
+		t.Error("the written item is in the design's sample items")
+	}
+}
+
+func TestRunOperation_putKeyFromValues(t *testing.T) {
+	res := runWriteOK(t, evalDesign(), Operation{Op: "PutItem", Table: "Orders",
+		Values: map[string]Value{":pk": Str("C#9"), ":sk": Str("X"), ":status": Str("OPEN"), ":total": Num("1")}})
+	want := map[string][2]float64{"ByFlag": {0, 0}, "ByStatus": {1, 1}, "ByTotal": {1, 1}}
+	if got := indexWrites(res); !reflect.DeepEqual(got, want) {
+		t.Errorf("index writes = %v, want %v", got, want)
+	}
+}
+
+func TestRunOperation_updateChangingAnIndexKeyWritesTwice(t *testing.T) {
+	d := evalDesign()
+	res := runWriteOK(t, d, Operation{Op: "UpdateItem", Table: "Orders", KeyCondition: "pk = :pk AND sk = :sk",
+		Values: map[string]Value{":pk": Str("C#1"), ":sk": Str("ORDER#002"), ":status": Str("SHIPPED")}})
+	// ByStatus: OPEN → SHIPPED deletes one entry and puts another; ByTotal projects ALL, so its
+	// entry changes in place; ByFlag never held the item.
+	want := map[string][2]float64{"ByStatus": {2, 2}, "ByTotal": {1, 1}, "ByFlag": {0, 0}}
+	if got := indexWrites(res); !reflect.DeepEqual(got, want) {
+		t.Errorf("index writes = %v, want %v", got, want)
+	}
+	if got := res.Items[0]; got["status"].S != "SHIPPED" || got["customer"].S != "ann" || got["total"].S != "10" {
+		t.Errorf("item after the update = %v", got)
+	}
+	if d.Tables[0].Items[2].Item["status"].S != "OPEN" {
+		t.Error("the update changed the design's item")
+	}
+}
+
+func TestRunOperation_deleteRemovesEntries(t *testing.T) {
+	res := runWriteOK(t, evalDesign(), Operation{Op: "DeleteItem", Table: "Orders", KeyCondition: "pk = :pk AND sk = :sk",
+		Values: map[string]Value{":pk": Str("C#1"), ":sk": Str("ORDER#001")}})
+	want := map[string][2]float64{"ByStatus": {1, 1}, "ByTotal": {1, 1}, "ByFlag": {1, 1}}
+	if got := indexWrites(res); !reflect.DeepEqual(got, want) {
+		t.Errorf("index writes = %v, want %v", got, want)
+	}
+	if len(res.Items) != 0 || res.CapacityUnits != 1 {
+		t.Errorf("Items = %v, CapacityUnits = %v; want none and 1", res.Items, res.CapacityUnits)
+	}
+	// Deleting a missing item still costs a unit and writes no index.
+	res = runWriteOK(t, evalDesign(), Operation{Op: "DeleteItem", Table: "Orders", KeyCondition: "pk = :pk AND sk = :sk",
+		Values: map[string]Value{":pk": Str("C#7"), ":sk": Str("NONE")}})
+	if res.CapacityUnits != 1 || indexWrites(res)["ByStatus"] != [2]float64{0, 0} {
+		t.Errorf("deleting a missing item: %+v", res)
+	}
+}
+
+func TestRunOperation_projectedOnlyChange(t *testing.T) {
+	d := evalDesign()
+	// customer is projected into ByStatus (INCLUDE) and ByTotal (ALL).
+	res := runWriteOK(t, d, Operation{Op: "UpdateItem", Table: "Orders", KeyCondition: "pk = :pk AND sk = :sk",
+		Values: map[string]Value{":pk": Str("C#1"), ":sk": Str("ORDER#003"), ":customer": Str("zed")}})
+	want := map[string][2]float64{"ByStatus": {1, 1}, "ByTotal": {1, 1}, "ByFlag": {0, 0}}
+	if got := indexWrites(res); !reflect.DeepEqual(got, want) {
+		t.Errorf("projected change: index writes = %v, want %v", got, want)
+	}
+	// note is projected into ByTotal only; setting an attribute to its value changes nothing.
+	res = runWriteOK(t, d, Operation{Op: "UpdateItem", Table: "Orders", KeyCondition: "pk = :pk AND sk = :sk",
+		Values: map[string]Value{":pk": Str("C#2"), ":sk": Str("ORDER#002"), ":note": Str("hi"), ":customer": Str("bob")}})
+	want = map[string][2]float64{"ByStatus": {0, 0}, "ByTotal": {1, 1}, "ByFlag": {0, 0}}
+	if got := indexWrites(res); !reflect.DeepEqual(got, want) {
+		t.Errorf("unprojected change: index writes = %v, want %v", got, want)
+	}
+}
+
+func TestRunOperation_largeEntriesCostPerKilobyte(t *testing.T) {
+	big := Str(strings.Repeat("x", 1500))
+	res := runWriteOK(t, evalDesign(), Operation{Op: "PutItem", Table: "Orders", KeyCondition: "pk = :pk AND sk = :sk",
+		Values: map[string]Value{":pk": Str("C#1"), ":sk": Str("ORDER#002"), ":status": Str("OPEN"), ":total": Num("10"), ":customer": big}})
+	// The item and the entries holding customer are over 1 KB: 2 units each. ByStatus keeps its key,
+	// so only the projected customer changes.
+	want := map[string][2]float64{"ByStatus": {1, 2}, "ByTotal": {1, 2}, "ByFlag": {0, 0}}
+	if got := indexWrites(res); !reflect.DeepEqual(got, want) {
+		t.Errorf("index writes = %v, want %v", got, want)
+	}
+	if res.CapacityUnits != 2 {
+		t.Errorf("CapacityUnits = %v, want 2", res.CapacityUnits)
+	}
+	// Replacing the large item with a small one costs the larger of the two; the deleted entry is
+	// large, the new one small.
+	d := evalDesign()
+	d.Tables[0].Items[2].Item["customer"] = big
+	res = runWriteOK(t, d, Operation{Op: "PutItem", Table: "Orders", KeyCondition: "pk = :pk AND sk = :sk",
+		Values: map[string]Value{":pk": Str("C#1"), ":sk": Str("ORDER#002"), ":status": Str("DONE"), ":total": Num("10")}})
+	want = map[string][2]float64{"ByStatus": {2, 3}, "ByTotal": {1, 1}, "ByFlag": {0, 0}}
+	if got := indexWrites(res); !reflect.DeepEqual(got, want) || res.CapacityUnits != 2 {
+		t.Errorf("index writes = %v (want %v), CapacityUnits = %v (want 2)", got, want, res.CapacityUnits)
+	}
+}
+
+func TestRunOperation_batchAndTransactionWrites(t *testing.T) {
+	op := Operation{Op: "BatchWriteItem", Table: "Orders", KeyCondition: "pk = :pk AND sk IN (:a, :b)",
+		Values: map[string]Value{":pk": Str("C#5"), ":a": Str("A"), ":b": Str("B"), ":flag": Str("x")}}
+	res := runWriteOK(t, evalDesign(), op)
+	if res.CapacityUnits != 2 || len(res.Items) != 2 || indexWrites(res)["ByFlag"] != [2]float64{2, 2} {
+		t.Errorf("batch put: %+v", res)
+	}
+	op.Op = "TransactWriteItems"
+	if res := runWriteOK(t, evalDesign(), op); res.CapacityUnits != 4 || indexWrites(res)["ByFlag"] != [2]float64{2, 2} {
+		t.Errorf("transaction: %+v", res)
+	}
+	// Without attributes a batch deletes its keys.
+	res = runWriteOK(t, evalDesign(), Operation{Op: "BatchWriteItem", Table: "Orders", KeyCondition: "pk = :pk AND sk IN (:a, :b)",
+		Values: map[string]Value{":pk": Str("C#1"), ":a": Str("ORDER#001"), ":b": Str("ORDER#002")}})
+	if len(res.Items) != 0 || res.CapacityUnits != 2 || indexWrites(res)["ByStatus"] != [2]float64{2, 2} {
+		t.Errorf("batch delete: %+v", res)
+	}
+}
+
+func TestRunOperation_refusedWrites(t *testing.T) {
+	for _, c := range []struct {
+		op   Operation
+		want string
+	}{
+		{Operation{Op: "UpdateItem", Table: "Orders", KeyCondition: "pk = :p AND sk = :s",
+			Values: map[string]Value{":p": Str("C#1"), ":s": Str("ORDER#001"), ":pk": Str("C#2")}},
+			"ValidationException: One or more parameter values were invalid: Cannot update attribute pk. This attribute is part of the key"},
+		{Operation{Op: "PutItem", Table: "Orders", KeyCondition: "pk = :pk AND sk = :sk",
+			Values: map[string]Value{":pk": Str("C#1"), ":sk": Str("N"), ":status": Num("3")}},
+			"ValidationException: One or more parameter values were invalid: the written item: its status is"},
+		{Operation{Op: "PutItem", Table: "Orders", Values: map[string]Value{":pk": Str("C#1")}},
+			"ValidationException: The provided key element does not match the schema"},
+		{Operation{Op: "DeleteItem", Table: "Orders"}, "ValidationException: DeleteItem needs a key condition"},
+		{Operation{Op: "PutItem", Table: "Nope"}, "ResourceNotFoundException: Requested resource not found"},
+	} {
+		if res := RunOperation(evalDesign(), c.op); !strings.HasPrefix(res.Error, c.want) {
+			t.Errorf("%s %v: Error = %q, want %q…", c.op.Op, c.op.Values, res.Error, c.want)
+		}
+	}
+}
