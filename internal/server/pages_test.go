@@ -205,3 +205,25 @@ func TestUnknownDesignLinkShowsAFriendlyPage(t *testing.T) {
 		t.Fatalf("unknown link: %d", rec.Code)
 	}
 }
+
+func TestViewLink_everyStepIsReadOnly(t *testing.T) {
+	a := newTestApp(t)
+	c := a.createJSON(`{"example": "hr-employees"}`)
+	for _, step := range []string{"", "/entities", "/patterns", "/aggregates", "/tables", "/mapping", "/validation", "/export"} {
+		rec := a.request(http.MethodGet, "/d/"+c.ViewToken+step, "", nil)
+		body := rec.Body.String()
+		if rec.Code != http.StatusOK {
+			t.Fatalf("%s: %d", step, rec.Code)
+		}
+		if strings.Contains(body, "<form") || strings.Contains(body, "<select") || strings.Contains(body, "hx-post") {
+			t.Fatalf("view page %s has editing controls", step)
+		}
+		// The export preview's checklist boxes are disabled inputs; anything else is a control.
+		if n := strings.Count(body, `<input`) - strings.Count(body, `disabled="" type="checkbox"`); n != 1 {
+			t.Fatalf("view page %s has %d inputs; only the view link's should be there", step, n)
+		}
+		if strings.Contains(body, c.EditToken) {
+			t.Fatalf("view page %s contains the edit token", step)
+		}
+	}
+}
