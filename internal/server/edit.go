@@ -133,3 +133,13 @@ func postedMove(c echo.Context) (func(string) string, int, error) {
 	to, err := atoiField("to", get("to"))
 	return get, to, err
 }
+
+// postedIndex reads a form that addresses a row by its position, "index".
+func postedIndex(c echo.Context) (func(string) string, int, error) {
+	get, err := postedForm(c)
+	if err != nil {
+		return nil, 0, err
+	}
+	i, err := atoiField("index", get("index"))
+	return get, i, err
+}

@@ -243,11 +243,7 @@ func (s *Server) addOperation(c echo.Context) error {
 }
 
 func (s *Server) deleteOperation(c echo.Context) error {
-	get, err := postedForm(c)
-	if err != nil {
-		return err
-	}
-	i, err := atoiField("index", get("index"))
+	get, i, err := postedIndex(c)
 	if err != nil {
 		return err
 	}
@@ -284,11 +280,7 @@ func (s *Server) saveMappingNotes(c echo.Context) error {
 // toggleExpected marks or unmarks one item as part of an operation's expected result and answers
 // with the result box.
 func (s *Server) toggleExpected(c echo.Context) error {
-	get, err := postedForm(c)
-	if err != nil {
-		return err
-	}
-	i, err := atoiField("index", get("index"))
+	get, i, err := postedIndex(c)
 	if err != nil {
 		return err
 	}
@@ -300,11 +292,7 @@ func (s *Server) toggleExpected(c echo.Context) error {
 }
 
 func (s *Server) clearExpected(c echo.Context) error {
-	get, err := postedForm(c)
-	if err != nil {
-		return err
-	}
-	i, err := atoiField("index", get("index"))
+	get, i, err := postedIndex(c)
 	if err != nil {
 		return err
 	}

@@ -105,11 +105,7 @@ func (s *Server) saveEntityTypeField(c echo.Context) error {
 }
 
 func (s *Server) deleteEntityType(c echo.Context) error {
-	get, err := postedForm(c)
-	if err != nil {
-		return err
-	}
-	i, err := atoiField("index", get("index"))
+	get, i, err := postedIndex(c)
 	if err != nil {
 		return err
 	}
