@@ -848,6 +848,7 @@ type entryOrder struct {
 	tie    string    // index entries: the hash of the table key, computed when first needed
 	pk, sk []keyPart // pk for Scan only
 	seq    int32     // position among the items read, to keep sorting stable
+	src    int32     // index in the table's items, or -1 for an index entry
 	// Worked out only for the entries a page reads (measured):
 	page, size int32 // pageItemSize and ItemSize
 	measured   bool
@@ -891,8 +892,22 @@ func readPage(tg target, req readRequest, conds map[string]keyCond) readResult {
 		}
 		e.measured = true
 	}
+	// Table items' measurements are remembered for as long as the items slice is (eval_memo.go).
+	var memo *itemMeasures
+	if !tg.isIndex {
+		memo = measuresFor(tg.table.Items, rangeKey)
+	}
 	measure := func(e *entryOrder) {
+		if e.src >= 0 {
+			if page, size, canonical, ok := memo.get(int(e.src)); ok {
+				measured(e, page, size, canonical)
+				return
+			}
+		}
 		page, size, canonical, _, _ := measureItem(e.item, rangeKey)
+		if e.src >= 0 {
+			memo.put(int(e.src), page, size, canonical)
+		}
 		measured(e, page, size, canonical)
 	}
 	eager := req.limit == 0 || req.limit >= len(tg.table.Items)/4
@@ -905,7 +920,7 @@ func readPage(tg target, req readRequest, conds map[string]keyCond) readResult {
 			if isQuery && !keyConditionsMatch(it, keys, keyConds) {
 				continue
 			}
-			recs = append(recs, entryOrder{item: it, seq: int32(len(recs))})
+			recs = append(recs, entryOrder{item: it, seq: int32(len(recs)), src: -1})
 			parts = appendEntryParts(parts, &recs[len(recs)-1], tg, !isQuery)
 			if eager {
 				measure(&recs[len(recs)-1])
@@ -919,17 +934,26 @@ func readPage(tg target, req readRequest, conds map[string]keyCond) readResult {
 		// A table Query measuring as it goes checks the partition key first, by itself, and
 		// picks the sort key up while it measures the item, which walks the item anyway.
 		onePass := eager && isQuery && len(keys) == 2 && keys[1].Name == rangeKey
-		for _, si := range tg.table.Items {
+		for i, si := range tg.table.Items {
 			if onePass {
 				pv, ok := si.Item[keys[0].Name]
 				if !validKeyValue(pv, ok, keys[0]) || keyConds[0] != nil && !keyConds[0].matches(pv) {
 					continue
 				}
-				page, size, canonical, sv, ok := measureItem(si.Item, rangeKey)
+				page, size, canonical, known := memo.get(i)
+				var sv Value
+				if known {
+					sv, ok = si.Item[rangeKey]
+				} else {
+					page, size, canonical, sv, ok = measureItem(si.Item, rangeKey)
+				}
 				if !validKeyValue(sv, ok, keys[1]) || keyConds[1] != nil && !keyConds[1].matches(sv) {
 					continue
 				}
-				recs = append(recs, entryOrder{item: si.Item, seq: int32(len(recs))})
+				if !known {
+					memo.put(i, page, size, canonical)
+				}
+				recs = append(recs, entryOrder{item: si.Item, seq: int32(len(recs)), src: int32(i)})
 				parts = append(parts, newKeyPart(sv))
 				measured(&recs[len(recs)-1], page, size, canonical)
 				continue
@@ -937,7 +961,7 @@ func readPage(tg target, req readRequest, conds map[string]keyCond) readResult {
 			if !tableKeyMatches(si.Item, keys, keyConds, vals) {
 				continue
 			}
-			recs = append(recs, entryOrder{item: si.Item, seq: int32(len(recs))})
+			recs = append(recs, entryOrder{item: si.Item, seq: int32(len(recs)), src: int32(i)})
 			e := &recs[len(recs)-1]
 			if !isQuery {
 				e.bucket = hashPrefix(vals[:len(tg.pk)]...)
@@ -968,7 +992,7 @@ func readPage(tg target, req readRequest, conds map[string]keyCond) readResult {
 	}
 	var start *entryOrder
 	if req.hasStartKey {
-		start = &entryOrder{item: req.startKey, seq: -1}
+		start = &entryOrder{item: req.startKey, seq: -1, src: -1}
 		start.setParts(appendEntryParts(nil, start, tg, !isQuery), tg, !isQuery)
 	}
 	cmp := func(a, b *entryOrder) int {

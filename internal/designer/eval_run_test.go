@@ -3,8 +3,11 @@ package designer
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -149,7 +152,9 @@ func FuzzExpression(f *testing.F) {
 	})
 }
 
-func BenchmarkQuery10kPartitionWithFilter(b *testing.B) {
+// query10kDesign is a table with one 10,000-item partition and a Query reading it with a filter.
+func query10kDesign(b *testing.B) (Design, Operation) {
+	b.Helper()
 	t := Table{Name: "Events", PartitionKey: KeyAttribute{Name: "pk", Type: S}, SortKey: &KeyAttribute{Name: "sk", Type: S}}
 	for i := range 10_000 {
 		t.Items = append(t.Items, SampleItem{ID: fmt.Sprint(i), Item: Item{
@@ -163,9 +168,34 @@ func BenchmarkQuery10kPartitionWithFilter(b *testing.B) {
 	if res := RunOperation(d, op); res.Error != "" || res.ScannedCount != 10_000 {
 		b.Fatalf("%+v", res.Error)
 	}
+	return d, op
+}
+
+// BenchmarkQuery10kPartitionWithFilter measures repeated queries against a design that does not
+// change between them, as the server runs them between edits.
+func BenchmarkQuery10kPartitionWithFilter(b *testing.B) {
+	d, op := query10kDesign(b)
 	b.ReportAllocs()
 	for b.Loop() {
 		RunOperation(d, op)
+	}
+}
+
+// BenchmarkQuery10kPartitionWithFilterFirst measures the first query after an edit: every
+// iteration sees a freshly allocated items slice, as a changed design would have, so nothing
+// measured for an earlier one applies.
+func BenchmarkQuery10kPartitionWithFilterFirst(b *testing.B) {
+	d, op := query10kDesign(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		b.StopTimer()
+		t := d.Tables[0]
+		t.Items = slices.Clone(t.Items)
+		fresh := Design{Tables: []Table{t}}
+		b.StartTimer()
+		if res := RunOperation(fresh, op); res.ScannedCount != 10_000 {
+			b.Fatalf("%+v", res.Error)
+		}
 	}
 }
 
@@ -177,5 +207,34 @@ func TestIsFixedNumber(t *testing.T) {
 		if got, want := isFixedNumber(s), fixedNumber(s) == s; got != want {
 			t.Errorf("isFixedNumber(%q) = %v, want %v", s, got, want)
 		}
+	}
+}
+
+// The measurements remembered for a table's items are those of the items the read sees: a
+// changed design (which has a new items slice) is measured afresh, and concurrent reads agree.
+func TestReadMeasureMemo(t *testing.T) {
+	d := bigItemsDesign(40, 100)
+	op := Operation{Op: "Query", Table: d.Tables[0].Name, KeyCondition: "pk = :p", Values: map[string]Value{":p": d.Tables[0].Items[0].Item["pk"]}}
+	first := RunOperation(d, op)
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			if again := RunOperation(d, op); !reflect.DeepEqual(again, first) {
+				t.Errorf("repeated read differs: %+v, want %+v", again, first)
+			}
+		})
+	}
+	wg.Wait()
+	big := maps.Clone(d.Tables[0].Items[3].Item)
+	big["extra"] = Str(strings.Repeat("x", 5000))
+	tb := d.Tables[0]
+	tb.Items = replaceAt(tb.Items, 3, SampleItem{ID: tb.Items[3].ID, Item: big})
+	changed := Design{Tables: []Table{tb}}
+	got := RunOperation(changed, op)
+	measureMemo.Lock()
+	measureMemo.entries = nil
+	measureMemo.Unlock()
+	if want := RunOperation(changed, op); !reflect.DeepEqual(got, want) || got.CapacityUnits == first.CapacityUnits {
+		t.Errorf("changed design: %+v, want %+v (before the change %v units)", got.CapacityUnits, want.CapacityUnits, first.CapacityUnits)
 	}
 }
