@@ -60,6 +60,7 @@ func measuresFor(items []SampleItem, rangeKey string) *itemMeasures {
 		}
 	}
 	e := &itemMeasures{items: items, rangeKey: rangeKey, m: make([]atomic.Uint64, len(items))}
+	e.inherit(measureMemo.entries)
 	if len(measureMemo.entries) == measureMemoSize {
 		n := copy(measureMemo.entries, measureMemo.entries[1:])
 		measureMemo.entries[n] = nil
@@ -67,6 +68,33 @@ func measuresFor(items []SampleItem, rangeKey string) *itemMeasures {
 	}
 	measureMemo.entries = append(measureMemo.entries, e)
 	return e
+}
+
+// inherit copies the measurements of a cached list that items was made from by an edit: an edit
+// allocates a new items slice but keeps the maps of the items it did not touch, and an item map is
+// never modified, so the same map at the same position measures the same. The newest cached list
+// with the same sort key and the same first or last item map is taken to be the one edited; items
+// whose map differs are measured afresh when read.
+func (e *itemMeasures) inherit(cached []*itemMeasures) {
+	first, last := mapIdentity(e.items[0].Item), mapIdentity(e.items[len(e.items)-1].Item)
+	for j := len(cached) - 1; j >= 0; j-- {
+		old := cached[j]
+		if old.rangeKey != e.rangeKey || mapIdentity(old.items[0].Item) != first && mapIdentity(old.items[len(old.items)-1].Item) != last {
+			continue
+		}
+		for i := range min(len(old.items), len(e.items)) {
+			if mapIdentity(old.items[i].Item) == mapIdentity(e.items[i].Item) {
+				e.m[i].Store(old.m[i].Load())
+			}
+		}
+		return
+	}
+}
+
+// mapIdentity is the address of an item map's header: equal for the same map, and different for
+// two maps alive at once.
+func mapIdentity(it Item) unsafe.Pointer {
+	return *(*unsafe.Pointer)(unsafe.Pointer(&it))
 }
 
 // get returns the measurement recorded for item i, if any.

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -855,6 +856,15 @@ type entryOrder struct {
 	pass       bool // the filter keeps it
 }
 
+// pageScratch holds readPage's entry and key part arrays between reads. They are cleared before
+// they go back, so a pooled array never keeps items alive.
+type pageScratch struct {
+	recs  []entryOrder
+	parts []keyPart
+}
+
+var pageScratchPool = sync.Pool{New: func() any { return new(pageScratch) }}
+
 // oneMB is the most a Query or Scan page reads.
 const oneMB = 1 << 20
 
@@ -913,8 +923,16 @@ func readPage(tg target, req readRequest, conds map[string]keyCond) readResult {
 	eager := req.limit == 0 || req.limit >= len(tg.table.Items)/4
 	// Entries live in one array and their key parts in another, so that a large partition costs
 	// few allocations.
-	recs := make([]entryOrder, 0, len(tg.table.Items))
-	parts := make([]keyPart, 0, len(tg.table.Items)*len(keys))
+	// Both are reused from read to read (pageScratch), since a large partition makes them large.
+	scratch := pageScratchPool.Get().(*pageScratch)
+	recs := scratch.recs[:0]
+	parts := scratch.parts[:0]
+	defer func() {
+		clear(recs)
+		clear(parts)
+		scratch.recs, scratch.parts = recs[:0], parts[:0]
+		pageScratchPool.Put(scratch)
+	}()
 	if tg.isIndex {
 		for _, it := range tg.entries() {
 			if isQuery && !keyConditionsMatch(it, keys, keyConds) {
@@ -922,40 +940,27 @@ func readPage(tg target, req readRequest, conds map[string]keyCond) readResult {
 			}
 			recs = append(recs, entryOrder{item: it, seq: int32(len(recs)), src: -1})
 			parts = appendEntryParts(parts, &recs[len(recs)-1], tg, !isQuery)
-			if eager {
-				measure(&recs[len(recs)-1])
-			}
 		}
 	} else {
 		// Table items are checked here rather than through storedItems, which would build a
 		// signature per item: duplicates of a key end up next to each other once sorted. Each
 		// key attribute is looked up once for the key check, the key condition and the sort.
 		vals := make([]Value, len(keys))
-		// A table Query measuring as it goes checks the partition key first, by itself, and
-		// picks the sort key up while it measures the item, which walks the item anyway.
-		onePass := eager && isQuery && len(keys) == 2 && keys[1].Name == rangeKey
+		// A table Query checks the partition key first, by itself, and the sort key only for
+		// the items of the partition.
+		onePass := isQuery && len(keys) == 2 && keys[1].Name == rangeKey
 		for i, si := range tg.table.Items {
 			if onePass {
 				pv, ok := si.Item[keys[0].Name]
 				if !validKeyValue(pv, ok, keys[0]) || keyConds[0] != nil && !keyConds[0].matches(pv) {
 					continue
 				}
-				page, size, canonical, known := memo.get(i)
-				var sv Value
-				if known {
-					sv, ok = si.Item[rangeKey]
-				} else {
-					page, size, canonical, sv, ok = measureItem(si.Item, rangeKey)
-				}
+				sv, ok := si.Item[rangeKey]
 				if !validKeyValue(sv, ok, keys[1]) || keyConds[1] != nil && !keyConds[1].matches(sv) {
 					continue
 				}
-				if !known {
-					memo.put(i, page, size, canonical)
-				}
 				recs = append(recs, entryOrder{item: si.Item, seq: int32(len(recs)), src: int32(i)})
 				parts = append(parts, newKeyPart(sv))
-				measured(&recs[len(recs)-1], page, size, canonical)
 				continue
 			}
 			if !tableKeyMatches(si.Item, keys, keyConds, vals) {
@@ -972,23 +977,23 @@ func readPage(tg target, req readRequest, conds map[string]keyCond) readResult {
 			for _, v := range vals[len(tg.pk):] {
 				parts = append(parts, newKeyPart(v))
 			}
-			if eager {
-				measure(e)
-			}
+		}
+	}
+	if eager {
+		// In stored order, which walks memory far more locally than key order does.
+		for i := range recs {
+			measure(&recs[i])
 		}
 	}
 	if !isQuery || tg.isIndex {
 		packKeyTexts(parts) // sortQueryEntries packs them when it needs to
 	}
-	order := make([]*entryOrder, len(recs))
 	stride := len(tg.sk)
 	if !isQuery {
 		stride += len(tg.pk)
 	}
 	for i := range recs {
-		e := &recs[i]
-		e.setParts(parts[i*stride:(i+1)*stride], tg, !isQuery)
-		order[i] = e
+		recs[i].setParts(parts[i*stride:(i+1)*stride], tg, !isQuery)
 	}
 	var start *entryOrder
 	if req.hasStartKey {
@@ -1009,9 +1014,14 @@ func readPage(tg target, req readRequest, conds map[string]keyCond) readResult {
 		}
 		return strings.Compare(a.tieHash(tg), b.tieHash(tg))
 	}
+	var order []*entryOrder
 	if isQuery && !tg.isIndex {
 		order = sortQueryEntries(recs, parts, len(tg.sk))
 	} else {
+		order = make([]*entryOrder, len(recs))
+		for i := range recs {
+			order[i] = &recs[i]
+		}
 		slices.SortFunc(order, func(a, b *entryOrder) int {
 			if c := cmp(a, b); c != 0 {
 				return c
