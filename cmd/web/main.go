@@ -1,6 +1,6 @@
-// Command dynaloom serves the Dynaloom web app, where a team designs a DynamoDB data model together.
-// It owns configuration (flags with environment fallbacks), the logger, and the order of start-up
-// and shutdown.
+// Command dynaloom serves the Dynaloom web app, where a team designs a DynamoDB data model together,
+// and validates and converts design files from the command line. It owns configuration (flags
+// with environment fallbacks), the logger, and the order of start-up and shutdown.
 package main
 
 import (
@@ -31,8 +31,13 @@ func main() {
 }
 
 const usage = `Usage:
-  dynaloom [serve] [--addr ADDR] [--db FILE]   serve the app (default)
-  dynaloom version                             print the version
+  dynaloom [serve] [--addr ADDR] [--db FILE]            serve the app (default)
+  dynaloom validate [--format text|json] FILE...        print a design's findings
+  dynaloom export --to FORMAT FILE...                   write a design in another format
+  dynaloom version                                      print the version
+
+FILE... is one design: a dynamodb_requirement.md and/or a dynamodb_data_model.md, a NoSQL
+Workbench model, or a Dynaloom design-json file; each file's kind is read from its content.
 `
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -43,6 +48,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch cmd {
 	case "serve":
 		return serve(args, stderr)
+	case "validate":
+		return validate(args, stdout, stderr)
+	case "export":
+		return export(args, stdout, stderr)
 	case "version":
 		fmt.Fprintln(stdout, "dynaloom", buildVersion())
 		return 0

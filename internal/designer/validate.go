@@ -133,3 +133,19 @@ func digitRun(s string) (run, rest string) {
 	}
 	return s[:i], s[i:]
 }
+
+// Report is what validating a design says: its findings (never nil) and the seed's checklists
+// ticked from them. The CLI's `validate --format json` and the API's /validation write it alike.
+type Report struct {
+	Findings   []Finding  `json:"findings"`
+	Checklists Checklists `json:"checklists"`
+}
+
+// BuildReport validates d.
+func BuildReport(d Design) Report {
+	findings := Validate(d)
+	if findings == nil {
+		findings = []Finding{}
+	}
+	return Report{Findings: findings, Checklists: BuildChecklists(d, findings)}
+}

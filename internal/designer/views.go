@@ -389,7 +389,7 @@ func indexExclusion(keys []KeyAttribute, values []Value, found []bool, index str
 		}
 	}
 	if len(missing) > 0 {
-		return "has no " + joinOr(missing) + ", so it is not in " + index
+		return "has no " + listOr(missing) + ", so it is not in " + index
 	}
 	for i, k := range keys {
 		v := values[i]
@@ -403,14 +403,6 @@ func indexExclusion(keys []KeyAttribute, values []Value, found []bool, index str
 		}
 	}
 	return ""
-}
-
-// joinOr joins names as a sentence does: "a", "a or b", "a, b or c".
-func joinOr(names []string) string {
-	if len(names) == 1 {
-		return names[0]
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
 func withArticle(noun string) string {

@@ -5,7 +5,6 @@ import (
 	"context"
 	"io"
 	"net/http"
-	"strconv"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -16,26 +15,13 @@ import (
 	"dynaloom/web/templates"
 )
 
-// exportFormat is one way out of Dynaloom.
-type exportFormat struct {
-	id, title, filename, contentType string
-	markdown                         bool
-	write                            func(designer.Design) ([]byte, error)
-}
-
-var exportFormats = []exportFormat{
-	{"requirements-md", "Requirements", "dynamodb_requirement.md", "text/markdown; charset=utf-8", true,
-		func(d designer.Design) ([]byte, error) { return designer.ExportRequirementsMD(d), nil }},
-	{"design-json", "Dynaloom design", "dynaloom-design.json", "application/json", false, designer.MarshalJSON},
-}
-
-func findExportFormat(id string) (exportFormat, error) {
-	for _, f := range exportFormats {
-		if f.id == id {
-			return f, nil
-		}
+// findExportFormat answers 404 for a format there is not.
+func findExportFormat(id string) (designer.ExportFormat, error) {
+	f, err := designer.FindExportFormat(id)
+	if err != nil {
+		return f, &apiError{http.StatusNotFound, "unknown_format", err.Error()}
 	}
-	return exportFormat{}, &apiError{http.StatusNotFound, "unknown_format", "format: there is no export format " + strconv.Quote(id) + "; use requirements-md or design-json"}
+	return f, nil
 }
 
 // markdownRenderer renders previews. goldmark's default is safe: raw HTML is omitted and dangerous
@@ -61,11 +47,11 @@ func (s *Server) exportPage(c echo.Context) error {
 		return err
 	}
 	e := templates.Export{Workspace: w}
-	for _, f := range exportFormats {
-		if !f.markdown {
+	for _, f := range designer.ExportFormats() {
+		if !f.Markdown {
 			continue
 		}
-		out, err := f.write(d.Record.Design)
+		out, err := f.Write(d.Record.Design)
 		if err != nil {
 			return err
 		}
@@ -73,8 +59,8 @@ func (s *Server) exportPage(c echo.Context) error {
 		if err != nil {
 			return err
 		}
-		e.Formats = append(e.Formats, templates.ExportFormat{ID: f.id, Title: f.title, Filename: f.filename,
-			Download: "/d/" + d.Token + "/export/" + f.id, Source: string(out), Preview: preview})
+		e.Formats = append(e.Formats, templates.ExportFormat{ID: f.ID, Title: f.Title, Filename: f.Filename,
+			Download: "/d/" + d.Token + "/export/" + f.ID, Source: string(out), Preview: preview})
 	}
 	return render(c, http.StatusOK, templates.ExportView(e))
 }
@@ -85,10 +71,10 @@ func (s *Server) exportDownload(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out, err := f.write(designFrom(c).Record.Design)
+	out, err := f.Write(designFrom(c).Record.Design)
 	if err != nil {
 		return err
 	}
-	c.Response().Header().Set("Content-Disposition", `attachment; filename="`+f.filename+`"`)
-	return c.Blob(http.StatusOK, f.contentType, out)
+	c.Response().Header().Set("Content-Disposition", `attachment; filename="`+f.Filename+`"`)
+	return c.Blob(http.StatusOK, f.MediaType, out)
 }

@@ -39,18 +39,13 @@ func (s *Server) validationPage(c echo.Context) error {
 }
 
 type validationResponse struct {
-	Revision   int64               `json:"revision"`
-	Findings   []designer.Finding  `json:"findings"`
-	Checklists designer.Checklists `json:"checklists"`
+	Revision int64 `json:"revision"`
+	designer.Report
 }
 
 func (s *Server) apiValidation(c echo.Context) error {
 	rec := designFrom(c).Record
-	findings := designer.Validate(rec.Design)
-	if findings == nil {
-		findings = []designer.Finding{}
-	}
-	return c.JSON(http.StatusOK, validationResponse{Revision: rec.Revision, Findings: findings, Checklists: designer.BuildChecklists(rec.Design, findings)})
+	return c.JSON(http.StatusOK, validationResponse{Revision: rec.Revision, Report: designer.BuildReport(rec.Design)})
 }
 
 func (s *Server) answerQuestion(c echo.Context) error {

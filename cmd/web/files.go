@@ -1,0 +1,147 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"dynaloom/internal/designer"
+)
+
+// readDesign reads one design from the named files (CONTRACT.md "Inputs"), printing import notes
+// to stderr. An error means the input is unreadable or unrecognised: exit status 2.
+func readDesign(names []string, stderr io.Writer) (designer.Design, error) {
+	if len(names) == 0 {
+		return designer.Design{}, errors.New("give the design's file or files")
+	}
+	files := make([]designer.File, len(names))
+	for i, name := range names {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			return designer.Design{}, err
+		}
+		files[i] = designer.File{Name: name, Data: data}
+	}
+	d, notes, err := designer.Import(files)
+	if err != nil {
+		return designer.Design{}, err
+	}
+	for _, n := range notes {
+		if n.Line > 0 {
+			fmt.Fprintf(stderr, "note: line %d: %s\n", n.Line, n.Message)
+		} else {
+			fmt.Fprintf(stderr, "note: %s\n", n.Message)
+		}
+	}
+	return d, nil
+}
+
+// validate prints the findings of one design: 0 without error-severity findings, 1 with, 2 when
+// the input cannot be read.
+func validate(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("dynaloom validate", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	format := fs.String("format", "text", "output format: text or json")
+	fs.Usage = func() { fmt.Fprintln(stderr, "Usage: dynaloom validate [--format text|json] FILE...") }
+	if err := fs.Parse(args); err != nil {
+		return flagStatus(err)
+	}
+	if *format != "text" && *format != "json" {
+		fmt.Fprintf(stderr, "dynaloom validate: --format %q: use text or json\n", *format)
+		return 2
+	}
+	d, err := readDesign(fs.Args(), stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "dynaloom validate:", err)
+		return 2
+	}
+	report := designer.BuildReport(d)
+	if *format == "json" {
+		out, err := json.MarshalIndent(report, "", "  ")
+		if err != nil {
+			fmt.Fprintln(stderr, "dynaloom validate:", err)
+			return 2
+		}
+		fmt.Fprintf(stdout, "%s\n", out)
+	} else {
+		writeFindings(stdout, strings.Join(fs.Args(), " + "), report.Findings)
+	}
+	if designer.HasErrors(report.Findings) {
+		return 1
+	}
+	return 0
+}
+
+// writeFindings prints one line per finding, most severe first, under a count of each severity.
+func writeFindings(w io.Writer, what string, findings []designer.Finding) {
+	counts := map[string]int{}
+	for _, f := range findings {
+		counts[f.Severity]++
+	}
+	fmt.Fprintf(w, "%s: %s, %s, %s\n", what, plural(counts[designer.SeverityError], "error"),
+		plural(counts[designer.SeverityWarning], "warning"), plural(counts[designer.SeverityInfo], "advice"))
+	for _, f := range findings {
+		fmt.Fprintf(w, "%-7s %-6s %s: %s\n", f.Severity, f.Code, f.Path, f.Message)
+	}
+}
+
+func plural(n int, noun string) string {
+	if n == 1 || noun == "advice" {
+		return fmt.Sprintf("%d %s", n, noun)
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// export writes one design in the format --to names to stdout.
+func export(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("dynaloom export", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	to := fs.String("to", "", "the format to write")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: dynaloom export --to FORMAT FILE...")
+		fmt.Fprintln(stderr, "Formats:")
+		for _, f := range designer.ExportFormats() {
+			fmt.Fprintf(stderr, "  %-20s %s (%s)\n", f.ID, f.Title, f.Filename)
+		}
+	}
+	if err := fs.Parse(args); err != nil {
+		return flagStatus(err)
+	}
+	if *to == "" {
+		fmt.Fprintln(stderr, "dynaloom export: --to is required")
+		fs.Usage()
+		return 2
+	}
+	f, err := designer.FindExportFormat(*to)
+	if err != nil {
+		fmt.Fprintln(stderr, "dynaloom export: --to:", strings.TrimPrefix(err.Error(), "format: "))
+		return 2
+	}
+	d, err := readDesign(fs.Args(), stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "dynaloom export:", err)
+		return 2
+	}
+	out, err := f.Write(d)
+	if err != nil {
+		fmt.Fprintln(stderr, "dynaloom export:", err)
+		return 2
+	}
+	if _, err := stdout.Write(out); err != nil {
+		fmt.Fprintln(stderr, "dynaloom export:", err)
+		return 2
+	}
+	return 0
+}
+
+// flagStatus is the exit status for a flag parse error: 0 for -h, else 2.
+func flagStatus(err error) int {
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	return 2
+}

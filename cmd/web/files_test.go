@@ -1,0 +1,141 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"dynaloom/internal/designer"
+)
+
+// writeDesign writes d as design-json into a temporary file and returns its path.
+func writeDesign(t *testing.T, d designer.Design, name string) string {
+	t.Helper()
+	data, err := designer.MarshalJSON(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func exampleDesign(t *testing.T) designer.Design {
+	t.Helper()
+	d, err := designer.ExampleDesign("hr-employees")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func TestValidateExitStatus(t *testing.T) {
+	good := writeDesign(t, exampleDesign(t), "hr.json")
+	broken := exampleDesign(t)
+	op := &broken.Patterns[0].Mapping.Operations[0]
+	op.KeyCondition = strings.Replace(op.KeyCondition, "emp_no =", "first_name =", 1)
+	bad := writeDesign(t, broken, "broken.json")
+	junk := filepath.Join(t.TempDir(), "notes.txt")
+	if err := os.WriteFile(junk, []byte("shopping list: eggs, milk\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	var out, errOut bytes.Buffer
+	if code := run([]string{"validate", good}, &out, &errOut); code != 0 || !strings.Contains(out.String(), "0 errors") {
+		t.Errorf("good design: exit %d, %q %q", code, out.String(), errOut.String())
+	}
+	out.Reset()
+	if code := run([]string{"validate", bad}, &out, &errOut); code != 1 || !strings.Contains(out.String(), "MAP002") || !strings.Contains(out.String(), "first_name") {
+		t.Errorf("broken mapping: exit %d, %q", code, out.String())
+	}
+	for _, args := range [][]string{{"validate", junk}, {"validate", filepath.Join(t.TempDir(), "missing.md")}, {"validate"}, {"validate", "--format", "xml", good}} {
+		errOut.Reset()
+		if code := run(args, &out, &errOut); code != 2 || errOut.Len() == 0 {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errOut.String())
+		}
+	}
+}
+
+// The JSON the CLI prints is the API's /validation object without the revision.
+func TestValidateJSONIsTheReport(t *testing.T) {
+	d := exampleDesign(t)
+	op := &d.Patterns[0].Mapping.Operations[0]
+	op.KeyCondition = strings.Replace(op.KeyCondition, "emp_no =", "first_name =", 1)
+	path := writeDesign(t, d, "broken.json")
+	var out, errOut bytes.Buffer
+	if code := run([]string{"validate", "--format", "json", path}, &out, &errOut); code != 1 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	var got designer.Report
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	imported, _, err := designer.Import([]designer.File{{Name: path, Data: mustRead(t, path)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := designer.BuildReport(imported); !reflect.DeepEqual(got, want) {
+		t.Errorf("printed %+v\nwant %+v", got, want)
+	}
+	if len(got.Findings) == 0 || got.Findings[0].Code != "MAP002" || got.Findings[0].Path == "" {
+		t.Errorf("findings: %+v", got.Findings)
+	}
+}
+
+func TestExportEveryFormat(t *testing.T) {
+	path := writeDesign(t, exampleDesign(t), "hr.json")
+	for _, f := range designer.ExportFormats() {
+		var out, errOut bytes.Buffer
+		if code := run([]string{"export", "--to", f.ID, path}, &out, &errOut); code != 0 {
+			t.Errorf("%s: exit %d: %s", f.ID, code, errOut.String())
+			continue
+		}
+		want, err := f.Write(exampleDesign(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(out.Bytes(), want) {
+			t.Errorf("%s: the CLI wrote %d bytes, the format writes %d", f.ID, out.Len(), len(want))
+		}
+	}
+	var out, errOut bytes.Buffer
+	if code := run([]string{"export", "--to", "yaml", path}, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), `"yaml"`) || out.Len() != 0 {
+		t.Errorf("unknown format: exit %d, %q", code, errOut.String())
+	}
+	errOut.Reset()
+	if code := run([]string{"export", path}, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), "--to") {
+		t.Errorf("no --to: exit %d, %q", code, errOut.String())
+	}
+}
+
+// A requirement document exported by the CLI reads back as the same requirements.
+func TestExportRequirementsReadsBack(t *testing.T) {
+	path := writeDesign(t, exampleDesign(t), "hr.json")
+	var md, errOut bytes.Buffer
+	if code := run([]string{"export", "--to", "requirements-md", path}, &md, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	mdPath := filepath.Join(t.TempDir(), "dynamodb_requirement.md")
+	if err := os.WriteFile(mdPath, md.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var again bytes.Buffer
+	if code := run([]string{"export", "--to", "requirements-md", mdPath}, &again, &errOut); code != 0 || !bytes.Equal(again.Bytes(), md.Bytes()) {
+		t.Errorf("exit %d; second export differs (%d vs %d bytes)", code, again.Len(), md.Len())
+	}
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
