@@ -122,7 +122,7 @@ func (s *Server) apiPutDesign(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	rec, err := s.store.Apply(c.Request().Context(), d.ID, author(c), designer.ReplaceDesign{Design: next}, rev)
+	rec, err := s.commit(c.Request().Context(), d.ID, author(c), designer.ReplaceDesign{Design: next}, rev)
 	if err != nil {
 		return err
 	}

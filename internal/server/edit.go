@@ -18,7 +18,7 @@ import (
 // the field; nothing is stored then.
 func (s *Server) edit(c echo.Context, change designer.Change) error {
 	d := designFrom(c)
-	rec, err := s.store.Apply(c.Request().Context(), d.ID, author(c), change, 0)
+	rec, err := s.commit(c.Request().Context(), d.ID, author(c), change, 0)
 	if err != nil {
 		return err
 	}

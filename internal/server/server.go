@@ -26,6 +26,7 @@ type Server struct {
 	log   *slog.Logger
 	echo  *echo.Echo
 	opts  Options
+	hub   *hub
 }
 
 // New builds the server and its routes.
@@ -33,7 +34,7 @@ func New(store *storage.Store, log *slog.Logger, opts Options) *Server {
 	if opts.BodyLimit == 0 {
 		opts.BodyLimit = 5 << 20
 	}
-	s := &Server{store: store, log: log, echo: echo.New(), opts: opts}
+	s := &Server{store: store, log: log, echo: echo.New(), opts: opts, hub: newHub()}
 	e := s.echo
 	e.HideBanner = true
 	e.HidePort = true
