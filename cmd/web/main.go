@@ -76,6 +76,8 @@ func buildVersion() string {
 type config struct {
 	addr string
 	db   string
+	// trustProxy counts clients by X-Forwarded-For, for a server behind a reverse proxy.
+	trustProxy bool
 }
 
 func envOr(key, fallback string) string {
@@ -91,6 +93,8 @@ func parseServe(args []string, stderr io.Writer) (config, error) {
 	var cfg config
 	fs.StringVar(&cfg.addr, "addr", envOr("DYNALOOM_ADDR", "127.0.0.1:8080"), "address to listen on (env DYNALOOM_ADDR)")
 	fs.StringVar(&cfg.db, "db", envOr("DYNALOOM_DB", "dynaloom.db"), "SQLite database file (env DYNALOOM_DB)")
+	fs.BoolVar(&cfg.trustProxy, "behind-proxy", envOr("DYNALOOM_BEHIND_PROXY", "") == "true",
+		"rate-limit clients by the last X-Forwarded-For address, for a server behind a reverse proxy (env DYNALOOM_BEHIND_PROXY=true)")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
@@ -124,7 +128,7 @@ func serve(args []string, stderr io.Writer) int {
 		log.Error("open database", "db", cfg.db, "err", err)
 		return 1
 	}
-	srv := server.New(store, log, server.Options{}).HTTPServer(cfg.addr)
+	srv := server.New(store, log, server.Options{TrustForwardedFor: cfg.trustProxy}).HTTPServer(cfg.addr)
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
 		log.Error("listen", "addr", cfg.addr, "err", err)

@@ -147,6 +147,7 @@ var changeKinds = map[string]func(json.RawMessage) (Change, error){
 	SetName{}.Kind():             decodeAs[SetName],
 	SetOverviewField{}.Kind():    decodeAs[SetOverviewField],
 	ReplaceDesign{}.Kind():       decodeAs[ReplaceDesign],
+	UndoChange{}.Kind():          decodeAs[UndoChange],
 
 	AddEntity{}.Kind():            decodeAs[AddEntity],
 	RenameEntity{}.Kind():         decodeAs[RenameEntity],
@@ -215,6 +216,10 @@ var changeKinds = map[string]func(json.RawMessage) (Change, error){
 	AddItemColumn{}.Kind():       decodeAs[AddItemColumn],
 	FillKeyFromTemplate{}.Kind(): decodeAs[FillKeyFromTemplate],
 	GenerateSampleItems{}.Kind(): decodeAs[GenerateSampleItems],
+
+	AddComment{}.Kind():     decodeAs[AddComment],
+	ResolveComment{}.Kind(): decodeAs[ResolveComment],
+	DeleteComment{}.Kind():  decodeAs[DeleteComment],
 }
 
 func decodeAs[T Change](raw json.RawMessage) (Change, error) {

@@ -195,6 +195,7 @@ func TestChange_roundTrip(t *testing.T) {
 		SetOverviewField{Field: "business_context", Value: "line one\nline <two> & three"},
 		ReplaceDesign{Design: hrDesign(t), Note: "Restored revision 4"},
 		ReplaceDesign{Design: Design{Name: "Bare"}},
+		UndoChange{Before: hrDesign(t), Revision: 5, Undone: "Set pattern 4's peak RPS to 500", Touched: []string{"access_patterns/ap4"}},
 
 		AddEntity{Name: "Office"},
 		RenameEntity{Entity: "Employee", To: "Staff member"},
@@ -260,6 +261,9 @@ func TestChange_roundTrip(t *testing.T) {
 		ToggleExpected{Pattern: "ap4", Index: 0, Key: Item{"dept_no": Str("d005"), "record_key": Str("METADATA")}},
 		ClearExpected{Pattern: "ap1", Index: 0},
 		SetMappingNotes{Pattern: "ap16", Notes: "Athena over the S3 export."},
+		AddComment{Target: "tables/Employee/indexes/EmployeesByTitle", Body: "Is <this> sparse?", Author: "Ada", At: "2025-03-01T09:30:00+01:00"},
+		ResolveComment{ID: "cm1", Target: "access_patterns/ap4", Resolved: true},
+		DeleteComment{ID: "cm1", Target: "access_patterns/ap4"},
 	}
 	seen := map[string]bool{}
 	for i, c := range changes {
@@ -325,6 +329,7 @@ func TestChange_kindsAreStable(t *testing.T) {
 		"set_name":                SetName{},
 		"set_overview_field":      SetOverviewField{},
 		"replace_design":          ReplaceDesign{},
+		"undo_change":             UndoChange{},
 		"add_entity":              AddEntity{},
 		"rename_entity":           RenameEntity{},
 		"set_entity_description":  SetEntityDescription{},
@@ -388,6 +393,9 @@ func TestChange_kindsAreStable(t *testing.T) {
 		"toggle_expected":              ToggleExpected{},
 		"clear_expected":               ClearExpected{},
 		"set_mapping_notes":            SetMappingNotes{},
+		"add_comment":                  AddComment{},
+		"resolve_comment":              ResolveComment{},
+		"delete_comment":               DeleteComment{},
 	}
 	if len(want) != len(changeKinds) {
 		t.Errorf("%d kinds registered, %d pinned here; pin every new kind", len(changeKinds), len(want))

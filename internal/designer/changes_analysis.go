@@ -152,7 +152,7 @@ func (c SetAggregateField) summary(label string) string {
 	prose := c.Field == "size_constraints" || c.Field == "update_patterns" || c.Field == "justification"
 	return fieldSummary("the %s of "+label, aggregateLabels[c.Field], c.Value, prose)
 }
-func (c SetAggregateField) Paths() []string { return []string{"aggregates/" + c.ID} }
+func (c SetAggregateField) Paths() []string { return []string{"aggregates/" + c.ID + "/" + c.Field} }
 
 // DeleteAggregate deletes an aggregate analysis.
 type DeleteAggregate struct {
@@ -265,7 +265,9 @@ func (c SetConsolidationField) Describe(before Design) string {
 func (c SetConsolidationField) summary(label string) string {
 	return fieldSummary("the %s of "+label, consolidationLabels[c.Field], c.Value, c.Field == "justification")
 }
-func (c SetConsolidationField) Paths() []string { return []string{"consolidations/" + c.ID} }
+func (c SetConsolidationField) Paths() []string {
+	return []string{"consolidations/" + c.ID + "/" + c.Field}
+}
 
 // DeleteConsolidation deletes a consolidation review.
 type DeleteConsolidation struct {

@@ -508,7 +508,9 @@ func (c SetRelationshipField) Describe(before Design) string {
 func (c SetRelationshipField) summary(label string) string {
 	return fieldSummary("the %s of "+label, relationshipLabels[c.Field], c.Value, c.Field == "notes")
 }
-func (c SetRelationshipField) Paths() []string { return []string{"relationships/" + c.ID} }
+func (c SetRelationshipField) Paths() []string {
+	return []string{"relationships/" + c.ID + "/" + c.Field}
+}
 
 func relationshipLabel(d Design, id string) string {
 	if r, _, ok := d.RelationshipByID(id); ok {

@@ -237,6 +237,7 @@ func (c RenameIndex) Apply(d Design) (Design, error) {
 		})
 		return changed
 	})
+	d.Comments = moveComments(d.Comments, pathOfIndex(t.Name, old), pathOfIndex(t.Name, to))
 	return d, nil
 }
 
@@ -437,7 +438,9 @@ func (c SetIndexField) Summary() string {
 	}
 	return fieldSummary(escapePercent(subject)+"'s %s", indexLabels[c.Field], c.Value, true)
 }
-func (c SetIndexField) Paths() []string { return []string{pathOfIndex(c.Table, c.Index)} }
+func (c SetIndexField) Paths() []string {
+	return []string{pathOfIndex(c.Table, c.Index) + "/" + c.Field}
+}
 
 // SetIndexPatternAttributes sets the attributes an access pattern, by number, reads through an
 // index; an empty list removes the pattern's entry.

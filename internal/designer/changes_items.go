@@ -254,7 +254,9 @@ func (c SetItemCell) Summary() string {
 	}
 	return "Set " + subject + " to " + shorten(c.Text)
 }
-func (c SetItemCell) Paths() []string { return []string{pathOfItem(c.Table, c.ID)} }
+func (c SetItemCell) Paths() []string {
+	return []string{pathOfItem(c.Table, c.ID) + "/" + strings.TrimSpace(c.Attribute)}
+}
 
 // PasteItems adds the rows of pasted text (TSV, CSV or DynamoDB JSON, as ParsePaste reads them) as
 // new items after the item with id After, or at the end; all rows in one change, without a cap.

@@ -122,7 +122,7 @@ func TestSetItemCell(t *testing.T) {
 	if got := (SetItemCell{Table: "Orders", ID: "i3", Attribute: "price", Text: "19.99"}).Summary(); got != "Set Orders item i3 price to 19.99" {
 		t.Errorf("summary %q", got)
 	}
-	if got := (SetItemCell{Table: "Orders", ID: "i3", Attribute: "price"}).Paths(); !slices.Equal(got, []string{"tables/Orders/items/i3"}) {
+	if got := (SetItemCell{Table: "Orders", ID: "i3", Attribute: "price"}).Paths(); !slices.Equal(got, []string{"tables/Orders/items/i3/price"}) {
 		t.Errorf("paths %v", got)
 	}
 }

@@ -247,7 +247,9 @@ func (c SetOperationField) Describe(before Design) string {
 func (c SetOperationField) summary(label string) string {
 	return fieldSummary("the %s of "+escapePercent(operationLabel(label, c.Index)), operationLabels[c.Field], c.Value, c.Field == "notes")
 }
-func (c SetOperationField) Paths() []string { return []string{patternPath(c.Pattern)} }
+func (c SetOperationField) Paths() []string {
+	return []string{fmt.Sprintf("%s/mapping/operations/%d/%s", patternPath(c.Pattern), c.Index, c.Field)}
+}
 
 // ParseOperationNames reads expression attribute names written "#n=name, #s=status". Blank gives
 // nil. A placeholder is # followed by letters, digits or "_"; each is given once.

@@ -206,7 +206,7 @@ func (c SetPatternField) Paths() []string {
 	if c.Field == "number" {
 		return []string{patternPath(c.ID), "tables"}
 	}
-	return []string{patternPath(c.ID)}
+	return []string{patternPath(c.ID) + "/" + c.Field}
 }
 
 // renumberIndexes returns tables with every index's per-pattern attribute list renumbered by

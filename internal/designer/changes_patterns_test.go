@@ -284,10 +284,10 @@ func TestChanges_pathsUseIDsAndNames(t *testing.T) {
 		change Change
 		want   []string
 	}{
-		{SetPatternField{ID: "ap4", Field: "peak_rps"}, []string{"access_patterns/ap4"}},
+		{SetPatternField{ID: "ap4", Field: "peak_rps"}, []string{"access_patterns/ap4/peak_rps"}},
 		{SetPatternField{ID: "ap4", Field: "number"}, []string{"access_patterns/ap4", "tables"}},
-		{SetRelationshipField{ID: "r2", Field: "kind"}, []string{"relationships/r2"}},
-		{SetAggregateField{ID: "ag1", Field: "decision"}, []string{"aggregates/ag1"}},
+		{SetRelationshipField{ID: "r2", Field: "kind"}, []string{"relationships/r2/kind"}},
+		{SetAggregateField{ID: "ag1", Field: "decision"}, []string{"aggregates/ag1/decision"}},
 		{DeleteConsolidation{ID: "c1"}, []string{"consolidations/c1"}},
 		{SetConsideration{Field: "sparse_gsis"}, []string{"considerations/sparse_gsis"}},
 		{AddAttribute{Entity: "User", Name: "email"}, []string{"entities/User"}},

@@ -216,7 +216,20 @@ func (c RenameTable) Apply(d Design) (Design, error) {
 		})
 		return changed
 	})
+	d.Comments = moveComments(d.Comments, pathOfTable(old), pathOfTable(to))
 	return d, nil
+}
+
+// moveComments re-addresses the comments on an element (and on what it holds) that was renamed
+// from the path from to the path to, so they stay with it.
+func moveComments(comments []Comment, from, to string) []Comment {
+	return editRows(comments, func(c *Comment) bool {
+		if c.Target != from && !strings.HasPrefix(c.Target, from+"/") {
+			return false
+		}
+		c.Target = to + c.Target[len(from):]
+		return true
+	})
 }
 
 func (c RenameTable) Summary() string {
@@ -301,7 +314,7 @@ func (c SetTableField) Summary() string {
 	prose := c.Field != "ttl_attribute" && c.Field != "billing_mode" && !strings.HasSuffix(c.Field, "_units")
 	return fieldSummary("table "+escapePercent(shorten(c.Table))+"'s %s", tableLabels[c.Field], value, prose)
 }
-func (c SetTableField) Paths() []string { return []string{pathOfTable(c.Table)} }
+func (c SetTableField) Paths() []string { return []string{pathOfTable(c.Table) + "/" + c.Field} }
 
 // SetTableKey sets the partition or sort key of a table. Naming an attribute the table already has
 // makes it the key; naming a new one renames the key attribute everywhere in the table, items

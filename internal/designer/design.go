@@ -24,6 +24,9 @@ type Design struct {
 	Tables         []Table               `json:"tables"`
 	Prose          Prose                 `json:"prose"`
 	Comments       []Comment             `json:"comments"`
+	// Workbench keeps what an imported NoSQL Workbench model held that the fields above do not,
+	// so that ExportWorkbenchJSON writes it back; nil for a design that never came from one.
+	Workbench *WorkbenchExtras `json:"workbench,omitempty"`
 }
 
 // Overview is the "Application Overview" of the requirement document.

@@ -16,7 +16,12 @@ import (
 // 5-column and the 9-column Access Pattern Mapping table). It reads tables, their GSIs and LSIs,
 // their sample items, and the mapping's operation text per pattern; the narrative sections become
 // d.Prose. Index sample tables and Validation Results are not read: Dynaloom computes them. Text
-// that cannot be placed is kept in d.Prose.Sections under its heading, and a note says so.
+// that cannot be placed is kept in d.Prose.Sections under its heading, and a note says so; text
+// kept under a table or index is titled "Orders Table" or "ByStatus GSI (Orders Table)".
+//
+// The forms ExportDataModelMD writes (typed keys, attribute lists, the SK taxonomy, projections,
+// status marks, operation lines, cells in DynamoDB JSON) are read exactly, so that exporting what
+// was imported gives a document that imports to the same export.
 //
 // The error is a *ValidationError for field "file" when data is not a data model document at all.
 func ImportDataModelMD(data []byte) (Design, []ImportNote, error) {
@@ -80,6 +85,10 @@ type dmIndexDraft struct {
 	sample   *dmSample
 	served   string
 	projNote string
+	// pkExact and skExact are keys written in the exported form, types included; projExact says
+	// the projection was, so nothing is guessed from the sample table.
+	pkExact, skExact dmExactKey
+	projExact        bool
 }
 
 type dmTableDraft struct {
@@ -90,6 +99,17 @@ type dmTableDraft struct {
 	pkRaw   []string // key names as written, before types are known
 	skRaw   []string
 	keyLine int
+	// pkExact and skExact are keys written in the exported form, types included.
+	pkExact, skExact dmExactKey
+	// loose marks a table read from "**Table Name:**" lines, whose key and billing lines may
+	// follow in any section.
+	loose bool
+}
+
+// dmExactKey is a key read in the form ExportDataModelMD writes: set, with no attribute for "None".
+type dmExactKey struct {
+	set  bool
+	keys []KeyAttribute
 }
 
 // dmSample is a markdown table of sample items: its column names and its rows of cell text.
@@ -129,10 +149,15 @@ var (
 // dmHeadingKind recognises the template's headings whatever their level, case or decoration, and
 // returns the table or index name a table or index heading gives.
 func dmHeadingKind(text string) (kind int, name, desc string, local bool) {
-	plain := strings.TrimSpace(strings.Trim(unescapeInline(text), "*_: "))
+	plain := strings.TrimSpace(unescapeInline(dmStripEmphasis(text)))
 	plain = strings.TrimSpace(strings.TrimRight(plain, "🔴✅⚠️❌ "))
 	// Index and table headings first: "### GSI1: Products (Potential Hot Partition)" is an index.
+	// "### GSI-1 GSI" names its index in full, so the suffix form is tried first.
 	clean := strings.NewReplacer("`", "", "[", "", "]", "").Replace(plain)
+	if m := dmIndexSuffix.FindStringSubmatch(clean); m != nil && dmPlainName.MatchString(m[1]) {
+		local = strings.HasPrefix(strings.ToLower(m[2]), "l")
+		return dmIndex, m[1], strings.TrimSpace(strings.Trim(m[3], "()")), local
+	}
 	if m := dmIndexNumbered.FindStringSubmatch(clean); m != nil {
 		rest := strings.TrimSpace(m[2])
 		local = strings.HasPrefix(strings.ToUpper(m[1]), "LSI")
@@ -141,10 +166,6 @@ func dmHeadingKind(text string) (kind int, name, desc string, local bool) {
 			return dmIndex, base, suffix, local
 		}
 		return dmIndex, m[1], rest, local
-	}
-	if m := dmIndexSuffix.FindStringSubmatch(clean); m != nil && dmPlainName.MatchString(m[1]) {
-		local = strings.HasPrefix(strings.ToLower(m[2]), "l")
-		return dmIndex, m[1], strings.TrimSpace(strings.Trim(m[3], "()")), local
 	}
 	if m := dmTableHeading.FindStringSubmatch(clean); m != nil && dmPlainName.MatchString(m[1]) {
 		return dmTable, m[1], strings.TrimSpace(strings.Trim(m[2], "()")), false
@@ -173,6 +194,27 @@ func dmHeadingKind(text string) (kind int, name, desc string, local bool) {
 		return dmValidation, "", "", false
 	}
 	return dmUnknown, "", "", false
+}
+
+// dmStripEmphasis removes what decorates a whole heading, before unescaping so that an escaped
+// "\_" of a name stays: "**Orders Table**", "_Orders Table_", a closing ":".
+func dmStripEmphasis(text string) string {
+	t := strings.TrimSpace(text)
+	for {
+		before := t
+		if strings.HasSuffix(t, ":") && !strings.HasSuffix(t, `\:`) {
+			t = strings.TrimSpace(strings.TrimSuffix(t, ":"))
+		}
+		for _, w := range []string{"**", "__", "*", "_"} {
+			if len(t) > 2*len(w) && strings.HasPrefix(t, w) && strings.HasSuffix(t, w) && t[len(t)-len(w)-1] != '\\' {
+				t = strings.TrimSpace(t[len(w) : len(t)-len(w)])
+				break
+			}
+		}
+		if t == before {
+			return t
+		}
+	}
 }
 
 // dmCutParen splits "Name (Sparse)" into "Name" and "Sparse".
@@ -231,12 +273,12 @@ func (p *dmParser) parse(text string) {
 			continue
 		}
 		kind, name, desc, local := dmHeadingKind(text)
-		if level == 1 && !titleSeen && top.kind == dmPreamble && kind == dmUnknown {
+		// The template's title comes first, whatever the design's name after it says.
+		_, generic := cutPrefixFold(strings.TrimSpace(text), "DynamoDB Data Model")
+		if level == 1 && !titleSeen && top.kind == dmPreamble && (kind == dmUnknown || generic) {
 			titleSeen = true
 			p.title = text
-			if _, generic := cutPrefixFold(strings.TrimSpace(text), "DynamoDB Data Model"); generic {
-				p.recognised = true
-			}
+			p.recognised = p.recognised || generic
 			continue
 		}
 		if kind == dmUnknown && dmProseKind(top.kind) && top.kind != dmUnknown && level > top.level ||
@@ -386,8 +428,19 @@ func (p *dmParser) placeProse(s *dmSection) {
 	}
 	title := s.title
 	switch s.kind {
+	case dmTable:
+		title = dmTableProseTitle(p.tables[s.table].t.Name)
+	case dmIndex:
+		ix := p.indexes[s.index]
+		table := ""
+		if ix.table >= 0 {
+			table = p.tables[ix.table].t.Name
+		}
+		title = dmIndexProseTitle(table, ix.ix.Name, ix.local)
+	}
+	switch s.kind {
 	case dmPreamble:
-		title = "Introduction"
+		title = dmIntroduction
 		if body == "" {
 			return
 		}
@@ -423,29 +476,27 @@ func dmReadSample(it mdItem) (*dmSample, bool) {
 	for i, l := range rows {
 		cells := splitRow(l)
 		row := make([]string, len(cells))
-		empty := true
 		for j, c := range cells {
 			row[j] = dmCellText(c)
-			empty = empty && row[j] == ""
 		}
-		if empty {
-			continue
-		}
+		// A row of empty cells is an item without attributes, which validation then reports.
 		st.rows = append(st.rows, row)
 		st.rowLine = append(st.rowLine, start+i)
 	}
 	return st, true
 }
 
-// dmCellText is the text of a cell: unescaped, without the backticks or bold around the whole.
+// dmCellText is the text of an escaped cell: without the backticks or bold around the whole, then
+// unescaped, so that an escaped "\`" stays part of the text.
 func dmCellText(c string) string {
-	t := unescapeInline(c)
+	t := strings.TrimSpace(c)
 	for _, w := range []string{"`", "**"} {
-		if len(t) > 2*len(w) && strings.HasPrefix(t, w) && strings.HasSuffix(t, w) && !strings.Contains(t[len(w):len(t)-len(w)], w) {
+		if len(t) > 2*len(w) && strings.HasPrefix(t, w) && strings.HasSuffix(t, w) && !strings.Contains(t[len(w):len(t)-len(w)], w) &&
+			t[len(t)-len(w)-1] != '\\' {
 			t = strings.TrimSpace(t[len(w) : len(t)-len(w)])
 		}
 	}
-	return t
+	return unescapeInline(t)
 }
 
 // sampleItem places a markdown table found in a table or index section. A table that follows
@@ -497,7 +548,10 @@ type dmField struct {
 	raw   string // label as written
 	value string // unescaped text after the label and colon
 	paren string // "(Partition Key)" written between a label and its colon
-	cont  []string
+	// escaped is the value as written, before unescaping, for the exact forms ExportDataModelMD
+	// writes.
+	escaped string
+	cont    []string
 }
 
 func dmReadField(it mdItem) (dmField, bool) {
@@ -522,6 +576,7 @@ func dmReadField(it mdItem) (dmField, bool) {
 	}
 	rest = strings.TrimSpace(strings.TrimPrefix(rest, ":"))
 	f.label = strings.ToLower(strings.NewReplacer("‑", "-", "‐", "-", "–", "-").Replace(f.raw))
+	f.escaped = rest
 	f.value = unescapeInline(rest)
 	f.cont = dedent(it.lines[1:])
 	return f, true
@@ -548,13 +603,93 @@ func dmAppend(dst *string, s string) {
 	*dst += s
 }
 
+// Fields of table and index sections.
+const (
+	dmfNone = iota
+	dmfPurpose
+	dmfAggregateBoundary
+	dmfPartitionKey
+	dmfSortKey
+	dmfTaxonomy
+	dmfAttributes
+	dmfEntity
+	dmfBoundedReads
+	dmfServed
+	dmfCapacity
+	dmfTTL
+	dmfBilling
+	dmfLooseKey
+	dmfKeys
+	dmfProjection
+	dmfPatternAttributes
+	dmfSparse
+	dmfMultiAttribute
+)
+
+// dmTableFieldID says which field of a table section a labelled line is.
+func dmTableFieldID(f dmField) int {
+	switch {
+	case f.label == "purpose":
+		return dmfPurpose
+	case f.label == "aggregate boundary":
+		return dmfAggregateBoundary
+	case f.label == "partition key" || f.label == "pk" && f.paren == "" || f.label == "hash key":
+		return dmfPartitionKey
+	case f.label == "sort key" || f.label == "sk" && f.paren == "" || f.label == "range key":
+		return dmfSortKey
+	case strings.Contains(f.label, "taxonomy") || f.label == "entity types" || f.label == "entities":
+		return dmfTaxonomy
+	case f.label == "attributes" || f.label == "key attributes":
+		return dmfAttributes
+	case strings.HasSuffix(f.label, " entity") || strings.HasSuffix(f.label, " entities"):
+		return dmfEntity
+	case strings.Contains(f.label, "bounded read"):
+		return dmfBoundedReads
+	case strings.Contains(f.label, "access patterns served") || f.label == "patterns served":
+		return dmfServed
+	case strings.Contains(f.label, "capacity"):
+		return dmfCapacity
+	case f.label == "ttl" || strings.Contains(f.label, "time to live"):
+		return dmfTTL
+	case f.label == "billing mode":
+		return dmfBilling
+	case f.paren != "" && (strings.EqualFold(f.paren, "partition key") || strings.EqualFold(f.paren, "sort key")):
+		return dmfLooseKey
+	}
+	return dmfNone
+}
+
+// dmIndexFieldID says which field of an index section a labelled line is.
+func dmIndexFieldID(f dmField) int {
+	switch {
+	case f.label == "purpose" || f.label == "use case":
+		return dmfPurpose
+	case f.label == "partition key" || f.label == "hash key" || f.label == "hash" || f.label == "pk":
+		return dmfPartitionKey
+	case f.label == "sort key" || f.label == "range key" || f.label == "range" || f.label == "sk":
+		return dmfSortKey
+	case f.label == "keys" || f.label == "key schema":
+		return dmfKeys
+	case f.label == "projection":
+		return dmfProjection
+	case strings.Contains(f.label, "projected attributes"):
+		return dmfPatternAttributes
+	case f.label == "sparse":
+		return dmfSparse
+	case strings.Contains(f.label, "access patterns served") || f.label == "patterns served":
+		return dmfServed
+	case strings.Contains(f.label, "capacity"):
+		return dmfCapacity
+	case strings.Contains(f.label, "multi-attribute key"):
+		return dmfMultiAttribute
+	}
+	return dmfNone
+}
+
 // field reads one labelled bullet of a table or index section.
 func (p *dmParser) field(s *dmSection, it mdItem) bool {
 	f, ok := dmReadField(it)
 	if !ok {
-		if s.kind == dmIndex {
-			return p.indexKeyLine(s, it)
-		}
 		return false
 	}
 	if s.kind == dmTable {
@@ -566,12 +701,17 @@ func (p *dmParser) field(s *dmSection, it mdItem) bool {
 func (p *dmParser) tableField(s *dmSection, it mdItem, f dmField) bool {
 	d := p.tables[s.table]
 	t := &d.t
-	switch {
-	case f.label == "purpose":
+	switch dmTableFieldID(f) {
+	case dmfPurpose:
 		dmAppend(&t.Purpose, f.full())
-	case f.label == "aggregate boundary":
+	case dmfAggregateBoundary:
 		dmAppend(&t.AggregateBoundary, f.full())
-	case f.label == "partition key" || f.label == "pk" && f.paren == "" || f.label == "hash key":
+	case dmfPartitionKey:
+		if keys, why, ok := dmExactKeys(f); ok && len(keys) <= 1 {
+			d.pkExact = dmExactKey{set: true, keys: keys}
+			dmAppend(&t.PartitionKeyWhy, why)
+			return true
+		}
 		names, why, _, ok := dmParseKey(f)
 		dmAppend(&t.PartitionKeyWhy, why)
 		if !ok || len(names) == 0 {
@@ -582,7 +722,12 @@ func (p *dmParser) tableField(s *dmSection, it mdItem, f dmField) bool {
 			p.note(it.line, "table %s: a table's partition key is one attribute; %s was used (write a#b strings for composite keys)", t.Name, names[0])
 		}
 		d.pkRaw, d.keyLine = names[:1], it.line
-	case f.label == "sort key" || f.label == "sk" && f.paren == "" || f.label == "range key":
+	case dmfSortKey:
+		if keys, why, ok := dmExactKeys(f); ok && len(keys) <= 1 {
+			d.skExact = dmExactKey{set: true, keys: keys}
+			dmAppend(&t.SortKeyWhy, why)
+			return true
+		}
 		names, why, none, ok := dmParseKey(f)
 		dmAppend(&t.SortKeyWhy, why)
 		if none {
@@ -597,31 +742,43 @@ func (p *dmParser) tableField(s *dmSection, it mdItem, f dmField) bool {
 			p.note(it.line, "table %s: a table's sort key is one attribute; %s was used", t.Name, names[0])
 		}
 		d.skRaw = names[:1]
-	case strings.Contains(f.label, "taxonomy") || f.label == "entity types" || f.label == "entities":
+	case dmfTaxonomy:
+		if ets, ok := dmExactTaxonomy(f); ok && strings.Contains(f.label, "taxonomy") {
+			t.EntityTypes = append(t.EntityTypes, ets...)
+			return true
+		}
 		return p.taxonomy(d, f)
-	case f.label == "attributes" || f.label == "key attributes":
+	case dmfAttributes:
+		if attrs, ok := dmExactAttributes(f); ok {
+			t.Attributes = append(t.Attributes, attrs...)
+			return true
+		}
 		if left := p.attributes(d, f.full()); len(left) > 0 {
 			p.note(it.line, "table %s: attribute text %q was not read as attributes; the bullet was kept as prose", t.Name, strings.Join(left, ", "))
 			return false
 		}
-	case strings.HasSuffix(f.label, " entity") || strings.HasSuffix(f.label, " entities"):
+	case dmfEntity:
 		p.entityParagraph(d, f)
-	case strings.Contains(f.label, "bounded read"):
+	case dmfBoundedReads:
 		dmAppend(&t.BoundedReads, f.full())
-	case strings.Contains(f.label, "access patterns served") || f.label == "patterns served":
+	case dmfServed:
 		dmAppend(&d.served, f.full())
-	case strings.Contains(f.label, "capacity"):
+	case dmfCapacity:
 		dmAppend(&t.Capacity, f.full())
-	case f.label == "ttl" || strings.Contains(f.label, "time to live"):
+	case dmfTTL:
+		if name, rest, ok := dmReadCodeSpan(f.escaped); ok && rest == "" && len(f.cont) == 0 {
+			t.TTLAttribute = name
+			return true
+		}
 		name := dmFirstName(f.value)
 		if name == "" {
 			return false
 		}
 		t.TTLAttribute = name
 		return false // the explanation is kept as prose
-	case f.label == "billing mode":
+	case dmfBilling:
 		return p.billing(t, f.value)
-	case f.paren != "" && (strings.EqualFold(f.paren, "partition key") || strings.EqualFold(f.paren, "sort key")):
+	case dmfLooseKey:
 		return p.looseKey(d, f)
 	default:
 		return false
@@ -629,6 +786,12 @@ func (p *dmParser) tableField(s *dmSection, it mdItem, f dmField) bool {
 	return true
 }
 
+var (
+	dmReadUnits  = regexp.MustCompile(`(?i)\b(\d{1,15})\s*RCU\b`)
+	dmWriteUnits = regexp.MustCompile(`(?i)\b(\d{1,15})\s*WCU\b`)
+)
+
+// billing reads "PAY_PER_REQUEST (on-demand)", "Provisioned, 100 RCU, 20 WCU".
 func (p *dmParser) billing(t *Table, v string) bool {
 	w := words(v)
 	switch {
@@ -638,6 +801,16 @@ func (p *dmParser) billing(t *Table, v string) bool {
 		t.BillingMode = Provisioned
 	default:
 		return false
+	}
+	for _, u := range []struct {
+		re  *regexp.Regexp
+		dst **int64
+	}{{dmReadUnits, &t.ReadUnits}, {dmWriteUnits, &t.WriteUnits}} {
+		if m := u.re.FindStringSubmatch(v); m != nil {
+			if n, err := strconv.ParseInt(m[1], 10, 64); err == nil {
+				*u.dst = &n
+			}
+		}
 	}
 	return true
 }
@@ -670,10 +843,16 @@ func (p *dmParser) looseKey(d *dmTableDraft, f dmField) bool {
 func (p *dmParser) indexField(s *dmSection, it mdItem, f dmField) bool {
 	d := p.indexes[s.index]
 	ix := &d.ix
-	switch {
-	case f.label == "purpose" || f.label == "use case":
+	switch dmIndexFieldID(f) {
+	case dmfPurpose:
 		dmAppend(&ix.Purpose, f.full())
-	case f.label == "partition key" || f.label == "hash key" || f.label == "hash" || f.label == "pk":
+	case dmfPartitionKey:
+		if keys, why, ok := dmExactKeys(f); ok && len(keys) <= MaxGSIKeyAttributes {
+			d.pkExact = dmExactKey{set: true, keys: keys}
+			ix.PartitionKey = keys
+			dmAppend(&ix.PartitionKeyWhy, why)
+			return true
+		}
 		names, why, _, ok := dmParseKey(f)
 		dmAppend(&ix.PartitionKeyWhy, why)
 		if !ok || len(names) == 0 {
@@ -681,7 +860,13 @@ func (p *dmParser) indexField(s *dmSection, it mdItem, f dmField) bool {
 			return true
 		}
 		ix.PartitionKey = p.indexKey(it.line, ix.Name, names)
-	case f.label == "sort key" || f.label == "range key" || f.label == "range" || f.label == "sk":
+	case dmfSortKey:
+		if keys, why, ok := dmExactKeys(f); ok && len(keys) <= MaxGSIKeyAttributes {
+			d.skExact = dmExactKey{set: true, keys: keys}
+			ix.SortKey = keys
+			dmAppend(&ix.SortKeyWhy, why)
+			return true
+		}
 		names, why, none, ok := dmParseKey(f)
 		dmAppend(&ix.SortKeyWhy, why)
 		if none {
@@ -693,17 +878,25 @@ func (p *dmParser) indexField(s *dmSection, it mdItem, f dmField) bool {
 			return true
 		}
 		ix.SortKey = p.indexKey(it.line, ix.Name, names)
-	case f.label == "keys" || f.label == "key schema":
+	case dmfKeys:
 		for _, c := range f.cont {
 			if !p.indexKeyLine(s, mdItem{kind: itemBullet, line: it.line, lines: []string{c}}) {
 				return false
 			}
 		}
-	case f.label == "projection":
+	case dmfProjection:
 		p.projection(d, it, f)
-	case strings.Contains(f.label, "projected attributes"):
+	case dmfPatternAttributes:
+		if list, ok := dmExactPatternAttributes(f.escaped); ok && len(f.cont) == 0 {
+			ix.PatternAttributes = append(ix.PatternAttributes, list...)
+			return true
+		}
 		p.patternAttributes(d, it, f.full())
-	case f.label == "sparse":
+	case dmfSparse:
+		if sparse, note, ok := dmExactSparse(f.escaped); ok && len(f.cont) == 0 {
+			ix.Sparse, ix.SparseNote = sparse, note
+			return true
+		}
 		v := f.full()
 		switch w := words(v); {
 		case w == "no" || strings.HasPrefix(w, "no ") || w == "none" || w == "false" || strings.HasPrefix(w, "not "):
@@ -713,11 +906,11 @@ func (p *dmParser) indexField(s *dmSection, it mdItem, f dmField) bool {
 			ix.Sparse = true
 		}
 		ix.SparseNote = v
-	case strings.Contains(f.label, "access patterns served") || f.label == "patterns served":
+	case dmfServed:
 		dmAppend(&d.served, f.full())
-	case strings.Contains(f.label, "capacity"):
+	case dmfCapacity:
 		dmAppend(&ix.Capacity, f.full())
-	case strings.Contains(f.label, "multi-attribute key"):
+	case dmfMultiAttribute:
 		dmAppend(&ix.PartitionKeyWhy, "Multi-attribute key decision: "+f.full())
 	default:
 		return false
@@ -739,6 +932,323 @@ func (p *dmParser) indexKeyLine(s *dmSection, it mdItem) bool {
 		return p.indexField(s, it, f)
 	}
 	return false
+}
+
+// The exact forms ExportDataModelMD writes. Each reads the escaped value of a field and fails,
+// leaving the field to the readers of the forms seen in the wild, unless the whole value fits.
+
+// dmExactKeys reads "name (S) + other (N) - why" and "None - why".
+func dmExactKeys(f dmField) ([]KeyAttribute, string, bool) {
+	if len(f.cont) > 0 {
+		return nil, "", false
+	}
+	var keys []KeyAttribute
+	rest := f.escaped
+	if after, ok := strings.CutPrefix(rest, "None"); ok && (after == "" || strings.HasPrefix(after, " - ")) {
+		rest = after
+	} else {
+		for {
+			k, after, ok := dmExactNameType(rest)
+			if !ok {
+				return nil, "", false
+			}
+			keys, rest = append(keys, KeyAttribute{Name: k.Name, Type: k.Type}), after
+			next, more := strings.CutPrefix(rest, " + ")
+			if !more {
+				break
+			}
+			rest = next
+		}
+	}
+	switch {
+	case rest == "":
+		return keys, "", true
+	case strings.HasPrefix(rest, " - "):
+		return keys, unescapeInline(rest[3:]), true
+	}
+	return nil, "", false
+}
+
+// dmExactNameType reads "name (T)" at the start of escaped text: the name up to the first
+// unescaped "(", then a DynamoDB type in parentheses. It returns the text after it.
+func dmExactNameType(s string) (Attribute, string, bool) {
+	open := dmIndexUnescaped(s, '(')
+	if open < 0 || open > 0 && s[open-1] != ' ' {
+		return Attribute{}, "", false
+	}
+	name := ""
+	if open > 0 {
+		name = s[:open-1]
+	}
+	if !dmExactName(name) {
+		return Attribute{}, "", false
+	}
+	end := strings.IndexByte(s[open:], ')')
+	if end < 0 {
+		return Attribute{}, "", false
+	}
+	typ := Type(s[open+1 : open+end])
+	if !typ.Valid() {
+		return Attribute{}, "", false
+	}
+	return Attribute{Name: unescapeInline(name), Type: typ}, s[open+end+1:], true
+}
+
+// dmExactName reports whether escaped text can be a name in an exact form, which escapes the "`"
+// and "*" that wild documents put around names.
+func dmExactName(escaped string) bool {
+	return dmIndexUnescaped(escaped, '`') < 0 && dmIndexUnescaped(escaped, '*') < 0
+}
+
+// dmIndexUnescaped returns the position of the first c in s that no backslash escapes, or -1.
+func dmIndexUnescaped(s string, c byte) int {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case c:
+			return i
+		}
+	}
+	return -1
+}
+
+// dmExactAttributes reads "a (N), b (S)" or sub-bullets "- a (N): description".
+func dmExactAttributes(f dmField) ([]Attribute, bool) {
+	var out []Attribute
+	if len(f.cont) == 0 {
+		if f.escaped == "" {
+			return nil, true
+		}
+		for _, part := range splitUnescaped(f.escaped, ',') {
+			a, rest, ok := dmExactNameType(strings.TrimLeft(part, " "))
+			if !ok || rest != "" {
+				return nil, false
+			}
+			out = append(out, a)
+		}
+		return out, true
+	}
+	if f.escaped != "" {
+		return nil, false
+	}
+	for _, c := range f.cont {
+		entry, ok := strings.CutPrefix(c, "- ")
+		if !ok {
+			return nil, false
+		}
+		a, rest, ok := dmExactNameType(entry)
+		if !ok {
+			return nil, false
+		}
+		if rest != "" {
+			desc, ok := strings.CutPrefix(rest, ": ")
+			if !ok {
+				return nil, false
+			}
+			a.Description = unescapeInline(desc)
+		}
+		out = append(out, a)
+	}
+	return out, true
+}
+
+// dmExactTaxonomy reads one sub-bullet per entity type: "- **Order**: PK `…`, SK `…` - description".
+func dmExactTaxonomy(f dmField) ([]EntityType, bool) {
+	if f.escaped != "" {
+		return nil, false
+	}
+	var out []EntityType
+	for _, c := range f.cont {
+		et, ok := dmExactEntityType(c)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, et)
+	}
+	return out, true
+}
+
+func dmExactEntityType(l string) (EntityType, bool) {
+	var et EntityType
+	if l == "-" {
+		return et, true
+	}
+	rest, ok := strings.CutPrefix(l, "- ")
+	if !ok {
+		return et, false
+	}
+	if strings.HasPrefix(rest, "**") {
+		end := -1
+		for i := 2; i+1 < len(rest); i++ {
+			if rest[i] == '\\' {
+				i++
+				continue
+			}
+			if rest[i] == '*' && rest[i+1] == '*' {
+				end = i
+				break
+			}
+		}
+		if end < 3 || !strings.HasPrefix(rest[end+2:], ":") {
+			return et, false
+		}
+		et.Entity = unescapeInline(rest[2:end])
+		rest = rest[end+3:]
+		if rest == "" {
+			return et, true
+		}
+		if rest, ok = strings.CutPrefix(rest, " "); !ok {
+			return et, false
+		}
+	}
+	templates := false
+	if after, ok := strings.CutPrefix(rest, "PK `"); ok {
+		content, r, ok := dmReadCodeSpan("`" + after)
+		if !ok {
+			return et, false
+		}
+		et.PKTemplate, rest, templates = content, r, true
+		if r, ok := strings.CutPrefix(rest, ", "); ok && strings.HasPrefix(r, "SK `") {
+			rest = r
+		}
+	}
+	if after, ok := strings.CutPrefix(rest, "SK `"); ok {
+		content, r, ok := dmReadCodeSpan("`" + after)
+		if !ok {
+			return et, false
+		}
+		et.SKTemplate, rest, templates = content, r, true
+	}
+	if templates && rest != "" {
+		if rest, ok = strings.CutPrefix(rest, " - "); !ok {
+			return et, false
+		}
+	}
+	if dmIndexUnescaped(rest, '`') >= 0 {
+		return et, false // the exported form escapes a description's backticks
+	}
+	et.Description = unescapeInline(rest)
+	return et, true
+}
+
+// dmReadCodeSpan reads a code span at the start of s (CommonMark: a run of backticks, the text, a
+// run of as many; one space stripped from each side of padded text). It returns its text and what
+// follows it.
+func dmReadCodeSpan(s string) (string, string, bool) {
+	n := 0
+	for n < len(s) && s[n] == '`' {
+		n++
+	}
+	if n == 0 {
+		return "", "", false
+	}
+	for i := n; i < len(s); {
+		if s[i] != '`' {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && s[j] == '`' {
+			j++
+		}
+		if j-i == n {
+			c := s[n:i]
+			if len(c) >= 2 && c[0] == ' ' && c[len(c)-1] == ' ' && strings.Trim(c, " ") != "" {
+				c = c[1 : len(c)-1]
+			}
+			return c, s[j:], true
+		}
+		i = j
+	}
+	return "", "", false
+}
+
+// dmExactProjection reads "KEYS_ONLY - why", "ALL - why" and "INCLUDE (a, b) - why".
+func dmExactProjection(f dmField) (Projection, string, bool) {
+	var pr Projection
+	rest := f.escaped
+	for _, t := range []string{KeysOnly, Include, All} {
+		if after, ok := strings.CutPrefix(rest, t); ok && (after == "" || after[0] == ' ') {
+			pr.Type, rest = t, after
+			break
+		}
+	}
+	if pr.Type == "" {
+		return pr, "", false
+	}
+	if pr.Type == Include {
+		after, ok := strings.CutPrefix(rest, " (")
+		end := dmIndexUnescaped(after, ')')
+		if !ok || end < 0 {
+			return pr, "", false
+		}
+		if list := after[:end]; list != "" {
+			for _, part := range splitUnescaped(list, ',') {
+				if part = strings.TrimLeft(part, " "); !dmExactName(part) {
+					return pr, "", false
+				}
+				pr.Attributes = append(pr.Attributes, unescapeInline(part))
+			}
+		}
+		rest = after[end+1:]
+	}
+	switch {
+	case rest == "":
+		return pr, "", true
+	case strings.HasPrefix(rest, " - "):
+		return pr, unescapeInline(rest[3:]), true
+	}
+	return pr, "", false
+}
+
+// dmExactPatternAttributes reads "Pattern #3: a, b; Pattern #7: c".
+func dmExactPatternAttributes(escaped string) ([]PatternAttributes, bool) {
+	if escaped == "" {
+		return nil, true
+	}
+	var out []PatternAttributes
+	for _, part := range splitUnescaped(escaped, ';') {
+		entry, ok := strings.CutPrefix(strings.TrimLeft(part, " "), "Pattern #")
+		number, list, found := strings.Cut(entry, ":")
+		n, err := strconv.Atoi(number)
+		if !ok || !found || err != nil {
+			return nil, false
+		}
+		pa := PatternAttributes{Pattern: n, Attributes: []string{}}
+		if list != "" {
+			list, ok = strings.CutPrefix(list, " ")
+			if !ok {
+				return nil, false
+			}
+			for _, name := range splitUnescaped(list, ',') {
+				if name = strings.TrimLeft(name, " "); !dmExactName(name) {
+					return nil, false
+				}
+				pa.Attributes = append(pa.Attributes, unescapeInline(name))
+			}
+		}
+		out = append(out, pa)
+	}
+	return out, true
+}
+
+// dmExactSparse reads "Yes", "No", "Yes - note", "No - note".
+func dmExactSparse(escaped string) (bool, string, bool) {
+	for _, w := range []struct {
+		word   string
+		sparse bool
+	}{{"Yes", true}, {"No", false}} {
+		if rest, ok := strings.CutPrefix(escaped, w.word); ok {
+			switch {
+			case rest == "":
+				return w.sparse, "", true
+			case strings.HasPrefix(rest, " - "):
+				return w.sparse, unescapeInline(rest[3:]), true
+			}
+		}
+	}
+	return false, "", false
 }
 
 // indexKey turns key names into key attributes; types are settled once the table is known.
@@ -1111,6 +1621,12 @@ var dmProjectionWords = []struct {
 
 // projection reads "INCLUDE (a, b) - why", "KEYS_ONLY - why", "keys-only", "ALL".
 func (p *dmParser) projection(d *dmIndexDraft, it mdItem, f dmField) {
+	if pr, why, ok := dmExactProjection(f); ok {
+		d.ix.Projection, d.projExact = pr, true
+		dmAppend(&d.ix.ProjectionWhy, why)
+		p.projectionLines(d, it, f.cont)
+		return
+	}
 	head, why, _ := dmCutDash(f.value)
 	plain := strings.ReplaceAll(strings.TrimSpace(head), "`", "")
 	lower := strings.ToLower(plain)
@@ -1166,9 +1682,19 @@ func (p *dmParser) projection(d *dmIndexDraft, it mdItem, f dmField) {
 		why = f.value
 	}
 	dmAppend(&d.ix.ProjectionWhy, why)
-	for _, c := range f.cont {
+	p.projectionLines(d, it, f.cont)
+}
+
+// projectionLines reads the lines under a projection: the per-pattern attributes, and more of
+// its justification.
+func (p *dmParser) projectionLines(d *dmIndexDraft, it mdItem, lines []string) {
+	for _, c := range lines {
 		cf, ok := dmReadField(mdItem{kind: itemBullet, lines: []string{c}})
 		if ok && strings.Contains(cf.label, "projected attributes") {
+			if list, exact := dmExactPatternAttributes(cf.escaped); exact {
+				d.ix.PatternAttributes = append(d.ix.PatternAttributes, list...)
+				continue
+			}
 			p.patternAttributes(d, it, cf.full())
 			continue
 		}
@@ -1228,12 +1754,13 @@ func (p *dmParser) looseTableLine(it mdItem) bool {
 	if m := dmTableNameLine.FindStringSubmatch(it.lines[0]); m != nil {
 		name := strings.Trim(strings.TrimSpace(unescapeInline(m[1])), "`")
 		if dmPlainName.MatchString(name) && !slices.ContainsFunc(p.tables, func(d *dmTableDraft) bool { return d.t.Name == name }) {
-			p.tables = append(p.tables, &dmTableDraft{line: it.line, t: Table{Name: name}})
+			p.tables = append(p.tables, &dmTableDraft{line: it.line, t: Table{Name: name}, loose: true})
 			p.recognised = true
 		}
 		return true
 	}
-	if len(p.tables) == 0 {
+	if len(p.tables) == 0 || !p.tables[len(p.tables)-1].loose {
+		// A table with a heading of its own has its fields under it, not in prose elsewhere.
 		return false
 	}
 	d := p.tables[len(p.tables)-1]
@@ -1314,7 +1841,8 @@ func (p *dmParser) mappingTable(s *dmSection, it mdItem) bool {
 			}
 			return ""
 		}
-		m := dmMappingNumber.FindStringSubmatch(strings.TrimSpace(markup.Replace(get("number"))))
+		number, status := dmCutStatusMark(get("number"))
+		m := dmMappingNumber.FindStringSubmatch(strings.TrimSpace(markup.Replace(number)))
 		if m == nil {
 			p.note(line, "mapping row %q has no pattern number Dynaloom can read; it was kept as prose", oneLine(get("number")))
 			unread = append(unread, l)
@@ -1342,7 +1870,11 @@ func (p *dmParser) mappingTable(s *dmSection, it mdItem) bool {
 				notes = append(notes, label+": "+v)
 			}
 		}
-		add("Tables/Indexes", get("tables"))
+		ops := dmParseOperationsCell(get("operations"))
+		if tables := get("tables"); tables != dmTargetsText(ops) {
+			// What the operations say is not kept twice.
+			add("Tables/Indexes", tables)
+		}
 		add("Operation type", get("type"))
 		var peak *float64
 		if raw := get("peak"); raw != "" {
@@ -1363,7 +1895,7 @@ func (p *dmParser) mappingTable(s *dmSection, it mdItem) bool {
 			notes = append(notes, n)
 		}
 		for n := lo; n <= hi; n++ {
-			p.mapPattern(line, n, get("description"), get("operations"), strings.Join(notes, "\n"), peak, get("items"), get("size"), get("type"))
+			p.mapPattern(line, n, status, get("description"), get("operations"), ops, strings.Join(notes, "\n"), peak, get("items"), get("size"), get("type"))
 		}
 	}
 	if len(unread) > 0 {
@@ -1381,22 +1913,21 @@ func dmColumnsUsed(m map[string]int) []int {
 	return out
 }
 
-func (p *dmParser) mapPattern(line, n int, desc, ops, notes string, peak *float64, items, size, opType string) {
+func (p *dmParser) mapPattern(line, n int, status, desc, source string, ops []Operation, notes string, peak *float64, items, size, opType string) {
 	for i := range p.patterns {
 		pt := &p.patterns[i]
 		if pt.Number != n {
 			continue
 		}
 		p.note(line, "pattern %d is mapped twice; the operations were joined", n)
-		dmAppend(&pt.Mapping.Source, ops)
+		dmAppend(&pt.Mapping.Source, source)
 		dmAppend(&pt.Mapping.Notes, notes)
-		pt.Mapping.Operations = append(pt.Mapping.Operations, ParseOperationText(ops)...)
+		pt.Mapping.Operations = append(pt.Mapping.Operations, ops...)
 		return
 	}
-	pt := Pattern{Number: n, Description: desc, PeakRPS: peak, ResultBound: items, SizeBand: size, Status: StatusOpen}
-	pt.Mapping.Source, pt.Mapping.Notes = ops, notes
+	pt := Pattern{Number: n, Description: desc, PeakRPS: peak, ResultBound: items, SizeBand: size, Status: status}
 	// What the operation cell says, as far as it can be read; the cell itself stays in Source.
-	pt.Mapping.Operations = ParseOperationText(ops)
+	pt.Mapping.Source, pt.Mapping.Notes, pt.Mapping.Operations = source, notes, slices.Clone(ops)
 	switch opType {
 	case "GetItem", "Query", "Scan", "BatchGetItem", "TransactGetItems":
 		pt.Type = Read
@@ -1406,21 +1937,174 @@ func (p *dmParser) mapPattern(line, n int, desc, ops, notes string, peak *float6
 	p.patterns = append(p.patterns, pt)
 }
 
+// dmCutStatusMark splits "4 ✅" into "4" and the status the mark stands for; without a mark the
+// pattern is open.
+func dmCutStatusMark(cell string) (string, string) {
+	for status, mark := range statusMarkOf {
+		if status == "" {
+			continue
+		}
+		for _, m := range []string{mark, strings.TrimSuffix(mark, "\ufe0f")} {
+			if rest, ok := strings.CutSuffix(cell, m); ok && rest != cell {
+				return strings.TrimSpace(rest), status
+			}
+		}
+	}
+	return cell, StatusOpen
+}
+
+// dmParseOperationsCell reads the DynamoDB Operations cell of a mapping row: one operation per
+// line in the form ExportDataModelMD writes, or else whatever ParseOperationText makes of it.
+func dmParseOperationsCell(text string) []Operation {
+	if strings.TrimSpace(text) == "" {
+		return nil
+	}
+	var out []Operation
+	for l := range strings.SplitSeq(text, "\n") {
+		op, ok := dmParseOperation(l)
+		if !ok {
+			return ParseOperationText(text)
+		}
+		out = append(out, op)
+	}
+	return out
+}
+
+// dmParseOperation reads "Query on Orders index ByStatus: status = :s; Limit 20; …".
+func dmParseOperation(l string) (Operation, bool) {
+	var op Operation
+	// The notes run to the end of the line.
+	notes, hasNotes := "", false
+	for i := 0; i < len(l); i++ {
+		if l[i] == '\\' {
+			i++
+			continue
+		}
+		if l[i] == ';' && strings.HasPrefix(l[i:], "; Notes: ") {
+			l, notes, hasNotes = l[:i], dmClauseUnescape(l[i+len("; Notes: "):]), true
+			break
+		}
+	}
+	if hasNotes && notes == "" {
+		return op, false
+	}
+	op.Notes = notes
+	parts := dmSplitClauses(l)
+	head := parts[0]
+	name, rest := head, ""
+	if i := strings.IndexAny(head, " :"); i >= 0 {
+		name, rest = head[:i], head[i:]
+	}
+	if !slices.Contains(Operations, name) {
+		return op, false
+	}
+	op.Op = name
+	for _, target := range []struct {
+		word string
+		dst  *string
+	}{{" on ", &op.Table}, {" index ", &op.Index}} {
+		after, ok := strings.CutPrefix(rest, target.word)
+		if !ok {
+			continue
+		}
+		end := strings.IndexAny(after, " :")
+		if end < 0 {
+			end = len(after)
+		}
+		if !dmPlainName.MatchString(after[:end]) {
+			return op, false
+		}
+		*target.dst, rest = after[:end], after[end:]
+	}
+	if cond, ok := strings.CutPrefix(rest, ": "); ok {
+		op.KeyCondition, rest = dmClauseUnescape(cond), ""
+	}
+	if rest != "" {
+		return op, false
+	}
+	seen := map[string]bool{}
+	for _, part := range parts[1:] {
+		clause, ok := strings.CutPrefix(part, " ")
+		word, text, _ := strings.Cut(clause, " ")
+		if !ok || seen[word] {
+			return op, false
+		}
+		seen[word] = true
+		text = dmClauseUnescape(text)
+		var err error
+		switch word {
+		case "Filter:":
+			op.Filter = text
+		case "Projection:":
+			op.Projection = text
+		case "Limit":
+			n, convErr := strconv.Atoi(text)
+			op.Limit, err = &n, convErr
+		case "ScanIndexForward=false":
+			op.Descending = text == ""
+		case "ConsistentRead=true":
+			op.Consistent = text == ""
+		case "Names:":
+			op.Names, err = ParseOperationNames(text)
+		case "Values:":
+			op.Values, err = ParseOperationValues(text)
+		default:
+			return op, false
+		}
+		if err != nil || (word == "ScanIndexForward=false" && !op.Descending) || (word == "ConsistentRead=true" && !op.Consistent) {
+			return op, false
+		}
+	}
+	return op, true
+}
+
+// dmSplitClauses splits an operation line at each unescaped ";".
+func dmSplitClauses(l string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(l); i++ {
+		switch l[i] {
+		case '\\':
+			i++
+		case ';':
+			out = append(out, l[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, l[start:])
+}
+
+// dmClauseUnescape reverses dmClauseEscape.
+func dmClauseUnescape(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' || i+1 == len(s) {
+			b.WriteByte(s[i])
+			continue
+		}
+		i++
+		switch s[i] {
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case '\\', ';':
+			b.WriteByte(s[i])
+		default:
+			b.WriteByte('\\')
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String()
+}
+
 // design settles what needed the whole document: which table each index belongs to, the
 // attribute types, the sample items.
 func (p *dmParser) design() Design {
 	d := Design{Name: dmTitleName(p.title), Patterns: p.patterns, Prose: p.prose}
-	if d.Name == "" && len(d.Tables) > 0 {
-		// A data model rarely names itself; its tables say what it is about.
-		d.Name = d.Tables[0].Name
-		if len(d.Tables) > 1 {
-			d.Name += fmt.Sprintf(" and %d more tables", len(d.Tables)-1)
-		}
-	}
-	if d.Name == "" {
-		d.Name = "Untitled design"
-	}
-	d.Name = truncateRunes(d.Name, MaxNameLen)
 	if p.pending != nil {
 		p.note(p.pending.line, "a sample table before an index heading was not placed")
 	}
@@ -1444,11 +2128,13 @@ func (p *dmParser) design() Design {
 		}
 		seen[td.t.Name] = true
 		t := p.settleTable(td)
+		p.served(&t.Capacity, td.served, t.Name, "")
 		for _, ix := range p.indexes {
 			if ix.table != ti {
 				continue
 			}
 			settled := p.settleIndex(t, ix)
+			p.served(&settled.Capacity, ix.served, t.Name, settled.Name)
 			if _, _, _, dup := dmIndexByName(t, settled.Name); dup {
 				p.note(ix.line, "table %s has two indexes named %s; both were kept", t.Name, settled.Name)
 			}
@@ -1460,6 +2146,17 @@ func (p *dmParser) design() Design {
 		}
 		d.Tables = append(d.Tables, t)
 	}
+	if d.Name == "" && len(d.Tables) > 0 {
+		// A data model rarely names itself; its tables say what it is about.
+		d.Name = d.Tables[0].Name
+		if len(d.Tables) > 1 {
+			d.Name += fmt.Sprintf(" and %d more tables", len(d.Tables)-1)
+		}
+	}
+	if strings.TrimSpace(d.Name) == "" {
+		d.Name = "Untitled design"
+	}
+	d.Name = truncateRunes(d.Name, MaxNameLen)
 	return Normalize(d)
 }
 
@@ -1495,30 +2192,63 @@ func dmTitleName(title string) string {
 	return oneLine(unescapeInline(title))
 }
 
-// dmColumnTypes infers a type per column of a sample table: N when every value is a number, BOOL
-// when every value is true or false; "" otherwise.
+// dmColumnTypes infers a type per column of a sample table (dmInferColumnType).
 func dmColumnTypes(st *dmSample) map[string]Type {
 	out := map[string]Type{}
 	if st == nil {
 		return out
 	}
+	column := make([]string, len(st.rows))
 	for c, name := range st.columns {
-		numeric, boolean, any := true, true, false
-		for _, row := range st.rows {
-			if c >= len(row) || row[c] == "" {
-				continue
+		for r, row := range st.rows {
+			column[r] = ""
+			if c < len(row) {
+				column[r] = row[c]
 			}
-			any = true
-			numeric = numeric && checkNumber(row[c]) == nil
-			boolean = boolean && (row[c] == "true" || row[c] == "false")
 		}
-		switch {
-		case !any:
-		case numeric:
-			out[name] = N
-		case boolean:
-			out[name] = BOOL
+		if t := dmInferColumnType(column); t != "" {
+			out[name] = t
 		}
+	}
+	return out
+}
+
+// dmInferColumnType is N when every value of a column is a number, BOOL when every value is true
+// or false; "" otherwise. Empty cells do not count.
+func dmInferColumnType(column []string) Type {
+	numeric, boolean, any := true, true, false
+	for _, text := range column {
+		if text == "" {
+			continue
+		}
+		any = true
+		numeric = numeric && checkNumber(text) == nil
+		boolean = boolean && (text == "true" || text == "false")
+		if !numeric && !boolean {
+			return ""
+		}
+	}
+	switch {
+	case !any:
+		return ""
+	case numeric:
+		return N
+	}
+	return BOOL
+}
+
+// dmDeclaredTypes are the types a table's sample columns are read with when given: the declared
+// attributes' types, then the keys'. Other columns get dmInferColumnType.
+func dmDeclaredTypes(t Table) map[string]Type {
+	out := make(map[string]Type, len(t.Attributes)+2)
+	for _, a := range t.Attributes {
+		if a.Type != "" {
+			out[a.Name] = a.Type
+		}
+	}
+	out[t.PartitionKey.Name] = t.PartitionKey.Type
+	if t.SortKey != nil {
+		out[t.SortKey.Name] = t.SortKey.Type
 	}
 	return out
 }
@@ -1557,15 +2287,6 @@ func (p *dmParser) settleTable(td *dmTableDraft) Table {
 		}
 		return name
 	}
-	pk := resolve(td.pkRaw, 0, "partition key")
-	sk := resolve(td.skRaw, 1, "sort key")
-	if pk == "" && td.sample != nil && len(td.sample.columns) > 0 {
-		pk = td.sample.columns[0]
-		p.note(td.line, "table %s states no partition key; the first column, %s, was taken", t.Name, pk)
-	}
-	if pk == "" {
-		p.note(td.line, "table %s has no partition key", t.Name)
-	}
 	keyType := func(name string) Type {
 		typ := declared[name]
 		if typ == "" {
@@ -1579,24 +2300,39 @@ func (p *dmParser) settleTable(td *dmTableDraft) Table {
 		}
 		return typ
 	}
-	t.PartitionKey = KeyAttribute{Name: pk, Type: keyType(pk)}
-	if sk != "" {
-		t.SortKey = &KeyAttribute{Name: sk, Type: keyType(sk)}
+	switch {
+	case td.pkExact.set && len(td.pkExact.keys) == 1:
+		t.PartitionKey = td.pkExact.keys[0]
+	case td.pkExact.set:
+		t.PartitionKey = KeyAttribute{Type: S}
+		p.note(td.line, "table %s has no partition key", t.Name)
+	default:
+		pk := resolve(td.pkRaw, 0, "partition key")
+		if pk == "" && td.sample != nil && len(td.sample.columns) > 0 {
+			pk = td.sample.columns[0]
+			p.note(td.line, "table %s states no partition key; the first column, %s, was taken", t.Name, pk)
+		}
+		if pk == "" {
+			p.note(td.line, "table %s has no partition key", t.Name)
+		}
+		t.PartitionKey = KeyAttribute{Name: pk, Type: keyType(pk)}
 	}
-	if td.served != "" {
-		dmAppend(&t.Capacity, "Access patterns served: "+td.served)
+	switch {
+	case td.skExact.set && len(td.skExact.keys) == 1:
+		sk := td.skExact.keys[0]
+		t.SortKey = &sk
+	case td.skExact.set:
+	default:
+		if sk := resolve(td.skRaw, 1, "sort key"); sk != "" {
+			t.SortKey = &KeyAttribute{Name: sk, Type: keyType(sk)}
+		}
 	}
 	if td.sample != nil {
-		types := map[string]Type{}
+		types := dmDeclaredTypes(t)
 		for k, v := range inferred {
-			types[k] = v
-		}
-		for k, v := range declared {
-			types[k] = v
-		}
-		types[t.PartitionKey.Name] = t.PartitionKey.Type
-		if t.SortKey != nil {
-			types[t.SortKey.Name] = t.SortKey.Type
+			if _, ok := types[k]; !ok {
+				types[k] = v
+			}
 		}
 		t.Items = p.sampleItems(t.Name, td.sample, types)
 	}
@@ -1606,6 +2342,44 @@ func (p *dmParser) settleTable(td *dmTableDraft) Table {
 		}
 	}
 	return t
+}
+
+// served adds what an "Access Patterns Served" bullet says to the capacity notes, unless it is the
+// list Dynaloom computes from the mapping.
+func (p *dmParser) served(capacity *string, served, table, index string) {
+	if served != "" && served != dmServedText(p.patterns, table, index) {
+		dmAppend(capacity, "Access patterns served: "+served)
+	}
+}
+
+// How dmReadCell read a cell.
+const (
+	dmCellRead = iota
+	dmCellNull // the text null, kept as text for MOD011 to point at
+	dmCellBad  // a value that did not fit its column's type, kept as text
+)
+
+// dmReadCell reads a sample cell's text as a value of the column's type typ ("" when unknown): an
+// empty cell is an absent attribute; a value written as DynamoDB JSON, {"S":"42"}, is that value.
+func dmReadCell(text string, typ Type) (Value, bool, int) {
+	switch {
+	case text == "":
+		return Value{}, false, dmCellRead
+	case strings.EqualFold(text, "null"):
+		// The template asks for an empty cell; the text is kept for MOD011 to point at.
+		return Str(text), true, dmCellNull
+	}
+	if v, ok := typedValueCell(text); ok {
+		return v, true, dmCellRead
+	}
+	v, err := dmCellValue(text, typ)
+	switch {
+	case err != nil:
+		return Str(text), true, dmCellBad
+	case v.Type == N && typ == "":
+		return Str(text), true, dmCellRead // a number in a column that also holds text stays text
+	}
+	return v, true, dmCellRead
 }
 
 // sampleItems turns the rows of a sample table into items: an empty cell is an absent attribute.
@@ -1631,23 +2405,19 @@ func (p *dmParser) sampleItems(table string, st *dmSample, types map[string]Type
 		}
 		it := Item{}
 		for _, c := range cols {
-			if c >= len(row) || row[c] == "" {
+			if c >= len(row) {
 				continue
 			}
 			name := st.columns[c]
-			if strings.EqualFold(row[c], "null") {
-				// The template asks for an empty cell; the text is kept for MOD011 to point at.
-				nulls++
-				it[name] = Str(row[c])
+			v, present, how := dmReadCell(row[c], types[name])
+			if !present {
 				continue
 			}
-			v, err := dmCellValue(row[c], types[name])
-			switch {
-			case err != nil:
+			switch how {
+			case dmCellNull:
+				nulls++
+			case dmCellBad:
 				bad++
-				v = Str(row[c])
-			case v.Type == N && types[name] == "":
-				v = Str(row[c]) // a number in a column that also holds text stays text
 			}
 			it[name] = v
 		}
@@ -1777,7 +2547,7 @@ func (p *dmParser) settleIndex(t Table, d *dmIndexDraft) Index {
 			ix.Purpose = d.desc + " — " + ix.Purpose
 		}
 	}
-	if len(ix.PartitionKey) == 0 && !d.local && d.sample != nil && len(d.sample.columns) > 0 {
+	if len(ix.PartitionKey) == 0 && !d.local && !d.pkExact.set && d.sample != nil && len(d.sample.columns) > 0 {
 		ix.PartitionKey = []KeyAttribute{{Name: d.sample.columns[0]}}
 		p.note(d.line, "index %s states no partition key; the first column of its sample, %s, was taken", ix.Name, d.sample.columns[0])
 	}
@@ -1804,15 +2574,19 @@ func (p *dmParser) settleIndex(t Table, d *dmIndexDraft) Index {
 		k.Type = typ
 		return k
 	}
-	ix.PartitionKey = slices.Clone(ix.PartitionKey)
-	for i := range ix.PartitionKey {
-		ix.PartitionKey[i] = keyType(ix.PartitionKey[i])
+	if !d.pkExact.set {
+		ix.PartitionKey = slices.Clone(ix.PartitionKey)
+		for i := range ix.PartitionKey {
+			ix.PartitionKey[i] = keyType(ix.PartitionKey[i])
+		}
 	}
-	ix.SortKey = slices.Clone(ix.SortKey)
-	for i := range ix.SortKey {
-		ix.SortKey[i] = keyType(ix.SortKey[i])
+	if !d.skExact.set {
+		ix.SortKey = slices.Clone(ix.SortKey)
+		for i := range ix.SortKey {
+			ix.SortKey[i] = keyType(ix.SortKey[i])
+		}
 	}
-	if ix.Projection.Type == Include && len(ix.Projection.Attributes) == 0 && d.sample != nil {
+	if ix.Projection.Type == Include && len(ix.Projection.Attributes) == 0 && !d.projExact && d.sample != nil {
 		keys := map[string]bool{t.PartitionKey.Name: true}
 		if t.SortKey != nil {
 			keys[t.SortKey.Name] = true
@@ -1829,9 +2603,6 @@ func (p *dmParser) settleIndex(t Table, d *dmIndexDraft) Index {
 	}
 	if d.projNote != "" {
 		p.note(d.line, "index %s: %s", ix.Name, d.projNote)
-	}
-	if d.served != "" {
-		dmAppend(&ix.Capacity, "Access patterns served: "+d.served)
 	}
 	if d.sample != nil {
 		p.note(d.sample.line, "the sample table of index %s was not read: Dynaloom computes it from the table's items", ix.Name)

@@ -149,6 +149,161 @@ func TestImportDataModelMD_fixtures(t *testing.T) {
 				t.Errorf("patterns = %d, notes = %v", len(d.Patterns), notes)
 			}
 		}},
+		// The seed's own layout: each GSI's sample table right after its heading.
+		{"gsi-after-heading.md", func(t *testing.T, d Design, notes []ImportNote) {
+			if d.Name != "Books and 1 more tables" || len(d.Tables) != 2 {
+				t.Errorf("name %q, %d tables", d.Name, len(d.Tables))
+			}
+			books := tableNamed(t, d, "Books")
+			if books.PartitionKey != (KeyAttribute{"isbn", N}) || books.SortKey == nil || *books.SortKey != (KeyAttribute{"record", S}) {
+				t.Errorf("keys = %+v %+v, want isbn (Number) and record", books.PartitionKey, books.SortKey)
+			}
+			if len(books.Items) != 4 {
+				t.Fatalf("Books items = %d, want 4: the GSI samples make none", len(books.Items))
+			}
+			if v := books.Items[0].Item["copies"]; v.Type != N || v.S != "2" {
+				t.Errorf("copies = %+v", v)
+			}
+			if _, ok := books.Items[1].Item["borrower"]; ok {
+				t.Errorf("an empty cell gave an attribute: %+v", books.Items[1].Item)
+			}
+			if names := tableIndexNames(books); !slices.Equal(names, []string{"BooksByAuthor", "BooksOnLoan"}) {
+				t.Errorf("Books indexes = %v", names)
+			}
+			author, loans := books.GSIs[0], books.GSIs[1]
+			if author.Projection.Type != Include || !slices.Equal(author.Projection.Attributes, []string{"title", "shelf"}) ||
+				author.SortKey[0] != (KeyAttribute{"isbn", N}) || len(author.PatternAttributes) != 1 || author.PatternAttributes[0].Pattern != 3 {
+				t.Errorf("BooksByAuthor = %+v", author)
+			}
+			if !loans.Sparse || loans.Projection.Type != KeysOnly || loans.PartitionKey[0].Name != "borrower" {
+				t.Errorf("BooksOnLoan = %+v", loans)
+			}
+			history := tableNamed(t, d, "LoanHistory")
+			if len(history.GSIs) != 0 || len(history.Items) != 3 || history.SortKey.Name != "loaned_on" {
+				t.Errorf("LoanHistory = %+v", history)
+			}
+			p3 := pattern(t, d, 3)
+			if len(d.Patterns) != 6 || p3.Mapping.Source != "Query(author)" || len(p3.Mapping.Operations) != 1 || p3.Mapping.Operations[0].Op != "Query" ||
+				!strings.Contains(p3.Mapping.Notes, "Eventually consistent") {
+				t.Errorf("pattern 3 = %+v", p3)
+			}
+			if p2 := pattern(t, d, 2); len(p2.Mapping.Operations) != 2 {
+				t.Errorf("UpdateItem + PutItem gave %+v", p2.Mapping.Operations)
+			}
+			if !strings.Contains(d.Prose.DesignPhilosophy, "lending library") || !strings.Contains(d.Prose.AggregateDecisions, "Loan History") ||
+				!strings.Contains(d.Prose.HotPartitions, "40 RPS") || !strings.Contains(d.Prose.TradeOffs, "KEYS_ONLY for loans") {
+				t.Errorf("prose = %+v", d.Prose)
+			}
+		}},
+		// The seed's other layout: an index's sample table before its heading, "(Sparse)" headings,
+		// grouped attribute lists, a TTL bullet with an explanation, "Sort Key: None".
+		{"gsi-before-heading.md", func(t *testing.T, d Design, notes []ImportNote) {
+			album := tableNamed(t, d, "AlbumPhotos")
+			if len(album.Items) != 4 || album.Items[0].Item["views"].Type != N {
+				t.Errorf("AlbumPhotos items = %+v", album.Items)
+			}
+			if _, ok := album.Items[0].Item["caption"]; ok {
+				t.Errorf("the album item has a caption from an empty cell")
+			}
+			if len(album.EntityTypes) != 2 || album.EntityTypes[1].Entity != "Photo" || album.EntityTypes[1].SKTemplate != "PHOTO#{photo_id}" {
+				t.Errorf("SK taxonomy = %+v", album.EntityTypes)
+			}
+			if _, i, ok := album.AttributeByName("caption"); !ok || album.Attributes[i].Description != "photo details" {
+				t.Errorf("grouped attributes = %+v", album.Attributes)
+			}
+			reactions := tableNamed(t, d, "Reactions")
+			if len(reactions.Items) != 3 || !slices.Equal(tableIndexNames(reactions), []string{"ReactionsByUser"}) {
+				t.Errorf("Reactions: %d items, indexes %v (the GSI sample must not become items)", len(reactions.Items), tableIndexNames(reactions))
+			}
+			if p := reactions.GSIs[0].Projection; p.Type != Include || !slices.Equal(p.Attributes, []string{"kind", "reacted_on"}) {
+				t.Errorf("ReactionsByUser projection = %+v", p)
+			}
+			alerts := tableNamed(t, d, "Alerts")
+			if alerts.TTLAttribute != "expires" || alerts.Items[0].Item["seen"].Type != BOOL {
+				t.Errorf("Alerts = %+v", alerts)
+			}
+			if g := alerts.GSIs; len(g) != 1 || g[0].Name != "UnseenAlerts" || !g[0].Sparse || g[0].Projection.Type != KeysOnly {
+				t.Errorf("Alerts indexes = %+v", g)
+			}
+			handles := tableNamed(t, d, "Handles")
+			if handles.SortKey != nil || handles.SortKeyWhy != "One item per handle" || len(handles.Items) != 2 {
+				t.Errorf("Handles = %+v", handles)
+			}
+			if p7 := pattern(t, d, 7); len(p7.Mapping.Operations) != 0 || !strings.Contains(p7.Mapping.Notes, "Search service") {
+				t.Errorf("pattern 7 = %+v", p7)
+			}
+			if s, ok := proseTitled(d, "Alerts Table"); !ok || !strings.Contains(s.Body, "removes alerts after 30 days") {
+				t.Errorf("the TTL explanation was not kept: %+v", d.Prose.Sections)
+			}
+		}},
+		// The older layout: entity paragraphs, "GSI1:" headings repeated under each table, Cost
+		// Estimates, Unsolved Patterns, Design Considerations & Integrations, "AP7-8" rows.
+		{"older-layout.md", func(t *testing.T, d Design, notes []ImportNote) {
+			accounts, events := tableNamed(t, d, "Accounts"), tableNamed(t, d, "Events")
+			if len(d.Tables) != 2 || !slices.Equal(tableIndexNames(accounts), []string{"GSI1", "GSI2"}) || !slices.Equal(tableIndexNames(events), []string{"GSI1"}) {
+				t.Fatalf("tables %d, Accounts %v, Events %v", len(d.Tables), tableIndexNames(accounts), tableIndexNames(events))
+			}
+			if !strings.HasPrefix(accounts.GSIs[0].Purpose, "Legacy Account Lookup") || !strings.HasPrefix(events.GSIs[0].Purpose, "Events By Venue") {
+				t.Errorf("GSI1 purposes = %q / %q", accounts.GSIs[0].Purpose, events.GSIs[0].Purpose)
+			}
+			if accounts.PartitionKey.Name != "PK" || events.GSIs[0].SortKey[0].Name != "GSI1SK" {
+				t.Errorf("keys = %+v / %+v", accounts.PartitionKey, events.GSIs[0].SortKey)
+			}
+			if len(accounts.EntityTypes) != 3 || accounts.EntityTypes[2] != (EntityType{Entity: "Booking", PKTemplate: "{account_email}", SKTemplate: "BOOKING#{isodate}#{booking_id}"}) {
+				t.Errorf("entity types = %+v", accounts.EntityTypes)
+			}
+			for name, typ := range map[string]Type{"is_promoter": BOOL, "settings": M, "lines": L, "amount": N} {
+				if a, _, ok := accounts.AttributeByName(name); !ok || a.Type != typ {
+					t.Errorf("attribute %s = %+v", name, a)
+				}
+			}
+			var numbers []int
+			for _, p := range d.Patterns {
+				numbers = append(numbers, p.Number)
+			}
+			if !slices.Equal(numbers, []int{1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12}) {
+				t.Errorf("patterns = %v", numbers)
+			}
+			if p1 := pattern(t, d, 1); len(p1.Mapping.Operations) != 1 || p1.Mapping.Operations[0].Op != "TransactWriteItems" ||
+				!strings.HasPrefix(p1.Mapping.Notes, "Tables/Indexes: Accounts, Emails") {
+				t.Errorf("pattern 1 = %+v", p1)
+			}
+			for _, title := range []string{"Unsolved Patterns & Alternatives", "Cost Estimates", "Design Considerations & Integrations", "GSI1 GSI (Events Table)"} {
+				if _, ok := proseTitled(d, title); !ok {
+					t.Errorf("section %q was not kept", title)
+				}
+			}
+		}},
+		// The newer 9-column mapping table: type, peak RPS, items returned and item size per pattern.
+		{"nine-columns.md", func(t *testing.T, d Design, notes []ImportNote) {
+			sensors := tableNamed(t, d, "Sensors")
+			if len(sensors.Items) != 3 || sensors.Items[0].Item["celsius"].Type != N || len(sensors.GSIs) != 1 || sensors.GSIs[0].PartitionKey[0] != (KeyAttribute{"battery", N}) {
+				t.Errorf("Sensors = %+v", sensors)
+			}
+			p1, p2, p3 := pattern(t, d, 1), pattern(t, d, 2), pattern(t, d, 3)
+			if p1.Type != Write || rpsOf(p1.PeakRPS) != "800" || p1.SizeBand != "0.2 KB" {
+				t.Errorf("pattern 1 = %+v", p1)
+			}
+			if p2.Type != Read || rpsOf(p2.PeakRPS) != "50" || p2.ResultBound != "12" || p2.Mapping.Source != "Query(sensor_id, reading_at > :hour_ago)" {
+				t.Errorf("pattern 2 = %+v", p2)
+			}
+			if p3.PeakRPS != nil || !strings.Contains(p3.Mapping.Notes, "Peak RPS: about five") {
+				t.Errorf("pattern 3 = %+v", p3)
+			}
+		}},
+		// A document with most sections missing and no title.
+		{"missing-sections.md", func(t *testing.T, d Design, notes []ImportNote) {
+			carts := tableNamed(t, d, "Carts")
+			if d.Name != "Carts" || len(d.Tables) != 1 || len(d.Patterns) != 0 {
+				t.Errorf("name %q, %d tables, %d patterns", d.Name, len(d.Tables), len(d.Patterns))
+			}
+			if carts.SortKey == nil || *carts.SortKey != (KeyAttribute{"line", N}) || len(carts.Items) != 2 || !dmSameValue(carts.Items[1].Item["qty"], Num("4")) {
+				t.Errorf("Carts = %+v", carts)
+			}
+			if s, ok := proseTitled(d, "Carts Table"); !ok || !strings.Contains(s.Body, "expire after a day") {
+				t.Errorf("the closing sentence was not kept: %+v", d.Prose.Sections)
+			}
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
@@ -160,6 +315,29 @@ func TestImportDataModelMD_fixtures(t *testing.T) {
 				t.Errorf("Recognise = %q", got)
 			}
 			tt.check(t, d, notes)
+		})
+	}
+}
+
+func tableIndexNames(t Table) []string {
+	var out []string
+	for _, ix := range slices.Concat(t.GSIs, t.LSIs) {
+		out = append(out, ix.Name)
+	}
+	return out
+}
+
+// Whatever layout a document has, the export of what was read from it reads back to the same
+// export.
+func TestImportDataModelMD_exportOfAnImportIsAFixedPoint(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "dmmd", "*.md"))
+	if err != nil || len(files) < 7 {
+		t.Fatalf("testdata documents: %v, %v", files, err)
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			d, _ := importDM(t, readDMFixture(t, filepath.Base(f)))
+			assertDataModelFixedPoint(t, d)
 		})
 	}
 }
@@ -225,7 +403,7 @@ func TestImport_requirementsAndDataModelMakeOneDesign(t *testing.T) {
 }
 
 // TestImportDataModelMD_sharedSeeds reads the real data models under /work/shared when they are
-// there; the counts were checked by reading each document.
+// there; what it asserts was checked by reading each document.
 func TestImportDataModelMD_sharedSeeds(t *testing.T) {
 	glob := func(pattern string) string {
 		m, _ := filepath.Glob(pattern)
@@ -237,12 +415,60 @@ func TestImportDataModelMD_sharedSeeds(t *testing.T) {
 	tests := []struct {
 		path                          string
 		tables, gsis, items, patterns int
+		check                         func(t *testing.T, d Design)
 	}{
-		{glob("/work/shared/seeds/000_*.txt"), 3, 3, 14, 15},
-		{glob("/work/shared/seeds/002_*.txt"), 8, 2, 28, 22},
-		{glob("/work/shared/seeds/003_*.txt"), 0, 0, 0, 0},
-		{glob("/work/shared/seeds/004_*.txt"), 1, 5, 0, 0},
-		{"/work/shared/fixtures/aws-dynamodb-examples/modernizer-stage-02-dynamodb_data_model.md", 3, 6, 0, 44},
+		{glob("/work/shared/seeds/000_*.txt"), 3, 3, 14, 15, func(t *testing.T, d Design) {
+			employee := tableNamed(t, d, "Employee")
+			if employee.PartitionKey != (KeyAttribute{"emp_no", N}) || len(employee.Items) != 5 ||
+				!slices.Equal(tableIndexNames(employee), []string{"EmployeesByGender", "EmployeesByDepartment"}) {
+				t.Errorf("Employee: key %+v, %d items, indexes %v", employee.PartitionKey, len(employee.Items), tableIndexNames(employee))
+			}
+			if p := employee.GSIs[0].Projection; p.Type != Include || !slices.Equal(p.Attributes, []string{"first_name", "last_name", "dept_name"}) {
+				t.Errorf("EmployeesByGender projection = %+v", p)
+			}
+			// The document describes this index under TitleHistory.
+			if names := tableIndexNames(tableNamed(t, d, "TitleHistory")); !slices.Equal(names, []string{"TitleSalaryAnalytics"}) {
+				t.Errorf("TitleHistory indexes = %v", names)
+			}
+			if p13 := pattern(t, d, 13); len(p13.Mapping.Operations) != 2 || p13.Mapping.Operations[0].Op != "PutItem" || p13.Mapping.Operations[1].Op != "UpdateItem" {
+				t.Errorf("pattern 13 = %+v", p13.Mapping)
+			}
+		}},
+		{glob("/work/shared/seeds/002_*.txt"), 8, 2, 28, 22, func(t *testing.T, d Design) {
+			if g := tableNamed(t, d, "Notifications").GSIs; len(g) != 1 || g[0].Name != "UnreadNotifications" || !g[0].Sparse || g[0].Projection.Type != KeysOnly {
+				t.Errorf("Notifications indexes = %+v", g)
+			}
+			if g := tableNamed(t, d, "SocialGraph").GSIs; len(g) != 1 || g[0].Name != "FollowersByUser" ||
+				!slices.Equal(g[0].Projection.Attributes, []string{"follower_username", "follower_profilePicture", "createdDate"}) {
+				t.Errorf("SocialGraph indexes = %+v", g)
+			}
+			if st := tableNamed(t, d, "Stories"); st.TTLAttribute != "expiresAt" {
+				t.Errorf("Stories TTL = %q", st.TTLAttribute)
+			}
+			if ul := tableNamed(t, d, "UserLookup"); ul.SortKey != nil || len(ul.Items) != 4 {
+				t.Errorf("UserLookup = %+v", ul)
+			}
+			if up := tableNamed(t, d, "UserPosts"); len(up.Items) != 5 || up.Items[1].Item["likeCount"].Type != N {
+				t.Errorf("UserPosts items = %+v", up.Items)
+			}
+		}},
+		{glob("/work/shared/seeds/003_*.txt"), 0, 0, 0, 0, nil},
+		{glob("/work/shared/seeds/004_*.txt"), 1, 5, 0, 0, nil},
+		{"/work/shared/fixtures/aws-dynamodb-examples/modernizer-stage-02-dynamodb_data_model.md", 3, 6, 0, 44, func(t *testing.T, d Design) {
+			for table, want := range map[string][]string{"Users": {"GSI1", "GSI2", "GSI3"}, "Products": {"GSI1", "GSI2"}, "Categories": {"GSI1"}} {
+				if got := tableIndexNames(tableNamed(t, d, table)); !slices.Equal(got, want) {
+					t.Errorf("%s indexes = %v, want %v", table, got, want)
+				}
+			}
+			if p, _, ok := d.PatternByNumber(13); !ok || p.Description != "Product CRUD" {
+				t.Errorf("the AP12-14 row did not give pattern 13: %+v", p)
+			}
+			for _, title := range []string{"Cost Estimates", "Unsolved Patterns & Alternatives", "Design Considerations & Integrations"} {
+				if _, ok := proseTitled(d, title); !ok {
+					t.Errorf("section %q was not kept", title)
+				}
+			}
+		}},
 	}
 	for _, tt := range tests {
 		data, err := os.ReadFile(tt.path)
@@ -267,14 +493,23 @@ func TestImportDataModelMD_sharedSeeds(t *testing.T) {
 				t.Errorf("tables %d, GSIs %d, items %d, patterns %d; want %d, %d, %d, %d",
 					len(d.Tables), gsis, items, len(d.Patterns), tt.tables, tt.gsis, tt.items, tt.patterns)
 			}
+			if tt.check != nil {
+				tt.check(t, d)
+			}
+			assertDataModelFixedPoint(t, d)
 		})
+	}
+	if _, err := os.Stat("/work/shared"); err != nil {
+		t.Skip("/work/shared is not here; the real documents were not read")
 	}
 }
 
 func FuzzImportDataModelMD(f *testing.F) {
-	for _, name := range []string{"template-style.md", "wild-workshop.md"} {
-		f.Add(readDMFixture(f, name))
+	files, _ := filepath.Glob(filepath.Join("testdata", "dmmd", "*.md"))
+	for _, name := range files {
+		f.Add(readDMFixture(f, filepath.Base(name)))
 	}
+	f.Add(ExportDataModelMD(sparseIndexesDesign()))
 	for _, s := range []string{
 		"# DynamoDB Data Model\n",
 		"### T Table\n| a | b |\n|---|---|\n| 1 | x |\n- **Sort Key**: None\n",
@@ -297,6 +532,8 @@ func FuzzImportDataModelMD(f *testing.F) {
 		if err := Check(d); err != nil {
 			t.Fatalf("import gave a design Check refuses: %v", err)
 		}
+		// What was read, written in the template, reads back to the same document.
+		assertDataModelFixedPoint(t, d)
 	})
 }
 

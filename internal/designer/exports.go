@@ -2,19 +2,31 @@ package designer
 
 // ExportFormat is one of the documents a design can be written as (CONTRACT.md "Export formats").
 type ExportFormat struct {
-	ID        string // the name --to and /export/{format} take
-	Title     string
-	Filename  string // the file name a download is saved under
-	MediaType string
-	Markdown  bool // a document people read, which the export page previews
-	Write     func(Design) ([]byte, error)
+	ID          string // the name --to and /export/{format} take
+	Title       string
+	Filename    string // the file name a download is saved under
+	MediaType   string
+	Description string
+	Markdown    bool // a document people read, which the export page previews
+	Write       func(Design) ([]byte, error)
 }
 
 // exportFormats lists the formats in the order the export page shows them.
 var exportFormats = []ExportFormat{
-	{"requirements-md", "Requirements", "dynamodb_requirement.md", "text/markdown; charset=utf-8", true,
+	{"requirements-md", "Requirements", "dynamodb_requirement.md", "text/markdown; charset=utf-8",
+		"The requirement document of the method: overview, entities, access patterns with RPS, aggregate analysis.", true,
 		func(d Design) ([]byte, error) { return ExportRequirementsMD(d), nil }},
-	{"design-json", "Dynaloom design", "dynaloom-design.json", "application/json", false, MarshalJSON},
+	{"data-model-md", "Data model", "dynamodb_data_model.md", "text/markdown; charset=utf-8",
+		"The data model document: tables and indexes with sample items, the access pattern mapping, hot partitions, trade-offs and the validation checklist.", true,
+		func(d Design) ([]byte, error) { return ExportDataModelMD(d), nil }},
+	{"workbench-json", "NoSQL Workbench model", "dynaloom-workbench-model.json", "application/json",
+		"A NoSQL Workbench data model (version 3.0): tables, indexes, facets from the entity types, and the sample items.", false, ExportWorkbenchJSON},
+	{"cloudformation-json", "CloudFormation template", "dynaloom-tables.cfn.json", "application/json",
+		"One AWS::DynamoDB::Table per table: key attributes, GSIs, LSIs, projections, TTL and billing mode.", false, ExportCloudFormationJSON},
+	{"mcp-model-json", "DynamoDB MCP validator model", "dynamodb_data_model.json", "application/json",
+		"The executable model the AWS DynamoDB MCP server's validator reads: tables, items and one aws dynamodb command per access pattern.", false, ExportMCPModelJSON},
+	{"design-json", "Dynaloom design", "dynaloom-design.json", "application/json",
+		"Dynaloom's own lossless document (format dynaloom/1), to move a design between servers or keep it in a repository.", false, MarshalJSON},
 }
 
 // ExportFormats returns every export format, in the order the export page shows them.

@@ -70,8 +70,10 @@ func importOne(f File) (Design, []ImportNote, error) {
 		d, notes, err = ImportRequirementsMD(f.Data)
 	case KindDataModelMD:
 		d, notes, err = ImportDataModelMD(f.Data)
+	case KindWorkbenchJSON:
+		d, notes, err = ImportWorkbenchJSON(f.Data)
 	default:
-		return Design{}, nil, invalid("file", "%q is not a document Dynaloom reads: give a dynamodb_requirement.md, a dynamodb_data_model.md or a Dynaloom design-json file", f.Name)
+		return Design{}, nil, invalid("file", "%q is not a document Dynaloom reads: give a dynamodb_requirement.md, a dynamodb_data_model.md, a NoSQL Workbench model or a Dynaloom design-json file", f.Name)
 	}
 	if err != nil {
 		return Design{}, nil, fmt.Errorf("%s: %w", f.Name, err)
@@ -94,6 +96,7 @@ const (
 	KindDesignJSON     = "design-json"
 	KindRequirementsMD = "requirements-md"
 	KindDataModelMD    = "data-model-md"
+	KindWorkbenchJSON  = "workbench-json"
 )
 
 // Recognise says what kind of document data is, from its content.
@@ -103,6 +106,9 @@ func Recognise(data []byte) string {
 		return KindUnknown
 	}
 	if bytes.HasPrefix(text, []byte("{")) {
+		if isWorkbenchModel(text) {
+			return KindWorkbenchJSON
+		}
 		return KindDesignJSON
 	}
 	if dataModelHeadings(string(text)) {

@@ -46,7 +46,11 @@ func startBrowserApp(t *testing.T) string {
 	t.Helper()
 	app := newTestApp(t)
 	ts := httptest.NewServer(app.srv.Handler())
-	t.Cleanup(ts.Close)
+	// Event streams stay open until the hub ends them; Close waits for every connection.
+	t.Cleanup(func() {
+		app.srv.hub.shutdown()
+		ts.Close()
+	})
 	return ts.URL
 }
 

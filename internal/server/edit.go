@@ -3,6 +3,7 @@ package server
 import (
 	"errors"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -16,13 +17,53 @@ import (
 // edit applies one change as the current participant and keeps the request's view of the design
 // current. A refused change comes back as a *designer.ValidationError for the caller to show on
 // the field; nothing is stored then.
+//
+// A field's form may carry base_revision, the revision the page showed when the person began
+// editing it: if someone else has changed the same part of the design since, the edit is refused
+// with 409 and the page offers the choice of keeping theirs or taking the other (app.js).
 func (s *Server) edit(c echo.Context, change designer.Change) error {
 	d := designFrom(c)
-	rec, err := s.commit(c.Request().Context(), d.ID, author(c), change, 0)
+	me := author(c)
+	if err := s.checkConflict(c, me, change); err != nil {
+		return err
+	}
+	rec, err := s.commit(c.Request().Context(), d.ID, me, change, 0)
 	if err != nil {
 		return err
 	}
 	d.Record = rec
+	// The page learns the revision its own edit made, so that the event announcing it does not
+	// make the page fetch itself again.
+	c.Response().Header().Set("X-Dynaloom-Revision", strconv.FormatInt(rec.Revision, 10))
+	return nil
+}
+
+// checkConflict refuses a change made against base_revision when a later revision by someone else
+// touched the same paths.
+func (s *Server) checkConflict(c echo.Context, me string, change designer.Change) error {
+	raw := c.Request().PostFormValue("base_revision")
+	if raw == "" {
+		return nil
+	}
+	base, err := strconv.ParseInt(raw, 10, 64)
+	if err != nil || base < 1 {
+		return badInput("base_revision: %q is not a revision number", raw)
+	}
+	d := designFrom(c)
+	if base >= d.Record.Revision {
+		return nil
+	}
+	later, err := s.store.RevisionsAfter(c.Request().Context(), d.ID, base)
+	if err != nil {
+		return err
+	}
+	for _, r := range later {
+		if r.Author != me && anyOverlap(r.Paths, change.Paths()) {
+			c.Response().Header().Set("X-Dynaloom-Conflict-Author", url.QueryEscape(r.Author))
+			return &apiError{http.StatusConflict, "edit_conflict",
+				r.Author + " changed this while you were editing it (revision " + strconv.FormatInt(r.Revision, 10) + "). Keep yours or take theirs."}
+		}
+	}
 	return nil
 }
 

@@ -109,6 +109,8 @@ func pageHeading(ae *apiError) string {
 		return "That was too much at once"
 	case http.StatusBadRequest:
 		return "Dynaloom could not use that input"
+	case http.StatusTooManyRequests:
+		return "Slow down a little"
 	}
 	if ae.Status >= 500 {
 		return "Something went wrong"

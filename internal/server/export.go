@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"strconv"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -48,19 +49,24 @@ func (s *Server) exportPage(c echo.Context) error {
 	}
 	e := templates.Export{Workspace: w}
 	for _, f := range designer.ExportFormats() {
-		if !f.Markdown {
-			continue
-		}
 		out, err := f.Write(d.Record.Design)
 		if err != nil {
+			// A design a format cannot express (such as a name CloudFormation refuses) still
+			// lists the format, saying why instead of offering the file.
+			e.Files = append(e.Files, templates.ExportFormat{ID: f.ID, Title: f.Title, Filename: f.Filename,
+				Description: "Not available for this design: " + err.Error()})
+			continue
+		}
+		v := templates.ExportFormat{ID: f.ID, Title: f.Title, Filename: f.Filename, Description: f.Description,
+			Download: "/d/" + d.Token + "/export/" + f.ID, Source: string(out), Size: humanSize(len(out))}
+		if !f.Markdown {
+			e.Files = append(e.Files, v)
+			continue
+		}
+		if v.Preview, err = renderMarkdown(out); err != nil {
 			return err
 		}
-		preview, err := renderMarkdown(out)
-		if err != nil {
-			return err
-		}
-		e.Formats = append(e.Formats, templates.ExportFormat{ID: f.ID, Title: f.Title, Filename: f.Filename,
-			Download: "/d/" + d.Token + "/export/" + f.ID, Source: string(out), Preview: preview})
+		e.Documents = append(e.Documents, v)
 	}
 	return render(c, http.StatusOK, templates.ExportView(e))
 }
@@ -77,4 +83,15 @@ func (s *Server) exportDownload(c echo.Context) error {
 	}
 	c.Response().Header().Set("Content-Disposition", `attachment; filename="`+f.Filename+`"`)
 	return c.Blob(http.StatusOK, f.MediaType, out)
+}
+
+// humanSize says how large a file is, as people read it.
+func humanSize(n int) string {
+	switch {
+	case n < 1000:
+		return strconv.Itoa(n) + " bytes"
+	case n < 1000*1000:
+		return strconv.FormatFloat(float64(n)/1000, 'f', 1, 64) + " KB"
+	}
+	return strconv.FormatFloat(float64(n)/1000/1000, 'f', 1, 64) + " MB"
 }

@@ -3,26 +3,25 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"slices"
+	"sort"
 	"sync"
+	"time"
 
 	"dynaloom/internal/designer"
 	"dynaloom/internal/storage"
 )
 
-// Live collaboration: every accepted change is committed through Server.commit, which stores it
-// and then tells everyone connected to the design (hub.publish). Connections receive events on a
-// buffered channel; a connection too slow to keep up is dropped, and its client reconnects with
-// Last-Event-ID and catches up from the stored history, so nothing is lost by dropping it.
+// Live collaboration. Every stored change is told to the hub by the store's commit hook, in
+// revision order, and the hub fans it out to the design's open event streams (sse.go). Each stream
+// has a buffered channel; a stream too slow to keep up is dropped, and its client reconnects with
+// Last-Event-ID (or the revision its page shows) and catches up from the stored history, so
+// dropping loses nothing. The hub also keeps who is here (presence) and who leads ("follow me").
 
-// commit stores one change by author and announces it to the design's participants. ifRevision
-// is as for storage.Store.Apply.
+// commit stores one change by author; the commit hook announces it. ifRevision is as for
+// storage.Store.Apply.
 func (s *Server) commit(ctx context.Context, id, author string, change designer.Change, ifRevision int64) (storage.Record, error) {
-	rec, err := s.store.Apply(ctx, id, author, change, ifRevision)
-	if err != nil {
-		return rec, err
-	}
-	s.hub.publish(id, changeEvent(rec.Revision, author, change.Paths()))
-	return rec, nil
+	return s.store.Apply(ctx, id, author, change, ifRevision)
 }
 
 // event is one server-sent event.
@@ -30,6 +29,8 @@ type event struct {
 	id   int64 // the revision a change event brings the design to; 0 for others
 	name string
 	data []byte
+	// people is a presence event's list, which each stream writes in its own form.
+	people []presence
 }
 
 // changeData is the data of a change event (CONTRACT.md "Collaboration").
@@ -39,65 +40,274 @@ type changeData struct {
 	Paths    []string `json:"paths"`
 }
 
-func changeEvent(revision int64, author string, paths []string) event {
+func changeEvent(rev storage.Revision) event {
+	paths := rev.Paths
 	if paths == nil {
 		paths = []string{}
 	}
-	data, _ := json.Marshal(changeData{revision, author, paths}) // cannot fail: strings and a number
-	return event{id: revision, name: "change", data: data}
+	data, _ := json.Marshal(changeData{rev.Revision, rev.Author, paths}) // cannot fail: strings and a number
+	return event{id: rev.Revision, name: "change", data: data}
 }
 
-// subscriberBuffer is how many events a connection may fall behind before it is dropped.
-const subscriberBuffer = 256
+// subscriberBuffer is how many events a stream may fall behind before it is dropped.
+const subscriberBuffer = 64
 
 // subscriber is one open event stream.
 type subscriber struct {
 	events chan event
-	// gone is closed when the hub drops the subscriber for falling behind.
-	gone chan struct{}
-	once sync.Once
+	gone   chan struct{} // closed when the hub drops the stream for falling behind
+	once   sync.Once
+	// presence is set for a page's stream: the participant it stands for.
+	presence *presence
+	// access is the kind of link the stream was opened with.
+	access storage.Access
 }
 
 func (sub *subscriber) drop() { sub.once.Do(func() { close(sub.gone) }) }
 
-// hub fans events out to the connections of each design.
-type hub struct {
-	mu    sync.Mutex
-	rooms map[string]map[*subscriber]struct{}
+// presence is one participant's tab, as the others see it.
+type presence struct {
+	Tab    string `json:"-"`
+	Name   string `json:"name"`
+	Color  int    `json:"color"`
+	Step   string `json:"step"`
+	Focus  string `json:"focus,omitempty"`
+	Leader bool   `json:"leader,omitempty"`
+	Editor bool   `json:"editor"`
 }
 
-func newHub() *hub { return &hub{rooms: map[string]map[*subscriber]struct{}{}} }
+// participantColors is how many distinct colours participants get (app.css .who-0 … .who-7).
+const participantColors = 8
 
-// subscribe registers a connection to design id; call the returned function when it closes.
-func (h *hub) subscribe(id string) (*subscriber, func()) {
-	sub := &subscriber{events: make(chan event, subscriberBuffer), gone: make(chan struct{})}
-	h.mu.Lock()
-	room := h.rooms[id]
-	if room == nil {
-		room = map[*subscriber]struct{}{}
-		h.rooms[id] = room
+// room is the live state of one design.
+type room struct {
+	subs map[*subscriber]struct{}
+	// tabs counts each tab's open streams: a tab moving between steps opens its new stream
+	// before the old one closes.
+	tabs   map[string]*presence
+	counts map[string]int
+	leader string // the tab the others follow, if any
+}
+
+// hub fans events out to the streams of each design.
+type hub struct {
+	mu    sync.Mutex
+	rooms map[string]*room
+	done  chan struct{} // closed on shutdown: every stream ends
+	stop  sync.Once
+}
+
+func newHub() *hub { return &hub{rooms: map[string]*room{}, done: make(chan struct{})} }
+
+func (h *hub) shutdown() { h.stop.Do(func() { close(h.done) }) }
+
+func (h *hub) room(id string) *room {
+	r := h.rooms[id]
+	if r == nil {
+		r = &room{subs: map[*subscriber]struct{}{}, tabs: map[string]*presence{}, counts: map[string]int{}}
+		h.rooms[id] = r
 	}
-	room[sub] = struct{}{}
+	return r
+}
+
+// subscribe opens a stream of design id. A page's stream passes its participant (with Tab set),
+// which joins the room; an API stream passes nil. Call the returned function when it closes.
+func (h *hub) subscribe(id string, access storage.Access, p *presence) (*subscriber, func()) {
+	sub := &subscriber{events: make(chan event, subscriberBuffer), gone: make(chan struct{}), access: access}
+	h.mu.Lock()
+	r := h.room(id)
+	r.subs[sub] = struct{}{}
+	if p != nil {
+		if old, ok := r.tabs[p.Tab]; ok {
+			p.Color, p.Focus = old.Color, old.Focus
+		} else {
+			p.Color = r.freeColor()
+		}
+		p.Leader = r.leader == p.Tab
+		r.tabs[p.Tab] = p
+		r.counts[p.Tab]++
+		sub.presence = p
+		h.announcePresence(id, r)
+		if p.Leader {
+			h.announceFollow(r, p)
+		}
+	}
 	h.mu.Unlock()
 	return sub, func() {
 		h.mu.Lock()
-		delete(h.rooms[id], sub)
-		if len(h.rooms[id]) == 0 {
+		defer h.mu.Unlock()
+		r := h.rooms[id]
+		delete(r.subs, sub)
+		if p != nil {
+			r.counts[p.Tab]--
+			if r.counts[p.Tab] == 0 {
+				delete(r.counts, p.Tab)
+				delete(r.tabs, p.Tab)
+				if r.leader == p.Tab {
+					r.leader = ""
+				}
+			}
+			h.announcePresence(id, r)
+		}
+		if len(r.subs) == 0 {
 			delete(h.rooms, id)
 		}
-		h.mu.Unlock()
 	}
 }
 
-// publish sends ev to every connection of design id without waiting for any of them.
-func (h *hub) publish(id string, ev event) {
+// freeColor is the first colour no one in the room has, or a shared one when all are taken.
+func (r *room) freeColor() int {
+	used := make([]bool, participantColors)
+	for _, p := range r.tabs {
+		used[p.Color] = true
+	}
+	for i, u := range used {
+		if !u {
+			return i
+		}
+	}
+	return len(r.tabs) % participantColors
+}
+
+// publishChange is the store's commit hook.
+func (h *hub) publishChange(rev storage.Revision, designID string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	for sub := range h.rooms[id] {
+	if r := h.rooms[designID]; r != nil {
+		h.send(r, changeEvent(rev), nil)
+	}
+}
+
+// send puts ev on the streams of r that want it, dropping those that are full. Callers hold h.mu.
+func (h *hub) send(r *room, ev event, want func(*subscriber) bool) {
+	for sub := range r.subs {
+		if want != nil && !want(sub) {
+			continue
+		}
 		select {
 		case sub.events <- ev:
 		default:
 			sub.drop()
 		}
 	}
+}
+
+// participants lists the room's tabs in a stable order: by name, then colour.
+func (r *room) participants() []presence {
+	out := make([]presence, 0, len(r.tabs))
+	for _, p := range r.tabs {
+		out = append(out, *p)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Name != out[j].Name {
+			return out[i].Name < out[j].Name
+		}
+		return out[i].Tab < out[j].Tab
+	})
+	return out
+}
+
+// presenceEvent is sent to every stream when the room's participants change; the stream writes it
+// in its own form (JSON for the API, HTML for pages).
+const presenceEventName = "presence"
+
+func (h *hub) announcePresence(id string, r *room) {
+	people := r.participants()
+	data, _ := json.Marshal(presenceData{Participants: people}) // cannot fail: strings and numbers
+	h.send(r, event{name: presenceEventName, data: data, people: people}, nil)
+}
+
+// presenceData is the data of an API presence event.
+type presenceData struct {
+	Participants []presence `json:"participants"`
+}
+
+// announceFollow tells the followers where the leader is.
+func (h *hub) announceFollow(r *room, leader *presence) {
+	h.send(r, event{name: "follow", data: []byte(leader.Step)}, func(sub *subscriber) bool {
+		return sub.presence != nil && sub.presence.Tab != leader.Tab
+	})
+}
+
+// focus records what a tab is editing (an element id, or "" for nothing).
+func (h *hub) focus(id, tab, focus string) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	r := h.rooms[id]
+	if r == nil || r.tabs[tab] == nil {
+		return false
+	}
+	if r.tabs[tab].Focus != focus {
+		r.tabs[tab].Focus = focus
+		h.announcePresence(id, r)
+	}
+	return true
+}
+
+// lead makes tab the one the room follows, or stops it leading.
+func (h *hub) lead(id, tab string, on bool) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	r := h.rooms[id]
+	if r == nil || r.tabs[tab] == nil {
+		return false
+	}
+	switch {
+	case on:
+		r.leader = tab
+	case r.leader == tab:
+		r.leader = ""
+	}
+	for t, p := range r.tabs {
+		p.Leader = t == r.leader
+	}
+	h.announcePresence(id, r)
+	if on {
+		h.announceFollow(r, r.tabs[tab])
+	}
+	return true
+}
+
+// closeStreams ends the streams of design id opened with a link of the given kind: the link was
+// replaced, and a stream must not outlive the link that opened it.
+func (h *hub) closeStreams(id string, access storage.Access) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if r := h.rooms[id]; r != nil {
+		for sub := range r.subs {
+			if sub.access == access {
+				sub.drop()
+			}
+		}
+	}
+}
+
+// connections counts the open streams, for tests and benchmarks.
+func (h *hub) connections() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	n := 0
+	for _, r := range h.rooms {
+		n += len(r.subs)
+	}
+	return n
+}
+
+// keepAlive is how often an idle stream gets a comment line, so proxies keep it open.
+const keepAlive = 15 * time.Second
+
+// overlaps reports whether two change paths touch the same part of a design: one equals the
+// other or contains it.
+func overlaps(a, b string) bool {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	return a == b || len(b) > len(a) && b[:len(a)] == a && b[len(a)] == '/'
+}
+
+// anyOverlap reports whether any path of as overlaps any of bs.
+func anyOverlap(as, bs []string) bool {
+	return slices.ContainsFunc(as, func(a string) bool {
+		return slices.ContainsFunc(bs, func(b string) bool { return overlaps(a, b) })
+	})
 }

@@ -107,9 +107,15 @@ type designContext struct {
 	Token  string
 	Access storage.Access
 	Record storage.Record
+	// Presenting is the read-only projector mode (?present=1), which an edit link may ask for.
+	Presenting bool
+	// AtRevision is set when Record is a past revision, shown read-only (history.go).
+	AtRevision int64
 }
 
-func (d *designContext) canEdit() bool { return d.Access == storage.EditAccess }
+func (d *designContext) canEdit() bool {
+	return d.Access == storage.EditAccess && !d.Presenting && d.AtRevision == 0
+}
 
 func designFrom(c echo.Context) *designContext { return c.Get(designKey).(*designContext) }
 
@@ -126,7 +132,8 @@ func (s *Server) resolveDesign(next echo.HandlerFunc) echo.HandlerFunc {
 		if err != nil {
 			return err
 		}
-		c.Set(designKey, &designContext{ID: id, Token: token, Access: access, Record: rec})
+		presenting := c.Request().Method == http.MethodGet && c.QueryParam("present") == "1"
+		c.Set(designKey, &designContext{ID: id, Token: token, Access: access, Record: rec, Presenting: presenting})
 		return next(c)
 	}
 }

@@ -92,7 +92,8 @@ func (s *Server) saveOverviewField(c echo.Context) error {
 // Without htmx it falls back to a full page (on error) or a redirect back to the page.
 func (s *Server) saveField(c echo.Context, change designer.Change, field func(*designContext, string, bool) templates.Field) error {
 	d := designFrom(c)
-	rec, err := s.commit(c.Request().Context(), d.ID, author(c), change, 0)
+	err := s.edit(c, change)
+	rec := d.Record
 	var ve *designer.ValidationError
 	switch {
 	case errors.As(err, &ve):

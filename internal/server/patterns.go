@@ -56,7 +56,8 @@ func patternColumnLabels() []string {
 
 func patternRow(d *designContext, p designer.Pattern, index, count int, bad *cellError, focus string) templates.PatternRow {
 	rowID := elemID("row", p.ID)
-	r := templates.PatternRow{RowID: rowID, Number: itoa(p.Number), CanEdit: d.canEdit()}
+	r := templates.PatternRow{RowID: rowID, Number: itoa(p.Number), CanEdit: d.canEdit(),
+		Comments: commentBadge(d, designer.PatternTarget(p.ID))}
 	action := "/d/" + d.Token + "/patterns/field"
 	for _, col := range patternColumns {
 		cell := templates.Cell{
@@ -92,10 +93,8 @@ func (s *Server) patternsModel(c echo.Context, focusID string) (templates.Patter
 	if err != nil {
 		return templates.Patterns{}, err
 	}
-	p := templates.Patterns{Workspace: w, Columns: patternColumnLabels()}
-	if d.canEdit() {
-		p.Columns = append(p.Columns, "")
-	}
+	// The last column holds the comment button, and for editors the row's buttons.
+	p := templates.Patterns{Workspace: w, Columns: append(patternColumnLabels(), "")}
 	pats := d.Record.Design.Patterns
 	inOrder := true
 	for i, pt := range pats {

@@ -53,7 +53,7 @@ func TestPatterns_cellSaveAnswersWithItsCellAndTheLivePanel(t *testing.T) {
 	if rec.Code != http.StatusOK || !strings.Contains(body, `value="1200"`) {
 		t.Fatalf("save: %d %s", rec.Code, body)
 	}
-	if strings.Contains(body, "<tr") || !strings.Contains(body, `id="aside" aria-labelledby="summary-heading" data-testid="aside" hx-swap-oob="true"`) {
+	if strings.Contains(body, "<tr") || !strings.Contains(body, `id="aside" data-revision="`) || !strings.Contains(body, `data-testid="aside" hx-swap-oob="true"`) {
 		t.Fatalf("answer is not the cell plus the live panel: %s", body)
 	}
 	if !strings.Contains(body, `data-code="REQ001"`) {

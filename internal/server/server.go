@@ -18,6 +18,17 @@ import (
 type Options struct {
 	// BodyLimit is the largest request body accepted, in bytes; 5 MiB when zero.
 	BodyLimit int64
+	// KeepAlive is how often an idle event stream gets a comment line; 15 s when zero.
+	KeepAlive time.Duration
+	// CreateLimit bounds how fast one client address creates designs (POST /designs, /api/designs
+	// and /import): 10 a minute with bursts of 20 when zero.
+	CreateLimit Rate
+	// WriteLimit bounds how fast one client address changes one design (every POST and PUT on it
+	// but /evaluate): 20 a second with bursts of 60 when zero.
+	WriteLimit Rate
+	// TrustForwardedFor counts requests by the last X-Forwarded-For address instead of the
+	// connection's, for a server behind a reverse proxy that sets that header.
+	TrustForwardedFor bool
 }
 
 // Server serves one Dynaloom database.
@@ -27,6 +38,8 @@ type Server struct {
 	echo  *echo.Echo
 	opts  Options
 	hub   *hub
+
+	createLimit, writeLimit *limiter
 }
 
 // New builds the server and its routes.
@@ -34,7 +47,13 @@ func New(store *storage.Store, log *slog.Logger, opts Options) *Server {
 	if opts.BodyLimit == 0 {
 		opts.BodyLimit = 5 << 20
 	}
+	if opts.KeepAlive == 0 {
+		opts.KeepAlive = keepAlive
+	}
 	s := &Server{store: store, log: log, echo: echo.New(), opts: opts, hub: newHub()}
+	s.createLimit = newLimiter(opts.CreateLimit.orDefault(defaultCreateLimit), time.Now)
+	s.writeLimit = newLimiter(opts.WriteLimit.orDefault(defaultWriteLimit), time.Now)
+	store.OnCommit(s.hub.publishChange)
 	e := s.echo
 	e.HideBanner = true
 	e.HidePort = true
@@ -45,13 +64,13 @@ func New(store *storage.Store, log *slog.Logger, opts Options) *Server {
 	e.GET("/healthz", s.healthz)
 	e.GET("/static/*", serveStatic)
 	e.GET("/", s.home)
-	e.POST("/designs", s.createDesignFromForm)
+	e.POST("/designs", s.createDesignFromForm, s.limitCreation)
 	e.POST("/participant", s.setParticipant)
 
 	e.GET("/import", s.importPage)
-	e.POST("/import", s.importUpload)
+	e.POST("/import", s.importUpload, s.limitCreation)
 
-	page := e.Group("/d/:token", s.resolveDesign, noStore)
+	page := e.Group("/d/:token", s.resolveDesign, noStore, s.limitWrites)
 	page.GET("", s.overviewPage)
 	page.GET("/entities", s.entitiesPage)
 	page.GET("/patterns", s.patternsPage)
@@ -61,9 +80,21 @@ func New(store *storage.Store, log *slog.Logger, opts Options) *Server {
 	page.GET("/validation", s.validationPage)
 	page.GET("/export", s.exportPage)
 	page.GET("/export/:format", s.exportDownload)
+	page.GET("/history", s.historyPage)
+	page.GET("/history/diff", s.historyDiffPage)
+	page.GET("/history/:n", s.revisionPage)
+	page.GET("/history/:n/:step", s.revisionPage)
+	page.GET("/events", s.pageEvents)
+	page.POST("/presence", s.savePresence)
+	page.GET("/comments", s.commentsPage)
 
 	edit := page.Group("", requireEdit)
+	edit.POST("/lead", s.saveLead)
 	edit.POST("/name", s.saveName)
+	edit.POST("/history/undo", s.undoMine)
+	edit.POST("/history/:n/restore", s.restoreRevision)
+	edit.POST("/share/rotate", s.rotateLink)
+	edit.POST("/share/expiry", s.setViewLinkExpiry)
 	edit.POST("/overview/:field", s.saveOverviewField)
 	edit.POST("/entities/add", s.addEntity)
 	edit.POST("/entities/field", s.saveEntityField)
@@ -115,13 +146,22 @@ func New(store *storage.Store, log *slog.Logger, opts Options) *Server {
 	edit.POST("/mapping/notes", s.saveMappingNotes)
 	edit.POST("/mapping/expected", s.toggleExpected)
 	edit.POST("/mapping/expected/clear", s.clearExpected)
+	edit.POST("/comments", s.addComment)
+	edit.POST("/comments/resolve", s.resolveComment)
+	edit.POST("/comments/delete", s.deleteComment)
 
 	api := e.Group("/api", noStore)
-	api.POST("/designs", s.apiCreateDesign)
-	apiDesign := api.Group("/designs/:token", s.resolveDesign)
+	api.POST("/designs", s.apiCreateDesign, s.limitCreation)
+	apiDesign := api.Group("/designs/:token", s.resolveDesign, s.limitWrites)
 	apiDesign.GET("", s.apiGetDesign)
 	apiDesign.PUT("", s.apiPutDesign, requireEdit)
+	apiDesign.POST("/tokens/rotate", s.apiRotateToken, requireEdit)
+	apiDesign.PUT("/tokens/view/expiry", s.apiSetViewExpiry, requireEdit)
 	apiDesign.GET("/validation", s.apiValidation)
+	apiDesign.GET("/revisions", s.apiRevisions)
+	apiDesign.GET("/revisions/:n", s.apiRevision)
+	apiDesign.POST("/revisions/:n/restore", s.apiRestoreRevision, requireEdit)
+	apiDesign.GET("/events", s.apiEvents)
 	apiDesign.GET("/export/:format", s.exportDownload)
 	apiDesign.POST("/evaluate", s.apiEvaluate)
 	apiDesign.GET("/tables/:table/items", s.apiTableItems)
@@ -136,7 +176,7 @@ func (s *Server) Handler() http.Handler { return s.echo }
 
 // HTTPServer wraps the handler with the timeouts a public server needs.
 func (s *Server) HTTPServer(addr string) *http.Server {
-	return &http.Server{
+	srv := &http.Server{
 		Addr:              addr,
 		Handler:           s.echo,
 		ReadHeaderTimeout: 5 * time.Second,
@@ -146,6 +186,9 @@ func (s *Server) HTTPServer(addr string) *http.Server {
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 	}
+	// Event streams never go idle by themselves: end them when the server shuts down.
+	srv.RegisterOnShutdown(s.hub.shutdown)
+	return srv
 }
 
 func (s *Server) healthz(c echo.Context) error {

@@ -43,7 +43,18 @@ type testApp struct {
 	logs  *syncBuffer
 }
 
+// newTestApp serves a fresh database with the default options, except that benchmarks, which
+// measure the handlers, are not rate limited.
 func newTestApp(t testing.TB) *testApp {
+	t.Helper()
+	var opts Options
+	if _, ok := t.(*testing.B); ok {
+		opts.CreateLimit, opts.WriteLimit = NoLimit, NoLimit
+	}
+	return newTestAppWith(t, opts)
+}
+
+func newTestAppWith(t testing.TB, opts Options) *testApp {
 	t.Helper()
 	store, err := storage.Open(t.Context(), filepath.Join(t.TempDir(), "test.db"))
 	if err != nil {
@@ -51,7 +62,7 @@ func newTestApp(t testing.TB) *testApp {
 	}
 	t.Cleanup(func() { store.Close() })
 	logs := &syncBuffer{}
-	srv := New(store, slog.New(slog.NewTextHandler(logs, nil)), Options{})
+	srv := New(store, slog.New(slog.NewTextHandler(logs, nil)), opts)
 	return &testApp{t: t, srv: srv, store: store, logs: logs}
 }
 

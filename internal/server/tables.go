@@ -112,6 +112,7 @@ func tableView(d *designContext, t designer.Table, grid gridState) templates.Tab
 		AddEntity: base + "/tables/entity-types/add?table=" + url.QueryEscape(t.Name),
 		AddAttr:   templates.AddAttribute{Action: base + "/tables/attributes/add", Entity: t.Name, Types: attributeTypeOptions},
 		AddIndex:  base + "/tables/indexes/add?table=" + url.QueryEscape(t.Name),
+		Comments:  commentBadge(d, designer.TableTarget(t.Name)),
 	}
 	for _, f := range tableNoteFields {
 		lc := cell(f.field, f.label, tableNote(t, f.field), "textarea", nil)
@@ -217,6 +218,7 @@ func indexCard(d *designContext, t designer.Table, ix designer.Index, kind strin
 		Delete: templates.Button{Label: "Delete index " + ix.Name, Text: "Delete", Action: base + "/tables/indexes/delete",
 			Params: []templates.Param{{Name: "table", Value: t.Name}, {Name: "index", Value: ix.Name}}, Class: "danger", Swap: "none",
 			Confirm: "Delete index " + ix.Name + "? History keeps it."},
+		Comments: commentBadge(d, designer.IndexTarget(t.Name, ix.Name)),
 	}
 	return card
 }
@@ -276,7 +278,7 @@ func itemGrid(d *designContext, t designer.Table, state gridState) templates.Ite
 			g.Groups = append(g.Groups, templates.ItemGroup{Partition: r.Partition})
 		}
 		row := templates.ItemRowView{RowID: elemID("row", t.Name, r.ID), ItemID: r.ID, Size: strconv.Itoa(r.Size) + " B",
-			SizeID: elemID("size", t.Name, r.ID), EntityType: r.EntityType}
+			SizeID: elemID("size", t.Name, r.ID), EntityType: r.EntityType, Comments: commentBadge(d, designer.ItemTarget(t.Name, r.ID))}
 		if i, ok := entityIndex[r.EntityType]; ok {
 			row.EntityClass = "et-" + strconv.Itoa(i%8)
 		}

@@ -4,12 +4,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
 
 	"dynaloom/internal/designer"
-	"dynaloom/internal/storage"
 	"dynaloom/web/templates"
 )
 
@@ -26,6 +27,7 @@ var steps = []struct{ id, label, path string }{
 	{"mapping", "Mapping", "/mapping"},
 	{"validation", "Validation", "/validation"},
 	{"export", "Export", "/export"},
+	{"history", "History", "/history"},
 }
 
 func stepHref(d *designContext, id string) string {
@@ -50,19 +52,28 @@ func (s *Server) workspaceModel(c echo.Context, step string) (templates.Workspac
 		Participant: participantName(c),
 		Aside:       asideModel(d),
 	}
-	viewToken := d.Token
-	if d.Access == storage.EditAccess {
-		w.EditURL = origin(c) + base
-		vt, err := s.store.ViewToken(c.Request().Context(), d.ID, d.Token)
-		if err != nil {
-			return w, err
-		}
-		viewToken = vt
+	share, err := s.shareModel(c, d, step)
+	if err != nil {
+		return w, err
 	}
-	w.ViewURL = origin(c) + "/d/" + viewToken
+	w.Share = share
+	suffix := ""
+	if d.Presenting {
+		suffix = "?present=1"
+	}
 	for _, st := range steps {
-		w.Steps = append(w.Steps, templates.Step{ID: st.id, Label: st.label, Href: base + st.path, Current: st.id == step})
+		w.Steps = append(w.Steps, templates.Step{ID: st.id, Label: st.label, Href: base + st.path + suffix, Current: st.id == step})
+		if st.id == step {
+			// The projector shows the view link, never the edit link; leaving returns to this page.
+			w.PresentHref = strings.TrimPrefix(share.ViewURL, origin(c)) + st.path + "?present=1"
+			if d.Presenting {
+				w.PresentHref = base + st.path
+			}
+		}
 	}
+	w.Step, w.Presenting = step, d.Presenting
+	w.Events = base + "/events?step=" + url.QueryEscape(step) + "&rev=" + strconv.FormatInt(d.Record.Revision, 10)
+	markPast(c, &w)
 	return w, nil
 }
 

@@ -168,7 +168,14 @@ func (s *Store) Apply(ctx context.Context, id, author string, c designer.Change,
 	if err != nil {
 		return Record{}, fmt.Errorf("apply change to %s: %w", id, err)
 	}
-	var next Record
+	var (
+		next    Record
+		summary string
+	)
+	// Writes are serial anyway (one writer connection); holding applyMu until the hook has run
+	// also tells every change to the hook in revision order.
+	s.applyMu.Lock()
+	defer s.applyMu.Unlock()
 	err = s.inTx(ctx, func(tx *sql.Tx) error {
 		var (
 			rev              int64
@@ -203,6 +210,7 @@ func (s *Store) Apply(ctx context.Context, id, author string, c designer.Change,
 		if err != nil {
 			return err
 		}
+		summary = designer.Describe(c, cur.Design)
 		now := time.Now().UTC()
 		at := formatTime(now)
 		if _, err := tx.ExecContext(ctx,
@@ -212,7 +220,7 @@ func (s *Store) Apply(ctx context.Context, id, author string, c designer.Change,
 		}
 		if _, err := tx.ExecContext(ctx,
 			`INSERT INTO revisions (design_id, revision, author, at, kind, summary, change, paths) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-			id, rev+1, author, at, c.Kind(), designer.Describe(c, cur.Design), string(change), string(paths)); err != nil {
+			id, rev+1, author, at, c.Kind(), summary, string(change), string(paths)); err != nil {
 			return err
 		}
 		stored, _ := parseTime(at)
@@ -223,7 +231,17 @@ func (s *Store) Apply(ctx context.Context, id, author string, c designer.Change,
 		return Record{}, fmt.Errorf("apply %s to %s: %w", c.Kind(), id, err)
 	}
 	s.remember(next)
+	if s.onCommit != nil {
+		s.onCommit(Revision{Revision: next.Revision, Author: author, At: next.UpdatedAt, Kind: c.Kind(), Summary: summary, Paths: nonNilPaths(c.Paths())}, id)
+	}
 	return next, nil
+}
+
+// OnCommit registers fn to be told of every change Apply stores, after it is durable, in revision
+// order per design. fn must not block or call back into the Store. Call OnCommit before the Store
+// is shared.
+func (s *Store) OnCommit(fn func(rev Revision, designID string)) {
+	s.onCommit = fn
 }
 
 func nonNilPaths(p []string) []string {

@@ -49,6 +49,9 @@ type Store struct {
 
 	mu    sync.Mutex
 	cache map[string]Record // id → current record, as last seen
+
+	applyMu  sync.Mutex // held by Apply from its transaction to its commit hook
+	onCommit func(rev Revision, designID string)
 }
 
 // Open opens (creating if missing) the SQLite database at path and applies any pending migrations.

@@ -10,6 +10,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Access is what a token allows.
@@ -41,7 +42,7 @@ func accessFromDB(s string) (Access, error) {
 	return 0, fmt.Errorf("stored token has unknown access %q", s)
 }
 
-// Tokens are the plaintext capability tokens of a design. They are only ever returned by Create;
+// Tokens are the plaintext capability tokens of a design. Only Create and RotateToken return them;
 // the database keeps their hashes.
 type Tokens struct {
 	Edit, View string
@@ -71,21 +72,21 @@ func hashToken(token string) []byte {
 	return sum[:]
 }
 
-// Resolve returns the design and the access a token grants. Unknown, malformed and revoked tokens
-// all give ErrNotFound. The token itself never appears in an error.
+// Resolve returns the design and the access a token grants. Unknown, malformed, revoked and
+// expired tokens all give ErrNotFound. The token itself never appears in an error.
 func (s *Store) Resolve(ctx context.Context, token string) (string, Access, error) {
 	if !wellFormed(token) {
 		return "", 0, fmt.Errorf("resolve token: %w", ErrNotFound)
 	}
 	want := hashToken(token)
 	var (
-		got     []byte
-		id      string
-		access  string
-		revoked sql.NullString
+		got              []byte
+		id               string
+		access           string
+		revoked, expires sql.NullString
 	)
-	err := s.r.QueryRowContext(ctx, `SELECT hash, design_id, access, revoked_at FROM tokens WHERE hash = ?`, want).
-		Scan(&got, &id, &access, &revoked)
+	err := s.r.QueryRowContext(ctx, `SELECT hash, design_id, access, revoked_at, expires_at FROM tokens WHERE hash = ?`, want).
+		Scan(&got, &id, &access, &revoked, &expires)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return "", 0, fmt.Errorf("resolve token: %w", ErrNotFound)
@@ -94,6 +95,15 @@ func (s *Store) Resolve(ctx context.Context, token string) (string, Access, erro
 	}
 	if subtle.ConstantTimeCompare(got, want) != 1 || revoked.Valid {
 		return "", 0, fmt.Errorf("resolve token: %w", ErrNotFound)
+	}
+	if expires.Valid {
+		at, err := parseTime(expires.String)
+		if err != nil {
+			return "", 0, fmt.Errorf("resolve token for %s: %w", id, err)
+		}
+		if !time.Now().Before(at) {
+			return "", 0, fmt.Errorf("resolve token: %w", ErrNotFound)
+		}
 	}
 	a, err := accessFromDB(access)
 	if err != nil {
@@ -168,4 +178,139 @@ func openView(id, editToken string, sealed []byte) (string, error) {
 		return "", fmt.Errorf("open sealed view token: %w", ErrNotFound)
 	}
 	return string(plain), nil
+}
+
+// RotateToken replaces the view or the edit token of design id with a fresh one, like those Create
+// issues, and revokes the old one, which resolves to nothing from then on. editToken must be a live
+// edit token of id; anything else gives ErrNotFound. It returns both live tokens. Rotating the edit
+// token keeps the view token and seals it again under the new edit token; a new view token keeps
+// its predecessor's expiry if that has not passed yet, so replacing a link never widens access.
+func (s *Store) RotateToken(ctx context.Context, id, editToken string, which Access) (Tokens, error) {
+	if which != ViewAccess && which != EditAccess {
+		return Tokens{}, fmt.Errorf("rotate token of %s: cannot rotate %v", id, which)
+	}
+	var out Tokens
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		view, err := openViewTx(ctx, tx, id, editToken)
+		if err != nil {
+			return err
+		}
+		now := time.Now().UTC()
+		out = Tokens{Edit: editToken, View: view}
+		var expires sql.NullString
+		switch which {
+		case EditAccess:
+			out.Edit = rand.Text()
+		case ViewAccess:
+			out.View = rand.Text()
+			if err := tx.QueryRowContext(ctx, `SELECT expires_at FROM tokens WHERE hash = ?`, hashToken(view)).Scan(&expires); err != nil {
+				return fmt.Errorf("read the view token's expiry: %w", err)
+			}
+			if expires.Valid {
+				at, err := parseTime(expires.String)
+				if err != nil {
+					return err
+				}
+				if !now.Before(at) {
+					expires = sql.NullString{}
+				}
+			}
+		}
+		sealed, err := sealView(id, out.Edit, out.View)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE designs SET sealed_view = ? WHERE id = ?`, sealed, id); err != nil {
+			return err
+		}
+		fresh := out.Edit
+		if which == ViewAccess {
+			fresh = out.View
+		}
+		at := formatTime(now)
+		if _, err := tx.ExecContext(ctx,
+			`UPDATE tokens SET revoked_at = ? WHERE design_id = ? AND access = ? AND revoked_at IS NULL`,
+			at, id, which.String()); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx,
+			`INSERT INTO tokens (hash, design_id, access, created_at, expires_at) VALUES (?, ?, ?, ?, ?)`,
+			hashToken(fresh), id, which.String(), at, expires)
+		return err
+	})
+	if err != nil {
+		return Tokens{}, fmt.Errorf("rotate %v token of %s: %w", which, id, err)
+	}
+	return out, nil
+}
+
+// SetViewExpiry sets when the view token of design id stops opening it; the zero time means never.
+// A time already past closes the view link at once; a later call can open it again. editToken must
+// be a live edit token of id, as for RotateToken. The edit token never expires.
+func (s *Store) SetViewExpiry(ctx context.Context, id, editToken string, at time.Time) error {
+	var expires sql.NullString
+	if !at.IsZero() {
+		expires = sql.NullString{String: formatTime(at), Valid: true}
+	}
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		if _, err := openViewTx(ctx, tx, id, editToken); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx,
+			`UPDATE tokens SET expires_at = ? WHERE design_id = ? AND access = 'view' AND revoked_at IS NULL`, expires, id)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("set view link expiry of %s: %w", id, err)
+	}
+	return nil
+}
+
+// ViewExpiry returns when the view token of design id stops opening it (possibly already past),
+// or the zero time if it never does.
+func (s *Store) ViewExpiry(ctx context.Context, id string) (time.Time, error) {
+	var expires sql.NullString
+	err := s.r.QueryRowContext(ctx,
+		`SELECT expires_at FROM tokens WHERE design_id = ? AND access = 'view' AND revoked_at IS NULL`, id).Scan(&expires)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return time.Time{}, fmt.Errorf("view link expiry of %s: %w", id, ErrNotFound)
+	case err != nil:
+		return time.Time{}, fmt.Errorf("view link expiry of %s: %w", id, err)
+	case !expires.Valid:
+		return time.Time{}, nil
+	}
+	at, err := parseTime(expires.String)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("view link expiry of %s: %w", id, err)
+	}
+	return at, nil
+}
+
+// openViewTx checks, inside a write transaction, that editToken is a live edit token of design id,
+// and returns the design's view token opened with it. Anything else gives ErrNotFound.
+func openViewTx(ctx context.Context, tx *sql.Tx, id, editToken string) (string, error) {
+	if !wellFormed(editToken) {
+		return "", ErrNotFound
+	}
+	var (
+		design, access string
+		revoked        sql.NullString
+	)
+	err := tx.QueryRowContext(ctx, `SELECT design_id, access, revoked_at FROM tokens WHERE hash = ?`, hashToken(editToken)).
+		Scan(&design, &access, &revoked)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return "", ErrNotFound
+	case err != nil:
+		return "", err
+	}
+	if design != id || access != EditAccess.String() || revoked.Valid {
+		return "", ErrNotFound
+	}
+	var sealed []byte
+	if err := tx.QueryRowContext(ctx, `SELECT sealed_view FROM designs WHERE id = ?`, id).Scan(&sealed); err != nil {
+		return "", err
+	}
+	return openView(id, editToken, sealed)
 }

@@ -164,3 +164,303 @@
     box.form.requestSubmit();
   });
 })();
+
+// Live collaboration: the page's event stream (htmx SSE extension), presence, follow-me, and the
+// choice offered when someone else changed the field being edited.
+(function () {
+  "use strict";
+  var live = document.getElementById("live");
+  if (!live || !window.htmx) return;
+
+  // A tab keeps its id while it moves between steps, so the others see one participant.
+  var tab = sessionStorage.getItem("dynaloom-tab");
+  if (!tab || !/^[A-Za-z0-9]{16,64}$/.test(tab)) {
+    var bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    tab = Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
+    sessionStorage.setItem("dynaloom-tab", tab);
+  }
+  live.setAttribute("sse-connect", live.getAttribute("sse-connect") + "&tab=" + tab);
+  var base = live.getAttribute("data-base");
+  var step = live.getAttribute("data-step");
+  var presenting = live.hasAttribute("data-presenting");
+
+  // The revision the page shows: the live panel's, or a newer one an edit of this page made.
+  var known = 0;
+  function revision() {
+    var aside = document.getElementById("aside");
+    return Math.max(known, aside ? parseInt(aside.getAttribute("data-revision") || "0", 10) : 0);
+  }
+  // Own edits in flight hold back a refresh until they have answered, so their answers are not
+  // overtaken by an older rendering.
+  var inflight = 0, latest = 0;
+  document.addEventListener("htmx:beforeRequest", function (ev) {
+    if (ev.detail.requestConfig && ev.detail.requestConfig.verb !== "get") inflight++;
+  });
+  document.addEventListener("htmx:afterRequest", function (ev) {
+    if (!ev.detail.requestConfig || ev.detail.requestConfig.verb === "get") return;
+    inflight = Math.max(0, inflight - 1);
+    var rev = parseInt((ev.detail.xhr && ev.detail.xhr.getResponseHeader("X-Dynaloom-Revision")) || "0", 10);
+    if (rev > known) known = rev;
+    catchUp();
+  });
+  function catchUp() {
+    if (inflight === 0 && latest > revision()) refresh();
+  }
+
+  function post(path, fields) {
+    var body = new URLSearchParams(fields);
+    body.set("tab", tab);
+    return fetch(base + path, { method: "POST", body: body, credentials: "same-origin" });
+  }
+
+  // The value a field had when the server rendered it (its attributes, not what is typed).
+  function serverValue(el) {
+    if (el.tagName === "TEXTAREA") return el.defaultValue !== undefined && el.isConnected ? el.defaultValue : el.textContent;
+    if (el.tagName === "SELECT") {
+      var opt = el.querySelector("option[selected]");
+      return opt ? opt.value : (el.options && el.options.length ? el.options[0].value : "");
+    }
+    return el.getAttribute("value") || "";
+  }
+  function isField(el) {
+    return el && el.nodeType === 1 && (el.tagName === "INPUT" || el.tagName === "TEXTAREA" || el.tagName === "SELECT") && el.name === "value";
+  }
+
+  // Refreshing fetches the step again and morphs it in: only what changed is touched, and the
+  // field being typed in keeps its text.
+  var lastAuthor = "";
+  var refreshing = false, again = false;
+  function refresh() {
+    if (refreshing) { again = true; return; }
+    refreshing = true;
+    htmx.ajax("GET", location.pathname + location.search, { target: "#workspace", select: "#workspace", swap: "morph:outerHTML" })
+      .finally(function () {
+        refreshing = false;
+        markEditing();
+        if (again) { again = false; refresh(); }
+      });
+  }
+
+  if (window.Idiomorph) {
+    Idiomorph.defaults.ignoreActiveValue = true;
+    Idiomorph.defaults.callbacks.beforeNodeMorphed = function (oldNode, newNode) {
+      if (!isField(oldNode) || oldNode !== document.activeElement) return true;
+      var before = serverValue(oldNode), theirs = serverValue(newNode);
+      if (theirs === before) return true;
+      if (oldNode.value === before) {
+        oldNode.value = theirs; // not typed in yet: simply take the new value
+        return true;
+      }
+      if (oldNode.value !== theirs) offerChoice(oldNode, oldNode.value, theirs, lastAuthor);
+      return false;
+    };
+  }
+
+  // offerChoice shows, next to a field, that someone else changed it while it was being edited,
+  // and lets the person keep their text or take the other one. Nothing is saved until they choose.
+  function offerChoice(field, mine, theirs, author) {
+    closeChoice();
+    field.setAttribute("data-conflict", "");
+    var box = document.createElement("div");
+    box.className = "conflict";
+    box.setAttribute("role", "alertdialog");
+    box.setAttribute("data-testid", "conflict");
+    var p = document.createElement("p");
+    var who = document.createElement("strong");
+    who.textContent = author || "Someone";
+    p.appendChild(who);
+    p.appendChild(document.createTextNode(theirs === null ? " changed this field while you were editing it." : " changed this field while you were editing it, to “" + theirs + "”."));
+    var yours = document.createElement("p");
+    yours.className = "hint";
+    yours.textContent = "Yours: “" + mine + "”";
+    var keep = document.createElement("button");
+    keep.type = "button";
+    keep.className = "button small primary";
+    keep.textContent = "Keep mine";
+    keep.setAttribute("data-testid", "conflict-keep");
+    var take = document.createElement("button");
+    take.type = "button";
+    take.className = "button small";
+    take.textContent = "Take theirs";
+    take.setAttribute("data-testid", "conflict-take");
+    box.append(p, yours, keep, take);
+    document.body.appendChild(box);
+    var r = field.getBoundingClientRect();
+    box.style.top = (window.scrollY + r.bottom + 6) + "px";
+    box.style.left = (window.scrollX + Math.max(8, Math.min(r.left, window.innerWidth - 340))) + "px";
+    var id = field.id;
+    keep.addEventListener("click", function () {
+      var el = document.getElementById(id);
+      closeChoice();
+      if (!el) return;
+      el.value = mine;
+      el.setAttribute("data-force", "");
+      el.dispatchEvent(new Event("change", { bubbles: true }));
+    });
+    take.addEventListener("click", function () {
+      var el = document.getElementById(id);
+      closeChoice();
+      if (el && theirs !== null) el.value = theirs;
+      refresh();
+    });
+    keep.focus();
+  }
+  function closeChoice() {
+    document.querySelectorAll(".conflict").forEach(function (b) { b.remove(); });
+    document.querySelectorAll("[data-conflict]").forEach(function (f) { f.removeAttribute("data-conflict"); });
+  }
+
+  // A field remembers the revision it was first shown at when the person starts editing it; the
+  // server refuses (409) a save over a later change of the same field by someone else.
+  document.addEventListener("focusin", function (ev) {
+    if (isField(ev.target) && !ev.target.hasAttribute("data-base")) ev.target.setAttribute("data-base", String(revision()));
+  });
+  document.addEventListener("htmx:confirm", function (ev) {
+    if (ev.detail.elt && ev.detail.elt.hasAttribute && ev.detail.elt.hasAttribute("data-conflict")) ev.preventDefault();
+  });
+  document.addEventListener("htmx:configRequest", function (ev) {
+    var el = ev.detail.elt;
+    if (!isField(el) || ev.detail.verb !== "post") return;
+    if (el.hasAttribute("data-force")) {
+      el.removeAttribute("data-force");
+      return;
+    }
+    ev.detail.parameters["base_revision"] = el.getAttribute("data-base") || String(revision());
+  });
+  document.addEventListener("htmx:responseError", function (ev) {
+    var xhr = ev.detail.xhr, el = ev.detail.elt;
+    if (!xhr || xhr.status !== 409 || !isField(el)) return;
+    var author = "";
+    try { author = decodeURIComponent((xhr.getResponseHeader("X-Dynaloom-Conflict-Author") || "").replace(/\+/g, " ")); } catch (e) { /* malformed */ }
+    var mine = ev.detail.requestConfig && ev.detail.requestConfig.parameters ? ev.detail.requestConfig.parameters.value : el.value;
+    if (mine instanceof FormData) mine = mine.get("value");
+    refresh();
+    offerChoice(el, mine === undefined || mine === null ? el.value : String(mine), null, author);
+  });
+
+  // Events: a change newer than the page refreshes it; follow moves a follower to the leader's step.
+  document.addEventListener("htmx:sseBeforeMessage", function (ev) {
+    var msg = ev.detail;
+    if (msg.type === "change") {
+      ev.preventDefault();
+      var data = {};
+      try { data = JSON.parse(msg.data); } catch (e) { return; }
+      lastAuthor = data.author || "";
+      if (data.revision > latest) latest = data.revision;
+      catchUp();
+    } else if (msg.type === "follow") {
+      ev.preventDefault();
+      follow(String(msg.data).trim());
+    }
+  });
+  document.addEventListener("htmx:sseMessage", function (ev) {
+    if (ev.detail && ev.detail.type === "presence") {
+      markEditing();
+      showFollowState();
+    }
+  });
+
+  // Presence: the field each other participant is editing gets an outline in their colour.
+  function markEditing() {
+    document.querySelectorAll("[data-editor]").forEach(function (el) {
+      el.removeAttribute("data-editor");
+      el.className = el.className.replace(/\s*\bediting-by who-line-\d\b/g, "");
+    });
+    document.querySelectorAll("#presence [data-focus]").forEach(function (chip) {
+      var target = document.getElementById(chip.getAttribute("data-focus"));
+      if (!target || !document.getElementById("main").contains(target)) return;
+      var mark = document.getElementById(target.id + "-cell") || target;
+      var color = (chip.className.match(/\bwho-(\d)\b/) || [])[1] || "0";
+      mark.className += " editing-by who-line-" + color;
+      mark.setAttribute("data-editor", chip.getAttribute("data-name"));
+    });
+  }
+
+  var focusTimer = null, focused = "";
+  function reportFocus(id) {
+    clearTimeout(focusTimer);
+    focusTimer = setTimeout(function () {
+      if (id === focused) return;
+      focused = id;
+      post("/presence", { focus: id });
+    }, id ? 120 : 400);
+  }
+  document.addEventListener("focusin", function (ev) {
+    var el = ev.target;
+    if (el && el.id && document.getElementById("main").contains(el) && /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName)) reportFocus(el.id);
+  });
+  document.addEventListener("focusout", function () { reportFocus(""); });
+
+  // Follow me: the facilitator leads, the others' pages follow to the step the leader is on.
+  function leader() { return document.querySelector("#presence [data-leader]"); }
+  function following() { return presenting || sessionStorage.getItem("dynaloom-nofollow") !== "1"; }
+  function follow(to) {
+    var lead = leader();
+    if ((lead && lead.hasAttribute("data-self")) || !following() || to === step || !/^[a-z]+$/.test(to)) return;
+    location.assign(base + (to === "overview" ? "" : "/" + to) + (presenting ? "?present=1" : ""));
+  }
+  function showFollowState() {
+    var lead = leader();
+    var me = lead && lead.hasAttribute("data-self");
+    var button = document.querySelector("[data-lead-toggle]");
+    if (button) {
+      button.setAttribute("aria-pressed", me ? "true" : "false");
+      button.textContent = me ? "Stop leading" : "Follow me";
+    }
+    var state = document.getElementById("follow-state");
+    if (!state) return;
+    state.hidden = !lead || me;
+    if (lead && !me) {
+      state.querySelector(".follow-text").textContent = (following() ? "Following " : "Not following ") + lead.getAttribute("data-name");
+      var toggle = state.querySelector("[data-follow-toggle]");
+      toggle.hidden = presenting;
+      toggle.textContent = following() ? "Stop following" : "Follow";
+    }
+  }
+  document.addEventListener("click", function (ev) {
+    if (ev.target.closest("[data-lead-toggle]")) {
+      var lead = leader();
+      post("/lead", { on: lead && lead.hasAttribute("data-self") ? "false" : "true" });
+    } else if (ev.target.closest("[data-follow-toggle]")) {
+      sessionStorage.setItem("dynaloom-nofollow", following() ? "1" : "0");
+      showFollowState();
+    }
+  });
+
+  // htmx swaps nothing for a refused request. When the server asks to slow down (429), show its
+  // message, which says when to try again, for as long as the wait lasts.
+  document.addEventListener("htmx:responseError", function (ev) {
+    var xhr = ev.detail.xhr;
+    if (!xhr || xhr.status !== 429) return;
+    var page = new DOMParser().parseFromString(xhr.responseText, "text/html");
+    var message = page.querySelector("[data-testid=error-message]");
+    var toast = document.getElementById("slow-down");
+    if (!toast) {
+      toast = document.createElement("p");
+      toast.id = "slow-down";
+      toast.className = "toast";
+      toast.setAttribute("role", "alert");
+      toast.setAttribute("data-testid", "slow-down");
+      document.body.appendChild(toast);
+    }
+    toast.textContent = message ? message.textContent : "Too many requests at once. Wait a moment and try again.";
+    var seconds = parseInt(xhr.getResponseHeader("Retry-After"), 10) || 5;
+    clearTimeout(toast.hideTimer);
+    toast.hideTimer = setTimeout(function () { toast.remove(); }, Math.max(seconds, 4) * 1000);
+  });
+})();
+
+// Comments: an open thread panel follows the design live, like the step behind it.
+(function () {
+  "use strict";
+  document.addEventListener("htmx:sseBeforeMessage", function (ev) {
+    if (!ev.detail || ev.detail.type !== "change") return;
+    var panel = document.getElementById("comments-panel");
+    var thread = document.getElementById("comments-thread");
+    if (!panel || !thread || !panel.matches(":popover-open")) return;
+    var data = {};
+    try { data = JSON.parse(ev.detail.data); } catch (e) { return; }
+    if (data.revision > parseInt(thread.getAttribute("data-revision") || "0", 10)) htmx.trigger(thread, "refresh");
+  });
+})();

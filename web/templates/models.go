@@ -35,13 +35,47 @@ type Workspace struct {
 	Revision int64
 	CanEdit  bool
 	// Base is the design's URL path with the token in use, "/d/<token>".
-	Base    string
-	EditURL string // empty unless the page was opened with the edit token
-	ViewURL string
-	Steps   []Step
+	Base  string
+	Share Share
+	Steps []Step
 	// Participant is the display name kept in a cookie; editors without one are asked for it.
 	Participant string
 	Aside       Aside
+	// Step is the id of the step shown; Events is the page's event stream (htmx SSE extension).
+	Step   string
+	Events string
+	// Presenting is the projector mode: read-only, large type, following the facilitator.
+	Presenting  bool
+	PresentHref string
+	// Past is set when the step shows a past revision, read-only (history_models.go).
+	Past *PastRevision
+}
+
+// PresenceView is one participant's tab in the top bar.
+type PresenceView struct {
+	Name, Initials string
+	Color          int
+	Step           string // the label of the step they are on
+	Focus          string // the id of the element they are editing, if any
+	Leader, Self   bool
+	Editor         bool
+}
+
+func (p PresenceView) title() string {
+	t := p.Name
+	if p.Self {
+		t += " (you)"
+	}
+	if p.Step != "" {
+		t += " · " + p.Step
+	}
+	if p.Leader {
+		t += " · leading"
+	}
+	if !p.Editor {
+		t += " · viewing"
+	}
+	return t
 }
 
 // Aside is the live panel beside every step: counts, questions for the room and findings. Every
@@ -161,6 +195,8 @@ type PatternRow struct {
 	Cells   []Cell
 	Buttons []Button
 	CanEdit bool
+	// Comments opens the pattern's comments.
+	Comments CommentBadge
 }
 
 // Patterns is the access-patterns step.
@@ -285,14 +321,18 @@ type ChecklistView struct {
 // Export is the export step.
 type Export struct {
 	Workspace
-	Formats []ExportFormat
+	// Documents are the markdown deliverables, previewed; Files are the machine formats.
+	Documents []ExportFormat
+	Files     []ExportFormat
 }
 
 // ExportFormat is one downloadable document with its preview.
 type ExportFormat struct {
-	ID, Title, Filename, Download, Source string
-	// Preview is the markdown rendered by goldmark in safe mode.
+	ID, Title, Filename, Download, Source, Description string
+	// Preview is the markdown rendered by goldmark in safe mode; nil for machine formats.
 	Preview templ.Component
+	// Size is the document's size for people, such as "12.4 KB".
+	Size string
 }
 
 // Import is the import page.
@@ -341,6 +381,7 @@ type TableView struct {
 	AddIndex    string
 	Grid        ItemGrid
 	IndexGrids  []IndexGrid
+	Comments    CommentBadge
 }
 
 // CellRow is a row of cells with its buttons.
@@ -355,6 +396,7 @@ type IndexCard struct {
 	ID, Name, Kind string
 	Cells          []LabeledCell
 	Delete         Button
+	Comments       CommentBadge
 }
 
 // ItemGrid is the spreadsheet of a table's sample items, grouped by partition.
@@ -393,6 +435,7 @@ type ItemRowView struct {
 	EntityType    string
 	EntityClass   string
 	Buttons       []Button
+	Comments      CommentBadge
 }
 
 // IndexGrid is the computed view of one index.
@@ -463,4 +506,65 @@ type ResultRow struct {
 	Returned bool
 	Expected bool
 	Toggle   Button
+}
+
+// Share is the body of the Share popover: the links, and for the holder of the edit link the
+// controls that replace them and limit the view link's life.
+type Share struct {
+	EditURL string // empty unless the page was opened with the edit token
+	ViewURL string
+	// Action is the path the controls post to ("/d/<edit token>/share"); empty on a view page.
+	Action string
+	// Step is the id of the step the popover is on, so a new edit link opens the same step.
+	Step string
+	// ViewExpiry says in words when the view link stops working; ViewExpired is set once it has.
+	ViewExpiry  string
+	ViewExpired bool
+	// Expiry is the choice the expiry form shows, one of ExpiryChoices' values; ExpiryDate the
+	// date it shows (YYYY-MM-DD).
+	Expiry        string
+	ExpiryDate    string
+	ExpiryChoices []Option
+	// Notice tells what was just done; Error why a choice was refused.
+	Notice, Error string
+}
+
+// CommentBadge is the button on an element that opens its comments, with the count of open ones.
+type CommentBadge struct {
+	ID     string // element id, so an answer can update the badge out of band
+	Target string // the element's path, as comments address it
+	Href   string // the thread panel of the element
+	Open   int
+	Label  string // accessible name: "Comments on pattern 4, 2 open"
+}
+
+// CommentsPanel is the thread panel of one element: its threads, and for editors the forms that
+// add, reply, resolve and delete.
+type CommentsPanel struct {
+	Target, Label string
+	// Href fetches the panel again when the design changes while it is open.
+	Href     string
+	Revision int64
+	CanEdit  bool
+	Threads  []CommentThreadView
+	// Action adds a comment or a reply; ResolveAction and DeleteAction act on one comment.
+	Action, ResolveAction, DeleteAction string
+	// Error tells why a comment was refused; Draft and DraftParent keep what was typed and where.
+	Error, Draft, DraftParent string
+	Autofocus                 bool
+}
+
+// CommentThreadView is a root comment and its replies; a resolved thread is shown collapsed.
+type CommentThreadView struct {
+	Root     CommentView
+	Replies  []CommentView
+	Resolved bool
+	Resolve  Button
+}
+
+// CommentView is one comment. Body is plain text, shown escaped.
+type CommentView struct {
+	ID, Author, Body string
+	At, When         string // the RFC 3339 time and how long ago it was
+	Delete           *Button
 }

@@ -1,0 +1,319 @@
+package designer
+
+import (
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Comments are threaded remarks on an access pattern, a table, an index or a sample item, addressed
+// by the element's path ("access_patterns/ap4", "tables/Orders/indexes/ByStatus"). They are part of
+// the design, so history, undo and live updates treat them as any other edit, but no export writes
+// them.
+//
+// A thread is a root comment and its replies. Only a root is resolved or reopened; a root with
+// replies cannot be deleted, so a reply never loses its thread.
+//
+// Check does not look at comments' targets: a comment whose element was renamed or deleted stays
+// in the document, out of sight, and shows again if an undo or restore brings the element back.
+
+// CommentIDPrefix starts the ids AddComment gives: "cm1", "cm2"…
+const CommentIDPrefix = "cm"
+
+// MaxCommentLen bounds a comment's body, in characters.
+const MaxCommentLen = 4000
+
+// PatternTarget, TableTarget, IndexTarget and ItemTarget are the paths comments use for the
+// elements they may be about.
+func PatternTarget(id string) string         { return patternPath(id) }
+func TableTarget(name string) string         { return pathOfTable(name) }
+func IndexTarget(table, index string) string { return pathOfIndex(table, index) }
+func ItemTarget(table, itemID string) string { return pathOfItem(table, itemID) }
+
+// commentsPath is the path of the comments on target, as changes to them report it.
+func commentsPath(target string) string { return target + "/comments" }
+
+func commentByID(d Design, id string) (Comment, int, bool) {
+	return byID(d.Comments, id, func(c *Comment) string { return c.ID })
+}
+
+// findComment returns the comment with the given id, or a *ValidationError for "id".
+func findComment(d Design, id string) (Comment, int, error) {
+	c, i, ok := commentByID(d, id)
+	if !ok {
+		return Comment{}, -1, invalid("id", "no comment with id %q; it may have been deleted", id)
+	}
+	return c, i, nil
+}
+
+// CheckCommentTarget returns target, trimmed, if it names an access pattern, table, index or sample
+// item of d, and otherwise a *ValidationError for "target".
+func CheckCommentTarget(d Design, target string) (string, error) {
+	target = strings.TrimSpace(target)
+	parts := strings.Split(target, "/")
+	switch {
+	case len(parts) == 2 && parts[0] == "access_patterns":
+		if _, _, ok := d.PatternByID(parts[1]); !ok {
+			return "", invalid("target", "no access pattern with id %q; it may have been deleted", parts[1])
+		}
+		return target, nil
+	case (len(parts) == 2 || len(parts) == 4) && parts[0] == "tables":
+		t, _, ok := d.TableByName(parts[1])
+		if !ok {
+			return "", invalid("target", "no table named %q; it may have been renamed or deleted", parts[1])
+		}
+		switch {
+		case len(parts) == 2:
+			return target, nil
+		case parts[2] == "indexes":
+			if _, _, _, ok := t.IndexByName(parts[3]); !ok {
+				return "", invalid("target", "table %s has no index named %q; it may have been renamed or deleted", t.Name, parts[3])
+			}
+			return target, nil
+		case parts[2] == "items":
+			if _, _, ok := t.ItemByID(parts[3]); !ok {
+				return "", invalid("target", "table %s has no item %q; it may have been deleted", t.Name, parts[3])
+			}
+			return target, nil
+		}
+	}
+	if target == "" {
+		return "", invalid("target", "must name what the comment is about")
+	}
+	return "", invalid("target", "is %q; a comment is about an access pattern (access_patterns/<id>), a table "+
+		"(tables/<name>), an index (tables/<name>/indexes/<index>) or a sample item (tables/<name>/items/<id>)", shorten(target))
+}
+
+// cleanComment trims a comment's body and checks it is 1 to MaxCommentLen characters of text.
+func cleanComment(s string) (string, error) {
+	s = strings.TrimSpace(strings.ReplaceAll(s, "\r\n", "\n"))
+	switch n := utf8.RuneCountInString(s); {
+	case !utf8.ValidString(s):
+		return "", invalid("body", "must be valid UTF-8 text")
+	case n == 0:
+		return "", invalid("body", "must not be empty")
+	case n > MaxCommentLen:
+		return "", invalid("body", "is %d characters long; at most %d are allowed", n, MaxCommentLen)
+	case strings.ContainsFunc(s, func(r rune) bool { return isControl(r) && r != '\n' && r != '\t' }):
+		return "", invalid("body", "must not contain control characters")
+	}
+	return s, nil
+}
+
+// CommentTargetLabel names a comment's element for people: "pattern 4", "table Orders",
+// "index ByStatus of Orders", "item i3 of Orders". d may be empty; patterns are then named by id.
+func CommentTargetLabel(d Design, target string) string {
+	parts := strings.Split(target, "/")
+	switch {
+	case len(parts) == 2 && parts[0] == "access_patterns":
+		return patternLabel(d, parts[1])
+	case len(parts) == 2 && parts[0] == "tables":
+		return "table " + parts[1]
+	case len(parts) == 4 && parts[0] == "tables" && parts[2] == "indexes":
+		return "index " + parts[3] + " of " + parts[1]
+	case len(parts) == 4 && parts[0] == "tables" && parts[2] == "items":
+		return "item " + parts[3] + " of " + parts[1]
+	}
+	return shorten(target)
+}
+
+// AddComment starts a thread on Target, or replies to the thread of ParentID; a reply to a reply
+// joins the same thread. The new comment's id is the next free "cm" number of the design.
+type AddComment struct {
+	Target   string `json:"target"`
+	ParentID string `json:"parent_id,omitempty"`
+	Body     string `json:"body"`
+	// Author and At (RFC 3339) are set by whoever makes the change, not by Apply, so that
+	// replaying the stored change gives the same comment.
+	Author string `json:"author"`
+	At     string `json:"at"`
+}
+
+func (AddComment) Kind() string { return "add_comment" }
+
+func (c AddComment) Apply(d Design) (Design, error) {
+	target, err := CheckCommentTarget(d, c.Target)
+	if err != nil {
+		return d, err
+	}
+	parent := ""
+	if c.ParentID != "" {
+		p, _, ok := commentByID(d, c.ParentID)
+		switch {
+		case !ok:
+			return d, invalid("parent_id", "no comment with id %q; it may have been deleted", c.ParentID)
+		case p.Target != target:
+			return d, invalid("parent_id", "comment %s is about %s, not %s; a reply stays on its thread's element", p.ID, p.Target, target)
+		}
+		parent = p.ID
+		if p.ParentID != "" {
+			parent = p.ParentID
+		}
+	}
+	body, err := cleanComment(c.Body)
+	if err != nil {
+		return d, err
+	}
+	author, err := cleanName("author", c.Author)
+	if err != nil {
+		return d, err
+	}
+	at, err := time.Parse(time.RFC3339, strings.TrimSpace(c.At))
+	if err != nil {
+		return d, invalid("at", "is %q; give the time in RFC 3339 form, such as 2025-03-01T09:30:00Z", shorten(c.At))
+	}
+	comment := Comment{
+		ID:       nextID(d.Comments, CommentIDPrefix, func(c *Comment) string { return c.ID }),
+		Target:   target,
+		ParentID: parent,
+		Author:   author,
+		At:       at.UTC().Format(time.RFC3339),
+		Body:     body,
+	}
+	d.Comments = append(slices.Clone(d.Comments), comment)
+	return d, nil
+}
+
+func (c AddComment) Summary() string { return c.describe(Design{}) }
+
+func (c AddComment) Describe(before Design) string { return c.describe(before) }
+
+func (c AddComment) describe(d Design) string {
+	verb := "Commented on "
+	if c.ParentID != "" {
+		verb = "Replied to a comment on "
+	}
+	return verb + CommentTargetLabel(d, strings.TrimSpace(c.Target)) + ": " + shorten(c.Body)
+}
+
+func (c AddComment) Paths() []string { return []string{commentsPath(strings.TrimSpace(c.Target))} }
+
+// ResolveComment resolves the thread whose root is ID, or reopens it. Target is the thread's
+// element, stated so that the change's paths are known without the design.
+type ResolveComment struct {
+	ID       string `json:"id"`
+	Target   string `json:"target"`
+	Resolved bool   `json:"resolved"`
+}
+
+func (ResolveComment) Kind() string { return "resolve_comment" }
+
+func (c ResolveComment) Apply(d Design) (Design, error) {
+	cm, i, err := findComment(d, c.ID)
+	if err != nil {
+		return d, err
+	}
+	if err := sameTarget(cm, c.Target); err != nil {
+		return d, err
+	}
+	if cm.ParentID != "" {
+		return d, invalid("id", "comment %s is a reply; resolve its thread, %s", cm.ID, cm.ParentID)
+	}
+	if cm.Resolved == c.Resolved {
+		return d, nil
+	}
+	cm.Resolved = c.Resolved
+	d.Comments = replaceAt(d.Comments, i, cm)
+	return d, nil
+}
+
+func (c ResolveComment) Summary() string { return c.describe(Design{}) }
+
+func (c ResolveComment) Describe(before Design) string { return c.describe(before) }
+
+func (c ResolveComment) describe(d Design) string {
+	verb := "Resolved"
+	if !c.Resolved {
+		verb = "Reopened"
+	}
+	return verb + " a comment thread on " + CommentTargetLabel(d, c.Target)
+}
+
+func (c ResolveComment) Paths() []string { return []string{commentsPath(c.Target)} }
+
+// DeleteComment deletes a reply, or a root comment that has no replies. Who may delete is the
+// caller's rule: Apply does not know who asks.
+type DeleteComment struct {
+	ID     string `json:"id"`
+	Target string `json:"target"`
+}
+
+func (DeleteComment) Kind() string { return "delete_comment" }
+
+func (c DeleteComment) Apply(d Design) (Design, error) {
+	cm, i, err := findComment(d, c.ID)
+	if err != nil {
+		return d, err
+	}
+	if err := sameTarget(cm, c.Target); err != nil {
+		return d, err
+	}
+	if slices.ContainsFunc(d.Comments, func(r Comment) bool { return r.ParentID == cm.ID }) {
+		return d, invalid("id", "comment %s has replies; resolve the thread instead of deleting it", cm.ID)
+	}
+	d.Comments = slices.Delete(slices.Clone(d.Comments), i, i+1)
+	return d, nil
+}
+
+func (c DeleteComment) Summary() string { return c.describe(Design{}) }
+
+func (c DeleteComment) Describe(before Design) string { return c.describe(before) }
+
+func (c DeleteComment) describe(d Design) string {
+	return "Deleted a comment on " + CommentTargetLabel(d, c.Target)
+}
+
+func (c DeleteComment) Paths() []string { return []string{commentsPath(c.Target)} }
+
+func sameTarget(cm Comment, target string) error {
+	if cm.Target != target {
+		return invalid("target", "comment %s is about %s, not %q", cm.ID, cm.Target, shorten(target))
+	}
+	return nil
+}
+
+// Thread is a root comment and its replies, oldest first.
+type Thread struct {
+	Root    Comment
+	Replies []Comment
+}
+
+// CommentThreads returns the threads on target in the order they were started. A reply whose root
+// is missing (a design edited by hand) is shown as a thread of its own.
+func CommentThreads(d Design, target string) []Thread {
+	var threads []Thread
+	at := map[string]int{}
+	for _, c := range d.Comments {
+		if c.Target != target {
+			continue
+		}
+		if i, ok := at[c.ParentID]; ok && c.ParentID != "" {
+			threads[i].Replies = append(threads[i].Replies, c)
+			continue
+		}
+		at[c.ID] = len(threads)
+		threads = append(threads, Thread{Root: c})
+	}
+	return threads
+}
+
+// OpenCommentCount counts the comments on target in threads that are not resolved.
+func OpenCommentCount(d Design, target string) int {
+	n := 0
+	for _, c := range d.Comments {
+		if c.Target != target {
+			continue
+		}
+		root := c
+		if c.ParentID != "" {
+			if r, _, ok := commentByID(d, c.ParentID); ok {
+				root = r
+			}
+		}
+		if !root.Resolved {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,655 @@
+package designer
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// sparseIndexesDesign is a small order book whose indexes are sparse in different ways: an INCLUDE
+// GSI only open orders have the key of, a KEYS_ONLY GSI on a multi-attribute key, an ALL GSI, and
+// an LSI. Its text holds what a careless writer breaks: pipes, HTML, code spans with <…>.
+func sparseIndexesDesign() Design {
+	orders := Table{
+		Name:              "Orders",
+		PartitionKey:      KeyAttribute{Name: "customer_id", Type: S},
+		SortKey:           &KeyAttribute{Name: "order_id", Type: S},
+		Purpose:           "A customer's orders | newest first",
+		AggregateBoundary: "One customer and their orders.",
+		PartitionKeyWhy:   "Every read starts from a customer.",
+		SortKeyWhy:        "Order ids sort by time: `ORD#<yyyymmdd>#<seq>`.",
+		EntityTypes: []EntityType{
+			{Entity: "Order", PKTemplate: "CUST#{customer}", SKTemplate: "ORD#{date}#{seq}", Description: "One per order."},
+		},
+		Attributes: []Attribute{
+			{Name: "customer_id", Type: S},
+			{Name: "order_id", Type: S},
+			{Name: "status", Type: S, Description: "OPEN while unpaid; removed when shipped"},
+			{Name: "total", Type: N},
+			{Name: "open_since", Type: S},
+			{Name: "region", Type: S},
+			{Name: "expires_at", Type: N},
+		},
+		BoundedReads: "Query with Limit 20.",
+		Capacity:     "- 200 reads per second\n- 20 writes per second",
+		TTLAttribute: "expires_at",
+		BillingMode:  Provisioned,
+		ReadUnits:    i64(200),
+		WriteUnits:   i64(25),
+		GSIs: []Index{
+			{
+				Name:            "OpenOrders",
+				PartitionKey:    []KeyAttribute{{Name: "status", Type: S}},
+				SortKey:         []KeyAttribute{{Name: "open_since", Type: S}},
+				Projection:      Projection{Type: Include, Attributes: []string{"total"}},
+				Sparse:          true,
+				SparseNote:      "Only open orders carry status.",
+				Purpose:         "The back office's list of unpaid orders.",
+				PartitionKeyWhy: "One value; read rarely.",
+				SortKeyWhy:      "Oldest first.",
+				ProjectionWhy:   "The list shows the total.",
+				PatternAttributes: []PatternAttributes{
+					{Pattern: 2, Attributes: []string{"customer_id", "order_id", "total"}},
+				},
+				Capacity: "5 RPS",
+			},
+			{
+				Name:            "ByRegion",
+				PartitionKey:    []KeyAttribute{{Name: "region", Type: S}, {Name: "status", Type: S}},
+				Projection:      Projection{Type: KeysOnly},
+				Sparse:          true,
+				Purpose:         "Open orders per region",
+				PartitionKeyWhy: "Region and status together.",
+				ProjectionWhy:   "Keys only; details by GetItem.",
+			},
+			{
+				Name:            "ByTotal",
+				PartitionKey:    []KeyAttribute{{Name: "customer_id", Type: S}},
+				SortKey:         []KeyAttribute{{Name: "total", Type: N}},
+				Projection:      Projection{Type: All},
+				PartitionKeyWhy: "Per customer.",
+				SortKeyWhy:      "Biggest orders.",
+				ProjectionWhy:   "Everything.",
+			},
+		},
+		LSIs: []Index{{
+			Name:         "ByRegionLocal",
+			PartitionKey: []KeyAttribute{{Name: "customer_id", Type: S}},
+			SortKey:      []KeyAttribute{{Name: "region", Type: S}},
+			Projection:   Projection{Type: KeysOnly},
+		}},
+		Items: []SampleItem{
+			{Item: Item{"customer_id": Str("C1"), "order_id": Str("ORD#20240105#1"), "status": Str("OPEN"), "total": Num("42.50"), "open_since": Str("2024-01-05"), "region": Str("eu")}},
+			{Item: Item{"customer_id": Str("C1"), "order_id": Str("ORD#20240201#2"), "total": Num("10"), "region": Str("eu"), "expires_at": Num("1767225600")}},
+			{Item: Item{"customer_id": Str("C2"), "order_id": Str("ORD#20240309#3"), "status": Str("OPEN"), "total": Num("7"), "open_since": Str("2024-03-09")}},
+			{Item: Item{"customer_id": Str("C2"), "order_id": Str("ORD#20240310#4"), "total": Num("99"), "region": Str("us"), "note": Str("42")}},
+			{Item: Item{"customer_id": Str("C3"), "order_id": Str("ORD#20240311#5"), "status": Str("OPEN"), "total": Num("3"), "open_since": Str("2024-03-11"), "region": Str("us"), "label": Str("gift | wrap")}},
+		},
+	}
+	return Normalize(Design{
+		Name:  "Order book <b>",
+		Prose: Prose{DesignPhilosophy: "Orders live with their customer.", TradeOffs: "Sparse indexes keep only open orders."},
+		Patterns: []Pattern{
+			{Number: 1, Description: "A customer's orders", Status: StatusSolved, Mapping: Mapping{Operations: []Operation{
+				{Op: "Query", Table: "Orders", KeyCondition: "customer_id = :c", Limit: intPtr(20), Descending: true, Values: map[string]Value{":c": Str("C1")}},
+			}}},
+			{Number: 2, Description: "Open orders, oldest first", Status: StatusAtRisk, Mapping: Mapping{Operations: []Operation{
+				{Op: "Query", Table: "Orders", Index: "OpenOrders", KeyCondition: "#s = :open", Names: map[string]string{"#s": "status"}, Values: map[string]Value{":open": Str("OPEN")}, Notes: "Page with LastEvaluatedKey; never a Scan."},
+			}, Notes: "Back office only."}},
+			{Number: 3, Description: "Export for finance", Status: StatusOutside, Mapping: Mapping{Notes: "Point-in-time export to S3."}},
+		},
+		Tables: []Table{orders},
+	})
+}
+
+func intPtr(v int) *int { return &v }
+
+func TestExportDataModelMD_golden(t *testing.T) {
+	for _, tt := range []struct {
+		file   string
+		design Design
+	}{
+		{"hr-employees.golden", hrDesign(t)},
+		{"sparse-indexes.golden", sparseIndexesDesign()},
+	} {
+		t.Run(tt.file, func(t *testing.T) {
+			got := ExportDataModelMD(tt.design)
+			path := filepath.Join("testdata", "dmmd", tt.file)
+			if *update {
+				if err := os.WriteFile(path, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test -run TestExportDataModelMD_golden -update to create it)", err)
+			}
+			if !bytes.Equal(want, got) {
+				t.Fatalf("export differs from %s (run with -update if the change is intended):\n%s", path, firstDifference(want, got))
+			}
+		})
+	}
+}
+
+func TestExportDataModelMD_followsTheTemplate(t *testing.T) {
+	out := string(ExportDataModelMD(hrDesign(t)))
+	var headings []string
+	for l := range strings.SplitSeq(out, "\n") {
+		if strings.HasPrefix(l, "#") {
+			headings = append(headings, l)
+		}
+	}
+	want := []string{
+		"# DynamoDB Data Model — HR employees",
+		"## Design Philosophy & Approach",
+		"## Aggregate Design Decisions",
+		"## Table Designs",
+		"### Employee Table",
+		"### EmployeesByDepartment GSI",
+		"### EmployeesByTitle GSI",
+		"### SalaryHistory Table",
+		"### TitleHistory Table",
+		"### Department Table",
+		"## Access Pattern Mapping",
+		"## Hot Partition Analysis",
+		"## Trade-offs and Optimizations",
+		"## Validation Results",
+	}
+	if !slices.Equal(headings, want) {
+		t.Fatalf("headings:\n%s\nwant:\n%s", strings.Join(headings, "\n"), strings.Join(want, "\n"))
+	}
+	_, employee, _ := strings.Cut(out, "### Employee Table\n")
+	employee, _, _ = strings.Cut(employee, "### EmployeesByDepartment GSI")
+	var labels []string
+	for l := range strings.SplitSeq(employee, "\n") {
+		if m := regexp.MustCompile(`^- \*\*([^*]+)\*\*:`).FindStringSubmatch(l); m != nil {
+			labels = append(labels, m[1])
+		}
+	}
+	wantLabels := []string{"Purpose", "Aggregate Boundary", "Partition Key", "Sort Key", "SK Taxonomy", "Attributes",
+		"Bounded Read Strategy", "Access Patterns Served", "Capacity Planning", "Billing Mode"}
+	if !slices.Equal(labels, wantLabels) {
+		t.Errorf("table bullets = %v, want %v", labels, wantLabels)
+	}
+	for _, l := range []string{
+		"| emp_no | record_key | first_name |",
+		"- **Partition Key**: emp_no (N) - The employee number is what every caller has in hand",
+		"  - **DepartmentAssignment**: PK `{emp_no}`, SK `DEPT#{from_date}#{assigned_dept_no}` - One per period in a department.",
+		"- **Projection**: INCLUDE (first_name, last_name, current_title, current_salary) - Exactly the columns of the member list.",
+		"  - **Per-Pattern Projected Attributes**: Pattern #3: emp_no, first_name, last_name, current_title, current_salary",
+		"- **Sparse**: Yes - Only PROFILE rows have dept_no.",
+		"| Pattern | Description | Tables/Indexes | DynamoDB Operations | Implementation Notes |",
+		"| 3 ✅ | List the current members of a department, 50 per page, in employee-number order | EmployeesByDepartment (Employee) | Query on Employee index EmployeesByDepartment: dept_no = :dept; Limit 50; Values: :dept=d005;",
+		"| 16 ❌ | Annual pay-equity report across every employee and every salary row |  |  | Export Employee and SalaryHistory to S3",
+		"| 10001 | PROFILE | Amara | Okafor |",
+	} {
+		if !strings.Contains(out, l) {
+			t.Errorf("export lacks %q", l)
+		}
+	}
+}
+
+// The index sample holds the index's own view: only the items it holds, only what it projects.
+func TestExportDataModelMD_indexSamplesFollowProjectionAndSparseness(t *testing.T) {
+	d := sparseIndexesDesign()
+	out := string(ExportDataModelMD(d))
+	sample := func(heading string) (header string, rows []string) {
+		_, rest, ok := strings.Cut(out, heading+"\n\n")
+		if !ok {
+			t.Fatalf("no %q", heading)
+		}
+		lines := strings.Split(rest, "\n")
+		for _, l := range lines[2:] {
+			if !strings.HasPrefix(l, "|") {
+				break
+			}
+			rows = append(rows, l)
+		}
+		return lines[0], rows
+	}
+	header, rows := sample("### OpenOrders GSI")
+	if header != "| status | open_since | customer_id | order_id | total |" || len(rows) != 3 {
+		t.Errorf("OpenOrders sample: %s, %d rows", header, len(rows))
+	}
+	if !slices.Contains(rows, "| OPEN | 2024-01-05 | C1 | ORD#20240105#1 | 42.50 |") {
+		t.Errorf("OpenOrders rows = %q", rows)
+	}
+	header, rows = sample("### ByRegion GSI")
+	if header != "| region | status | customer_id | order_id |" || len(rows) != 2 {
+		t.Errorf("ByRegion (KEYS_ONLY, two-attribute key) sample: %s, %d rows", header, len(rows))
+	}
+	header, rows = sample("### ByTotal GSI")
+	if !strings.HasPrefix(header, "| customer_id | total | order_id | status |") || len(rows) != 5 {
+		t.Errorf("ByTotal (ALL) sample: %s, %d rows", header, len(rows))
+	}
+	header, rows = sample("### ByRegionLocal LSI")
+	if header != "| customer_id | region | order_id |" || len(rows) != 4 {
+		t.Errorf("ByRegionLocal sample: %s, %d rows", header, len(rows))
+	}
+	for _, r := range rows {
+		if strings.Contains(strings.ToLower(r), "null") {
+			t.Errorf("a cell says null: %s", r)
+		}
+	}
+	// A string in a column of numbers is written so that it stays a string.
+	if !strings.Contains(out, `| {"S":"42"} |`) {
+		t.Errorf("the text 42 in a column of text is not written as a string value")
+	}
+}
+
+func TestExportDataModelMD_checklistComesFromTheDocumentsView(t *testing.T) {
+	d := hrDesign(t)
+	view := dataModelView(d)
+	var want []string
+	for _, it := range BuildChecklists(view, Validate(view)).DataModel {
+		mark := "- [ ] "
+		if it.OK {
+			mark = "- [x] "
+		}
+		want = append(want, mark+it.Item)
+	}
+	_, list, ok := strings.Cut(string(ExportDataModelMD(d)), "## Validation Results\n")
+	if !ok {
+		t.Fatal("no Validation Results")
+	}
+	if got := strings.Split(strings.TrimSpace(list), "\n"); !slices.Equal(got, want) {
+		t.Fatalf("checklist:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// Pattern 7 is at risk, so not every pattern is solved; the trade-offs are written.
+	if !slices.Contains(want, "- [ ] Every access pattern solved or alternative provided") ||
+		!slices.Contains(want, "- [x] Trade-offs explicitly documented and justified") {
+		t.Errorf("checklist = %v", want)
+	}
+}
+
+func TestExportDataModelMD_isDeterministicAndLeavesItsArgument(t *testing.T) {
+	d := hrDesign(t)
+	before := mustMarshal(t, d)
+	if a, b := ExportDataModelMD(d), ExportDataModelMD(d); !bytes.Equal(a, b) {
+		t.Fatal("two exports of one design differ")
+	}
+	assertUnchanged(t, before, d)
+}
+
+// assertDataModelFixedPoint fails unless the export of d reads back to a design that exports to
+// the same bytes, and returns that design.
+func assertDataModelFixedPoint(tb testing.TB, d Design) Design {
+	tb.Helper()
+	first := ExportDataModelMD(d)
+	back, _, err := ImportDataModelMD(first)
+	if err != nil {
+		tb.Fatalf("ImportDataModelMD refused what ExportDataModelMD wrote: %v\n%s", err, first)
+	}
+	if second := ExportDataModelMD(back); !bytes.Equal(first, second) {
+		tb.Fatalf("export → import → export changed the document:\n%s", firstDifference(first, second))
+	}
+	return back
+}
+
+// dataModelCarried is what the document holds of d: the name, every table field (items in key
+// order, without ids or generators), and each mapped pattern's number, description, status,
+// operations (without expected results) and notes.
+func dataModelCarried(tb testing.TB, d Design) string {
+	tb.Helper()
+	c := Design{Name: d.Name}
+	for _, t := range d.Tables {
+		t.Attributes = slices.Clone(t.Attributes)
+		for i := range t.Attributes {
+			t.Attributes[i].Generator = nil
+		}
+		var items []SampleItem
+		for _, r := range TableRows(t) {
+			items = append(items, SampleItem{Item: r.Item})
+		}
+		t.Items = items
+		c.Tables = append(c.Tables, t)
+	}
+	for _, p := range dmMappedPatterns(d) {
+		c.Patterns = append(c.Patterns, Pattern{Number: p.Number, Description: p.Description, Status: p.Status,
+			Mapping: Mapping{Operations: dmWithoutExpected(p.Mapping.Operations), Notes: p.Mapping.Notes}})
+	}
+	return string(mustMarshal(tb, c))
+}
+
+func TestExportDataModelMD_roundTripKeepsTablesItemsAndMappings(t *testing.T) {
+	for name, d := range map[string]Design{
+		"hr":     hrDesign(t),
+		"sparse": sparseIndexesDesign(),
+		"empty":  Normalize(Design{Name: "Empty"}),
+	} {
+		t.Run(name, func(t *testing.T) {
+			back := assertDataModelFixedPoint(t, d)
+			if want, got := dataModelCarried(t, d), dataModelCarried(t, back); want != got {
+				t.Fatalf("import of the export lost something:\n%s", firstDifference([]byte(want), []byte(got)))
+			}
+			if back.Prose.DesignPhilosophy != d.Prose.DesignPhilosophy || back.Prose.TradeOffs != d.Prose.TradeOffs {
+				t.Errorf("prose = %+v", back.Prose)
+			}
+		})
+	}
+}
+
+// The requirement document and the data model document exported from one design read back as
+// that design: requirements from the first, tables and mappings from the second.
+func TestExportDataModelMD_withTheRequirementDocumentMakesTheDesign(t *testing.T) {
+	d := hrDesign(t)
+	files := []File{
+		{Name: "dynamodb_data_model.md", Data: ExportDataModelMD(d)},
+		{Name: "dynamodb_requirement.md", Data: ExportRequirementsMD(d)},
+	}
+	back, _, err := Import(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(back.Entities) != len(d.Entities) || len(back.Aggregates) != len(d.Aggregates) {
+		t.Errorf("requirements lost: %d entities, %d aggregates", len(back.Entities), len(back.Aggregates))
+	}
+	if want, got := dataModelCarried(t, d), dataModelCarried(t, back); want != got {
+		t.Fatalf("tables or mappings differ:\n%s", firstDifference([]byte(want), []byte(got)))
+	}
+	for _, p := range d.Patterns {
+		bp, _, ok := back.PatternByNumber(p.Number)
+		if !ok || bp.Type != p.Type || rpsOf(bp.PeakRPS) != rpsOf(p.PeakRPS) || bp.Consistency != p.Consistency {
+			t.Errorf("pattern %d: %+v", p.Number, bp)
+		}
+	}
+	if !bytes.Equal(ExportDataModelMD(back), files[0].Data) {
+		t.Errorf("the merged design exports another data model")
+	}
+}
+
+// Text chosen to break a careless writer: every line of it must come back as written.
+func TestExportDataModelMD_escapesWhatWouldBreakTheDocument(t *testing.T) {
+	d := sparseIndexesDesign()
+	tbl := &d.Tables[0]
+	tbl.Purpose = "a | b\n# not a heading\n- **Sort Key**: not a field\n<script>alert(1)</script> \\ `x|y` `<id>`"
+	tbl.Attributes = append(tbl.Attributes, Attribute{Name: "wei(rd), na+me; `x` *y*", Type: SS, Description: "ünï | ☕"})
+	tbl.Items[0].Item["wei(rd), na+me; `x` *y*"] = Value{Type: SS, SS: []string{"a|b", "c\\d"}}
+	tbl.EntityTypes = append(tbl.EntityTypes, EntityType{Entity: "Odd**Entity", PKTemplate: "`A`", SKTemplate: "B``C <d>", Description: "PK `x` - not a template"})
+	d.Patterns[0].Mapping.Operations[0].Filter = "a; b | c\nd"
+	d.Patterns[0].Mapping.Operations[0].Notes = "first; second\\third"
+	back := assertDataModelFixedPoint(t, d)
+	if want, got := dataModelCarried(t, d), dataModelCarried(t, back); want != got {
+		t.Fatalf("import of the export lost something:\n%s", firstDifference([]byte(want), []byte(got)))
+	}
+	out := string(ExportDataModelMD(d))
+	if regexp.MustCompile(`(^|[^\\])<script`).MatchString(out) {
+		t.Errorf("an HTML tag from user text reached the document unescaped")
+	}
+	if !strings.Contains(out, "`<id>`") {
+		t.Errorf("a < inside a code span was escaped")
+	}
+}
+
+// Prose sections are written where they were found and come back under the same titles.
+func TestExportDataModelMD_proseSectionsComeBack(t *testing.T) {
+	d := sparseIndexesDesign()
+	d.Prose.Sections = []Section{
+		{Title: dmIntroduction, Body: "Written for the review on Monday.\n# A heading in the introduction"},
+		{Title: "Orders Table", Body: "- **TTL**: expires_at, a year after delivery\n| a | b |\n|---|---|\n| 1 | 2 |"},
+		{Title: "OpenOrders GSI (Orders Table)", Body: "### Not a section\nBack office notes."},
+		{Title: "Cost Estimates", Body: "About $40 a month.\n\n---\n\n## Sub heading\n**Table Name:** ghost"},
+		{Title: "Validation Results", Body: "- [ ] not a checklist line\nReviewed by the team."},
+		{Title: "Trailing #", Body: "x"},
+	}
+	back := assertDataModelFixedPoint(t, d)
+	for _, s := range d.Prose.Sections {
+		if _, ok := proseTitled(back, s.Title); !ok {
+			t.Errorf("section %q did not come back: %+v", s.Title, back.Prose.Sections)
+		}
+	}
+	if len(back.Tables) != 1 || back.Tables[0].TTLAttribute != "expires_at" || len(back.Tables[0].Items) != len(d.Tables[0].Items) {
+		t.Errorf("prose was read as structure: %d tables", len(back.Tables))
+	}
+}
+
+// genDesigns draws designs from a fixed seed: tables with every projection and LSIs, items with
+// every type of value, names and text with pipes, backslashes, HTML, markdown and unicode.
+type genDesigns struct{ r *rand.Rand }
+
+var (
+	genTexts = []string{
+		"plain words", "a | pipe", `back\slash`, "<b>bold</b> & <script>x</script>", "ünïcödé ☕ 東京",
+		"**strong** and _em_", "`code <id>`", "line one\nline two", "- a\n- b", "# heading-like", "ends with #",
+		"100", "true", "null", "Pattern #3", "semi; colon", "x - y", "(parens) + plus, comma", "<br> literal",
+	}
+	genNames  = []string{"pk", "sk", "emp_no", "first name", "a|b", `c\d`, "ünï", "x(y)", "p+q", "r,s", "t;u", "v-w", "#hash", "data.1", "`tick`", "*star*"}
+	genTables = []string{"Orders", "users.v2", "Event-Log", "T_9", "GSI1"}
+)
+
+func (g genDesigns) pick(list []string) string { return list[g.r.IntN(len(list))] }
+
+func (g genDesigns) text() string {
+	if g.r.IntN(4) == 0 {
+		return ""
+	}
+	parts := make([]string, 1+g.r.IntN(2))
+	for i := range parts {
+		parts[i] = g.pick(genTexts)
+	}
+	return strings.Join(parts, " ")
+}
+
+func (g genDesigns) keyType() Type { return []Type{S, N, B}[g.r.IntN(3)] }
+
+func (g genDesigns) value(t Type, depth int) Value {
+	switch t {
+	case S:
+		return Str(g.pick(append(genTexts, "", " padded ", "[1,2]", `{"S":"x"}`, "-0", "1e3", "`x`", "**y**")))
+	case N:
+		return Num(g.pick([]string{"0", "1", "1.50", "-3e5", "42", "1234567890123"}))
+	case B:
+		return Bin([]byte(g.pick([]string{"\x00\x01", "abc", "ü"})))
+	case BOOL:
+		return Boolean(g.r.IntN(2) == 0)
+	case NULL:
+		return Null()
+	case SS:
+		return Value{Type: SS, SS: []string{g.pick(genTexts), "z|z"}}
+	case NS:
+		return Value{Type: NS, SS: []string{"1", "2.5"}}
+	case BS:
+		return Value{Type: BS, BS: [][]byte{[]byte("a"), []byte("b")}}
+	case L:
+		if depth > 1 {
+			return List()
+		}
+		return List(g.value(S, depth+1), g.value(N, depth+1), g.value(M, depth+1))
+	case M:
+		if depth > 1 {
+			return Map(map[string]Value{})
+		}
+		return Map(map[string]Value{"k|1": g.value(S, depth+1), "n": g.value(NULL, depth+1), "l": g.value(L, depth+1)})
+	}
+	return Str("?")
+}
+
+func (g genDesigns) design(n int) Design {
+	d := Design{Name: fmt.Sprintf("Design %d %s", n, oneLine(g.pick(genTexts))), Prose: Prose{
+		DesignPhilosophy: g.text(), AggregateDecisions: g.text(), HotPartitions: g.text(), TradeOffs: g.text(),
+	}}
+	tables := g.r.Perm(len(genTables))[:1+g.r.IntN(3)]
+	for _, ti := range tables {
+		d.Tables = append(d.Tables, g.table(genTables[ti]))
+	}
+	numbers := g.r.Perm(20)[:g.r.IntN(6)]
+	for _, num := range numbers {
+		p := Pattern{Number: num + 1, Description: g.text(), Status: []string{StatusSolved, StatusOpen, StatusOutside, StatusAtRisk}[g.r.IntN(4)]}
+		for range g.r.IntN(3) {
+			p.Mapping.Operations = append(p.Mapping.Operations, g.operation(d))
+		}
+		p.Mapping.Notes = g.text()
+		if g.r.IntN(4) == 0 {
+			p.Mapping.Source = g.text()
+		}
+		d.Patterns = append(d.Patterns, p)
+	}
+	if g.r.IntN(2) == 0 {
+		d.Prose.Sections = append(d.Prose.Sections,
+			Section{Title: g.pick([]string{dmIntroduction, "Cost Estimates", "Hot spots", d.Tables[0].Name + " Table"}), Body: g.text() + "\n\n" + g.text()})
+	}
+	return Normalize(d)
+}
+
+func (g genDesigns) table(name string) Table {
+	t := Table{Name: name, PartitionKey: KeyAttribute{Name: g.pick(genNames), Type: g.keyType()},
+		Purpose: g.text(), AggregateBoundary: g.text(), PartitionKeyWhy: g.text(), SortKeyWhy: g.text(),
+		BoundedReads: g.text(), Capacity: g.text(), BillingMode: OnDemand}
+	if g.r.IntN(3) > 0 {
+		sk := KeyAttribute{Name: g.pick(genNames), Type: g.keyType()}
+		if sk.Name != t.PartitionKey.Name {
+			t.SortKey = &sk
+		}
+	}
+	if g.r.IntN(3) == 0 {
+		t.BillingMode, t.ReadUnits, t.WriteUnits = Provisioned, i64(int64(g.r.IntN(100))), i64(5)
+	}
+	if g.r.IntN(3) == 0 {
+		t.TTLAttribute = g.pick(genNames)
+	}
+	for range g.r.IntN(3) {
+		t.EntityTypes = append(t.EntityTypes, EntityType{Entity: g.pick(genNames), PKTemplate: g.pick([]string{"", "USER#{id}", "`x`"}),
+			SKTemplate: g.pick([]string{"", "ORDER#<id>", "A``B"}), Description: g.text()})
+	}
+	attrTypes := []Type{S, N, B, BOOL, NULL, M, L, SS, NS, BS}
+	for _, name := range g.r.Perm(len(genNames))[:g.r.IntN(5)] {
+		t.Attributes = append(t.Attributes, Attribute{Name: genNames[name], Type: attrTypes[g.r.IntN(len(attrTypes))], Description: g.text()})
+	}
+	for range g.r.IntN(7) {
+		it := Item{t.PartitionKey.Name: g.value(t.PartitionKey.Type, 0)}
+		if t.SortKey != nil {
+			it[t.SortKey.Name] = g.value(t.SortKey.Type, 0)
+		}
+		for range g.r.IntN(4) {
+			it[g.pick(genNames)] = g.value(attrTypes[g.r.IntN(len(attrTypes))], 0)
+		}
+		t.Items = append(t.Items, SampleItem{Item: it})
+	}
+	for i := range g.r.IntN(4) {
+		ix := Index{Name: fmt.Sprintf("Idx-%d.%s", i, g.pick([]string{"a", "GSI", "By"})), Projection: Projection{Type: []string{KeysOnly, Include, All}[i%3]},
+			Sparse: g.r.IntN(2) == 0, SparseNote: g.text(), Purpose: g.text(), PartitionKeyWhy: g.text(), SortKeyWhy: g.text(),
+			ProjectionWhy: g.text(), Capacity: g.text()}
+		for range 1 + g.r.IntN(2) {
+			ix.PartitionKey = append(ix.PartitionKey, KeyAttribute{Name: g.pick(genNames), Type: g.keyType()})
+		}
+		for range g.r.IntN(3) {
+			ix.SortKey = append(ix.SortKey, KeyAttribute{Name: g.pick(genNames), Type: g.keyType()})
+		}
+		if ix.Projection.Type == Include {
+			ix.Projection.Attributes = []string{g.pick(genNames), g.pick(genNames)}
+		}
+		if g.r.IntN(2) == 0 {
+			ix.PatternAttributes = []PatternAttributes{{Pattern: 1 + g.r.IntN(9), Attributes: []string{g.pick(genNames)}}}
+		}
+		t.GSIs = append(t.GSIs, ix)
+	}
+	if t.SortKey != nil && g.r.IntN(2) == 0 {
+		t.LSIs = append(t.LSIs, Index{Name: "Local_1", PartitionKey: []KeyAttribute{t.PartitionKey},
+			SortKey: []KeyAttribute{{Name: g.pick(genNames), Type: g.keyType()}}, Projection: Projection{Type: All}})
+	}
+	return t
+}
+
+func (g genDesigns) operation(d Design) Operation {
+	t := d.Tables[g.r.IntN(len(d.Tables))]
+	op := Operation{Op: Operations[g.r.IntN(len(Operations))], Table: t.Name, KeyCondition: g.pick([]string{"", "pk = :v", "#n = :v AND begins_with(sk, :p)"}),
+		Filter: g.text(), Projection: g.pick([]string{"", "a, b"}), Descending: g.r.IntN(2) == 0, Consistent: g.r.IntN(2) == 0, Notes: g.text()}
+	if len(t.GSIs) > 0 && g.r.IntN(2) == 0 {
+		op.Index = t.GSIs[0].Name
+	}
+	if g.r.IntN(2) == 0 {
+		op.Limit = intPtr(g.r.IntN(100))
+	}
+	if g.r.IntN(2) == 0 {
+		op.Names = map[string]string{"#n": g.pick([]string{"name", "first name", "ünï"})}
+		op.Values = map[string]Value{":v": g.value([]Type{S, N, BOOL, SS}[g.r.IntN(4)], 0), ":p": Str("ORD#")}
+	}
+	if g.r.IntN(3) == 0 {
+		op.Expected = &[]Item{{"pk": Str("x")}}
+	}
+	return op
+}
+
+func TestExportDataModelMD_randomDesignsAreFixedPoints(t *testing.T) {
+	g := genDesigns{rand.New(rand.NewPCG(2024, 6))}
+	for n := range 200 {
+		d := g.design(n)
+		if err := Check(d); err != nil {
+			t.Fatalf("design %d: the generator made a design Check refuses: %v", n, err)
+		}
+		t.Run(strconv.Itoa(n), func(t *testing.T) {
+			back := assertDataModelFixedPoint(t, d)
+			if want, got := dataModelCarried(t, d), dataModelCarried(t, back); want != got {
+				t.Fatalf("import of the export lost something:\n%s", firstDifference([]byte(want), []byte(got)))
+			}
+		})
+	}
+}
+
+// largeDataModelDesign has 10 tables with 20 GSIs between them, itemsPerTable items in each table
+// and 200 patterns.
+func largeDataModelDesign(itemsPerTable int) Design {
+	d := Design{Name: "Large", Prose: Prose{DesignPhilosophy: "Many tables.", HotPartitions: "Spread.", TradeOffs: "Some."}}
+	for ti := range 10 {
+		t := Table{
+			Name: fmt.Sprintf("Table%d", ti), PartitionKey: KeyAttribute{Name: "pk", Type: S}, SortKey: &KeyAttribute{Name: "sk", Type: S},
+			Purpose: "Orders of a customer", PartitionKeyWhy: "customers", SortKeyWhy: "orders", Capacity: "100 RPS",
+			Attributes:  []Attribute{{Name: "pk", Type: S}, {Name: "sk", Type: S}, {Name: "status", Type: S}, {Name: "total", Type: N}, {Name: "tags", Type: SS}},
+			EntityTypes: []EntityType{{Entity: "Order", PKTemplate: "CUST#{id}", SKTemplate: "ORDER#{n}"}},
+		}
+		for gi := range 2 {
+			t.GSIs = append(t.GSIs, Index{Name: fmt.Sprintf("ByStatus%d", gi), PartitionKey: []KeyAttribute{{Name: "status", Type: S}},
+				SortKey: []KeyAttribute{{Name: "total", Type: N}}, Projection: Projection{Type: []string{Include, KeysOnly}[gi], Attributes: []string{"tags"}[:1-gi]},
+				Purpose: "by status", PartitionKeyWhy: "few values", ProjectionWhy: "small"})
+		}
+		for i := range itemsPerTable {
+			it := Item{"pk": Str(fmt.Sprintf("CUST#%d", i%13)), "sk": Str(fmt.Sprintf("ORDER#%04d", i)), "total": Num(strconv.Itoa(i * 7)),
+				"tags": Value{Type: SS, SS: []string{"a", "b|c"}}, "note": Str("gift | wrap\nsecond line")}
+			if i%3 == 0 {
+				it["status"] = Str("OPEN")
+			}
+			t.Items = append(t.Items, SampleItem{Item: it})
+		}
+		d.Tables = append(d.Tables, t)
+	}
+	for n := range 200 {
+		t := fmt.Sprintf("Table%d", n%10)
+		d.Patterns = append(d.Patterns, Pattern{Number: n + 1, Description: "Orders by status | page", Status: StatusSolved, Mapping: Mapping{
+			Operations: []Operation{{Op: "Query", Table: t, Index: "ByStatus0", KeyCondition: "status = :s", Limit: intPtr(20), Values: map[string]Value{":s": Str("OPEN")}}},
+			Notes:      "Paged.",
+		}})
+	}
+	return Normalize(d)
+}
+
+func TestExportDataModelMD_largeDesignIsAFixedPoint(t *testing.T) {
+	if testing.Short() {
+		t.Skip("large design skipped in -short mode")
+	}
+	d := largeDataModelDesign(100)
+	back := assertDataModelFixedPoint(t, d)
+	if want, got := dataModelCarried(t, d), dataModelCarried(t, back); want != got {
+		t.Fatalf("import of the export lost something:\n%s", firstDifference([]byte(want), []byte(got)))
+	}
+}
+
+// BenchmarkExportDataModelMD exports 10 tables with 20 GSIs and 200 patterns, with 1,000 items in
+// all and with 1,000 in each table.
+func BenchmarkExportDataModelMD(b *testing.B) {
+	for _, perTable := range []int{100, 1000} {
+		d := largeDataModelDesign(perTable)
+		b.Run(fmt.Sprintf("%d_items", 10*perTable), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				ExportDataModelMD(d)
+			}
+		})
+	}
+}

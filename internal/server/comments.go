@@ -1,0 +1,228 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+
+	"dynaloom/internal/designer"
+	"dynaloom/web/templates"
+)
+
+// Comments on patterns, tables, indexes and items. They live in the design, so every comment is a
+// change like any other edit: stored with history and told to everyone live. Anyone with the link
+// reads them; editors add, reply, resolve and delete their own.
+
+// commentBadge is the comment button of the element at target, with its count of open comments.
+func commentBadge(d *designContext, target string) templates.CommentBadge {
+	design := d.Record.Design
+	open := designer.OpenCommentCount(design, target)
+	label := "Comments on " + designer.CommentTargetLabel(design, target)
+	if open > 0 {
+		label += ", " + strconv.Itoa(open) + " open"
+	}
+	return templates.CommentBadge{
+		ID:     elemID("comments", target),
+		Target: target,
+		Href:   commentsHref(d, target),
+		Open:   open,
+		Label:  label,
+	}
+}
+
+func commentsHref(d *designContext, target string) string {
+	return "/d/" + d.Token + "/comments?target=" + url.QueryEscape(target)
+}
+
+// commentsPanel builds the thread panel of target for the person asking.
+func commentsPanel(c echo.Context, target string, now time.Time) templates.CommentsPanel {
+	d := designFrom(c)
+	design := d.Record.Design
+	base := "/d/" + d.Token + "/comments"
+	me := author(c)
+	p := templates.CommentsPanel{
+		Target:        target,
+		Label:         designer.CommentTargetLabel(design, target),
+		Href:          commentsHref(d, target) + "&refresh=1",
+		Revision:      d.Record.Revision,
+		CanEdit:       d.canEdit(),
+		Action:        base,
+		ResolveAction: base + "/resolve",
+		DeleteAction:  base + "/delete",
+	}
+	view := func(cm designer.Comment, deletable bool) templates.CommentView {
+		v := templates.CommentView{ID: cm.ID, Author: cm.Author, Body: cm.Body, At: cm.At, When: relativeTime(cm.At, now)}
+		if deletable && p.CanEdit && cm.Author == me {
+			v.Delete = &templates.Button{Label: "Delete your comment", Text: "Delete", Action: p.DeleteAction,
+				Params: []templates.Param{{Name: "target", Value: target}, {Name: "id", Value: cm.ID}},
+				Target: "#comments-thread", Class: "danger", TestID: "comment-delete", Confirm: "Delete your comment?"}
+		}
+		return v
+	}
+	for _, th := range designer.CommentThreads(design, target) {
+		tv := templates.CommentThreadView{Root: view(th.Root, len(th.Replies) == 0), Resolved: th.Root.Resolved}
+		for _, r := range th.Replies {
+			tv.Replies = append(tv.Replies, view(r, true))
+		}
+		resolve := templates.Button{Label: "Resolve this thread", Text: "Resolve", Action: p.ResolveAction,
+			Params: []templates.Param{{Name: "target", Value: target}, {Name: "id", Value: th.Root.ID}, {Name: "resolved", Value: "true"}},
+			Target: "#comments-thread", TestID: "comment-resolve"}
+		if th.Root.Resolved {
+			resolve.Label, resolve.Text, resolve.TestID = "Reopen this thread", "Reopen", "comment-reopen"
+			resolve.Params[2].Value = "false"
+		}
+		tv.Resolve = resolve
+		p.Threads = append(p.Threads, tv)
+	}
+	return p
+}
+
+// relativeTime says how long ago an RFC 3339 time was, in the words a person uses.
+func relativeTime(at string, now time.Time) string {
+	t, err := time.Parse(time.RFC3339, at)
+	if err != nil {
+		return at
+	}
+	switch d := now.Sub(t); {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return ago(int(d/time.Minute), "minute")
+	case d < 24*time.Hour:
+		return ago(int(d/time.Hour), "hour")
+	case d < 7*24*time.Hour:
+		return ago(int(d/(24*time.Hour)), "day")
+	}
+	return t.UTC().Format("2 Jan 2006")
+}
+
+func ago(n int, unit string) string {
+	if n == 1 {
+		return "1 " + unit + " ago"
+	}
+	return strconv.Itoa(n) + " " + unit + "s ago"
+}
+
+// commentsPage answers GET /comments?target=…: the thread panel of one element.
+func (s *Server) commentsPage(c echo.Context) error {
+	d := designFrom(c)
+	target, err := designer.CheckCommentTarget(d.Record.Design, c.QueryParam("target"))
+	if err != nil {
+		return err
+	}
+	p := commentsPanel(c, target, time.Now())
+	p.Autofocus = c.QueryParam("refresh") == ""
+	return render(c, http.StatusOK, templates.CommentsPanelView(p))
+}
+
+// addComment starts a thread or replies to one, as the current participant.
+func (s *Server) addComment(c echo.Context) error {
+	get, err := postedForm(c)
+	if err != nil {
+		return err
+	}
+	target, parent, body := strings.TrimSpace(get("target")), get("parent_id"), get("body")
+	err = s.edit(c, designer.AddComment{
+		Target: target, ParentID: parent, Body: body,
+		Author: author(c), At: time.Now().UTC().Format(time.RFC3339),
+	})
+	return s.commentAnswer(c, target, err, body, parent)
+}
+
+// resolveComment resolves a thread or reopens it.
+func (s *Server) resolveComment(c echo.Context) error {
+	get, err := postedForm(c)
+	if err != nil {
+		return err
+	}
+	resolved, err := strconv.ParseBool(get("resolved"))
+	if err != nil {
+		return badInput("resolved: %q is not true or false", get("resolved"))
+	}
+	id, target := get("id"), strings.TrimSpace(get("target"))
+	err = s.edit(c, designer.ResolveComment{ID: id, Target: commentTarget(c, id, target), Resolved: resolved})
+	return s.commentAnswer(c, target, err, "", "")
+}
+
+// deleteComment deletes one of the participant's own comments.
+func (s *Server) deleteComment(c echo.Context) error {
+	get, err := postedForm(c)
+	if err != nil {
+		return err
+	}
+	id, target := get("id"), strings.TrimSpace(get("target"))
+	for _, cm := range designFrom(c).Record.Design.Comments {
+		if cm.ID == id && cm.Author != author(c) {
+			return &apiError{http.StatusForbidden, "not_author", "Only " + cm.Author + ", who wrote this comment, can delete it."}
+		}
+	}
+	err = s.edit(c, designer.DeleteComment{ID: id, Target: commentTarget(c, id, target)})
+	return s.commentAnswer(c, target, err, "", "")
+}
+
+// commentTarget is the element the comment id is about, or fallback when there is no such comment
+// (the change then refuses the id).
+func commentTarget(c echo.Context, id, fallback string) string {
+	for _, cm := range designFrom(c).Record.Design.Comments {
+		if cm.ID == id {
+			return cm.Target
+		}
+	}
+	return fallback
+}
+
+// commentAnswer answers a comment edit with the thread panel, the element's comment button and the
+// live panel. A refused comment is shown in the thread with what was typed; a form posted without
+// htmx is refused with the error page, or sent back to the element.
+func (s *Server) commentAnswer(c echo.Context, target string, err error, draft, parent string) error {
+	var ve *designer.ValidationError
+	refused := errors.As(err, &ve)
+	if err != nil && (!refused || !isHTMX(c)) {
+		return err
+	}
+	d := designFrom(c)
+	if !isHTMX(c) {
+		return c.Redirect(http.StatusSeeOther, commentTargetHref(d, target))
+	}
+	status := http.StatusOK
+	p := commentsPanel(c, target, time.Now())
+	if refused {
+		status = http.StatusUnprocessableEntity
+		p.Error, p.Draft, p.DraftParent = "Not saved: "+strings.TrimSuffix(ve.Error(), ".")+".", draft, threadOf(d.Record.Design, parent)
+		if !slices.ContainsFunc(p.Threads, func(th templates.CommentThreadView) bool { return th.Root.ID == p.DraftParent }) {
+			// The thread is gone: the message and the text go to the box for a new thread.
+			p.DraftParent = ""
+		}
+	}
+	parts := []templ.Component{templates.CommentsPanelView(p), templates.AsideView(asideModel(d), true)}
+	if _, err := designer.CheckCommentTarget(d.Record.Design, target); err == nil {
+		// Only an element of the design has a comment button on the page to update.
+		parts = append(parts, templates.CommentBadgeView(commentBadge(d, target), true))
+	}
+	return render(c, status, templ.Join(parts...))
+}
+
+// threadOf is the root of the thread comment id belongs to: its parent for a reply.
+func threadOf(d designer.Design, id string) string {
+	for _, cm := range d.Comments {
+		if cm.ID == id && cm.ParentID != "" {
+			return cm.ParentID
+		}
+	}
+	return id
+}
+
+// commentTargetHref links to the element a comment is about, on its step.
+func commentTargetHref(d *designContext, target string) string {
+	if id, ok := strings.CutPrefix(target, "access_patterns/"); ok {
+		return stepHref(d, "patterns") + "#" + elemID("row", id)
+	}
+	return anchorFor(d, target)
+}

@@ -1,0 +1,552 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+
+	"dynaloom/internal/designer"
+	"dynaloom/internal/storage"
+	"dynaloom/web/templates"
+)
+
+// History: every stored change is a revision. People list them, open any revision read-only in
+// the same steps they edit (a past revision is a design context with AtRevision set, so every step
+// renders it without its edit controls), compare two revisions, restore one as the newest, and
+// take back their own last change.
+
+// historyPageSize is how many revisions the history step lists at a time.
+const historyPageSize = 100
+
+// pastStep is the page of a step that can show a past revision, by the last segment of the
+// step's path.
+func pastStep(name string) (func(*Server, echo.Context) error, bool) {
+	switch name {
+	case "":
+		return (*Server).overviewPage, true
+	case "entities":
+		return (*Server).entitiesPage, true
+	case "patterns":
+		return (*Server).patternsPage, true
+	case "aggregates":
+		return (*Server).aggregatesPage, true
+	case "tables":
+		return (*Server).tablesPage, true
+	case "mapping":
+		return (*Server).mappingPage, true
+	case "validation":
+		return (*Server).validationPage, true
+	}
+	return nil, false
+}
+
+const pastKey = "past_revision"
+
+// pastView is what markPast needs to turn a step's frame into a past revision's.
+type pastView struct {
+	banner templates.PastRevision
+	base   string // "/d/<token>/history/<n>"
+}
+
+// markPast gives the frame of a step showing a past revision its banner, and points the steps at
+// the same revision. workspaceModel calls it for every step.
+func markPast(c echo.Context, w *templates.Workspace) {
+	p, ok := c.Get(pastKey).(*pastView)
+	if !ok {
+		return
+	}
+	banner := p.banner
+	w.Past = &banner
+	w.Page.Title = "Revision " + strconv.FormatInt(banner.Number, 10) + " · " + w.Page.Title
+	for i, st := range w.Steps {
+		if st.Current {
+			banner.CurrentHref = st.Href
+		}
+		for _, def := range steps {
+			if _, ok := pastStep(strings.TrimPrefix(def.path, "/")); ok && def.id == st.ID {
+				w.Steps[i].Href = p.base + def.path
+			}
+		}
+	}
+}
+
+// revisionNumber reads the :n of a history route: a revision of the design, or a 404 that says
+// which revisions there are.
+func revisionNumber(c echo.Context, latest int64) (int64, error) {
+	raw := c.Param("n")
+	n, err := strconv.ParseInt(raw, 10, 64)
+	if err != nil || n < 1 || n > latest {
+		return 0, noRevision(raw, latest)
+	}
+	return n, nil
+}
+
+func noRevision(n string, latest int64) error {
+	return &apiError{http.StatusNotFound, "not_found",
+		fmt.Sprintf("This design has no revision %q; its revisions are 1 to %d.", n, latest)}
+}
+
+// revisionAt finds revision n in a history listed newest first.
+func revisionAt(revs []storage.Revision, n int64) (storage.Revision, bool) {
+	i := int(revs[0].Revision - n)
+	if i < 0 || i >= len(revs) || revs[i].Revision != n {
+		return storage.Revision{}, false
+	}
+	return revs[i], true
+}
+
+// historyTimes words a time for the history: absolute (UTC), machine-readable, and relative.
+func historyTimes(t, now time.Time) (at, iso, rel string) {
+	iso = t.UTC().Format(time.RFC3339)
+	return t.UTC().Format("2 Jan 2006 15:04 MST"), iso, relativeTime(iso, now)
+}
+
+// canRestore reports whether the request came with the edit link, whatever the page shows.
+func canRestore(d *designContext) bool { return d.Access == storage.EditAccess && !d.Presenting }
+
+func restoreButton(d *designContext, n int64, target string) *templates.Button {
+	num := strconv.FormatInt(n, 10)
+	return &templates.Button{
+		Label: "Restore revision " + num, Text: "Restore", Action: "/d/" + d.Token + "/history/" + num + "/restore",
+		Target: target, TestID: "restore-revision",
+		Confirm: "Restore revision " + num + "? Its content becomes the newest revision of the design; nothing in the history is lost.",
+	}
+}
+
+// historyList builds the list of revisions, newest first, from before (exclusive; 0 for the newest).
+func historyList(c echo.Context, revs []storage.Revision, before int64) templates.HistoryList {
+	d := designFrom(c)
+	base := "/d/" + d.Token + "/history"
+	now := time.Now()
+	l := templates.HistoryList{Total: revs[0].Revision}
+	start := 0
+	if before > 0 {
+		start = max(0, int(revs[0].Revision-before)+1)
+	}
+	end := min(len(revs), start+historyPageSize)
+	for _, r := range revs[start:end] {
+		num := strconv.FormatInt(r.Revision, 10)
+		row := templates.RevisionRow{
+			Number: r.Revision, Author: r.Author, Summary: r.Summary,
+			ViewHref: base + "/" + num, Newest: r.Revision == revs[0].Revision,
+		}
+		row.At, row.AtISO, row.Ago = historyTimes(r.At, now)
+		if r.Revision > 1 {
+			row.DiffHref = base + "/diff?from=" + strconv.FormatInt(r.Revision-1, 10) + "&to=" + num
+		}
+		if canRestore(d) && !row.Newest {
+			row.Restore = restoreButton(d, r.Revision, "#history")
+		}
+		l.Revisions = append(l.Revisions, row)
+	}
+	if end < len(revs) {
+		l.OlderHref = base + "?before=" + strconv.FormatInt(revs[end-1].Revision, 10)
+	}
+	if !d.canEdit() {
+		return l
+	}
+	me := participantName(c)
+	mine, ok := lastChangeBy(revs, me)
+	switch {
+	case me == "":
+		l.UndoHint = "Give your name to undo your own changes."
+	case !ok:
+		l.UndoHint = "You have made no change to undo yet."
+	default:
+		l.Undo = &templates.Button{Label: "Undo my last change", Action: base + "/undo", Target: "#history", TestID: "undo-mine"}
+		l.UndoHint = fmt.Sprintf("Your last change: %s (revision %d).", mine.Summary, mine.Revision)
+	}
+	return l
+}
+
+// lastChangeBy is the newest revision by author that can be taken back (not the creation).
+func lastChangeBy(revs []storage.Revision, author string) (storage.Revision, bool) {
+	for _, r := range revs {
+		if r.Author == author && author != "" {
+			return r, r.Revision > 1
+		}
+	}
+	return storage.Revision{}, false
+}
+
+func (s *Server) historyPage(c echo.Context) error {
+	return s.renderHistory(c, http.StatusOK, "", "")
+}
+
+// renderHistory answers with the history: the list alone (with the live panel) for htmx, the whole
+// step otherwise.
+func (s *Server) renderHistory(c echo.Context, status int, notice, errMsg string) error {
+	d := designFrom(c)
+	revs, err := s.store.Revisions(c.Request().Context(), d.ID)
+	if err != nil {
+		return err
+	}
+	before, _ := strconv.ParseInt(c.QueryParam("before"), 10, 64)
+	l := historyList(c, revs, before)
+	l.Notice, l.Error = notice, errMsg
+	if isHTMX(c) && c.Request().Method == http.MethodPost {
+		return render(c, status, templ.Join(templates.HistoryListView(l), templates.AsideView(asideModel(d), true)))
+	}
+	w, err := s.workspaceModel(c, "history")
+	if err != nil {
+		return err
+	}
+	return render(c, status, templates.HistoryView(templates.History{Workspace: w, List: l}))
+}
+
+// revisionPage shows a past revision in one of the steps, read-only, under a banner.
+func (s *Server) revisionPage(c echo.Context) error {
+	d := designFrom(c)
+	ctx := c.Request().Context()
+	step, ok := pastStep(c.Param("step"))
+	if !ok {
+		return echo.ErrNotFound
+	}
+	n, err := revisionNumber(c, d.Record.Revision)
+	if err != nil {
+		return err
+	}
+	revs, err := s.store.Revisions(ctx, d.ID)
+	if err != nil {
+		return err
+	}
+	r, ok := revisionAt(revs, n)
+	if !ok {
+		return noRevision(c.Param("n"), d.Record.Revision)
+	}
+	design, err := s.store.DesignAt(ctx, d.ID, n)
+	if err != nil {
+		return err
+	}
+	num := strconv.FormatInt(n, 10)
+	history := "/d/" + d.Token + "/history"
+	banner := templates.PastRevision{
+		Number: n, Of: d.Record.Revision, Author: r.Author, Summary: r.Summary,
+		HistoryHref: history, CurrentHref: "/d/" + d.Token,
+	}
+	banner.At, banner.AtISO, banner.Ago = historyTimes(r.At, time.Now())
+	if n < d.Record.Revision {
+		banner.DiffHref = history + "/diff?from=" + num + "&to=" + strconv.FormatInt(d.Record.Revision, 10)
+		if canRestore(d) {
+			banner.Restore = restoreButton(d, n, "#restore-result")
+			banner.Restore.Swap = "innerHTML"
+		}
+	}
+	past := *d
+	past.AtRevision = n
+	past.Record = storage.Record{ID: d.ID, Revision: n, Design: design, CreatedAt: d.Record.CreatedAt, UpdatedAt: r.At}
+	c.Set(designKey, &past)
+	c.Set(pastKey, &pastView{banner: banner, base: history + "/" + num})
+	return step(s, c)
+}
+
+// historyDiffPage compares two revisions: ?from (the one before ?to by default) and ?to (the
+// newest by default).
+func (s *Server) historyDiffPage(c echo.Context) error {
+	d := designFrom(c)
+	ctx := c.Request().Context()
+	latest := d.Record.Revision
+	to, err := optionalRevision(c, "to", latest, latest)
+	if err != nil {
+		return err
+	}
+	from, err := optionalRevision(c, "from", max(1, to-1), latest)
+	if err != nil {
+		return err
+	}
+	revs, err := s.store.Revisions(ctx, d.ID)
+	if err != nil {
+		return err
+	}
+	a, err := s.store.DesignAt(ctx, d.ID, from)
+	if err != nil {
+		return err
+	}
+	b, err := s.store.DesignAt(ctx, d.ID, to)
+	if err != nil {
+		return err
+	}
+	w, err := s.workspaceModel(c, "history")
+	if err != nil {
+		return err
+	}
+	base := "/d/" + d.Token + "/history"
+	v := templates.HistoryDiff{
+		Workspace: w, Latest: latest, Action: base + "/diff",
+		From: revisionRef(revs, from, base), To: revisionRef(revs, to, base),
+		Sections: diffSections(designer.Diff(a, b)),
+	}
+	return render(c, http.StatusOK, templates.HistoryDiffView(v))
+}
+
+// optionalRevision reads a revision number from the query, or def when it is not given.
+func optionalRevision(c echo.Context, name string, def, latest int64) (int64, error) {
+	raw := strings.TrimSpace(c.QueryParam(name))
+	if raw == "" {
+		return def, nil
+	}
+	n, err := strconv.ParseInt(raw, 10, 64)
+	if err != nil {
+		return 0, badInput("%s: %q is not a revision number", name, raw)
+	}
+	if n < 1 || n > latest {
+		return 0, noRevision(raw, latest)
+	}
+	return n, nil
+}
+
+func revisionRef(revs []storage.Revision, n int64, base string) templates.RevisionRef {
+	r, _ := revisionAt(revs, n)
+	ref := templates.RevisionRef{Number: n, Author: r.Author, Summary: r.Summary, Href: base + "/" + strconv.FormatInt(n, 10)}
+	ref.At, ref.AtISO, _ = historyTimes(r.At, time.Now())
+	return ref
+}
+
+// diffSections groups differences by section, then by subject, keeping their order.
+func diffSections(diffs []designer.Difference) []templates.DiffSection {
+	var out []templates.DiffSection
+	for _, df := range diffs {
+		if len(out) == 0 || out[len(out)-1].Title != df.Section {
+			out = append(out, templates.DiffSection{Title: df.Section})
+		}
+		sec := &out[len(out)-1]
+		n := len(sec.Subjects)
+		if n == 0 || sec.Subjects[n-1].Title != df.Subject || sec.Subjects[n-1].Change != df.Change || df.Change != designer.DiffChanged {
+			sec.Subjects = append(sec.Subjects, templates.DiffSubject{Title: df.Subject, Change: df.Change})
+			n++
+		}
+		sub := &sec.Subjects[n-1]
+		switch df.Change {
+		case designer.DiffAdded:
+			sub.Brief = df.New
+		case designer.DiffRemoved:
+			sub.Brief = df.Old
+		default:
+			sub.Fields = append(sub.Fields, templates.DiffField{Name: df.Field, Old: df.Old, New: df.New})
+		}
+	}
+	return out
+}
+
+// restoreRevision makes a past revision's content the newest revision, from the history list or
+// from the banner of a past revision.
+func (s *Server) restoreRevision(c echo.Context) error {
+	d := designFrom(c)
+	n, err := revisionNumber(c, d.Record.Revision)
+	if err != nil {
+		return err
+	}
+	rec, err := s.restore(c.Request().Context(), d.ID, author(c), n, 0)
+	if err != nil {
+		return s.historyRefusal(c, err)
+	}
+	d.Record = rec
+	notice := fmt.Sprintf("Restored revision %d as revision %d.", n, rec.Revision)
+	if isHTMX(c) && c.Request().Header.Get("HX-Target") != "history" {
+		c.Response().Header().Set("HX-Redirect", stepHref(d, "history"))
+		return c.NoContent(http.StatusOK)
+	}
+	if !isHTMX(c) {
+		return c.Redirect(http.StatusSeeOther, stepHref(d, "history"))
+	}
+	return s.renderHistory(c, http.StatusOK, notice, "")
+}
+
+// restore stores revision n's content as the next revision.
+func (s *Server) restore(ctx context.Context, id, who string, n, ifRevision int64) (storage.Record, error) {
+	old, err := s.store.DesignAt(ctx, id, n)
+	if err != nil {
+		return storage.Record{}, err
+	}
+	return s.commit(ctx, id, who, designer.ReplaceDesign{Design: old, Note: fmt.Sprintf("Restored revision %d", n)}, ifRevision)
+}
+
+// undoMine takes back the participant's own last change.
+func (s *Server) undoMine(c echo.Context) error {
+	d := designFrom(c)
+	me := participantName(c)
+	if me == "" {
+		return badInput("name: give your name first; undo takes back the changes made under it")
+	}
+	rec, undone, err := s.undoLast(c.Request().Context(), d.ID, me)
+	if err != nil {
+		return s.historyRefusal(c, err)
+	}
+	d.Record = rec
+	if !isHTMX(c) {
+		return c.Redirect(http.StatusSeeOther, stepHref(d, "history"))
+	}
+	return s.renderHistory(c, http.StatusOK, fmt.Sprintf("Undid your change of revision %d: %s.", undone.Revision, undone.Summary), "")
+}
+
+// historyRefusal shows a refused undo or restore where it was asked for; other errors go to the
+// error handler.
+func (s *Server) historyRefusal(c echo.Context, err error) error {
+	var ae *apiError
+	msg, ok := refusal(err)
+	if !ok && errors.As(err, &ae) && ae.Status == http.StatusConflict {
+		msg, ok = ae.Message, true
+	}
+	if !ok {
+		return err
+	}
+	if isHTMX(c) && c.Request().Header.Get("HX-Target") != "history" {
+		return render(c, http.StatusUnprocessableEntity, templates.RestoreRefusal(msg))
+	}
+	return s.renderHistory(c, http.StatusUnprocessableEntity, "", msg)
+}
+
+// undoAttempts bounds how often an undo is worked out again when another change lands while it is
+// being worked out.
+const undoAttempts = 3
+
+// undoLast takes back who's newest change: every part of the design it touched (its paths) goes
+// back to how it was before it. It is refused when a later change touched any of the same parts,
+// or when the result would differ from replaying every later change onto the design before it
+// (a later change built on the undone one).
+func (s *Server) undoLast(ctx context.Context, id, who string) (storage.Record, storage.Revision, error) {
+	for attempt := 1; ; attempt++ {
+		if attempt > undoAttempts {
+			return storage.Record{}, storage.Revision{}, &apiError{http.StatusConflict, "design_busy",
+				"The design kept changing while your undo was worked out. Try again in a moment."}
+		}
+		current, err := s.store.Load(ctx, id)
+		if err != nil {
+			return storage.Record{}, storage.Revision{}, err
+		}
+		revs, err := s.store.Revisions(ctx, id)
+		if err != nil {
+			return storage.Record{}, storage.Revision{}, err
+		}
+		head := current.Revision
+		if revs[0].Revision != head {
+			continue // a change landed between the two reads
+		}
+		mine, ok := lastChangeBy(revs, who)
+		if !ok {
+			return storage.Record{}, storage.Revision{}, &apiError{http.StatusConflict, "nothing_to_undo",
+				"You have made no change to this design that can be undone."}
+		}
+		refuse := func(format string, args ...any) error {
+			return &apiError{http.StatusConflict, "undo_conflict", fmt.Sprintf("Your change of revision %d (%s) was not undone: ", mine.Revision, mine.Summary) +
+				fmt.Sprintf(format, args...)}
+		}
+		later := revs[:head-mine.Revision] // newest first
+		for i := len(later) - 1; i >= 0; i-- {
+			if r := later[i]; pathsMeet(r.Paths, mine.Paths) {
+				return storage.Record{}, mine, refuse("%s changed the same part of the design since, in revision %d (%s). Restore an earlier revision instead, or change it back by hand.",
+					r.Author, r.Revision, r.Summary)
+			}
+		}
+		before, err := s.store.DesignAt(ctx, id, mine.Revision-1)
+		if err != nil {
+			return storage.Record{}, mine, err
+		}
+		undo := designer.UndoChange{Before: before, Revision: mine.Revision, Undone: mine.Summary, Touched: mine.Paths}
+		undone, err := undo.Apply(current.Design)
+		if err != nil {
+			return storage.Record{}, mine, refuse("the design would not be valid without it: %v.", err)
+		}
+		// The same design must come out of the history without the undone change.
+		changes, err := s.store.Changes(ctx, id, mine.Revision, head)
+		if err != nil {
+			return storage.Record{}, mine, err
+		}
+		replayed := before
+		for i, ch := range changes {
+			if replayed, err = ch.Apply(replayed); err != nil {
+				r := later[len(later)-1-i]
+				return storage.Record{}, mine, refuse("revision %d (%s, by %s) depends on it.", r.Revision, r.Summary, r.Author)
+			}
+		}
+		if !sameDocument(undone, replayed) {
+			return storage.Record{}, mine, refuse("later changes build on it. Restore an earlier revision instead, or change it back by hand.")
+		}
+		rec, err := s.commit(ctx, id, who, undo, head)
+		if errors.Is(err, storage.ErrStale) {
+			continue
+		}
+		return rec, mine, err
+	}
+}
+
+// sameDocument reports whether two designs are the same document.
+func sameDocument(a, b designer.Design) bool {
+	ja, errA := designer.MarshalCompactJSON(designer.Normalize(a))
+	jb, errB := designer.MarshalCompactJSON(designer.Normalize(b))
+	return errA == nil && errB == nil && bytes.Equal(ja, jb)
+}
+
+// pathsMeet reports whether two changes touched a common part of the design. The empty path is
+// the whole design, which meets everything.
+func pathsMeet(a, b []string) bool {
+	if slices.Contains(a, "") || slices.Contains(b, "") {
+		return true
+	}
+	return anyOverlap(a, b)
+}
+
+// revisionJSON is one entry of GET /api/designs/{token}/revisions.
+type revisionJSON struct {
+	Revision int64     `json:"revision"`
+	Author   string    `json:"author"`
+	At       time.Time `json:"at"`
+	Summary  string    `json:"summary"`
+}
+
+func (s *Server) apiRevisions(c echo.Context) error {
+	revs, err := s.store.Revisions(c.Request().Context(), designFrom(c).ID)
+	if err != nil {
+		return err
+	}
+	out := make([]revisionJSON, len(revs))
+	for i, r := range revs {
+		out[i] = revisionJSON{Revision: r.Revision, Author: r.Author, At: r.At.UTC(), Summary: r.Summary}
+	}
+	return c.JSON(http.StatusOK, map[string]any{"revisions": out})
+}
+
+func (s *Server) apiRevision(c echo.Context) error {
+	d := designFrom(c)
+	n, err := revisionNumber(c, d.Record.Revision)
+	if err != nil {
+		return err
+	}
+	design, err := s.store.DesignAt(c.Request().Context(), d.ID, n)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, designResponse{Design: design, Revision: n})
+}
+
+// apiRestoreRevision makes revision n's content the newest revision. If-Match is optional: given,
+// the restore is refused (412) unless it names the current revision.
+func (s *Server) apiRestoreRevision(c echo.Context) error {
+	d := designFrom(c)
+	n, err := revisionNumber(c, d.Record.Revision)
+	if err != nil {
+		return err
+	}
+	var ifRevision int64
+	if raw := strings.TrimSpace(c.Request().Header.Get("If-Match")); raw != "" {
+		ifRevision, err = strconv.ParseInt(strings.Trim(strings.TrimPrefix(raw, "W/"), `"`), 10, 64)
+		if err != nil || ifRevision < 1 {
+			return badInput("If-Match: %q is not a revision number", raw)
+		}
+	}
+	rec, err := s.restore(c.Request().Context(), d.ID, author(c), n, ifRevision)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("ETag", etag(rec.Revision))
+	return c.JSON(http.StatusOK, designResponse{Design: rec.Design, Revision: rec.Revision})
+}

@@ -1,0 +1,79 @@
+package server
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+// Two people in one design, each in their own browser context: an edit in one appears in the
+// other without a reload; edits of different cells of one row both survive; an edit of the cell
+// someone else is typing in offers that person the choice instead of overwriting.
+func TestBrowser_twoParticipantsEditOneDesignLive(t *testing.T) {
+	base := startBrowserApp(t)
+	alice, _ := newBrowser(t)
+	editURL, _ := createDesign(t, alice, base, "Orders", "Alice")
+	do(t, alice, "add a pattern",
+		chromedp.Navigate(editURL+"/patterns"),
+		chromedp.WaitVisible(chromedp.CSS("[data-testid=add-pattern]")),
+		chromedp.Click(chromedp.CSS("[data-testid=add-pattern]")),
+		chromedp.WaitVisible(chromedp.CSS("tr[data-number='1'] [id$='-description']")),
+	)
+
+	bob, _ := newIsolatedTab(t, alice)
+	do(t, bob, "join as Bob",
+		chromedp.Navigate(editURL),
+		chromedp.SendKeys(chromedp.CSS("[data-testid=participant-name]"), "Bob"),
+		chromedp.Click(chromedp.CSS("[data-testid=participant-save]")),
+		chromedp.WaitVisible(chromedp.CSS("[data-testid=participant]")),
+		chromedp.Navigate(editURL+"/patterns"),
+		chromedp.WaitVisible(chromedp.CSS("tr[data-number='1'] [id$='-description']")),
+	)
+	waitUntil(t, alice, "Alice to see two people here", `document.querySelectorAll("[data-testid=presence-chip]").length === 2`)
+	waitUntil(t, bob, "Bob to see Alice here", `!!document.querySelector("[data-testid=presence-chip][data-name=Alice]")`)
+
+	const desc, peak = "tr[data-number='1'] [id$='-description']", "tr[data-number='1'] [id$='-peak_rps']"
+	typeOver(t, alice, desc, "Look up an order by id")
+	waitUntil(t, bob, "Alice's description to reach Bob", `document.querySelector("`+desc+`").value === "Look up an order by id"`)
+
+	// Presence: what Alice has focused is marked on Bob's screen with her name.
+	do(t, alice, "focus the peak RPS cell", chromedp.Focus(chromedp.CSS(peak)))
+	waitUntil(t, bob, "Bob to see Alice on the peak cell", `(document.querySelector("`+peak+`").closest("[data-editor]") || {}).dataset?.editor === "Alice"`)
+
+	// Different cells of the same row: Alice is typing in one while Bob saves another.
+	do(t, alice, "start typing a description",
+		chromedp.Focus(chromedp.CSS(desc)),
+		chromedp.Evaluate[chromedp.Void](`document.activeElement.select()`),
+		chromedp.KeyEvent(kb.Backspace),
+		chromedp.KeyEvent("Get one order by its id"),
+	)
+	typeOver(t, bob, peak, "450")
+	waitUntil(t, alice, "Bob's peak RPS to reach Alice while she types", `document.querySelector("`+peak+`").value === "450"`)
+	if got := get(t, alice, "read Alice's description", chromedp.Evaluate[string](`document.activeElement.value`)); got != "Get one order by its id" {
+		t.Fatalf("Alice's unsaved text became %q when Bob's edit arrived", got)
+	}
+	do(t, alice, "finish typing", chromedp.KeyEvent(kb.Tab))
+	waitUntil(t, bob, "Alice's description to reach Bob", `document.querySelector("`+desc+`").value === "Get one order by its id"`)
+	do(t, bob, "reload", chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(desc)))
+	got := get(t, bob, "read the row", chromedp.Evaluate[string](`document.querySelector("`+desc+`").value + "|" + document.querySelector("`+peak+`").value`))
+	if got != "Get one order by its id|450" {
+		t.Fatalf("after both edits the row holds %q, want both edits", got)
+	}
+
+	// The same cell: Bob saves over the description Alice is typing in; Alice chooses.
+	do(t, alice, "start typing over the description",
+		chromedp.Focus(chromedp.CSS(desc)),
+		chromedp.Evaluate[chromedp.Void](`document.activeElement.select()`),
+		chromedp.KeyEvent(kb.Backspace),
+		chromedp.KeyEvent("Alice's wording"),
+	)
+	typeOver(t, bob, desc, "Bob's wording")
+	do(t, alice, "see the conflict choice", chromedp.WaitVisible(chromedp.CSS("[data-testid=conflict]")))
+	if msg := textOf(t, alice, "[data-testid=conflict]"); !strings.Contains(msg, "Bob") || !strings.Contains(msg, "Bob's wording") {
+		t.Fatalf("the conflict says %q; want who changed it and to what", msg)
+	}
+	do(t, alice, "keep hers", chromedp.Click(chromedp.CSS("[data-testid=conflict-keep]")))
+	waitUntil(t, bob, "Alice's choice to reach Bob", `document.querySelector("`+desc+`").value === "Alice's wording"`)
+}

@@ -1,0 +1,257 @@
+package server
+
+import (
+	"bufio"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Someone editing a field that another person changed since they began gets 409 and the other
+// person's name; a different field of the same row, or their own earlier change, does not conflict.
+func TestLive_sameFieldEditOverAnotherPersonsChangeIsRefused(t *testing.T) {
+	a := newTestApp(t)
+	created := a.createJSON(`{"example": "hr-employees"}`)
+	base := "/d/" + created.EditToken
+	d, rev := a.design(created.EditToken)
+	id := d.Patterns[0].ID
+	save := func(who, field, value string, baseRev int64) *httptest.ResponseRecorder {
+		return a.request(http.MethodPost, base+"/patterns/field", formType,
+			strings.NewReader(form("id", id, "field", field, "value", value, "base_revision", strconv.FormatInt(baseRev, 10))),
+			"HX-Request", "true", "Cookie", participantCookie+"="+who)
+	}
+	if rec := save("Bob", "description", "Bob's wording", rev); rec.Code != http.StatusOK {
+		t.Fatalf("Bob's save: %d %s", rec.Code, rec.Body)
+	}
+	rec := save("Alice", "description", "Alice's wording", rev)
+	if rec.Code != http.StatusConflict || rec.Header().Get("X-Dynaloom-Conflict-Author") != "Bob" {
+		t.Fatalf("Alice's save over Bob's change: %d, author %q", rec.Code, rec.Header().Get("X-Dynaloom-Conflict-Author"))
+	}
+	if d, _ := a.design(created.EditToken); d.Patterns[0].Description != "Bob's wording" {
+		t.Fatalf("a refused save changed the design: %q", d.Patterns[0].Description)
+	}
+	if rec := save("Alice", "peak_rps", "777", rev); rec.Code != http.StatusOK {
+		t.Fatalf("a different field of the same row: %d %s", rec.Code, rec.Body)
+	}
+	if rec := save("Bob", "description", "Bob again", rev); rec.Code != http.StatusOK {
+		t.Fatalf("Bob over his own change: %d", rec.Code)
+	}
+	// Without base_revision (the person chose "keep mine") the save goes through.
+	rec = a.request(http.MethodPost, base+"/patterns/field", formType, strings.NewReader(form("id", id, "field", "description", "value", "Alice's wording")),
+		"HX-Request", "true", "Cookie", participantCookie+"=Alice")
+	if rec.Code != http.StatusOK {
+		t.Fatalf("keep mine: %d", rec.Code)
+	}
+	d, _ = a.design(created.EditToken)
+	if d.Patterns[0].Description != "Alice's wording" || d.Patterns[0].PeakRPS == nil || *d.Patterns[0].PeakRPS != 777 {
+		t.Fatalf("final pattern: %q %v", d.Patterns[0].Description, d.Patterns[0].PeakRPS)
+	}
+	if rec := save("Alice", "description", "x", 0); rec.Code != http.StatusBadRequest {
+		t.Fatalf("base_revision 0: %d", rec.Code)
+	}
+}
+
+// sseClient reads one event stream.
+type sseClient struct {
+	resp *http.Response
+	r    *bufio.Reader
+}
+
+type sseEvent struct {
+	id, name, data string
+}
+
+func openStream(t testing.TB, url string, header ...string) *sseClient {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		t.Fatalf("stream %s: %d %s", url, resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	t.Cleanup(func() { resp.Body.Close() })
+	return &sseClient{resp: resp, r: bufio.NewReader(resp.Body)}
+}
+
+// next reads the next event, skipping comments and the retry hint.
+func (s *sseClient) next() (sseEvent, error) {
+	var ev sseEvent
+	for {
+		line, err := s.r.ReadString('\n')
+		if err != nil {
+			return ev, err
+		}
+		line = strings.TrimSuffix(line, "\n")
+		switch {
+		case line == "":
+			if ev.name != "" {
+				return ev, nil
+			}
+		case strings.HasPrefix(line, "id: "):
+			ev.id = line[4:]
+		case strings.HasPrefix(line, "event: "):
+			ev.name = line[7:]
+		case strings.HasPrefix(line, "data: "):
+			if ev.data != "" {
+				ev.data += "\n"
+			}
+			ev.data += line[6:]
+		}
+	}
+}
+
+// nextNamed reads events until one called name, within a deadline.
+func (s *sseClient) nextNamed(t testing.TB, name string) sseEvent {
+	t.Helper()
+	done := make(chan sseEvent, 1)
+	go func() {
+		for {
+			ev, err := s.next()
+			if err != nil {
+				close(done)
+				return
+			}
+			if ev.name == name {
+				done <- ev
+				return
+			}
+		}
+	}()
+	select {
+	case ev, ok := <-done:
+		if !ok {
+			t.Fatalf("the stream ended before a %s event", name)
+		}
+		return ev
+	case <-time.After(5 * time.Second):
+		t.Fatalf("no %s event within 5 s", name)
+	}
+	return sseEvent{}
+}
+
+func startLiveServer(t testing.TB) (*testApp, string) {
+	t.Helper()
+	a := newTestApp(t)
+	ts := httptest.NewServer(a.srv.Handler())
+	t.Cleanup(func() {
+		a.srv.hub.shutdown()
+		ts.Close()
+	})
+	return a, ts.URL
+}
+
+func TestLive_apiEventsStreamChangesAndResumeWithLastEventID(t *testing.T) {
+	a, url := startLiveServer(t)
+	created := a.createJSON(`{"example": "hr-employees"}`)
+	stream := openStream(t, url+"/api/designs/"+created.ViewToken+"/events")
+	d, rev := a.design(created.EditToken)
+	rec := a.request(http.MethodPost, "/d/"+created.EditToken+"/patterns/field", formType,
+		strings.NewReader(form("id", d.Patterns[0].ID, "field", "description", "value", "Read one profile")), "HX-Request", "true", "Cookie", participantCookie+"=Ada")
+	if rec.Code != http.StatusOK {
+		t.Fatalf("edit: %d", rec.Code)
+	}
+	ev := stream.nextNamed(t, "change")
+	var data changeData
+	if err := json.Unmarshal([]byte(ev.data), &data); err != nil {
+		t.Fatal(err)
+	}
+	if ev.id != strconv.FormatInt(rev+1, 10) || data.Revision != rev+1 || data.Author != "Ada" ||
+		len(data.Paths) != 1 || !strings.HasPrefix(data.Paths[0], "access_patterns/") {
+		t.Fatalf("event id %q data %+v, want revision %d by Ada on the pattern", ev.id, data, rev+1)
+	}
+	// Two more changes while nobody listens, then a reconnection that names the last event seen.
+	for _, v := range []string{"A", "B"} {
+		a.hx("/d/"+created.EditToken+"/patterns/field", "id", d.Patterns[0].ID, "field", "description", "value", v)
+	}
+	again := openStream(t, url+"/api/designs/"+created.ViewToken+"/events", "Last-Event-ID", ev.id)
+	for _, want := range []int64{rev + 2, rev + 3} {
+		got := again.nextNamed(t, "change")
+		if got.id != strconv.FormatInt(want, 10) {
+			t.Fatalf("resumed stream sent revision %s, want %d", got.id, want)
+		}
+	}
+	// A view link cannot report presence for others, and unknown tokens have no stream.
+	if rec := a.request(http.MethodGet, "/api/designs/nosuchtokennosuchtokennosuch/events", "", nil); rec.Code != http.StatusNotFound {
+		t.Fatalf("unknown token: %d", rec.Code)
+	}
+}
+
+// A page's stream carries presence as HTML chips, with the focused field of each participant.
+func TestLive_pageStreamCarriesPresence(t *testing.T) {
+	a, url := startLiveServer(t)
+	created := a.createJSON(`{"example": "hr-employees"}`)
+	const tabA, tabB = "aaaaaaaaaaaaaaaa", "bbbbbbbbbbbbbbbb"
+	first := openStream(t, url+"/d/"+created.EditToken+"/events?step=patterns&rev=1&tab="+tabA, "Cookie", participantCookie+"=Ada")
+	if ev := first.nextNamed(t, "presence"); !strings.Contains(ev.data, `data-name="Ada"`) || !strings.Contains(ev.data, "data-self") {
+		t.Fatalf("first presence: %s", ev.data)
+	}
+	openStream(t, url+"/d/"+created.ViewToken+"/events?step=tables&rev=1&tab="+tabB, "Cookie", participantCookie+"=Grace%20%3Cb%3E")
+	ev := first.nextNamed(t, "presence")
+	if !strings.Contains(ev.data, `data-name="Grace &lt;b&gt;"`) || strings.Contains(ev.data, "<b>") || strings.Count(ev.data, "<li") != 2 {
+		t.Fatalf("second presence should list both, names escaped: %s", ev.data)
+	}
+	rec := a.request(http.MethodPost, "/d/"+created.EditToken+"/presence", formType, strings.NewReader(form("tab", tabA, "focus", "ap-x-description")))
+	if rec.Code != http.StatusNoContent {
+		t.Fatalf("presence: %d %s", rec.Code, rec.Body)
+	}
+	// Ada's own chip does not mark her focus for herself; the others' streams carry it.
+	for {
+		ev := first.nextNamed(t, "presence")
+		if strings.Count(ev.data, "<li") == 2 {
+			if strings.Contains(ev.data, "data-focus") {
+				t.Fatalf("a participant's own focus is marked for them: %s", ev.data)
+			}
+			break
+		}
+	}
+	if rec := a.request(http.MethodPost, "/d/"+created.EditToken+"/presence", formType, strings.NewReader(form("tab", "cccccccccccccccc", "focus", "x"))); rec.Code != http.StatusBadRequest {
+		t.Fatalf("unknown tab: %d", rec.Code)
+	}
+	if rec := a.request(http.MethodGet, "/d/"+created.EditToken+"/events?step=patterns&tab=short", "", nil); rec.Code != http.StatusBadRequest {
+		t.Fatalf("bad tab: %d", rec.Code)
+	}
+}
+
+// Replacing a link ends the streams it opened: a stream must not outlive its link.
+func TestLive_replacingALinkEndsItsStreams(t *testing.T) {
+	a, url := startLiveServer(t)
+	created := a.createJSON(`{"example": "hr-employees"}`)
+	viewer := openStream(t, url+"/api/designs/"+created.ViewToken+"/events")
+	editor := openStream(t, url+"/api/designs/"+created.EditToken+"/events")
+	rec := a.request(http.MethodPost, "/api/designs/"+created.EditToken+"/tokens/rotate", "application/json", strings.NewReader(`{"which": "view"}`))
+	if rec.Code != http.StatusOK {
+		t.Fatalf("rotate: %d %s", rec.Code, rec.Body)
+	}
+	ended := make(chan error, 1)
+	go func() {
+		for {
+			if _, err := viewer.next(); err != nil {
+				ended <- err
+				return
+			}
+		}
+	}()
+	select {
+	case <-ended:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the old view link's stream is still open")
+	}
+	// The edit link's stream goes on: it still hears changes.
+	d, rev := a.design(created.EditToken)
+	a.hx("/d/"+created.EditToken+"/patterns/field", "id", d.Patterns[0].ID, "field", "description", "value", "still here")
+	if ev := editor.nextNamed(t, "change"); ev.id != strconv.FormatInt(rev+1, 10) {
+		t.Fatalf("edit stream event %q, want %d", ev.id, rev+1)
+	}
+}
