@@ -141,11 +141,10 @@ func (h *hub) subscribe(id string, access storage.Access, p *presence) (*subscri
 		if p != nil {
 			r.counts[p.Tab]--
 			if r.counts[p.Tab] == 0 {
+				// A leader moving to another step closes this stream before (or after) its next
+				// one opens, so its lead is kept for when it comes back.
 				delete(r.counts, p.Tab)
 				delete(r.tabs, p.Tab)
-				if r.leader == p.Tab {
-					r.leader = ""
-				}
 			}
 			h.announcePresence(id, r)
 		}

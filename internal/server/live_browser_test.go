@@ -1,8 +1,10 @@
 package server
 
 import (
+	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -76,4 +78,68 @@ func TestBrowser_twoParticipantsEditOneDesignLive(t *testing.T) {
 	}
 	do(t, alice, "keep hers", chromedp.Click(chromedp.CSS("[data-testid=conflict-keep]")))
 	waitUntil(t, bob, "Alice's choice to reach Bob", `document.querySelector("`+desc+`").value === "Alice's wording"`)
+}
+
+// The facilitator leads: a participant's page follows to the step the facilitator opens, and the
+// projector window opened with Present is read-only, shows the view link only, and follows too.
+func TestBrowser_followMeAndPresent(t *testing.T) {
+	base := startBrowserApp(t)
+	alice, _ := newBrowser(t)
+	editURL, editToken := createDesign(t, alice, base, "Orders", "Alice")
+	bob, _ := newIsolatedTab(t, alice)
+	do(t, bob, "join as Bob",
+		chromedp.Navigate(editURL),
+		chromedp.SendKeys(chromedp.CSS("[data-testid=participant-name]"), "Bob"),
+		chromedp.Click(chromedp.CSS("[data-testid=participant-save]")),
+		chromedp.WaitVisible(chromedp.CSS("[data-testid=participant]")),
+	)
+	presentHref := get(t, alice, "read the Present link", chromedp.Evaluate[string](`document.querySelector("[data-testid=present-link]").href`))
+	if strings.Contains(presentHref, editToken) || !strings.Contains(presentHref, "present=1") {
+		t.Fatalf("the Present link %q must use the view link", presentHref)
+	}
+	projector, _ := newIsolatedTab(t, alice)
+	do(t, projector, "open the projector window",
+		chromedp.Navigate(presentHref),
+		chromedp.WaitVisible(chromedp.CSS("#live.presenting")),
+	)
+	if n := get(t, projector, "count fields", chromedp.Evaluate[int](`document.querySelectorAll("#main input, #main textarea, #main select").length`)); n != 0 {
+		t.Fatalf("the projector window has %d editable fields", n)
+	}
+	if html := get(t, projector, "read the page", chromedp.Evaluate[string](`document.documentElement.outerHTML`)); strings.Contains(html, editToken) {
+		t.Fatal("the projector window contains the edit token")
+	}
+
+	waitUntil(t, alice, "three people here", `document.querySelectorAll("[data-testid=presence-chip]").length === 3`)
+	do(t, alice, "lead", chromedp.Click(chromedp.CSS("[data-testid=follow-me]")))
+	waitUntil(t, bob, "Bob to see that he follows Alice", `!document.getElementById("follow-state").hidden && document.querySelector("#follow-state .follow-text").textContent === "Following Alice"`)
+	do(t, alice, "open the tables step", chromedp.Click(chromedp.CSS("[data-testid=step-tables]")))
+	for name, ctx := range map[string]context.Context{"Bob": bob, "the projector": projector} {
+		waitForPath(t, ctx, name+" to follow to the tables step", "/tables")
+	}
+	if !strings.Contains(get(t, projector, "read the projector URL", chromedp.Location()), "present=1") {
+		t.Fatal("the projector left presentation mode when it followed")
+	}
+	// Bob stops following; Alice moves on without him.
+	do(t, bob, "stop following", chromedp.WaitVisible(chromedp.CSS("[data-testid=follow-toggle]")), chromedp.Click(chromedp.CSS("[data-testid=follow-toggle]")))
+	do(t, alice, "open the mapping step", chromedp.Click(chromedp.CSS("[data-testid=step-mapping]")))
+	waitForPath(t, projector, "the projector to follow to mapping", "/mapping")
+	if path := get(t, bob, "read Bob's URL", chromedp.Location()); !strings.HasSuffix(path, "/tables") {
+		t.Fatalf("Bob stopped following but is at %s", path)
+	}
+}
+
+// waitForPath waits until a tab, which navigates by itself, is at a path ending in suffix.
+func waitForPath(t *testing.T, ctx context.Context, what, suffix string) {
+	t.Helper()
+	deadline := time.Now().Add(stepTimeout)
+	for time.Now().Before(deadline) {
+		step, cancel := context.WithTimeout(ctx, time.Second)
+		loc, err := chromedp.Run(step, chromedp.Evaluate[string](`location.pathname`))
+		cancel()
+		if err == nil && strings.HasSuffix(loc, suffix) {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("wait for %s: the tab is not at …%s", what, suffix)
 }
