@@ -2157,7 +2157,190 @@ func (p *dmParser) design() Design {
 		d.Name = "Untitled design"
 	}
 	d.Name = truncateRunes(d.Name, MaxNameLen)
+	d.Patterns = dmTargetOperations(d.Tables, d.Patterns)
 	return Normalize(d)
+}
+
+// dmTargetOperations gives the operations of a mapping row that name no table the table or index
+// of its Tables/Indexes cell, which the row's notes keep: all of them when the cell names one
+// target, one each in order when it names as many targets as there are operations. The cell's note
+// is dropped once every operation has its target, since the operations now say it.
+func dmTargetOperations(tables []Table, patterns []Pattern) []Pattern {
+	const label = "Tables/Indexes: "
+	return editRows(patterns, func(pt *Pattern) bool {
+		var cell string
+		var rest []string
+		for l := range strings.SplitSeq(pt.Mapping.Notes, "\n") {
+			if after, ok := strings.CutPrefix(l, label); ok && cell == "" {
+				cell = after
+				continue
+			}
+			rest = append(rest, l)
+		}
+		if cell == "" || len(pt.Mapping.Operations) == 0 {
+			return false
+		}
+		var targets [][2]string // table, index
+		for _, name := range dmTargetSplit.Split(cell, -1) {
+			name = strings.TrimSpace(dmTargetKind.ReplaceAllString(strings.TrimSpace(name), ""))
+			if name == "" {
+				continue
+			}
+			table, index, ok := dmFindTarget(tables, name)
+			if !ok {
+				return false // "Multiple tables" and the like: nothing to go by
+			}
+			targets = append(targets, [2]string{table, index})
+		}
+		ops := pt.Mapping.Operations
+		if len(targets) != 1 && len(targets) != len(ops) {
+			return false
+		}
+		ops = slices.Clone(ops)
+		for i := range ops {
+			if ops[i].Table != "" {
+				return false
+			}
+			tg := targets[min(i, len(targets)-1)]
+			ops[i].Table = tg[0]
+			if ops[i].Op == "Query" || ops[i].Op == "Scan" {
+				ops[i].Index = tg[1]
+			} else if tg[1] != "" {
+				return false // an index given to GetItem or a write: leave it for the team
+			}
+		}
+		dmPositionalKeys(tables, pt.Mapping.Source, ops)
+		pt.Mapping.Operations = ops
+		pt.Mapping.Notes = strings.Join(rest, "\n")
+		return true
+	})
+}
+
+// dmPositionalKeys reads the key written positionally in an operation cell — GetItem(user_id,
+// "PROFILE"), Query(user_id, SK begins_with "POST#") — into the key condition of each operation
+// that has a table but no key condition yet: the arguments name the target's key attributes in
+// order; a quoted or numeric argument is a sample value, a bare word a placeholder; "begins_with"
+// (on the sort key only) makes a prefix condition.
+func dmPositionalKeys(tables []Table, source string, ops []Operation) {
+	calls := dmOpCall.FindAllStringSubmatch(source, -1)
+	next := 0
+	for i := range ops {
+		op := &ops[i]
+		var args string
+		for next < len(calls) {
+			c := calls[next]
+			next++
+			if name, err := ParseOperationName(c[1]); err == nil && name == op.Op {
+				args = c[2]
+				break
+			}
+		}
+		if args == "" || op.KeyCondition != "" || op.Table == "" {
+			continue
+		}
+		ti := slices.IndexFunc(tables, func(t Table) bool { return t.Name == op.Table })
+		if ti < 0 {
+			continue
+		}
+		t := tables[ti]
+		keys := tableKeyAttrs(t)
+		if op.Index != "" {
+			ix, _, _, found := t.IndexByName(op.Index)
+			if !found {
+				continue
+			}
+			keys = slices.Concat(ix.PartitionKey, ix.SortKey)
+		}
+		parts := strings.Split(args, ",")
+		if len(parts) > len(keys) {
+			continue
+		}
+		var conds []string
+		values := map[string]Value{}
+		for j, raw := range parts {
+			k := keys[j]
+			arg := strings.TrimSpace(raw)
+			prefix := false
+			if m := dmBeginsWith.FindStringSubmatch(arg); m != nil {
+				if j == 0 {
+					conds = nil
+					break
+				}
+				arg, prefix = strings.TrimSpace(m[1]), true
+			}
+			ph := ":" + dmPlaceholder.ReplaceAllString(k.Name, "_")
+			if lit, ok := dmLiteral(arg, k.Type); ok {
+				values[ph] = lit
+			} else if !dmBareWord.MatchString(arg) {
+				conds = nil
+				break
+			}
+			if prefix {
+				conds = append(conds, "begins_with("+k.Name+", "+ph+")")
+			} else {
+				conds = append(conds, k.Name+" = "+ph)
+			}
+		}
+		if len(conds) == 0 || slices.ContainsFunc(keys[:len(conds)], func(k KeyAttribute) bool { return !dmBareWord.MatchString(k.Name) }) {
+			continue
+		}
+		op.KeyCondition = strings.Join(conds, " AND ")
+		if len(values) > 0 {
+			if op.Values == nil {
+				op.Values = map[string]Value{}
+			}
+			for ph, v := range values {
+				if _, taken := op.Values[ph]; !taken {
+					op.Values[ph] = v
+				}
+			}
+		}
+	}
+}
+
+var (
+	dmOpCall      = regexp.MustCompile(`(?i)\b(get[ _]?item|put[ _]?item|update[ _]?item|delete[ _]?item|query|scan)\s*\(([^()]*)\)`)
+	dmBeginsWith  = regexp.MustCompile(`(?i)^(?:[A-Za-z_][A-Za-z0-9_]*\s+)?begins[_ ]with\s*\(?\s*(.+?)\s*\)?$`)
+	dmBareWord    = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	dmPlaceholder = regexp.MustCompile(`[^A-Za-z0-9_]`)
+)
+
+// dmLiteral reads a quoted string or a number as a sample value of a key of type t.
+func dmLiteral(arg string, t Type) (Value, bool) {
+	if len(arg) >= 2 && (arg[0] == '"' && arg[len(arg)-1] == '"' || arg[0] == '\'' && arg[len(arg)-1] == '\'') {
+		text := arg[1 : len(arg)-1]
+		if t == N {
+			if _, ok := parseDecimal(text); !ok {
+				return Value{}, false
+			}
+			return Num(text), true
+		}
+		return Str(text), true
+	}
+	if _, ok := parseDecimal(arg); ok && t == N {
+		return Num(arg), true
+	}
+	return Value{}, false
+}
+
+var (
+	dmTargetSplit = regexp.MustCompile(`\s*(?:,|\+|&|/|\band\b)\s*`)
+	dmTargetKind  = regexp.MustCompile(`(?i)\s*\b(?:table|gsi|lsi|index)\b\s*`)
+)
+
+// dmFindTarget finds a table or an index by name.
+func dmFindTarget(tables []Table, name string) (table, index string, ok bool) {
+	for _, t := range tables {
+		if t.Name == name {
+			return t.Name, "", true
+		}
+	}
+	for _, t := range tables {
+		if _, _, _, found := t.IndexByName(name); found {
+			return t.Name, name, true
+		}
+	}
+	return "", "", false
 }
 
 func dmIndexByName(t Table, name string) (Index, bool, int, bool) {

@@ -1,6 +1,7 @@
 package designer
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -142,7 +143,8 @@ func TestImportDataModelMD_fixtures(t *testing.T) {
 				t.Errorf("DeviceByOwner = %+v", g)
 			}
 			p4, _, ok := d.PatternByNumber(4)
-			if !ok || p4.PeakRPS == nil || *p4.PeakRPS != 12 || p4.Type != Read || p4.ResultBound != "5" || !strings.Contains(p4.Mapping.Notes, "Tables/Indexes: Accounts") {
+			if !ok || p4.PeakRPS == nil || *p4.PeakRPS != 12 || p4.Type != Read || p4.ResultBound != "5" ||
+				len(p4.Mapping.Operations) != 1 || p4.Mapping.Operations[0].Table != "Accounts" || strings.Contains(p4.Mapping.Notes, "Tables/Indexes") {
 				t.Errorf("pattern 4 = %+v", p4)
 			}
 			if len(d.Patterns) != 2 || !hasNote(notes, `mapping row "x"`) {
@@ -555,5 +557,87 @@ func BenchmarkImportDataModelMD_10Tables50Items(b *testing.B) {
 		if _, _, err := ImportDataModelMD(data); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// A mapping row that names its table in the Tables/Indexes column and its key positionally in the
+// operation cell, as data models written by hand often do, gives operations with their table or
+// index and a key condition.
+func TestImportDataModelMD_mappingTargetsAndPositionalKeys(t *testing.T) {
+	doc := `# Shop Data Model
+
+## Table Designs
+
+### Carts Table
+
+| cart_id | line | sku |
+|---|---|---|
+| c1 | META | |
+| c1 | LINE#001 | s-9 |
+
+- **Purpose**: carts and their lines
+- **Partition key**: cart_id (S)
+- **Sort key**: line (S)
+
+### BySku GSI
+
+- **Partition key**: sku (S)
+- **Projection**: KEYS_ONLY
+
+## Access Pattern Mapping
+
+| Pattern | Description | Tables/Indexes | DynamoDB Operations | Implementation Notes |
+|---------|-------------|----------------|---------------------|----------------------|
+| 1 | Open a cart | Carts | GetItem(cart_id, "META") | one read |
+| 2 | List a cart's lines | Carts | Query(cart_id, SK begins_with "LINE#") | newest last |
+| 3 | Carts holding a product | BySku GSI | Query(sku) | |
+| 4 | Add a line | Carts, Carts | PutItem + UpdateItem | |
+| 5 | Everything | Multiple tables | Scan | |
+`
+	d, _, err := ImportDataModelMD([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[int][]Operation{
+		1: {{Op: "GetItem", Table: "Carts", KeyCondition: "cart_id = :cart_id AND line = :line", Values: map[string]Value{":line": Str("META")}}},
+		2: {{Op: "Query", Table: "Carts", KeyCondition: "cart_id = :cart_id AND begins_with(line, :line)", Values: map[string]Value{":line": Str("LINE#")}}},
+		3: {{Op: "Query", Table: "Carts", Index: "BySku", KeyCondition: "sku = :sku"}},
+		4: {{Op: "PutItem", Table: "Carts"}, {Op: "UpdateItem", Table: "Carts"}},
+		5: {{Op: "Scan"}},
+	}
+	for n, ops := range want {
+		p, _, ok := d.PatternByNumber(n)
+		if !ok {
+			t.Fatalf("no pattern %d", n)
+		}
+		got := p.Mapping.Operations
+		if len(got) != len(ops) {
+			t.Fatalf("pattern %d: %+v", n, got)
+		}
+		for i := range ops {
+			g, w := got[i], ops[i]
+			if g.Op != w.Op || g.Table != w.Table || g.Index != w.Index || g.KeyCondition != w.KeyCondition || len(g.Values) != len(w.Values) {
+				t.Errorf("pattern %d operation %d = %+v, want %+v", n, i, g, w)
+			}
+			for k, v := range w.Values {
+				if !valuesEqual(g.Values[k], v) {
+					t.Errorf("pattern %d value %s = %+v, want %+v", n, k, g.Values[k], v)
+				}
+			}
+		}
+		if n != 5 && strings.Contains(p.Mapping.Notes, "Tables/Indexes") {
+			t.Errorf("pattern %d keeps the target in its notes: %q", n, p.Mapping.Notes)
+		}
+	}
+	if p, _, _ := d.PatternByNumber(5); !strings.Contains(p.Mapping.Notes, "Tables/Indexes: Multiple tables") {
+		t.Errorf("pattern 5 lost what its row said: %q", p.Mapping.Notes)
+	}
+	// And the document written from it reads back the same.
+	again, _, err := ImportDataModelMD(ExportDataModelMD(d))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := ExportDataModelMD(again), ExportDataModelMD(d); !bytes.Equal(a, b) {
+		t.Errorf("not a fixed point:\n%s\n----\n%s", a, b)
 	}
 }
