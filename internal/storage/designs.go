@@ -258,26 +258,9 @@ func (s *Store) Revisions(ctx context.Context, id string) ([]Revision, error) {
 	if err != nil {
 		return nil, fmt.Errorf("revisions of %s: %w", id, err)
 	}
-	defer rows.Close()
-	out := []Revision{}
-	for rows.Next() {
-		var (
-			r         Revision
-			at, paths string
-		)
-		if err := rows.Scan(&r.Revision, &r.Author, &at, &r.Kind, &r.Summary, &paths); err != nil {
-			return nil, fmt.Errorf("revisions of %s: %w", id, err)
-		}
-		if r.At, err = parseTime(at); err != nil {
-			return nil, fmt.Errorf("revisions of %s: revision %d: %w", id, r.Revision, err)
-		}
-		if err := json.Unmarshal([]byte(paths), &r.Paths); err != nil {
-			return nil, fmt.Errorf("revisions of %s: revision %d: decode paths: %w", id, r.Revision, err)
-		}
-		out = append(out, r)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("revisions of %s: %w", id, err)
+	out, err := scanRevisions(rows, id)
+	if err != nil {
+		return nil, err
 	}
 	if len(out) == 0 {
 		// Every stored design has revision 1, so no history means no design.

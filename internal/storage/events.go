@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 )
@@ -14,16 +15,22 @@ func (s *Store) RevisionsAfter(ctx context.Context, id string, after int64) ([]R
 	if err != nil {
 		return nil, fmt.Errorf("revisions of %s after %d: %w", id, after, err)
 	}
+	return scanRevisions(rows, id)
+}
+
+// scanRevisions reads history rows (revision, author, at, kind, summary, paths) and closes them.
+func scanRevisions(rows *sql.Rows, id string) ([]Revision, error) {
 	defer rows.Close()
-	var out []Revision
+	out := []Revision{}
 	for rows.Next() {
 		var (
 			r         Revision
 			at, paths string
 		)
 		if err := rows.Scan(&r.Revision, &r.Author, &at, &r.Kind, &r.Summary, &paths); err != nil {
-			return nil, fmt.Errorf("revisions of %s after %d: %w", id, after, err)
+			return nil, fmt.Errorf("revisions of %s: %w", id, err)
 		}
+		var err error
 		if r.At, err = parseTime(at); err != nil {
 			return nil, fmt.Errorf("revisions of %s: revision %d: %w", id, r.Revision, err)
 		}
@@ -33,7 +40,7 @@ func (s *Store) RevisionsAfter(ctx context.Context, id string, after int64) ([]R
 		out = append(out, r)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("revisions of %s after %d: %w", id, after, err)
+		return nil, fmt.Errorf("revisions of %s: %w", id, err)
 	}
 	return out, nil
 }
