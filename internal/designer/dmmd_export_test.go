@@ -653,3 +653,35 @@ func BenchmarkExportDataModelMD(b *testing.B) {
 		})
 	}
 }
+
+// For random designs, design-json is lossless: reading the export gives the design back, and
+// the markdown requirement document is a fixed point of export and import.
+func TestRandomDesigns_designJSONRoundTripsAndRequirementsAreFixedPoints(t *testing.T) {
+	g := genDesigns{rand.New(rand.NewPCG(7, 11))}
+	for n := range 200 {
+		d := Normalize(g.design(n))
+		data, err := MarshalJSON(d)
+		if err != nil {
+			t.Fatalf("design %d: %v", n, err)
+		}
+		back, err := ParseJSON(data)
+		if err != nil {
+			t.Fatalf("design %d: ParseJSON of the export: %v", n, err)
+		}
+		again, err := MarshalJSON(back)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(data, again) {
+			t.Fatalf("design %d: design-json is not lossless:\n%s", n, firstDifference(data, again))
+		}
+		req := ExportRequirementsMD(d)
+		read, _, err := ImportRequirementsMD(req)
+		if err != nil {
+			t.Fatalf("design %d: import of the requirement export: %v", n, err)
+		}
+		if twice := ExportRequirementsMD(read); !bytes.Equal(req, twice) {
+			t.Fatalf("design %d: requirements-md is not a fixed point:\n%s", n, firstDifference(req, twice))
+		}
+	}
+}
