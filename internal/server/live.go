@@ -269,17 +269,34 @@ func (h *hub) lead(id, tab string, on bool) bool {
 
 // closeStreams ends the streams of design id opened with a link of the given kind: the link was
 // replaced, and a stream must not outlive the link that opened it.
+//
+// Each such stream is told at once (a "gone" event, which the page shows) and ended shortly after,
+// which lets the page that replaced its own link move to the new one first.
 func (h *hub) closeStreams(id string, access storage.Access) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if r := h.rooms[id]; r != nil {
-		for sub := range r.subs {
-			if sub.access == access {
-				sub.drop()
-			}
+	r := h.rooms[id]
+	if r == nil {
+		return
+	}
+	var ending []*subscriber
+	for sub := range r.subs {
+		if sub.access == access {
+			ending = append(ending, sub)
 		}
 	}
+	h.send(r, event{name: "gone", data: []byte("This link was replaced. Ask the facilitator for the new one.")}, func(sub *subscriber) bool {
+		return sub.access == access
+	})
+	time.AfterFunc(linkGoneGrace, func() {
+		for _, sub := range ending {
+			sub.drop()
+		}
+	})
 }
+
+// linkGoneGrace is how long a stream outlives the replacement of its link.
+const linkGoneGrace = 2 * time.Second
 
 // connections counts the open streams, for tests and benchmarks.
 func (h *hub) connections() int {

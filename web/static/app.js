@@ -352,6 +352,15 @@
     } else if (msg.type === "follow") {
       ev.preventDefault();
       follow(String(msg.data).trim());
+    } else if (msg.type === "gone") {
+      ev.preventDefault();
+      var notice = document.getElementById("link-gone") || document.createElement("p");
+      notice.id = "link-gone";
+      notice.className = "toast";
+      notice.setAttribute("role", "alert");
+      notice.setAttribute("data-testid", "link-gone");
+      notice.textContent = String(msg.data);
+      document.body.appendChild(notice);
     }
   });
   document.addEventListener("htmx:sseMessage", function (ev) {
