@@ -97,6 +97,9 @@ func mapIdentity(it Item) unsafe.Pointer {
 	return *(*unsafe.Pointer)(unsafe.Pointer(&it))
 }
 
+// known reports whether item i has been measured.
+func (e *itemMeasures) known(i int) bool { return e.m[i].Load()&measureSet != 0 }
+
 // get returns the measurement recorded for item i, if any.
 func (e *itemMeasures) get(i int) (page, size int, canonical, ok bool) {
 	w := e.m[i].Load()

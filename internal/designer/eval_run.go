@@ -856,6 +856,9 @@ type entryOrder struct {
 	pass       bool // the filter keeps it
 }
 
+// parallelMeasureMin is the number of unmeasured entries from which two goroutines measure them.
+const parallelMeasureMin = 4096
+
 // pageScratch holds readPage's entry and key part arrays between reads. They are cleared before
 // they go back, so a pooled array never keeps items alive.
 type pageScratch struct {
@@ -980,9 +983,25 @@ func readPage(tg target, req readRequest, conds map[string]keyCond) readResult {
 		}
 	}
 	if eager {
-		// In stored order, which walks memory far more locally than key order does.
-		for i := range recs {
-			measure(&recs[i])
+		// In stored order, which walks memory far more locally than key order does. Items not
+		// measured before (a design just loaded) are measured by two goroutines when there are
+		// many: the walk waits on memory, and two walks overlap their waits.
+		if len(recs) >= parallelMeasureMin && memo != nil && !memo.known(int(recs[0].src)) && !memo.known(int(recs[len(recs)-1].src)) {
+			half := len(recs) / 2
+			var wg sync.WaitGroup
+			wg.Go(func() {
+				for i := range recs[:half] {
+					measure(&recs[i])
+				}
+			})
+			for i := half; i < len(recs); i++ {
+				measure(&recs[i])
+			}
+			wg.Wait()
+		} else {
+			for i := range recs {
+				measure(&recs[i])
+			}
 		}
 	}
 	if !isQuery || tg.isIndex {

@@ -153,7 +153,7 @@ func FuzzExpression(f *testing.F) {
 }
 
 // query10kDesign is a table with one 10,000-item partition and a Query reading it with a filter.
-func query10kDesign(b *testing.B) (Design, Operation) {
+func query10kDesign(b testing.TB) (Design, Operation) {
 	b.Helper()
 	t := Table{Name: "Events", PartitionKey: KeyAttribute{Name: "pk", Type: S}, SortKey: &KeyAttribute{Name: "sk", Type: S}}
 	for i := range 10_000 {
@@ -260,5 +260,22 @@ func TestReadMeasureMemo(t *testing.T) {
 	measureMemo.Unlock()
 	if want := RunOperation(changed, op); !reflect.DeepEqual(got, want) || got.CapacityUnits == first.CapacityUnits {
 		t.Errorf("changed design: %+v, want %+v (before the change %v units)", got.CapacityUnits, want.CapacityUnits, first.CapacityUnits)
+	}
+}
+
+// A large partition read for the first time is measured by two goroutines: what it returns is
+// what the same read returns from remembered measurements.
+func TestQueryFirstReadOfALargePartitionAgreesWithLaterReads(t *testing.T) {
+	d, op := query10kDesign(t)
+	tb := d.Tables[0]
+	tb.Items = slices.Clone(tb.Items)
+	for i := range tb.Items {
+		tb.Items[i].Item = maps.Clone(tb.Items[i].Item)
+	}
+	fresh := Design{Tables: []Table{tb}}
+	first := RunOperation(fresh, op)
+	again := RunOperation(fresh, op)
+	if !reflect.DeepEqual(first, again) || first.Count == 0 || first.ScannedCount != 10_000 {
+		t.Fatalf("first read %d items (%v units), later read %d (%v units)", first.Count, first.CapacityUnits, again.Count, again.CapacityUnits)
 	}
 }
