@@ -97,18 +97,19 @@ func (c AddOperation) Paths() []string { return []string{patternPath(c.Pattern)}
 // OperationFields are the fields SetOperationField sets.
 var OperationFields = []string{
 	"op", "table", "index", "key_condition", "filter", "projection", "limit", "direction", "consistent",
-	"names", "values", "notes",
+	"names", "values", "action", "notes",
 }
 
 var operationLabels = map[string]string{
 	"op": "API call", "table": "table", "index": "index", "key_condition": "key condition", "filter": "filter",
 	"projection": "projection", "limit": "limit", "direction": "direction", "consistent": "consistency",
-	"names": "names", "values": "values", "notes": "notes",
+	"names": "names", "values": "values", "action": "action", "notes": "notes",
 }
 
 // SetOperationField sets one field of an operation from what a person typed:
 //
-//	op             a DynamoDB operation name, in any case
+//	op             a DynamoDB operation name, in any case; an action the new operation cannot take
+//	               is cleared
 //	table          a table of the design; an index the new table lacks is cleared
 //	index          an index of the operation's table; empty targets the table
 //	key_condition, filter, projection, notes   text, kept as written
@@ -117,6 +118,8 @@ var operationLabels = map[string]string{
 //	consistent     yes or no (strong, eventual)
 //	names          #n=name, #s=status (see ParseOperationNames)
 //	values         :pk=USER#1, :n=5 (see ParseOperationValues)
+//	action         what a BatchWriteItem or TransactWriteItems row does: put, update, delete or
+//	               condition_check (OperationActions); empty leaves it to the values
 //
 // Expressions are not refused for their content: the MAP rules say what is wrong with them, so a
 // half-typed condition can be saved and fixed.
@@ -136,7 +139,9 @@ func (c SetOperationField) Apply(d Design) (Design, error) {
 	}
 	switch c.Field {
 	case "op":
-		op.Op, err = ParseOperationName(c.Value)
+		if op.Op, err = ParseOperationName(c.Value); err == nil && !slices.Contains(OperationActions(op.Op), op.Action) {
+			op.Action = ""
+		}
 	case "table":
 		var t Table
 		if strings.TrimSpace(c.Value) == "" {
@@ -166,6 +171,8 @@ func (c SetOperationField) Apply(d Design) (Design, error) {
 		op.Names, err = ParseOperationNames(c.Value)
 	case "values":
 		op.Values, err = ParseOperationValues(c.Value)
+	case "action":
+		op.Action, err = parseAction(op.Op, c.Value)
 	case "notes":
 		op.Notes, err = cleanText(c.Field, c.Value)
 	default:
@@ -197,6 +204,26 @@ func operationIndex(d Design, op Operation, name string) (string, error) {
 		return "", fmt.Errorf("table %s has no index named %q; its indexes are %s", t.Name, name, strings.Join(names, ", "))
 	}
 	return name, nil
+}
+
+// parseAction reads what a BatchWriteItem or TransactWriteItems row does, in any case, with spaces
+// or underscores ("Condition Check", "ConditionCheck"). Blank leaves it to the values.
+func parseAction(op, s string) (string, error) {
+	squeezed := strings.NewReplacer(" ", "", "_", "").Replace(words(s))
+	if squeezed == "" {
+		return "", nil
+	}
+	allowed := OperationActions(op)
+	if len(allowed) == 0 {
+		return "", fmt.Errorf("a %s takes no action; only BatchWriteItem and TransactWriteItems rows do", op)
+	}
+	for _, a := range allowed {
+		if strings.EqualFold(strings.ReplaceAll(a, "_", ""), squeezed) {
+			return a, nil
+		}
+	}
+	return "", fmt.Errorf("%q is not an action of a %s row; use %s, or leave it blank to put the item when the row gives attributes and delete it when it gives none",
+		strings.TrimSpace(s), op, strings.Join(allowed, ", "))
 }
 
 // parseLimit reads a Query or Scan Limit: a whole number of 1 or more; blank clears it.

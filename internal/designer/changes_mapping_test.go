@@ -303,3 +303,60 @@ func FuzzOperationValues(f *testing.F) {
 		}
 	})
 }
+
+func TestSetOperationField_action(t *testing.T) {
+	action := func(o Operation) any { return o.Action }
+	for _, tt := range []struct {
+		pattern, value, want string
+	}{
+		{"ap11", "update", ActionUpdate},
+		{"ap11", "Condition Check", ActionConditionCheck},
+		{"ap11", "ConditionCheck", ActionConditionCheck},
+		{"ap11", " PUT ", ActionPut},
+		{"ap11", "delete", ActionDelete},
+		{"ap11", "", ""},
+	} {
+		t.Run(tt.value, func(t *testing.T) {
+			runChangeCases(t, []changeCase{{name: "set", change: SetOperationField{Pattern: tt.pattern, Field: "action", Value: tt.value},
+				check: func(t *testing.T, _, after Design) {
+					if got := action(mustOperation(t, after, tt.pattern, 0)); got != tt.want {
+						t.Errorf("action = %q, want %q", got, tt.want)
+					}
+				}}})
+		})
+	}
+	runChangeCases(t, []changeCase{
+		{name: "unknown action", change: SetOperationField{Pattern: "ap11", Field: "action", Value: "upsert"}, field: "action"},
+		{name: "action of a read", change: SetOperationField{Pattern: "ap7", Field: "action", Value: "put"}, field: "action"},
+	})
+	// A BatchWriteItem has no update; the error lists what it takes.
+	d := hrDesign(t)
+	d, err := SetOperationField{Pattern: "ap11", Field: "op", Value: "BatchWriteItem"}.Apply(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = SetOperationField{Pattern: "ap11", Field: "action", Value: "update"}.Apply(d)
+	wantValidationError(t, err, "action")
+	if err == nil || !strings.Contains(err.Error(), "use put, delete") {
+		t.Errorf("error = %v, want it to list put, delete", err)
+	}
+	// Changing the operation clears an action the new one cannot take, and keeps one it can.
+	for _, c := range []struct {
+		action, op, want string
+	}{{"update", "BatchWriteItem", ""}, {"delete", "BatchWriteItem", ActionDelete}, {"put", "Query", ""}} {
+		d := hrDesign(t)
+		d, err := SetOperationField{Pattern: "ap11", Field: "action", Value: c.action}.Apply(d)
+		if err == nil {
+			d, err = SetOperationField{Pattern: "ap11", Field: "op", Value: c.op}.Apply(d)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := mustOperation(t, d, "ap11", 0).Action; got != c.want {
+			t.Errorf("%s, then op %s: action = %q, want %q", c.action, c.op, got, c.want)
+		}
+		if err := Check(d); err != nil {
+			t.Errorf("%s, then op %s: Check: %v", c.action, c.op, err)
+		}
+	}
+}

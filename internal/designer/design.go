@@ -148,7 +148,11 @@ type Operation struct {
 	Consistent   bool              `json:"consistent_read,omitempty"`
 	Names        map[string]string `json:"names,omitempty"`
 	Values       map[string]Value  `json:"values,omitempty"`
-	Notes        string            `json:"notes,omitempty"`
+	// Action says what a BatchWriteItem or TransactWriteItems row does to its keys (one of
+	// OperationActions); empty leaves it to the values, as eval_write.go describes: a put when the
+	// row gives attributes, a delete when it gives none. Other operations leave it empty.
+	Action string `json:"action,omitempty"`
+	Notes  string `json:"notes,omitempty"`
 	// Expected lists the keys of the items the operation must return; nil means not stated yet,
 	// an empty list means "returns nothing".
 	Expected *[]Item `json:"expected,omitempty"`
@@ -158,6 +162,27 @@ type Operation struct {
 var Operations = []string{
 	"GetItem", "Query", "Scan", "PutItem", "UpdateItem", "DeleteItem",
 	"BatchGetItem", "BatchWriteItem", "TransactGetItems", "TransactWriteItems",
+}
+
+// What a BatchWriteItem or TransactWriteItems row does (Operation.Action).
+const (
+	ActionPut            = "put"
+	ActionUpdate         = "update"
+	ActionDelete         = "delete"
+	ActionConditionCheck = "condition_check"
+)
+
+// OperationActions lists the actions a row of operation op may name: put and delete for a
+// BatchWriteItem, which has no other requests; put, update, delete and condition_check for a
+// TransactWriteItems; none for any other operation.
+func OperationActions(op string) []string {
+	switch op {
+	case "BatchWriteItem":
+		return []string{ActionPut, ActionDelete}
+	case "TransactWriteItems":
+		return []string{ActionPut, ActionUpdate, ActionDelete, ActionConditionCheck}
+	}
+	return nil
 }
 
 // Aggregate decisions.

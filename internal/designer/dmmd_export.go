@@ -47,7 +47,8 @@ import (
 //     (Mapping.Source) while that still reads as its operations, else one line per operation:
 //     "Query on Orders index ByStatus: status = :s; Limit 20; ScanIndexForward=false;
 //     ConsistentRead=true; Filter: …; Projection: …; Names: #n=name; Values: :s=OPEN; Notes: …",
-//     each part only when set. The Tables/Indexes cell is computed from the operations.
+//     each part only when set; a batch or transaction write row names its action first,
+//     "TransactWriteItems on Orders: pk = :pk; Action: update; …". The Tables/Indexes cell is computed from the operations.
 //
 // Cells escape "\", "|", newlines (as <br>) and a "<" that could open an HTML tag. Prose sections
 // are written where they were found: the introduction after the title, a table's or index's prose
@@ -862,6 +863,9 @@ func dmOperationText(op Operation) string {
 		b.WriteString(": " + dmClauseEscape(op.KeyCondition))
 	}
 	clause := func(s string) { b.WriteString("; " + s) }
+	if op.Action != "" {
+		clause("Action: " + op.Action)
+	}
 	if op.Filter != "" {
 		clause("Filter: " + dmClauseEscape(op.Filter))
 	}

@@ -574,6 +574,9 @@ func (g genDesigns) operation(d Design) Operation {
 	if g.r.IntN(3) == 0 {
 		op.Expected = &[]Item{{"pk": Str("x")}}
 	}
+	if actions := OperationActions(op.Op); len(actions) > 0 && g.r.IntN(3) > 0 {
+		op.Action = g.pick(actions)
+	}
 	return op
 }
 
@@ -683,5 +686,39 @@ func TestRandomDesigns_designJSONRoundTripsAndRequirementsAreFixedPoints(t *test
 		if twice := ExportRequirementsMD(read); !bytes.Equal(req, twice) {
 			t.Fatalf("design %d: requirements-md is not a fixed point:\n%s", n, firstDifference(req, twice))
 		}
+	}
+}
+
+func TestExportDataModelMD_operationAction(t *testing.T) {
+	d := hrDesign(t)
+	p, pi, _ := d.PatternByID("ap11")
+	p.Mapping.Source = ""
+	p.Mapping.Operations = slices.Clone(p.Mapping.Operations)
+	p.Mapping.Operations[0].Action = ActionConditionCheck
+	p.Mapping.Operations[1].Action = ""
+	p.Mapping.Operations[4].Action = ActionUpdate
+	d.Patterns[pi] = p
+	out := ExportDataModelMD(d)
+	if want := "TransactWriteItems on Employee: emp_no = :emp_no AND record_key = :profile; Action: condition_check; Values: "; !bytes.Contains(out, []byte(want)) {
+		t.Fatalf("the export lacks %q", want)
+	}
+	back := assertDataModelFixedPoint(t, d)
+	bp, _, _ := back.PatternByID("ap11")
+	var got []string
+	for _, op := range bp.Mapping.Operations {
+		got = append(got, op.Action)
+	}
+	if want := []string{ActionConditionCheck, "", ActionPut, ActionPut, ActionUpdate}; !slices.Equal(got, want) {
+		t.Fatalf("actions read back as %q, want %q", got, want)
+	}
+	// A line whose action the operation cannot take is not read as an operation line.
+	for _, bad := range []string{"Action: upsert", "Action: update", "Action: "} {
+		line := "BatchWriteItem on Employee: emp_no = :e; " + bad
+		if op, ok := dmParseOperation(line); ok {
+			t.Errorf("%q read as %+v", line, op)
+		}
+	}
+	if op, ok := dmParseOperation("BatchWriteItem on Employee: emp_no = :e; Action: delete"); !ok || op.Action != ActionDelete {
+		t.Errorf("a batch delete line read as %+v, %v", op, ok)
 	}
 }

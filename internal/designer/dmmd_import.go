@@ -2048,6 +2048,12 @@ func dmParseOperation(l string) (Operation, bool) {
 			op.Names, err = ParseOperationNames(text)
 		case "Values:":
 			op.Values, err = ParseOperationValues(text)
+		case "Action:":
+			// Only an action the operation can take, spelt as the export writes it.
+			op.Action = text
+			if checkAction("action", op) != nil || text == "" {
+				return op, false
+			}
 		default:
 			return op, false
 		}

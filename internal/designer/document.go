@@ -391,9 +391,26 @@ func checkPattern(p string, pt Pattern) error {
 		nonNegFloat(p+"/avg_rps", pt.AvgRPS),
 	}
 	for i, op := range pt.Mapping.Operations {
-		checks = append(checks, oneOf(fmt.Sprintf("%s/mapping/operations/%d/op", p, i), op.Op, Operations...))
+		at := fmt.Sprintf("%s/mapping/operations/%d/", p, i)
+		checks = append(checks, oneOf(at+"op", op.Op, Operations...), checkAction(at+"action", op))
 	}
 	return firstNonNil(checks)
+}
+
+// checkAction refuses an action the operation cannot take: BatchWriteItem puts or deletes,
+// TransactWriteItems also updates or checks a condition, and other operations take none.
+func checkAction(field string, op Operation) error {
+	if op.Action == "" {
+		return nil
+	}
+	allowed := OperationActions(op.Op)
+	if len(allowed) == 0 {
+		return invalid(field, "is %q, but a %s takes no action; only BatchWriteItem and TransactWriteItems rows do, so leave it empty", op.Action, op.Op)
+	}
+	if !slices.Contains(allowed, op.Action) {
+		return invalid(field, "is %q; a %s row takes %s, or nothing to put the item when the row gives attributes and delete it when it gives none", op.Action, op.Op, strings.Join(allowed, ", "))
+	}
+	return nil
 }
 
 func checkTable(p string, t Table) error {

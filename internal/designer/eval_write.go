@@ -25,9 +25,16 @@ import (
 //     item holding only the key); setting a table key attribute is refused, as DynamoDB does.
 //     There is no REMOVE: an attribute cannot be taken away by an update under this convention.
 //   - DeleteItem deletes the item with the key.
-//   - BatchWriteItem and TransactWriteItems put, for each key, the item made of the key and the
-//     attributes; with no attributes they delete each key instead. TransactWriteItems costs twice
-//     the base-table units (prepare and commit); its index writes are counted once.
+//   - A BatchWriteItem or TransactWriteItems row does to each of its keys what its Action says:
+//     put and delete as PutItem and DeleteItem, update as UpdateItem (TransactWriteItems only),
+//     and condition_check (TransactWriteItems only) writes nothing. Without an Action a row puts
+//     the item made of the key and the attributes, or deletes the key when it gives no attributes.
+//     TransactWriteItems costs twice the base-table units (prepare and commit); its index writes
+//     are counted once.
+//   - A condition check is not evaluated: the item is checked as if the condition held, and it
+//     writes no index. It consumes write units for the item's size like a write of it (a missing
+//     item one unit, as a failed conditional write of a missing item costs), twice in a
+//     transaction; its attributes, if any, are not used.
 //
 // Capacity (§2.2): a put or update costs max(size before, size after) rounded up to 1 KB, a
 // delete the deleted item's size rounded up to 1 KB, at least one unit each; batches sum their
@@ -74,17 +81,17 @@ func runWrite(d Design, op Operation) (OperationResult, error) {
 	if err != nil {
 		return OperationResult{}, err
 	}
-	kind := op.Op // the write applied to each key: PutItem, UpdateItem or DeleteItem
+	kind := op.Op // the write applied to each key: PutItem, UpdateItem, DeleteItem or ConditionCheck
 	switch op.Op {
 	case "PutItem", "UpdateItem", "DeleteItem":
 		if len(keyItems) != 1 {
 			return OperationResult{}, validationErr("%s writes one key; its key condition gives %d", op.Op, len(keyItems))
 		}
 	default:
-		kind = "PutItem"
-		if len(attrs) == 0 {
-			kind = "DeleteItem"
+		if err := checkAction("action", op); err != nil {
+			return OperationResult{}, validationErr("%s", err)
 		}
+		kind = rowWrite(op, attrs)
 	}
 	for _, k := range keys {
 		if _, ok := attrs[k.Name]; ok && kind == "UpdateItem" {
@@ -124,6 +131,9 @@ func runWrite(d Design, op Operation) (OperationResult, error) {
 		if found {
 			oldSize = ItemSize(before)
 		}
+		if kind == "ConditionCheck" {
+			after = before // nothing is written
+		}
 		if after != nil {
 			if newSize = ItemSize(after); newSize > maxItemSize {
 				return OperationResult{}, validationErr("Item size has exceeded the maximum allowed size")
@@ -144,12 +154,32 @@ func runWrite(d Design, op Operation) (OperationResult, error) {
 			out.IndexWrites[i].Writes += e.Writes
 			out.IndexWrites[i].Units += e.Units
 		}
-		if after != nil {
+		if after != nil && kind != "ConditionCheck" {
 			out.Items = append(out.Items, canonicalItem(after))
 		}
 	}
 	out.Count = len(out.Items)
 	return out, nil
+}
+
+// rowWrite is the write a BatchWriteItem or TransactWriteItems row applies to each of its keys:
+// the one its Action names, or without one a put when the row gives attributes and a delete when it
+// gives none. The action is one checkAction accepts.
+func rowWrite(op Operation, attrs Item) string {
+	switch op.Action {
+	case ActionPut:
+		return "PutItem"
+	case ActionUpdate:
+		return "UpdateItem"
+	case ActionDelete:
+		return "DeleteItem"
+	case ActionConditionCheck:
+		return "ConditionCheck"
+	}
+	if len(attrs) == 0 {
+		return "DeleteItem"
+	}
+	return "PutItem"
 }
 
 // writeParts reads a write's attributes (the values its key condition does not use, named after

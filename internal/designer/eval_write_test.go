@@ -156,6 +156,90 @@ func TestRunOperation_batchAndTransactionWrites(t *testing.T) {
 	}
 }
 
+func TestRunOperation_transactionRowActions(t *testing.T) {
+	key := map[string]Value{":pk": Str("C#1"), ":sk": Str("ORDER#002")}
+	with := func(extra map[string]Value) map[string]Value {
+		out := map[string]Value{}
+		for k, v := range key {
+			out[k] = v
+		}
+		for k, v := range extra {
+			out[k] = v
+		}
+		return out
+	}
+	row := func(action string, values map[string]Value) Operation {
+		return Operation{Op: "TransactWriteItems", Table: "Orders", KeyCondition: "pk = :pk AND sk = :sk", Action: action, Values: values}
+	}
+
+	// An update keeps the stored attributes and sets the given ones: OPEN → SHIPPED moves the
+	// ByStatus entry (2 writes); a put would have dropped total and customer instead.
+	res := runWriteOK(t, evalDesign(), row(ActionUpdate, with(map[string]Value{":status": Str("SHIPPED")})))
+	want := Item{"pk": Str("C#1"), "sk": Str("ORDER#002"), "status": Str("SHIPPED"), "total": Num("10"), "customer": Str("ann")}
+	if len(res.Items) != 1 || !reflect.DeepEqual(res.Items[0], want) {
+		t.Errorf("update wrote %v, want %v", res.Items, want)
+	}
+	if got := indexWrites(res); got["ByStatus"] != [2]float64{2, 2} || got["ByTotal"] != [2]float64{1, 1} || res.CapacityUnits != 2 {
+		t.Errorf("update: index writes %v, %v units; want ByStatus 2, ByTotal 1, 2 units", got, res.CapacityUnits)
+	}
+	// An update of a missing item creates it from the key and the attributes.
+	res = runWriteOK(t, evalDesign(), Operation{Op: "TransactWriteItems", Table: "Orders", KeyCondition: "pk = :pk AND sk = :sk",
+		Action: ActionUpdate, Values: map[string]Value{":pk": Str("C#9"), ":sk": Str("NEW"), ":flag": Str("x")}})
+	if want := (Item{"pk": Str("C#9"), "sk": Str("NEW"), "flag": Str("x")}); len(res.Items) != 1 || !reflect.DeepEqual(res.Items[0], want) {
+		t.Errorf("update of a missing item wrote %v, want %v", res.Items, want)
+	}
+
+	// A key-only put writes the item of the key alone: it leaves every index the item was in.
+	res = runWriteOK(t, evalDesign(), row(ActionPut, key))
+	if want := (Item{"pk": Str("C#1"), "sk": Str("ORDER#002")}); len(res.Items) != 1 || !reflect.DeepEqual(res.Items[0], want) {
+		t.Errorf("key-only put wrote %v, want %v", res.Items, want)
+	}
+	if got := indexWrites(res); got["ByStatus"] != [2]float64{1, 1} || got["ByTotal"] != [2]float64{1, 1} {
+		t.Errorf("key-only put: index writes %v, want the entries removed", got)
+	}
+
+	// A delete ignores attributes, which without an action would have made the row a put.
+	res = runWriteOK(t, evalDesign(), row(ActionDelete, with(map[string]Value{":status": Str("GONE")})))
+	if len(res.Items) != 0 || indexWrites(res)["ByStatus"] != [2]float64{1, 1} || res.CapacityUnits != 2 {
+		t.Errorf("delete with attributes: %+v", res)
+	}
+
+	// A condition check writes nothing and no index, but costs the item's size, twice in a
+	// transaction; a missing item costs one unit (two).
+	d := evalDesign()
+	d.Tables[0].Items[2].Item["customer"] = Str(strings.Repeat("x", 1500))
+	res = runWriteOK(t, d, row(ActionConditionCheck, with(map[string]Value{":status": Str("SHIPPED")})))
+	if len(res.Items) != 0 || res.CapacityUnits != 4 {
+		t.Errorf("condition check of a 1.5 KB item: items %v, %v units; want none and 4", res.Items, res.CapacityUnits)
+	}
+	for ix, w := range indexWrites(res) {
+		if w != [2]float64{0, 0} {
+			t.Errorf("condition check wrote index %s: %v", ix, w)
+		}
+	}
+	res = runWriteOK(t, d, Operation{Op: "TransactWriteItems", Table: "Orders", KeyCondition: "pk = :pk AND sk = :sk",
+		Action: ActionConditionCheck, Values: map[string]Value{":pk": Str("C#9"), ":sk": Str("NONE")}})
+	if res.CapacityUnits != 2 {
+		t.Errorf("condition check of a missing item: %v units, want 2", res.CapacityUnits)
+	}
+}
+
+func TestRunOperation_batchRowActions(t *testing.T) {
+	// Deleting two keys that the values also give attributes for.
+	op := Operation{Op: "BatchWriteItem", Table: "Orders", KeyCondition: "pk = :pk AND sk IN (:a, :b)", Action: ActionDelete,
+		Values: map[string]Value{":pk": Str("C#1"), ":a": Str("ORDER#001"), ":b": Str("ORDER#002"), ":note": Str("x")}}
+	res := runWriteOK(t, evalDesign(), op)
+	if len(res.Items) != 0 || res.CapacityUnits != 2 || indexWrites(res)["ByStatus"] != [2]float64{2, 2} {
+		t.Errorf("batch delete: %+v", res)
+	}
+	// Putting two keys with no attributes, which without an action would delete them.
+	op.Action, op.Values = ActionPut, map[string]Value{":pk": Str("C#1"), ":a": Str("ORDER#001"), ":b": Str("ORDER#002")}
+	res = runWriteOK(t, evalDesign(), op)
+	if len(res.Items) != 2 || res.Items[0]["status"].Type != "" {
+		t.Errorf("batch put of keys: %+v", res)
+	}
+}
+
 func TestRunOperation_refusedWrites(t *testing.T) {
 	for _, c := range []struct {
 		op   Operation
@@ -171,6 +255,12 @@ func TestRunOperation_refusedWrites(t *testing.T) {
 			"ValidationException: The provided key element does not match the schema"},
 		{Operation{Op: "DeleteItem", Table: "Orders"}, "ValidationException: DeleteItem needs a key condition"},
 		{Operation{Op: "PutItem", Table: "Nope"}, "ResourceNotFoundException: Requested resource not found"},
+		{Operation{Op: "BatchWriteItem", Table: "Orders", KeyCondition: "pk = :pk AND sk = :sk", Action: ActionUpdate,
+			Values: map[string]Value{":pk": Str("C#1"), ":sk": Str("ORDER#001"), ":status": Str("X")}},
+			"ValidationException: action: is \"update\"; a BatchWriteItem row takes put, delete"},
+		{Operation{Op: "TransactWriteItems", Table: "Orders", KeyCondition: "pk = :p AND sk = :s", Action: ActionUpdate,
+			Values: map[string]Value{":p": Str("C#1"), ":s": Str("ORDER#001"), ":sk": Str("X")}},
+			"ValidationException: One or more parameter values were invalid: Cannot update attribute sk. This attribute is part of the key"},
 	} {
 		if res := RunOperation(evalDesign(), c.op); !strings.HasPrefix(res.Error, c.want) {
 			t.Errorf("%s %v: Error = %q, want %q…", c.op.Op, c.op.Values, res.Error, c.want)

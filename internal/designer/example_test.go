@@ -119,8 +119,15 @@ func TestHRExample_isComplete(t *testing.T) {
 				t.Errorf("pattern %d: %s on %s has no key condition", p.Number, op.Op, op.Table)
 			}
 			for placeholder := range op.Values {
-				if !strings.Contains(op.KeyCondition, placeholder) && !strings.Contains(op.Notes, placeholder) && !strings.Contains(op.Filter, placeholder) {
+				if strings.Contains(op.KeyCondition, placeholder) || strings.Contains(op.Notes, placeholder) || strings.Contains(op.Filter, placeholder) {
+					continue
+				}
+				// A write's other values are the attributes it writes (eval_write.go).
+				name := strings.TrimPrefix(placeholder, ":")
+				if !IsWriteOp(op.Op) {
 					t.Errorf("pattern %d: value %s is used nowhere", p.Number, placeholder)
+				} else if !slices.ContainsFunc(tb.Attributes, func(a Attribute) bool { return a.Name == name }) {
+					t.Errorf("pattern %d: value %s writes %s, which is no attribute of %s", p.Number, placeholder, name, tb.Name)
 				}
 			}
 			if op.Expected != nil {

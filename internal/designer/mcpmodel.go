@@ -26,9 +26,12 @@ import (
 //     copies into its results as it does for patterns served outside DynamoDB.
 //   - Keys and written items follow the evaluator's conventions (eval_write.go): the key comes
 //     from the key condition ("pk = :pk AND sk = :sk", IN for several keys), and every other value
-//     is an attribute named after its placeholder. UpdateItem sets those attributes; a batch or
-//     transaction write puts the items made of key and attributes, or deletes the keys when there
-//     are no attributes.
+//     is an attribute named after its placeholder. UpdateItem sets those attributes. A batch or
+//     transaction row does what its action says: a PutRequest or Put of the item made of key and
+//     attributes, a DeleteRequest or Delete of the key, an Update that sets the attributes
+//     ("SET #a = :a, …", which needs at least one attribute), or a ConditionCheck that the item
+//     exists ("attribute_exists(#pk)" on the table's partition key). Without an action a row puts
+//     when it gives attributes and deletes when it gives none.
 //   - A command carries only the expression attribute names and values its expressions use, as
 //     DynamoDB refuses unused ones; when an expression does not parse, it carries them all and
 //     DynamoDB reports the mistake when the validator runs it.
@@ -84,8 +87,10 @@ type getAction struct {
 }
 
 type transactWrite struct {
-	Put    *putAction    `json:"Put,omitempty"`
-	Delete *deleteAction `json:"Delete,omitempty"`
+	Put            *putAction       `json:"Put,omitempty"`
+	Update         *updateAction    `json:"Update,omitempty"`
+	Delete         *deleteAction    `json:"Delete,omitempty"`
+	ConditionCheck *conditionAction `json:"ConditionCheck,omitempty"`
 }
 
 type putAction struct {
@@ -96,6 +101,21 @@ type putAction struct {
 type deleteAction struct {
 	TableName string `json:"TableName"`
 	Key       Item   `json:"Key"`
+}
+
+type updateAction struct {
+	TableName                 string            `json:"TableName"`
+	Key                       Item              `json:"Key"`
+	UpdateExpression          string            `json:"UpdateExpression"`
+	ExpressionAttributeNames  map[string]string `json:"ExpressionAttributeNames"`
+	ExpressionAttributeValues map[string]Value  `json:"ExpressionAttributeValues"`
+}
+
+type conditionAction struct {
+	TableName                string            `json:"TableName"`
+	Key                      Item              `json:"Key"`
+	ConditionExpression      string            `json:"ConditionExpression"`
+	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames"`
 }
 
 // ExportMCPModelJSON writes the design as the executable model JSON of the AWS DynamoDB MCP
@@ -471,27 +491,66 @@ func itemCommand(d Design, field string, op Operation) (opCommand, error) {
 	return c, nil
 }
 
-// addUpdate writes "SET #a = :a, #b = :b" for the attributes of an UpdateItem, with a name
-// placeholder for every attribute so that no reserved word can break the expression.
+// addUpdate writes the update expression of an UpdateItem's attributes (updateExpression).
 func addUpdate(w *cliCommand, field string, t Table, attrs Item) error {
 	if len(attrs) == 0 {
 		return nil
 	}
+	expr, names, values, err := updateExpression(field, t, attrs)
+	if err != nil {
+		return err
+	}
+	w.add("--update-expression", expr)
+	return w.addPlaceholders(names, values)
+}
+
+// updateExpression is "SET #a = :a, #b = :b" for the attributes of an update, with a name
+// placeholder for every attribute so that no reserved word can break the expression.
+func updateExpression(field string, t Table, attrs Item) (string, map[string]string, map[string]Value, error) {
 	names := make(map[string]string, len(attrs))
 	values := make(map[string]Value, len(attrs))
 	var sets []string
 	for _, name := range sortedKeys(attrs) {
 		for _, k := range tableKeyAttrs(t) {
 			if k.Name == name {
-				return invalid(field+"/values/:"+name, "sets %s, a key attribute of table %s; an UpdateItem cannot change the key", name, t.Name)
+				return "", nil, nil, invalid(field+"/values/:"+name, "sets %s, a key attribute of table %s; an update cannot change the key", name, t.Name)
 			}
 		}
 		names["#"+name] = name
 		values[":"+name] = attrs[name]
 		sets = append(sets, "#"+name+" = :"+name)
 	}
-	w.add("--update-expression", "SET "+strings.Join(sets, ", "))
-	return w.addPlaceholders(names, values)
+	return "SET " + strings.Join(sets, ", "), names, values, nil
+}
+
+// transactWrites is what one TransactWriteItems row asks for each of its keys; kind is the row's
+// write (rowWrite).
+func transactWrites(field string, t Table, kind string, attrs Item, keys []Item) ([]transactWrite, error) {
+	out := make([]transactWrite, 0, len(keys))
+	for _, k := range keys {
+		var w transactWrite
+		switch kind {
+		case "PutItem":
+			w.Put = &putAction{TableName: t.Name, Item: withAttributes(k, attrs)}
+		case "DeleteItem":
+			w.Delete = &deleteAction{TableName: t.Name, Key: k}
+		case "UpdateItem":
+			if len(attrs) == 0 {
+				return nil, invalid(field+"/values", "an update row of a TransactWriteItems gives no attribute to set; give each as a value named after it (:status=ACTIVE), or choose another action")
+			}
+			expr, names, values, err := updateExpression(field, t, attrs)
+			if err != nil {
+				return nil, err
+			}
+			w.Update = &updateAction{TableName: t.Name, Key: k, UpdateExpression: expr,
+				ExpressionAttributeNames: names, ExpressionAttributeValues: values}
+		case "ConditionCheck":
+			w.ConditionCheck = &conditionAction{TableName: t.Name, Key: k, ConditionExpression: "attribute_exists(#pk)",
+				ExpressionAttributeNames: map[string]string{"#pk": t.PartitionKey.Name}}
+		}
+		out = append(out, w)
+	}
+	return out, nil
 }
 
 // multiItemCommands writes a run of BatchGetItem, TransactGetItems, BatchWriteItem or
@@ -571,19 +630,26 @@ func multiItemCommands(d Design, pp string, first int, ops []Operation) ([]opCom
 			entry.Keys = keys
 			batchGet[t.Name] = entry
 		case "BatchWriteItem", "TransactWriteItems":
+			if err := checkAction(field+"/action", op); err != nil {
+				return nil, err
+			}
 			attrs, keys, err := writtenItems(t, field, op)
 			if err != nil {
 				return nil, err
 			}
+			write := rowWrite(op, attrs)
+			if kind == "TransactWriteItems" {
+				ws, err := transactWrites(field, t, write, attrs, keys)
+				if err != nil {
+					return nil, err
+				}
+				writes = append(writes, ws...)
+				break
+			}
 			for _, k := range keys {
-				switch {
-				case kind == "TransactWriteItems" && len(attrs) == 0:
-					writes = append(writes, transactWrite{Delete: &deleteAction{TableName: t.Name, Key: k}})
-				case kind == "TransactWriteItems":
-					writes = append(writes, transactWrite{Put: &putAction{TableName: t.Name, Item: withAttributes(k, attrs)}})
-				case len(attrs) == 0:
+				if write == "DeleteItem" {
 					batchWrite[t.Name] = append(batchWrite[t.Name], writeRequest{DeleteRequest: &deleteRequest{Key: k}})
-				default:
+				} else {
 					batchWrite[t.Name] = append(batchWrite[t.Name], writeRequest{PutRequest: &putRequest{Item: withAttributes(k, attrs)}})
 				}
 			}

@@ -813,3 +813,93 @@ func BenchmarkExportCloudFormationJSON(b *testing.B) {
 		}
 	}
 }
+
+// flagJSON is the JSON argument of flag in a command's words.
+func flagJSON(t *testing.T, c opCommand, flag string) string {
+	t.Helper()
+	for i, w := range c.words {
+		if w == flag && i+1 < len(c.words) {
+			return c.words[i+1]
+		}
+	}
+	t.Fatalf("%s has no %s: %q", c.op, flag, c.words)
+	return ""
+}
+
+func TestExportMCPModelJSON_rowActions(t *testing.T) {
+	d := exportTestDesign()
+	batch, tx := &d.Patterns[9].Mapping, &d.Patterns[10].Mapping
+	// The batch deletes two keys although its row gives an attribute, and puts a key-only item.
+	batch.Operations[0].Action = ActionDelete
+	batch.Operations[1].Action = ActionPut
+	// The transaction updates the order, checks that a line exists, puts a key-only line and
+	// deletes another despite its attribute.
+	tx.Operations[0].Action = ActionUpdate
+	tx.Operations[1].Action = ActionConditionCheck
+	tx.Operations = append(tx.Operations,
+		Operation{Op: "TransactWriteItems", Table: "order_items", KeyCondition: "order_id = :o", Action: ActionPut,
+			Values: map[string]Value{":o": Str("o-4")}},
+		Operation{Op: "TransactWriteItems", Table: "order_items", KeyCondition: "order_id = :o", Action: ActionDelete,
+			Values: map[string]Value{":o": Str("o-8"), ":sku": Str("x")}})
+
+	cmds, err := patternCommands(d, "access_patterns/9", batch.Operations)
+	if err != nil || len(cmds) != 1 {
+		t.Fatalf("batch: %v commands, error %v", len(cmds), err)
+	}
+	if got, want := flagJSON(t, cmds[0], "--request-items"),
+		`{"order-items":[{"PutRequest":{"Item":{"id":{"B":"aw=="}}}}],"order_items":[{"DeleteRequest":{"Key":{"order_id":{"S":"o-5"}}}},{"DeleteRequest":{"Key":{"order_id":{"S":"o-6"}}}}]}`; got != want {
+		t.Errorf("batch request items:\n%s\nwant\n%s", got, want)
+	}
+
+	cmds, err = patternCommands(d, "access_patterns/10", tx.Operations)
+	if err != nil || len(cmds) != 1 {
+		t.Fatalf("transaction: %v commands, error %v", len(cmds), err)
+	}
+	var got []json.RawMessage
+	if err := json.Unmarshal([]byte(flagJSON(t, cmds[0], "--transact-items")), &got); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		`{"Update":{"TableName":"orders.v2-main","Key":{"order_key":{"S":"ORDER#3"},"tenant_id":{"S":"t1"}},"UpdateExpression":"SET #status = :status","ExpressionAttributeNames":{"#status":"status"},"ExpressionAttributeValues":{":status":{"S":"open"}}}}`,
+		`{"ConditionCheck":{"TableName":"order_items","Key":{"order_id":{"S":"o-3"}},"ConditionExpression":"attribute_exists(#pk)","ExpressionAttributeNames":{"#pk":"order_id"}}}`,
+		`{"Put":{"TableName":"order_items","Item":{"order_id":{"S":"o-4"}}}}`,
+		`{"Delete":{"TableName":"order_items","Key":{"order_id":{"S":"o-8"}}}}`,
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d transact items, want %d: %s", len(got), len(want), flagJSON(t, cmds[0], "--transact-items"))
+	}
+	for i := range want {
+		if string(got[i]) != want[i] {
+			t.Errorf("transact item %d:\n%s\nwant\n%s", i, got[i], want[i])
+		}
+	}
+	// The whole export carries them too, and its words still read back through a shell.
+	out, _ := exportMCP(t, d)
+	if !bytes.Contains(out, []byte(`\"ConditionCheck\":{\"TableName\":\"order_items\"`)) {
+		t.Error("the exported model lacks the condition check")
+	}
+}
+
+func TestExportMCPModelJSON_refusesRowActions(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		edit  func(*Design)
+		field string
+	}{
+		{"update without attributes", func(d *Design) { d.Patterns[10].Mapping.Operations[1].Action = ActionUpdate },
+			"access_patterns/10/mapping/operations/1/values"},
+		{"update of a key attribute", func(d *Design) {
+			op := &d.Patterns[10].Mapping.Operations[0]
+			op.Action, op.Values[":order_key"] = ActionUpdate, Str("ORDER#9")
+		}, "access_patterns/10/mapping/operations/0/values/:order_key"},
+		{"update in a batch", func(d *Design) { d.Patterns[9].Mapping.Operations[1].Action = ActionUpdate },
+			"access_patterns/9/mapping/operations/1/action"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			d := exportTestDesign()
+			c.edit(&d)
+			_, err := ExportMCPModelJSON(d)
+			wantValidationError(t, err, c.field)
+		})
+	}
+}

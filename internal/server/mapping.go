@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 
 	"github.com/a-h/templ"
@@ -23,6 +24,8 @@ var (
 	}()
 	directionOptions  = []templates.Option{{Value: "asc", Label: "Ascending"}, {Value: "desc", Label: "Descending"}}
 	consistentOptions = []templates.Option{{Value: "no", Label: "Eventually consistent"}, {Value: "yes", Label: "Strongly consistent"}}
+	actionLabels      = map[string]string{designer.ActionPut: "Put", designer.ActionUpdate: "Update",
+		designer.ActionDelete: "Delete", designer.ActionConditionCheck: "Condition check"}
 )
 
 // maxResultRows is how many candidate items a result box lists for marking.
@@ -110,6 +113,14 @@ func operationView(d *designContext, p designer.Pattern, i int, op designer.Oper
 			Action: base + "/mapping/delete", Params: []templates.Param{{Name: "pattern", Value: p.ID}, {Name: "index", Value: itoa(i)}},
 			Target: "#" + elemID("map", p.ID), Class: "danger"},
 		Result: resultView(d, p, i, op),
+	}
+	if actions := designer.OperationActions(op.Op); len(actions) > 0 {
+		// A batch or transaction row says what it does to its keys; only these rows have the cell.
+		opts := []templates.Option{{Value: "", Label: "From the values (put, or delete without attributes)"}}
+		for _, a := range actions {
+			opts = append(opts, templates.Option{Value: a, Label: actionLabels[a]})
+		}
+		v.Cells = slices.Insert(v.Cells, 1, cell("action", "Action", op.Action, "select", opts))
 	}
 	return v
 }

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"dynaloom/internal/designer"
 )
 
 func (a *testApp) evaluate(token, op, body string) (int, map[string]any) {
@@ -100,5 +102,60 @@ func TestMapping_aWriteShowsItsCapacityAndIndexWrites(t *testing.T) {
 	}
 	if d2, _ := a.design(c.EditToken); len(d2.Tables[0].Items) != 3 {
 		t.Fatal("evaluating a write changed the sample items")
+	}
+}
+
+func TestMapping_aTransactionRowSaysWhatItDoes(t *testing.T) {
+	a := newTestApp(t)
+	c := a.createJSON(strings.Replace(tableDesign(3, 1), `"name": "Shop",`, `"name": "Shop", "access_patterns": [{"number": 1, "description": "Touch an order", "type": "write", "peak_rps": 5, "avg_rps": 1}],`, 1))
+	base := "/d/" + c.EditToken
+	d, _ := a.design(c.EditToken)
+	pid := d.Patterns[0].ID
+	a.hx(base+"/mapping/add", "pattern", pid)
+	actionCell := elemID("opf", pid, "0", "action")
+	if page := a.request(http.MethodGet, base+"/mapping", "", nil).Body.String(); strings.Contains(page, actionCell) {
+		t.Fatal("a Query row offers an action")
+	}
+	set := func(field, value string, want int) string {
+		t.Helper()
+		rec := a.hx(base+"/mapping/field", "pattern", pid, "index", "0", "field", field, "value", value)
+		if rec.Code != want {
+			t.Fatalf("set %s to %q: %d, want %d: %s", field, value, rec.Code, want, rec.Body)
+		}
+		return rec.Body.String()
+	}
+	// Item 1's key only: by the old convention the row deletes it.
+	set("op", "TransactWriteItems", http.StatusOK)
+	set("table", "Orders", http.StatusOK)
+	set("key_condition", "pk = :pk AND sk = :sk", http.StatusOK)
+	set("values", ":pk=P001, :sk=1, :status=S1", http.StatusOK)
+	page := a.request(http.MethodGet, base+"/mapping", "", nil).Body.String()
+	for _, want := range []string{actionCell, "From the values (put, or delete without attributes)", "Condition check", "writes 1 item(s)"} {
+		if !strings.Contains(page, want) {
+			t.Fatalf("the transaction row lacks %q", want)
+		}
+	}
+	body := set("action", "delete", http.StatusOK)
+	if !strings.Contains(body, "writes 0 item(s)") {
+		t.Fatalf("a delete row does not show that it writes nothing: %s", body)
+	}
+	if d, _ := a.design(c.EditToken); d.Patterns[0].Mapping.Operations[0].Action != designer.ActionDelete {
+		t.Fatalf("action stored as %q", d.Patterns[0].Mapping.Operations[0].Action)
+	}
+	body = set("action", "upsert", http.StatusUnprocessableEntity)
+	if !strings.Contains(body, "upsert") || !strings.Contains(body, "put, update, delete, condition_check") {
+		t.Fatalf("the refusal does not say what the action may be: %s", body)
+	}
+	if d, _ := a.design(c.EditToken); d.Patterns[0].Mapping.Operations[0].Action != designer.ActionDelete {
+		t.Fatal("a refused action changed the design")
+	}
+	// A BatchWriteItem cannot update, so switching to it drops the update and the choice.
+	set("action", "update", http.StatusOK)
+	body = set("op", "BatchWriteItem", http.StatusOK)
+	if strings.Contains(body, "Condition check") || !strings.Contains(body, actionCell) {
+		t.Fatal("a BatchWriteItem row offers a condition check, or no action at all")
+	}
+	if d, _ := a.design(c.EditToken); d.Patterns[0].Mapping.Operations[0].Action != "" {
+		t.Fatalf("a BatchWriteItem kept the action %q", d.Patterns[0].Mapping.Operations[0].Action)
 	}
 }
