@@ -48,7 +48,7 @@ func mappingCard(d *designContext, p designer.Pattern, bad *cellError) templates
 	base := "/d/" + d.Token
 	card := templates.MappingCard{
 		ID: elemID("map", p.ID), Number: itoa(p.Number), Description: p.Description,
-		Status: optionLabel(statusOptions, p.Status), Source: p.Mapping.Source,
+		Status: optionLabel(statusOptions, p.Status), StatusKind: p.Status, Source: p.Mapping.Source,
 		Notes: bad.apply(templates.Cell{ID: elemID("mapnotes", p.ID), Label: "Pattern " + itoa(p.Number) + " implementation notes",
 			Value: p.Mapping.Notes, Action: base + "/mapping/notes", Vals: vals("pattern", p.ID), Kind: "textarea", CanEdit: d.canEdit(), Class: "w-full"}),
 		Add: templates.Button{Label: "Add an operation to pattern " + itoa(p.Number), Text: "+ Add operation", Action: base + "/mapping/add",
@@ -146,13 +146,13 @@ func resultView(d *designContext, p designer.Pattern, i int, op designer.Operati
 	}
 	if designer.IsWriteOp(op.Op) {
 		// A write is run on a scratch copy of the items: what it costs and what it does to indexes.
-		r.Summary = fmt.Sprintf("writes %d item(s) · %s write units on %s", len(res.Items), formatUnits(res.CapacityUnits), t.Name)
+		r.Summary = fmt.Sprintf("writes %s · %s on %s", countNoun(len(res.Items), "item"), unitsNoun(res.CapacityUnits, "write unit"), t.Name)
 		for _, w := range res.IndexWrites {
-			r.IndexWrites = append(r.IndexWrites, fmt.Sprintf("%s: %d index write(s) · %s write units", w.Index, w.Writes, formatUnits(w.Units)))
+			r.IndexWrites = append(r.IndexWrites, fmt.Sprintf("%s: %s · %s", w.Index, countNoun(w.Writes, "index write"), unitsNoun(w.Units, "write unit")))
 		}
 		return r
 	}
-	r.Summary = fmt.Sprintf("%d returned · %d read · %s capacity units", res.Count, res.ScannedCount, formatUnits(res.CapacityUnits))
+	r.Summary = fmt.Sprintf("%d returned · %d read · %s", res.Count, res.ScannedCount, unitsNoun(res.CapacityUnits, "capacity unit"))
 	if stated, pass := designer.Verdict(t, unprojected, res); stated {
 		r.Verdict = "fail"
 		if pass {
@@ -323,3 +323,19 @@ func (s *Server) resultAnswer(c echo.Context, pattern string, i int, change desi
 }
 
 func formatUnits(u float64) string { return strconv.FormatFloat(u, 'f', -1, 64) }
+
+// countNoun writes a count with its noun, "1 item" or "3 items".
+func countNoun(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return itoa(n) + " " + noun + "s"
+}
+
+// unitsNoun writes capacity units with their noun, "1 write unit" or "0.5 write units".
+func unitsNoun(u float64, noun string) string {
+	if s := formatUnits(u); s != "1" {
+		return s + " " + noun + "s"
+	}
+	return "1 " + noun
+}

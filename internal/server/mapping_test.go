@@ -97,7 +97,7 @@ func TestMapping_aWriteShowsItsCapacityAndIndexWrites(t *testing.T) {
 		}
 	}
 	page := a.request(http.MethodGet, base+"/mapping", "", nil).Body.String()
-	if !strings.Contains(page, "writes 1 item(s) · 1 write units on Orders") || !strings.Contains(page, "ByStatus0: 1 index write(s)") {
+	if !strings.Contains(page, "writes 1 item · 1 write unit on Orders") || !strings.Contains(page, "ByStatus0: 1 index write · 1 write unit") {
 		t.Fatal("the mapping page does not show the write's cost and its index write")
 	}
 	if d2, _ := a.design(c.EditToken); len(d2.Tables[0].Items) != 3 {
@@ -130,13 +130,13 @@ func TestMapping_aTransactionRowSaysWhatItDoes(t *testing.T) {
 	set("key_condition", "pk = :pk AND sk = :sk", http.StatusOK)
 	set("values", ":pk=P001, :sk=1, :status=S1", http.StatusOK)
 	page := a.request(http.MethodGet, base+"/mapping", "", nil).Body.String()
-	for _, want := range []string{actionCell, "From the values (put, or delete without attributes)", "Condition check", "writes 1 item(s)"} {
+	for _, want := range []string{actionCell, "From the values (put, or delete without attributes)", "Condition check", "writes 1 item ·"} {
 		if !strings.Contains(page, want) {
 			t.Fatalf("the transaction row lacks %q", want)
 		}
 	}
 	body := set("action", "delete", http.StatusOK)
-	if !strings.Contains(body, "writes 0 item(s)") {
+	if !strings.Contains(body, "writes 0 items") {
 		t.Fatalf("a delete row does not show that it writes nothing: %s", body)
 	}
 	if d, _ := a.design(c.EditToken); d.Patterns[0].Mapping.Operations[0].Action != designer.ActionDelete {

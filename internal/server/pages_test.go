@@ -174,6 +174,10 @@ func TestParticipant_nameIsKeptInACookieAndUsedAsAuthor(t *testing.T) {
 	if strings.Contains(page, `data-testid="name-prompt"`) || !strings.Contains(page, "Ana Lima") {
 		t.Fatal("name not remembered")
 	}
+	// Someone sent a link to a step answers the prompt there and stays on that step.
+	if page := a.request(http.MethodGet, edit+"/mapping", "", nil).Body.String(); !strings.Contains(page, `name="next" value="`+edit+`/mapping"`) {
+		t.Fatal("the name prompt on the Mapping step does not return to it")
+	}
 	for _, next := range []string{"https://evil.example/", "//evil.example", "/d/x?y=//z"} {
 		rec := a.request(http.MethodPost, "/participant", formType, strings.NewReader(form("name", "Ana", "next", next)))
 		if rec.Header().Get("Location") != "/" {

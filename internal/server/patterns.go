@@ -21,11 +21,12 @@ type patternColumn struct {
 var (
 	typeOptions        = []templates.Option{{Value: "", Label: "—"}, {Value: designer.Read, Label: "Read"}, {Value: designer.Write, Label: "Write"}}
 	consistencyOptions = []templates.Option{{Value: "", Label: "—"}, {Value: designer.Strong, Label: "Strong"}, {Value: designer.Eventual, Label: "Eventual"}}
-	statusOptions      = []templates.Option{
-		{Value: designer.StatusOpen, Label: "⏳ Open"},
-		{Value: designer.StatusSolved, Label: "✅ Solved"},
-		{Value: designer.StatusAtRisk, Label: "⚠️ At risk"},
-		{Value: designer.StatusOutside, Label: "❌ Outside DynamoDB"},
+	// Words only: the seed's ✅ ⏳ ❌ ⚠️ need an emoji font that projectors' machines often lack.
+	statusOptions = []templates.Option{
+		{Value: designer.StatusOpen, Label: "Open"},
+		{Value: designer.StatusSolved, Label: "Solved"},
+		{Value: designer.StatusAtRisk, Label: "At risk"},
+		{Value: designer.StatusOutside, Label: "Outside DynamoDB"},
 	}
 )
 

@@ -35,7 +35,9 @@ type Workspace struct {
 	Revision int64
 	CanEdit  bool
 	// Base is the design's URL path with the token in use, "/d/<token>".
-	Base  string
+	Base string
+	// Here is the path of the page shown, where the name prompt returns to.
+	Here  string
 	Share Share
 	Steps []Step
 	// Participant is the display name kept in a cookie; editors without one are asked for it.
@@ -470,11 +472,13 @@ type Mapping struct {
 
 // MappingCard is one access pattern with its operations.
 type MappingCard struct {
-	ID, Number, Description, Status string
-	Notes                           Cell
-	Source                          string
-	Ops                             []OperationView
-	Add                             Button
+	ID, Number, Description string
+	// Status is the pattern's status in words; StatusKind its value, which picks the pill's colour.
+	Status, StatusKind string
+	Notes              Cell
+	Source             string
+	Ops                []OperationView
+	Add                Button
 }
 
 // OperationView is one mapped operation with its live result.
