@@ -118,7 +118,7 @@ func HomeView(h Home) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 10, "</div><button class=\"button primary\" type=\"submit\" data-testid=\"create-design\">Create design</button></form><p class=\"hint import-link\">Have a <code>dynamodb_requirement.md</code> or <code>dynamodb_data_model.md</code> already? <a href=\"/import\" data-testid=\"import-link\">Import it</a>.</p></div></section><section aria-labelledby=\"examples-heading\"><h2 id=\"examples-heading\">Or start from an example</h2><p class=\"hint\">A complete design to explore or adapt. Your copy is yours; the example stays as it is.</p><div class=\"examples\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 10, "</div><button class=\"button primary\" type=\"submit\" data-testid=\"create-design\">Create design</button></form><p class=\"hint import-link\">Have a <code>dynamodb_requirement.md</code>, a <code>dynamodb_data_model.md</code> or a NoSQL Workbench model already? <a href=\"/import\" data-testid=\"import-link\">Import it</a>.</p></div></section><section aria-labelledby=\"examples-heading\"><h2 id=\"examples-heading\">Or start from an example</h2><p class=\"hint\">A complete design to explore or adapt. Your copy is yours; the example stays as it is.</p><div class=\"examples\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
