@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // A NoSQL Workbench model (workbench-json) is one JSON object: ModelName, ModelMetadata and
@@ -28,7 +29,9 @@ import (
 //   - ProvisionedThroughput gives the table's read and write units.
 //   - Whatever else the model holds (Author and dates, DataAccess, SampleDataFormats, autoscaling,
 //     a facet's own list of attributes, members Workbench does not define such as Dynobase's
-//     ModelSchema) is kept verbatim in Design.Workbench and written back on export.
+//     ModelSchema) is kept verbatim in Design.Workbench and written back on export. A model without
+//     dates is given the stored design's when the server exports it (WorkbenchDated); a file
+//     exported by the CLI has no such times, and its dates stay empty strings.
 //
 // Workbench has no LSIs, TTL or multi-attribute keys: an export leaves LSIs and the TTL attribute
 // out and writes a multi-attribute GSI key with its first attribute. Entity type descriptions and
@@ -870,6 +873,37 @@ func wbItemAttributes(t Table, items []Item) []string {
 		}
 	}
 	return append(out, wbSortedKeys(held)...)
+}
+
+// workbenchDateLayout is how Workbench writes a model's dates: "Jan 12, 2023, 10:14 AM".
+const workbenchDateLayout = "Jan 02, 2006, 03:04 PM"
+
+// WorkbenchDated returns d with ModelMetadata's DateCreated and DateLastModified set from created
+// and modified, in UTC and Workbench's layout, where d has no date of its own (a design that did not
+// come from Workbench, or one whose model left them empty). d itself is not changed.
+func WorkbenchDated(d Design, created, modified time.Time) Design {
+	var ex WorkbenchExtras
+	if d.Workbench != nil {
+		ex = *d.Workbench
+	}
+	meta := make(map[string]json.RawMessage, len(ex.Metadata)+2)
+	for k, v := range ex.Metadata {
+		meta[k] = v
+	}
+	changed := false
+	for k, t := range map[string]time.Time{wbDateCreated: created, wbDateModified: modified} {
+		if raw := meta[k]; t.IsZero() || !wbNull(raw) && string(raw) != `""` {
+			continue
+		}
+		meta[k], _ = json.Marshal(t.UTC().Format(workbenchDateLayout))
+		changed = true
+	}
+	if !changed {
+		return d
+	}
+	ex.Metadata = meta
+	d.Workbench = &ex
+	return d
 }
 
 // ExportWorkbenchJSON writes d as a NoSQL Workbench model of version 3.0, one model for the

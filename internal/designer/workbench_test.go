@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The models under testdata/workbench were written for these tests, one per format variant:
@@ -237,6 +238,54 @@ func TestExportWorkbenchJSON_writesWhatWorkbenchReads(t *testing.T) {
 	}
 	if !reflect.DeepEqual(at(t, plain, "DataAccess"), map[string]any{"MySql": map[string]any{}}) {
 		t.Errorf("Plain DataAccess = %v", at(t, plain, "DataAccess"))
+	}
+}
+
+func TestWorkbenchDated_fillsOnlyTheDatesAModelLacks(t *testing.T) {
+	created := time.Date(2026, 3, 5, 9, 7, 0, 0, time.UTC)
+	modified := time.Date(2026, 11, 21, 16, 45, 0, 0, time.FixedZone("CET", 3600))
+	f, err := FindExportFormat("workbench-json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := libraryDesign(t)
+	d.Workbench = nil
+	out, err := f.WriteDated(d, created, modified)
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta := at(t, wbDoc(t, out), "ModelMetadata")
+	// Workbench's own layout, in UTC: 16:45 CET is 03:45 PM UTC.
+	if at(t, meta, "DateCreated") != "Mar 05, 2026, 09:07 AM" || at(t, meta, "DateLastModified") != "Nov 21, 2026, 03:45 PM" {
+		t.Errorf("dates = %v, %v", at(t, meta, "DateCreated"), at(t, meta, "DateLastModified"))
+	}
+	if d.Workbench != nil {
+		t.Error("WriteDated changed the design it was given")
+	}
+	if again, _ := f.WriteDated(d, created, modified); !bytes.Equal(out, again) {
+		t.Error("the same design and times give different bytes")
+	}
+
+	// A model imported from Workbench keeps its own dates; an empty one is filled.
+	imported, _, err := ImportWorkbenchJSON([]byte(`{"ModelName":"M","ModelMetadata":{"Author":"Ana",
+		"DateCreated":"Jan 12, 2023, 10:14 AM","DateLastModified":"","AWSService":"Amazon DynamoDB","Version":"3.0"},
+		"DataModel":[{"TableName":"T","KeyAttributes":{"PartitionKey":{"AttributeName":"pk","AttributeType":"S"}}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err = f.WriteDated(imported, created, modified)
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta = at(t, wbDoc(t, out), "ModelMetadata")
+	if at(t, meta, "DateCreated") != "Jan 12, 2023, 10:14 AM" || at(t, meta, "DateLastModified") != "Nov 21, 2026, 03:45 PM" || at(t, meta, "Author") != "Ana" {
+		t.Errorf("metadata = %v", meta)
+	}
+
+	// Other formats do not change: the design-json of a dated export has no Workbench member.
+	dj, _ := FindExportFormat("design-json")
+	if out, _ := dj.WriteDated(d, created, modified); bytes.Contains(out, []byte("DateCreated")) {
+		t.Error("design-json gained Workbench dates")
 	}
 }
 

@@ -49,7 +49,7 @@ func (s *Server) exportPage(c echo.Context) error {
 	}
 	e := templates.Export{Workspace: w}
 	for _, f := range designer.ExportFormats() {
-		out, err := f.Write(d.Record.Design)
+		out, err := f.WriteDated(d.Record.Design, d.Record.CreatedAt, d.Record.UpdatedAt)
 		if err != nil {
 			// A design a format cannot express (such as a name CloudFormation refuses) still
 			// lists the format, saying why instead of offering the file.
@@ -77,7 +77,8 @@ func (s *Server) exportDownload(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out, err := f.Write(designFrom(c).Record.Design)
+	rec := designFrom(c).Record
+	out, err := f.WriteDated(rec.Design, rec.CreatedAt, rec.UpdatedAt)
 	if err != nil {
 		return err
 	}
