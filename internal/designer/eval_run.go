@@ -30,7 +30,9 @@ import (
 
 // OperationResult is what one mapped operation returns against the sample items. For a write
 // (eval_write.go) Items holds the items as written, none for a delete, CapacityUnits the base
-// table's write units, and IndexWrites what the write costs each of the table's indexes.
+// table's write units, IndexWrites what the write costs each of the table's indexes, Write the
+// write applied to each key (PutItem, UpdateItem, DeleteItem or ConditionCheck) and Keys how many
+// keys it was applied to.
 type OperationResult struct {
 	Items               []Item
 	Count, ScannedCount int
@@ -38,6 +40,8 @@ type OperationResult struct {
 	Error               string
 	LastEvaluatedKey    Item
 	IndexWrites         []IndexWrite
+	Write               string
+	Keys                int
 }
 
 // RunOperation evaluates a mapping Operation (op.Op, Table, Index, KeyCondition, Filter, Projection, Limit, Descending, Consistent, Names, Values). Reads (GetItem/Query/Scan/BatchGetItem/TransactGetItems) run against the sample items; for GetItem the Key comes from op.Values matched to the key attributes by a KeyCondition like "pk = :pk AND sk = :sk". Writes (PutItem/UpdateItem/DeleteItem/BatchWriteItem/TransactWriteItems) are evaluated on a scratch copy of the item they write, by the conventions of eval_write.go, without changing the design.

@@ -102,7 +102,7 @@ func runWrite(d Design, op Operation) (OperationResult, error) {
 	if op.Op == "TransactWriteItems" {
 		factor = 2
 	}
-	out := OperationResult{Items: []Item{}}
+	out := OperationResult{Items: []Item{}, Write: kind, Keys: len(keyItems)}
 	indexAt := map[string]int{}
 	for _, key := range keyItems {
 		if err := checkTableKey(key, keys); err != nil {

@@ -28,6 +28,9 @@ var (
 		designer.ActionDelete: "Delete", designer.ActionConditionCheck: "Condition check"}
 )
 
+// writeVerbs says what a write did to its items, by the write RunOperation applied to each key.
+var writeVerbs = map[string]string{"PutItem": "puts", "UpdateItem": "updates", "DeleteItem": "deletes", "ConditionCheck": "checks"}
+
 // maxResultRows is how many candidate items a result box lists for marking.
 const maxResultRows = 30
 
@@ -146,7 +149,7 @@ func resultView(d *designContext, p designer.Pattern, i int, op designer.Operati
 	}
 	if designer.IsWriteOp(op.Op) {
 		// A write is run on a scratch copy of the items: what it costs and what it does to indexes.
-		r.Summary = fmt.Sprintf("writes %s · %s on %s", countNoun(len(res.Items), "item"), unitsNoun(res.CapacityUnits, "write unit"), t.Name)
+		r.Summary = fmt.Sprintf("%s %s · %s on %s", writeVerbs[res.Write], countNoun(res.Keys, "item"), unitsNoun(res.CapacityUnits, "write unit"), t.Name)
 		for _, w := range res.IndexWrites {
 			r.IndexWrites = append(r.IndexWrites, fmt.Sprintf("%s: %s · %s", w.Index, countNoun(w.Writes, "index write"), unitsNoun(w.Units, "write unit")))
 		}

@@ -97,7 +97,7 @@ func TestMapping_aWriteShowsItsCapacityAndIndexWrites(t *testing.T) {
 		}
 	}
 	page := a.request(http.MethodGet, base+"/mapping", "", nil).Body.String()
-	if !strings.Contains(page, "writes 1 item · 1 write unit on Orders") || !strings.Contains(page, "ByStatus0: 1 index write · 1 write unit") {
+	if !strings.Contains(page, "puts 1 item · 1 write unit on Orders") || !strings.Contains(page, "ByStatus0: 1 index write · 1 write unit") {
 		t.Fatal("the mapping page does not show the write's cost and its index write")
 	}
 	if d2, _ := a.design(c.EditToken); len(d2.Tables[0].Items) != 3 {
@@ -124,20 +124,20 @@ func TestMapping_aTransactionRowSaysWhatItDoes(t *testing.T) {
 		}
 		return rec.Body.String()
 	}
-	// Item 1's key only: by the old convention the row deletes it.
+	// Item 1's key and a status, without an action: the row puts the item.
 	set("op", "TransactWriteItems", http.StatusOK)
 	set("table", "Orders", http.StatusOK)
 	set("key_condition", "pk = :pk AND sk = :sk", http.StatusOK)
 	set("values", ":pk=P001, :sk=1, :status=S1", http.StatusOK)
 	page := a.request(http.MethodGet, base+"/mapping", "", nil).Body.String()
-	for _, want := range []string{actionCell, "From the values (put, or delete without attributes)", "Condition check", "writes 1 item ·"} {
+	for _, want := range []string{actionCell, "From the values (put, or delete without attributes)", "Condition check", "puts 1 item · 2 write units on Orders"} {
 		if !strings.Contains(page, want) {
 			t.Fatalf("the transaction row lacks %q", want)
 		}
 	}
 	body := set("action", "delete", http.StatusOK)
-	if !strings.Contains(body, "writes 0 items") {
-		t.Fatalf("a delete row does not show that it writes nothing: %s", body)
+	if !strings.Contains(body, "deletes 1 item · 2 write units on Orders") {
+		t.Fatalf("a delete row does not show what it deletes: %s", body)
 	}
 	if d, _ := a.design(c.EditToken); d.Patterns[0].Mapping.Operations[0].Action != designer.ActionDelete {
 		t.Fatalf("action stored as %q", d.Patterns[0].Mapping.Operations[0].Action)
