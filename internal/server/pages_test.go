@@ -231,3 +231,22 @@ func TestViewLink_everyStepIsReadOnly(t *testing.T) {
 		}
 	}
 }
+
+// A blank design has nothing to check, which the panel and the validation step do not pass off as
+// every rule being satisfied; a design that does satisfy every rule says so.
+func TestValidation_blankDesignIsNotAllClear(t *testing.T) {
+	a := newTestApp(t)
+	blank := a.createFromHome("Blank")
+	for _, path := range []string{blank, blank + "/validation"} {
+		page := a.request(http.MethodGet, path, "", nil).Body.String()
+		if !strings.Contains(page, "Nothing to check yet") || strings.Contains(page, "Every rule is satisfied") {
+			t.Errorf("%s on a blank design does not say there is nothing to check yet", path)
+		}
+	}
+	hr := "/d/" + a.createJSON(`{"example": "hr-employees"}`).EditToken
+	for _, path := range []string{hr, hr + "/validation"} {
+		if page := a.request(http.MethodGet, path, "", nil).Body.String(); !strings.Contains(page, "No findings. Every rule is satisfied.") {
+			t.Errorf("%s on the HR example does not say every rule is satisfied", path)
+		}
+	}
+}

@@ -93,6 +93,7 @@ func asideModel(d *designContext) templates.Aside {
 		FindingsTotal:  len(findings),
 		ValidationHref: stepHref(d, "validation"),
 	}
+	a.AllClear = allClear(a.Summary)
 	for i, f := range findings {
 		if i == asideFindings {
 			break

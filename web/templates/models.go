@@ -91,6 +91,8 @@ type Aside struct {
 	// FindingsTotal counts all findings; Findings holds the first few.
 	FindingsTotal  int
 	ValidationHref string
+	// AllClear is what the panel says when there is no finding.
+	AllClear string
 }
 
 // FindingView is one finding with a link to the field at fault.
@@ -309,6 +311,8 @@ type Aggregates struct {
 // Validation is the validation step: every finding and the seed's checklists, ticked by the tool.
 type Validation struct {
 	Workspace
+	// AllClear is what the step says when there is no finding.
+	AllClear                string
 	Errors, Warnings, Infos []FindingView
 	Requirements            []ChecklistView
 	DataModel               []ChecklistView
