@@ -73,6 +73,10 @@ func operationView(d *designContext, p designer.Pattern, i int, op designer.Oper
 		if opts != nil {
 			c.Shown = optionLabel(opts, value)
 		}
+		if field == "op" || field == "table" {
+			// The answer to these is the whole card (setOperationField): it replaces the card.
+			c.Target = "#" + elemID("map", p.ID)
+		}
 		return templates.LabeledCell{Label: label, Cell: bad.apply(c)}
 	}
 	tables := []templates.Option{{Value: "", Label: "—"}}

@@ -1,0 +1,129 @@
+package server
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+)
+
+// Every editable cell on every step posts itself and swaps the answer in over its hx-target. If
+// the answer is not the element the cell targets, htmx nests it inside the page (a whole card in
+// a select's place, for instance). This posts each cell of the HR example's steps with the value
+// it shows and checks that the answer's first element is the one the cell targets, or that the
+// answer sends the page to reload its step.
+func TestCells_answerReplacesWhatTheyTarget(t *testing.T) {
+	a := newTestAppWith(t, Options{CreateLimit: NoLimit, WriteLimit: NoLimit})
+	base := "/d/" + a.createJSON(`{"example": "hr-employees"}`).EditToken
+	pages := []string{base, base + "/entities", base + "/patterns", base + "/aggregates", base + "/mapping"}
+	for _, tab := range elements(parseHTML(t, a.request(http.MethodGet, base+"/tables", "", nil).Body.String()), "a") {
+		if href := attr(tab, "href"); strings.HasPrefix(href, base+"/tables") {
+			pages = append(pages, href)
+		}
+	}
+	cells := 0
+	for _, page := range pages {
+		doc := parseHTML(t, a.request(http.MethodGet, page, "", nil).Body.String())
+		for _, n := range elements(doc, "input", "select", "textarea") {
+			post, target := attr(n, "hx-post"), attr(n, "hx-target")
+			if post == "" || attr(n, "name") != "value" || attr(n, "hx-swap") != "outerHTML" || !strings.HasPrefix(target, "#") {
+				continue
+			}
+			var vals map[string]string
+			if err := json.Unmarshal([]byte(attr(n, "hx-vals")), &vals); err != nil {
+				t.Fatalf("%s: cell %s has hx-vals %q: %v", page, attr(n, "id"), attr(n, "hx-vals"), err)
+			}
+			form := []string{"value", shownValue(n)}
+			for k, v := range vals {
+				form = append(form, k, v)
+			}
+			rec := a.hx(post, form...)
+			if rec.Code != http.StatusOK {
+				t.Errorf("%s: cell %s posting its own value %q answers %d: %.300s", page, attr(n, "id"), shownValue(n), rec.Code, rec.Body)
+				continue
+			}
+			cells++
+			if rec.Header().Get("HX-Location") != "" && rec.Body.Len() == 0 {
+				continue // a structural change reloads the step instead of swapping
+			}
+			answer := elements(parseHTML(t, rec.Body.String()), "*")
+			if len(answer) == 0 || attr(answer[0], "id") != target[1:] {
+				first := "nothing"
+				if len(answer) > 0 {
+					first = "<" + answer[0].Data + " id=" + attr(answer[0], "id") + ">"
+				}
+				t.Errorf("%s: cell %s targets %s, but its answer starts with %s", page, attr(n, "id"), target, first)
+			}
+		}
+	}
+	if cells < 100 {
+		t.Fatalf("only %d cells found on the HR example's steps; the page structure changed under this test", cells)
+	}
+}
+
+func parseHTML(t *testing.T, s string) *html.Node {
+	t.Helper()
+	doc, err := html.Parse(strings.NewReader(s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+// elements lists the element nodes of the body with one of the tag names ("*" for any), in
+// document order.
+func elements(doc *html.Node, tags ...string) []*html.Node {
+	var out []*html.Node
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.ElementNode && n.Data != "html" && n.Data != "head" && n.Data != "body" {
+			for _, tag := range tags {
+				if tag == "*" || tag == n.Data {
+					out = append(out, n)
+					break
+				}
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(doc)
+	return out
+}
+
+func attr(n *html.Node, name string) string {
+	for _, a := range n.Attr {
+		if a.Key == name {
+			return a.Val
+		}
+	}
+	return ""
+}
+
+// shownValue is what the control holds as the page shows it.
+func shownValue(n *html.Node) string {
+	switch n.Data {
+	case "textarea":
+		var b strings.Builder
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			b.WriteString(c.Data)
+		}
+		return b.String()
+	case "select":
+		for _, o := range elements(n, "option") {
+			for _, a := range o.Attr {
+				if a.Key == "selected" {
+					return attr(o, "value")
+				}
+			}
+		}
+		if opts := elements(n, "option"); len(opts) > 0 {
+			return attr(opts[0], "value")
+		}
+		return ""
+	}
+	return attr(n, "value")
+}
