@@ -127,3 +127,64 @@ func shownValue(n *html.Node) string {
 	}
 	return attr(n, "value")
 }
+
+// The same for every form and button that posts and swaps its answer in over a target: each kind
+// of action (by path) on each step is tried up to three times, every time on a fresh copy of the
+// example, with the values the form holds. A form that needs text the page leaves empty (an add
+// form) is refused with 400 or 422 and passes over.
+func TestButtons_answerReplacesWhatTheyTarget(t *testing.T) {
+	a := newTestAppWith(t, Options{CreateLimit: NoLimit, WriteLimit: NoLimit})
+	first := a.createJSON(`{"example": "hr-employees"}`).EditToken
+	base := "/d/" + first
+	pages := []string{base, base + "/entities", base + "/patterns", base + "/aggregates", base + "/mapping"}
+	for _, tab := range elements(parseHTML(t, a.request(http.MethodGet, base+"/tables", "", nil).Body.String()), "a") {
+		if href := attr(tab, "href"); strings.HasPrefix(href, base+"/tables") {
+			pages = append(pages, href)
+		}
+	}
+	tried := 0
+	for _, page := range pages {
+		perAction := map[string]int{}
+		for _, f := range elements(parseHTML(t, a.request(http.MethodGet, page, "", nil).Body.String()), "form") {
+			post, target, swap := attr(f, "hx-post"), attr(f, "hx-target"), attr(f, "hx-swap")
+			if post == "" || !strings.HasPrefix(target, "#") || swap != "" && swap != "outerHTML" || perAction[post] == 3 {
+				continue
+			}
+			perAction[post]++
+			fresh := a.createJSON(`{"example": "hr-employees"}`).EditToken
+			var form []string
+			for _, in := range elements(f, "input", "select", "textarea") {
+				if name := attr(in, "name"); name != "" {
+					form = append(form, name, shownValue(in))
+				}
+			}
+			rec := a.hx(strings.Replace(post, first, fresh, 1), form...)
+			switch {
+			case rec.Code == http.StatusBadRequest || rec.Code == http.StatusUnprocessableEntity:
+				continue
+			case rec.Code == http.StatusNoContent && rec.Header().Get("HX-Redirect") != "":
+				tried++ // replacing the edit link sends the page to the new one
+				continue
+			case rec.Code != http.StatusOK:
+				t.Errorf("%s: form posting to %s answers %d: %.300s", page, post, rec.Code, rec.Body)
+				continue
+			}
+			tried++
+			if rec.Header().Get("HX-Location") != "" && rec.Body.Len() == 0 {
+				continue
+			}
+			answer := elements(parseHTML(t, rec.Body.String()), "*")
+			if len(answer) == 0 || attr(answer[0], "id") != target[1:] {
+				got := "nothing"
+				if len(answer) > 0 {
+					got = "<" + answer[0].Data + " id=" + attr(answer[0], "id") + ">"
+				}
+				t.Errorf("%s: form posting to %s targets %s, but its answer starts with %s", page, post, target, got)
+			}
+		}
+	}
+	t.Logf("%d forms tried", tried)
+	if tried < 20 {
+		t.Fatalf("only %d forms tried on the HR example's steps; the page structure changed under this test", tried)
+	}
+}
