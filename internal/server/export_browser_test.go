@@ -1,0 +1,77 @@
+package server
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/chromedp"
+)
+
+// The workshop ends on the Export step: the data model is previewed as a document, Copy puts the
+// exact markdown on the clipboard, and Download saves the file under its deliverable's name.
+func TestBrowser_exportPreviewCopyAndDownload(t *testing.T) {
+	base := startBrowserApp(t)
+	resp, err := http.Post(base+"/api/designs", "application/json", strings.NewReader(`{"example": "hr-employees"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var created createdDesign
+	if err := json.NewDecoder(resp.Body).Decode(&created); err != nil || resp.StatusCode != http.StatusCreated {
+		t.Fatalf("create: %d %v", resp.StatusCode, err)
+	}
+	resp.Body.Close()
+	resp, err = http.Get(base + "/api/designs/" + created.EditToken + "/export/data-model-md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+
+	ctx, _ := newBrowser(t)
+	for _, name := range []string{"clipboard-read", "clipboard-write"} {
+		if _, err := chromedp.CallBrowser(ctx, browser.SetPermission, browser.SetPermissionParams{
+			Permission: &browser.PermissionDescriptor{Name: name}, Setting: browser.PermissionSettingGranted, Origin: base,
+		}); err != nil {
+			t.Fatalf("grant %s: %v", name, err)
+		}
+	}
+	do(t, ctx, "open the Export step and join",
+		chromedp.Navigate(base+"/d/"+created.EditToken+"/export"),
+		chromedp.SendKeys(chromedp.CSS("[data-testid=participant-name]"), "Ada"),
+		chromedp.Click(chromedp.CSS("[data-testid=participant-save]")),
+		chromedp.WaitVisible(chromedp.CSS("[data-testid=preview-data-model-md] [data-testid=preview]")),
+	)
+	preview := "[data-testid=preview-data-model-md] [data-testid=preview]"
+	headings := get(t, ctx, "read the preview's headings", chromedp.Evaluate[[]string](
+		`Array.from(document.querySelectorAll("`+preview+` h2")).map(h => h.textContent)`))
+	for _, h := range []string{"Design Philosophy & Approach", "Table Designs", "Access Pattern Mapping", "Validation Results"} {
+		if !strings.Contains(strings.Join(headings, "|"), h) {
+			t.Errorf("the preview has no %q heading; it has %q", h, headings)
+		}
+	}
+	if n := get(t, ctx, "count preview tables", chromedp.Evaluate[int](`document.querySelectorAll("`+preview+` table").length`)); n < 5 {
+		t.Errorf("the preview shows %d tables; the sample items and the mapping should render as tables", n)
+	}
+
+	do(t, ctx, "copy the data model", chromedp.Click(chromedp.CSS("[data-testid=export-data-model-md] [data-testid=copy]")))
+	waitUntil(t, ctx, `the button to say "Copied"`, `document.querySelector("[data-testid=export-data-model-md] [data-testid=copy]").textContent === "Copied"`)
+	copied := get(t, ctx, "read the clipboard", chromedp.Evaluate[string](`navigator.clipboard.readText()`, chromedp.EvalAwaitPromise))
+	if copied != string(want) {
+		t.Fatalf("the clipboard holds %d bytes that differ from the %d-byte export", len(copied), len(want))
+	}
+
+	// What Download fetches: the link's own address, with the deliverable's file name.
+	got := get(t, ctx, "fetch the download link", chromedp.Evaluate[string](`(async () => {
+		const a = document.querySelector("[data-testid=export-data-model-md] [data-testid=download]");
+		const r = await fetch(a.href);
+		return a.getAttribute("download") + "|" + r.headers.get("Content-Disposition") + "|" + await r.text();
+	})()`, chromedp.EvalAwaitPromise))
+	parts := strings.SplitN(got, "|", 3)
+	if len(parts) != 3 || parts[0] != "dynamodb_data_model.md" || !strings.Contains(parts[1], `filename="dynamodb_data_model.md"`) || parts[2] != string(want) {
+		t.Fatalf("download: name %q, disposition %q, %d bytes (want %d)", parts[0], parts[1], len(parts[len(parts)-1]), len(want))
+	}
+}
