@@ -2613,10 +2613,10 @@ func (p *dmParser) sampleItems(table string, st *dmSample, types map[string]Type
 		items = append(items, SampleItem{ID: "i" + strconv.Itoa(len(items)+1), Item: it})
 	}
 	if nulls > 0 {
-		p.note(st.line, "table %s: %d cell(s) hold the text null; they were kept as text (an empty cell means the attribute is absent)", table, nulls)
+		p.note(st.line, "table %s: %s the text null; kept as text (an empty cell means the attribute is absent)", table, countWith(nulls, "cell holds", "cells hold"))
 	}
 	if bad > 0 {
-		p.note(st.line, "table %s: %d value(s) did not fit their attribute's type and were kept as text", table, bad)
+		p.note(st.line, "table %s: %s not fit their attribute's type; kept as text", table, countWith(bad, "value does", "values do"))
 	}
 	return items
 }
@@ -2901,4 +2901,12 @@ func mergeDataModel(req, model Design) (Design, []ImportNote) {
 		d.Tables[ti].EntityTypes = ets
 	}
 	return Normalize(d), notes
+}
+
+// countWith writes a count before the singular or plural words that follow it.
+func countWith(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }

@@ -72,7 +72,7 @@ func TestImportDataModelMD_fixtures(t *testing.T) {
 			if v := orders.Items[3].Item["address"]; v.Type != S || v.S != "null" {
 				t.Errorf("null cell = %+v, want the text kept", v)
 			}
-			if !hasNote(notes, "hold the text null") {
+			if !hasNote(notes, "1 cell holds the text null") {
 				t.Errorf("no note about the null cell: %v", notes)
 			}
 			if orders.TTLAttribute != "expires_at" {

@@ -1,0 +1,54 @@
+package server
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// A team arrives with the two deliverables of an earlier session: it picks both files on the import
+// page, reads what Dynaloom made of them, and opens one design holding the patterns of the one and
+// the tables of the other.
+func TestBrowser_importTheTwoMarkdownFilesAsOneDesign(t *testing.T) {
+	base := startBrowserApp(t)
+	req, err := filepath.Abs(filepath.Join("..", "designer", "testdata", "reqmd", "template-style.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	model, err := filepath.Abs(filepath.Join("..", "designer", "testdata", "dmmd", "template-style.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, _ := newBrowser(t)
+	do(t, ctx, "import both files from the home page",
+		chromedp.Navigate(base+"/"),
+		chromedp.Click(chromedp.CSS("[data-testid=import-link]")),
+		chromedp.WaitVisible(chromedp.CSS("[data-testid=import-form]")),
+		chromedp.SetUploadFiles(chromedp.CSS("[data-testid=import-file]"), []string{req, model}),
+		chromedp.Click(chromedp.CSS("[data-testid=import-submit]")),
+		chromedp.WaitVisible(chromedp.CSS("[data-testid=import-report]")),
+	)
+	report := textOf(t, ctx, "[data-testid=import-report]")
+	// Three patterns from the requirement file, a fourth that only the mapping names, said so.
+	for _, want := range []string{"4 access patterns", "2 tables", "pattern 4 is in the Access Pattern Mapping but not in the requirements"} {
+		if !strings.Contains(report, want) {
+			t.Errorf("the report says %q; want %q", report, want)
+		}
+	}
+	do(t, ctx, "open the design and join",
+		chromedp.Click(chromedp.CSS("[data-testid=open-imported]")),
+		chromedp.SendKeys(chromedp.CSS("[data-testid=participant-name]"), "Ada"),
+		chromedp.Click(chromedp.CSS("[data-testid=participant-save]")),
+		chromedp.WaitVisible(chromedp.CSS("[data-testid=participant]")),
+		chromedp.Click(chromedp.CSS("[data-testid=step-mapping]")),
+		chromedp.WaitVisible(chromedp.CSS("[data-testid=mapping]")),
+	)
+	// Pattern 3's words come from the requirement file, its operation from the data model.
+	cards := get(t, ctx, "read the mapping cards", chromedp.Evaluate[[]string](
+		`Array.from(document.querySelectorAll("[data-testid=mapping]")).map(c => c.querySelector("h2").textContent + " | " + c.querySelectorAll("[data-testid=operation]").length)`))
+	if len(cards) != 4 || !strings.Contains(cards[2], "List a customer's orders, newest first") || strings.HasSuffix(cards[2], "| 0") {
+		t.Fatalf("mapping cards %q; want four, the third described by the requirement file and mapped by the data model", cards)
+	}
+}
