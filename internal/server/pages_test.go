@@ -178,7 +178,15 @@ func TestParticipant_nameIsKeptInACookieAndUsedAsAuthor(t *testing.T) {
 	if page := a.request(http.MethodGet, edit+"/mapping", "", nil).Body.String(); !strings.Contains(page, `name="next" value="`+edit+`/mapping"`) {
 		t.Fatal("the name prompt on the Mapping step does not return to it")
 	}
-	for _, next := range []string{"https://evil.example/", "//evil.example", "/d/x?y=//z"} {
+	// A diff between two revisions keeps its query through the prompt.
+	diff := edit + "/history/diff?from=1&to=1"
+	if page := a.request(http.MethodGet, diff, "", nil).Body.String(); !strings.Contains(page, `name="next" value="`+edit+`/history/diff?from=1&amp;to=1"`) {
+		t.Fatal("the name prompt on a diff does not return to that diff")
+	}
+	if rec := a.request(http.MethodPost, "/participant", formType, strings.NewReader(form("name", "Ana", "next", diff))); rec.Header().Get("Location") != diff {
+		t.Fatalf("next %q redirected to %q", diff, rec.Header().Get("Location"))
+	}
+	for _, next := range []string{"https://evil.example/", "//evil.example", "/d/x?y=//z", "/d/x\\evil", "/\\evil.example"} {
 		rec := a.request(http.MethodPost, "/participant", formType, strings.NewReader(form("name", "Ana", "next", next)))
 		if rec.Header().Get("Location") != "/" {
 			t.Fatalf("next %q redirected to %q", next, rec.Header().Get("Location"))

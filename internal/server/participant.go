@@ -65,8 +65,8 @@ func (s *Server) setParticipant(c echo.Context) error {
 		SameSite: http.SameSiteLaxMode,
 	})
 	next := c.Request().PostForm.Get("next")
-	// Only a design page of this server: never an open redirect.
-	if !strings.HasPrefix(next, "/d/") || strings.ContainsAny(next, "\\?#") || strings.Contains(next, "//") {
+	// Only a design page of this server, with its query (a diff's revisions): never an open redirect.
+	if !strings.HasPrefix(next, "/d/") || strings.ContainsAny(next, "\\#") || strings.Contains(next, "//") {
 		next = "/"
 	}
 	return c.Redirect(http.StatusSeeOther, next)

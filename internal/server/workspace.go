@@ -49,7 +49,7 @@ func (s *Server) workspaceModel(c echo.Context, step string) (templates.Workspac
 		Revision:    d.Record.Revision,
 		CanEdit:     d.canEdit(),
 		Base:        base,
-		Here:        c.Request().URL.Path,
+		Here:        c.Request().URL.RequestURI(),
 		Participant: participantName(c),
 		Aside:       asideModel(d),
 	}

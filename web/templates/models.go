@@ -36,7 +36,7 @@ type Workspace struct {
 	CanEdit  bool
 	// Base is the design's URL path with the token in use, "/d/<token>".
 	Base string
-	// Here is the path of the page shown, where the name prompt returns to.
+	// Here is the path and query of the page shown, where the name prompt returns to.
 	Here  string
 	Share Share
 	Steps []Step
