@@ -16,13 +16,7 @@ import (
 // answer sends the page to reload its step.
 func TestCells_answerReplacesWhatTheyTarget(t *testing.T) {
 	a := newTestAppWith(t, Options{CreateLimit: NoLimit, WriteLimit: NoLimit})
-	base := "/d/" + a.createJSON(`{"example": "hr-employees"}`).EditToken
-	pages := []string{base, base + "/entities", base + "/patterns", base + "/aggregates", base + "/mapping"}
-	for _, tab := range elements(parseHTML(t, a.request(http.MethodGet, base+"/tables", "", nil).Body.String()), "a") {
-		if href := attr(tab, "href"); strings.HasPrefix(href, base+"/tables") {
-			pages = append(pages, href)
-		}
-	}
+	_, pages := exampleStepPages(t, a)
 	cells := 0
 	for _, page := range pages {
 		doc := parseHTML(t, a.request(http.MethodGet, page, "", nil).Body.String())
@@ -61,6 +55,21 @@ func TestCells_answerReplacesWhatTheyTarget(t *testing.T) {
 	if cells < 100 {
 		t.Fatalf("only %d cells found on the HR example's steps; the page structure changed under this test", cells)
 	}
+}
+
+// exampleStepPages creates a copy of the HR example and lists the pages of its editable steps,
+// the tables step once per table.
+func exampleStepPages(t *testing.T, a *testApp) (token string, pages []string) {
+	t.Helper()
+	token = a.createJSON(`{"example": "hr-employees"}`).EditToken
+	base := "/d/" + token
+	pages = []string{base, base + "/entities", base + "/patterns", base + "/aggregates", base + "/mapping"}
+	for _, tab := range elements(parseHTML(t, a.request(http.MethodGet, base+"/tables", "", nil).Body.String()), "a") {
+		if href := attr(tab, "href"); strings.HasPrefix(href, base+"/tables") {
+			pages = append(pages, href)
+		}
+	}
+	return token, pages
 }
 
 func parseHTML(t *testing.T, s string) *html.Node {
@@ -134,14 +143,7 @@ func shownValue(n *html.Node) string {
 // form) is refused with 400 or 422 and passes over.
 func TestButtons_answerReplacesWhatTheyTarget(t *testing.T) {
 	a := newTestAppWith(t, Options{CreateLimit: NoLimit, WriteLimit: NoLimit})
-	first := a.createJSON(`{"example": "hr-employees"}`).EditToken
-	base := "/d/" + first
-	pages := []string{base, base + "/entities", base + "/patterns", base + "/aggregates", base + "/mapping"}
-	for _, tab := range elements(parseHTML(t, a.request(http.MethodGet, base+"/tables", "", nil).Body.String()), "a") {
-		if href := attr(tab, "href"); strings.HasPrefix(href, base+"/tables") {
-			pages = append(pages, href)
-		}
-	}
+	first, pages := exampleStepPages(t, a)
 	tried := 0
 	for _, page := range pages {
 		perAction := map[string]int{}

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"encoding/json"
 	"io"
 	"net/http"
 	"strings"
@@ -15,16 +14,8 @@ import (
 // exact markdown on the clipboard, and Download saves the file under its deliverable's name.
 func TestBrowser_exportPreviewCopyAndDownload(t *testing.T) {
 	base := startBrowserApp(t)
-	resp, err := http.Post(base+"/api/designs", "application/json", strings.NewReader(`{"example": "hr-employees"}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var created createdDesign
-	if err := json.NewDecoder(resp.Body).Decode(&created); err != nil || resp.StatusCode != http.StatusCreated {
-		t.Fatalf("create: %d %v", resp.StatusCode, err)
-	}
-	resp.Body.Close()
-	resp, err = http.Get(base + "/api/designs/" + created.EditToken + "/export/data-model-md")
+	created := createOver(t, base, `{"example": "hr-employees"}`)
+	resp, err := http.Get(base + "/api/designs/" + created.EditToken + "/export/data-model-md")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,10 +37,11 @@ func liveServer(tb testing.TB, opts Options) (*Server, string) {
 	return srv, ts.URL
 }
 
-// createOver creates a design from the example through the API of a running server.
-func createOver(tb testing.TB, url string) createdDesign {
+// createOver creates a design (a design-json body, or {"example": …}) through the API of a running
+// server, as a script would.
+func createOver(tb testing.TB, url, body string) createdDesign {
 	tb.Helper()
-	resp, err := http.Post(url+"/api/designs", "application/json", strings.NewReader(`{"example": "hr-employees"}`))
+	resp, err := http.Post(url+"/api/designs", "application/json", strings.NewReader(body))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -61,7 +62,7 @@ var asideRevision = regexp.MustCompile(`data-revision="(\d+)"`)
 func BenchmarkLive50Participants(b *testing.B) {
 	const participants, editors = 50, 5
 	srv, url := liveServer(b, Options{WriteLimit: NoLimit, CreateLimit: NoLimit})
-	created := createOver(b, url)
+	created := createOver(b, url, `{"example": "hr-employees"}`)
 
 	type arrival struct {
 		rev int64
@@ -205,7 +206,7 @@ func designOver(tb testing.TB, url, token string) (struct{ Patterns []struct{ ID
 func TestLive_holds500IdleStreams(t *testing.T) {
 	const n = 500
 	srv, url := liveServer(t, Options{KeepAlive: 300 * time.Millisecond})
-	created := createOver(t, url)
+	created := createOver(t, url, `{"example": "hr-employees"}`)
 	var before runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)

@@ -2,8 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/json"
-	"net/http"
 	"strings"
 	"testing"
 
@@ -27,15 +25,7 @@ const mappingDesign = `{"name": "Orders",
 // verdict and the findings turn, without a reload, when someone else changes a sample item.
 func TestBrowser_mapAPatternMarkItsResultAndSeeAnItemEditBreakIt(t *testing.T) {
 	base := startBrowserApp(t)
-	resp, err := http.Post(base+"/api/designs", "application/json", strings.NewReader(mappingDesign))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var created createdDesign
-	if err := json.NewDecoder(resp.Body).Decode(&created); err != nil || resp.StatusCode != http.StatusCreated {
-		t.Fatalf("create: %d %v", resp.StatusCode, err)
-	}
-	resp.Body.Close()
+	created := createOver(t, base, mappingDesign)
 	editURL := base + "/d/" + created.EditToken
 	const pid = "ap1" // the id the first pattern of a new design is given
 	card := "#" + elemID("map", pid)

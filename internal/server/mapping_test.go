@@ -84,13 +84,21 @@ func TestMapping_expectedResultGivesAVerdict(t *testing.T) {
 	}
 }
 
+// writePatternWithOperation creates the Orders design with one write pattern and gives the pattern
+// its first operation (a Query, as the Mapping step adds it).
+func (a *testApp) writePatternWithOperation(description string) (c createdDesign, base, pid string) {
+	a.t.Helper()
+	c = a.createJSON(strings.Replace(tableDesign(3, 1), `"name": "Shop",`, `"name": "Shop", "access_patterns": [{"number": 1, "description": "`+description+`", "type": "write", "peak_rps": 5, "avg_rps": 1}],`, 1))
+	base = "/d/" + c.EditToken
+	d, _ := a.design(c.EditToken)
+	pid = d.Patterns[0].ID
+	a.hx(base+"/mapping/add", "pattern", pid)
+	return c, base, pid
+}
+
 func TestMapping_aWriteShowsItsCapacityAndIndexWrites(t *testing.T) {
 	a := newTestApp(t)
-	c := a.createJSON(strings.Replace(tableDesign(3, 1), `"name": "Shop",`, `"name": "Shop", "access_patterns": [{"number": 1, "description": "Place an order", "type": "write", "peak_rps": 5, "avg_rps": 1}],`, 1))
-	base := "/d/" + c.EditToken
-	d, _ := a.design(c.EditToken)
-	pid := d.Patterns[0].ID
-	a.hx(base+"/mapping/add", "pattern", pid)
+	c, base, pid := a.writePatternWithOperation("Place an order")
 	for _, f := range [][2]string{{"op", "PutItem"}, {"table", "Orders"}, {"key_condition", "pk = :pk AND sk = :sk"}, {"values", ":pk=P100, :sk=100, :status=NEW"}} {
 		if rec := a.hx(base+"/mapping/field", "pattern", pid, "index", "0", "field", f[0], "value", f[1]); rec.Code != http.StatusOK {
 			t.Fatalf("set %s: %d %s", f[0], rec.Code, rec.Body)
@@ -107,11 +115,7 @@ func TestMapping_aWriteShowsItsCapacityAndIndexWrites(t *testing.T) {
 
 func TestMapping_aTransactionRowSaysWhatItDoes(t *testing.T) {
 	a := newTestApp(t)
-	c := a.createJSON(strings.Replace(tableDesign(3, 1), `"name": "Shop",`, `"name": "Shop", "access_patterns": [{"number": 1, "description": "Touch an order", "type": "write", "peak_rps": 5, "avg_rps": 1}],`, 1))
-	base := "/d/" + c.EditToken
-	d, _ := a.design(c.EditToken)
-	pid := d.Patterns[0].ID
-	a.hx(base+"/mapping/add", "pattern", pid)
+	c, base, pid := a.writePatternWithOperation("Touch an order")
 	actionCell := elemID("opf", pid, "0", "action")
 	if page := a.request(http.MethodGet, base+"/mapping", "", nil).Body.String(); strings.Contains(page, actionCell) {
 		t.Fatal("a Query row offers an action")
