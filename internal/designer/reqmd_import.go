@@ -2,6 +2,7 @@ package designer
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"regexp"
 	"slices"
@@ -41,6 +42,8 @@ func ImportRequirementsMD(data []byte) (Design, []ImportNote, error) {
 		// The parser builds only what Check accepts; this guards against a gap in that promise.
 		return Design{}, nil, fmt.Errorf("import requirement document: %w", err)
 	}
+	// Notes made after the parse (such as entities added from relationships) take their line's place.
+	slices.SortStableFunc(p.notes, func(a, b ImportNote) int { return cmp.Compare(a.Line, b.Line) })
 	return d, p.notes, nil
 }
 
@@ -147,6 +150,8 @@ type reqParser struct {
 	numbers   map[int]bool
 	maxNumber int
 	entities  map[string]bool
+	// relLines are the lines of d.Relationships, one each.
+	relLines []int
 }
 
 func (p *reqParser) note(line int, format string, args ...any) {
@@ -763,6 +768,7 @@ func (p *reqParser) relationshipItem(b *reqBlock, it mdItem) bool {
 		p.note(it.line, "relationship %s → %s is many-to-one; it was stored as %s → %s (1:M)", from, to, to, from)
 	}
 	p.d.Relationships = append(p.d.Relationships, r)
+	p.relLines = append(p.relLines, it.line)
 	return true
 }
 
@@ -1680,6 +1686,7 @@ func (p *reqParser) design() Design {
 		name = "Untitled design"
 	}
 	d.Name = truncateRunes(name, MaxNameLen)
+	d.Entities = p.relationshipEntities(d.Entities, d.Relationships)
 
 	for _, b := range p.blocks {
 		body := proseOf(b.leftover)
@@ -1691,6 +1698,30 @@ func (p *reqParser) design() Design {
 		}
 	}
 	return Normalize(d)
+}
+
+// relationshipEntities adds to entities each entity a relationship names that the document defines
+// nowhere else. Files in the seed's template list their entities only in the relationships; without
+// this their design would have relationships between entities it does not have.
+func (p *reqParser) relationshipEntities(entities []Entity, rels []Relationship) []Entity {
+	known := map[string]bool{}
+	for _, e := range entities {
+		known[e.Name] = true
+	}
+	for i, r := range rels {
+		for _, name := range []string{r.From, r.To} {
+			if known[name] {
+				continue
+			}
+			known[name] = true
+			if _, err := cleanName("name", name); err != nil {
+				continue
+			}
+			entities = append(entities, Entity{Name: name, Attributes: []Attribute{}})
+			p.note(p.relLines[i], "entity %s is named only in a relationship; it was added as an entity without attributes", name)
+		}
+	}
+	return entities
 }
 
 // titleName is the design name a title gives: "DynamoDB Modeling Session — Orders" gives "Orders",

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -328,6 +329,45 @@ func TestImportRequirementsMD_escapingRoundTrips(t *testing.T) {
 
 // TestImportRequirementsMD_sharedFixtures reads the real documents in /work/shared/fixtures when
 // that folder exists (it is not part of the repository).
+// The seed's template lists entities only in its relationships. Each name becomes an entity, once,
+// with a note at the relationship's line; an entity the document does define is not added again.
+func TestImportRequirementsMD_entitiesNamedOnlyInRelationships(t *testing.T) {
+	doc := `# DynamoDB Modeling Session — Library
+
+## Application Overview
+- **Domain**: Lending library
+
+## Entity Relationships Deep Dive
+- **Member** entity: someone with a card
+- **Member → Loans**: 1:Many (avg 3 loans per member, max 20)
+- **Book → Loans**: 1:Many (avg 40 loans per book)
+- **Book → Copies**: 1:Many
+`
+	d, notes, err := ImportRequirementsMD([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range d.Entities {
+		names = append(names, e.Name)
+	}
+	if want := []string{"Member", "Loans", "Book", "Copies"}; !slices.Equal(names, want) {
+		t.Fatalf("entities %q, want %q", names, want)
+	}
+	if hasNote(notes, "entity Member is named only") || !hasNote(notes, "entity Loans is named only in a relationship") {
+		t.Errorf("notes %v: want one for each added entity and none for Member", notes)
+	}
+	for i := 1; i < len(notes); i++ {
+		if notes[i].Line < notes[i-1].Line {
+			t.Errorf("notes are not in line order: %v", notes)
+		}
+	}
+	if n := notes[len(notes)-1]; n.Line != 10 || !strings.Contains(n.Message, "Copies") {
+		t.Errorf("the note for Copies is %+v, want it at line 10", n)
+	}
+	assertFixedPoint(t, d)
+}
+
 func TestImportRequirementsMD_sharedFixtures(t *testing.T) {
 	const dir = "/work/shared/fixtures/aws-dynamodb-examples"
 	if _, err := os.Stat(dir); err != nil {
@@ -368,6 +408,13 @@ func TestImportRequirementsMD_sharedFixtures(t *testing.T) {
 		}
 		if d.Name != "E-commerce platform with multi-vendor support" || len(d.Relationships) != 8 {
 			t.Errorf("name %q, %d relationships", d.Name, len(d.Relationships))
+		}
+		var names []string
+		for _, e := range d.Entities {
+			names = append(names, e.Name)
+		}
+		if want := []string{"Users", "Products", "Orders", "CartItems", "Categories", "OrderItems"}; !slices.Equal(names, want) {
+			t.Errorf("entities %q, want the six the relationships name, %q", names, want)
 		}
 		if s, ok := proseTitled(d, reqConsiderations); !ok || !strings.Contains(s.Body, "Pattern #9 (product text search)") {
 			t.Errorf("extra considerations were not kept")

@@ -246,6 +246,19 @@ func typeOver(t *testing.T, ctx context.Context, css, text string) {
 	)
 }
 
+// openAndJoin opens a page of a design as someone new and answers the name prompt, then waits for
+// the page the prompt returns to: the participant shown and no prompt left.
+func openAndJoin(t *testing.T, ctx context.Context, url, person string) {
+	t.Helper()
+	do(t, ctx, "open "+url+" and join as "+person,
+		chromedp.Navigate(url),
+		chromedp.SendKeys(chromedp.CSS("[data-testid=participant-name]"), person),
+		chromedp.Click(chromedp.CSS("[data-testid=participant-save]")),
+		chromedp.WaitVisible(chromedp.CSS("[data-testid=participant]")),
+		chromedp.WaitNotPresent(chromedp.CSS("[data-testid=name-prompt]")),
+	)
+}
+
 var editPath = regexp.MustCompile(`^/d/([A-Za-z0-9_-]{22,})$`)
 
 // createDesign goes through the home page and the name prompt, as a facilitator does, and

@@ -2,6 +2,7 @@ package server
 
 import (
 	"net/http"
+	"slices"
 
 	"github.com/labstack/echo/v4"
 
@@ -122,9 +123,9 @@ func relationshipRow(d *designContext, r designer.Relationship, entities []templ
 	}
 	row := templates.RelationshipRow{
 		RowID: rowID,
-		From:  cell("from", "From entity", r.From, "select", entities),
+		From:  cell("from", "From entity", r.From, "select", withCurrent(entities, r.From)),
 		Kind:  cell("kind", "Relationship kind", r.Kind, "select", kindOptions),
-		To:    cell("to", "To entity", r.To, "select", entities),
+		To:    cell("to", "To entity", r.To, "select", withCurrent(entities, r.To)),
 		Avg:   cell("avg_count", "Average count", formatInt(r.Avg), "number", nil),
 		Max:   cell("max_count", "Maximum count", formatInt(r.Max), "number", nil),
 		Notes: cell("notes", "Notes", r.Notes, "text", nil),
@@ -317,4 +318,14 @@ func entityCells(e templates.Entities) []templates.Cell {
 		cells = append(cells, r.From, r.Kind, r.To, r.Avg, r.Max, r.Notes)
 	}
 	return cells
+}
+
+// withCurrent returns the entity options with the name a relationship holds added when no entity
+// has it (a design written by a script, or an entity renamed by hand in its JSON), so the select
+// shows the name rather than nothing.
+func withCurrent(entities []templates.Option, name string) []templates.Option {
+	if name == "" || slices.ContainsFunc(entities, func(o templates.Option) bool { return o.Value == name }) {
+		return entities
+	}
+	return append(slices.Clip(entities), templates.Option{Value: name, Label: name + " (no such entity)"})
 }

@@ -30,12 +30,8 @@ func TestBrowser_exportPreviewCopyAndDownload(t *testing.T) {
 			t.Fatalf("grant %s: %v", name, err)
 		}
 	}
-	do(t, ctx, "open the Export step and join",
-		chromedp.Navigate(base+"/d/"+created.EditToken+"/export"),
-		chromedp.SendKeys(chromedp.CSS("[data-testid=participant-name]"), "Ada"),
-		chromedp.Click(chromedp.CSS("[data-testid=participant-save]")),
-		chromedp.WaitVisible(chromedp.CSS("[data-testid=preview-data-model-md] [data-testid=preview]")),
-	)
+	openAndJoin(t, ctx, base+"/d/"+created.EditToken+"/export", "Ada")
+	do(t, ctx, "see the preview", chromedp.WaitVisible(chromedp.CSS("[data-testid=preview-data-model-md] [data-testid=preview]")))
 	preview := "[data-testid=preview-data-model-md] [data-testid=preview]"
 	headings := get(t, ctx, "read the preview's headings", chromedp.Evaluate[[]string](
 		`Array.from(document.querySelectorAll("`+preview+` h2")).map(h => h.textContent)`))

@@ -37,11 +37,9 @@ func TestBrowser_importTheTwoMarkdownFilesAsOneDesign(t *testing.T) {
 			t.Errorf("the report says %q; want %q", report, want)
 		}
 	}
-	do(t, ctx, "open the design and join",
-		chromedp.Click(chromedp.CSS("[data-testid=open-imported]")),
-		chromedp.SendKeys(chromedp.CSS("[data-testid=participant-name]"), "Ada"),
-		chromedp.Click(chromedp.CSS("[data-testid=participant-save]")),
-		chromedp.WaitVisible(chromedp.CSS("[data-testid=participant]")),
+	href := get(t, ctx, "read the design's link", chromedp.Evaluate[string](`document.querySelector("[data-testid=open-imported]").href`))
+	openAndJoin(t, ctx, href, "Ada")
+	do(t, ctx, "open the Mapping step",
 		chromedp.Click(chromedp.CSS("[data-testid=step-mapping]")),
 		chromedp.WaitVisible(chromedp.CSS("[data-testid=mapping]")),
 	)

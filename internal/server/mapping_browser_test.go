@@ -32,12 +32,7 @@ func TestBrowser_mapAPatternMarkItsResultAndSeeAnItemEditBreakIt(t *testing.T) {
 	field := func(name string) string { return "#" + elemID("opf", pid, "0", name) }
 
 	ada, _ := newBrowser(t)
-	do(t, ada, "open the Mapping step and join as Ada",
-		chromedp.Navigate(editURL+"/mapping"),
-		chromedp.SendKeys(chromedp.CSS("[data-testid=participant-name]"), "Ada"),
-		chromedp.Click(chromedp.CSS("[data-testid=participant-save]")),
-		chromedp.WaitVisible(chromedp.CSS("[data-testid=participant]")),
-	)
+	openAndJoin(t, ada, editURL+"/mapping", "Ada")
 	if at := get(t, ada, "read the location", chromedp.Location()); !strings.HasSuffix(at, "/mapping") {
 		t.Fatalf("after joining Ada is at %s, not back on the Mapping step", at)
 	}
@@ -72,12 +67,8 @@ func TestBrowser_mapAPatternMarkItsResultAndSeeAnItemEditBreakIt(t *testing.T) {
 
 	// Bob ships order o3 in the Tables step.
 	bob, _ := newIsolatedTab(t, ada)
-	do(t, bob, "join as Bob on the Tables step",
-		chromedp.Navigate(editURL+"/tables"),
-		chromedp.SendKeys(chromedp.CSS("[data-testid=participant-name]"), "Bob"),
-		chromedp.Click(chromedp.CSS("[data-testid=participant-save]")),
-		chromedp.WaitVisible(chromedp.CSS("[data-testid=item-grid]")),
-	)
+	openAndJoin(t, bob, editURL+"/tables", "Bob")
+	do(t, bob, "see the item grid", chromedp.WaitVisible(chromedp.CSS("[data-testid=item-grid]")))
 	typeOver(t, bob, "#"+itemCellID("Orders", "o3", "status"), "SHIPPED")
 
 	waitUntil(t, ada, "Ada's verdict to fail", `!!document.querySelector("`+card+` [data-testid=result][data-verdict=fail]")`)

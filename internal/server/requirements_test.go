@@ -282,3 +282,18 @@ func BenchmarkPatternCellEdit200(b *testing.B) {
 		}
 	}
 }
+
+// A relationship whose entity the design does not have (written by a script) still shows the name
+// it holds, marked, instead of an empty choice.
+func TestEntities_relationshipToAMissingEntityShowsItsName(t *testing.T) {
+	a := newTestApp(t)
+	c := a.createJSON(`{"name": "Library", "entities": [{"name": "Member", "attributes": []}],
+		"relationships": [{"from": "Member", "to": "Ghost", "kind": "1:M"}]}`)
+	page := a.request(http.MethodGet, "/d/"+c.EditToken+"/entities", "", nil).Body.String()
+	if !strings.Contains(page, `<option value="Ghost" selected>Ghost (no such entity)</option>`) {
+		t.Fatal("the relationship's To select does not show Ghost")
+	}
+	if strings.Contains(page, `<option value="Member" selected>Member (no such entity)`) {
+		t.Fatal("an entity the design has is marked as missing")
+	}
+}
