@@ -52,6 +52,7 @@ func TestCells_answerReplacesWhatTheyTarget(t *testing.T) {
 			}
 		}
 	}
+	t.Logf("%d cells posted", cells)
 	if cells < 100 {
 		t.Fatalf("only %d cells found on the HR example's steps; the page structure changed under this test", cells)
 	}
