@@ -149,6 +149,10 @@ func (c DuplicateItem) Apply(d Design) (Design, error) {
 func (c DuplicateItem) Summary() string {
 	return fmt.Sprintf("Duplicated %s item %s", shorten(c.Table), shorten(c.ID))
 }
+
+func (c DuplicateItem) Describe(before Design) string {
+	return fmt.Sprintf("Duplicated %s item %s", shorten(c.Table), itemWords(before, c.Table, c.ID))
+}
 func (c DuplicateItem) Paths() []string {
 	return []string{pathOfItem(c.Table, c.ID), pathOfTable(c.Table) + "/items"}
 }
@@ -186,6 +190,13 @@ func (c DeleteItems) Summary() string {
 		return fmt.Sprintf("Deleted %s item %s", shorten(c.Table), shorten(c.IDs[0]))
 	}
 	return fmt.Sprintf("Deleted %s from %s", itemsWord(len(c.IDs)), shorten(c.Table))
+}
+
+func (c DeleteItems) Describe(before Design) string {
+	if len(c.IDs) != 1 {
+		return c.Summary()
+	}
+	return fmt.Sprintf("Deleted %s item %s", shorten(c.Table), itemWords(before, c.Table, c.IDs[0]))
 }
 
 func (c DeleteItems) Paths() []string {
@@ -247,12 +258,36 @@ func cellValue(t Table, name, text string) (Value, error) {
 	return InferCell(text), nil
 }
 
-func (c SetItemCell) Summary() string {
-	subject := fmt.Sprintf("%s item %s %s", shorten(c.Table), shorten(c.ID), shorten(c.Attribute))
+func (c SetItemCell) Summary() string { return c.describe(shorten(c.ID)) }
+
+// Describe names the item by its key, as people see it in the grid, rather than by its id.
+func (c SetItemCell) Describe(before Design) string {
+	return c.describe(itemWords(before, c.Table, c.ID))
+}
+
+func (c SetItemCell) describe(item string) string {
+	subject := fmt.Sprintf("%s of %s item %s", shorten(c.Attribute), shorten(c.Table), item)
 	if c.Text == "" {
 		return "Cleared " + subject
 	}
 	return "Set " + subject + " to " + shorten(c.Text)
+}
+
+// itemWords names an item of a table for a history line: by its key ("emp_no=10001 ·
+// record_key=PROFILE"), or by its id when the design does not hold it or it has no key yet.
+func itemWords(d Design, table, id string) string {
+	t, _, ok := d.TableByName(table)
+	if !ok {
+		return shorten(id)
+	}
+	it, _, ok := t.ItemByID(id)
+	if !ok {
+		return shorten(id)
+	}
+	if key := KeyText(t, it.Item); key != "" {
+		return shorten(key)
+	}
+	return shorten(id)
 }
 func (c SetItemCell) Paths() []string {
 	return []string{pathOfItem(c.Table, c.ID) + "/" + strings.TrimSpace(c.Attribute)}

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -119,8 +120,16 @@ func TestSetItemCell(t *testing.T) {
 		{name: "unknown item", change: SetItemCell{Table: "Orders", ID: "i9", Attribute: "total", Text: "1"}, field: "id"},
 		{name: "no attribute", change: SetItemCell{Table: "Orders", ID: "i3", Attribute: " ", Text: "1"}, field: "attribute"},
 	})
-	if got := (SetItemCell{Table: "Orders", ID: "i3", Attribute: "price", Text: "19.99"}).Summary(); got != "Set Orders item i3 price to 19.99" {
+	c := SetItemCell{Table: "Orders", ID: "i3", Attribute: "price", Text: "19.99"}
+	if got := c.Summary(); got != "Set price of Orders item i3 to 19.99" {
 		t.Errorf("summary %q", got)
+	}
+	// History names the item by its key, as the grid shows it.
+	d := ordersDesign(t)
+	orders, _, _ := d.TableByName("Orders")
+	it, _, _ := orders.ItemByID("i3")
+	if got, want := Describe(c, d), "Set price of Orders item "+KeyText(orders, it.Item)+" to 19.99"; got != want || !strings.Contains(got, "customer_id=") {
+		t.Errorf("history line %q, want %q", got, want)
 	}
 	if got := (SetItemCell{Table: "Orders", ID: "i3", Attribute: "price"}).Paths(); !slices.Equal(got, []string{"tables/Orders/items/i3/price"}) {
 		t.Errorf("paths %v", got)
