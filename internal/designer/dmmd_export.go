@@ -222,17 +222,8 @@ func dataModelView(d Design) Design {
 		TradeOffs:          d.Prose.TradeOffs,
 	}}
 	for i, slot := range dmPlaceSections(d) {
-		var target *string
-		switch slot.kind {
-		case dmPhilosophy:
-			target = &v.Prose.DesignPhilosophy
-		case dmAggregates:
-			target = &v.Prose.AggregateDecisions
-		case dmHotPartitions:
-			target = &v.Prose.HotPartitions
-		case dmTradeOffs:
-			target = &v.Prose.TradeOffs
-		default:
+		target := dmProseField(&v.Prose, slot.kind)
+		if target == nil {
 			v.Prose.Sections = append(v.Prose.Sections, d.Prose.Sections[i])
 			continue
 		}

@@ -399,20 +399,26 @@ func dmChecklistItem(it mdItem) bool {
 	return true
 }
 
+// dmProseField is the field of pr that holds the text of a section of the given kind, or nil for
+// a section whose text is kept as a section of its own.
+func dmProseField(pr *Prose, kind int) *string {
+	switch kind {
+	case dmPhilosophy:
+		return &pr.DesignPhilosophy
+	case dmAggregates:
+		return &pr.AggregateDecisions
+	case dmHotPartitions:
+		return &pr.HotPartitions
+	case dmTradeOffs:
+		return &pr.TradeOffs
+	}
+	return nil
+}
+
 // placeProse puts the text a section kept where it belongs in d.Prose.
 func (p *dmParser) placeProse(s *dmSection) {
 	body := proseOf(s.leftover)
-	var target *string
-	switch s.kind {
-	case dmPhilosophy:
-		target = &p.prose.DesignPhilosophy
-	case dmAggregates:
-		target = &p.prose.AggregateDecisions
-	case dmHotPartitions:
-		target = &p.prose.HotPartitions
-	case dmTradeOffs:
-		target = &p.prose.TradeOffs
-	}
+	target := dmProseField(&p.prose, s.kind)
 	if s.kind == dmValidation {
 		p.note(s.line, "the Validation Results are not read: Dynaloom ticks them from the design")
 	}

@@ -580,25 +580,7 @@ func TestExportMCPModelJSON_refusesOperationsNoCommandExpresses(t *testing.T) {
 
 func TestExportMCPModelJSON_deterministic(t *testing.T) {
 	for name, d := range map[string]Design{"export test": exportTestDesign(), "hr": hrDesign(t)} {
-		t.Run(name, func(t *testing.T) {
-			first, err := ExportMCPModelJSON(d)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for range 20 {
-				copyOf, err := ParseJSON(mustMarshal(t, d))
-				if err != nil {
-					t.Fatal(err)
-				}
-				again, err := ExportMCPModelJSON(copyOf)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !bytes.Equal(first, again) {
-					t.Fatalf("two exports differ:\n%s", firstDifference(first, again))
-				}
-			}
-		})
+		t.Run(name, func(t *testing.T) { assertDeterministicExport(t, ExportMCPModelJSON, d) })
 	}
 }
 
