@@ -58,7 +58,7 @@ func (s *Server) checkConflict(c echo.Context, me string, change designer.Change
 		return err
 	}
 	for _, r := range later {
-		if r.Author != me && anyOverlap(r.Paths, change.Paths()) {
+		if r.Author != me && designer.PathsOverlap(r.Paths, change.Paths()) {
 			c.Response().Header().Set("X-Dynaloom-Conflict-Author", url.QueryEscape(r.Author))
 			return &apiError{http.StatusConflict, "edit_conflict",
 				r.Author + " changed this while you were editing it (revision " + strconv.FormatInt(r.Revision, 10) + "). Keep yours or take theirs."}

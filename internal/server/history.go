@@ -492,7 +492,7 @@ func pathsMeet(a, b []string) bool {
 	if slices.Contains(a, "") || slices.Contains(b, "") {
 		return true
 	}
-	return anyOverlap(a, b)
+	return designer.PathsOverlap(a, b)
 }
 
 // revisionJSON is one entry of GET /api/designs/{token}/revisions.

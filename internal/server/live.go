@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"encoding/json"
-	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -311,19 +310,3 @@ func (h *hub) connections() int {
 
 // keepAlive is how often an idle stream gets a comment line, so proxies keep it open.
 const keepAlive = 15 * time.Second
-
-// overlaps reports whether two change paths touch the same part of a design: one equals the
-// other or contains it.
-func overlaps(a, b string) bool {
-	if len(a) > len(b) {
-		a, b = b, a
-	}
-	return a == b || len(b) > len(a) && b[:len(a)] == a && b[len(a)] == '/'
-}
-
-// anyOverlap reports whether any path of as overlaps any of bs.
-func anyOverlap(as, bs []string) bool {
-	return slices.ContainsFunc(as, func(a string) bool {
-		return slices.ContainsFunc(bs, func(b string) bool { return overlaps(a, b) })
-	})
-}
