@@ -151,12 +151,19 @@ func decodeDesign(doc []byte) (designer.Design, error) {
 	return designer.Normalize(d), nil
 }
 
-// Apply applies one change to a design and stores the result as the next revision, with its
-// history entry, in one transaction. ifRevision 0 applies to whatever is newest; any other value
-// gives ErrStale unless it is the current revision. An error from the change itself (such as a
-// *designer.ValidationError, reachable with errors.As) stores nothing. Apply returns only after
-// the transaction has committed.
+// Apply applies one change by author to a design, as ApplyEdit with no base revision.
 func (s *Store) Apply(ctx context.Context, id, author string, c designer.Change, ifRevision int64) (Record, error) {
+	return s.ApplyEdit(ctx, id, Edit{Change: c, Author: author, IfRevision: ifRevision})
+}
+
+// ApplyEdit applies one change to a design and stores the result as the next revision, with its
+// history entry, in one transaction. ed.IfRevision 0 applies to whatever is newest; any other
+// value gives ErrStale unless it is the current revision. ed.Base, when set, gives a
+// *ConflictError if someone else changed the same part since (Edit). An error from the change
+// itself (such as a *designer.ValidationError, reachable with errors.As) stores nothing.
+// ApplyEdit returns only after the transaction has committed.
+func (s *Store) ApplyEdit(ctx context.Context, id string, ed Edit) (Record, error) {
+	c, author, ifRevision := ed.Change, ed.Author, ed.IfRevision
 	if c == nil {
 		return Record{}, fmt.Errorf("apply change to %s: no change", id)
 	}
@@ -192,6 +199,9 @@ func (s *Store) Apply(ctx context.Context, id, author string, c designer.Change,
 		if ifRevision != 0 && ifRevision != rev {
 			return fmt.Errorf("%w (at revision %d, change made against %d)", ErrStale, rev, ifRevision)
 		}
+		if err := checkConflict(ctx, tx, id, ed, rev); err != nil {
+			return err
+		}
 		cur, ok := s.cached(id, rev)
 		if !ok {
 			var doc string
@@ -219,8 +229,8 @@ func (s *Store) Apply(ctx context.Context, id, author string, c designer.Change,
 			return err
 		}
 		if _, err := tx.ExecContext(ctx,
-			`INSERT INTO revisions (design_id, revision, author, at, kind, summary, change, paths) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-			id, rev+1, author, at, c.Kind(), summary, string(change), string(paths)); err != nil {
+			`INSERT INTO revisions (design_id, revision, author, tab, at, kind, summary, change, paths) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			id, rev+1, author, ed.Tab, at, c.Kind(), summary, string(change), string(paths)); err != nil {
 			return err
 		}
 		stored, _ := parseTime(at)
