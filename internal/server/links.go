@@ -164,6 +164,7 @@ func (s *Server) setViewLinkExpiry(c echo.Context) error {
 		return err
 	}
 	s.log.Info("view link expiry set", "design_id", d.ID, "never", at.IsZero())
+	s.hub.viewExpiryChanged(d.ID, at)
 	if !isHTMX(c) {
 		return c.Redirect(http.StatusSeeOther, "/d/"+d.Token+stepPath(step))
 	}
@@ -279,6 +280,7 @@ func (s *Server) apiSetViewExpiry(c echo.Context) error {
 		return err
 	}
 	s.log.Info("view link expiry set", "design_id", d.ID, "never", at.IsZero(), "via", "api")
+	s.hub.viewExpiryChanged(d.ID, at)
 	var out struct {
 		ViewExpiresAt *string `json:"view_expires_at"`
 	}

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"sort"
 	"sync"
 	"time"
@@ -16,6 +17,12 @@ import (
 // has a buffered channel; a stream too slow to keep up is dropped, and its client reconnects with
 // Last-Event-ID (or the revision its page shows) and catches up from the stored history, so
 // dropping loses nothing. The hub also keeps who is here (presence) and who leads ("follow me").
+//
+// Each design's room has a lock of its own: the hub-wide lock only finds rooms and counts streams
+// per client, so a crowded design never holds up another. Presence is not queued per change: the
+// room keeps the current list and tells each stream that it changed, and a stream writes the list
+// at most every presenceEvery, so a room of hundreds costs each join a signal per stream rather
+// than a rendered list per stream.
 
 // commit stores one change by author; the commit hook announces it. ifRevision is as for
 // storage.Store.Apply.
@@ -28,8 +35,6 @@ type event struct {
 	id   int64 // the revision a change event brings the design to; 0 for others
 	name string
 	data []byte
-	// people is a presence event's list, which each stream writes in its own form.
-	people []presence
 }
 
 // changeData is the data of a change event (CONTRACT.md "Collaboration").
@@ -51,18 +56,42 @@ func changeEvent(rev storage.Revision) event {
 // subscriberBuffer is how many events a stream may fall behind before it is dropped.
 const subscriberBuffer = 64
 
+// presenceEvery is the least time between two presence updates written to one stream; changes in
+// between are folded into the next one.
+const presenceEvery = 250 * time.Millisecond
+
+// errTooManyStreams refuses a stream past the per-client limit.
+var errTooManyStreams = errors.New("too many open event streams from one address")
+
 // subscriber is one open event stream.
 type subscriber struct {
+	room   *room
+	client string
 	events chan event
 	gone   chan struct{} // closed when the hub drops the stream for falling behind
 	once   sync.Once
+	// presenceDue holds a signal while the room's participants changed since the stream last
+	// wrote them.
+	presenceDue chan struct{}
+	// expiry carries a new time at which a view link stops working (zero: never).
+	expiry chan time.Time
 	// presence is set for a page's stream: the participant it stands for.
 	presence *presence
 	// access is the kind of link the stream was opened with.
 	access storage.Access
+	// ended is set, under the room's lock, when the link that opened the stream stops working:
+	// from then on nothing of the design reaches it.
+	ended bool
 }
 
 func (sub *subscriber) drop() { sub.once.Do(func() { close(sub.gone) }) }
+
+// people is the room's current participants, for the stream to write.
+func (sub *subscriber) people() []presence {
+	sub.room.mu.Lock()
+	defer sub.room.mu.Unlock()
+	return sub.room.participants()
+}
 
 // presence is one participant's tab, as the others see it.
 type presence struct {
@@ -78,43 +107,86 @@ type presence struct {
 // participantColors is how many distinct colours participants get (app.css .who-0 … .who-7).
 const participantColors = 8
 
-// room is the live state of one design.
+// room is the live state of one design. Its fields are guarded by mu, except refs, which the
+// hub's lock guards.
 type room struct {
+	mu   sync.Mutex
+	refs int
+
 	subs map[*subscriber]struct{}
 	// tabs counts each tab's open streams: a tab moving between steps opens its new stream
 	// before the old one closes.
 	tabs   map[string]*presence
 	counts map[string]int
 	leader string // the tab the others follow, if any
+	// list is the participants in order, built when first asked for after a change.
+	list []presence
 }
 
 // hub fans events out to the streams of each design.
 type hub struct {
-	mu    sync.Mutex
-	rooms map[string]*room
-	done  chan struct{} // closed on shutdown: every stream ends
-	stop  sync.Once
+	mu        sync.Mutex
+	rooms     map[string]*room
+	perClient map[string]int // open streams per client address
+	// maxPerClient bounds the streams one client address may hold open; 0 means no bound.
+	maxPerClient int
+	done         chan struct{} // closed on shutdown: every stream ends
+	stop         sync.Once
 }
 
-func newHub() *hub { return &hub{rooms: map[string]*room{}, done: make(chan struct{})} }
+func newHub(maxPerClient int) *hub {
+	return &hub{rooms: map[string]*room{}, perClient: map[string]int{}, maxPerClient: maxPerClient, done: make(chan struct{})}
+}
 
 func (h *hub) shutdown() { h.stop.Do(func() { close(h.done) }) }
 
-func (h *hub) room(id string) *room {
+// enter finds or opens the room of design id and counts one more stream from client in it.
+func (h *hub) enter(id, client string) (*room, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.maxPerClient > 0 && h.perClient[client] >= h.maxPerClient {
+		return nil, errTooManyStreams
+	}
+	h.perClient[client]++
 	r := h.rooms[id]
 	if r == nil {
 		r = &room{subs: map[*subscriber]struct{}{}, tabs: map[string]*presence{}, counts: map[string]int{}}
 		h.rooms[id] = r
 	}
-	return r
+	r.refs++
+	return r, nil
 }
 
-// subscribe opens a stream of design id. A page's stream passes its participant (with Tab set),
-// which joins the room; an API stream passes nil. Call the returned function when it closes.
-func (h *hub) subscribe(id string, access storage.Access, p *presence) (*subscriber, func()) {
-	sub := &subscriber{events: make(chan event, subscriberBuffer), gone: make(chan struct{}), access: access}
+// exit undoes enter, closing the room when its last stream has gone.
+func (h *hub) exit(id, client string, r *room) {
 	h.mu.Lock()
-	r := h.room(id)
+	defer h.mu.Unlock()
+	if h.perClient[client]--; h.perClient[client] <= 0 {
+		delete(h.perClient, client)
+	}
+	if r.refs--; r.refs == 0 && h.rooms[id] == r {
+		delete(h.rooms, id)
+	}
+}
+
+// find returns the open room of design id, or nil.
+func (h *hub) find(id string) *room {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.rooms[id]
+}
+
+// subscribe opens a stream of design id for a client address. A page's stream passes its
+// participant (with Tab set), which joins the room; an API stream passes nil. Call the returned
+// function when the stream closes. Past the per-client bound it gives errTooManyStreams.
+func (h *hub) subscribe(id, client string, access storage.Access, p *presence) (*subscriber, func(), error) {
+	r, err := h.enter(id, client)
+	if err != nil {
+		return nil, nil, err
+	}
+	sub := &subscriber{room: r, client: client, events: make(chan event, subscriberBuffer), gone: make(chan struct{}),
+		presenceDue: make(chan struct{}, 1), expiry: make(chan time.Time, 1), access: access}
+	r.mu.Lock()
 	r.subs[sub] = struct{}{}
 	if p != nil {
 		if old, ok := r.tabs[p.Tab]; ok {
@@ -126,16 +198,17 @@ func (h *hub) subscribe(id string, access storage.Access, p *presence) (*subscri
 		r.tabs[p.Tab] = p
 		r.counts[p.Tab]++
 		sub.presence = p
-		h.announcePresence(id, r)
+		r.presenceChanged()
 		if p.Leader {
-			h.announceFollow(r, p)
+			r.announceFollow(p)
 		}
+	} else {
+		// An API stream gets the current list once, like a page does.
+		sub.presenceDue <- struct{}{}
 	}
-	h.mu.Unlock()
+	r.mu.Unlock()
 	return sub, func() {
-		h.mu.Lock()
-		defer h.mu.Unlock()
-		r := h.rooms[id]
+		r.mu.Lock()
 		delete(r.subs, sub)
 		if p != nil {
 			r.counts[p.Tab]--
@@ -145,12 +218,11 @@ func (h *hub) subscribe(id string, access storage.Access, p *presence) (*subscri
 				delete(r.counts, p.Tab)
 				delete(r.tabs, p.Tab)
 			}
-			h.announcePresence(id, r)
+			r.presenceChanged()
 		}
-		if len(r.subs) == 0 {
-			delete(h.rooms, id)
-		}
-	}
+		r.mu.Unlock()
+		h.exit(id, client, r)
+	}, nil
 }
 
 // freeColor is the first colour no one in the room has, or a shared one when all are taken.
@@ -169,17 +241,19 @@ func (r *room) freeColor() int {
 
 // publishChange is the store's commit hook.
 func (h *hub) publishChange(rev storage.Revision, designID string) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if r := h.rooms[designID]; r != nil {
-		h.send(r, changeEvent(rev), nil)
+	r := h.find(designID)
+	if r == nil {
+		return
 	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.send(changeEvent(rev), nil)
 }
 
-// send puts ev on the streams of r that want it, dropping those that are full. Callers hold h.mu.
-func (h *hub) send(r *room, ev event, want func(*subscriber) bool) {
+// send puts ev on the streams of r that want it, dropping those that are full. Callers hold r.mu.
+func (r *room) send(ev event, want func(*subscriber) bool) {
 	for sub := range r.subs {
-		if want != nil && !want(sub) {
+		if sub.ended || want != nil && !want(sub) {
 			continue
 		}
 		select {
@@ -190,8 +264,26 @@ func (h *hub) send(r *room, ev event, want func(*subscriber) bool) {
 	}
 }
 
-// participants lists the room's tabs in a stable order: by name, then colour.
+// presenceChanged tells every stream of the room that the participants changed. Callers hold r.mu.
+func (r *room) presenceChanged() {
+	r.list = nil
+	for sub := range r.subs {
+		if sub.ended {
+			continue
+		}
+		select {
+		case sub.presenceDue <- struct{}{}:
+		default: // already due
+		}
+	}
+}
+
+// participants lists the room's tabs in a stable order: by name, then tab. The list is shared
+// by every stream until the next change and must not be modified. Callers hold r.mu.
 func (r *room) participants() []presence {
+	if r.list != nil {
+		return r.list
+	}
 	out := make([]presence, 0, len(r.tabs))
 	for _, p := range r.tabs {
 		out = append(out, *p)
@@ -202,52 +294,53 @@ func (r *room) participants() []presence {
 		}
 		return out[i].Tab < out[j].Tab
 	})
+	r.list = out
 	return out
 }
 
-// presenceEvent is sent to every stream when the room's participants change; the stream writes it
-// in its own form (JSON for the API, HTML for pages).
+// presenceEventName is the event that carries the room's participants; each stream writes them in
+// its own form (JSON for the API, HTML for pages).
 const presenceEventName = "presence"
-
-func (h *hub) announcePresence(id string, r *room) {
-	people := r.participants()
-	data, _ := json.Marshal(presenceData{Participants: people}) // cannot fail: strings and numbers
-	h.send(r, event{name: presenceEventName, data: data, people: people}, nil)
-}
 
 // presenceData is the data of an API presence event.
 type presenceData struct {
 	Participants []presence `json:"participants"`
 }
 
-// announceFollow tells the followers where the leader is.
-func (h *hub) announceFollow(r *room, leader *presence) {
-	h.send(r, event{name: "follow", data: []byte(leader.Step)}, func(sub *subscriber) bool {
+// announceFollow tells the followers where the leader is. Callers hold r.mu.
+func (r *room) announceFollow(leader *presence) {
+	r.send(event{name: "follow", data: []byte(leader.Step)}, func(sub *subscriber) bool {
 		return sub.presence != nil && sub.presence.Tab != leader.Tab
 	})
 }
 
 // focus records what a tab is editing (an element id, or "" for nothing).
 func (h *hub) focus(id, tab, focus string) bool {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	r := h.rooms[id]
-	if r == nil || r.tabs[tab] == nil {
+	r := h.find(id)
+	if r == nil {
+		return false
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.tabs[tab] == nil {
 		return false
 	}
 	if r.tabs[tab].Focus != focus {
 		r.tabs[tab].Focus = focus
-		h.announcePresence(id, r)
+		r.presenceChanged()
 	}
 	return true
 }
 
 // lead makes tab the one the room follows, or stops it leading.
 func (h *hub) lead(id, tab string, on bool) bool {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	r := h.rooms[id]
-	if r == nil || r.tabs[tab] == nil {
+	r := h.find(id)
+	if r == nil {
+		return false
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.tabs[tab] == nil {
 		return false
 	}
 	switch {
@@ -259,40 +352,68 @@ func (h *hub) lead(id, tab string, on bool) bool {
 	for t, p := range r.tabs {
 		p.Leader = t == r.leader
 	}
-	h.announcePresence(id, r)
+	r.presenceChanged()
 	if on {
-		h.announceFollow(r, r.tabs[tab])
+		r.announceFollow(r.tabs[tab])
 	}
 	return true
 }
 
 // closeStreams ends the streams of design id opened with a link of the given kind: the link was
-// replaced, and a stream must not outlive the link that opened it.
+// replaced or stopped working, and a stream must not outlive the link that opened it.
 //
-// Each such stream is told at once (a "gone" event, which the page shows) and ended shortly after,
-// which lets the page that replaced its own link move to the new one first.
+// From this moment nothing of the design reaches those streams; each is told once (a "gone"
+// event, which the page shows) and ended shortly after, which lets the page that replaced its own
+// link move to the new one before its old stream fails.
 func (h *hub) closeStreams(id string, access storage.Access) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	r := h.rooms[id]
+	r := h.find(id)
 	if r == nil {
 		return
 	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	var ending []*subscriber
 	for sub := range r.subs {
-		if sub.access == access {
-			ending = append(ending, sub)
+		if sub.access != access || sub.ended {
+			continue
 		}
+		ending = append(ending, sub)
+		select {
+		case sub.events <- event{name: "gone", data: []byte(linkGoneMessage)}:
+		default:
+			sub.drop()
+		}
+		sub.ended = true
 	}
-	h.send(r, event{name: "gone", data: []byte("This link was replaced. Ask the facilitator for the new one.")}, func(sub *subscriber) bool {
-		return sub.access == access
-	})
 	time.AfterFunc(linkGoneGrace, func() {
 		for _, sub := range ending {
 			sub.drop()
 		}
 	})
 }
+
+// viewExpiryChanged tells the view streams of design id when their link now stops working.
+func (h *hub) viewExpiryChanged(id string, at time.Time) {
+	r := h.find(id)
+	if r == nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for sub := range r.subs {
+		if sub.access != storage.ViewAccess || sub.ended {
+			continue
+		}
+		select { // the newest time replaces one not yet read
+		case <-sub.expiry:
+		default:
+		}
+		sub.expiry <- at
+	}
+}
+
+// linkGoneMessage is what a page shows when its link stops working under it.
+const linkGoneMessage = "This link was replaced or has expired. Ask the facilitator for the new one."
 
 // linkGoneGrace is how long a stream outlives the replacement of its link.
 const linkGoneGrace = 2 * time.Second
@@ -302,8 +423,8 @@ func (h *hub) connections() int {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	n := 0
-	for _, r := range h.rooms {
-		n += len(r.subs)
+	for _, c := range h.perClient {
+		n += c
 	}
 	return n
 }

@@ -28,6 +28,7 @@ var NoLimit = Rate{PerSecond: math.Inf(1)}
 var (
 	defaultCreateLimit = Rate{PerSecond: 10.0 / 60, Burst: 20}
 	defaultWriteLimit  = Rate{PerSecond: 20, Burst: 60}
+	defaultCostlyLimit = Rate{PerSecond: 5, Burst: 30}
 )
 
 func (r Rate) orDefault(def Rate) Rate {
@@ -188,6 +189,18 @@ func (s *Server) limitWrites(next echo.HandlerFunc) echo.HandlerFunc {
 		key := s.clientAddr(c.Request()) + " " + designFrom(c).ID
 		if ok, wait := s.writeLimit.allow(key); !ok {
 			return tooManyRequests(c, "changes to this design", wait)
+		}
+		return next(c)
+	}
+}
+
+// limitCostly bounds how fast one client address asks for answers that cost the server more than
+// a page: running reads (/evaluate), exports and imports. The bound is per address across all
+// designs, since each costs the same whichever design it names.
+func (s *Server) limitCostly(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if ok, wait := s.costlyLimit.allow(s.clientAddr(c.Request())); !ok {
+			return tooManyRequests(c, "evaluations, exports and imports", wait)
 		}
 		return next(c)
 	}

@@ -26,9 +26,37 @@ type Options struct {
 	// WriteLimit bounds how fast one client address changes one design (every POST and PUT on it
 	// but /evaluate): 20 a second with bursts of 60 when zero.
 	WriteLimit Rate
+	// CostlyLimit bounds how fast one client address asks for the expensive answers: /evaluate,
+	// exports and the export page, and imports: 5 a second with bursts of 30 when zero.
+	CostlyLimit Rate
 	// TrustForwardedFor counts requests by the last X-Forwarded-For address instead of the
 	// connection's, for a server behind a reverse proxy that sets that header.
 	TrustForwardedFor bool
+	// MaxStreamsPerClient bounds the live event streams one client address holds open (each
+	// open workspace tab holds one): 200 when zero, none when negative.
+	MaxStreamsPerClient int
+	// MaxConnsPerClient bounds the TCP connections one client address holds open, and MaxConns
+	// those of all clients together: 400 and 4,096 when zero, none when negative. Behind a proxy
+	// (TrustForwardedFor) every connection comes from the proxy, so only MaxConns applies.
+	MaxConnsPerClient, MaxConns int
+}
+
+// Default per-client bounds (Options).
+const (
+	defaultMaxStreamsPerClient = 200
+	defaultMaxConnsPerClient   = 400
+	defaultMaxConns            = 4096
+)
+
+// orDefault is n, or def when n is zero, or 0 (no bound) when n is negative.
+func orDefault(n, def int) int {
+	switch {
+	case n == 0:
+		return def
+	case n < 0:
+		return 0
+	}
+	return n
 }
 
 // Server serves one Dynaloom database.
@@ -39,7 +67,8 @@ type Server struct {
 	opts  Options
 	hub   *hub
 
-	createLimit, writeLimit *limiter
+	createLimit, writeLimit, costlyLimit *limiter
+	conns                                *connLimiter
 }
 
 // New builds the server and its routes.
@@ -50,9 +79,13 @@ func New(store *storage.Store, log *slog.Logger, opts Options) *Server {
 	if opts.KeepAlive == 0 {
 		opts.KeepAlive = keepAlive
 	}
-	s := &Server{store: store, log: log, echo: echo.New(), opts: opts, hub: newHub()}
+	opts.MaxStreamsPerClient = orDefault(opts.MaxStreamsPerClient, defaultMaxStreamsPerClient)
+	opts.MaxConnsPerClient = orDefault(opts.MaxConnsPerClient, defaultMaxConnsPerClient)
+	opts.MaxConns = orDefault(opts.MaxConns, defaultMaxConns)
+	s := &Server{store: store, log: log, echo: echo.New(), opts: opts, hub: newHub(opts.MaxStreamsPerClient)}
 	s.createLimit = newLimiter(opts.CreateLimit.orDefault(defaultCreateLimit), time.Now)
 	s.writeLimit = newLimiter(opts.WriteLimit.orDefault(defaultWriteLimit), time.Now)
+	s.costlyLimit = newLimiter(opts.CostlyLimit.orDefault(defaultCostlyLimit), time.Now)
 	store.OnCommit(s.hub.publishChange)
 	e := s.echo
 	e.HideBanner = true
@@ -68,7 +101,7 @@ func New(store *storage.Store, log *slog.Logger, opts Options) *Server {
 	e.POST("/participant", s.setParticipant)
 
 	e.GET("/import", s.importPage)
-	e.POST("/import", s.importUpload, s.limitCreation)
+	e.POST("/import", s.importUpload, s.limitCreation, s.limitCostly)
 
 	page := e.Group("/d/:token", s.resolveDesign, noStore, s.limitWrites)
 	page.GET("", s.overviewPage)
@@ -78,8 +111,8 @@ func New(store *storage.Store, log *slog.Logger, opts Options) *Server {
 	page.GET("/tables", s.tablesPage)
 	page.GET("/mapping", s.mappingPage)
 	page.GET("/validation", s.validationPage)
-	page.GET("/export", s.exportPage)
-	page.GET("/export/:format", s.exportDownload)
+	page.GET("/export", s.exportPage, s.limitCostly)
+	page.GET("/export/:format", s.exportDownload, s.limitCostly)
 	page.GET("/history", s.historyPage)
 	page.GET("/history/diff", s.historyDiffPage)
 	page.GET("/history/:n", s.revisionPage)
@@ -162,8 +195,8 @@ func New(store *storage.Store, log *slog.Logger, opts Options) *Server {
 	apiDesign.GET("/revisions/:n", s.apiRevision)
 	apiDesign.POST("/revisions/:n/restore", s.apiRestoreRevision, requireEdit)
 	apiDesign.GET("/events", s.apiEvents)
-	apiDesign.GET("/export/:format", s.exportDownload)
-	apiDesign.POST("/evaluate", s.apiEvaluate)
+	apiDesign.GET("/export/:format", s.exportDownload, s.limitCostly)
+	apiDesign.POST("/evaluate", s.apiEvaluate, s.limitCostly)
 	apiDesign.GET("/tables/:table/items", s.apiTableItems)
 	apiDesign.GET("/tables/:table/indexes/:index/items", s.apiIndexItems)
 
@@ -186,6 +219,12 @@ func (s *Server) HTTPServer(addr string) *http.Server {
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 	}
+	perClient := s.opts.MaxConnsPerClient
+	if s.opts.TrustForwardedFor {
+		perClient = 0 // every connection comes from the proxy
+	}
+	s.conns = newConnLimiter(perClient, s.opts.MaxConns, s.log.Warn)
+	srv.ConnState = s.conns.connState
 	// Event streams never go idle by themselves: end them when the server shuts down.
 	srv.RegisterOnShutdown(s.hub.shutdown)
 	return srv

@@ -3,6 +3,9 @@ package server
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -10,13 +13,20 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"dynaloom/internal/storage"
 	"dynaloom/web/templates"
 )
 
 // apiEvents is the API's event stream: change events as JSON, presence as JSON.
 func (s *Server) apiEvents(c echo.Context) error {
 	after, _ := strconv.ParseInt(c.Request().Header.Get("Last-Event-ID"), 10, 64)
-	return s.stream(c, nil, after, func(w *bufio.Writer, ev event) { writeEvent(w, ev.id, ev.name, ev.data) })
+	return s.stream(c, nil, after, writeAPIPresence)
+}
+
+// writeAPIPresence writes the participants as the API's JSON presence event.
+func writeAPIPresence(w *bufio.Writer, people []presence) {
+	data, _ := json.Marshal(presenceData{Participants: people}) // cannot fail: strings and numbers
+	writeEvent(w, 0, presenceEventName, data)
 }
 
 // pageEvents is the stream a workspace page opens (htmx SSE extension). It joins the room as the
@@ -41,25 +51,53 @@ func (s *Server) pageEvents(c echo.Context) error {
 		name = "Guest"
 	}
 	p := &presence{Tab: tab, Name: name, Step: step, Editor: d.canEdit()}
-	return s.stream(c, p, after, func(w *bufio.Writer, ev event) {
-		if ev.name == presenceEventName {
-			var buf bytes.Buffer
-			if templates.PresenceList(presenceViews(ev.people, tab)).Render(c.Request().Context(), &buf) == nil {
-				writeEvent(w, 0, ev.name, buf.Bytes())
-			}
-			return
+	return s.stream(c, p, after, func(w *bufio.Writer, people []presence) {
+		var buf bytes.Buffer
+		views, more := presenceViews(people, tab)
+		if templates.PresenceList(views, more).Render(c.Request().Context(), &buf) == nil {
+			writeEvent(w, 0, presenceEventName, buf.Bytes())
 		}
-		writeEvent(w, ev.id, ev.name, ev.data)
 	})
 }
 
 // stream serves one event stream until the client goes, the hub drops it, or the server stops.
 // It subscribes before reading the history, so no change falls between the two.
-func (s *Server) stream(c echo.Context, p *presence, after int64, write func(*bufio.Writer, event)) error {
+func (s *Server) stream(c echo.Context, p *presence, after int64, writePresence func(*bufio.Writer, []presence)) error {
 	d := designFrom(c)
 	ctx := c.Request().Context()
-	sub, leave := s.hub.subscribe(d.ID, d.Access, p)
+	// A view link may stop working at a set time; its streams end then too.
+	var (
+		expires *time.Timer
+		expired <-chan time.Time
+	)
+	expireAt := func(at time.Time) {
+		if expires != nil {
+			expires.Stop()
+			expires, expired = nil, nil
+		}
+		if !at.IsZero() {
+			expires = time.NewTimer(time.Until(at))
+			expired = expires.C
+		}
+	}
+	defer func() { expireAt(time.Time{}) }()
+	if d.Access == storage.ViewAccess {
+		at, err := s.store.ViewExpiry(ctx, d.ID)
+		if err != nil {
+			return err
+		}
+		expireAt(at)
+	}
+	sub, leave, err := s.hub.subscribe(d.ID, s.clientAddr(c.Request()), d.Access, p)
+	if errors.Is(err, errTooManyStreams) {
+		return &apiError{http.StatusTooManyRequests, "too_many_streams", fmt.Sprintf(
+			"Your address already has %d live connections open to this server, the most it allows (--max-streams-per-client). Close some tabs and reload.", s.opts.MaxStreamsPerClient)}
+	}
+	if err != nil {
+		return err
+	}
 	defer leave()
+	write := func(w *bufio.Writer, ev event) { writeEvent(w, ev.id, ev.name, ev.data) }
 
 	res := c.Response()
 	h := res.Header()
@@ -95,6 +133,10 @@ func (s *Server) stream(c echo.Context, p *presence, after int64, write func(*bu
 	}
 	tick := time.NewTicker(s.opts.KeepAlive)
 	defer tick.Stop()
+	var (
+		presenceAt    time.Time
+		presenceLater <-chan time.Time
+	)
 	for {
 		select {
 		case ev := <-sub.events:
@@ -120,8 +162,28 @@ func (s *Server) stream(c echo.Context, p *presence, after int64, write func(*bu
 					more = false
 				}
 			}
+		case <-sub.presenceDue:
+			if wait := presenceEvery - time.Since(presenceAt); wait > 0 {
+				if presenceLater == nil {
+					presenceLater = time.After(wait)
+				}
+				continue
+			}
+			writePresence(w, sub.people())
+			presenceAt = time.Now()
+		case <-presenceLater:
+			presenceLater = nil
+			writePresence(w, sub.people())
+			presenceAt = time.Now()
 		case <-tick.C:
 			w.WriteString(": keep-alive\n\n")
+		case at := <-sub.expiry:
+			expireAt(at)
+			continue
+		case <-expired:
+			writeEvent(w, 0, "gone", []byte(linkGoneMessage))
+			flush()
+			return nil
 		case <-sub.gone:
 			return nil
 		case <-s.hub.done:
@@ -174,16 +236,40 @@ func knownStep(id string) bool {
 	return false
 }
 
-// presenceViews turns the room's participants into what the top bar shows; self is the viewing tab.
-func presenceViews(ps []presence, self string) []templates.PresenceView {
-	out := make([]templates.PresenceView, 0, len(ps))
-	for _, p := range ps {
-		out = append(out, templates.PresenceView{
+// maxPresenceChips is how many participants the top bar shows by name; the rest are counted.
+// A review audience of hundreds on the view link would otherwise cost every stream a list of
+// hundreds on every join.
+const maxPresenceChips = 24
+
+// presenceViews turns the room's participants into what the top bar shows; self is the viewing
+// tab. Past maxPresenceChips it keeps the viewing tab, the leader and the editors (whose focus the
+// page outlines) before viewers, in the room's order, and counts the others in more.
+func presenceViews(ps []presence, self string) (views []templates.PresenceView, more int) {
+	keep := make([]bool, len(ps))
+	room := maxPresenceChips
+	for pass := 0; pass < 3 && room > 0; pass++ {
+		for i, p := range ps {
+			if keep[i] || room == 0 {
+				continue
+			}
+			if pass == 0 && (p.Tab == self || p.Leader) || pass == 1 && p.Editor || pass == 2 {
+				keep[i] = true
+				room--
+			}
+		}
+	}
+	views = make([]templates.PresenceView, 0, min(len(ps), maxPresenceChips))
+	for i, p := range ps {
+		if !keep[i] {
+			more++
+			continue
+		}
+		views = append(views, templates.PresenceView{
 			Name: p.Name, Initials: initials(p.Name), Color: p.Color, Step: stepLabel(p.Step),
 			Focus: p.Focus, Leader: p.Leader, Self: p.Tab == self, Editor: p.Editor,
 		})
 	}
-	return out
+	return views, more
 }
 
 func initials(name string) string {

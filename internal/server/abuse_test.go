@@ -1,0 +1,335 @@
+package server
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"dynaloom/internal/storage"
+)
+
+// One address may hold only so many live streams; past that it is told why, and a stream it
+// closes frees its place.
+func TestLive_streamsPerClientAreBounded(t *testing.T) {
+	_, url := liveServer(t, Options{MaxStreamsPerClient: 3})
+	created := createOver(t, url, `{"example": "hr-employees"}`)
+	streams := make([]*sseClient, 3)
+	for i := range streams {
+		streams[i] = openStream(t, url+"/api/designs/"+created.ViewToken+"/events")
+	}
+	resp, err := http.Get(url + "/api/designs/" + created.ViewToken + "/events")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusTooManyRequests || !strings.Contains(string(body), "too_many_streams") || !strings.Contains(string(body), "--max-streams-per-client") {
+		t.Fatalf("4th stream from one address: %d %s", resp.StatusCode, body)
+	}
+	streams[0].resp.Body.Close()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		resp, err := http.Get(url + "/api/designs/" + created.ViewToken + "/events")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusOK {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("a closed stream never freed its place: %d", resp.StatusCode)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// serveLoopback runs s's own http.Server (with its connection bounds) on a loopback port.
+func serveLoopback(t *testing.T, opts Options) (*Server, string) {
+	t.Helper()
+	store, err := storage.Open(t.Context(), filepath.Join(t.TempDir(), "conns.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := New(store, slog.New(slog.NewTextHandler(io.Discard, nil)), opts)
+	srv := s.HTTPServer("")
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(ln)
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		srv.Shutdown(ctx)
+		store.Close()
+	})
+	return s, ln.Addr().String()
+}
+
+// dialFrom opens a TCP connection to addr from the loopback address local (127.0.0.x).
+func dialFrom(t *testing.T, local, addr string) net.Conn {
+	t.Helper()
+	d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(local)}, Timeout: 5 * time.Second}
+	c, err := d.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// get sends one request on c and reads the status line of the answer.
+func statusOn(t *testing.T, c net.Conn, path string) string {
+	t.Helper()
+	c.SetDeadline(time.Now().Add(5 * time.Second))
+	fmt.Fprintf(c, "GET %s HTTP/1.1\r\nHost: x\r\n\r\n", path)
+	line, err := bufio.NewReader(c).ReadString('\n')
+	if err != nil {
+		return "error: " + err.Error()
+	}
+	return strings.TrimSpace(line)
+}
+
+// A flood of idle connections from one address is cut at its bound, answered with 429 rather
+// than left to use up the server's file descriptors; another address is served as before, and
+// the flood's connections free their places when they close.
+func TestConnections_perClientAndTotalAreBounded(t *testing.T) {
+	_, addr := serveLoopback(t, Options{MaxConnsPerClient: 5, MaxConns: 8})
+	flood := make([]net.Conn, 5)
+	for i := range flood {
+		flood[i] = dialFrom(t, "127.0.0.1", addr)
+	}
+	// The server counts a connection when it accepts it; a request on the last one proves all
+	// five were.
+	if got := statusOn(t, flood[4], "/healthz"); !strings.Contains(got, "200") {
+		t.Fatalf("5th connection: %q", got)
+	}
+	if got := statusOn(t, dialFrom(t, "127.0.0.1", addr), "/healthz"); !strings.Contains(got, "429") {
+		t.Fatalf("6th connection from one address: %q, want 429", got)
+	}
+	if got := statusOn(t, dialFrom(t, "127.0.0.2", addr), "/healthz"); !strings.Contains(got, "200") {
+		t.Fatalf("another address: %q", got)
+	}
+	for i := range 2 {
+		dialFrom(t, "127.0.0.3", addr)
+		_ = i
+	}
+	if got := statusOn(t, dialFrom(t, "127.0.0.4", addr), "/healthz"); !strings.Contains(got, "429") {
+		t.Fatalf("9th connection to a server bounded at 8: %q, want 429", got)
+	}
+	flood[0].Close()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		got := statusOn(t, dialFrom(t, "127.0.0.1", addr), "/healthz")
+		if strings.Contains(got, "200") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("a closed connection never freed its place: %q", got)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// Fan-out to one design's streams holds that design's lock only: while one room is busy (its
+// lock held), a change to another design still reaches that design's stream.
+func TestLive_busyDesignDoesNotHoldAnother(t *testing.T) {
+	h := newHub(0)
+	busy, leaveBusy, err := h.subscribe("busy", "192.0.2.1", storage.ViewAccess, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer leaveBusy()
+	other, leaveOther, err := h.subscribe("other", "192.0.2.2", storage.EditAccess, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	busy.room.mu.Lock()
+	defer busy.room.mu.Unlock()
+	done := make(chan struct{})
+	go func() {
+		h.publishChange(storage.Revision{Revision: 2, Author: "Ada"}, "other")
+		_, leave, err := h.subscribe("other", "192.0.2.3", storage.EditAccess, &presence{Tab: "tab0000000000000001", Name: "Bo"})
+		if err == nil {
+			leave()
+		}
+		leaveOther()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("a change to one design waited for another design's fan-out")
+	}
+	if ev := <-other.events; ev.name != "change" || ev.id != 2 {
+		t.Fatalf("the other design's stream got %+v", ev)
+	}
+}
+
+// A room of hundreds shows the viewing tab, the leader and the editors by name and counts the
+// rest, so each presence update costs each stream the same whatever the audience.
+func TestLive_crowdedPresenceNamesEditorsAndCountsTheRest(t *testing.T) {
+	var ps []presence
+	for i := range 300 {
+		ps = append(ps, presence{Tab: fmt.Sprintf("tab%016d", i), Name: fmt.Sprintf("Viewer %03d", i)})
+	}
+	for i := range 5 {
+		ps[290+i].Editor = true
+	}
+	ps[299].Leader = true
+	self := ps[150].Tab
+	views, more := presenceViews(ps, self)
+	if len(views) != maxPresenceChips || more != 300-maxPresenceChips {
+		t.Fatalf("%d chips and %d more, want %d and %d", len(views), more, maxPresenceChips, 300-maxPresenceChips)
+	}
+	var sawSelf, sawLeader, editors int
+	for _, v := range views {
+		if v.Self {
+			sawSelf++
+		}
+		if v.Leader {
+			sawLeader++
+		}
+		if v.Editor {
+			editors++
+		}
+	}
+	if sawSelf != 1 || sawLeader != 1 || editors != 5 {
+		t.Fatalf("self %d, leader %d, editors %d: want 1, 1, 5", sawSelf, sawLeader, editors)
+	}
+	if v, m := presenceViews(ps[:3], self); len(v) != 3 || m != 0 {
+		t.Fatalf("a small room: %d chips, %d more", len(v), m)
+	}
+}
+
+// A page stream's presence in a crowd carries a bounded list and says how many more are here.
+func TestLive_pagePresenceInACrowdSaysHowManyMore(t *testing.T) {
+	a, url := startLiveServer(t)
+	created := a.createJSON(`{"example": "hr-employees"}`)
+	var first *sseClient
+	const n = maxPresenceChips + 6
+	for i := range n {
+		s := openStream(t, fmt.Sprintf("%s/d/%s/events?step=overview&tab=crowd%016d", url, created.ViewToken, i))
+		if i == 0 {
+			first = s
+		}
+	}
+	for {
+		ev := first.nextNamed(t, "presence")
+		if strings.Contains(ev.data, `data-testid="presence-more"`) {
+			if got := strings.Count(ev.data, `data-testid="presence-chip"`); got != maxPresenceChips {
+				t.Fatalf("%d chips in a crowd of %d", got, n)
+			}
+			if !strings.Contains(ev.data, "+"+strconv.Itoa(n-maxPresenceChips)) {
+				t.Fatalf("the count of the others is missing: %s", ev.data)
+			}
+			return
+		}
+	}
+}
+
+// A stream opened with a link that is then replaced hears nothing more of the design: not the
+// next change, not who edited it.
+func TestLive_replacedLinkStreamHearsNoMoreChanges(t *testing.T) {
+	a, url := startLiveServer(t)
+	created := a.createJSON(`{"example": "hr-employees"}`)
+	viewer := openStream(t, url+"/api/designs/"+created.ViewToken+"/events")
+	if rec := a.request(http.MethodPost, "/api/designs/"+created.EditToken+"/tokens/rotate", "application/json", strings.NewReader(`{"which": "view"}`)); rec.Code != http.StatusOK {
+		t.Fatalf("rotate: %d %s", rec.Code, rec.Body)
+	}
+	d, _ := a.design(created.EditToken)
+	if rec := a.hx("/d/"+created.EditToken+"/patterns/field", "id", d.Patterns[0].ID, "field", "description", "value", "after the link was replaced"); rec.Code != http.StatusOK {
+		t.Fatalf("edit: %d", rec.Code)
+	}
+	var names []string
+	for {
+		ev, err := viewer.next()
+		if err != nil {
+			break
+		}
+		names = append(names, ev.name)
+		if ev.name == "change" {
+			t.Fatalf("the replaced link's stream heard a change after the replacement: %s (events %v)", ev.data, names)
+		}
+	}
+	if !strings.Contains(strings.Join(names, " "), "gone") {
+		t.Fatalf("the stream ended without saying why: %v", names)
+	}
+}
+
+// A view link that stops working at a set time ends the streams it opened at that time, also
+// when the time was set after the stream opened.
+func TestLive_viewLinkExpiryEndsItsStreams(t *testing.T) {
+	a, url := startLiveServer(t)
+	created := a.createJSON(`{"example": "hr-employees"}`)
+	viewer := openStream(t, url+"/api/designs/"+created.ViewToken+"/events")
+	at := time.Now().Add(1500 * time.Millisecond).UTC().Format(time.RFC3339Nano)
+	if rec := a.request(http.MethodPut, "/api/designs/"+created.EditToken+"/tokens/view/expiry", "application/json",
+		strings.NewReader(`{"expires_at": "`+at+`"}`)); rec.Code != http.StatusOK {
+		t.Fatalf("set expiry: %d %s", rec.Code, rec.Body)
+	}
+	ended := make(chan []string, 1)
+	go func() {
+		var names []string
+		for {
+			ev, err := viewer.next()
+			if err != nil {
+				ended <- names
+				return
+			}
+			names = append(names, ev.name)
+		}
+	}()
+	select {
+	case names := <-ended:
+		if len(names) == 0 || names[len(names)-1] != "gone" {
+			t.Fatalf("the stream ended with %v, want a last gone event", names)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("the stream outlived its link's expiry")
+	}
+}
+
+// Evaluations, exports and imports are bounded per address: past the burst the answer is 429
+// with Retry-After, and other addresses are unaffected.
+func TestRateLimit_costlyAnswersPerAddress(t *testing.T) {
+	a := newTestAppWith(t, Options{CostlyLimit: Rate{PerSecond: 0.01, Burst: 2}, WriteLimit: NoLimit})
+	created := a.createJSON(`{"example": "hr-employees"}`)
+	get := func(remote, target string) int {
+		req, _ := http.NewRequest(http.MethodGet, target, nil)
+		req.RemoteAddr = remote
+		return a.do(req).Code
+	}
+	evaluate := func(remote string) int {
+		req, _ := http.NewRequest(http.MethodPost, "/api/designs/"+created.ViewToken+"/evaluate",
+			strings.NewReader(`{"TableName": "Employee", "Limit": 1}`))
+		req.Header.Set("X-Amz-Target", "DynamoDB_20120810.Scan")
+		req.RemoteAddr = remote
+		return a.do(req).Code
+	}
+	if c := evaluate("198.51.100.9:1"); c == http.StatusTooManyRequests {
+		t.Fatalf("1st evaluation: %d", c)
+	}
+	if c := get("198.51.100.9:2", "/api/designs/"+created.ViewToken+"/export/design-json"); c != http.StatusOK {
+		t.Fatalf("1st export: %d", c)
+	}
+	if c := get("198.51.100.9:3", "/d/"+created.ViewToken+"/export"); c != http.StatusTooManyRequests {
+		t.Fatalf("3rd costly answer (the export page): %d, want 429", c)
+	}
+	if c := evaluate("198.51.100.9:4"); c != http.StatusTooManyRequests {
+		t.Fatalf("4th costly answer (an evaluation): %d, want 429", c)
+	}
+	if c := evaluate("198.51.100.10:1"); c == http.StatusTooManyRequests {
+		t.Fatalf("another address: %d", c)
+	}
+}

@@ -1,0 +1,95 @@
+package server
+
+import (
+	"net"
+	"net/http"
+	"net/netip"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// connLimiter bounds open TCP connections, per client address and in all. It works on the
+// server's connection states, so a connection past a bound is answered and closed before any
+// of its requests is read: a flood of idle connections from one address cannot use up the
+// process's file descriptors and lock everyone else out.
+type connLimiter struct {
+	perClient, total int // 0: no bound
+	log              func(msg string, args ...any)
+
+	mu      sync.Mutex
+	open    map[net.Conn]string // the client of each counted connection
+	clients map[string]int
+}
+
+func newConnLimiter(perClient, total int, log func(string, ...any)) *connLimiter {
+	return &connLimiter{perClient: perClient, total: total, log: log, open: map[net.Conn]string{}, clients: map[string]int{}}
+}
+
+// refusal429 is the whole answer a connection past a bound gets.
+func refusal429(limit string) []byte {
+	body := `{"error":{"code":"too_many_connections","message":"Too many open connections ` + limit +
+		`. Close some tabs or connections and try again."}}`
+	return []byte("HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json\r\nRetry-After: 5\r\n" +
+		"Connection: close\r\nContent-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n" + body)
+}
+
+// connState is the server's ConnState hook.
+func (l *connLimiter) connState(c net.Conn, state http.ConnState) {
+	switch state {
+	case http.StateNew:
+		if limit := l.admit(c); limit != "" {
+			// The hook runs in the accept loop: never wait on a client that does not read.
+			_ = c.SetWriteDeadline(time.Now().Add(50 * time.Millisecond))
+			_, _ = c.Write(refusal429(limit))
+			c.Close()
+		}
+	case http.StateHijacked, http.StateClosed:
+		l.release(c)
+	}
+}
+
+// admit counts a new connection, or names the bound it would pass.
+func (l *connLimiter) admit(c net.Conn) string {
+	client := connClient(c)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	switch {
+	case l.total > 0 && len(l.open) >= l.total:
+		l.log("connection refused", "limit", "max_conns", "open", len(l.open))
+		return "on this server (--max-conns " + strconv.Itoa(l.total) + ")"
+	case l.perClient > 0 && l.clients[client] >= l.perClient:
+		return "from your address (--max-conns-per-client " + strconv.Itoa(l.perClient) + ")"
+	}
+	l.open[c] = client
+	l.clients[client]++
+	return ""
+}
+
+func (l *connLimiter) release(c net.Conn) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	client, ok := l.open[c]
+	if !ok {
+		return
+	}
+	delete(l.open, c)
+	if l.clients[client]--; l.clients[client] <= 0 {
+		delete(l.clients, client)
+	}
+}
+
+// connClient is the address a connection counts against: its peer's IP, an IPv6 peer by its /64
+// as requests are counted (clientAddr).
+func connClient(c net.Conn) string {
+	ap, err := netip.ParseAddrPort(c.RemoteAddr().String())
+	if err != nil {
+		return c.RemoteAddr().String()
+	}
+	addr := ap.Addr().Unmap()
+	if addr.Is6() {
+		p, _ := addr.Prefix(64)
+		return p.String()
+	}
+	return addr.String()
+}
