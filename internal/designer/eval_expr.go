@@ -30,6 +30,10 @@ import (
 // maxExpressionDepth bounds nesting so that a hostile expression cannot exhaust the stack.
 const maxExpressionDepth = 200
 
+// errTooDeep ends the whole parse: once any alternative nests past maxExpressionDepth the answer
+// no longer depends on which alternative got there, nor on what the memo already held.
+var errTooDeep = &exprSyntaxError{"Syntax error; the expression is nested too deeply"}
+
 type tokKind uint8
 
 const (
@@ -241,6 +245,64 @@ type exprParser struct {
 	// reads into with "." or "[n]"; Query and the key checks need them.
 	pathHeads   map[string]bool
 	nestedPaths map[string]bool
+	// tooDeep is set when nesting passed maxExpressionDepth; the parse then answers errTooDeep.
+	tooDeep bool
+	// memo holds the result of each rule that counts depth at each token it was tried at. The
+	// grammar backtracks (Parens tries "((" Or "))" before "(" Or ")"), and without the memo every
+	// unclosed parenthesis would multiply the work.
+	memo map[memoKey]memoEntry
+	// steps counts rule calls, so that tests can hold the parser to work linear in its input.
+	steps int
+}
+
+type exprRule uint8
+
+const (
+	ruleOr exprRule = iota
+	ruleAnd
+	ruleOperandParens
+	rulePath
+)
+
+type memoKey struct {
+	rule exprRule
+	at   int
+}
+
+// memoEntry is what a rule answered at a token: its result, the token it stopped at, and its error.
+type memoEntry struct {
+	result any
+	end    int
+	err    error
+}
+
+// memoised runs parse once per rule and token. A repeated call answers from the memo and leaves
+// p.issues and p.furthest alone: both only ever keep the first or the largest of what they saw,
+// and the first call has already recorded it.
+func memoised[T any](p *exprParser, rule exprRule, parse func() (T, error)) (T, error) {
+	p.steps++
+	if p.tooDeep {
+		var zero T
+		return zero, errTooDeep
+	}
+	key := memoKey{rule, p.at}
+	if m, ok := p.memo[key]; ok {
+		p.at = m.end
+		return m.result.(T), m.err
+	}
+	if p.depth == maxExpressionDepth {
+		p.tooDeep = true
+		var zero T
+		return zero, errTooDeep
+	}
+	p.depth++
+	v, err := parse()
+	p.depth--
+	if p.memo == nil {
+		p.memo = map[memoKey]memoEntry{}
+	}
+	p.memo[key] = memoEntry{result: v, end: p.at, err: err}
+	return v, err
 }
 
 func (p *exprParser) peek() token { return p.toks[p.at] }
@@ -292,11 +354,11 @@ func parseCondition(src string, ctx *exprContext) (*condExpr, *exprParser, strin
 	if err == nil && p.peek().kind != tokEOF {
 		err = p.fail()
 	}
+	if p.tooDeep {
+		return nil, nil, errTooDeep.Error()
+	}
 	if err != nil {
-		if _, syntax := err.(*exprSyntaxError); syntax && p.depth <= maxExpressionDepth {
-			err = p.syntaxError()
-		}
-		return nil, nil, err.Error()
+		return nil, nil, p.syntaxError().Error()
 	}
 	p.checkMisusedSize(e)
 	p.resolve(e)
@@ -306,19 +368,11 @@ func parseCondition(src string, ctx *exprContext) (*condExpr, *exprParser, strin
 	return e, p, ""
 }
 
-func (p *exprParser) enter() error {
-	p.depth++
-	if p.depth > maxExpressionDepth {
-		return &exprSyntaxError{"Syntax error; the expression is nested too deeply"}
-	}
-	return nil
+func (p *exprParser) parseOr() (*condExpr, error) {
+	return memoised(p, ruleOr, p.readOr)
 }
 
-func (p *exprParser) parseOr() (*condExpr, error) {
-	if err := p.enter(); err != nil {
-		return nil, err
-	}
-	defer func() { p.depth-- }()
+func (p *exprParser) readOr() (*condExpr, error) {
 	x, err := p.parseAnd()
 	if err != nil {
 		return nil, err
@@ -335,10 +389,10 @@ func (p *exprParser) parseOr() (*condExpr, error) {
 }
 
 func (p *exprParser) parseAnd() (*condExpr, error) {
-	if err := p.enter(); err != nil {
-		return nil, err
-	}
-	defer func() { p.depth-- }()
+	return memoised(p, ruleAnd, p.readAnd)
+}
+
+func (p *exprParser) readAnd() (*condExpr, error) {
 	x, err := p.parseNot()
 	if err != nil {
 		return nil, err
@@ -355,6 +409,7 @@ func (p *exprParser) parseAnd() (*condExpr, error) {
 }
 
 func (p *exprParser) parseNot() (*condExpr, error) {
+	p.steps++
 	if p.peek().kind != tokNot {
 		return p.parseParens()
 	}
@@ -368,6 +423,7 @@ func (p *exprParser) parseNot() (*condExpr, error) {
 
 // parseParens tries, like the PEG it follows, "((" Or "))", a bare condition, then "(" Or ")".
 func (p *exprParser) parseParens() (*condExpr, error) {
+	p.steps++
 	start := p.at
 	if p.isPunct("(") && p.toks[p.at+1].kind == tokPunct && p.toks[p.at+1].text == "(" {
 		p.at += 2
@@ -398,6 +454,7 @@ func (p *exprParser) parseParens() (*condExpr, error) {
 }
 
 func (p *exprParser) parseComparison() (*condExpr, error) {
+	p.steps++
 	start := p.at
 	x, err := p.parseOperandParens()
 	if err != nil {
@@ -469,10 +526,10 @@ func (p *exprParser) parseArgs() ([]operand, error) {
 }
 
 func (p *exprParser) parseOperandParens() (operand, error) {
-	if err := p.enter(); err != nil {
-		return operand{}, err
-	}
-	defer func() { p.depth-- }()
+	return memoised(p, ruleOperandParens, p.readOperandParens)
+}
+
+func (p *exprParser) readOperandParens() (operand, error) {
 	start := p.at
 	if p.isPunct("(") {
 		double := p.toks[p.at+1].kind == tokPunct && p.toks[p.at+1].text == "("
@@ -496,6 +553,7 @@ func (p *exprParser) parseOperandParens() (operand, error) {
 }
 
 func (p *exprParser) parseOperand() (operand, error) {
+	p.steps++
 	t := p.peek()
 	switch {
 	case t.kind == tokIdent && p.toks[p.at+1].kind == tokPunct && p.toks[p.at+1].text == "(":
@@ -516,6 +574,7 @@ func (p *exprParser) parseOperand() (operand, error) {
 }
 
 func (p *exprParser) parseFunction() (*funcCall, error) {
+	p.steps++
 	t := p.peek()
 	if t.kind != tokIdent || !p.toks[p.at+1].isPunct("(") {
 		return nil, p.fail()
@@ -535,12 +594,17 @@ func (p *exprParser) parseFunction() (*funcCall, error) {
 func (t token) isPunct(s string) bool { return t.kind == tokPunct && t.text == s }
 
 // parsePath reads a document path. Names are kept as written (#name unresolved) and resolved
-// afterwards. In a projection a path may start with "_"; in a condition it may not.
+// afterwards. In a projection a path may start with "_"; in a condition it may not, and it may
+// stand in parentheses, which makes it recursive.
 func (p *exprParser) parsePath(projection bool) ([]pathElem, error) {
-	if err := p.enter(); err != nil {
-		return nil, err
+	if projection {
+		p.steps++
+		return p.readPath(true)
 	}
-	defer func() { p.depth-- }()
+	return memoised(p, rulePath, func() ([]pathElem, error) { return p.readPath(false) })
+}
+
+func (p *exprParser) readPath(projection bool) ([]pathElem, error) {
 	var path []pathElem
 	t := p.peek()
 	switch {
@@ -569,7 +633,8 @@ func (p *exprParser) parsePath(projection bool) ([]pathElem, error) {
 		if double {
 			setFirst(&p.issues.parens, "The expression has redundant parentheses;")
 		}
-		path = inner
+		// inner is also in the memo: clipped, the elements appended below go to a copy.
+		path = slices.Clip(inner)
 	default:
 		return nil, p.fail()
 	}
