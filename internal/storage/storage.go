@@ -8,6 +8,12 @@
 // Writes go through a single connection, each in one IMMEDIATE transaction, and return only after
 // COMMIT; reads use a small pool of read-only connections. Tokens are never logged or stored in
 // plaintext.
+//
+// The package also owns the database's health: before SQLite opens the file it checks the
+// write-ahead log for committed frames SQLite would silently drop (and sets a damaged log aside),
+// it runs PRAGMA quick_check at start, turns the driver's full, read-only, damaged and I/O errors
+// into ErrFull, ErrReadOnly, ErrDamaged and ErrUnavailable, reports all of these through Health,
+// and makes consistent online backups (Backup) and full integrity checks (Check).
 package storage
 
 import (
@@ -18,7 +24,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net/url"
+	"log/slog"
 	"slices"
 	"strconv"
 	"strings"
@@ -47,20 +53,61 @@ type Store struct {
 	w *sql.DB // the one writer connection
 	r *sql.DB // read-only pool
 
-	mu    sync.Mutex
-	cache map[string]Record // id → current record, as last seen
+	cache  *recordCache // id → current record, as last seen
+	limits Limits
+
+	compactMu   sync.Mutex
+	compacting  map[string]bool // designs whose history is being compacted
+	compactions sync.WaitGroup
 
 	applyMu  sync.Mutex // held by Apply from its transaction to its commit hook
 	onCommit func(rev Revision, designID string)
+
+	path   string
+	log    *slog.Logger
+	health health
+}
+
+// Options tune a Store. The zero value is usable.
+type Options struct {
+	// Log receives the store's findings about the database's health; nothing is logged when nil.
+	Log *slog.Logger
+	// CacheBytes bounds the memory the cache of current designs may take, as estimated from their
+	// stored size: DefaultCacheBytes when zero.
+	CacheBytes int64
+	// Limits bound what one design may hold.
+	Limits Limits
+	// MaxSize caps the database file at about this many bytes: a write that would grow it further
+	// fails with ErrFull, as on a full disk. Zero leaves SQLite's own limit.
+	MaxSize int64
 }
 
 // Open opens (creating if missing) the SQLite database at path and applies any pending migrations.
 func Open(ctx context.Context, path string) (*Store, error) {
+	return OpenWith(ctx, path, Options{})
+}
+
+// OpenWith is Open with options. Before SQLite touches the file it looks for committed frames in
+// the write-ahead log that SQLite would drop, copying a damaged log aside; after opening it runs
+// PRAGMA quick_check. Neither finding stops the store from opening: they are logged and reported
+// by Health, and a database that failed the check refuses writes with ErrDamaged.
+func OpenWith(ctx context.Context, path string, opts Options) (*Store, error) {
 	if path == "" {
 		return nil, errors.New("open database: empty path")
 	}
-	// A file: URI so that a path containing '?' or '#' cannot be mistaken for parameters.
-	uri := "file:" + (&url.URL{Path: path}).EscapedPath()
+	log := opts.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if aside, err := setAsideFiles(path); err == nil && len(aside) > 0 {
+		log.Error("damaged write-ahead logs set aside earlier still wait for an operator; /healthz answers 503 until they are moved away",
+			"db", path, "files", aside)
+	}
+	// This must run before the first connection: SQLite's recovery truncates what it drops.
+	if err := setAsideDamagedWAL(path, time.Now(), log); err != nil {
+		return nil, fmt.Errorf("open database %s: %w", path, err)
+	}
+	uri := fileURI(path)
 	common := "_busy_timeout=5000&_foreign_keys=on&_synchronous=FULL"
 	w, err := sql.Open("sqlite3", uri+"?mode=rwc&_journal_mode=WAL&_txlock=immediate&"+common)
 	if err != nil {
@@ -71,12 +118,29 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	w.SetConnMaxLifetime(0)
 	w.SetConnMaxIdleTime(0)
 
-	s := &Store{w: w, cache: make(map[string]Record)}
-	// The writer goes first: it creates the file, switches it to WAL and migrates it.
+	cacheBytes := opts.CacheBytes
+	if cacheBytes == 0 {
+		cacheBytes = DefaultCacheBytes
+	}
+	s := &Store{w: w, cache: newRecordCache(cacheBytes), limits: opts.Limits.withDefaults(), compacting: map[string]bool{},
+		path: path, log: log}
+	// The writer goes first: it creates the file, switches it to WAL, checks and migrates it.
+	damage, err := s.quickCheck(ctx)
+	if err != nil {
+		w.Close()
+		return nil, fmt.Errorf("open database %s: %w", path, err)
+	}
 	if err := s.migrate(ctx); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
+	if opts.MaxSize > 0 {
+		if err := s.limitSize(ctx, opts.MaxSize); err != nil {
+			w.Close()
+			return nil, fmt.Errorf("open database %s: %w", path, err)
+		}
+	}
+	s.health.damage = damage
 	r, err := sql.Open("sqlite3", uri+"?mode=rw&_query_only=true&_txlock=deferred&"+common)
 	if err != nil {
 		w.Close()
@@ -94,6 +158,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 
 // Close closes the database. Every acknowledged write is already durable.
 func (s *Store) Close() error {
+	s.compactions.Wait()
 	var errs []error
 	if s.r != nil {
 		errs = append(errs, s.r.Close())
@@ -117,19 +182,26 @@ func (s *Store) Ping(ctx context.Context) error {
 }
 
 // inTx runs fn in one write transaction (BEGIN IMMEDIATE) and commits it. It returns nil only
-// once the commit has succeeded.
+// once the commit has succeeded. Every write goes through here, so this is where the store learns
+// that the database has become full, read-only or damaged, and where it learns that it recovered.
 func (s *Store) inTx(ctx context.Context, fn func(*sql.Tx) error) error {
+	if s.health.damage != "" {
+		// Writing into a damaged file can spread the damage, and whatever is written would be lost
+		// again when the operator restores a backup.
+		return fmt.Errorf("%w: the start-up check found problems (%s)", ErrDamaged, s.health.damage)
+	}
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
-		return fmt.Errorf("begin transaction: %w", err)
+		return s.noteWriteError(fmt.Errorf("begin transaction: %w", err))
 	}
 	defer tx.Rollback() // no-op after Commit
 	if err := fn(tx); err != nil {
-		return err
+		return s.noteWriteError(err)
 	}
 	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("commit: %w", err)
+		return s.noteWriteError(fmt.Errorf("commit: %w", err))
 	}
+	s.noteWriteSuccess()
 	return nil
 }
 
