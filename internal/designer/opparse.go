@@ -145,11 +145,14 @@ func keyConditionCandidates(rest string) []string {
 	return out
 }
 
-// leadingKeyCondition returns the longest start of s, ending at s's end or before a comma outside
-// parentheses, that reads as a key condition: "a = :v AND b > :w, Limit 20" gives its first part.
+// leadingKeyCondition returns the start of s that reads as a key condition: all of s, or what comes
+// before its first comma outside parentheses, so "a = :v AND b > :w, Limit 20" gives its first
+// part. Text past that comma is never part of one: a key condition holds a comma only inside
+// begins_with's parentheses.
 func leadingKeyCondition(s string) (string, bool) {
-	ends := []int{len(s)}
+	end := len(s)
 	depth := 0
+scan:
 	for i := 0; i < len(s); i++ {
 		switch s[i] {
 		case '(':
@@ -158,15 +161,14 @@ func leadingKeyCondition(s string) (string, bool) {
 			depth--
 		case ',':
 			if depth == 0 {
-				ends = append(ends, i)
+				end = i
+				break scan
 			}
 		}
 	}
-	for _, end := range ends {
-		candidate := strings.TrimSpace(s[:end])
-		if terms, err := readKeyCondition(candidate, nil); err == nil && len(terms) > 0 && !unresolved(terms) {
-			return candidate, true
-		}
+	candidate := strings.TrimSpace(s[:end])
+	if terms, err := readKeyCondition(candidate, nil); err == nil && len(terms) > 0 && !unresolved(terms) {
+		return candidate, true
 	}
 	return "", false
 }

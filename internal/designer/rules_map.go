@@ -872,6 +872,7 @@ func expressionAttributes(expr string, names map[string]string) (attrs, missing 
 	if err != nil {
 		return nil, nil, err
 	}
+	seenAttr, seenMissing := map[string]bool{}, map[string]bool{}
 	for i, t := range toks {
 		if t.kind != mtName && t.kind != mtNamePH {
 			continue
@@ -885,14 +886,16 @@ func expressionAttributes(expr string, names map[string]string) (attrs, missing 
 		if t.kind == mtNamePH {
 			real, ok := names[t.text]
 			if !ok {
-				if !slices.Contains(missing, t.text) {
+				if !seenMissing[t.text] {
+					seenMissing[t.text] = true
 					missing = append(missing, t.text)
 				}
 				continue
 			}
 			name = real
 		}
-		if !slices.Contains(attrs, name) {
+		if !seenAttr[name] {
+			seenAttr[name] = true
 			attrs = append(attrs, name)
 		}
 	}
@@ -934,6 +937,8 @@ type keyReader struct {
 	toks  []mapTok
 	i     int
 	names map[string]string
+	// depth counts the parentheses open around the current term; each level is a call deeper.
+	depth int
 }
 
 func (r *keyReader) peek() mapTok {
@@ -983,7 +988,12 @@ func (r *keyReader) term() ([]keyTerm, error) {
 	t := r.peek()
 	switch {
 	case t.text == "(" && t.kind == mtPunct:
+		if r.depth == maxExpressionDepth {
+			return nil, fmt.Errorf("the condition nests parentheses deeper than %d levels", maxExpressionDepth)
+		}
 		r.i++
+		r.depth++
+		defer func() { r.depth-- }()
 		terms, err := r.and()
 		if err != nil {
 			return nil, err
