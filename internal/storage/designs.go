@@ -40,8 +40,6 @@ const (
 	createSummary = "Created the design"
 )
 
-// maxCached bounds the record cache; past it an arbitrary entry is dropped.
-const maxCached = 4096
 
 func newID() string {
 	var b [8]byte
@@ -60,6 +58,9 @@ func (s *Store) Create(ctx context.Context, d designer.Design, author string) (R
 	if err != nil {
 		return Record{}, Tokens{}, fmt.Errorf("create design: %w", err)
 	}
+	if err := s.limits.check(d, len(doc)); err != nil {
+		return Record{}, Tokens{}, fmt.Errorf("create design: %w", err)
+	}
 	id := newID()
 	tok := Tokens{Edit: rand.Text(), View: rand.Text()}
 	sealed, err := sealView(id, tok.Edit, tok.View)
@@ -71,12 +72,12 @@ func (s *Store) Create(ctx context.Context, d designer.Design, author string) (R
 	paths, _ := json.Marshal([]string{""})
 	err = s.inTx(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx,
-			`INSERT INTO designs (id, name, revision, doc, sealed_view, created_at, updated_at) VALUES (?, ?, 1, ?, ?, ?, ?)`,
-			id, d.Name, string(doc), sealed, at, at); err != nil {
+			`INSERT INTO designs (id, name, revision, doc, sealed_view, created_at, updated_at, history_from, history_bytes) VALUES (?, ?, 1, ?, ?, ?, ?, 1, ?)`,
+			id, d.Name, string(doc), sealed, at, at, len(doc)); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx,
-			`INSERT INTO revisions (design_id, revision, author, at, kind, summary, change, paths) VALUES (?, 1, ?, ?, ?, ?, ?, ?)`,
+			`INSERT INTO revisions (design_id, revision, author, at, kind, summary, change, paths, snapshot) VALUES (?, 1, ?, ?, ?, ?, ?, ?, 1)`,
 			id, author, at, createKind, createSummary, string(doc), string(paths)); err != nil {
 			return err
 		}
@@ -95,7 +96,7 @@ func (s *Store) Create(ctx context.Context, d designer.Design, author string) (R
 	// Time as stored, so the record equals what Load returns.
 	stored, _ := parseTime(at)
 	rec := Record{ID: id, Revision: 1, Design: d, CreatedAt: stored, UpdatedAt: stored}
-	s.remember(rec)
+	s.cache.put(rec, len(doc))
 	return rec, tok, nil
 }
 
@@ -114,14 +115,14 @@ func (s *Store) Load(ctx context.Context, id string) (Record, error) {
 	case err != nil:
 		return Record{}, fmt.Errorf("load design %s: %w", id, err)
 	}
-	if rec, ok := s.cached(id, rev); ok {
+	if rec, ok := s.cache.get(id, rev); ok {
 		return rec, nil
 	}
 	rec, err := recordFromRow(id, rev, doc, created, updated)
 	if err != nil {
 		return Record{}, fmt.Errorf("load design %s: %w", id, err)
 	}
-	s.remember(rec)
+	s.cache.put(rec, len(doc))
 	return rec, nil
 }
 
@@ -176,8 +177,10 @@ func (s *Store) ApplyEdit(ctx context.Context, id string, ed Edit) (Record, erro
 		return Record{}, fmt.Errorf("apply change to %s: %w", id, err)
 	}
 	var (
-		next    Record
-		summary string
+		next       Record
+		summary    string
+		docBytes   int
+		compaction bool
 	)
 	// Writes are serial anyway (one writer connection); holding applyMu until the hook has run
 	// also tells every change to the hook in revision order.
@@ -185,11 +188,11 @@ func (s *Store) ApplyEdit(ctx context.Context, id string, ed Edit) (Record, erro
 	defer s.applyMu.Unlock()
 	err = s.inTx(ctx, func(tx *sql.Tx) error {
 		var (
-			rev              int64
-			created, updated string
+			rev, from, historyBytes int64
+			created, updated        string
 		)
-		err := tx.QueryRowContext(ctx, `SELECT revision, created_at, updated_at FROM designs WHERE id = ?`, id).
-			Scan(&rev, &created, &updated)
+		err := tx.QueryRowContext(ctx, `SELECT revision, created_at, updated_at, history_from, history_bytes FROM designs WHERE id = ?`, id).
+			Scan(&rev, &created, &updated, &from, &historyBytes)
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
 			return ErrNotFound
@@ -202,7 +205,7 @@ func (s *Store) ApplyEdit(ctx context.Context, id string, ed Edit) (Record, erro
 		if err := checkConflict(ctx, tx, id, ed, rev); err != nil {
 			return err
 		}
-		cur, ok := s.cached(id, rev)
+		cur, ok := s.cache.get(id, rev)
 		if !ok {
 			var doc string
 			if err := tx.QueryRowContext(ctx, `SELECT doc FROM designs WHERE id = ?`, id).Scan(&doc); err != nil {
@@ -220,12 +223,18 @@ func (s *Store) ApplyEdit(ctx context.Context, id string, ed Edit) (Record, erro
 		if err != nil {
 			return err
 		}
+		if err := s.limits.check(d, len(doc)); err != nil {
+			return err
+		}
+		docBytes = len(doc)
+		historyBytes += int64(len(change))
+		compaction = s.limits.needsCompaction(rev+1, from, historyBytes)
 		summary = designer.Describe(c, cur.Design)
 		now := time.Now().UTC()
 		at := formatTime(now)
 		if _, err := tx.ExecContext(ctx,
-			`UPDATE designs SET name = ?, revision = ?, doc = ?, updated_at = ? WHERE id = ? AND revision = ?`,
-			d.Name, rev+1, string(doc), at, id, rev); err != nil {
+			`UPDATE designs SET name = ?, revision = ?, doc = ?, updated_at = ?, history_bytes = ? WHERE id = ? AND revision = ?`,
+			d.Name, rev+1, string(doc), at, historyBytes, id, rev); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx,
@@ -240,9 +249,12 @@ func (s *Store) ApplyEdit(ctx context.Context, id string, ed Edit) (Record, erro
 	if err != nil {
 		return Record{}, fmt.Errorf("apply %s to %s: %w", c.Kind(), id, err)
 	}
-	s.remember(next)
+	s.cache.put(next, docBytes)
 	if s.onCommit != nil {
 		s.onCommit(Revision{Revision: next.Revision, Author: author, At: next.UpdatedAt, Kind: c.Kind(), Summary: summary, Paths: nonNilPaths(c.Paths())}, id)
+	}
+	if compaction {
+		s.scheduleCompaction(id)
 	}
 	return next, nil
 }
@@ -280,44 +292,49 @@ func (s *Store) Revisions(ctx context.Context, id string) ([]Revision, error) {
 }
 
 // DesignAt rebuilds a design as it was at a revision, by replaying the stored changes onto the
-// document stored at revision 1. A revision that does not exist gives ErrNotFound.
+// newest snapshot at or before it (revision 1's document, or where compaction folded older history).
+// A revision that does not exist, or that compaction folded away, gives ErrNotFound.
 func (s *Store) DesignAt(ctx context.Context, id string, revision int64) (designer.Design, error) {
 	if revision < 1 {
 		return designer.Design{}, fmt.Errorf("design %s at revision %d: %w", id, revision, ErrNotFound)
 	}
-	// One statement reads one snapshot, and history rows are never changed once written.
+	// One statement reads one consistent state of the history: compaction changes it only in a
+	// transaction of its own.
 	rows, err := s.r.QueryContext(ctx,
-		`SELECT revision, kind, change FROM revisions WHERE design_id = ? AND revision <= ? ORDER BY revision`, id, revision)
+		`SELECT revision, snapshot, change FROM revisions WHERE design_id = ? AND revision <= ? AND revision >=
+			(SELECT MAX(revision) FROM revisions WHERE design_id = ? AND revision <= ? AND snapshot = 1) ORDER BY revision`,
+		id, revision, id, revision)
 	if err != nil {
 		return designer.Design{}, fmt.Errorf("design %s at revision %d: %w", id, revision, err)
 	}
 	defer rows.Close()
 	var (
 		d    designer.Design
-		last int64
+		last int64 // 0 until the snapshot is read
 	)
 	for rows.Next() {
 		var (
-			rev    int64
-			kind   string
-			change []byte
+			rev      int64
+			snapshot bool
+			change   []byte
 		)
-		if err := rows.Scan(&rev, &kind, &change); err != nil {
+		if err := rows.Scan(&rev, &snapshot, &change); err != nil {
 			return designer.Design{}, fmt.Errorf("design %s at revision %d: %w", id, revision, err)
+		}
+		if last == 0 {
+			if !snapshot {
+				return designer.Design{}, fmt.Errorf("design %s at revision %d: history starts at revision %d without a snapshot", id, revision, rev)
+			}
+			if d, err = decodeDesign(change); err != nil {
+				return designer.Design{}, fmt.Errorf("design %s at revision %d: %w", id, rev, err)
+			}
+			last = rev
+			continue
 		}
 		if rev != last+1 {
 			return designer.Design{}, fmt.Errorf("design %s at revision %d: history jumps from revision %d to %d", id, revision, last, rev)
 		}
 		last = rev
-		if rev == 1 {
-			if kind != createKind {
-				return designer.Design{}, fmt.Errorf("design %s at revision %d: revision 1 is %q, not a snapshot", id, revision, kind)
-			}
-			if d, err = decodeDesign(change); err != nil {
-				return designer.Design{}, fmt.Errorf("design %s at revision 1: %w", id, err)
-			}
-			continue
-		}
 		c, err := designer.UnmarshalChange(change)
 		if err != nil {
 			return designer.Design{}, fmt.Errorf("design %s at revision %d: %w", id, rev, err)
@@ -333,33 +350,4 @@ func (s *Store) DesignAt(ctx context.Context, id string, revision int64) (design
 		return designer.Design{}, fmt.Errorf("design %s at revision %d: %w", id, revision, ErrNotFound)
 	}
 	return designer.Normalize(d), nil
-}
-
-// cached returns the cached record of id if it is at revision rev. Records are immutable values,
-// and (id, revision) names exactly one state, so a hit is always current for that revision.
-func (s *Store) cached(id string, rev int64) (Record, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	rec, ok := s.cache[id]
-	if !ok || rec.Revision != rev {
-		return Record{}, false
-	}
-	return rec, true
-}
-
-// remember caches rec unless a newer revision of it is cached already.
-func (s *Store) remember(rec Record) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if old, ok := s.cache[rec.ID]; ok {
-		if old.Revision >= rec.Revision {
-			return
-		}
-	} else if len(s.cache) >= maxCached {
-		for k := range s.cache {
-			delete(s.cache, k)
-			break
-		}
-	}
-	s.cache[rec.ID] = rec
 }

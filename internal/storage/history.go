@@ -16,7 +16,7 @@ func (s *Store) Changes(ctx context.Context, id string, after, upTo int64) ([]de
 		return nil, fmt.Errorf("changes of %s from revision %d to %d: %w", id, after, upTo, ErrNotFound)
 	}
 	rows, err := s.r.QueryContext(ctx,
-		`SELECT revision, change FROM revisions WHERE design_id = ? AND revision > ? AND revision <= ? ORDER BY revision`,
+		`SELECT revision, snapshot, change FROM revisions WHERE design_id = ? AND revision > ? AND revision <= ? ORDER BY revision`,
 		id, after, upTo)
 	if err != nil {
 		return nil, fmt.Errorf("changes of %s: %w", id, err)
@@ -26,11 +26,16 @@ func (s *Store) Changes(ctx context.Context, id string, after, upTo int64) ([]de
 	next := after + 1
 	for rows.Next() {
 		var (
-			rev int64
-			raw []byte
+			rev      int64
+			snapshot bool
+			raw      []byte
 		)
-		if err := rows.Scan(&rev, &raw); err != nil {
+		if err := rows.Scan(&rev, &snapshot, &raw); err != nil {
 			return nil, fmt.Errorf("changes of %s: %w", id, err)
+		}
+		if snapshot || rev != next && next == after+1 {
+			// The older changes were folded into a snapshot (compaction).
+			return nil, fmt.Errorf("changes of %s after revision %d: compacted away: %w", id, after, ErrNotFound)
 		}
 		if rev != next {
 			return nil, fmt.Errorf("changes of %s: history jumps from revision %d to %d", id, next-1, rev)

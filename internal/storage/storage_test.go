@@ -218,9 +218,7 @@ func TestApply(t *testing.T) {
 	}
 
 	// Drop the cache so Load decodes what is stored.
-	s.mu.Lock()
-	clear(s.cache)
-	s.mu.Unlock()
+	s.cache = newRecordCache(DefaultCacheBytes)
 	loaded, err := s.Load(ctx, id)
 	if err != nil {
 		t.Fatal(err)
