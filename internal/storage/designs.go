@@ -40,7 +40,6 @@ const (
 	createSummary = "Created the design"
 )
 
-
 func newID() string {
 	var b [8]byte
 	rand.Read(b[:]) // never fails (crypto/rand, Go ≥ 1.24)
