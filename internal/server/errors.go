@@ -52,6 +52,14 @@ func classify(err error) *apiError {
 		return &apiError{http.StatusForbidden, "cross_origin", "Changes must come from a Dynaloom page on this server, not from another site."}
 	case errors.Is(err, errBodyTooLarge), errors.As(err, &mbe):
 		return &apiError{http.StatusRequestEntityTooLarge, "body_too_large", "The request is larger than the server accepts (5 MiB by default)."}
+	case errors.Is(err, storage.ErrFull):
+		return &apiError{http.StatusInsufficientStorage, "storage_full", "The server could not save this: its disk is full. Nothing was changed; tell whoever runs Dynaloom."}
+	case errors.Is(err, storage.ErrReadOnly):
+		return &apiError{http.StatusServiceUnavailable, "storage_read_only", "The server could not save this: its database is read-only. Nothing was changed; tell whoever runs Dynaloom."}
+	case errors.Is(err, storage.ErrDamaged):
+		return &apiError{http.StatusServiceUnavailable, "storage_damaged", "The server could not save this: its database is damaged. Nothing was changed; tell whoever runs Dynaloom."}
+	case errors.Is(err, storage.ErrUnavailable):
+		return &apiError{http.StatusServiceUnavailable, "storage_unavailable", "The server could not write to its disk, so this may not have been saved. Reload the page to see, and tell whoever runs Dynaloom."}
 	case errors.As(err, &he):
 		return httpError(he)
 	}
@@ -111,6 +119,8 @@ func pageHeading(ae *apiError) string {
 		return "Dynaloom could not use that input"
 	case http.StatusTooManyRequests:
 		return "Slow down a little"
+	case http.StatusInsufficientStorage, http.StatusServiceUnavailable:
+		return "The server cannot save right now"
 	}
 	if ae.Status >= 500 {
 		return "Something went wrong"

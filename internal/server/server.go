@@ -230,9 +230,13 @@ func (s *Server) HTTPServer(addr string) *http.Server {
 	return srv
 }
 
+// healthz answers 200 "ok" while the database can serve and save (storage.Store.Health), and 503
+// naming the problem otherwise. The answer is written here rather than by the error handler:
+// probes come every few seconds, and the store has already logged the problem once.
 func (s *Server) healthz(c echo.Context) error {
-	if err := s.store.Ping(c.Request().Context()); err != nil {
-		return err
+	if err := s.store.Health(c.Request().Context()); err != nil {
+		body := map[string]any{"error": map[string]string{"code": classify(err).Code, "message": err.Error()}}
+		return c.JSON(http.StatusServiceUnavailable, body)
 	}
 	return c.String(http.StatusOK, "ok")
 }

@@ -42,7 +42,7 @@ type health struct {
 	damage string
 
 	mu        sync.Mutex
-	lastWrite error // the last write's failure for a reason in sentinelOf, until one succeeds
+	lastWrite *conditionError // the last write's failure for a reason in sentinelOf, until one succeeds
 
 	// probeMu is held while a probe runs, apart from mu, so that a write failing meanwhile is
 	// not held up by a probe waiting for the writer connection that write is holding.
@@ -93,13 +93,14 @@ func (s *Store) noteWriteError(err error) error {
 		return err
 	}
 	s.health.mu.Lock()
-	changed := !errors.Is(s.health.lastWrite, cond)
-	s.health.lastWrite = &conditionError{cond, err}
+	changed := s.health.lastWrite == nil || s.health.lastWrite.condition != cond
+	ce := &conditionError{cond, err}
+	s.health.lastWrite = ce
 	s.health.mu.Unlock()
 	if changed {
 		s.log.Error("database write failed", "db", s.path, "problem", cond.Error(), "err", err)
 	}
-	return &conditionError{cond, err}
+	return ce
 }
 
 // noteWriteSuccess forgets a remembered write failure: the database takes writes again.
@@ -137,7 +138,8 @@ func (s *Store) Health(ctx context.Context) error {
 	lastWrite := s.health.lastWrite
 	s.health.mu.Unlock()
 	if lastWrite != nil {
-		return fmt.Errorf("the last write failed: %w", lastWrite)
+		// The driver's text names the statement's design; the condition says enough.
+		return fmt.Errorf("%w: the last write failed, and none has succeeded since", lastWrite.condition)
 	}
 	return probe
 }
