@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"dynaloom/internal/designer"
+	"dynaloom/internal/storage"
 	"dynaloom/web/templates"
 )
 
@@ -19,15 +20,29 @@ import (
 // the field; nothing is stored then.
 //
 // A field's form may carry base_revision, the revision the page showed when the person began
-// editing it: if someone else has changed the same part of the design since, the edit is refused
-// with 409 and the page offers the choice of keeping theirs or taking the other (app.js).
+// editing it: if someone else has changed the same part of the design since, the store refuses
+// the edit and it is answered with 409, which the page turns into the choice of keeping theirs or
+// taking the other (app.js). "Someone else" is another browser tab (X-Dynaloom-Tab), or for a
+// request without one, another display name.
 func (s *Server) edit(c echo.Context, change designer.Change) error {
 	d := designFrom(c)
-	me := author(c)
-	if err := s.checkConflict(c, me, change); err != nil {
+	base, err := baseRevision(c)
+	if err != nil {
 		return err
 	}
-	rec, err := s.commit(c.Request().Context(), d.ID, me, change, 0)
+	tab, err := editorTab(c)
+	if err != nil {
+		return err
+	}
+	rec, err := s.store.ApplyEdit(c.Request().Context(), d.ID, storage.Edit{Change: change, Author: author(c), Tab: tab, Base: base})
+	var ce *storage.ConflictError
+	if errors.As(err, &ce) {
+		// The page names who it conflicts with, and "keep mine" resends from the revision the
+		// refusal was made at.
+		h := c.Response().Header()
+		h.Set("X-Dynaloom-Conflict-Author", url.QueryEscape(ce.Author))
+		h.Set("X-Dynaloom-Conflict-Revision", strconv.FormatInt(ce.Head, 10))
+	}
 	if err != nil {
 		return err
 	}
@@ -38,33 +53,17 @@ func (s *Server) edit(c echo.Context, change designer.Change) error {
 	return nil
 }
 
-// checkConflict refuses a change made against base_revision when a later revision by someone else
-// touched the same paths.
-func (s *Server) checkConflict(c echo.Context, me string, change designer.Change) error {
+// baseRevision reads the optional base_revision of an edit's form; 0 means none was given.
+func baseRevision(c echo.Context) (int64, error) {
 	raw := c.Request().PostFormValue("base_revision")
 	if raw == "" {
-		return nil
+		return 0, nil
 	}
 	base, err := strconv.ParseInt(raw, 10, 64)
 	if err != nil || base < 1 {
-		return badInput("base_revision: %q is not a revision number", raw)
+		return 0, badInput("base_revision: %q is not a revision number", raw)
 	}
-	d := designFrom(c)
-	if base >= d.Record.Revision {
-		return nil
-	}
-	later, err := s.store.RevisionsAfter(c.Request().Context(), d.ID, base)
-	if err != nil {
-		return err
-	}
-	for _, r := range later {
-		if r.Author != me && designer.PathsOverlap(r.Paths, change.Paths()) {
-			c.Response().Header().Set("X-Dynaloom-Conflict-Author", url.QueryEscape(r.Author))
-			return &apiError{http.StatusConflict, "edit_conflict",
-				r.Author + " changed this while you were editing it (revision " + strconv.FormatInt(r.Revision, 10) + "). Keep yours or take theirs."}
-		}
-	}
-	return nil
+	return base, nil
 }
 
 // respond answers an edit: the changed fragment plus the live panel, swapped out of band. A

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -34,6 +35,7 @@ func classify(err error) *apiError {
 	var ve *designer.ValidationError
 	var he *echo.HTTPError
 	var mbe *http.MaxBytesError
+	var ce *storage.ConflictError
 	switch {
 	case errors.As(err, &ae):
 		return ae
@@ -44,6 +46,9 @@ func classify(err error) *apiError {
 			return &apiError{http.StatusBadRequest, "invalid_input", "example: " + err.Error()}
 		}
 		return &apiError{http.StatusNotFound, "not_found", "No design answers to this link. It may have been mistyped or replaced by a new link."}
+	case errors.As(err, &ce):
+		return &apiError{http.StatusConflict, "edit_conflict",
+			ce.Author + " changed this while you were editing it (revision " + strconv.FormatInt(ce.Revision, 10) + "). Keep yours or take theirs."}
 	case errors.Is(err, storage.ErrStale):
 		return &apiError{http.StatusPreconditionFailed, "stale_revision", "The design has changed since the revision you named in If-Match. Fetch it again and reapply your change."}
 	case errors.Is(err, errViewOnly):

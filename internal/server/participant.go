@@ -46,6 +46,16 @@ func author(c echo.Context) string {
 	return "Someone"
 }
 
+// editorTab is the browser tab an edit comes from, which app.js sends with every request, or ""
+// for a client that sends none (the API, a page from before tab ids).
+func editorTab(c echo.Context) (string, error) {
+	tab := c.Request().Header.Get("X-Dynaloom-Tab")
+	if tab != "" && !validTab(tab) {
+		return "", badInput("X-Dynaloom-Tab: give the id of the browser tab (16 to 64 letters and digits)")
+	}
+	return tab, nil
+}
+
 func (s *Server) setParticipant(c echo.Context) error {
 	raw, err := formValue(c, "name")
 	if err != nil {

@@ -29,6 +29,9 @@ type Options struct {
 	// CostlyLimit bounds how fast one client address asks for the expensive answers: /evaluate,
 	// exports and the export page, and imports: 5 a second with bursts of 30 when zero.
 	CostlyLimit Rate
+	// WriteBytesLimit bounds how many bytes of POST and PUT bodies one client address sends, per
+	// second (PerSecond and Burst in bytes): 256 KiB a second with bursts of 32 MiB when zero.
+	WriteBytesLimit Rate
 	// TrustForwardedFor counts requests by the last X-Forwarded-For address instead of the
 	// connection's, for a server behind a reverse proxy that sets that header.
 	TrustForwardedFor bool
@@ -67,8 +70,8 @@ type Server struct {
 	opts  Options
 	hub   *hub
 
-	createLimit, writeLimit, costlyLimit *limiter
-	conns                                *connLimiter
+	createLimit, writeLimit, costlyLimit, writeBytesLimit *limiter
+	conns                                                 *connLimiter
 }
 
 // New builds the server and its routes.
@@ -86,13 +89,14 @@ func New(store *storage.Store, log *slog.Logger, opts Options) *Server {
 	s.createLimit = newLimiter(opts.CreateLimit.orDefault(defaultCreateLimit), time.Now)
 	s.writeLimit = newLimiter(opts.WriteLimit.orDefault(defaultWriteLimit), time.Now)
 	s.costlyLimit = newLimiter(opts.CostlyLimit.orDefault(defaultCostlyLimit), time.Now)
+	s.writeBytesLimit = newLimiter(opts.WriteBytesLimit.orDefault(defaultWriteBytesLimit), time.Now)
 	store.OnCommit(s.hub.publishChange)
 	e := s.echo
 	e.HideBanner = true
 	e.HidePort = true
 	e.HTTPErrorHandler = s.handleError
 	e.Pre(middleware.RemoveTrailingSlash())
-	e.Use(s.logRequests, s.recoverPanics, securityHeaders, crossOriginProtection(), s.limitBody)
+	e.Use(s.logRequests, s.recoverPanics, securityHeaders, crossOriginProtection(), s.limitBody, s.limitWriteBytes)
 
 	e.GET("/healthz", s.healthz)
 	e.GET("/static/*", serveStatic)

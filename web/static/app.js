@@ -252,14 +252,16 @@
         oldNode.value = theirs; // not typed in yet: simply take the new value
         return true;
       }
-      if (oldNode.value !== theirs) offerChoice(oldNode, oldNode.value, theirs, lastAuthor);
+      if (oldNode.value !== theirs) offerChoice(oldNode, oldNode.value, theirs, lastAuthor, latest);
       return false;
     };
   }
 
   // offerChoice shows, next to a field, that someone else changed it while it was being edited,
   // and lets the person keep their text or take the other one. Nothing is saved until they choose.
-  function offerChoice(field, mine, theirs, author) {
+  // Keeping mine saves against revision at, the one that brought the other change: it overrides
+  // what the person was shown, and a still later change of the field is another conflict.
+  function offerChoice(field, mine, theirs, author, at) {
     closeChoice();
     field.setAttribute("data-conflict", "");
     var box = document.createElement("div");
@@ -295,7 +297,7 @@
       closeChoice();
       if (!el) return;
       el.value = mine;
-      el.setAttribute("data-force", "");
+      el.setAttribute("data-base", String(Math.max(at || 0, revision())));
       el.dispatchEvent(new Event("change", { bubbles: true }));
     });
     take.addEventListener("click", function () {
@@ -319,24 +321,28 @@
   document.addEventListener("htmx:confirm", function (ev) {
     if (ev.detail.elt && ev.detail.elt.hasAttribute && ev.detail.elt.hasAttribute("data-conflict")) ev.preventDefault();
   });
+  // Every request names its tab: the server tells editors apart by it, as two people may share a
+  // name and one person may have two tabs open.
   document.addEventListener("htmx:configRequest", function (ev) {
+    ev.detail.headers["X-Dynaloom-Tab"] = tab;
     var el = ev.detail.elt;
     if (!isField(el) || ev.detail.verb !== "post") return;
-    if (el.hasAttribute("data-force")) {
-      el.removeAttribute("data-force");
-      return;
-    }
     ev.detail.parameters["base_revision"] = el.getAttribute("data-base") || String(revision());
   });
-  document.addEventListener("htmx:responseError", function (ev) {
-    var xhr = ev.detail.xhr, el = ev.detail.elt;
+  // A conflict is an answer the page expects, not a failure: nothing is swapped, and htmx is told
+  // it is no error so that it does not report one.
+  document.addEventListener("htmx:beforeSwap", function (ev) {
+    var xhr = ev.detail.xhr, el = ev.detail.requestConfig && ev.detail.requestConfig.elt;
     if (!xhr || xhr.status !== 409 || !isField(el)) return;
+    ev.detail.shouldSwap = false;
+    ev.detail.isError = false;
     var author = "";
     try { author = decodeURIComponent((xhr.getResponseHeader("X-Dynaloom-Conflict-Author") || "").replace(/\+/g, " ")); } catch (e) { /* malformed */ }
     var mine = ev.detail.requestConfig && ev.detail.requestConfig.parameters ? ev.detail.requestConfig.parameters.value : el.value;
     if (mine instanceof FormData) mine = mine.get("value");
+    var at = parseInt(xhr.getResponseHeader("X-Dynaloom-Conflict-Revision") || "0", 10);
     refresh();
-    offerChoice(el, mine === undefined || mine === null ? el.value : String(mine), null, author);
+    offerChoice(el, mine === undefined || mine === null ? el.value : String(mine), null, author, at);
   });
 
   // Events: a change newer than the page refreshes it; follow moves a follower to the leader's step.
