@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -330,6 +331,65 @@ func TestRateLimit_costlyAnswersPerAddress(t *testing.T) {
 		t.Fatalf("4th costly answer (an evaluation): %d, want 429", c)
 	}
 	if c := evaluate("198.51.100.10:1"); c == http.StatusTooManyRequests {
+		t.Fatalf("another address: %d", c)
+	}
+}
+
+// A change that would take a design past a storage limit is refused with 413 naming the limit,
+// on the page and through the API, and the design is unchanged.
+func TestLimits_aChangePastADesignLimitIsRefusedNamingIt(t *testing.T) {
+	store, err := storage.OpenWith(t.Context(), filepath.Join(t.TempDir(), "limits.db"),
+		storage.Options{Limits: storage.Limits{ItemsPerTable: 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	a := &testApp{t: t, srv: New(store, slog.New(slog.NewTextHandler(io.Discard, nil)), Options{}), store: store}
+	created := a.createJSON(`{"name": "Orders", "tables": [{"name": "Orders", "partition_key": {"name": "pk", "type": "S"}}]}`)
+	paste := func() *httptest.ResponseRecorder {
+		return a.hx("/d/"+created.EditToken+"/items/paste?table=Orders", "text", "pk\nA\nB\nC\nD\nE")
+	}
+	rec := paste()
+	if rec.Code != http.StatusRequestEntityTooLarge || !strings.Contains(rec.Body.String(), "--max-items-per-table") {
+		t.Fatalf("pasting 5 items under a limit of 3: %d %s", rec.Code, rec.Body)
+	}
+	d, rev := a.design(created.EditToken)
+	if rev != 1 || len(d.Tables[0].Items) != 0 {
+		t.Fatalf("a refused paste changed the design: revision %d, %d items", rev, len(d.Tables[0].Items))
+	}
+	body := `{"name": "Orders", "tables": [{"name": "Orders", "partition_key": {"name": "pk", "type": "S"}, "items": [` +
+		`{"item": {"pk": {"S": "A"}}}, {"item": {"pk": {"S": "B"}}}, {"item": {"pk": {"S": "C"}}}, {"item": {"pk": {"S": "D"}}}]}]}`
+	put := a.request(http.MethodPut, "/api/designs/"+created.EditToken, "application/json", strings.NewReader(body), "If-Match", `"1"`)
+	if code, msg := decodeError(t, put); put.Code != http.StatusRequestEntityTooLarge || code != "limit_exceeded" || !strings.Contains(msg, "4 sample items") {
+		t.Fatalf("PUT past the limit: %d %s %q", put.Code, code, msg)
+	}
+}
+
+// One address can send only so many bytes of changes in a burst; small edits from another
+// address go on.
+func TestRateLimit_writeBytesPerAddress(t *testing.T) {
+	a := newTestAppWith(t, Options{WriteBytesLimit: Rate{PerSecond: 1, Burst: 64 << 10}, WriteLimit: NoLimit})
+	created := a.createJSON(`{"example": "hr-employees"}`)
+	d, _ := a.design(created.EditToken)
+	save := func(remote, value string) int {
+		req := httptest.NewRequest(http.MethodPost, "/d/"+created.EditToken+"/patterns/field",
+			strings.NewReader(form("id", d.Patterns[0].ID, "field", "description", "value", value)))
+		req.Header.Set("Content-Type", formType)
+		req.Header.Set("HX-Request", "true")
+		req.RemoteAddr = remote
+		return a.do(req).Code
+	}
+	big := strings.Repeat("x", 15000)
+	accepted := 0
+	for range 10 {
+		if save("203.0.113.5:1", big) == http.StatusOK {
+			accepted++
+		}
+	}
+	if accepted < 3 || accepted > 5 {
+		t.Fatalf("%d of ten 15 KB saves accepted in a 64 KiB burst, want 4", accepted)
+	}
+	if c := save("203.0.113.6:1", "small"); c != http.StatusOK {
 		t.Fatalf("another address: %d", c)
 	}
 }

@@ -36,6 +36,7 @@ func classify(err error) *apiError {
 	var he *echo.HTTPError
 	var mbe *http.MaxBytesError
 	var ce *storage.ConflictError
+	var le *storage.LimitError
 	switch {
 	case errors.As(err, &ae):
 		return ae
@@ -49,6 +50,8 @@ func classify(err error) *apiError {
 	case errors.As(err, &ce):
 		return &apiError{http.StatusConflict, "edit_conflict",
 			ce.Author + " changed this while you were editing it (revision " + strconv.FormatInt(ce.Revision, 10) + "). Keep yours or take theirs."}
+	case errors.As(err, &le):
+		return &apiError{http.StatusRequestEntityTooLarge, "limit_exceeded", le.Error() + "."}
 	case errors.Is(err, storage.ErrStale):
 		return &apiError{http.StatusPreconditionFailed, "stale_revision", "The design has changed since the revision you named in If-Match. Fetch it again and reapply your change."}
 	case errors.Is(err, errViewOnly):

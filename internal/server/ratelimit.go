@@ -29,6 +29,9 @@ var (
 	defaultCreateLimit = Rate{PerSecond: 10.0 / 60, Burst: 20}
 	defaultWriteLimit  = Rate{PerSecond: 20, Burst: 60}
 	defaultCostlyLimit = Rate{PerSecond: 5, Burst: 30}
+	// A quarter of a MiB a second is hundreds of edits or a pasted sheet; with its 32 MiB burst it
+	// bounds what one address can add to the database at under a GiB an hour.
+	defaultWriteBytesLimit = Rate{PerSecond: 256 << 10, Burst: 32 << 20}
 )
 
 func (r Rate) orDefault(def Rate) Rate {
@@ -70,9 +73,16 @@ func newLimiter(rate Rate, now func() time.Time) *limiter {
 // allow takes one token from key's bucket. When the bucket is empty it reports how long until the
 // next token.
 func (l *limiter) allow(key string) (bool, time.Duration) {
+	return l.allowN(key, 1)
+}
+
+// allowN takes n tokens from key's bucket at once, as allow takes one. n is at most the burst:
+// a request larger than the whole bucket is weighed as a full one.
+func (l *limiter) allowN(key string, n float64) (bool, time.Duration) {
 	if math.IsInf(l.rate.PerSecond, 1) {
 		return true, 0
 	}
+	n = min(n, float64(l.rate.Burst))
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.now()
@@ -88,11 +98,11 @@ func (l *limiter) allow(key string) (bool, time.Duration) {
 		b.tokens = min(float64(l.rate.Burst), b.tokens+elapsed*l.rate.PerSecond)
 	}
 	b.last = now
-	if b.tokens >= 1 {
-		b.tokens--
+	if b.tokens >= n {
+		b.tokens -= n
 		return true, 0
 	}
-	wait := time.Duration((1 - b.tokens) / l.rate.PerSecond * float64(time.Second))
+	wait := time.Duration((n - b.tokens) / l.rate.PerSecond * float64(time.Second))
 	return false, wait
 }
 
@@ -201,6 +211,26 @@ func (s *Server) limitCostly(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		if ok, wait := s.costlyLimit.allow(s.clientAddr(c.Request())); !ok {
 			return tooManyRequests(c, "evaluations, exports and imports", wait)
+		}
+		return next(c)
+	}
+}
+
+// limitWriteBytes bounds how many bytes one client address sends in changes (POST and PUT bodies)
+// over time, whichever designs they go to: the rate limits count requests, and one request may
+// carry megabytes. A body of unknown length is weighed as the largest accepted.
+func (s *Server) limitWriteBytes(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		req := c.Request()
+		if req.Method != http.MethodPost && req.Method != http.MethodPut {
+			return next(c)
+		}
+		n := req.ContentLength
+		if n < 0 {
+			n = s.opts.BodyLimit
+		}
+		if ok, wait := s.writeBytesLimit.allowN(s.clientAddr(req), float64(n)); !ok {
+			return tooManyRequests(c, "bytes of changes", wait)
 		}
 		return next(c)
 	}

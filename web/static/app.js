@@ -444,22 +444,25 @@
   });
 
   // htmx swaps nothing for a refused request. When the server asks to slow down (429), show its
-  // message, which says when to try again, for as long as the wait lasts.
+  // message, which says when to try again, for as long as the wait lasts; a limit passed (413) or
+  // storage that cannot save (503, 507) is shown the same way, so no refusal goes unseen.
   document.addEventListener("htmx:responseError", function (ev) {
     var xhr = ev.detail.xhr;
-    if (!xhr || xhr.status !== 429) return;
+    if (!xhr || [413, 429, 503, 507].indexOf(xhr.status) < 0) return;
     var page = new DOMParser().parseFromString(xhr.responseText, "text/html");
     var message = page.querySelector("[data-testid=error-message]");
-    var toast = document.getElementById("slow-down");
+    var id = xhr.status === 429 ? "slow-down" : "refused";
+    var toast = document.getElementById(id);
     if (!toast) {
       toast = document.createElement("p");
-      toast.id = "slow-down";
+      toast.id = id;
       toast.className = "toast";
       toast.setAttribute("role", "alert");
-      toast.setAttribute("data-testid", "slow-down");
+      toast.setAttribute("data-testid", id);
       document.body.appendChild(toast);
     }
-    toast.textContent = message ? message.textContent : "Too many requests at once. Wait a moment and try again.";
+    toast.textContent = message ? message.textContent :
+      xhr.status === 429 ? "Too many requests at once. Wait a moment and try again." : "The server did not save this. Reload the page to see what it holds.";
     var seconds = parseInt(xhr.getResponseHeader("Retry-After"), 10) || 5;
     clearTimeout(toast.hideTimer);
     toast.hideTimer = setTimeout(function () { toast.remove(); }, Math.max(seconds, 4) * 1000);
