@@ -34,6 +34,8 @@ const usage = `Usage:
   dynaloom [serve] [--addr ADDR] [--db FILE]            serve the app (default)
   dynaloom validate [--format text|json] FILE...        print a design's findings
   dynaloom export --to FORMAT FILE...                   write a design in another format
+  dynaloom backup [--db PATH] FILE                      copy the database to a new FILE, safely while serving
+  dynaloom check [--db PATH]                            run the database's integrity check
   dynaloom version                                      print the version
 
 FILE... is one design: a dynamodb_requirement.md and/or a dynamodb_data_model.md, a NoSQL
@@ -52,6 +54,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return validate(args, stdout, stderr)
 	case "export":
 		return export(args, stdout, stderr)
+	case "backup":
+		return backup(args, stdout, stderr)
+	case "check":
+		return check(args, stdout, stderr)
 	case "version":
 		fmt.Fprintln(stdout, "dynaloom", buildVersion())
 		return 0
@@ -123,7 +129,7 @@ func serve(args []string, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	store, err := storage.Open(ctx, cfg.db)
+	store, err := storage.OpenWith(ctx, cfg.db, storage.Options{Log: log})
 	if err != nil {
 		log.Error("open database", "db", cfg.db, "err", err)
 		return 1
