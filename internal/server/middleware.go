@@ -63,24 +63,48 @@ func (s *Server) limitBody(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 // logRequests logs one line per request. It logs the route pattern, never the path, so tokens in
-// URLs never reach the log.
+// URLs never reach the log. A client that left is not the server's failure: its request is logged
+// at info (at warning when the server's write deadline cut it off) with client_gone and the cause,
+// and with 499 as the status when nothing was sent. A failure after the answer began can no longer
+// be shown to the client, so it is logged here.
 func (s *Server) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		start := time.Now()
 		err := next(c)
-		if err != nil {
-			c.Error(err)
+		res := c.Response()
+		var design []any
+		if d, ok := c.Get(designKey).(*designContext); ok {
+			design = []any{"design_id", d.ID}
 		}
-		attrs := []any{
+		status, gone := res.Status, ""
+		if err != nil {
+			gone = clientGone(c, err)
+			switch {
+			case gone != "":
+				if !res.Committed {
+					status = statusClientClosed
+				}
+			case res.Committed:
+				s.log.Error("request failed after its answer began", append([]any{"route", c.Path(), "status", res.Status, "err", err}, design...)...)
+			default:
+				c.Error(err)
+				status = res.Status
+			}
+		}
+		attrs := append([]any{
 			"method", c.Request().Method,
 			"route", c.Path(),
-			"status", c.Response().Status,
+			"status", status,
 			"duration_ms", float64(time.Since(start).Microseconds()) / 1000,
+		}, design...)
+		switch gone {
+		case "":
+			s.log.Info("request", attrs...)
+		case "write_timeout":
+			s.log.Warn("request", append(attrs, "client_gone", true, "cause", gone)...)
+		default:
+			s.log.Info("request", append(attrs, "client_gone", true, "cause", gone)...)
 		}
-		if d, ok := c.Get(designKey).(*designContext); ok {
-			attrs = append(attrs, "design_id", d.ID)
-		}
-		s.log.Info("request", attrs...)
 		return nil
 	}
 }
