@@ -146,8 +146,8 @@ func parseDocumentCell(text string, t Type) (Value, error) {
 		if text[0] != '{' {
 			return Value{}, errors.New(`a map is written {"name":{"S":"text"}}`)
 		}
-		var m map[string]Value
-		if err := json.Unmarshal(data, &m); err != nil {
+		m, err := decodeMap(data, 0)
+		if err != nil {
 			return Value{}, cellJSONError(err)
 		}
 		return Map(m), nil
@@ -155,12 +155,9 @@ func parseDocumentCell(text string, t Type) (Value, error) {
 		if text[0] != '[' {
 			return Value{}, errors.New(`a list is written [{"S":"text"},{"N":"1"}]`)
 		}
-		var l []Value
-		if err := json.Unmarshal(data, &l); err != nil {
+		l, err := decodeList(data, 0)
+		if err != nil {
 			return Value{}, cellJSONError(err)
-		}
-		if l == nil {
-			l = []Value{}
 		}
 		return List(l...), nil
 	case SS:

@@ -436,7 +436,7 @@ func decodePlaceholders(req *readRequest, names, values json.RawMessage, takesVa
 		}
 		req.values, req.valueOrder, req.hasValues = map[string]Value{}, order, true
 		for _, k := range order {
-			v, msg := decodeValue(raw[k])
+			v, msg := decodeValue(raw[k], 0)
 			if msg != "" && req.badValue == "" {
 				req.badValue = "ExpressionAttributeValues contains invalid value: " + msg + " for key " + k
 			}
@@ -570,7 +570,7 @@ func decodeItem(raw json.RawMessage) (Item, []string, string) {
 	}
 	it := make(Item, len(order))
 	for _, k := range order {
-		v, msg := decodeValue(members[k])
+		v, msg := decodeValue(members[k], 0)
 		if msg != "" {
 			return nil, nil, msg
 		}
@@ -579,9 +579,10 @@ func decodeItem(raw json.RawMessage) (Item, []string, string) {
 	return it, order, ""
 }
 
-// decodeValue reads one attribute value in DynamoDB JSON and checks it as DynamoDB does, with
-// DynamoDB's messages. Numbers are kept in DynamoDB's canonical spelling.
-func decodeValue(raw json.RawMessage) (Value, string) {
+// decodeValue reads one attribute value, which depth lists and maps enclose, in DynamoDB JSON and
+// checks it as DynamoDB does, with DynamoDB's messages. Numbers are kept in DynamoDB's canonical
+// spelling.
+func decodeValue(raw json.RawMessage, depth int) (Value, string) {
 	const empty = "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes"
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &m); err != nil {
@@ -687,26 +688,32 @@ func decodeValue(raw json.RawMessage) (Value, string) {
 			v.BS = append(v.BS, b)
 		}
 	case L:
+		if depth >= MaxValueDepth {
+			return Value{}, tooDeepMessage
+		}
 		var raws []json.RawMessage
 		if json.Unmarshal(body, &raws) != nil {
 			return bad()
 		}
 		v.L = make([]Value, len(raws))
 		for i, r := range raws {
-			e, msg := decodeValue(r)
+			e, msg := decodeValue(r, depth+1)
 			if msg != "" {
 				return Value{}, msg
 			}
 			v.L[i] = e
 		}
 	case M:
+		if depth >= MaxValueDepth {
+			return Value{}, tooDeepMessage
+		}
 		var raws map[string]json.RawMessage
 		if json.Unmarshal(body, &raws) != nil {
 			return bad()
 		}
 		v.M = make(map[string]Value, len(raws))
 		for k, r := range raws {
-			e, msg := decodeValue(r)
+			e, msg := decodeValue(r, depth+1)
 			if msg != "" {
 				return Value{}, msg
 			}
@@ -715,6 +722,9 @@ func decodeValue(raw json.RawMessage) (Value, string) {
 	}
 	return v, ""
 }
+
+// tooDeepMessage is DynamoDB's answer to lists and maps nested past its limit, with the limit.
+var tooDeepMessage = "Nesting Levels have exceeded supported limits: " + ErrValueTooDeep.Error()
 
 func decodeBase64(body json.RawMessage) ([]byte, bool) {
 	var s string

@@ -3,7 +3,10 @@ package designer
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -41,6 +44,15 @@ func (t Type) Valid() bool {
 
 // KeyType reports whether t may be used in a key (S, N or B).
 func (t Type) KeyType() bool { return t == S || t == N || t == B }
+
+// MaxValueDepth is how deep lists and maps may nest in one attribute value: DynamoDB refuses
+// deeper ones ("Nested attribute depth: 32", developer guide, Constraints, Attributes). Every
+// reader of values from outside holds them to it, which also bounds what one upload can become
+// once it is exported or rendered.
+const MaxValueDepth = 32
+
+// ErrValueTooDeep refuses a value whose lists and maps nest deeper than MaxValueDepth.
+var ErrValueTooDeep = fmt.Errorf("attribute value nests deeper than %d levels, DynamoDB's limit", MaxValueDepth)
 
 // Item is one DynamoDB item: attribute name to value.
 type Item map[string]Value
@@ -116,6 +128,11 @@ func (v Value) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON reads DynamoDB's JSON wire form and checks the value is well formed.
 func (v *Value) UnmarshalJSON(data []byte) error {
+	return v.decode(data, 0)
+}
+
+// decode reads a value that depth lists and maps enclose.
+func (v *Value) decode(data []byte, depth int) error {
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(data, &raw); err != nil {
 		return fmt.Errorf("attribute value must be an object such as {\"S\": \"text\"}")
@@ -145,15 +162,9 @@ func (v *Value) UnmarshalJSON(data []byte) error {
 				err = fmt.Errorf("NULL must be true")
 			}
 		case M:
-			err = json.Unmarshal(body, &out.M)
-			if err == nil && out.M == nil {
-				out.M = map[string]Value{}
-			}
+			out.M, err = decodeMap(body, depth)
 		case L:
-			err = json.Unmarshal(body, &out.L)
-			if err == nil && out.L == nil {
-				out.L = []Value{}
-			}
+			out.L, err = decodeList(body, depth)
 		case SS:
 			err = json.Unmarshal(body, &out.SS)
 			if err == nil {
@@ -176,12 +187,55 @@ func (v *Value) UnmarshalJSON(data []byte) error {
 		default:
 			return fmt.Errorf("unknown attribute type %q (use one of S N B BOOL NULL M L SS NS BS)", k)
 		}
+		if errors.Is(err, ErrValueTooDeep) {
+			return err
+		}
 		if err != nil {
 			return fmt.Errorf("%s value: %w", k, err)
 		}
 		*v = out
 	}
 	return nil
+}
+
+// decodeMap reads the members of a map that depth lists and maps enclose; null is the empty map.
+// Members are read in name order, so that of several bad ones the same is always reported.
+func decodeMap(body []byte, depth int) (map[string]Value, error) {
+	if depth >= MaxValueDepth {
+		return nil, ErrValueTooDeep
+	}
+	var raws map[string]json.RawMessage
+	if err := json.Unmarshal(body, &raws); err != nil {
+		return nil, err
+	}
+	m := make(map[string]Value, len(raws))
+	for _, name := range slices.Sorted(maps.Keys(raws)) {
+		var v Value
+		if err := v.decode(raws[name], depth+1); err != nil {
+			return nil, err
+		}
+		m[name] = v
+	}
+	return m, nil
+}
+
+// decodeList reads the elements of a list that depth lists and maps enclose; null is the empty
+// list.
+func decodeList(body []byte, depth int) ([]Value, error) {
+	if depth >= MaxValueDepth {
+		return nil, ErrValueTooDeep
+	}
+	var raws []json.RawMessage
+	if err := json.Unmarshal(body, &raws); err != nil {
+		return nil, err
+	}
+	l := make([]Value, len(raws))
+	for i, r := range raws {
+		if err := l[i].decode(r, depth+1); err != nil {
+			return nil, err
+		}
+	}
+	return l, nil
 }
 
 func checkSet(members []string, each func(string) error) error {
