@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strconv"
 	"syscall"
 	"time"
 
@@ -84,6 +85,18 @@ type config struct {
 	db   string
 	// trustProxy counts clients by X-Forwarded-For, for a server behind a reverse proxy.
 	trustProxy bool
+	// limits bound what one design and one client may take (README "Limits"); -1 is no bound.
+	maxDesignBytes, maxHistoryBytes, cacheBytes, maxBodyBytes int64
+	maxItemsPerTable, maxRevisions                            int
+	maxStreamsPerClient, maxConnsPerClient, maxConns          int
+}
+
+// limitFlag is one numeric limit of serve: its flag, environment variable and default.
+type limitFlag struct {
+	name, env, usage string
+	def              int64
+	int64p           *int64
+	intp             *int
 }
 
 func envOr(key, fallback string) string {
@@ -101,8 +114,51 @@ func parseServe(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&cfg.db, "db", envOr("DYNALOOM_DB", "dynaloom.db"), "SQLite database file (env DYNALOOM_DB)")
 	fs.BoolVar(&cfg.trustProxy, "behind-proxy", envOr("DYNALOOM_BEHIND_PROXY", "") == "true",
 		"rate-limit clients by the last X-Forwarded-For address, for a server behind a reverse proxy (env DYNALOOM_BEHIND_PROXY=true)")
+	limits := []limitFlag{
+		{"max-design-bytes", "DYNALOOM_MAX_DESIGN_BYTES", "largest stored design, in bytes", storage.DefaultDesignBytes, &cfg.maxDesignBytes, nil},
+		{"max-items-per-table", "DYNALOOM_MAX_ITEMS_PER_TABLE", "most sample items in one table", storage.DefaultItemsPerTable, nil, &cfg.maxItemsPerTable},
+		{"max-revisions", "DYNALOOM_MAX_REVISIONS", "revisions of history kept per design before the oldest are compacted", storage.DefaultRevisions, nil, &cfg.maxRevisions},
+		{"max-history-bytes", "DYNALOOM_MAX_HISTORY_BYTES", "bytes of history kept per design before the oldest is compacted", storage.DefaultHistoryBytes, &cfg.maxHistoryBytes, nil},
+		{"cache-bytes", "DYNALOOM_CACHE_BYTES", "memory for the cache of open designs, in bytes", storage.DefaultCacheBytes, &cfg.cacheBytes, nil},
+		{"max-body-bytes", "DYNALOOM_MAX_BODY_BYTES", "largest request body, in bytes", server.DefaultBodyLimit, &cfg.maxBodyBytes, nil},
+		{"max-streams-per-client", "DYNALOOM_MAX_STREAMS_PER_CLIENT", "live event streams one client address may hold open", server.DefaultMaxStreamsPerClient, nil, &cfg.maxStreamsPerClient},
+		{"max-conns-per-client", "DYNALOOM_MAX_CONNS_PER_CLIENT", "TCP connections one client address may hold open (off behind a proxy)", server.DefaultMaxConnsPerClient, nil, &cfg.maxConnsPerClient},
+		{"max-conns", "DYNALOOM_MAX_CONNS", "TCP connections of all clients together", server.DefaultMaxConns, nil, &cfg.maxConns},
+	}
+	var envErrs []error
+	for _, l := range limits {
+		def := l.def
+		if v := os.Getenv(l.env); v != "" {
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				envErrs = append(envErrs, fmt.Errorf("%s=%q: give a whole number (-1 for no limit)", l.env, v))
+			} else {
+				def = n
+			}
+		}
+		usage := l.usage + " (-1: no limit; env " + l.env + ")"
+		if l.int64p != nil {
+			fs.Int64Var(l.int64p, l.name, def, usage)
+		} else {
+			fs.IntVar(l.intp, l.name, int(def), usage)
+		}
+	}
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
+	}
+	if err := errors.Join(envErrs...); err != nil {
+		return cfg, err
+	}
+	for _, l := range limits {
+		n := int64(0)
+		if l.int64p != nil {
+			n = *l.int64p
+		} else {
+			n = int64(*l.intp)
+		}
+		if n == 0 || n < -1 {
+			return cfg, fmt.Errorf("--%s %d: give a positive number, or -1 for no limit", l.name, n)
+		}
 	}
 	if fs.NArg() > 0 {
 		return cfg, fmt.Errorf("unexpected argument %q", fs.Arg(0))
@@ -129,12 +185,17 @@ func serve(args []string, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	store, err := storage.OpenWith(ctx, cfg.db, storage.Options{Log: log})
+	store, err := storage.OpenWith(ctx, cfg.db, storage.Options{Log: log, CacheBytes: cfg.cacheBytes, Limits: storage.Limits{
+		DesignBytes: cfg.maxDesignBytes, ItemsPerTable: cfg.maxItemsPerTable, Revisions: cfg.maxRevisions, HistoryBytes: cfg.maxHistoryBytes,
+	}})
 	if err != nil {
 		log.Error("open database", "db", cfg.db, "err", err)
 		return 1
 	}
-	srv := server.New(store, log, server.Options{TrustForwardedFor: cfg.trustProxy}).HTTPServer(cfg.addr)
+	srv := server.New(store, log, server.Options{
+		TrustForwardedFor: cfg.trustProxy, BodyLimit: cfg.maxBodyBytes,
+		MaxStreamsPerClient: cfg.maxStreamsPerClient, MaxConnsPerClient: cfg.maxConnsPerClient, MaxConns: cfg.maxConns,
+	}).HTTPServer(cfg.addr)
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
 		log.Error("listen", "addr", cfg.addr, "err", err)

@@ -42,6 +42,28 @@ func TestServeFlagsFallBackToEnvironment(t *testing.T) {
 	}
 }
 
+// Every limit has a flag and an environment variable, defaults to the documented value, takes -1
+// for no limit, and refuses zero and words with the name of what was wrong.
+func TestServeLimitFlags(t *testing.T) {
+	cfg, err := parseServe(nil, &bytes.Buffer{})
+	if err != nil || cfg.maxItemsPerTable != 25000 || cfg.maxDesignBytes != 16<<20 || cfg.maxStreamsPerClient != 200 || cfg.maxConns != 4096 {
+		t.Fatalf("defaults: %+v %v", cfg, err)
+	}
+	t.Setenv("DYNALOOM_MAX_ITEMS_PER_TABLE", "500")
+	t.Setenv("DYNALOOM_MAX_CONNS", "-1")
+	cfg, err = parseServe([]string{"--max-revisions", "100"}, &bytes.Buffer{})
+	if err != nil || cfg.maxItemsPerTable != 500 || cfg.maxConns != -1 || cfg.maxRevisions != 100 {
+		t.Fatalf("env and flags: %+v %v", cfg, err)
+	}
+	if _, err := parseServe([]string{"--max-streams-per-client", "0"}, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "--max-streams-per-client") {
+		t.Fatalf("zero: %v", err)
+	}
+	t.Setenv("DYNALOOM_MAX_CONNS", "lots")
+	if _, err := parseServe(nil, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "DYNALOOM_MAX_CONNS") {
+		t.Fatalf("a word in the environment: %v", err)
+	}
+}
+
 // TestServe_startsLogsItsURLAndStopsCleanlyOnSIGTERM runs the real binary's serve path in a child
 // process, talks to it, and stops it the way a supervisor would.
 func TestServe_startsLogsItsURLAndStopsCleanlyOnSIGTERM(t *testing.T) {

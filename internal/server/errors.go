@@ -59,7 +59,7 @@ func classify(err error) *apiError {
 	case errors.Is(err, errCrossOrigin):
 		return &apiError{http.StatusForbidden, "cross_origin", "Changes must come from a Dynaloom page on this server, not from another site."}
 	case errors.Is(err, errBodyTooLarge), errors.As(err, &mbe):
-		return &apiError{http.StatusRequestEntityTooLarge, "body_too_large", "The request is larger than the server accepts (5 MiB by default)."}
+		return &apiError{http.StatusRequestEntityTooLarge, "body_too_large", "The request is larger than the server accepts (--max-body-bytes, 5 MiB by default)."}
 	case errors.Is(err, storage.ErrFull):
 		return &apiError{http.StatusInsufficientStorage, "storage_full", "The server could not save this: its disk is full. Nothing was changed; tell whoever runs Dynaloom."}
 	case errors.Is(err, storage.ErrReadOnly):
@@ -81,7 +81,7 @@ func httpError(he *echo.HTTPError) *apiError {
 	case http.StatusMethodNotAllowed:
 		return &apiError{he.Code, "method_not_allowed", "This address does not accept that method."}
 	case http.StatusRequestEntityTooLarge:
-		return &apiError{he.Code, "body_too_large", "The request is larger than the server accepts (5 MiB by default)."}
+		return &apiError{he.Code, "body_too_large", "The request is larger than the server accepts (--max-body-bytes, 5 MiB by default)."}
 	case http.StatusUnsupportedMediaType:
 		return &apiError{he.Code, "unsupported_media_type", fmt.Sprint(he.Message)}
 	}

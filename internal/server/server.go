@@ -44,11 +44,12 @@ type Options struct {
 	MaxConnsPerClient, MaxConns int
 }
 
-// Default per-client bounds (Options).
+// Default bounds (Options).
 const (
-	defaultMaxStreamsPerClient = 200
-	defaultMaxConnsPerClient   = 400
-	defaultMaxConns            = 4096
+	DefaultBodyLimit           = 5 << 20
+	DefaultMaxStreamsPerClient = 200
+	DefaultMaxConnsPerClient   = 400
+	DefaultMaxConns            = 4096
 )
 
 // orDefault is n, or def when n is zero, or 0 (no bound) when n is negative.
@@ -76,15 +77,16 @@ type Server struct {
 
 // New builds the server and its routes.
 func New(store *storage.Store, log *slog.Logger, opts Options) *Server {
-	if opts.BodyLimit == 0 {
-		opts.BodyLimit = 5 << 20
+	if opts.BodyLimit <= 0 {
+		// No bound is not offered: a body is read into memory.
+		opts.BodyLimit = DefaultBodyLimit
 	}
 	if opts.KeepAlive == 0 {
 		opts.KeepAlive = keepAlive
 	}
-	opts.MaxStreamsPerClient = orDefault(opts.MaxStreamsPerClient, defaultMaxStreamsPerClient)
-	opts.MaxConnsPerClient = orDefault(opts.MaxConnsPerClient, defaultMaxConnsPerClient)
-	opts.MaxConns = orDefault(opts.MaxConns, defaultMaxConns)
+	opts.MaxStreamsPerClient = orDefault(opts.MaxStreamsPerClient, DefaultMaxStreamsPerClient)
+	opts.MaxConnsPerClient = orDefault(opts.MaxConnsPerClient, DefaultMaxConnsPerClient)
+	opts.MaxConns = orDefault(opts.MaxConns, DefaultMaxConns)
 	s := &Server{store: store, log: log, echo: echo.New(), opts: opts, hub: newHub(opts.MaxStreamsPerClient)}
 	s.createLimit = newLimiter(opts.CreateLimit.orDefault(defaultCreateLimit), time.Now)
 	s.writeLimit = newLimiter(opts.WriteLimit.orDefault(defaultWriteLimit), time.Now)
