@@ -137,6 +137,9 @@ func parseServe(args []string, stderr io.Writer) (config, error) {
 			}
 		}
 		usage := l.usage + " (-1: no limit; env " + l.env + ")"
+		if l.name == "max-body-bytes" {
+			usage = l.usage + " (env " + l.env + ")"
+		}
 		if l.int64p != nil {
 			fs.Int64Var(l.int64p, l.name, def, usage)
 		} else {
@@ -156,7 +159,10 @@ func parseServe(args []string, stderr io.Writer) (config, error) {
 		} else {
 			n = int64(*l.intp)
 		}
-		if n == 0 || n < -1 {
+		if n == 0 || n < -1 || n == -1 && l.name == "max-body-bytes" {
+			if l.name == "max-body-bytes" {
+				return cfg, fmt.Errorf("--%s %d: give a positive number of bytes (a body is read into memory, so it always has a limit)", l.name, n)
+			}
 			return cfg, fmt.Errorf("--%s %d: give a positive number, or -1 for no limit", l.name, n)
 		}
 	}
