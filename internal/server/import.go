@@ -58,8 +58,10 @@ func (s *Server) importPage(c echo.Context) error {
 	return render(c, http.StatusOK, templates.ImportView(templates.Import{Page: templates.Page{Title: "Import a design · Dynaloom"}}))
 }
 
-// importUpload creates a design from an uploaded file and reports what it made of it.
+// importUpload creates a design from an uploaded file and reports what it made of it. The report
+// holds the new design's edit link, so no browser or cache may keep it.
 func (s *Server) importUpload(c echo.Context) error {
+	c.Response().Header().Set("Cache-Control", "no-store")
 	files, err := uploadedFiles(c)
 	if err != nil {
 		return err

@@ -75,6 +75,8 @@ func (s *Server) setParticipant(c echo.Context) error {
 		SameSite: http.SameSiteLaxMode,
 	})
 	next := c.Request().PostForm.Get("next")
+	// next is usually a design page, whose link may be the edit link.
+	c.Response().Header().Set("Cache-Control", "no-store")
 	// Only a design page of this server, with its query (a diff's revisions): never an open redirect.
 	if !strings.HasPrefix(next, "/d/") || strings.ContainsAny(next, "\\#") || strings.Contains(next, "//") {
 		next = "/"
