@@ -29,9 +29,14 @@ func findExportFormat(id string) (designer.ExportFormat, error) {
 // link schemes are dropped, so user text cannot inject markup.
 var markdownRenderer = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList))
 
+// maxPreviewNesting is how many block quotes and list items one line may open in a preview.
+// goldmark's work grows with the square of that nesting (a line of 100,000 ">" took seconds), and
+// no document a team writes comes near it.
+const maxPreviewNesting = 32
+
 func renderMarkdown(src []byte) (templ.Component, error) {
 	var buf bytes.Buffer
-	if err := markdownRenderer.Convert(src, &buf); err != nil {
+	if err := markdownRenderer.Convert(capNesting(src), &buf); err != nil {
 		return nil, err
 	}
 	html := buf.String()
@@ -39,6 +44,69 @@ func renderMarkdown(src []byte) (templ.Component, error) {
 		_, err := io.WriteString(w, html)
 		return err
 	}), nil
+}
+
+// capNesting escapes the container markers of a line past maxPreviewNesting, so that they show as
+// the text they are instead of opening more containers.
+func capNesting(src []byte) []byte {
+	var out []byte
+	copied := 0
+	for start := 0; start < len(src); {
+		end := bytes.IndexByte(src[start:], '\n')
+		if end < 0 {
+			end = len(src)
+		} else {
+			end += start
+		}
+		if at := nestingCut(src[start:end]); at >= 0 {
+			out = append(out, src[copied:start+at]...)
+			out = append(out, '\\')
+			copied = start + at
+		}
+		start = end + 1
+	}
+	if out == nil {
+		return src
+	}
+	return append(out, src[copied:]...)
+}
+
+// nestingCut is where a backslash turns the first container marker of line past maxPreviewNesting
+// into text, or -1 when the line opens no more than that.
+func nestingCut(line []byte) int {
+	i := 0
+	for depth := 0; ; depth++ {
+		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+			i++
+		}
+		if i == len(line) {
+			return -1
+		}
+		at, next := i, i+1
+		switch c := line[i]; {
+		case c == '>':
+		case c == '-' || c == '*' || c == '+':
+			if next < len(line) && line[next] != ' ' && line[next] != '\t' {
+				return -1
+			}
+		case '0' <= c && c <= '9':
+			j := i
+			for j < len(line) && j-i < 9 && '0' <= line[j] && line[j] <= '9' {
+				j++
+			}
+			if j == len(line) || line[j] != '.' && line[j] != ')' || j+1 < len(line) && line[j+1] != ' ' && line[j+1] != '\t' {
+				return -1
+			}
+			// "1\." is text; a backslash before the digits would show itself.
+			at, next = j, j+1
+		default:
+			return -1
+		}
+		if depth == maxPreviewNesting {
+			return at
+		}
+		i = next
+	}
 }
 
 func (s *Server) exportPage(c echo.Context) error {
