@@ -922,30 +922,89 @@ func parseProjection(src string, ctx *exprContext) ([][]pathElem, map[string]boo
 			nested[path[0].name] = true
 		}
 	}
-	for i, b := range paths {
-		for _, a := range paths[:i] {
-			for k := 0; k < len(a) && k < len(b); k++ {
-				if a[k].isIndex != b[k].isIndex {
-					setFirst(&conflict, "Two document paths conflict with each other; must remove or rewrite one of these paths; path one: "+
-						pathText(a)+", path two: "+pathText(b))
-					break
-				}
-				if a[k] != b[k] {
-					break
-				}
-				if k == min(len(a), len(b))-1 {
-					setFirst(&overlap, "Two document paths overlap with each other; must remove or rewrite one of these paths; path one: "+
-						pathText(a)+", path two: "+pathText(b))
-				}
-			}
-		}
-	}
+	overlap, conflict = projectionClashes(paths)
 	for _, m := range []string{reserved, undefined, overlap, conflict} {
 		if m != "" {
 			return nil, nil, m
 		}
 	}
 	return paths, nested, ""
+}
+
+// projectionClashes returns DynamoDB's messages for the first pair of paths that overlap (one is
+// the start of the other) and the first that conflict (one reads a map where the other reads a list),
+// each the first by its later path, then by its earlier one. A trie of the paths read so far finds
+// them in one walk per path; comparing every pair took the square of the path count.
+func projectionClashes(paths [][]pathElem) (overlap, conflict string) {
+	root := newProjTrie()
+	for i, b := range paths {
+		overlapWith, conflictWith := -1, -1
+		n := root
+		for k, el := range b {
+			if j := n.next[1-elemKind(el)]; j >= 0 && (conflictWith < 0 || j < conflictWith) {
+				conflictWith = j
+			}
+			if k > 0 && n.ends >= 0 && (overlapWith < 0 || n.ends < overlapWith) {
+				overlapWith = n.ends
+			}
+			if n = n.children[el]; n == nil {
+				break
+			}
+		}
+		if n != nil && (overlapWith < 0 || n.first < overlapWith) {
+			overlapWith = n.first
+		}
+		if overlap == "" && overlapWith >= 0 {
+			overlap = "Two document paths overlap with each other; must remove or rewrite one of these paths; path one: " +
+				pathText(paths[overlapWith]) + ", path two: " + pathText(b)
+		}
+		if conflict == "" && conflictWith >= 0 {
+			conflict = "Two document paths conflict with each other; must remove or rewrite one of these paths; path one: " +
+				pathText(paths[conflictWith]) + ", path two: " + pathText(b)
+		}
+		root.insert(b, i)
+	}
+	return overlap, conflict
+}
+
+// projTrie is a node of the paths of a projection: each index is of the first path that passes
+// through the node, ends at it, or goes on from it with a name (next[0]) or a list index (next[1]);
+// -1 when none does.
+type projTrie struct {
+	first, ends int
+	next        [2]int
+	children    map[pathElem]*projTrie
+}
+
+func newProjTrie() *projTrie {
+	return &projTrie{first: -1, ends: -1, next: [2]int{-1, -1}, children: map[pathElem]*projTrie{}}
+}
+
+func elemKind(el pathElem) int {
+	if el.isIndex {
+		return 1
+	}
+	return 0
+}
+
+func (n *projTrie) insert(path []pathElem, i int) {
+	for _, el := range path {
+		if k := elemKind(el); n.next[k] < 0 {
+			n.next[k] = i
+		}
+		c, ok := n.children[el]
+		if !ok {
+			c = newProjTrie()
+			n.children[el] = c
+		}
+		if c.first < 0 {
+			c.first = i
+		}
+		n = c
+	}
+	if n.ends < 0 {
+		n.ends = i
+	}
 }
 
 // evalCondition reports whether item satisfies the condition.
