@@ -44,5 +44,7 @@ func (s *Server) createDesignFromForm(c echo.Context) error {
 		return err
 	}
 	s.log.Info("design created", "design_id", rec.ID, "via", "page")
+	// The answer carries the edit link: no cache may keep it.
+	c.Response().Header().Set("Cache-Control", "no-store")
 	return c.Redirect(http.StatusSeeOther, "/d/"+tokens.Edit)
 }

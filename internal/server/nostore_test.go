@@ -30,7 +30,8 @@ func TestNoStore_everyAnswerCarryingAnEditLinkIsNotStored(t *testing.T) {
 		return rec
 	}
 
-	created := a.request(http.MethodPost, "/designs", formType, strings.NewReader(form("name", "Orders")))
+	created := walk("POST /designs, the redirect to the new design's edit link",
+		a.request(http.MethodPost, "/designs", formType, strings.NewReader(form("name", "Orders"))))
 	page := created.Header().Get("Location")
 	walk("the created design's page, with its share dialog", a.request(http.MethodGet, page, "", nil))
 	walk("POST /participant back to the design", a.request(http.MethodPost, "/participant", formType,
