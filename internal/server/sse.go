@@ -239,7 +239,7 @@ func knownStep(id string) bool {
 // maxPresenceChips is how many participants the top bar shows by name; the rest are counted.
 // A review audience of hundreds on the view link would otherwise cost every stream a list of
 // hundreds on every join.
-const maxPresenceChips = 24
+const maxPresenceChips = 12
 
 // presenceViews turns the room's participants into what the top bar shows; self is the viewing
 // tab. Past maxPresenceChips it keeps the viewing tab, the leader and the editors (whose focus the
