@@ -490,6 +490,13 @@ func parseExpressions(req *readRequest) error {
 			return validationErr("%s", req.badValue)
 		}
 	}
+	for _, e := range []struct{ name, src string }{
+		{"KeyConditionExpression", req.keyCond}, {"FilterExpression", req.filter}, {"ProjectionExpression", req.projection},
+	} {
+		if msg := expressionTooLong(e.src); msg != "" {
+			return validationErr("Invalid %s: %s", e.name, msg)
+		}
+	}
 	ctx := newExprContext(req.names, req.values)
 	if req.hasKeyCond {
 		e, _, msg := parseCondition(req.keyCond, ctx)

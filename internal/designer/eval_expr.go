@@ -30,6 +30,20 @@ import (
 // maxExpressionDepth bounds nesting so that a hostile expression cannot exhaust the stack.
 const maxExpressionDepth = 200
 
+// maxExpressionBytes is DynamoDB's limit on the length of one expression string (4 KB). A request
+// is held to it before its expressions are parsed: beyond keeping to DynamoDB's rules it bounds
+// the parser's memo, which grows with the tokens, for a request body of megabytes. Expressions
+// stored in a design are bounded by the design's own field limits.
+const maxExpressionBytes = 4096
+
+// expressionTooLong is the message for an expression past maxExpressionBytes, or "".
+func expressionTooLong(src string) string {
+	if len(src) <= maxExpressionBytes {
+		return ""
+	}
+	return "Expression size has exceeded the maximum allowed size; expression size: " + strconv.Itoa(len(src)) + " bytes, at most 4096"
+}
+
 // errTooDeep ends the whole parse: once any alternative nests past maxExpressionDepth the answer
 // no longer depends on which alternative got there, nor on what the memo already held.
 var errTooDeep = &exprSyntaxError{"Syntax error; the expression is nested too deeply"}

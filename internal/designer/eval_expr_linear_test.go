@@ -89,3 +89,20 @@ func BenchmarkParseCondition_unclosedParentheses(b *testing.B) {
 		parseCondition(in, newExprContext(nil, map[string]Value{":v": Num("1")}))
 	}
 }
+
+// A request's expressions are held to DynamoDB's 4 KB before they are parsed, so a request body
+// of megabytes cannot make the parser build a memo of megabytes; the refusal names the expression.
+func TestEvaluateJSON_expressionsOver4KBAreRefused(t *testing.T) {
+	d := Design{Tables: []Table{{Name: "Tbl", PartitionKey: KeyAttribute{Name: "pk", Type: S}}}}
+	long := strings.Repeat("(", 4000) + "pk = :p" + strings.Repeat(")", 4000)
+	body := `{"TableName":"Tbl","KeyConditionExpression":"pk = :p","FilterExpression":"` + long + `","ExpressionAttributeValues":{":p":{"S":"x"}}}`
+	_, err := EvaluateJSON(d, "Query", []byte(body))
+	if err == nil || !strings.Contains(err.Error(), "Invalid FilterExpression") || !strings.Contains(err.Error(), "maximum allowed size") {
+		t.Fatalf("an 8 KB filter: %v", err)
+	}
+	ok := strings.Repeat("(", 100) + "pk = :p" + strings.Repeat(")", 100)
+	body = `{"TableName":"Tbl","KeyConditionExpression":"` + ok + `","ExpressionAttributeValues":{":p":{"S":"x"}}}`
+	if _, err := EvaluateJSON(d, "Query", []byte(body)); err != nil && strings.Contains(err.Error(), "maximum allowed size") {
+		t.Fatalf("a short expression was refused for its size: %v", err)
+	}
+}
