@@ -314,35 +314,40 @@ func (r *room) announceFollow(leader *presence) {
 	})
 }
 
-// focus records what a tab is editing (an element id, or "" for nothing).
-func (h *hub) focus(id, tab, focus string) bool {
+// withTab runs fn under the room's lock if tab is connected to design id, and reports whether
+// it was.
+func (h *hub) withTab(id, tab string, fn func(r *room, p *presence)) bool {
 	r := h.find(id)
 	if r == nil {
 		return false
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.tabs[tab] == nil {
+	p := r.tabs[tab]
+	if p == nil {
 		return false
 	}
-	if r.tabs[tab].Focus != focus {
-		r.tabs[tab].Focus = focus
-		r.presenceChanged()
-	}
+	fn(r, p)
 	return true
+}
+
+// focus records what a tab is editing (an element id, or "" for nothing).
+func (h *hub) focus(id, tab, focus string) bool {
+	return h.withTab(id, tab, func(r *room, p *presence) {
+		if p.Focus != focus {
+			p.Focus = focus
+			r.presenceChanged()
+		}
+	})
 }
 
 // lead makes tab the one the room follows, or stops it leading.
 func (h *hub) lead(id, tab string, on bool) bool {
-	r := h.find(id)
-	if r == nil {
-		return false
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.tabs[tab] == nil {
-		return false
-	}
+	return h.withTab(id, tab, func(r *room, p *presence) { r.setLeader(tab, on) })
+}
+
+// setLeader makes tab the leader or stops it leading. Callers hold r.mu.
+func (r *room) setLeader(tab string, on bool) {
 	switch {
 	case on:
 		r.leader = tab
@@ -356,7 +361,6 @@ func (h *hub) lead(id, tab string, on bool) bool {
 	if on {
 		r.announceFollow(r.tabs[tab])
 	}
-	return true
 }
 
 // closeStreams ends the streams of design id opened with a link of the given kind: the link was

@@ -178,14 +178,20 @@ func tooManyRequests(c echo.Context, what string, wait time.Duration) error {
 		fmt.Sprintf("Too many %s from your address in a short time. Nothing was changed; try again in %d %s.", what, secs, unit)}
 }
 
-// limitCreation bounds how fast one client address creates designs.
-func (s *Server) limitCreation(next echo.HandlerFunc) echo.HandlerFunc {
+// perAddress bounds how fast one client address makes the requests next serves, across all
+// designs; what names them in the refusal.
+func (s *Server) perAddress(l *limiter, what string, next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		if ok, wait := s.createLimit.allow(s.clientAddr(c.Request())); !ok {
-			return tooManyRequests(c, "new designs", wait)
+		if ok, wait := l.allow(s.clientAddr(c.Request())); !ok {
+			return tooManyRequests(c, what, wait)
 		}
 		return next(c)
 	}
+}
+
+// limitCreation bounds how fast one client address creates designs.
+func (s *Server) limitCreation(next echo.HandlerFunc) echo.HandlerFunc {
+	return s.perAddress(s.createLimit, "new designs", next)
 }
 
 // limitWrites bounds how fast one client address changes one design: every POST and PUT on a
@@ -208,12 +214,7 @@ func (s *Server) limitWrites(next echo.HandlerFunc) echo.HandlerFunc {
 // a page: running reads (/evaluate), exports and imports. The bound is per address across all
 // designs, since each costs the same whichever design it names.
 func (s *Server) limitCostly(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		if ok, wait := s.costlyLimit.allow(s.clientAddr(c.Request())); !ok {
-			return tooManyRequests(c, "evaluations, exports and imports", wait)
-		}
-		return next(c)
-	}
+	return s.perAddress(s.costlyLimit, "evaluations, exports and imports", next)
 }
 
 // limitWriteBytes bounds how many bytes one client address sends in changes (POST and PUT bodies)
