@@ -345,7 +345,11 @@ func (s *Server) restoreRevision(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	rec, err := s.restore(c.Request().Context(), d.ID, author(c), n, 0)
+	tab, err := editorTab(c)
+	if err != nil {
+		return err
+	}
+	rec, err := s.restore(c.Request().Context(), d.ID, storage.Edit{Author: author(c), Tab: tab}, n)
 	if err != nil {
 		return s.historyRefusal(c, err)
 	}
@@ -362,12 +366,14 @@ func (s *Server) restoreRevision(c echo.Context) error {
 }
 
 // restore stores revision n's content as the next revision.
-func (s *Server) restore(ctx context.Context, id, who string, n, ifRevision int64) (storage.Record, error) {
+// ed names who restores (Author, Tab) and the precondition (IfRevision); its Change is set here.
+func (s *Server) restore(ctx context.Context, id string, ed storage.Edit, n int64) (storage.Record, error) {
 	old, err := s.store.DesignAt(ctx, id, n)
 	if err != nil {
 		return storage.Record{}, err
 	}
-	return s.commit(ctx, id, who, designer.ReplaceDesign{Design: old, Note: fmt.Sprintf("Restored revision %d", n)}, ifRevision)
+	ed.Change = designer.ReplaceDesign{Design: old, Note: fmt.Sprintf("Restored revision %d", n)}
+	return s.store.ApplyEdit(ctx, id, ed)
 }
 
 // undoMine takes back the participant's own last change.
@@ -377,7 +383,11 @@ func (s *Server) undoMine(c echo.Context) error {
 	if me == "" {
 		return badInput("name: give your name first; undo takes back the changes made under it")
 	}
-	rec, undone, err := s.undoLast(c.Request().Context(), d.ID, me)
+	tab, err := editorTab(c)
+	if err != nil {
+		return err
+	}
+	rec, undone, err := s.undoLast(c.Request().Context(), d.ID, me, tab)
 	if err != nil {
 		return s.historyRefusal(c, err)
 	}
@@ -413,7 +423,7 @@ const undoAttempts = 3
 // back to how it was before it. It is refused when a later change touched any of the same parts,
 // or when the result would differ from replaying every later change onto the design before it
 // (a later change built on the undone one).
-func (s *Server) undoLast(ctx context.Context, id, who string) (storage.Record, storage.Revision, error) {
+func (s *Server) undoLast(ctx context.Context, id, who, tab string) (storage.Record, storage.Revision, error) {
 	for attempt := 1; ; attempt++ {
 		if attempt > undoAttempts {
 			return storage.Record{}, storage.Revision{}, &apiError{http.StatusConflict, "design_busy",
@@ -471,7 +481,7 @@ func (s *Server) undoLast(ctx context.Context, id, who string) (storage.Record, 
 		if !sameDocument(undone, replayed) {
 			return storage.Record{}, mine, refuse("later changes build on it. Restore an earlier revision instead, or change it back by hand.")
 		}
-		rec, err := s.commit(ctx, id, who, undo, head)
+		rec, err := s.store.ApplyEdit(ctx, id, storage.Edit{Change: undo, Author: who, Tab: tab, IfRevision: head})
 		if errors.Is(err, storage.ErrStale) {
 			continue
 		}
@@ -543,7 +553,7 @@ func (s *Server) apiRestoreRevision(c echo.Context) error {
 			return badInput("If-Match: %q is not a revision number", raw)
 		}
 	}
-	rec, err := s.restore(c.Request().Context(), d.ID, author(c), n, ifRevision)
+	rec, err := s.restore(c.Request().Context(), d.ID, storage.Edit{Author: author(c), IfRevision: ifRevision}, n)
 	if err != nil {
 		return err
 	}

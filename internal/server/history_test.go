@@ -508,3 +508,35 @@ func TestCommit_twentyWritersForTenSecondsKeepEveryChange(t *testing.T) {
 		t.Errorf("notes read %q, want the newest acknowledged %q", current.Design.Overview.Notes, latestNotes)
 	}
 }
+
+// Undo and restore record the tab they came from, like any edit: the same tab saving the field it
+// just undid, from the revision it showed before, is not in conflict with itself.
+func TestUndo_recordsTheTabSoItDoesNotConflictWithItsOwnTab(t *testing.T) {
+	a := newTestApp(t)
+	created := a.createJSON(`{"example": "hr-employees"}`)
+	base := "/d/" + created.EditToken
+	d, rev := a.design(created.EditToken)
+	const tab = "undotab000000000001"
+	save := func(value string, baseRev int64) *httptest.ResponseRecorder {
+		return a.request(http.MethodPost, base+"/patterns/field", formType,
+			strings.NewReader(form("id", d.Patterns[0].ID, "field", "description", "value", value, "base_revision", strconv.FormatInt(baseRev, 10))),
+			"HX-Request", "true", "Cookie", participantCookie+"=Sam", "X-Dynaloom-Tab", tab)
+	}
+	if rec := save("first try", rev); rec.Code != http.StatusOK {
+		t.Fatalf("save: %d %s", rec.Code, rec.Body)
+	}
+	if rec := a.request(http.MethodPost, base+"/history/undo", formType, nil,
+		"HX-Request", "true", "Cookie", participantCookie+"=Sam", "X-Dynaloom-Tab", tab); rec.Code != http.StatusOK {
+		t.Fatalf("undo: %d %s", rec.Code, rec.Body)
+	}
+	if rec := save("second try", rev+1); rec.Code != http.StatusOK {
+		t.Fatalf("saving again from the same tab after its own undo: %d %s", rec.Code, rec.Body)
+	}
+	// Another tab of someone with the same name is someone else.
+	other := a.request(http.MethodPost, base+"/patterns/field", formType,
+		strings.NewReader(form("id", d.Patterns[0].ID, "field", "description", "value", "other tab", "base_revision", strconv.FormatInt(rev+1, 10))),
+		"HX-Request", "true", "Cookie", participantCookie+"=Sam", "X-Dynaloom-Tab", "undotab000000000002")
+	if other.Code != http.StatusConflict {
+		t.Fatalf("another tab over the undo and the save: %d", other.Code)
+	}
+}

@@ -55,10 +55,20 @@ func sameEditor(ed Edit, author, tab string) bool {
 }
 
 // checkConflict refuses ed if a revision after ed.Base by someone else overlaps it. It runs in
-// the transaction that stores ed, so no change can land between the check and the write.
-func checkConflict(ctx context.Context, tx *sql.Tx, id string, ed Edit, head int64) error {
+// the transaction that stores ed, so no change can land between the check and the write. from is
+// the oldest revision the history still holds: when the revisions after ed.Base were folded into a
+// snapshot (compaction), nobody can tell what they touched, and the edit is refused as a conflict
+// with the snapshot, which the editor can then override knowingly.
+func checkConflict(ctx context.Context, tx *sql.Tx, id string, ed Edit, head, from int64) error {
 	if ed.Base == 0 || ed.Base >= head {
 		return nil
+	}
+	if ed.Base < from {
+		var author string
+		if err := tx.QueryRowContext(ctx, `SELECT author FROM revisions WHERE design_id = ? AND revision = ?`, id, from).Scan(&author); err != nil {
+			return err
+		}
+		return &ConflictError{Revision: from, Author: author, Head: head}
 	}
 	rows, err := tx.QueryContext(ctx,
 		`SELECT revision, author, tab, paths FROM revisions WHERE design_id = ? AND revision > ? ORDER BY revision DESC`, id, ed.Base)

@@ -201,7 +201,7 @@ func (s *Store) ApplyEdit(ctx context.Context, id string, ed Edit) (Record, erro
 		if ifRevision != 0 && ifRevision != rev {
 			return fmt.Errorf("%w (at revision %d, change made against %d)", ErrStale, rev, ifRevision)
 		}
-		if err := checkConflict(ctx, tx, id, ed, rev); err != nil {
+		if err := checkConflict(ctx, tx, id, ed, rev, from); err != nil {
 			return err
 		}
 		cur, ok := s.cache.get(id, rev)

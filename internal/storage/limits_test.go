@@ -162,6 +162,15 @@ func TestCompaction_keepsTheNewestRevisionsAndFoldsTheRest(t *testing.T) {
 	if ch, err := s.Changes(ctx, rec.ID, oldest, 60); err != nil || len(ch) != int(60-oldest) {
 		t.Fatalf("changes from the snapshot on: %d, %v", len(ch), err)
 	}
+	// An edit made against a folded revision cannot be checked against what was folded: it is
+	// refused as a conflict with the snapshot. One made against a kept revision is checked as usual.
+	var ce *ConflictError
+	if _, err := s.ApplyEdit(ctx, rec.ID, Edit{Change: designer.SetName{Name: "Old page"}, Author: "bo", Tab: "tab-of-bo", Base: oldest - 2}); !errors.As(err, &ce) || ce.Revision != oldest {
+		t.Fatalf("an edit from a folded revision: %v", err)
+	}
+	if _, err := s.ApplyEdit(ctx, rec.ID, Edit{Change: designer.SetName{Name: "New page"}, Author: "bo", Tab: "tab-of-bo", Base: oldest}); err != nil {
+		t.Fatalf("an edit from a kept revision of another part: %v", err)
+	}
 	s.Close()
 	s, err = OpenWith(ctx, path, Options{Limits: Limits{Revisions: 20}})
 	if err != nil {
@@ -169,7 +178,7 @@ func TestCompaction_keepsTheNewestRevisionsAndFoldsTheRest(t *testing.T) {
 	}
 	defer s.Close()
 	cur, err := s.Load(ctx, rec.ID)
-	if err != nil || cur.Revision != 60 || cur.Design.Overview.Notes != "revision 60" {
+	if err != nil || cur.Revision != 61 || cur.Design.Overview.Notes != "revision 60" || cur.Design.Name != "New page" {
 		t.Fatalf("after reopening: %+v %v", cur.Revision, err)
 	}
 }
