@@ -986,7 +986,8 @@ func dmExactNameType(s string) (Attribute, string, bool) {
 	if open > 0 {
 		name = s[:open-1]
 	}
-	if !dmExactName(name) {
+	// A type without a name ("(B)") is no attribute: the line stays prose.
+	if strings.TrimSpace(name) == "" || !dmExactName(name) {
 		return Attribute{}, "", false
 	}
 	end := strings.IndexByte(s[open:], ')')
