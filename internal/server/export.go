@@ -46,8 +46,14 @@ func renderMarkdown(src []byte) (templ.Component, error) {
 	}), nil
 }
 
+// maxPreviewIndent is the deepest indentation, in columns, a preview line keeps. Lists nested by
+// indentation over many lines cost goldmark work for each level on every line, and an
+// indentation this deep already holds 16 levels of lists indented by four, 32 by two.
+const maxPreviewIndent = 2 * maxPreviewNesting
+
 // capNesting escapes the container markers of a line past maxPreviewNesting, so that they show as
-// the text they are instead of opening more containers.
+// the text they are instead of opening more containers, and cuts indentation past
+// maxPreviewIndent to that.
 func capNesting(src []byte) []byte {
 	var out []byte
 	copied := 0
@@ -57,6 +63,11 @@ func capNesting(src []byte) []byte {
 			end = len(src)
 		} else {
 			end += start
+		}
+		if lead := leadingIndent(src[start:end]); lead > 0 {
+			out = append(out, src[copied:start]...)
+			out = append(out, bytes.Repeat([]byte{' '}, maxPreviewIndent)...)
+			copied = start + lead
 		}
 		if at := nestingCut(src[start:end]); at >= 0 {
 			out = append(out, src[copied:start+at]...)
@@ -69,6 +80,26 @@ func capNesting(src []byte) []byte {
 		return src
 	}
 	return append(out, src[copied:]...)
+}
+
+// leadingIndent is how many bytes of whitespace start line when they indent it past
+// maxPreviewIndent columns (a tab counts to the next multiple of 4), or 0.
+func leadingIndent(line []byte) int {
+	col := 0
+	for i, c := range line {
+		switch c {
+		case ' ':
+			col++
+		case '\t':
+			col += 4 - col%4
+		default:
+			if col > maxPreviewIndent {
+				return i
+			}
+			return 0
+		}
+	}
+	return 0
 }
 
 // nestingCut is where a backslash turns the first container marker of line past maxPreviewNesting

@@ -72,3 +72,43 @@ func BenchmarkRenderMarkdown_nestedQuotes(b *testing.B) {
 		})
 	}
 }
+
+// Lists nested by indentation over many lines are bounded too: no line keeps more than
+// maxPreviewIndent columns of indentation, while an ordinary nested list renders as written.
+func TestCapNesting_deepIndentationIsCut(t *testing.T) {
+	var b strings.Builder
+	for i := range 300 {
+		b.WriteString(strings.Repeat("  ", i) + "- x\n")
+	}
+	b.WriteString(strings.Repeat("\t", 200) + "continued\n")
+	for line := range strings.SplitSeq(string(capNesting([]byte(b.String()))), "\n") {
+		if lead := len(line) - len(strings.TrimLeft(line, " \t")); lead > maxPreviewIndent {
+			t.Fatalf("a line keeps %d columns of indentation, more than %d", lead, maxPreviewIndent)
+		}
+	}
+	nested := "- 1\n    - 2\n        - 3\n            - 4\n                - 5\n                    - 6\n"
+	if html := previewHTML(t, nested); strings.Count(html, "<ul>") != 6 {
+		t.Fatalf("an ordinary list six deep: %s", html)
+	}
+}
+
+// BenchmarkRenderMarkdown_indentedLists previews a list indented 300 levels deep followed by
+// 2,000 and 8,000 deeply indented lines; capped, the time grows with the lines.
+func BenchmarkRenderMarkdown_indentedLists(b *testing.B) {
+	for _, n := range []int{2000, 8000} {
+		var sb strings.Builder
+		for i := range 300 {
+			sb.WriteString(strings.Repeat("  ", i) + "- x\n")
+		}
+		for range n {
+			sb.WriteString(strings.Repeat(" ", 600) + "continued\n")
+		}
+		src := sb.String()
+		b.Run(fmt.Sprint(n, "lines"), func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			for b.Loop() {
+				previewHTML(b, src)
+			}
+		})
+	}
+}
