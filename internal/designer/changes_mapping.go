@@ -195,8 +195,8 @@ func operationIndex(d Design, op Operation, name string) (string, error) {
 	}
 	if _, _, _, ok := t.IndexByName(name); !ok {
 		var names []string
-		for _, m := range modIndexes(t) {
-			names = append(names, m.ix.Name)
+		for _, ix := range slices.Concat(t.GSIs, t.LSIs) {
+			names = append(names, ix.Name)
 		}
 		if len(names) == 0 {
 			return "", fmt.Errorf("table %s has no index named %q; it has no indexes", t.Name, name)
@@ -474,8 +474,9 @@ func (c DeleteOperation) Paths() []string { return []string{patternPath(c.Patter
 
 // ToggleExpected adds an item's key to an operation's expected result, creating the list, or
 // removes it when it is there; removing the last key leaves "returns nothing". Only the table's
-// key attributes of Key are kept. A Query's expected keys follow the order the Query returns
-// them from the sample items, since its order is part of what the pattern expects.
+// key attributes of Key are kept. The keys stay in the order they were marked: what the change
+// stores depends on what the person did, never on what the evaluator returns, so an old revision
+// rebuilds the same after any evaluator fix.
 type ToggleExpected struct {
 	Pattern string `json:"pattern"`
 	Index   int    `json:"index"`
@@ -507,26 +508,9 @@ func (c ToggleExpected) Apply(d Design) (Design, error) {
 		expected = slices.Delete(slices.Clone(expected), j, j+1)
 	} else {
 		expected = append(slices.Clip(expected), key)
-		if op.Op == "Query" {
-			expected = inResultOrder(t, expected, runForKeys(d, op))
-		}
 	}
 	op.Expected = &expected
 	return withOperation(d, pi, c.Index, op), nil
-}
-
-// inResultOrder orders keys as the result returns them; keys it does not return follow in their
-// own order.
-func inResultOrder(t Table, keys []Item, res OperationResult) []Item {
-	at := func(k Item) int {
-		if i := slices.IndexFunc(res.Items, func(it Item) bool { return SameKey(t, it, k) }); i >= 0 {
-			return i
-		}
-		return len(res.Items)
-	}
-	out := slices.Clone(keys)
-	slices.SortStableFunc(out, func(a, b Item) int { return at(a) - at(b) })
-	return out
 }
 
 func (c ToggleExpected) Summary() string {

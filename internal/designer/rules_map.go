@@ -622,17 +622,6 @@ func map012Names(d Design, out []Finding) []Finding {
 	return out
 }
 
-func tableChoice(d Design) string {
-	names := make([]string, len(d.Tables))
-	for i, t := range d.Tables {
-		names[i] = t.Name
-	}
-	if len(names) == 0 {
-		return "a table"
-	}
-	return listOr(names)
-}
-
 // tableAttributeNames is every attribute name a table knows: its keys, its indexes' keys, its
 // declared attributes and the attributes of its sample items.
 func tableAttributeNames(t Table) map[string]bool {
@@ -767,7 +756,8 @@ func expectedDifference(t Table, op Operation, res OperationResult) string {
 		parts = append(parts, "does not return "+keyList(missing))
 	}
 	if len(parts) == 0 {
-		return "returns the expected items in another order (" + keyList(keyTexts(t, got)) + ")"
+		// Each side holds the other's items, so one of them names an item twice.
+		return "returns " + keyList(keyTexts(t, got)) + ", but its expected result names one of them more than once"
 	}
 	return strings.Join(parts, " and ")
 }

@@ -118,14 +118,6 @@ func keyUses(t Table) []keyUse {
 	return out
 }
 
-// tableKeyNames are the attributes of the table's primary key.
-func tableKeyNames(t Table) []string {
-	if t.SortKey == nil {
-		return []string{t.PartitionKey.Name}
-	}
-	return []string{t.PartitionKey.Name, t.SortKey.Name}
-}
-
 // indexKeyNames are the attributes every entry of the index holds: the table's key and the index's.
 func indexKeyNames(t Table, ix *Index) []string {
 	names := tableKeyNames(t)

@@ -358,16 +358,5 @@ func rowID(id, prefix string, i int) string {
 
 func inQuotes(s string) string { return `"` + s + `"` }
 
-func listAnd(items []string) string { return listJoin(items, " and ") }
-
-func listOr(items []string) string { return listJoin(items, " or ") }
-
-func listJoin(items []string, last string) string {
-	if len(items) <= 1 {
-		return strings.Join(items, "")
-	}
-	return strings.Join(items[:len(items)-1], ", ") + last + items[len(items)-1]
-}
-
 func answeredYes(b *bool) bool { return b != nil && *b }
 func answeredNo(b *bool) bool  { return b != nil && !*b }
