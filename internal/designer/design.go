@@ -164,6 +164,15 @@ var Operations = []string{
 	"BatchGetItem", "BatchWriteItem", "TransactGetItems", "TransactWriteItems",
 }
 
+// IsWriteOp reports whether op is one of DynamoDB's write operations.
+func IsWriteOp(op string) bool {
+	switch op {
+	case "PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem", "TransactWriteItems":
+		return true
+	}
+	return false
+}
+
 // What a BatchWriteItem or TransactWriteItems row does (Operation.Action).
 const (
 	ActionPut            = "put"

@@ -51,15 +51,6 @@ type IndexWrite struct {
 	Units  float64 // write capacity units: each write rounded up to 1 KB of its entry
 }
 
-// IsWriteOp reports whether op is one of DynamoDB's write operations.
-func IsWriteOp(op string) bool {
-	switch op {
-	case "PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem", "TransactWriteItems":
-		return true
-	}
-	return false
-}
-
 // writeUnits converts bytes written to capacity units: rounded up to 1 KB, at least one unit.
 func writeUnits(bytes int) float64 {
 	return math.Max(math.Ceil(float64(bytes)/1024), 1)

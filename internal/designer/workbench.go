@@ -22,7 +22,7 @@ import (
 //     as they are.
 //   - A facet's items and the table-level TableData are the table's sample items, facet items
 //     first. On export each item goes to the facet whose templates its keys match (see
-//     matchEntityType), or to the table-level TableData when none does; an imported item whose
+//     EntityMatcher), or to the table-level TableData when none does; an imported item whose
 //     keys match no template of its facet remembers the facet.
 //   - Table.Attributes are the key attributes followed by NonKeyAttributes. On export, attributes
 //     that an index key or an item uses but the table does not declare are added, sorted by name.
@@ -45,35 +45,6 @@ const (
 	WorkbenchVersion = "3.0"
 	WorkbenchService = "Amazon DynamoDB"
 )
-
-// WorkbenchExtras is what an imported NoSQL Workbench model held that a design has no field for,
-// each value the JSON the model wrote.
-type WorkbenchExtras struct {
-	// Model holds the model's top-level members other than ModelName, ModelMetadata and DataModel.
-	Model map[string]json.RawMessage `json:"model,omitempty"`
-	// Metadata holds the members of ModelMetadata other than AWSService and Version, such as
-	// Author and the dates, and Description when it could not be the overview's business context.
-	Metadata map[string]json.RawMessage `json:"metadata,omitempty"`
-	// Tables holds each table's extras by table name.
-	Tables map[string]WorkbenchTableExtras `json:"tables,omitempty"`
-}
-
-// WorkbenchTableExtras is what one table of a Workbench model held beyond the design's fields.
-type WorkbenchTableExtras struct {
-	// Members holds the table's members the design has no field for: SampleDataFormats, a
-	// DataAccess other than the usual {"MySql": {}}, ProvisionedCapacitySettings without its
-	// ProvisionedThroughput, and members Workbench does not define.
-	Members map[string]json.RawMessage `json:"members,omitempty"`
-	// Facets holds, by facet name, a facet's members other than FacetName, KeyAttributeAlias and
-	// TableData; its NonKeyAttributes only when they are not the attributes its items hold.
-	Facets map[string]map[string]json.RawMessage `json:"facets,omitempty"`
-	// Indexes holds, by GSI name, an index's members other than IndexName, KeyAttributes and
-	// Projection.
-	Indexes map[string]map[string]json.RawMessage `json:"indexes,omitempty"`
-	// ItemFacets names, by item id, the facet an item belongs to when its keys would not place it
-	// there; "" keeps an item in the table-level TableData.
-	ItemFacets map[string]string `json:"item_facets,omitempty"`
-}
 
 // Names of the model's members.
 const (
@@ -216,7 +187,7 @@ func (im *wbImport) model(top map[string]json.RawMessage) (Design, error) {
 			im.note("table %s appears twice in the model; both were kept, and what Dynaloom keeps of the second for export replaces the first's", t.Name)
 		}
 		d.Tables = append(d.Tables, t)
-		if !tex.empty() {
+		if !tex.Empty() {
 			if ex.Tables == nil {
 				ex.Tables = map[string]WorkbenchTableExtras{}
 			}
@@ -649,12 +620,12 @@ func wbSettleFacets(t Table, facets []wbFacetDraft, tableItems int, ex *Workbenc
 		}
 		ex.ItemFacets[id] = facet
 	}
-	matchers := viewEntityMatchers(t)
+	matchers := NewEntityMatcher(t)
 	for _, f := range facets {
 		var items []Item
 		for _, i := range f.items {
 			items = append(items, t.Items[i].Item)
-			if wbMatchEntity(t, matchers, t.Items[i].Item) != f.name {
+			if matchers.EntityType(t.Items[i].Item) != f.name {
 				keep(t.Items[i].ID, f.name)
 			}
 		}
@@ -675,14 +646,10 @@ func wbSettleFacets(t Table, facets []wbFacetDraft, tableItems int, ex *Workbenc
 		return
 	}
 	for _, si := range t.Items[tableItems:] {
-		if wbMatchEntity(t, matchers, si.Item) != "" {
+		if matchers.EntityType(si.Item) != "" {
 			keep(si.ID, "")
 		}
 	}
-}
-
-func (ex WorkbenchTableExtras) empty() bool {
-	return len(ex.Members) == 0 && len(ex.Facets) == 0 && len(ex.Indexes) == 0 && len(ex.ItemFacets) == 0
 }
 
 // wbKeyAttr reads an attribute definition {"AttributeName": …, "AttributeType": …}. A key
@@ -835,23 +802,6 @@ func wbSortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// wbMatchEntity returns the entity type whose templates the item's key values match, or "".
-func wbMatchEntity(t Table, matchers []viewEntityMatcher, it Item) string {
-	pk, hasPK := it[t.PartitionKey.Name]
-	var pkText, skText string
-	if hasPK {
-		pkText = FormatCell(pk)
-	}
-	var hasSK bool
-	if t.SortKey != nil {
-		var sk Value
-		if sk, hasSK = it[t.SortKey.Name]; hasSK {
-			skText = FormatCell(sk)
-		}
-	}
-	return matchEntityType(matchers, pkText, hasPK, skText, hasSK)
-}
-
 // wbItemAttributes lists the non-key attributes the items hold: those the table declares in its
 // order, then the others by name.
 func wbItemAttributes(t Table, items []Item) []string {
@@ -962,14 +912,14 @@ func wbExportTable(t Table, ex WorkbenchTableExtras, facetNames map[string]bool)
 	members[wbNonKey] = wbNonKeyDefs(t)
 
 	// Each item goes to the facet it was imported from, or else to the facet its keys match.
-	matchers := viewEntityMatchers(t)
+	matchers := NewEntityMatcher(t)
 	order := newWBAttrOrder(t)
 	facetItems := make([][]any, len(t.EntityTypes))
 	var tableItems []any
 	for _, si := range t.Items {
 		entity, kept := ex.ItemFacets[si.ID]
 		if !kept || (entity != "" && !slices.ContainsFunc(t.EntityTypes, func(et EntityType) bool { return et.Entity == entity })) {
-			entity = wbMatchEntity(t, matchers, si.Item)
+			entity = matchers.EntityType(si.Item)
 		}
 		at := slices.IndexFunc(t.EntityTypes, func(et EntityType) bool { return et.Entity == entity })
 		if entity == "" || at < 0 {

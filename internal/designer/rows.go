@@ -1,0 +1,139 @@
+package designer
+
+import (
+	"slices"
+)
+
+// A table's grid: its items in key order with their sizes and entity types. It is computed from the
+// design on every render and never stored. Its Items share maps with the table's items, so callers
+// must not modify them.
+
+// Row is one item of a table's grid.
+type Row struct {
+	ID   string
+	Item Item
+	Size int
+	// Partition is the partition key value as the grid shows it; rows with the same Partition form
+	// one item collection. It is empty when the item has no partition key.
+	Partition string
+	// EntityType is the Entity of the table's EntityType whose key templates the item's key values
+	// match, or "" when none does.
+	EntityType string
+}
+
+// TableRows returns a table's items in key order: by partition key, then by sort key, both compared
+// by CompareKeyValues. Items lacking a key attribute come last, in their original order.
+func TableRows(t Table) []Row {
+	entityTypes := NewEntityMatcher(t)
+	type sortable struct {
+		row    Row
+		pk, sk Value
+		keyed  bool
+	}
+	rows := make([]sortable, len(t.Items))
+	for i, si := range t.Items {
+		r := sortable{row: Row{ID: si.ID, Item: si.Item, Size: ItemSize(si.Item)}}
+		pk, hasPK := si.Item[t.PartitionKey.Name]
+		r.pk, r.keyed = pk, hasPK
+		var skText string
+		var hasSK bool
+		if t.SortKey != nil {
+			r.sk, hasSK = si.Item[t.SortKey.Name]
+			r.keyed = r.keyed && hasSK
+			if hasSK {
+				skText = FormatCell(r.sk)
+			}
+		}
+		if hasPK {
+			r.row.Partition = FormatCell(pk)
+		}
+		r.row.EntityType = entityTypes.match(r.row.Partition, hasPK, skText, hasSK)
+		rows[i] = r
+	}
+	slices.SortStableFunc(rows, func(a, b sortable) int {
+		switch {
+		case a.keyed != b.keyed:
+			if a.keyed {
+				return -1
+			}
+			return 1
+		case !a.keyed:
+			return 0
+		}
+		if c := CompareKeyValues(a.pk, b.pk); c != 0 {
+			return c
+		}
+		return CompareKeyValues(a.sk, b.sk)
+	})
+	out := make([]Row, len(rows))
+	for i, r := range rows {
+		out[i] = r.row
+	}
+	return out
+}
+
+// EntityMatcher finds which of a table's entity types an item is from its key values and the
+// entity types' key templates.
+type EntityMatcher struct {
+	t  Table
+	ms []entityMatcher
+}
+
+// entityMatcher is an entity type ready to be matched against key values.
+type entityMatcher struct {
+	entity   string
+	pk, sk   []tmplPart // nil when the entity type states no template for that key
+	literals int        // literal characters in both templates; the more, the more specific
+}
+
+// NewEntityMatcher parses t's key templates once, for matching many of its items.
+func NewEntityMatcher(t Table) EntityMatcher {
+	m := EntityMatcher{t: t}
+	for _, et := range t.EntityTypes {
+		if et.PKTemplate == "" && et.SKTemplate == "" {
+			continue
+		}
+		em := entityMatcher{entity: et.Entity, pk: parseKeyTemplate(et.PKTemplate), sk: parseKeyTemplate(et.SKTemplate)}
+		for _, p := range slices.Concat(em.pk, em.sk) {
+			em.literals += len(p.literal)
+		}
+		m.ms = append(m.ms, em)
+	}
+	return m
+}
+
+// EntityType returns the entity type whose templates the item's key values match, or "".
+func (m EntityMatcher) EntityType(it Item) string {
+	pk, hasPK := it[m.t.PartitionKey.Name]
+	var pkText, skText string
+	if hasPK {
+		pkText = FormatCell(pk)
+	}
+	var hasSK bool
+	if m.t.SortKey != nil {
+		var sk Value
+		if sk, hasSK = it[m.t.SortKey.Name]; hasSK {
+			skText = FormatCell(sk)
+		}
+	}
+	return m.match(pkText, hasPK, skText, hasSK)
+}
+
+// match returns the entity whose every stated template matches the key values. When several do,
+// the one with the most literal text wins (USER#{id} + PROFILE over USER#{id} + {sk}); among
+// equals, the first listed.
+func (m EntityMatcher) match(pk string, hasPK bool, sk string, hasSK bool) string {
+	best, bestLiterals := "", -1
+	for _, em := range m.ms {
+		if em.pk != nil && (!hasPK || !matchKeyTemplate(em.pk, pk)) {
+			continue
+		}
+		if em.sk != nil && (!hasSK || !matchKeyTemplate(em.sk, sk)) {
+			continue
+		}
+		if em.literals > bestLiterals {
+			best, bestLiterals = em.entity, em.literals
+		}
+	}
+	return best
+}
