@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/format"
+	"dynaloom/internal/designer/rules"
 )
 
 // readDesign reads one design from the named files (CONTRACT.md "Inputs"), printing import notes
@@ -18,15 +20,15 @@ func readDesign(names []string, stderr io.Writer) (designer.Design, error) {
 	if len(names) == 0 {
 		return designer.Design{}, errors.New("give the design's file or files")
 	}
-	files := make([]designer.File, len(names))
+	files := make([]format.File, len(names))
 	for i, name := range names {
 		data, err := os.ReadFile(name)
 		if err != nil {
 			return designer.Design{}, err
 		}
-		files[i] = designer.File{Name: name, Data: data}
+		files[i] = format.File{Name: name, Data: data}
 	}
-	d, notes, err := designer.Import(files)
+	d, notes, err := format.Import(files)
 	if err != nil {
 		return designer.Design{}, err
 	}
@@ -59,7 +61,7 @@ func validate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "dynaloom validate:", err)
 		return 2
 	}
-	report := designer.BuildReport(d)
+	report := rules.BuildReport(d)
 	if *format == "json" {
 		out, err := json.MarshalIndent(report, "", "  ")
 		if err != nil {
@@ -70,20 +72,20 @@ func validate(args []string, stdout, stderr io.Writer) int {
 	} else {
 		writeFindings(stdout, strings.Join(fs.Args(), " + "), report.Findings)
 	}
-	if designer.HasErrors(report.Findings) {
+	if rules.HasErrors(report.Findings) {
 		return 1
 	}
 	return 0
 }
 
 // writeFindings prints one line per finding, most severe first, under a count of each severity.
-func writeFindings(w io.Writer, what string, findings []designer.Finding) {
+func writeFindings(w io.Writer, what string, findings []rules.Finding) {
 	counts := map[string]int{}
 	for _, f := range findings {
 		counts[f.Severity]++
 	}
-	fmt.Fprintf(w, "%s: %s, %s, %s\n", what, plural(counts[designer.SeverityError], "error"),
-		plural(counts[designer.SeverityWarning], "warning"), plural(counts[designer.SeverityInfo], "advice"))
+	fmt.Fprintf(w, "%s: %s, %s, %s\n", what, plural(counts[rules.SeverityError], "error"),
+		plural(counts[rules.SeverityWarning], "warning"), plural(counts[rules.SeverityInfo], "advice"))
 	for _, f := range findings {
 		fmt.Fprintf(w, "%-7s %-6s %s: %s\n", f.Severity, f.Code, f.Path, f.Message)
 	}
@@ -104,7 +106,7 @@ func export(args []string, stdout, stderr io.Writer) int {
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: dynaloom export --to FORMAT FILE...")
 		fmt.Fprintln(stderr, "Formats:")
-		for _, f := range designer.ExportFormats() {
+		for _, f := range format.ExportFormats() {
 			fmt.Fprintf(stderr, "  %-20s %s (%s)\n", f.ID, f.Title, f.Filename)
 		}
 	}
@@ -116,7 +118,7 @@ func export(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	f, err := designer.FindExportFormat(*to)
+	f, err := format.FindExportFormat(*to)
 	if err != nil {
 		fmt.Fprintln(stderr, "dynaloom export: --to:", strings.TrimPrefix(err.Error(), "format: "))
 		return 2

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/format"
+	"dynaloom/internal/designer/rules"
 )
 
 // writeDesign writes d as design-json into a temporary file and returns its path.
@@ -72,15 +74,15 @@ func TestValidateJSONIsTheReport(t *testing.T) {
 	if code := run([]string{"validate", "--format", "json", path}, &out, &errOut); code != 1 {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
-	var got designer.Report
+	var got rules.Report
 	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
 		t.Fatal(err)
 	}
-	imported, _, err := designer.Import([]designer.File{{Name: path, Data: mustRead(t, path)}})
+	imported, _, err := format.Import([]format.File{{Name: path, Data: mustRead(t, path)}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := designer.BuildReport(imported); !reflect.DeepEqual(got, want) {
+	if want := rules.BuildReport(imported); !reflect.DeepEqual(got, want) {
 		t.Errorf("printed %+v\nwant %+v", got, want)
 	}
 	if len(got.Findings) == 0 || got.Findings[0].Code != "MAP002" || got.Findings[0].Path == "" {
@@ -90,7 +92,7 @@ func TestValidateJSONIsTheReport(t *testing.T) {
 
 func TestExportEveryFormat(t *testing.T) {
 	path := writeDesign(t, exampleDesign(t), "hr.json")
-	for _, f := range designer.ExportFormats() {
+	for _, f := range format.ExportFormats() {
 		var out, errOut bytes.Buffer
 		if code := run([]string{"export", "--to", f.ID, path}, &out, &errOut); code != 0 {
 			t.Errorf("%s: exit %d: %s", f.ID, code, errOut.String())

@@ -98,11 +98,11 @@ func ParseCell(text string, t Type) (Value, error) {
 		if !t.Valid() {
 			return Value{}, fmt.Errorf("unknown attribute type %q", t)
 		}
-		return Value{}, fmt.Errorf("an empty cell is not a %s", cellTypeName(t))
+		return Value{}, fmt.Errorf("an empty cell is not a %s", CellTypeName(t))
 	}
 	switch t {
 	case N:
-		if err := checkNumber(trimmed); err != nil {
+		if err := CheckNumber(trimmed); err != nil {
 			return Value{}, err
 		}
 		return Num(trimmed), nil
@@ -130,10 +130,10 @@ func ParseCell(text string, t Type) (Value, error) {
 		if err == nil {
 			return v, nil
 		}
-		if full, ok := typedValueCell(trimmed); ok && full.Type == t {
+		if full, ok := TypedValueCell(trimmed); ok && full.Type == t {
 			return full, nil
 		}
-		return Value{}, fmt.Errorf("%s is not a %s: %w", cellQuote(trimmed), cellTypeName(t), err)
+		return Value{}, fmt.Errorf("%s is not a %s: %w", cellQuote(trimmed), CellTypeName(t), err)
 	}
 	return Value{}, fmt.Errorf("unknown attribute type %q", t)
 }
@@ -165,7 +165,7 @@ func parseDocumentCell(text string, t Type) (Value, error) {
 		if err := json.Unmarshal(data, &members); err != nil || members == nil {
 			return Value{}, errors.New(`a string set is written ["a","b"]`)
 		}
-		if err := checkSet(members, nil); err != nil {
+		if err := CheckSet(members, nil); err != nil {
 			return Value{}, err
 		}
 		return Value{Type: SS, SS: members}, nil
@@ -174,7 +174,7 @@ func parseDocumentCell(text string, t Type) (Value, error) {
 		if !ok {
 			return Value{}, errors.New(`a number set is written ["1","2.5"]`)
 		}
-		if err := checkSet(members, checkNumber); err != nil {
+		if err := CheckSet(members, CheckNumber); err != nil {
 			return Value{}, err
 		}
 		return Value{Type: NS, SS: members}, nil
@@ -192,7 +192,7 @@ func parseDocumentCell(text string, t Type) (Value, error) {
 			}
 			members[i], keys[i] = b, string(b)
 		}
-		if err := checkSet(keys, nil); err != nil {
+		if err := CheckSet(keys, nil); err != nil {
 			return Value{}, err
 		}
 		return Value{Type: BS, BS: members}, nil
@@ -225,7 +225,7 @@ func numberSetMembers(data []byte) ([]string, bool) {
 
 // typedValueCell reads text that is one attribute value in full DynamoDB JSON, such as
 // {"SS":["a"]}.
-func typedValueCell(text string) (Value, bool) {
+func TypedValueCell(text string) (Value, bool) {
 	if text == "" || text[0] != '{' {
 		return Value{}, false
 	}
@@ -259,7 +259,7 @@ func InferCell(text string) Value {
 		if v, err := parseDocumentCell(trimmed, M); err == nil {
 			return v
 		}
-		if v, ok := typedValueCell(trimmed); ok {
+		if v, ok := TypedValueCell(trimmed); ok {
 			return v
 		}
 	case '[':
@@ -275,7 +275,7 @@ func InferCell(text string) Value {
 			}
 		}
 	default:
-		if jsonNumberText(trimmed) && checkNumber(trimmed) == nil {
+		if jsonNumberText(trimmed) && CheckNumber(trimmed) == nil {
 			return Num(trimmed)
 		}
 	}
@@ -308,7 +308,7 @@ func jsonNumberText(s string) bool {
 	case i < len(s) && s[i] == '0':
 		i++
 	case i < len(s) && '1' <= s[i] && s[i] <= '9':
-		for i < len(s) && isDigit(s[i]) {
+		for i < len(s) && IsDigit(s[i]) {
 			i++
 		}
 	default:
@@ -317,7 +317,7 @@ func jsonNumberText(s string) bool {
 	if i < len(s) && s[i] == '.' {
 		i++
 		start := i
-		for i < len(s) && isDigit(s[i]) {
+		for i < len(s) && IsDigit(s[i]) {
 			i++
 		}
 		if i == start {
@@ -330,7 +330,7 @@ func jsonNumberText(s string) bool {
 			i++
 		}
 		start := i
-		for i < len(s) && isDigit(s[i]) {
+		for i < len(s) && IsDigit(s[i]) {
 			i++
 		}
 		if i == start {
@@ -365,7 +365,7 @@ func cellJSONError(err error) error {
 	return err
 }
 
-func cellTypeName(t Type) string {
+func CellTypeName(t Type) string {
 	switch t {
 	case S:
 		return "string"

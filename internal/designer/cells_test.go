@@ -204,7 +204,7 @@ func fuzzCellValue(kind uint8, text, other string) (Value, bool) {
 	case S:
 		return Str(text), true
 	case N:
-		return Num(text), checkNumber(text) == nil
+		return Num(text), CheckNumber(text) == nil
 	case B:
 		return Bin([]byte(text)), true
 	case BOOL:
@@ -213,7 +213,7 @@ func fuzzCellValue(kind uint8, text, other string) (Value, bool) {
 		return Null(), true
 	case M:
 		inner := Str(other)
-		if checkNumber(other) == nil {
+		if CheckNumber(other) == nil {
 			inner = Value{Type: NS, SS: []string{other}}
 		}
 		return Map(map[string]Value{text: inner, "l": List(Bin([]byte(other)))}), jsonSafe
@@ -222,7 +222,7 @@ func fuzzCellValue(kind uint8, text, other string) (Value, bool) {
 	case SS:
 		return Value{Type: SS, SS: []string{text, other}}, jsonSafe && text != other
 	case NS:
-		return Value{Type: NS, SS: []string{text, other}}, checkSet([]string{text, other}, checkNumber) == nil
+		return Value{Type: NS, SS: []string{text, other}}, CheckSet([]string{text, other}, CheckNumber) == nil
 	case BS:
 		return Value{Type: BS, BS: [][]byte{[]byte(text), []byte(other)}}, text != other
 	}

@@ -49,7 +49,7 @@ type SetName struct {
 func (SetName) Kind() string { return "set_name" }
 
 func (c SetName) Apply(d Design) (Design, error) {
-	name, err := cleanName("name", c.Name)
+	name, err := CleanName("name", c.Name)
 	if err != nil {
 		return d, err
 	}
@@ -77,9 +77,9 @@ func (c SetOverviewField) Apply(d Design) (Design, error) {
 	path := "overview/" + c.Field
 	target := d.Overview.field(c.Field)
 	if target == nil {
-		return d, invalid("field", "unknown overview field %q", c.Field)
+		return d, Invalid("field", "unknown overview field %q", c.Field)
 	}
-	value, err := cleanText(path, c.Value)
+	value, err := CleanText(path, c.Value)
 	if err != nil {
 		return d, err
 	}
@@ -259,38 +259,38 @@ func UnmarshalChange(data []byte) (Change, error) {
 	return c, nil
 }
 
-func cleanName(field, s string) (string, error) {
+func CleanName(field, s string) (string, error) {
 	s = strings.TrimSpace(s)
 	switch {
 	case s == "":
-		return "", invalid(field, "must not be empty")
+		return "", Invalid(field, "must not be empty")
 	case !utf8.ValidString(s):
-		return "", invalid(field, "must be valid UTF-8 text")
+		return "", Invalid(field, "must be valid UTF-8 text")
 	case utf8.RuneCountInString(s) > MaxNameLen:
-		return "", invalid(field, "is %d characters long; at most %d are allowed", utf8.RuneCountInString(s), MaxNameLen)
-	case strings.ContainsFunc(s, isControl):
-		return "", invalid(field, "must be a single line without control characters")
+		return "", Invalid(field, "is %d characters long; at most %d are allowed", utf8.RuneCountInString(s), MaxNameLen)
+	case strings.ContainsFunc(s, IsControl):
+		return "", Invalid(field, "must be a single line without control characters")
 	}
 	return s, nil
 }
 
-func cleanText(field, s string) (string, error) {
+func CleanText(field, s string) (string, error) {
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	switch {
 	case !utf8.ValidString(s):
-		return "", invalid(field, "must be valid UTF-8 text")
+		return "", Invalid(field, "must be valid UTF-8 text")
 	case utf8.RuneCountInString(s) > MaxTextLen:
-		return "", invalid(field, "is %d characters long; at most %d are allowed", utf8.RuneCountInString(s), MaxTextLen)
-	case strings.ContainsFunc(s, func(r rune) bool { return isControl(r) && r != '\n' && r != '\t' }):
-		return "", invalid(field, "must not contain control characters")
+		return "", Invalid(field, "is %d characters long; at most %d are allowed", utf8.RuneCountInString(s), MaxTextLen)
+	case strings.ContainsFunc(s, func(r rune) bool { return IsControl(r) && r != '\n' && r != '\t' }):
+		return "", Invalid(field, "must not contain control characters")
 	}
 	return strings.TrimRight(s, " \n\t"), nil
 }
 
-func isControl(r rune) bool { return r < 0x20 || r == 0x7f }
+func IsControl(r rune) bool { return r < 0x20 || r == 0x7f }
 
 // replaceAt returns a copy of rows with rows[i] replaced by v.
-func replaceAt[T any](rows []T, i int, v T) []T {
+func ReplaceAt[T any](rows []T, i int, v T) []T {
 	out := slices.Clone(rows)
 	out[i] = v
 	return out
@@ -298,7 +298,7 @@ func replaceAt[T any](rows []T, i int, v T) []T {
 
 // editRows calls edit on a copy of each row and returns rows with the rows edit reports changed
 // replaced. The list is copied only if a row changed.
-func editRows[T any](rows []T, edit func(*T) bool) []T {
+func EditRows[T any](rows []T, edit func(*T) bool) []T {
 	var out []T
 	for i := range rows {
 		v := rows[i]

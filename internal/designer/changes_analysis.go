@@ -18,7 +18,7 @@ func entityPair(d Design, fieldA, a, fieldB, b string) error {
 		return err
 	}
 	if a == b {
-		return invalid(fieldB, "is %q too; pick two different entities", b)
+		return Invalid(fieldB, "is %q too; pick two different entities", b)
 	}
 	return nil
 }
@@ -52,7 +52,7 @@ func (c AddAggregate) Apply(d Design) (Design, error) {
 	if slices.ContainsFunc(d.Aggregates, func(a AggregateAnalysis) bool {
 		return a.EntityA == c.EntityA && a.EntityB == c.EntityB || a.EntityA == c.EntityB && a.EntityB == c.EntityA
 	}) {
-		return d, invalid("entity_b", "there is already an analysis of %q and %q", c.EntityA, c.EntityB)
+		return d, Invalid("entity_b", "there is already an analysis of %q and %q", c.EntityA, c.EntityB)
 	}
 	id := nextID(d.Aggregates, AggregateIDPrefix, func(a *AggregateAnalysis) string { return a.ID })
 	d.Aggregates = append(slices.Clip(d.Aggregates), AggregateAnalysis{ID: id, EntityA: c.EntityA, EntityB: c.EntityB})
@@ -96,7 +96,7 @@ func (SetAggregateField) Kind() string { return "set_aggregate_field" }
 func (c SetAggregateField) Apply(d Design) (Design, error) {
 	a, i, ok := d.AggregateByID(c.ID)
 	if !ok {
-		return d, invalid("id", "no aggregate analysis with id %q; it may have been deleted", c.ID)
+		return d, Invalid("id", "no aggregate analysis with id %q; it may have been deleted", c.ID)
 	}
 	var err error
 	switch c.Field {
@@ -109,21 +109,21 @@ func (c SetAggregateField) Apply(d Design) (Design, error) {
 			}
 		}
 	case "correlation_pct":
-		a.CorrelationPct, err = parsePercent(c.Value)
+		a.CorrelationPct, err = ParsePercent(c.Value)
 	case "only_a_pct":
-		a.OnlyAPct, err = parsePercent(c.Value)
+		a.OnlyAPct, err = ParsePercent(c.Value)
 	case "only_b_pct":
-		a.OnlyBPct, err = parsePercent(c.Value)
+		a.OnlyBPct, err = ParsePercent(c.Value)
 	case "both_pct":
-		a.BothPct, err = parsePercent(c.Value)
+		a.BothPct, err = ParsePercent(c.Value)
 	case "size_constraints":
-		a.Size, err = cleanText(c.Field, c.Value)
+		a.Size, err = CleanText(c.Field, c.Value)
 	case "combined_kb":
-		a.CombinedKB, err = parseKB(c.Value)
+		a.CombinedKB, err = ParseKB(c.Value)
 	case "bounded":
 		a.Bounded, err = ParseTriState(c.Value)
 	case "update_patterns":
-		a.Updates, err = cleanText(c.Field, c.Value)
+		a.Updates, err = CleanText(c.Field, c.Value)
 	case "child_independent":
 		a.Identifying.ChildIndependent, err = ParseTriState(c.Value)
 	case "parent_id_known":
@@ -133,14 +133,14 @@ func (c SetAggregateField) Apply(d Design) (Design, error) {
 	case "decision":
 		a.Decision, err = ParseAggregateDecision(c.Value)
 	case "justification":
-		a.Justification, err = cleanText(c.Field, c.Value)
+		a.Justification, err = CleanText(c.Field, c.Value)
 	default:
-		return d, invalid("field", "aggregate analyses have no field %q", c.Field)
+		return d, Invalid("field", "aggregate analyses have no field %q", c.Field)
 	}
 	if err != nil {
 		return d, fieldError(c.Field, err)
 	}
-	d.Aggregates = replaceAt(d.Aggregates, i, a)
+	d.Aggregates = ReplaceAt(d.Aggregates, i, a)
 	return d, nil
 }
 
@@ -164,7 +164,7 @@ func (DeleteAggregate) Kind() string { return "delete_aggregate" }
 func (c DeleteAggregate) Apply(d Design) (Design, error) {
 	_, i, ok := d.AggregateByID(c.ID)
 	if !ok {
-		return d, invalid("id", "no aggregate analysis with id %q; it may have been deleted", c.ID)
+		return d, Invalid("id", "no aggregate analysis with id %q; it may have been deleted", c.ID)
 	}
 	d.Aggregates = slices.Delete(slices.Clone(d.Aggregates), i, i+1)
 	return d, nil
@@ -189,7 +189,7 @@ func (c AddConsolidation) Apply(d Design) (Design, error) {
 		return d, err
 	}
 	if slices.ContainsFunc(d.Consolidations, func(r ConsolidationReview) bool { return r.Parent == c.Parent && r.Child == c.Child }) {
-		return d, invalid("child", "there is already a review of %q as a child of %q", c.Child, c.Parent)
+		return d, Invalid("child", "there is already a review of %q as a child of %q", c.Child, c.Parent)
 	}
 	id := nextID(d.Consolidations, ConsolidationIDPrefix, func(r *ConsolidationReview) string { return r.ID })
 	d.Consolidations = append(slices.Clip(d.Consolidations), ConsolidationReview{ID: id, Parent: c.Parent, Child: c.Child})
@@ -224,7 +224,7 @@ func (SetConsolidationField) Kind() string { return "set_consolidation_field" }
 func (c SetConsolidationField) Apply(d Design) (Design, error) {
 	r, i, ok := d.ConsolidationByID(c.ID)
 	if !ok {
-		return d, invalid("id", "no consolidation review with id %q; it may have been deleted", c.ID)
+		return d, Invalid("id", "no consolidation review with id %q; it may have been deleted", c.ID)
 	}
 	var err error
 	switch c.Field {
@@ -237,24 +237,24 @@ func (c SetConsolidationField) Apply(d Design) (Design, error) {
 			}
 		}
 	case "relationship":
-		r.Relationship, err = cleanText(c.Field, c.Value)
+		r.Relationship, err = CleanText(c.Field, c.Value)
 	case "overlap_pct":
-		r.OverlapPct, err = parsePercent(c.Value)
+		r.OverlapPct, err = ParsePercent(c.Value)
 	case "bounded":
 		r.Bounded, err = ParseTriState(c.Value)
 	case "identifying":
 		r.Identifying, err = ParseTriState(c.Value)
 	case "decision":
-		r.Decision, err = parseConsolidationDecision(c.Value)
+		r.Decision, err = ParseConsolidationDecision(c.Value)
 	case "justification":
-		r.Justification, err = cleanText(c.Field, c.Value)
+		r.Justification, err = CleanText(c.Field, c.Value)
 	default:
-		return d, invalid("field", "consolidation reviews have no field %q", c.Field)
+		return d, Invalid("field", "consolidation reviews have no field %q", c.Field)
 	}
 	if err != nil {
 		return d, fieldError(c.Field, err)
 	}
-	d.Consolidations = replaceAt(d.Consolidations, i, r)
+	d.Consolidations = ReplaceAt(d.Consolidations, i, r)
 	return d, nil
 }
 
@@ -279,7 +279,7 @@ func (DeleteConsolidation) Kind() string { return "delete_consolidation" }
 func (c DeleteConsolidation) Apply(d Design) (Design, error) {
 	_, i, ok := d.ConsolidationByID(c.ID)
 	if !ok {
-		return d, invalid("id", "no consolidation review with id %q; it may have been deleted", c.ID)
+		return d, Invalid("id", "no consolidation review with id %q; it may have been deleted", c.ID)
 	}
 	d.Consolidations = slices.Delete(slices.Clone(d.Consolidations), i, i+1)
 	return d, nil
@@ -308,9 +308,9 @@ func (SetConsideration) Kind() string { return "set_consideration" }
 func (c SetConsideration) Apply(d Design) (Design, error) {
 	target := d.Considerations.field(c.Field)
 	if target == nil {
-		return d, invalid("field", "the design considerations have no heading %q", c.Field)
+		return d, Invalid("field", "the design considerations have no heading %q", c.Field)
 	}
-	value, err := cleanText("considerations/"+c.Field, c.Value)
+	value, err := CleanText("considerations/"+c.Field, c.Value)
 	if err != nil {
 		return d, err
 	}

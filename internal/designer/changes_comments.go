@@ -42,7 +42,7 @@ func commentByID(d Design, id string) (Comment, int, bool) {
 func findComment(d Design, id string) (Comment, int, error) {
 	c, i, ok := commentByID(d, id)
 	if !ok {
-		return Comment{}, -1, invalid("id", "no comment with id %q; it may have been deleted", id)
+		return Comment{}, -1, Invalid("id", "no comment with id %q; it may have been deleted", id)
 	}
 	return c, i, nil
 }
@@ -55,33 +55,33 @@ func CheckCommentTarget(d Design, target string) (string, error) {
 	switch {
 	case len(parts) == 2 && parts[0] == "access_patterns":
 		if _, _, ok := d.PatternByID(parts[1]); !ok {
-			return "", invalid("target", "no access pattern with id %q; it may have been deleted", parts[1])
+			return "", Invalid("target", "no access pattern with id %q; it may have been deleted", parts[1])
 		}
 		return target, nil
 	case (len(parts) == 2 || len(parts) == 4) && parts[0] == "tables":
 		t, _, ok := d.TableByName(parts[1])
 		if !ok {
-			return "", invalid("target", "no table named %q; it may have been renamed or deleted", parts[1])
+			return "", Invalid("target", "no table named %q; it may have been renamed or deleted", parts[1])
 		}
 		switch {
 		case len(parts) == 2:
 			return target, nil
 		case parts[2] == "indexes":
 			if _, _, _, ok := t.IndexByName(parts[3]); !ok {
-				return "", invalid("target", "table %s has no index named %q; it may have been renamed or deleted", t.Name, parts[3])
+				return "", Invalid("target", "table %s has no index named %q; it may have been renamed or deleted", t.Name, parts[3])
 			}
 			return target, nil
 		case parts[2] == "items":
 			if _, _, ok := t.ItemByID(parts[3]); !ok {
-				return "", invalid("target", "table %s has no item %q; it may have been deleted", t.Name, parts[3])
+				return "", Invalid("target", "table %s has no item %q; it may have been deleted", t.Name, parts[3])
 			}
 			return target, nil
 		}
 	}
 	if target == "" {
-		return "", invalid("target", "must name what the comment is about")
+		return "", Invalid("target", "must name what the comment is about")
 	}
-	return "", invalid("target", "is %q; a comment is about an access pattern (access_patterns/<id>), a table "+
+	return "", Invalid("target", "is %q; a comment is about an access pattern (access_patterns/<id>), a table "+
 		"(tables/<name>), an index (tables/<name>/indexes/<index>) or a sample item (tables/<name>/items/<id>)", shorten(target))
 }
 
@@ -90,13 +90,13 @@ func cleanComment(s string) (string, error) {
 	s = strings.TrimSpace(strings.ReplaceAll(s, "\r\n", "\n"))
 	switch n := utf8.RuneCountInString(s); {
 	case !utf8.ValidString(s):
-		return "", invalid("body", "must be valid UTF-8 text")
+		return "", Invalid("body", "must be valid UTF-8 text")
 	case n == 0:
-		return "", invalid("body", "must not be empty")
+		return "", Invalid("body", "must not be empty")
 	case n > MaxCommentLen:
-		return "", invalid("body", "is %d characters long; at most %d are allowed", n, MaxCommentLen)
-	case strings.ContainsFunc(s, func(r rune) bool { return isControl(r) && r != '\n' && r != '\t' }):
-		return "", invalid("body", "must not contain control characters")
+		return "", Invalid("body", "is %d characters long; at most %d are allowed", n, MaxCommentLen)
+	case strings.ContainsFunc(s, func(r rune) bool { return IsControl(r) && r != '\n' && r != '\t' }):
+		return "", Invalid("body", "must not contain control characters")
 	}
 	return s, nil
 }
@@ -142,9 +142,9 @@ func (c AddComment) Apply(d Design) (Design, error) {
 		p, _, ok := commentByID(d, c.ParentID)
 		switch {
 		case !ok:
-			return d, invalid("parent_id", "no comment with id %q; it may have been deleted", c.ParentID)
+			return d, Invalid("parent_id", "no comment with id %q; it may have been deleted", c.ParentID)
 		case p.Target != target:
-			return d, invalid("parent_id", "comment %s is about %s, not %s; a reply stays on its thread's element", p.ID, p.Target, target)
+			return d, Invalid("parent_id", "comment %s is about %s, not %s; a reply stays on its thread's element", p.ID, p.Target, target)
 		}
 		parent = p.ID
 		if p.ParentID != "" {
@@ -155,13 +155,13 @@ func (c AddComment) Apply(d Design) (Design, error) {
 	if err != nil {
 		return d, err
 	}
-	author, err := cleanName("author", c.Author)
+	author, err := CleanName("author", c.Author)
 	if err != nil {
 		return d, err
 	}
 	at, err := time.Parse(time.RFC3339, strings.TrimSpace(c.At))
 	if err != nil {
-		return d, invalid("at", "is %q; give the time in RFC 3339 form, such as 2025-03-01T09:30:00Z", shorten(c.At))
+		return d, Invalid("at", "is %q; give the time in RFC 3339 form, such as 2025-03-01T09:30:00Z", shorten(c.At))
 	}
 	comment := Comment{
 		ID:       nextID(d.Comments, CommentIDPrefix, func(c *Comment) string { return c.ID }),
@@ -208,13 +208,13 @@ func (c ResolveComment) Apply(d Design) (Design, error) {
 		return d, err
 	}
 	if cm.ParentID != "" {
-		return d, invalid("id", "comment %s is a reply; resolve its thread, %s", cm.ID, cm.ParentID)
+		return d, Invalid("id", "comment %s is a reply; resolve its thread, %s", cm.ID, cm.ParentID)
 	}
 	if cm.Resolved == c.Resolved {
 		return d, nil
 	}
 	cm.Resolved = c.Resolved
-	d.Comments = replaceAt(d.Comments, i, cm)
+	d.Comments = ReplaceAt(d.Comments, i, cm)
 	return d, nil
 }
 
@@ -250,7 +250,7 @@ func (c DeleteComment) Apply(d Design) (Design, error) {
 		return d, err
 	}
 	if slices.ContainsFunc(d.Comments, func(r Comment) bool { return r.ParentID == cm.ID }) {
-		return d, invalid("id", "comment %s has replies; resolve the thread instead of deleting it", cm.ID)
+		return d, Invalid("id", "comment %s has replies; resolve the thread instead of deleting it", cm.ID)
 	}
 	d.Comments = slices.Delete(slices.Clone(d.Comments), i, i+1)
 	return d, nil
@@ -268,7 +268,7 @@ func (c DeleteComment) Paths() []string { return []string{commentsPath(c.Target)
 
 func sameTarget(cm Comment, target string) error {
 	if cm.Target != target {
-		return invalid("target", "comment %s is about %s, not %q", cm.ID, cm.Target, shorten(target))
+		return Invalid("target", "comment %s is about %s, not %q", cm.ID, cm.Target, shorten(target))
 	}
 	return nil
 }

@@ -14,7 +14,7 @@ import (
 func findEntity(d Design, field, name string) (Entity, int, error) {
 	e, i, ok := d.EntityByName(name)
 	if !ok {
-		return Entity{}, -1, invalid(field, "no entity named %q", name)
+		return Entity{}, -1, Invalid(field, "no entity named %q", name)
 	}
 	return e, i, nil
 }
@@ -27,7 +27,7 @@ func findAttribute(d Design, entity, attribute string) (Entity, int, int, error)
 	}
 	_, j, ok := e.AttributeByName(attribute)
 	if !ok {
-		return Entity{}, -1, -1, invalid("attribute", "entity %q has no attribute named %q", entity, attribute)
+		return Entity{}, -1, -1, Invalid("attribute", "entity %q has no attribute named %q", entity, attribute)
 	}
 	return e, i, j, nil
 }
@@ -42,12 +42,12 @@ type AddEntity struct {
 func (AddEntity) Kind() string { return "add_entity" }
 
 func (c AddEntity) Apply(d Design) (Design, error) {
-	name, err := cleanName("name", c.Name)
+	name, err := CleanName("name", c.Name)
 	if err != nil {
 		return d, err
 	}
 	if _, _, taken := d.EntityByName(name); taken {
-		return d, invalid("name", "there is already an entity named %q", name)
+		return d, Invalid("name", "there is already an entity named %q", name)
 	}
 	d.Entities = append(slices.Clip(d.Entities), Entity{Name: name, Attributes: []Attribute{}})
 	return d, nil
@@ -70,7 +70,7 @@ func (c RenameEntity) Apply(d Design) (Design, error) {
 	if err != nil {
 		return d, err
 	}
-	to, err := cleanName("to", c.To)
+	to, err := CleanName("to", c.To)
 	if err != nil {
 		return d, err
 	}
@@ -78,11 +78,11 @@ func (c RenameEntity) Apply(d Design) (Design, error) {
 		return d, nil
 	}
 	if _, _, taken := d.EntityByName(to); taken {
-		return d, invalid("to", "there is already an entity named %q", to)
+		return d, Invalid("to", "there is already an entity named %q", to)
 	}
 	old := e.Name
 	e.Name = to
-	d.Entities = replaceAt(d.Entities, i, e)
+	d.Entities = ReplaceAt(d.Entities, i, e)
 	rename := func(s *string) bool {
 		if *s == old {
 			*s = to
@@ -94,17 +94,17 @@ func (c RenameEntity) Apply(d Design) (Design, error) {
 		changedA, changedB := rename(a), rename(b)
 		return changedA || changedB
 	}
-	d.Relationships = editRows(d.Relationships, func(r *Relationship) bool { return renamePair(&r.From, &r.To) })
-	d.Patterns = editRows(d.Patterns, func(p *Pattern) bool {
+	d.Relationships = EditRows(d.Relationships, func(r *Relationship) bool { return renamePair(&r.From, &r.To) })
+	d.Patterns = EditRows(d.Patterns, func(p *Pattern) bool {
 		list, changed := renameInList(p.Entities, old, to)
 		p.Entities = list
 		return changed
 	})
-	d.Aggregates = editRows(d.Aggregates, func(a *AggregateAnalysis) bool { return renamePair(&a.EntityA, &a.EntityB) })
-	d.Consolidations = editRows(d.Consolidations, func(r *ConsolidationReview) bool { return renamePair(&r.Parent, &r.Child) })
-	d.Tables = editRows(d.Tables, func(t *Table) bool {
+	d.Aggregates = EditRows(d.Aggregates, func(a *AggregateAnalysis) bool { return renamePair(&a.EntityA, &a.EntityB) })
+	d.Consolidations = EditRows(d.Consolidations, func(r *ConsolidationReview) bool { return renamePair(&r.Parent, &r.Child) })
+	d.Tables = EditRows(d.Tables, func(t *Table) bool {
 		changed := false
-		t.EntityTypes = editRows(t.EntityTypes, func(et *EntityType) bool {
+		t.EntityTypes = EditRows(t.EntityTypes, func(et *EntityType) bool {
 			renamed := rename(&et.Entity)
 			changed = changed || renamed
 			return renamed
@@ -150,10 +150,10 @@ func (c SetEntityDescription) Apply(d Design) (Design, error) {
 	if err != nil {
 		return d, err
 	}
-	if e.Description, err = cleanText("description", c.Description); err != nil {
+	if e.Description, err = CleanText("description", c.Description); err != nil {
 		return d, err
 	}
-	d.Entities = replaceAt(d.Entities, i, e)
+	d.Entities = ReplaceAt(d.Entities, i, e)
 	return d, nil
 }
 
@@ -181,7 +181,7 @@ func (c DeleteEntity) Apply(d Design) (Design, error) {
 	d.Relationships = deleteRows(d.Relationships, func(r Relationship) bool { return r.From == name || r.To == name })
 	d.Aggregates = deleteRows(d.Aggregates, func(a AggregateAnalysis) bool { return a.EntityA == name || a.EntityB == name })
 	d.Consolidations = deleteRows(d.Consolidations, func(r ConsolidationReview) bool { return r.Parent == name || r.Child == name })
-	d.Patterns = editRows(d.Patterns, func(p *Pattern) bool {
+	d.Patterns = EditRows(d.Patterns, func(p *Pattern) bool {
 		if !slices.Contains(p.Entities, name) {
 			return false
 		}
@@ -234,7 +234,7 @@ func (c SetEntityGap) Apply(d Design) (Design, error) {
 		return d, err
 	}
 	if c.Gap != GapNoWrite && c.Gap != GapNoRead {
-		return d, invalid("gap", "is %q; use %q or %q", c.Gap, GapNoWrite, GapNoRead)
+		return d, Invalid("gap", "is %q; use %q or %q", c.Gap, GapNoWrite, GapNoRead)
 	}
 	gaps := slices.DeleteFunc(slices.Clone(e.AcceptedGaps), func(g string) bool { return g == c.Gap })
 	if c.Accepted {
@@ -246,7 +246,7 @@ func (c SetEntityGap) Apply(d Design) (Design, error) {
 		gaps = nil
 	}
 	e.AcceptedGaps = gaps
-	d.Entities = replaceAt(d.Entities, i, e)
+	d.Entities = ReplaceAt(d.Entities, i, e)
 	return d, nil
 }
 
@@ -276,19 +276,19 @@ func (c AddAttribute) Apply(d Design) (Design, error) {
 	if err != nil {
 		return d, err
 	}
-	name, err := cleanName("name", c.Name)
+	name, err := CleanName("name", c.Name)
 	if err != nil {
 		return d, err
 	}
 	if _, _, taken := e.AttributeByName(name); taken {
-		return d, invalid("name", "entity %q already has an attribute named %q", e.Name, name)
+		return d, Invalid("name", "entity %q already has an attribute named %q", e.Name, name)
 	}
-	t, err := parseType(string(c.Type))
+	t, err := ParseType(string(c.Type))
 	if err != nil {
 		return d, &ValidationError{Field: "type", Message: err.Error()}
 	}
 	e.Attributes = append(slices.Clip(e.Attributes), Attribute{Name: name, Type: t})
-	d.Entities = replaceAt(d.Entities, i, e)
+	d.Entities = ReplaceAt(d.Entities, i, e)
 	return d, nil
 }
 
@@ -312,17 +312,17 @@ func (c RenameAttribute) Apply(d Design) (Design, error) {
 	if err != nil {
 		return d, err
 	}
-	to, err := cleanName("to", c.To)
+	to, err := CleanName("to", c.To)
 	if err != nil {
 		return d, err
 	}
 	if _, k, taken := e.AttributeByName(to); taken && k != j {
-		return d, invalid("to", "entity %q already has an attribute named %q", e.Name, to)
+		return d, Invalid("to", "entity %q already has an attribute named %q", e.Name, to)
 	}
 	a := e.Attributes[j]
 	a.Name = to
-	e.Attributes = replaceAt(e.Attributes, j, a)
-	d.Entities = replaceAt(d.Entities, i, e)
+	e.Attributes = ReplaceAt(e.Attributes, j, a)
+	d.Entities = ReplaceAt(d.Entities, i, e)
 	return d, nil
 }
 
@@ -345,17 +345,17 @@ func (c SetAttributeType) Apply(d Design) (Design, error) {
 	if err != nil {
 		return d, err
 	}
-	if words(string(c.Type)) == "" {
-		return d, invalid("type", "must be one of S N B BOOL NULL M L SS NS BS")
+	if Words(string(c.Type)) == "" {
+		return d, Invalid("type", "must be one of S N B BOOL NULL M L SS NS BS")
 	}
-	t, err := parseType(string(c.Type))
+	t, err := ParseType(string(c.Type))
 	if err != nil {
 		return d, &ValidationError{Field: "type", Message: err.Error()}
 	}
 	a := e.Attributes[j]
 	a.Type = t
-	e.Attributes = replaceAt(e.Attributes, j, a)
-	d.Entities = replaceAt(d.Entities, i, e)
+	e.Attributes = ReplaceAt(e.Attributes, j, a)
+	d.Entities = ReplaceAt(d.Entities, i, e)
 	return d, nil
 }
 
@@ -378,7 +378,7 @@ func (c DeleteAttribute) Apply(d Design) (Design, error) {
 		return d, err
 	}
 	e.Attributes = slices.Delete(slices.Clone(e.Attributes), j, j+1)
-	d.Entities = replaceAt(d.Entities, i, e)
+	d.Entities = ReplaceAt(d.Entities, i, e)
 	return d, nil
 }
 
@@ -402,7 +402,7 @@ func (c MoveAttribute) Apply(d Design) (Design, error) {
 		return d, err
 	}
 	e.Attributes = moveRow(e.Attributes, j, c.To)
-	d.Entities = replaceAt(d.Entities, i, e)
+	d.Entities = ReplaceAt(d.Entities, i, e)
 	return d, nil
 }
 
@@ -468,7 +468,7 @@ func (SetRelationshipField) Kind() string { return "set_relationship_field" }
 func (c SetRelationshipField) Apply(d Design) (Design, error) {
 	r, i, ok := d.RelationshipByID(c.ID)
 	if !ok {
-		return d, invalid("id", "no relationship with id %q; it may have been deleted", c.ID)
+		return d, Invalid("id", "no relationship with id %q; it may have been deleted", c.ID)
 	}
 	var err error
 	switch c.Field {
@@ -488,14 +488,14 @@ func (c SetRelationshipField) Apply(d Design) (Design, error) {
 	case "max_count":
 		r.Max, err = parseCount(c.Value)
 	case "notes":
-		r.Notes, err = cleanText("notes", c.Value)
+		r.Notes, err = CleanText("notes", c.Value)
 	default:
-		return d, invalid("field", "relationships have no field %q", c.Field)
+		return d, Invalid("field", "relationships have no field %q", c.Field)
 	}
 	if err != nil {
 		return d, fieldError(c.Field, err)
 	}
-	d.Relationships = replaceAt(d.Relationships, i, r)
+	d.Relationships = ReplaceAt(d.Relationships, i, r)
 	return d, nil
 }
 
@@ -529,7 +529,7 @@ func (DeleteRelationship) Kind() string { return "delete_relationship" }
 func (c DeleteRelationship) Apply(d Design) (Design, error) {
 	_, i, ok := d.RelationshipByID(c.ID)
 	if !ok {
-		return d, invalid("id", "no relationship with id %q; it may have been deleted", c.ID)
+		return d, Invalid("id", "no relationship with id %q; it may have been deleted", c.ID)
 	}
 	d.Relationships = slices.Delete(slices.Clone(d.Relationships), i, i+1)
 	return d, nil

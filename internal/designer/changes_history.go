@@ -27,7 +27,7 @@ func (UndoChange) Kind() string { return "undo_change" }
 
 func (c UndoChange) Apply(d Design) (Design, error) {
 	if c.Revision < 2 {
-		return d, invalid("revision", "must be a revision after the first; creating the design cannot be undone")
+		return d, Invalid("revision", "must be a revision after the first; creating the design cannot be undone")
 	}
 	next, err := restorePaths(d, c.Before, c.Touched)
 	if err != nil {
@@ -79,7 +79,7 @@ func restorePath(d, from Design, p string) (Design, error) {
 		o := d.Overview
 		f := o.field(rest)
 		if f == nil {
-			return d, invalid("paths", "no overview field %q", rest)
+			return d, Invalid("paths", "no overview field %q", rest)
 		}
 		*f = from.Overview.Field(rest)
 		d.Overview = o
@@ -89,7 +89,7 @@ func restorePath(d, from Design, p string) (Design, error) {
 		c := d.Considerations
 		f := c.field(rest)
 		if f == nil {
-			return d, invalid("paths", "no design consideration %q", rest)
+			return d, Invalid("paths", "no design consideration %q", rest)
 		}
 		*f = from.Considerations.Field(rest)
 		d.Considerations = c
@@ -120,7 +120,7 @@ func restorePath(d, from Design, p string) (Design, error) {
 	case head == "tables":
 		return restoreTablePath(d, from, rest)
 	default:
-		return d, invalid("paths", "no part of the design is at %q", p)
+		return d, Invalid("paths", "no part of the design is at %q", p)
 	}
 	return d, nil
 }
@@ -188,7 +188,7 @@ func restoreTablePath(d, from Design, rest string) (Design, error) {
 		} else {
 			delete(item, attr)
 		}
-		t.Items = replaceAt(t.Items, j, SampleItem{ID: id, Item: item})
+		t.Items = ReplaceAt(t.Items, j, SampleItem{ID: id, Item: item})
 	case strings.HasPrefix(sub, "indexes/"):
 		ix, field := splitName(strings.TrimPrefix(sub, "indexes/"), indexNames(t, src))
 		isIndex := func(x Index) bool { return x.Name == ix }
@@ -204,11 +204,11 @@ func restoreTablePath(d, from Design, rest string) (Design, error) {
 	default:
 		row, ok := withMember(t, src, sub)
 		if !ok {
-			return d, invalid("paths", "no part of table %q is at %q", name, sub)
+			return d, Invalid("paths", "no part of table %q is at %q", name, sub)
 		}
 		t = row
 	}
-	d.Tables = replaceAt(d.Tables, i, t)
+	d.Tables = ReplaceAt(d.Tables, i, t)
 	return d, nil
 }
 
@@ -225,10 +225,10 @@ func restoreRow[T any](dst, src []T, match func(T) bool, field string) []T {
 	case di >= 0:
 		if field, _, _ = strings.Cut(field, "/"); field != "" {
 			if row, ok := withMember(dst[di], src[si], field); ok {
-				return replaceAt(dst, di, row)
+				return ReplaceAt(dst, di, row)
 			}
 		}
-		return replaceAt(dst, di, src[si])
+		return ReplaceAt(dst, di, src[si])
 	}
 	return slices.Insert(slices.Clone(dst), min(si, len(dst)), src[si])
 }

@@ -29,7 +29,7 @@ func findIndex(d Design, table, index string) (Table, int, Index, bool, int, err
 	}
 	ix, local, j, ok := t.IndexByName(index)
 	if !ok {
-		return Table{}, -1, Index{}, false, -1, invalid("index", "table %s has no index named %q; it may have been renamed or deleted", t.Name, index)
+		return Table{}, -1, Index{}, false, -1, Invalid("index", "table %s has no index named %q; it may have been renamed or deleted", t.Name, index)
 	}
 	return t, i, ix, local, j, nil
 }
@@ -37,9 +37,9 @@ func findIndex(d Design, table, index string) (Table, int, Index, bool, int, err
 // withIndex returns t with the index at position j of its GSIs, or LSIs when local, replaced by ix.
 func withIndex(t Table, local bool, j int, ix Index) Table {
 	if local {
-		t.LSIs = replaceAt(t.LSIs, j, ix)
+		t.LSIs = ReplaceAt(t.LSIs, j, ix)
 	} else {
-		t.GSIs = replaceAt(t.GSIs, j, ix)
+		t.GSIs = ReplaceAt(t.GSIs, j, ix)
 	}
 	return t
 }
@@ -55,31 +55,31 @@ func indexKind(local bool) string {
 // (S for an attribute the table does not type). A GSI has 1–4 partition and 0–4 sort attributes.
 // An LSI has the table's partition key, given or left out, and exactly one sort attribute that is
 // not a key of the table.
-func indexKey(t Table, local bool, pk, sk []KeyAttribute) ([]KeyAttribute, []KeyAttribute, error) {
+func IndexKey(t Table, local bool, pk, sk []KeyAttribute) ([]KeyAttribute, []KeyAttribute, error) {
 	var err error
 	if local {
 		if t.SortKey == nil {
-			return nil, nil, invalid("local", "table %s has no sort key; a local secondary index needs a table with a partition and a sort key", t.Name)
+			return nil, nil, Invalid("local", "table %s has no sort key; a local secondary index needs a table with a partition and a sort key", t.Name)
 		}
 		if len(pk) > 1 || len(pk) == 1 && strings.TrimSpace(pk[0].Name) != t.PartitionKey.Name {
-			return nil, nil, invalid("partition_key", "a local secondary index uses the table's partition key, %s", t.PartitionKey.Name)
+			return nil, nil, Invalid("partition_key", "a local secondary index uses the table's partition key, %s", t.PartitionKey.Name)
 		}
 		if len(sk) != 1 {
-			return nil, nil, invalid("sort_key", "has %d attributes; a local secondary index has exactly one sort key attribute", len(sk))
+			return nil, nil, Invalid("sort_key", "has %d attributes; a local secondary index has exactly one sort key attribute", len(sk))
 		}
 		if sk, err = keyAttributes(t, "sort_key", sk); err != nil {
 			return nil, nil, err
 		}
 		if name := sk[0].Name; name == t.PartitionKey.Name || name == t.SortKey.Name {
-			return nil, nil, invalid("sort_key", "%s is a key of table %s; the sort key of a local secondary index is another attribute", name, t.Name)
+			return nil, nil, Invalid("sort_key", "%s is a key of table %s; the sort key of a local secondary index is another attribute", name, t.Name)
 		}
 		return []KeyAttribute{t.PartitionKey}, sk, nil
 	}
 	if len(pk) < 1 || len(pk) > MaxGSIKeyAttributes {
-		return nil, nil, invalid("partition_key", "has %d attributes; a global secondary index's partition key has 1 to %d", len(pk), MaxGSIKeyAttributes)
+		return nil, nil, Invalid("partition_key", "has %d attributes; a global secondary index's partition key has 1 to %d", len(pk), MaxGSIKeyAttributes)
 	}
 	if len(sk) > MaxGSIKeyAttributes {
-		return nil, nil, invalid("sort_key", "has %d attributes; a global secondary index's sort key has at most %d", len(sk), MaxGSIKeyAttributes)
+		return nil, nil, Invalid("sort_key", "has %d attributes; a global secondary index's sort key has at most %d", len(sk), MaxGSIKeyAttributes)
 	}
 	if pk, err = keyAttributes(t, "partition_key", pk); err != nil {
 		return nil, nil, err
@@ -89,7 +89,7 @@ func indexKey(t Table, local bool, pk, sk []KeyAttribute) ([]KeyAttribute, []Key
 	}
 	for _, k := range sk {
 		if slices.ContainsFunc(pk, func(p KeyAttribute) bool { return p.Name == k.Name }) {
-			return nil, nil, invalid("sort_key", "%s is in the partition key already; an attribute is in an index key once", k.Name)
+			return nil, nil, Invalid("sort_key", "%s is in the partition key already; an attribute is in an index key once", k.Name)
 		}
 	}
 	if len(sk) == 0 {
@@ -103,7 +103,7 @@ func indexKey(t Table, local bool, pk, sk []KeyAttribute) ([]KeyAttribute, []Key
 func keyAttributes(t Table, field string, keys []KeyAttribute) ([]KeyAttribute, error) {
 	out := make([]KeyAttribute, 0, len(keys))
 	for _, k := range keys {
-		name, err := cleanName(field, k.Name)
+		name, err := CleanName(field, k.Name)
 		if err != nil {
 			return nil, err
 		}
@@ -113,10 +113,10 @@ func keyAttributes(t Table, field string, keys []KeyAttribute) ([]KeyAttribute, 
 		}
 		typ, err := parseKeyType(string(k.Type), fallback)
 		if err != nil {
-			return nil, invalid(field, "%s: %v", name, err)
+			return nil, Invalid(field, "%s: %v", name, err)
 		}
 		if slices.ContainsFunc(out, func(o KeyAttribute) bool { return o.Name == name }) {
-			return nil, invalid(field, "lists %s twice", name)
+			return nil, Invalid(field, "lists %s twice", name)
 		}
 		out = append(out, KeyAttribute{Name: name, Type: typ})
 	}
@@ -138,7 +138,7 @@ func declareKeys(attrs []Attribute, keys ...[]KeyAttribute) []Attribute {
 
 // isIndexKey reports whether name is a key attribute of the index ix of t, counting the table's
 // own keys, which every index entry holds.
-func isIndexKey(t Table, ix Index, name string) bool {
+func IsIndexKey(t Table, ix Index, name string) bool {
 	if name == t.PartitionKey.Name || t.SortKey != nil && name == t.SortKey.Name {
 		return true
 	}
@@ -162,20 +162,20 @@ func (c AddIndex) Apply(d Design) (Design, error) {
 	if err != nil {
 		return d, err
 	}
-	name, err := dynamoName("name", c.Name)
+	name, err := DynamoName("name", c.Name)
 	if err != nil {
 		return d, err
 	}
 	if _, _, _, taken := t.IndexByName(name); taken {
-		return d, invalid("name", "table %s already has an index named %q; GSIs and LSIs share one set of names", t.Name, name)
+		return d, Invalid("name", "table %s already has an index named %q; GSIs and LSIs share one set of names", t.Name, name)
 	}
 	switch {
 	case c.Local && len(t.LSIs) >= MaxLSIs:
-		return d, invalid("local", "table %s already has %d local secondary indexes, the most DynamoDB allows", t.Name, len(t.LSIs))
+		return d, Invalid("local", "table %s already has %d local secondary indexes, the most DynamoDB allows", t.Name, len(t.LSIs))
 	case !c.Local && len(t.GSIs) >= MaxGSIs:
-		return d, invalid("local", "table %s already has %d global secondary indexes, DynamoDB's default quota per table", t.Name, len(t.GSIs))
+		return d, Invalid("local", "table %s already has %d global secondary indexes, DynamoDB's default quota per table", t.Name, len(t.GSIs))
 	}
-	pk, sk, err := indexKey(t, c.Local, c.PartitionKey, c.SortKey)
+	pk, sk, err := IndexKey(t, c.Local, c.PartitionKey, c.SortKey)
 	if err != nil {
 		return d, err
 	}
@@ -186,7 +186,7 @@ func (c AddIndex) Apply(d Design) (Design, error) {
 		t.GSIs = append(slices.Clip(t.GSIs), ix)
 	}
 	t.Attributes = declareKeys(t.Attributes, pk, sk)
-	d.Tables = replaceAt(d.Tables, i, t)
+	d.Tables = ReplaceAt(d.Tables, i, t)
 	return d, nil
 }
 
@@ -213,7 +213,7 @@ func (c RenameIndex) Apply(d Design) (Design, error) {
 	if err != nil {
 		return d, err
 	}
-	to, err := dynamoName("to", c.To)
+	to, err := DynamoName("to", c.To)
 	if err != nil {
 		return d, err
 	}
@@ -221,14 +221,14 @@ func (c RenameIndex) Apply(d Design) (Design, error) {
 		return d, nil
 	}
 	if _, _, _, taken := t.IndexByName(to); taken {
-		return d, invalid("to", "table %s already has an index named %q", t.Name, to)
+		return d, Invalid("to", "table %s already has an index named %q", t.Name, to)
 	}
 	old := ix.Name
 	ix.Name = to
-	d.Tables = replaceAt(d.Tables, i, withIndex(t, local, j, ix))
-	d.Patterns = editRows(d.Patterns, func(p *Pattern) bool {
+	d.Tables = ReplaceAt(d.Tables, i, withIndex(t, local, j, ix))
+	d.Patterns = EditRows(d.Patterns, func(p *Pattern) bool {
 		changed := false
-		p.Mapping.Operations = editRows(p.Mapping.Operations, func(op *Operation) bool {
+		p.Mapping.Operations = EditRows(p.Mapping.Operations, func(op *Operation) bool {
 			if op.Table != t.Name || op.Index != old {
 				return false
 			}
@@ -264,15 +264,15 @@ func (c SetIndexKey) Apply(d Design) (Design, error) {
 	if err != nil {
 		return d, err
 	}
-	if ix.PartitionKey, ix.SortKey, err = indexKey(t, local, c.PartitionKey, c.SortKey); err != nil {
+	if ix.PartitionKey, ix.SortKey, err = IndexKey(t, local, c.PartitionKey, c.SortKey); err != nil {
 		return d, err
 	}
-	if slices.ContainsFunc(ix.Projection.Attributes, func(a string) bool { return isIndexKey(t, ix, a) }) {
-		ix.Projection.Attributes = slices.DeleteFunc(slices.Clone(ix.Projection.Attributes), func(a string) bool { return isIndexKey(t, ix, a) })
+	if slices.ContainsFunc(ix.Projection.Attributes, func(a string) bool { return IsIndexKey(t, ix, a) }) {
+		ix.Projection.Attributes = slices.DeleteFunc(slices.Clone(ix.Projection.Attributes), func(a string) bool { return IsIndexKey(t, ix, a) })
 	}
 	t = withIndex(t, local, j, ix)
 	t.Attributes = declareKeys(t.Attributes, ix.PartitionKey, ix.SortKey)
-	d.Tables = replaceAt(d.Tables, i, t)
+	d.Tables = ReplaceAt(d.Tables, i, t)
 	return d, nil
 }
 
@@ -295,7 +295,7 @@ func (c SetIndexKey) Paths() []string { return []string{pathOfIndex(c.Table, c.I
 // ParseProjectionType reads a projection type: ALL, KEYS_ONLY or INCLUDE, in any case, with spaces
 // or hyphens for the underscore.
 func ParseProjectionType(s string) (string, error) {
-	switch words(s) {
+	switch Words(s) {
 	case "all":
 		return All, nil
 	case "keys only", "keys", "keysonly":
@@ -330,19 +330,19 @@ func (c SetIndexProjection) Apply(d Design) (Design, error) {
 	var attrs []string
 	if typ == Include {
 		for _, a := range c.Attributes {
-			name, err := cleanName("attributes", a)
+			name, err := CleanName("attributes", a)
 			if err != nil {
 				return d, err
 			}
-			if isIndexKey(t, ix, name) {
-				return d, invalid("attributes", "%s is a key attribute, which every entry of index %s holds already; INCLUDE lists only non-key attributes", name, ix.Name)
+			if IsIndexKey(t, ix, name) {
+				return d, Invalid("attributes", "%s is a key attribute, which every entry of index %s holds already; INCLUDE lists only non-key attributes", name, ix.Name)
 			}
 			if !slices.Contains(attrs, name) {
 				attrs = append(attrs, name)
 			}
 		}
 		if len(attrs) > MaxProjectedAttributes {
-			return d, invalid("attributes", "lists %d non-key attributes; DynamoDB projects at most %d into one index", len(attrs), MaxProjectedAttributes)
+			return d, Invalid("attributes", "lists %d non-key attributes; DynamoDB projects at most %d into one index", len(attrs), MaxProjectedAttributes)
 		}
 		total := len(attrs)
 		for _, other := range slices.Concat(t.GSIs, t.LSIs) {
@@ -351,11 +351,11 @@ func (c SetIndexProjection) Apply(d Design) (Design, error) {
 			}
 		}
 		if total > MaxProjectedAttributesPerTable {
-			return d, invalid("attributes", "would make %d INCLUDE attributes across the indexes of table %s; DynamoDB allows at most %d", total, t.Name, MaxProjectedAttributesPerTable)
+			return d, Invalid("attributes", "would make %d INCLUDE attributes across the indexes of table %s; DynamoDB allows at most %d", total, t.Name, MaxProjectedAttributesPerTable)
 		}
 	}
 	ix.Projection = Projection{Type: typ, Attributes: attrs}
-	d.Tables = replaceAt(d.Tables, i, withIndex(t, local, j, ix))
+	d.Tables = ReplaceAt(d.Tables, i, withIndex(t, local, j, ix))
 	return d, nil
 }
 
@@ -400,29 +400,29 @@ func (c SetIndexField) Apply(d Design) (Design, error) {
 	}
 	switch c.Field {
 	case "purpose":
-		ix.Purpose, err = cleanText(c.Field, c.Value)
+		ix.Purpose, err = CleanText(c.Field, c.Value)
 	case "partition_key_justification":
-		ix.PartitionKeyWhy, err = cleanText(c.Field, c.Value)
+		ix.PartitionKeyWhy, err = CleanText(c.Field, c.Value)
 	case "sort_key_justification":
-		ix.SortKeyWhy, err = cleanText(c.Field, c.Value)
+		ix.SortKeyWhy, err = CleanText(c.Field, c.Value)
 	case "projection_justification":
-		ix.ProjectionWhy, err = cleanText(c.Field, c.Value)
+		ix.ProjectionWhy, err = CleanText(c.Field, c.Value)
 	case "sparse":
 		var sparse *bool
 		if sparse, err = ParseTriState(c.Value); err == nil {
 			ix.Sparse = sparse != nil && *sparse
 		}
 	case "sparse_note":
-		ix.SparseNote, err = cleanText(c.Field, c.Value)
+		ix.SparseNote, err = CleanText(c.Field, c.Value)
 	case "capacity_notes":
-		ix.Capacity, err = cleanText(c.Field, c.Value)
+		ix.Capacity, err = CleanText(c.Field, c.Value)
 	default:
-		return d, invalid("field", "indexes have no field %q", c.Field)
+		return d, Invalid("field", "indexes have no field %q", c.Field)
 	}
 	if err != nil {
 		return d, fieldError(c.Field, err)
 	}
-	d.Tables = replaceAt(d.Tables, i, withIndex(t, local, j, ix))
+	d.Tables = ReplaceAt(d.Tables, i, withIndex(t, local, j, ix))
 	return d, nil
 }
 
@@ -459,11 +459,11 @@ func (c SetIndexPatternAttributes) Apply(d Design) (Design, error) {
 		return d, err
 	}
 	if _, _, ok := d.PatternByNumber(c.Pattern); !ok {
-		return d, invalid("pattern", "no access pattern is numbered %d", c.Pattern)
+		return d, Invalid("pattern", "no access pattern is numbered %d", c.Pattern)
 	}
 	var attrs []string
 	for _, a := range c.Attributes {
-		name, err := cleanName("attributes", a)
+		name, err := CleanName("attributes", a)
 		if err != nil {
 			return d, err
 		}
@@ -478,14 +478,14 @@ func (c SetIndexPatternAttributes) Apply(d Design) (Design, error) {
 	case len(attrs) == 0:
 		return d, nil
 	case k >= 0:
-		ix.PatternAttributes = replaceAt(ix.PatternAttributes, k, PatternAttributes{Pattern: c.Pattern, Attributes: attrs})
+		ix.PatternAttributes = ReplaceAt(ix.PatternAttributes, k, PatternAttributes{Pattern: c.Pattern, Attributes: attrs})
 	default:
 		ix.PatternAttributes = append(slices.Clip(ix.PatternAttributes), PatternAttributes{Pattern: c.Pattern, Attributes: attrs})
 	}
 	if len(ix.PatternAttributes) == 0 {
 		ix.PatternAttributes = nil
 	}
-	d.Tables = replaceAt(d.Tables, i, withIndex(t, local, j, ix))
+	d.Tables = ReplaceAt(d.Tables, i, withIndex(t, local, j, ix))
 	return d, nil
 }
 
@@ -515,7 +515,7 @@ func (c DeleteIndex) Apply(d Design) (Design, error) {
 	} else {
 		t.GSIs = slices.Delete(slices.Clone(t.GSIs), j, j+1)
 	}
-	d.Tables = replaceAt(d.Tables, i, t)
+	d.Tables = ReplaceAt(d.Tables, i, t)
 	return d, nil
 }
 

@@ -25,7 +25,7 @@ func findItem(d Design, table, id string) (Table, int, SampleItem, int, error) {
 	}
 	it, j, ok := t.ItemByID(id)
 	if !ok {
-		return Table{}, -1, SampleItem{}, -1, invalid("id", "table %s has no item %q; it may have been deleted", t.Name, id)
+		return Table{}, -1, SampleItem{}, -1, Invalid("id", "table %s has no item %q; it may have been deleted", t.Name, id)
 	}
 	return t, i, it, j, nil
 }
@@ -57,7 +57,7 @@ func insertItems(t Table, after string, rows []Item) ([]SampleItem, error) {
 	if after != "" {
 		_, i, ok := t.ItemByID(after)
 		if !ok {
-			return nil, invalid("after", "table %s has no item %q; it may have been deleted", t.Name, after)
+			return nil, Invalid("after", "table %s has no item %q; it may have been deleted", t.Name, after)
 		}
 		at = i + 1
 	}
@@ -77,10 +77,10 @@ func insertItems(t Table, after string, rows []Item) ([]SampleItem, error) {
 func checkItem(field string, it Item) error {
 	for _, name := range it.SortedNames() {
 		if name == "" {
-			return invalid(field, "has an attribute without a name")
+			return Invalid(field, "has an attribute without a name")
 		}
 		if !it[name].Type.Valid() {
-			return invalid(field, "attribute %q has no DynamoDB type", name)
+			return Invalid(field, "attribute %q has no DynamoDB type", name)
 		}
 	}
 	return nil
@@ -114,7 +114,7 @@ func (c AddItem) Apply(d Design) (Design, error) {
 	if t.Items, err = insertItems(t, c.After, []Item{maps.Clone(c.Item)}); err != nil {
 		return d, err
 	}
-	d.Tables = replaceAt(d.Tables, i, t)
+	d.Tables = ReplaceAt(d.Tables, i, t)
 	return d, nil
 }
 
@@ -142,7 +142,7 @@ func (c DuplicateItem) Apply(d Design) (Design, error) {
 	if t.Items, err = insertItems(t, it.ID, []Item{maps.Clone(it.Item)}); err != nil {
 		return d, err
 	}
-	d.Tables = replaceAt(d.Tables, i, t)
+	d.Tables = ReplaceAt(d.Tables, i, t)
 	return d, nil
 }
 
@@ -171,17 +171,17 @@ func (c DeleteItems) Apply(d Design) (Design, error) {
 		return d, err
 	}
 	if len(c.IDs) == 0 {
-		return d, invalid("ids", "name at least one item to delete")
+		return d, Invalid("ids", "name at least one item to delete")
 	}
 	drop := make(map[string]bool, len(c.IDs))
 	for _, id := range c.IDs {
 		if _, _, ok := t.ItemByID(id); !ok {
-			return d, invalid("ids", "table %s has no item %q; it may have been deleted", t.Name, id)
+			return d, Invalid("ids", "table %s has no item %q; it may have been deleted", t.Name, id)
 		}
 		drop[id] = true
 	}
 	t.Items = deleteRows(t.Items, func(it SampleItem) bool { return drop[it.ID] })
-	d.Tables = replaceAt(d.Tables, i, t)
+	d.Tables = ReplaceAt(d.Tables, i, t)
 	return d, nil
 }
 
@@ -225,7 +225,7 @@ func (c SetItemCell) Apply(d Design) (Design, error) {
 	if err != nil {
 		return d, err
 	}
-	name, err := cleanName("attribute", c.Attribute)
+	name, err := CleanName("attribute", c.Attribute)
 	if err != nil {
 		return d, err
 	}
@@ -238,15 +238,15 @@ func (c SetItemCell) Apply(d Design) (Design, error) {
 	} else {
 		v, err := cellValue(t, name, c.Text)
 		if err != nil {
-			return d, invalid(pathOfItem(t.Name, it.ID)+"/"+name, "%v", err)
+			return d, Invalid(pathOfItem(t.Name, it.ID)+"/"+name, "%v", err)
 		}
 		item := make(Item, len(it.Item)+1)
 		maps.Copy(item, it.Item)
 		item[name] = v
 		it.Item = item
 	}
-	t.Items = replaceAt(t.Items, j, it)
-	d.Tables = replaceAt(d.Tables, i, t)
+	t.Items = ReplaceAt(t.Items, j, it)
+	d.Tables = ReplaceAt(d.Tables, i, t)
 	return d, nil
 }
 
@@ -313,7 +313,7 @@ func (c PasteItems) Apply(d Design) (Design, error) {
 		return d, fieldError("text", err)
 	}
 	if len(rows) == 0 {
-		return d, invalid("text", "holds no items to add")
+		return d, Invalid("text", "holds no items to add")
 	}
 	for k, row := range rows {
 		if err := checkItem(fmt.Sprintf("text/%d", k+1), row); err != nil {
@@ -323,7 +323,7 @@ func (c PasteItems) Apply(d Design) (Design, error) {
 	if t.Items, err = insertItems(t, c.After, rows); err != nil {
 		return d, err
 	}
-	d.Tables = replaceAt(d.Tables, i, t)
+	d.Tables = ReplaceAt(d.Tables, i, t)
 	return d, nil
 }
 
@@ -358,11 +358,11 @@ func (c AddItemColumn) Apply(d Design) (Design, error) {
 	if err != nil {
 		return d, err
 	}
-	name, err := cleanName("attribute", c.Attribute)
+	name, err := CleanName("attribute", c.Attribute)
 	if err != nil {
 		return d, err
 	}
-	typ, err := parseType(string(c.Type))
+	typ, err := ParseType(string(c.Type))
 	if err != nil {
 		return d, fieldError("type", err)
 	}
@@ -370,7 +370,7 @@ func (c AddItemColumn) Apply(d Design) (Design, error) {
 		return d, nil
 	}
 	t.Attributes = append(slices.Clip(t.Attributes), Attribute{Name: name, Type: typ})
-	d.Tables = replaceAt(d.Tables, i, t)
+	d.Tables = ReplaceAt(d.Tables, i, t)
 	return d, nil
 }
 
@@ -406,7 +406,7 @@ func (c FillKeyFromTemplate) Apply(d Design) (Design, error) {
 		text, _ := FillTemplate(tmpl, it.Item)
 		v, err := ParseCell(text, key.Type)
 		if err != nil {
-			return invalid(pathOfItem(t.Name, it.ID)+"/"+key.Name, "the template %s gives %q: %v", tmpl, text, err)
+			return Invalid(pathOfItem(t.Name, it.ID)+"/"+key.Name, "the template %s gives %q: %v", tmpl, text, err)
 		}
 		if old, ok := item[key.Name]; ok && sameKeyValue(old, v) {
 			return nil
@@ -429,8 +429,8 @@ func (c FillKeyFromTemplate) Apply(d Design) (Design, error) {
 		return d, nil
 	}
 	it.Item = item
-	t.Items = replaceAt(t.Items, j, it)
-	d.Tables = replaceAt(d.Tables, i, t)
+	t.Items = ReplaceAt(t.Items, j, it)
+	d.Tables = ReplaceAt(d.Tables, i, t)
 	return d, nil
 }
 
@@ -461,9 +461,9 @@ func entityTypeOf(t Table, it SampleItem) (EntityType, error) {
 	}
 	if len(fillable) == 0 {
 		if !slices.ContainsFunc(t.EntityTypes, func(et EntityType) bool { return et.PKTemplate != "" }) {
-			return EntityType{}, invalid("table", "table %s has no entity type with a PK template; add one to its SK taxonomy first", t.Name)
+			return EntityType{}, Invalid("table", "table %s has no entity type with a PK template; add one to its SK taxonomy first", t.Name)
 		}
-		return EntityType{}, invalid("id", "item %s lacks attributes that every entity type's templates of table %s use", it.ID, t.Name)
+		return EntityType{}, Invalid("id", "item %s lacks attributes that every entity type's templates of table %s use", it.ID, t.Name)
 	}
 	for _, attr := range entityTypeAttributes {
 		if v, ok := it.Item[attr]; ok && v.Type == S {
@@ -516,7 +516,7 @@ func (c GenerateSampleItems) Apply(d Design) (Design, error) {
 		return d, err
 	}
 	if c.Count < 1 || c.Count > MaxGeneratedItems {
-		return d, invalid("count", "is %d; generate 1 to %d items at a time", c.Count, MaxGeneratedItems)
+		return d, Invalid("count", "is %d; generate 1 to %d items at a time", c.Count, MaxGeneratedItems)
 	}
 	gens := make(map[string]Generator)
 	for _, a := range t.Attributes {
@@ -527,7 +527,7 @@ func (c GenerateSampleItems) Apply(d Design) (Design, error) {
 	if t.Items, err = insertItems(t, "", GenerateItems(t, gens, c.Count, c.Seed)); err != nil {
 		return d, err
 	}
-	d.Tables = replaceAt(d.Tables, i, t)
+	d.Tables = ReplaceAt(d.Tables, i, t)
 	return d, nil
 }
 

@@ -17,7 +17,7 @@ import (
 // ParseOperationName reads a DynamoDB operation name in any case, with or without spaces or
 // underscores ("query", "Get Item", "transact_write_items").
 func ParseOperationName(s string) (string, error) {
-	squeezed := strings.ReplaceAll(words(s), " ", "")
+	squeezed := strings.ReplaceAll(Words(s), " ", "")
 	for _, op := range Operations {
 		if strings.EqualFold(op, squeezed) {
 			return op, nil
@@ -36,7 +36,7 @@ func findOperation(d Design, id string, i int) (Pattern, int, Operation, error) 
 		return Pattern{}, -1, Operation{}, err
 	}
 	if i < 0 || i >= len(p.Mapping.Operations) {
-		return Pattern{}, -1, Operation{}, invalid("index", "%s has no operation %d; it has %d", patternLabel(d, id), i+1, len(p.Mapping.Operations))
+		return Pattern{}, -1, Operation{}, Invalid("index", "%s has no operation %d; it has %d", patternLabel(d, id), i+1, len(p.Mapping.Operations))
 	}
 	return p, pi, p.Mapping.Operations[i], nil
 }
@@ -44,8 +44,8 @@ func findOperation(d Design, id string, i int) (Pattern, int, Operation, error) 
 // withOperation returns d with operation i of the pattern at pi replaced by op.
 func withOperation(d Design, pi, i int, op Operation) Design {
 	p := d.Patterns[pi]
-	p.Mapping.Operations = replaceAt(p.Mapping.Operations, i, op)
-	d.Patterns = replaceAt(d.Patterns, pi, p)
+	p.Mapping.Operations = ReplaceAt(p.Mapping.Operations, i, op)
+	d.Patterns = ReplaceAt(d.Patterns, pi, p)
 	return d
 }
 
@@ -77,7 +77,7 @@ func (c AddOperation) Apply(d Design) (Design, error) {
 		op.Table = d.Tables[0].Name
 	}
 	p.Mapping.Operations = append(slices.Clip(p.Mapping.Operations), op)
-	d.Patterns = replaceAt(d.Patterns, pi, p)
+	d.Patterns = ReplaceAt(d.Patterns, pi, p)
 	return d, nil
 }
 
@@ -145,7 +145,7 @@ func (c SetOperationField) Apply(d Design) (Design, error) {
 	case "table":
 		var t Table
 		if strings.TrimSpace(c.Value) == "" {
-			return d, invalid(c.Field, "must name a table: %s", tableChoice(d))
+			return d, Invalid(c.Field, "must name a table: %s", TableChoice(d))
 		}
 		if t, _, err = findTable(d, c.Field, strings.TrimSpace(c.Value)); err == nil {
 			op.Table = t.Name
@@ -156,11 +156,11 @@ func (c SetOperationField) Apply(d Design) (Design, error) {
 	case "index":
 		op.Index, err = operationIndex(d, op, strings.TrimSpace(c.Value))
 	case "key_condition":
-		op.KeyCondition, err = cleanText(c.Field, c.Value)
+		op.KeyCondition, err = CleanText(c.Field, c.Value)
 	case "filter":
-		op.Filter, err = cleanText(c.Field, c.Value)
+		op.Filter, err = CleanText(c.Field, c.Value)
 	case "projection":
-		op.Projection, err = cleanText(c.Field, c.Value)
+		op.Projection, err = CleanText(c.Field, c.Value)
 	case "limit":
 		op.Limit, err = parseLimit(c.Value)
 	case "direction":
@@ -174,9 +174,9 @@ func (c SetOperationField) Apply(d Design) (Design, error) {
 	case "action":
 		op.Action, err = parseAction(op.Op, c.Value)
 	case "notes":
-		op.Notes, err = cleanText(c.Field, c.Value)
+		op.Notes, err = CleanText(c.Field, c.Value)
 	default:
-		return d, invalid("field", "operations have no field %q; the fields are %s", c.Field, strings.Join(OperationFields, ", "))
+		return d, Invalid("field", "operations have no field %q; the fields are %s", c.Field, strings.Join(OperationFields, ", "))
 	}
 	if err != nil {
 		return d, fieldError(c.Field, err)
@@ -209,7 +209,7 @@ func operationIndex(d Design, op Operation, name string) (string, error) {
 // parseAction reads what a BatchWriteItem or TransactWriteItems row does, in any case, with spaces
 // or underscores ("Condition Check", "ConditionCheck"). Blank leaves it to the values.
 func parseAction(op, s string) (string, error) {
-	squeezed := strings.NewReplacer(" ", "", "_", "").Replace(words(s))
+	squeezed := strings.NewReplacer(" ", "", "_", "").Replace(Words(s))
 	if squeezed == "" {
 		return "", nil
 	}
@@ -242,7 +242,7 @@ func parseLimit(s string) (*int, error) {
 // parseDirection reads a Query's sort direction and reports whether it is descending. Blank is
 // DynamoDB's default, ascending.
 func parseDirection(s string) (bool, error) {
-	switch words(s) {
+	switch Words(s) {
 	case "", "asc", "ascending", "forward", "oldest first":
 		return false, nil
 	case "desc", "descending", "backward", "reverse", "newest first":
@@ -254,7 +254,7 @@ func parseDirection(s string) (bool, error) {
 // parseConsistentRead reads whether a read is strongly consistent. Blank is DynamoDB's default,
 // eventually consistent.
 func parseConsistentRead(s string) (bool, error) {
-	switch words(s) {
+	switch Words(s) {
 	case "strong", "strongly consistent", "consistent":
 		return true, nil
 	case "eventual", "eventually consistent":
@@ -302,7 +302,7 @@ func ParseOperationNames(text string) (map[string]string, error) {
 		if _, dup := out[key]; dup {
 			return nil, fmt.Errorf("%s is given twice", key)
 		}
-		if _, err := cleanName("names", name); err != nil {
+		if _, err := CleanName("names", name); err != nil {
 			return nil, fmt.Errorf("%s=%s: the attribute name %s", key, shorten(name), err.(*ValidationError).Message)
 		}
 		out[key] = name
@@ -328,15 +328,15 @@ func placeholder(s string, sigil byte) bool {
 		return false
 	}
 	for i := 1; i < len(s); i++ {
-		if !isNameByte(s[i]) {
+		if !IsNameByte(s[i]) {
 			return false
 		}
 	}
 	return true
 }
 
-func isNameByte(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || isDigit(c) || c == '_'
+func IsNameByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || IsDigit(c) || c == '_'
 }
 
 // ParseOperationValues reads expression attribute values written ":pk=USER#1, :n=5". Each value is
@@ -347,7 +347,7 @@ func ParseOperationValues(text string) (map[string]Value, error) {
 	if strings.TrimSpace(text) == "" {
 		return nil, nil
 	}
-	if _, err := cleanText("values", text); err != nil {
+	if _, err := CleanText("values", text); err != nil {
 		return nil, errors.New(err.(*ValidationError).Message)
 	}
 	starts := valueStarts(text)
@@ -365,7 +365,7 @@ func ParseOperationValues(text string) (map[string]Value, error) {
 		if _, dup := out[key]; dup {
 			return nil, fmt.Errorf("%s is given twice", key)
 		}
-		v, ok := typedValueCell(cell)
+		v, ok := TypedValueCell(cell)
 		if !ok {
 			v = InferCell(cell)
 		}
@@ -405,7 +405,7 @@ func valueStarts(text string) []int {
 			continue
 		case c == ':' && depth == 0 && afterComma:
 			j := i + 1
-			for j < len(text) && isNameByte(text[j]) {
+			for j < len(text) && IsNameByte(text[j]) {
 				j++
 			}
 			if j > i+1 && strings.HasPrefix(strings.TrimLeft(text[j:], " \t"), "=") {
@@ -460,7 +460,7 @@ func (c DeleteOperation) Apply(d Design) (Design, error) {
 	if len(p.Mapping.Operations) == 0 {
 		p.Mapping.Operations = nil
 	}
-	d.Patterns = replaceAt(d.Patterns, pi, p)
+	d.Patterns = ReplaceAt(d.Patterns, pi, p)
 	return d, nil
 }
 
@@ -492,12 +492,12 @@ func (c ToggleExpected) Apply(d Design) (Design, error) {
 	}
 	t, _, ok := d.TableByName(op.Table)
 	if !ok {
-		return d, invalid("table", "choose the operation's table before its expected result")
+		return d, Invalid("table", "choose the operation's table before its expected result")
 	}
 	key := TableKey(t, c.Key)
-	for _, name := range tableKeyNames(t) {
+	for _, name := range TableKeyNames(t) {
 		if _, ok := key[name]; !ok && name != "" {
-			return d, invalid("key", "has no %s; an expected item is given by its key in %s (%s)", name, t.Name, strings.Join(tableKeyNames(t), ", "))
+			return d, Invalid("key", "has no %s; an expected item is given by its key in %s (%s)", name, t.Name, strings.Join(TableKeyNames(t), ", "))
 		}
 	}
 	var expected []Item
@@ -584,12 +584,12 @@ func (c SetMappingNotes) Apply(d Design) (Design, error) {
 	if err != nil {
 		return d, err
 	}
-	notes, err := cleanText("notes", c.Notes)
+	notes, err := CleanText("notes", c.Notes)
 	if err != nil {
 		return d, err
 	}
 	p.Mapping.Notes = notes
-	d.Patterns = replaceAt(d.Patterns, pi, p)
+	d.Patterns = ReplaceAt(d.Patterns, pi, p)
 	return d, nil
 }
 

@@ -14,7 +14,7 @@ func patternPath(id string) string { return "access_patterns/" + id }
 func findPattern(d Design, id string) (Pattern, int, error) {
 	p, i, ok := d.PatternByID(id)
 	if !ok {
-		return Pattern{}, -1, invalid("id", "no access pattern with id %q; it may have been deleted", id)
+		return Pattern{}, -1, Invalid("id", "no access pattern with id %q; it may have been deleted", id)
 	}
 	return p, i, nil
 }
@@ -33,7 +33,7 @@ func entityList(d Design, field string, names []string) ([]string, error) {
 	var out []string
 	for _, name := range names {
 		if _, _, ok := d.EntityByName(name); !ok {
-			return nil, invalid(field, "no entity named %q", name)
+			return nil, Invalid(field, "no entity named %q", name)
 		}
 		if !slices.Contains(out, name) {
 			out = append(out, name)
@@ -58,7 +58,7 @@ func (c AddPattern) Apply(d Design) (Design, error) {
 	if c.After != "" {
 		_, i, ok := d.PatternByID(c.After)
 		if !ok {
-			return d, invalid("after", "no access pattern with id %q; it may have been deleted", c.After)
+			return d, Invalid("after", "no access pattern with id %q; it may have been deleted", c.After)
 		}
 		at = i + 1
 	}
@@ -66,7 +66,7 @@ func (c AddPattern) Apply(d Design) (Design, error) {
 	if err != nil {
 		return d, fieldError("type", err)
 	}
-	description, err := cleanText("description", c.Description)
+	description, err := CleanText("description", c.Description)
 	if err != nil {
 		return d, err
 	}
@@ -137,7 +137,7 @@ func (c SetPatternField) Apply(d Design) (Design, error) {
 			break
 		}
 		if other, j, taken := d.PatternByNumber(n); taken && j != i {
-			return d, invalid("number", "%d is already used by pattern %d %q", n, n, shorten(other.Description))
+			return d, Invalid("number", "%d is already used by pattern %d %q", n, n, shorten(other.Description))
 		}
 		if n != p.Number {
 			old := p.Number
@@ -145,7 +145,7 @@ func (c SetPatternField) Apply(d Design) (Design, error) {
 		}
 		p.Number = n
 	case "description":
-		p.Description, err = cleanText(c.Field, c.Value)
+		p.Description, err = CleanText(c.Field, c.Value)
 	case "type":
 		p.Type, err = ParsePatternType(c.Value)
 	case "peak_rps":
@@ -155,28 +155,28 @@ func (c SetPatternField) Apply(d Design) (Design, error) {
 	case "attributes":
 		p.Attributes, err = nameList(c.Field, c.Value)
 	case "latency_slo":
-		p.LatencySLO, err = cleanText(c.Field, c.Value)
+		p.LatencySLO, err = CleanText(c.Field, c.Value)
 	case "consistency":
 		p.Consistency, err = ParseConsistency(c.Value)
 	case "result_bound":
-		p.ResultBound, err = cleanText(c.Field, c.Value)
+		p.ResultBound, err = CleanText(c.Field, c.Value)
 	case "item_size_band":
-		p.SizeBand, err = cleanText(c.Field, c.Value)
+		p.SizeBand, err = CleanText(c.Field, c.Value)
 	case "key_notes":
-		p.KeyNotes, err = cleanText(c.Field, c.Value)
+		p.KeyNotes, err = CleanText(c.Field, c.Value)
 	case "considerations":
-		p.Considerations, err = cleanText(c.Field, c.Value)
+		p.Considerations, err = CleanText(c.Field, c.Value)
 	case "status":
 		p.Status, err = ParseStatus(c.Value)
 	case "entities":
 		p.Entities, err = entityList(d, c.Field, splitList(c.Value))
 	default:
-		return d, invalid("field", "access patterns have no field %q", c.Field)
+		return d, Invalid("field", "access patterns have no field %q", c.Field)
 	}
 	if err != nil {
 		return d, fieldError(c.Field, err)
 	}
-	d.Patterns = replaceAt(d.Patterns, i, p)
+	d.Patterns = ReplaceAt(d.Patterns, i, p)
 	return d, nil
 }
 
@@ -184,8 +184,8 @@ func (c SetPatternField) Apply(d Design) (Design, error) {
 func nameList(field, s string) ([]string, error) {
 	names := splitList(s)
 	for _, name := range names {
-		if _, err := cleanName(field, name); err != nil {
-			return nil, invalid(field, "has %q, which %s", shorten(name), err.(*ValidationError).Message)
+		if _, err := CleanName(field, name); err != nil {
+			return nil, Invalid(field, "has %q, which %s", shorten(name), err.(*ValidationError).Message)
 		}
 	}
 	return names, nil
@@ -214,9 +214,9 @@ func (c SetPatternField) Paths() []string {
 func renumberIndexes(tables []Table, follow func(int) (int, bool)) []Table {
 	renumber := func(ixs []Index) ([]Index, bool) {
 		changed := false
-		ixs = editRows(ixs, func(ix *Index) bool {
+		ixs = EditRows(ixs, func(ix *Index) bool {
 			moved := false
-			ix.PatternAttributes = editRows(ix.PatternAttributes, func(pa *PatternAttributes) bool {
+			ix.PatternAttributes = EditRows(ix.PatternAttributes, func(pa *PatternAttributes) bool {
 				n, ok := follow(pa.Pattern)
 				if ok && n != pa.Pattern {
 					pa.Pattern = n
@@ -230,7 +230,7 @@ func renumberIndexes(tables []Table, follow func(int) (int, bool)) []Table {
 		})
 		return ixs, changed
 	}
-	return editRows(tables, func(t *Table) bool {
+	return EditRows(tables, func(t *Table) bool {
 		gsis, g := renumber(t.GSIs)
 		lsis, l := renumber(t.LSIs)
 		t.GSIs, t.LSIs = gsis, lsis

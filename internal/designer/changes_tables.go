@@ -17,7 +17,7 @@ func pathOfTable(name string) string { return "tables/" + strings.TrimSpace(name
 func findTable(d Design, field, name string) (Table, int, error) {
 	t, i, ok := d.TableByName(name)
 	if !ok {
-		return Table{}, -1, invalid(field, "no table named %q; it may have been renamed or deleted", name)
+		return Table{}, -1, Invalid(field, "no table named %q; it may have been renamed or deleted", name)
 	}
 	return t, i, nil
 }
@@ -25,18 +25,18 @@ func findTable(d Design, field, name string) (Table, int, error) {
 // DynamoDB's rule for table and index names (§5): 3–255 characters from A–Z a–z 0–9 _ . -.
 const (
 	minDynamoNameLen = 3
-	maxDynamoNameLen = 255
+	MaxDynamoNameLen = 255
 )
 
 // dynamoName checks a table or index name against DynamoDB's naming rule.
-func dynamoName(field, s string) (string, error) {
+func DynamoName(field, s string) (string, error) {
 	s = strings.TrimSpace(s)
-	if len(s) < minDynamoNameLen || len(s) > maxDynamoNameLen {
-		return "", invalid(field, "is %d characters long; DynamoDB names are %d to %d characters", len(s), minDynamoNameLen, maxDynamoNameLen)
+	if len(s) < minDynamoNameLen || len(s) > MaxDynamoNameLen {
+		return "", Invalid(field, "is %d characters long; DynamoDB names are %d to %d characters", len(s), minDynamoNameLen, MaxDynamoNameLen)
 	}
 	for _, r := range s {
 		if !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r == '_' || r == '.' || r == '-') {
-			return "", invalid(field, "contains %q; DynamoDB names use only letters, digits, \"_\", \".\" and \"-\"", r)
+			return "", Invalid(field, "contains %q; DynamoDB names use only letters, digits, \"_\", \".\" and \"-\"", r)
 		}
 	}
 	return s, nil
@@ -50,7 +50,7 @@ func parseKeyType(s string, fallback Type) (Type, error) {
 	if strings.TrimSpace(s) == "" {
 		return fallback, nil
 	}
-	t, err := parseType(s)
+	t, err := ParseType(s)
 	if err != nil {
 		return "", err
 	}
@@ -62,7 +62,7 @@ func parseKeyType(s string, fallback Type) (Type, error) {
 
 // ParseBillingMode reads a billing mode as people write it: on-demand, pay per request, provisioned.
 func ParseBillingMode(s string) (string, error) {
-	switch words(s) {
+	switch Words(s) {
 	case "pay per request", "on demand", "ondemand", "payperrequest":
 		return OnDemand, nil
 	case "provisioned":
@@ -101,7 +101,7 @@ func declare(attrs []Attribute, name string, typ Type) []Attribute {
 				return attrs
 			}
 			a.Type = typ
-			return replaceAt(attrs, i, a)
+			return ReplaceAt(attrs, i, a)
 		}
 	}
 	return append(slices.Clip(attrs), Attribute{Name: name, Type: typ})
@@ -152,14 +152,14 @@ type AddTable struct {
 func (AddTable) Kind() string { return "add_table" }
 
 func (c AddTable) Apply(d Design) (Design, error) {
-	name, err := dynamoName("name", c.Name)
+	name, err := DynamoName("name", c.Name)
 	if err != nil {
 		return d, err
 	}
 	if _, _, taken := d.TableByName(name); taken {
-		return d, invalid("name", "there is already a table named %q", name)
+		return d, Invalid("name", "there is already a table named %q", name)
 	}
-	pk, err := cleanName("partition_key", c.PartitionKey)
+	pk, err := CleanName("partition_key", c.PartitionKey)
 	if err != nil {
 		return d, err
 	}
@@ -192,7 +192,7 @@ func (c RenameTable) Apply(d Design) (Design, error) {
 	if err != nil {
 		return d, err
 	}
-	to, err := dynamoName("to", c.To)
+	to, err := DynamoName("to", c.To)
 	if err != nil {
 		return d, err
 	}
@@ -200,14 +200,14 @@ func (c RenameTable) Apply(d Design) (Design, error) {
 		return d, nil
 	}
 	if _, _, taken := d.TableByName(to); taken {
-		return d, invalid("to", "there is already a table named %q", to)
+		return d, Invalid("to", "there is already a table named %q", to)
 	}
 	old := t.Name
 	t.Name = to
-	d.Tables = replaceAt(d.Tables, i, t)
-	d.Patterns = editRows(d.Patterns, func(p *Pattern) bool {
+	d.Tables = ReplaceAt(d.Tables, i, t)
+	d.Patterns = EditRows(d.Patterns, func(p *Pattern) bool {
 		changed := false
-		p.Mapping.Operations = editRows(p.Mapping.Operations, func(op *Operation) bool {
+		p.Mapping.Operations = EditRows(p.Mapping.Operations, func(op *Operation) bool {
 			if op.Table != old {
 				return false
 			}
@@ -223,7 +223,7 @@ func (c RenameTable) Apply(d Design) (Design, error) {
 // moveComments re-addresses the comments on an element (and on what it holds) that was renamed
 // from the path from to the path to, so they stay with it.
 func moveComments(comments []Comment, from, to string) []Comment {
-	return editRows(comments, func(c *Comment) bool {
+	return EditRows(comments, func(c *Comment) bool {
 		if c.Target != from && !strings.HasPrefix(c.Target, from+"/") {
 			return false
 		}
@@ -272,21 +272,21 @@ func (c SetTableField) Apply(d Design) (Design, error) {
 	}
 	switch c.Field {
 	case "purpose":
-		t.Purpose, err = cleanText(c.Field, c.Value)
+		t.Purpose, err = CleanText(c.Field, c.Value)
 	case "aggregate_boundary":
-		t.AggregateBoundary, err = cleanText(c.Field, c.Value)
+		t.AggregateBoundary, err = CleanText(c.Field, c.Value)
 	case "partition_key_justification":
-		t.PartitionKeyWhy, err = cleanText(c.Field, c.Value)
+		t.PartitionKeyWhy, err = CleanText(c.Field, c.Value)
 	case "sort_key_justification":
-		t.SortKeyWhy, err = cleanText(c.Field, c.Value)
+		t.SortKeyWhy, err = CleanText(c.Field, c.Value)
 	case "bounded_read_strategy":
-		t.BoundedReads, err = cleanText(c.Field, c.Value)
+		t.BoundedReads, err = CleanText(c.Field, c.Value)
 	case "capacity_notes":
-		t.Capacity, err = cleanText(c.Field, c.Value)
+		t.Capacity, err = CleanText(c.Field, c.Value)
 	case "ttl_attribute":
 		t.TTLAttribute = ""
 		if strings.TrimSpace(c.Value) != "" {
-			t.TTLAttribute, err = cleanName(c.Field, c.Value)
+			t.TTLAttribute, err = CleanName(c.Field, c.Value)
 		}
 	case "billing_mode":
 		t.BillingMode, err = ParseBillingMode(c.Value)
@@ -295,12 +295,12 @@ func (c SetTableField) Apply(d Design) (Design, error) {
 	case "write_capacity_units":
 		t.WriteUnits, err = parseCount(c.Value)
 	default:
-		return d, invalid("field", "tables have no field %q", c.Field)
+		return d, Invalid("field", "tables have no field %q", c.Field)
 	}
 	if err != nil {
 		return d, fieldError(c.Field, err)
 	}
-	d.Tables = replaceAt(d.Tables, i, t)
+	d.Tables = ReplaceAt(d.Tables, i, t)
 	return d, nil
 }
 
@@ -342,17 +342,17 @@ func (c SetTableKey) Apply(d Design) (Design, error) {
 	case "sort":
 		current = t.SortKey
 	default:
-		return d, invalid("which", "is %q; use partition or sort", c.Which)
+		return d, Invalid("which", "is %q; use partition or sort", c.Which)
 	}
 	if c.Which == "sort" && strings.TrimSpace(c.Name) == "" {
 		if len(t.LSIs) > 0 {
-			return d, invalid("name", "table %s has local secondary indexes, which need its sort key; delete them first", t.Name)
+			return d, Invalid("name", "table %s has local secondary indexes, which need its sort key; delete them first", t.Name)
 		}
 		t.SortKey = nil
-		d.Tables = replaceAt(d.Tables, i, t)
+		d.Tables = ReplaceAt(d.Tables, i, t)
 		return d, nil
 	}
-	name, err := cleanName("name", c.Name)
+	name, err := CleanName("name", c.Name)
 	if err != nil {
 		return d, err
 	}
@@ -361,7 +361,7 @@ func (c SetTableKey) Apply(d Design) (Design, error) {
 		other = &t.PartitionKey
 	}
 	if other != nil && other.Name == name {
-		return d, invalid("name", "%q is already the other key of table %s", name, t.Name)
+		return d, Invalid("name", "%q is already the other key of table %s", name, t.Name)
 	}
 	fallback := S
 	if current != nil {
@@ -381,7 +381,7 @@ func (c SetTableKey) Apply(d Design) (Design, error) {
 	key := KeyAttribute{Name: name, Type: typ}
 	if c.Which == "partition" {
 		t.PartitionKey = key
-		t.LSIs = editRows(t.LSIs, func(ix *Index) bool {
+		t.LSIs = EditRows(t.LSIs, func(ix *Index) bool {
 			ix.PartitionKey = []KeyAttribute{key}
 			return true
 		})
@@ -390,7 +390,7 @@ func (c SetTableKey) Apply(d Design) (Design, error) {
 	}
 	t = retypeKeys(t, name, typ)
 	t.Attributes = declare(t.Attributes, name, typ)
-	d.Tables = replaceAt(d.Tables, i, t)
+	d.Tables = ReplaceAt(d.Tables, i, t)
 	return d, nil
 }
 
@@ -458,19 +458,19 @@ func (c AddTableAttribute) Apply(d Design) (Design, error) {
 	if err != nil {
 		return d, err
 	}
-	name, err := cleanName("name", c.Name)
+	name, err := CleanName("name", c.Name)
 	if err != nil {
 		return d, err
 	}
 	if _, _, taken := t.AttributeByName(name); taken {
-		return d, invalid("name", "table %s already declares an attribute named %q", t.Name, name)
+		return d, Invalid("name", "table %s already declares an attribute named %q", t.Name, name)
 	}
-	typ, err := parseType(string(c.Type))
+	typ, err := ParseType(string(c.Type))
 	if err != nil {
 		return d, fieldError("type", err)
 	}
 	t.Attributes = append(slices.Clip(t.Attributes), Attribute{Name: name, Type: typ})
-	d.Tables = replaceAt(d.Tables, i, t)
+	d.Tables = ReplaceAt(d.Tables, i, t)
 	return d, nil
 }
 
@@ -498,9 +498,9 @@ func (c RenameTableAttribute) Apply(d Design) (Design, error) {
 		return d, err
 	}
 	if !usesAttribute(t, c.Attribute) {
-		return d, invalid("attribute", "table %s has no attribute named %q", t.Name, c.Attribute)
+		return d, Invalid("attribute", "table %s has no attribute named %q", t.Name, c.Attribute)
 	}
-	to, err := cleanName("to", c.To)
+	to, err := CleanName("to", c.To)
 	if err != nil {
 		return d, err
 	}
@@ -508,10 +508,10 @@ func (c RenameTableAttribute) Apply(d Design) (Design, error) {
 		return d, nil
 	}
 	if usesAttribute(t, to) {
-		return d, invalid("to", "table %s already has an attribute named %q", t.Name, to)
+		return d, Invalid("to", "table %s already has an attribute named %q", t.Name, to)
 	}
 	t, d.Patterns = renameTableAttribute(t, d.Patterns, c.Attribute, to)
-	d.Tables = replaceAt(d.Tables, i, t)
+	d.Tables = ReplaceAt(d.Tables, i, t)
 	return d, nil
 }
 
@@ -539,9 +539,9 @@ func renameTableAttribute(t Table, patterns []Pattern, old, to string) (Table, [
 		t.SortKey = &sk
 	}
 	rename(&t.TTLAttribute)
-	t.Attributes = editRows(t.Attributes, func(a *Attribute) bool { return rename(&a.Name) })
+	t.Attributes = EditRows(t.Attributes, func(a *Attribute) bool { return rename(&a.Name) })
 	placeholder, replacement := "{"+old+"}", "{"+to+"}"
-	t.EntityTypes = editRows(t.EntityTypes, func(et *EntityType) bool {
+	t.EntityTypes = EditRows(t.EntityTypes, func(et *EntityType) bool {
 		pk := strings.ReplaceAll(et.PKTemplate, placeholder, replacement)
 		sk := strings.ReplaceAll(et.SKTemplate, placeholder, replacement)
 		changed := pk != et.PKTemplate || sk != et.SKTemplate
@@ -551,7 +551,7 @@ func renameTableAttribute(t Table, patterns []Pattern, old, to string) (Table, [
 	renameIndex := func(ix *Index) bool {
 		changed := false
 		renameKeys := func(keys []KeyAttribute) []KeyAttribute {
-			return editRows(keys, func(k *KeyAttribute) bool {
+			return EditRows(keys, func(k *KeyAttribute) bool {
 				renamed := rename(&k.Name)
 				changed = changed || renamed
 				return renamed
@@ -562,7 +562,7 @@ func renameTableAttribute(t Table, patterns []Pattern, old, to string) (Table, [
 		if list, ok := renameInList(ix.Projection.Attributes, old, to); ok {
 			ix.Projection.Attributes, changed = list, true
 		}
-		ix.PatternAttributes = editRows(ix.PatternAttributes, func(pa *PatternAttributes) bool {
+		ix.PatternAttributes = EditRows(ix.PatternAttributes, func(pa *PatternAttributes) bool {
 			list, ok := renameInList(pa.Attributes, old, to)
 			pa.Attributes = list
 			changed = changed || ok
@@ -570,16 +570,16 @@ func renameTableAttribute(t Table, patterns []Pattern, old, to string) (Table, [
 		})
 		return changed
 	}
-	t.GSIs = editRows(t.GSIs, renameIndex)
-	t.LSIs = editRows(t.LSIs, renameIndex)
-	t.Items = editRows(t.Items, func(it *SampleItem) bool {
+	t.GSIs = EditRows(t.GSIs, renameIndex)
+	t.LSIs = EditRows(t.LSIs, renameIndex)
+	t.Items = EditRows(t.Items, func(it *SampleItem) bool {
 		item, ok := renameInItem(it.Item, old, to)
 		it.Item = item
 		return ok
 	})
-	patterns = editRows(patterns, func(p *Pattern) bool {
+	patterns = EditRows(patterns, func(p *Pattern) bool {
 		changed := false
-		p.Mapping.Operations = editRows(p.Mapping.Operations, func(op *Operation) bool {
+		p.Mapping.Operations = EditRows(p.Mapping.Operations, func(op *Operation) bool {
 			if op.Table != t.Name {
 				return false
 			}
@@ -594,7 +594,7 @@ func renameTableAttribute(t Table, patterns []Pattern, old, to string) (Table, [
 			}
 			if op.Expected != nil {
 				renamed := false
-				expected := editRows(*op.Expected, func(it *Item) bool {
+				expected := EditRows(*op.Expected, func(it *Item) bool {
 					item, ok := renameInItem(*it, old, to)
 					*it = item
 					renamed = renamed || ok
@@ -641,22 +641,22 @@ func (c SetTableAttributeType) Apply(d Design) (Design, error) {
 	}
 	a, j, ok := t.AttributeByName(c.Attribute)
 	if !ok {
-		return d, invalid("attribute", "table %s declares no attribute named %q", t.Name, c.Attribute)
+		return d, Invalid("attribute", "table %s declares no attribute named %q", t.Name, c.Attribute)
 	}
-	if words(string(c.Type)) == "" {
-		return d, invalid("type", "must be one of S N B BOOL NULL M L SS NS BS")
+	if Words(string(c.Type)) == "" {
+		return d, Invalid("type", "must be one of S N B BOOL NULL M L SS NS BS")
 	}
-	typ, err := parseType(string(c.Type))
+	typ, err := ParseType(string(c.Type))
 	if err != nil {
 		return d, fieldError("type", err)
 	}
 	if roles := keyRoles(t, a.Name); len(roles) > 0 && !typ.KeyType() {
-		return d, invalid("type", "is %s, but %q is %s, and a key attribute is S, N or B", typ, a.Name, roles[0])
+		return d, Invalid("type", "is %s, but %q is %s, and a key attribute is S, N or B", typ, a.Name, roles[0])
 	}
 	a.Type = typ
-	t.Attributes = replaceAt(t.Attributes, j, a)
+	t.Attributes = ReplaceAt(t.Attributes, j, a)
 	t = retypeKeys(t, a.Name, typ)
-	d.Tables = replaceAt(d.Tables, i, t)
+	d.Tables = ReplaceAt(d.Tables, i, t)
 	return d, nil
 }
 
@@ -677,11 +677,11 @@ func retypeKeys(t Table, name string, typ Type) Table {
 			}
 			return false
 		}
-		ix.PartitionKey, ix.SortKey = editRows(ix.PartitionKey, retype), editRows(ix.SortKey, retype)
+		ix.PartitionKey, ix.SortKey = EditRows(ix.PartitionKey, retype), EditRows(ix.SortKey, retype)
 		return changed
 	}
-	t.GSIs = editRows(t.GSIs, retypeIndex)
-	t.LSIs = editRows(t.LSIs, retypeIndex)
+	t.GSIs = EditRows(t.GSIs, retypeIndex)
+	t.LSIs = EditRows(t.LSIs, retypeIndex)
 	return t
 }
 
@@ -707,10 +707,10 @@ func (c DeleteTableAttribute) Apply(d Design) (Design, error) {
 	}
 	name := c.Attribute
 	if !usesAttribute(t, name) {
-		return d, invalid("attribute", "table %s has no attribute named %q", t.Name, name)
+		return d, Invalid("attribute", "table %s has no attribute named %q", t.Name, name)
 	}
 	if roles := keyRoles(t, name); len(roles) > 0 {
-		return d, invalid("attribute", "%q is %s; change that key first", name, strings.Join(roles, " and "))
+		return d, Invalid("attribute", "%q is %s; change that key first", name, strings.Join(roles, " and "))
 	}
 	t.Attributes = deleteRows(t.Attributes, func(a Attribute) bool { return a.Name == name })
 	if t.TTLAttribute == name {
@@ -725,7 +725,7 @@ func (c DeleteTableAttribute) Apply(d Design) (Design, error) {
 	dropFromIndex := func(ix *Index) bool {
 		list, changed := without(ix.Projection.Attributes)
 		ix.Projection.Attributes = list
-		ix.PatternAttributes = editRows(ix.PatternAttributes, func(pa *PatternAttributes) bool {
+		ix.PatternAttributes = EditRows(ix.PatternAttributes, func(pa *PatternAttributes) bool {
 			list, ok := without(pa.Attributes)
 			pa.Attributes = list
 			changed = changed || ok
@@ -733,9 +733,9 @@ func (c DeleteTableAttribute) Apply(d Design) (Design, error) {
 		})
 		return changed
 	}
-	t.GSIs = editRows(t.GSIs, dropFromIndex)
-	t.LSIs = editRows(t.LSIs, dropFromIndex)
-	t.Items = editRows(t.Items, func(it *SampleItem) bool {
+	t.GSIs = EditRows(t.GSIs, dropFromIndex)
+	t.LSIs = EditRows(t.LSIs, dropFromIndex)
+	t.Items = EditRows(t.Items, func(it *SampleItem) bool {
 		if _, ok := it.Item[name]; !ok {
 			return false
 		}
@@ -743,7 +743,7 @@ func (c DeleteTableAttribute) Apply(d Design) (Design, error) {
 		delete(it.Item, name)
 		return true
 	})
-	d.Tables = replaceAt(d.Tables, i, t)
+	d.Tables = ReplaceAt(d.Tables, i, t)
 	return d, nil
 }
 
@@ -768,7 +768,7 @@ func (c SetAttributeGenerator) Apply(d Design) (Design, error) {
 	}
 	a, j, ok := t.AttributeByName(c.Attribute)
 	if !ok {
-		return d, invalid("attribute", "table %s declares no attribute named %q", t.Name, c.Attribute)
+		return d, Invalid("attribute", "table %s declares no attribute named %q", t.Name, c.Attribute)
 	}
 	a.Generator = nil
 	if c.Generator != nil {
@@ -778,8 +778,8 @@ func (c SetAttributeGenerator) Apply(d Design) (Design, error) {
 		}
 		a.Generator = &g
 	}
-	t.Attributes = replaceAt(t.Attributes, j, a)
-	d.Tables = replaceAt(d.Tables, i, t)
+	t.Attributes = ReplaceAt(t.Attributes, j, a)
+	d.Tables = ReplaceAt(d.Tables, i, t)
 	return d, nil
 }
 
@@ -799,7 +799,7 @@ const MaxGeneratorValues = 1000
 func cleanGenerator(g Generator) (Generator, error) {
 	g.Kind = strings.TrimSpace(g.Kind)
 	if !slices.Contains(GeneratorKinds, g.Kind) {
-		return g, invalid("generator/kind", "is %q; use one of %s", g.Kind, strings.Join(GeneratorKinds, ", "))
+		return g, Invalid("generator/kind", "is %q; use one of %s", g.Kind, strings.Join(GeneratorKinds, ", "))
 	}
 	for _, bound := range []struct {
 		field string
@@ -810,17 +810,17 @@ func cleanGenerator(g Generator) (Generator, error) {
 		}
 	}
 	if g.Min != nil && g.Max != nil && *g.Min > *g.Max {
-		return g, invalid("generator/max", "is %v, below the minimum %v", *g.Max, *g.Min)
+		return g, Invalid("generator/max", "is %v, below the minimum %v", *g.Max, *g.Min)
 	}
 	if len(g.Values) > MaxGeneratorValues {
-		return g, invalid("generator/values", "lists %d values; at most %d are allowed", len(g.Values), MaxGeneratorValues)
+		return g, Invalid("generator/values", "lists %d values; at most %d are allowed", len(g.Values), MaxGeneratorValues)
 	}
 	// An empty value is kept: one_of then leaves the attribute out, making it sparse.
 	values := make([]string, 0, len(g.Values))
 	for _, v := range g.Values {
 		if strings.TrimSpace(v) != "" {
 			var err error
-			if v, err = cleanName("generator/values", v); err != nil {
+			if v, err = CleanName("generator/values", v); err != nil {
 				return g, err
 			}
 		}
@@ -839,7 +839,7 @@ func cleanGenerator(g Generator) (Generator, error) {
 
 func finite(field string, v *float64) error {
 	if v != nil && (math.IsNaN(*v) || math.IsInf(*v, 0)) {
-		return invalid(field, "must be a finite number")
+		return Invalid(field, "must be a finite number")
 	}
 	return nil
 }
@@ -856,7 +856,7 @@ func cleanTemplate(field, s string) (string, error) {
 	if strings.TrimSpace(s) == "" {
 		return "", nil
 	}
-	return cleanName(field, s)
+	return CleanName(field, s)
 }
 
 // AddEntityType adds a line to a table's SK taxonomy. Entity need not exist yet; validation points
@@ -876,7 +876,7 @@ func (c AddEntityType) Apply(d Design) (Design, error) {
 		return d, err
 	}
 	var et EntityType
-	if et.Entity, err = cleanName("entity", c.Entity); err != nil {
+	if et.Entity, err = CleanName("entity", c.Entity); err != nil {
 		return d, err
 	}
 	if et.PKTemplate, err = cleanTemplate("pk_template", c.PKTemplate); err != nil {
@@ -886,7 +886,7 @@ func (c AddEntityType) Apply(d Design) (Design, error) {
 		return d, err
 	}
 	t.EntityTypes = append(slices.Clip(t.EntityTypes), et)
-	d.Tables = replaceAt(d.Tables, i, t)
+	d.Tables = ReplaceAt(d.Tables, i, t)
 	return d, nil
 }
 
@@ -902,7 +902,7 @@ func findEntityType(d Design, table string, index int) (Table, int, error) {
 		return Table{}, -1, err
 	}
 	if index < 0 || index >= len(t.EntityTypes) {
-		return Table{}, -1, invalid("index", "table %s has no entity type %d; it has %d", t.Name, index+1, len(t.EntityTypes))
+		return Table{}, -1, Invalid("index", "table %s has no entity type %d; it has %d", t.Name, index+1, len(t.EntityTypes))
 	}
 	return t, i, nil
 }
@@ -926,21 +926,21 @@ func (c SetEntityTypeField) Apply(d Design) (Design, error) {
 	et := t.EntityTypes[c.Index]
 	switch c.Field {
 	case "entity":
-		et.Entity, err = cleanName(c.Field, c.Value)
+		et.Entity, err = CleanName(c.Field, c.Value)
 	case "pk_template":
 		et.PKTemplate, err = cleanTemplate(c.Field, c.Value)
 	case "sk_template":
 		et.SKTemplate, err = cleanTemplate(c.Field, c.Value)
 	case "description":
-		et.Description, err = cleanText(c.Field, c.Value)
+		et.Description, err = CleanText(c.Field, c.Value)
 	default:
-		return d, invalid("field", "entity types have no field %q", c.Field)
+		return d, Invalid("field", "entity types have no field %q", c.Field)
 	}
 	if err != nil {
 		return d, fieldError(c.Field, err)
 	}
-	t.EntityTypes = replaceAt(t.EntityTypes, c.Index, et)
-	d.Tables = replaceAt(d.Tables, i, t)
+	t.EntityTypes = ReplaceAt(t.EntityTypes, c.Index, et)
+	d.Tables = ReplaceAt(d.Tables, i, t)
 	return d, nil
 }
 
@@ -964,7 +964,7 @@ func (c DeleteEntityType) Apply(d Design) (Design, error) {
 		return d, err
 	}
 	t.EntityTypes = slices.Delete(slices.Clone(t.EntityTypes), c.Index, c.Index+1)
-	d.Tables = replaceAt(d.Tables, i, t)
+	d.Tables = ReplaceAt(d.Tables, i, t)
 	return d, nil
 }
 

@@ -1,6 +1,9 @@
-// Package designer owns the Dynaloom design document: its types, the typed changes that edit it,
-// its JSON form (design-json), and the examples a new design can start from. It is pure Go: no
-// HTTP, no SQL, no clock and no randomness except where a caller asks for a new id.
+// Package designer owns the Dynaloom design document: its types, the typed changes that edit it
+// and their registry, its JSON form (design-json), item sizes, key order and key templates, table
+// rows, paste, sample-data generation, diff, path overlap and the examples a new design can start
+// from. It imports only the standard library: no HTTP, no SQL, no clock and no randomness except
+// where a caller asks for a new id. What a design means to DynamoDB is package dynamo's, the rule
+// catalogue package rules', and the file formats package format's; each of them imports this one.
 //
 // A Design is treated as an immutable value. Changes never modify the design they are given; they
 // copy the parts they touch and share the rest, so a stored revision can never be altered by a later

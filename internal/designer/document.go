@@ -14,7 +14,7 @@ import (
 
 // New returns an empty design with the given name.
 func New(name string) (Design, error) {
-	n, err := cleanName("name", name)
+	n, err := CleanName("name", name)
 	if err != nil {
 		return Design{}, err
 	}
@@ -33,17 +33,17 @@ func NewID() string {
 // it copies what it fills and shares the rest.
 func Normalize(d Design) Design {
 	d.Format = Format
-	d.Entities = nonNil(d.Entities)
-	d.Relationships = withIDs(nonNil(d.Relationships), RelationshipIDPrefix, func(r *Relationship) *string { return &r.ID })
-	d.Patterns = withIDs(nonNil(d.Patterns), PatternIDPrefix, func(p *Pattern) *string { return &p.ID })
-	d.Aggregates = withIDs(nonNil(d.Aggregates), AggregateIDPrefix, func(a *AggregateAnalysis) *string { return &a.ID })
-	d.Consolidations = withIDs(nonNil(d.Consolidations), ConsolidationIDPrefix, func(c *ConsolidationReview) *string { return &c.ID })
-	d.Tables = nonNil(d.Tables)
-	d.Comments = nonNil(d.Comments)
+	d.Entities = NonNil(d.Entities)
+	d.Relationships = withIDs(NonNil(d.Relationships), RelationshipIDPrefix, func(r *Relationship) *string { return &r.ID })
+	d.Patterns = withIDs(NonNil(d.Patterns), PatternIDPrefix, func(p *Pattern) *string { return &p.ID })
+	d.Aggregates = withIDs(NonNil(d.Aggregates), AggregateIDPrefix, func(a *AggregateAnalysis) *string { return &a.ID })
+	d.Consolidations = withIDs(NonNil(d.Consolidations), ConsolidationIDPrefix, func(c *ConsolidationReview) *string { return &c.ID })
+	d.Tables = NonNil(d.Tables)
+	d.Comments = NonNil(d.Comments)
 	if slices.ContainsFunc(d.Entities, func(e Entity) bool { return e.Attributes == nil }) {
 		d.Entities = slices.Clone(d.Entities)
 		for i := range d.Entities {
-			d.Entities[i].Attributes = nonNil(d.Entities[i].Attributes)
+			d.Entities[i].Attributes = NonNil(d.Entities[i].Attributes)
 		}
 	}
 	if slices.ContainsFunc(d.Tables, func(t Table) bool {
@@ -161,7 +161,7 @@ func defaultProjections(ixs []Index) []Index {
 	return out
 }
 
-func nonNil[T any](s []T) []T {
+func NonNil[T any](s []T) []T {
 	if s == nil {
 		return []T{}
 	}
@@ -179,10 +179,10 @@ func ParseJSON(data []byte) (Design, error) {
 		return Design{}, jsonError(err)
 	}
 	if bytes.Equal(bytes.TrimSpace(data), []byte("null")) {
-		return Design{}, invalid("body", "must be a JSON object, not null")
+		return Design{}, Invalid("body", "must be a JSON object, not null")
 	}
 	if probe.Format != nil && *probe.Format != Format {
-		return Design{}, invalid("format", "is %q; this version of Dynaloom reads %q", *probe.Format, Format)
+		return Design{}, Invalid("format", "is %q; this version of Dynaloom reads %q", *probe.Format, Format)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -209,23 +209,23 @@ func jsonError(err error) error {
 	var typ *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &syn):
-		return invalid("body", "is not valid JSON (at byte %d): %v", syn.Offset, err)
+		return Invalid("body", "is not valid JSON (at byte %d): %v", syn.Offset, err)
 	case errors.As(err, &typ):
 		// ParseJSON decodes into a struct that embeds Design, so the path starts with "Design.".
 		field := strings.ReplaceAll(strings.TrimPrefix(typ.Field, "Design."), ".", "/")
 		if field == "" {
 			field = "body"
 		}
-		return invalid(field, "must be a JSON %s, not %s", jsonKind(typ.Type.Kind().String()), typ.Value)
+		return Invalid(field, "must be a JSON %s, not %s", jsonKind(typ.Type.Kind().String()), typ.Value)
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
 		name := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
-		return invalid(name, "is not a member of design-json")
+		return Invalid(name, "is not a member of design-json")
 	}
 	var ve *ValidationError
 	if errors.As(err, &ve) {
 		return ve
 	}
-	return invalid("body", "%v", err)
+	return Invalid("body", "%v", err)
 }
 
 func jsonKind(k string) string {
@@ -272,17 +272,17 @@ func encode(d Design, indent string) ([]byte, error) {
 // that are not DynamoDB's, negative or non-finite numbers, over-long text. Design mistakes that
 // DynamoDB or the method would flag are not refused here; they are findings.
 func Check(d Design) error {
-	if _, err := cleanName("name", d.Name); err != nil {
+	if _, err := CleanName("name", d.Name); err != nil {
 		return err
 	}
 	for _, f := range OverviewFields {
-		if _, err := cleanText("overview/"+f, d.Overview.Field(f)); err != nil {
+		if _, err := CleanText("overview/"+f, d.Overview.Field(f)); err != nil {
 			return err
 		}
 	}
 	for i, e := range d.Entities {
 		p := "entities/" + strconv.Itoa(i)
-		if _, err := cleanName(p+"/name", e.Name); err != nil {
+		if _, err := CleanName(p+"/name", e.Name); err != nil {
 			return err
 		}
 		if err := checkAttributes(p, e.Attributes); err != nil {
@@ -290,13 +290,13 @@ func Check(d Design) error {
 		}
 		for _, g := range e.AcceptedGaps {
 			if g != GapNoWrite && g != GapNoRead {
-				return invalid(p+"/accepted_gaps", "holds %q; use %q or %q", g, GapNoWrite, GapNoRead)
+				return Invalid(p+"/accepted_gaps", "holds %q; use %q or %q", g, GapNoWrite, GapNoRead)
 			}
 		}
 	}
 	for i, r := range d.Relationships {
 		p := "relationships/" + strconv.Itoa(i)
-		if err := oneOf(p+"/kind", r.Kind, "", OneToOne, OneToMany, ManyToMany); err != nil {
+		if err := OneOf(p+"/kind", r.Kind, "", OneToOne, OneToMany, ManyToMany); err != nil {
 			return err
 		}
 		if err := nonNegInt(p+"/avg_count", r.Avg); err != nil {
@@ -313,7 +313,7 @@ func Check(d Design) error {
 	}
 	for i, a := range d.Aggregates {
 		p := "aggregates/" + strconv.Itoa(i)
-		if err := oneOf(p+"/decision", a.Decision, "", SingleItem, ItemCollection, SeparateTables); err != nil {
+		if err := OneOf(p+"/decision", a.Decision, "", SingleItem, ItemCollection, SeparateTables); err != nil {
 			return err
 		}
 		if err := firstNonNil([]error{
@@ -328,7 +328,7 @@ func Check(d Design) error {
 	}
 	for i, c := range d.Consolidations {
 		p := "consolidations/" + strconv.Itoa(i)
-		if err := oneOf(p+"/decision", c.Decision, "", Consolidate, Separate); err != nil {
+		if err := OneOf(p+"/decision", c.Decision, "", Consolidate, Separate); err != nil {
 			return err
 		}
 		if err := percent(p+"/overlap_pct", c.OverlapPct); err != nil {
@@ -357,10 +357,10 @@ func checkIDs[T any](list string, rows []T, idOf func(*T) string) error {
 	for i := range rows {
 		id, field := idOf(&rows[i]), list+"/"+strconv.Itoa(i)+"/id"
 		if !validID(id) {
-			return invalid(field, "is %q; an id is 1 to %d letters, digits, \"-\" or \"_\"", id, MaxIDLen)
+			return Invalid(field, "is %q; an id is 1 to %d letters, digits, \"-\" or \"_\"", id, MaxIDLen)
 		}
 		if j, dup := seen[id]; dup {
-			return invalid(field, "is %q, which %s/%d already uses; ids must be unique", id, list, j)
+			return Invalid(field, "is %q, which %s/%d already uses; ids must be unique", id, list, j)
 		}
 		seen[id] = i
 	}
@@ -381,41 +381,41 @@ func validID(id string) bool {
 
 func checkPattern(p string, pt Pattern) error {
 	if pt.Number < 0 {
-		return invalid(p+"/number", "must be a positive whole number")
+		return Invalid(p+"/number", "must be a positive whole number")
 	}
 	checks := []error{
-		oneOf(p+"/type", pt.Type, "", Read, Write),
-		oneOf(p+"/status", pt.Status, StatusSolved, StatusOpen, StatusOutside, StatusAtRisk),
-		oneOf(p+"/consistency", pt.Consistency, "", Strong, Eventual),
+		OneOf(p+"/type", pt.Type, "", Read, Write),
+		OneOf(p+"/status", pt.Status, StatusSolved, StatusOpen, StatusOutside, StatusAtRisk),
+		OneOf(p+"/consistency", pt.Consistency, "", Strong, Eventual),
 		nonNegFloat(p+"/peak_rps", pt.PeakRPS),
 		nonNegFloat(p+"/avg_rps", pt.AvgRPS),
 	}
 	for i, op := range pt.Mapping.Operations {
 		at := fmt.Sprintf("%s/mapping/operations/%d/", p, i)
-		checks = append(checks, oneOf(at+"op", op.Op, Operations...), checkAction(at+"action", op))
+		checks = append(checks, OneOf(at+"op", op.Op, Operations...), CheckAction(at+"action", op))
 	}
 	return firstNonNil(checks)
 }
 
 // checkAction refuses an action the operation cannot take: BatchWriteItem puts or deletes,
 // TransactWriteItems also updates or checks a condition, and other operations take none.
-func checkAction(field string, op Operation) error {
+func CheckAction(field string, op Operation) error {
 	if op.Action == "" {
 		return nil
 	}
 	allowed := OperationActions(op.Op)
 	if len(allowed) == 0 {
-		return invalid(field, "is %q, but a %s takes no action; only BatchWriteItem and TransactWriteItems rows do, so leave it empty", op.Action, op.Op)
+		return Invalid(field, "is %q, but a %s takes no action; only BatchWriteItem and TransactWriteItems rows do, so leave it empty", op.Action, op.Op)
 	}
 	if !slices.Contains(allowed, op.Action) {
-		return invalid(field, "is %q; a %s row takes %s, or nothing to put the item when the row gives attributes and delete it when it gives none", op.Action, op.Op, strings.Join(allowed, ", "))
+		return Invalid(field, "is %q; a %s row takes %s, or nothing to put the item when the row gives attributes and delete it when it gives none", op.Action, op.Op, strings.Join(allowed, ", "))
 	}
 	return nil
 }
 
 func checkTable(p string, t Table) error {
 	checks := []error{
-		oneOf(p+"/billing_mode", t.BillingMode, OnDemand, Provisioned),
+		OneOf(p+"/billing_mode", t.BillingMode, OnDemand, Provisioned),
 		checkType(p+"/partition_key/type", t.PartitionKey.Type),
 		checkAttributes(p, t.Attributes),
 		nonNegInt(p+"/read_capacity_units", t.ReadUnits),
@@ -430,7 +430,7 @@ func checkTable(p string, t Table) error {
 	}{{"gsis", t.GSIs}, {"lsis", t.LSIs}} {
 		for i, ix := range group.ixs {
 			ip := fmt.Sprintf("%s/%s/%d", p, group.kind, i)
-			checks = append(checks, oneOf(ip+"/projection/type", ix.Projection.Type, KeysOnly, Include, All))
+			checks = append(checks, OneOf(ip+"/projection/type", ix.Projection.Type, KeysOnly, Include, All))
 			for j, k := range append(slices.Clone(ix.PartitionKey), ix.SortKey...) {
 				checks = append(checks, checkType(fmt.Sprintf("%s/key/%d/type", ip, j), k.Type))
 			}
@@ -440,7 +440,7 @@ func checkTable(p string, t Table) error {
 	for i, it := range t.Items {
 		for _, name := range it.Item.SortedNames() {
 			if !it.Item[name].Type.Valid() {
-				checks = append(checks, invalid(fmt.Sprintf("%s/items/%d/%s", p, i, name), "has no DynamoDB type"))
+				checks = append(checks, Invalid(fmt.Sprintf("%s/items/%d/%s", p, i, name), "has no DynamoDB type"))
 			}
 		}
 	}
@@ -450,7 +450,7 @@ func checkTable(p string, t Table) error {
 func checkAttributes(p string, attrs []Attribute) error {
 	for i, a := range attrs {
 		ap := fmt.Sprintf("%s/attributes/%d", p, i)
-		if _, err := cleanName(ap+"/name", a.Name); err != nil {
+		if _, err := CleanName(ap+"/name", a.Name); err != nil {
 			return err
 		}
 		if err := checkType(ap+"/type", a.Type); err != nil {
@@ -462,36 +462,36 @@ func checkAttributes(p string, attrs []Attribute) error {
 
 func checkType(field string, t Type) error {
 	if !t.Valid() {
-		return invalid(field, "is %q; use one of S N B BOOL NULL M L SS NS BS", string(t))
+		return Invalid(field, "is %q; use one of S N B BOOL NULL M L SS NS BS", string(t))
 	}
 	return nil
 }
 
-func oneOf(field, v string, allowed ...string) error {
+func OneOf(field, v string, allowed ...string) error {
 	if slices.Contains(allowed, v) {
 		return nil
 	}
 	shown := slices.DeleteFunc(slices.Clone(allowed), func(s string) bool { return s == "" })
-	return invalid(field, "is %q; use one of %s", v, strings.Join(shown, ", "))
+	return Invalid(field, "is %q; use one of %s", v, strings.Join(shown, ", "))
 }
 
 func nonNegFloat(field string, v *float64) error {
 	if v != nil && (math.IsNaN(*v) || math.IsInf(*v, 0) || *v < 0) {
-		return invalid(field, "must be a number of zero or more")
+		return Invalid(field, "must be a number of zero or more")
 	}
 	return nil
 }
 
 func nonNegInt(field string, v *int64) error {
 	if v != nil && *v < 0 {
-		return invalid(field, "must be zero or more")
+		return Invalid(field, "must be zero or more")
 	}
 	return nil
 }
 
 func percent(field string, v *float64) error {
 	if v != nil && (math.IsNaN(*v) || *v < 0 || *v > 100) {
-		return invalid(field, "must be a percentage from 0 to 100")
+		return Invalid(field, "must be a percentage from 0 to 100")
 	}
 	return nil
 }

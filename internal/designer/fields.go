@@ -28,7 +28,7 @@ func ParseRPS(s string) (*float64, error) {
 	if t == "" && strings.TrimSpace(s) == "" {
 		return nil, nil
 	}
-	v, err := parseFieldNumber(t)
+	v, err := ParseFieldNumber(t)
 	if err != nil {
 		return nil, fmt.Errorf("%q is not a number of requests per second", strings.TrimSpace(s))
 	}
@@ -56,7 +56,7 @@ func ParseTriState(s string) (*bool, error) {
 // ParsePatternType reads an access pattern's type: Read, R, Write, W in any case; blank and "None"
 // mean not stated and return "".
 func ParsePatternType(s string) (string, error) {
-	switch words(s) {
+	switch Words(s) {
 	case "", "none", "-":
 		return "", nil
 	case "read", "r", "reads":
@@ -76,7 +76,7 @@ func ParseStatus(s string) (string, error) {
 			return m.status, nil
 		}
 	}
-	switch words(t) {
+	switch Words(t) {
 	case "solved", "done":
 		return StatusSolved, nil
 	case "open", "pending", "todo", "to do":
@@ -96,7 +96,7 @@ var statusMarks = []struct{ mark, status string }{
 // ParseConsistency reads a read consistency: strong or eventual, with or without "consistent";
 // blank returns "".
 func ParseConsistency(s string) (string, error) {
-	switch words(s) {
+	switch Words(s) {
 	case "", "-", "none":
 		return "", nil
 	case "strong", "strongly", "strongly consistent", "strong consistency", "strongly consistent read", "strongly consistent reads":
@@ -129,7 +129,7 @@ func ParseRelationshipKind(s string) (string, error) {
 // ParseAggregateDecision reads an aggregate decision as the seed words it ("Single Item Aggregate",
 // "Item Collection", "Separate Tables") or as stored; blank returns "".
 func ParseAggregateDecision(s string) (string, error) {
-	switch strings.TrimSuffix(words(s), " aggregate") {
+	switch strings.TrimSuffix(Words(s), " aggregate") {
 	case "", "-", "none", "undecided":
 		return "", nil
 	case "single item", "single":
@@ -143,8 +143,8 @@ func ParseAggregateDecision(s string) (string, error) {
 }
 
 // parseConsolidationDecision reads a consolidation decision; blank returns "".
-func parseConsolidationDecision(s string) (string, error) {
-	switch words(s) {
+func ParseConsolidationDecision(s string) (string, error) {
+	switch Words(s) {
 	case "", "-", "none", "undecided":
 		return "", nil
 	case "consolidate", "consolidated", "merge", "merged", "same table":
@@ -157,8 +157,8 @@ func parseConsolidationDecision(s string) (string, error) {
 
 // parseType reads an attribute type: a DynamoDB type in any case, or its name ("string",
 // "number"). Blank means S.
-func parseType(s string) (Type, error) {
-	switch words(s) {
+func ParseType(s string) (Type, error) {
+	switch Words(s) {
 	case "", "string":
 		return S, nil
 	case "number":
@@ -186,12 +186,12 @@ func parseType(s string) (Type, error) {
 }
 
 // parsePercent reads a percentage from 0 to 100, with or without "%"; blank returns nil.
-func parsePercent(s string) (*float64, error) {
+func ParsePercent(s string) (*float64, error) {
 	t := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(s), "%"))
 	if t == "" && strings.TrimSpace(s) == "" {
 		return nil, nil
 	}
-	v, err := parseFieldNumber(t)
+	v, err := ParseFieldNumber(t)
 	if err != nil || v < 0 || v > 100 {
 		return nil, fmt.Errorf("%q is not a percentage from 0 to 100", strings.TrimSpace(s))
 	}
@@ -199,7 +199,7 @@ func parsePercent(s string) (*float64, error) {
 }
 
 // parseKB reads a size in kilobytes, zero or more, optionally followed by "KB"; blank returns nil.
-func parseKB(s string) (*float64, error) {
+func ParseKB(s string) (*float64, error) {
 	t := strings.TrimSpace(s)
 	if len(t) >= 2 && strings.EqualFold(t[len(t)-2:], "kb") {
 		t = strings.TrimSpace(t[:len(t)-2])
@@ -207,7 +207,7 @@ func parseKB(s string) (*float64, error) {
 	if t == "" && strings.TrimSpace(s) == "" {
 		return nil, nil
 	}
-	v, err := parseFieldNumber(t)
+	v, err := ParseFieldNumber(t)
 	if err != nil || v < 0 {
 		return nil, fmt.Errorf("%q is not a size in KB of zero or more", strings.TrimSpace(s))
 	}
@@ -220,7 +220,7 @@ func parseCount(s string) (*int64, error) {
 	if t == "" {
 		return nil, nil
 	}
-	v, err := parseFieldNumber(t)
+	v, err := ParseFieldNumber(t)
 	if err != nil || v < 0 || v != math.Trunc(v) || v > 1e15 {
 		return nil, fmt.Errorf("%q is not a whole number of zero or more", t)
 	}
@@ -242,7 +242,7 @@ var errNotNumber = errors.New("not a decimal number")
 
 // parseFieldNumber reads a plain decimal such as "1,200.5", "-3" or "1e3". Commas are accepted only
 // as thousands separators, so "0,5" is refused rather than misread as 5.
-func parseFieldNumber(s string) (float64, error) {
+func ParseFieldNumber(s string) (float64, error) {
 	if s == "" || strings.ContainsFunc(s, func(r rune) bool {
 		return !unicode.IsDigit(r) && !strings.ContainsRune(".,eE+-", r)
 	}) {
@@ -283,7 +283,7 @@ func splitList(s string) []string {
 
 // words lower-cases s, treats "_" and "-" as spaces, and collapses runs of spaces, so that
 // "At-Risk", "at_risk" and "at  risk" compare equal.
-func words(s string) string {
+func Words(s string) string {
 	s = strings.Map(func(r rune) rune {
 		if r == '_' || r == '-' {
 			return ' '

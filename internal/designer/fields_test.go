@@ -103,7 +103,7 @@ func TestParseEnumerations(t *testing.T) {
 			"item collection aggregate": ItemCollection, "Separate Tables": SeparateTables, "separate_tables": SeparateTables,
 			"": "",
 		}, []string{"one table", "merge"}},
-		{"consolidation decision", parseConsolidationDecision, map[string]string{
+		{"consolidation decision", ParseConsolidationDecision, map[string]string{
 			"consolidate": Consolidate, "Consolidated": Consolidate, "separate": Separate, "Keep separate": Separate, "": "",
 		}, []string{"maybe"}},
 	}
@@ -135,16 +135,16 @@ func TestParseRelationshipKind_manyToOneSaysToSwap(t *testing.T) {
 
 func TestParsePercentAndCounts(t *testing.T) {
 	for in, want := range map[string]float64{"45": 45, "45%": 45, " 12.5 % ": 12.5, "0": 0, "100": 100} {
-		if got, err := parsePercent(in); err != nil || *got != want {
+		if got, err := ParsePercent(in); err != nil || *got != want {
 			t.Errorf("parsePercent(%q) = %v, %v", in, got, err)
 		}
 	}
 	for _, in := range []string{"101", "-1", "half", "%"} {
-		if _, err := parsePercent(in); err == nil {
+		if _, err := ParsePercent(in); err == nil {
 			t.Errorf("parsePercent(%q) accepted", in)
 		}
 	}
-	if got, err := parsePercent(""); got != nil || err != nil {
+	if got, err := ParsePercent(""); got != nil || err != nil {
 		t.Errorf("parsePercent(\"\") = %v, %v", got, err)
 	}
 	if got, err := parseCount("1,200"); err != nil || *got != 1200 {
@@ -155,7 +155,7 @@ func TestParsePercentAndCounts(t *testing.T) {
 			t.Errorf("parseCount(%q) accepted", in)
 		}
 	}
-	if got, err := parseKB("1.7 KB"); err != nil || *got != 1.7 {
+	if got, err := ParseKB("1.7 KB"); err != nil || *got != 1.7 {
 		t.Errorf("parseKB(1.7 KB) = %v, %v", got, err)
 	}
 	for in, want := range map[string]int{"4": 4, "#12": 12, " 7 ": 7} {
@@ -172,11 +172,11 @@ func TestParsePercentAndCounts(t *testing.T) {
 
 func TestParseType(t *testing.T) {
 	for in, want := range map[string]Type{"": S, "s": S, "N": N, "string": S, "Number": N, "bool": BOOL, "string set": SS, "ns": NS} {
-		if got, err := parseType(in); err != nil || got != want {
+		if got, err := ParseType(in); err != nil || got != want {
 			t.Errorf("parseType(%q) = %q, %v; want %q", in, got, err, want)
 		}
 	}
-	if _, err := parseType("DATE"); err == nil {
+	if _, err := ParseType("DATE"); err == nil {
 		t.Errorf("parseType(DATE) accepted")
 	}
 }

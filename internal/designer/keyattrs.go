@@ -20,14 +20,14 @@ func ParseKeyAttributes(text string, t Table) ([]KeyAttribute, error) {
 		}
 		name, typ, hasType := strings.Cut(part, ":")
 		name = strings.TrimSpace(name)
-		if _, err := cleanName("key", name); err != nil {
+		if _, err := CleanName("key", name); err != nil {
 			return nil, err
 		}
-		k := KeyAttribute{Name: name, Type: t.declaredType(name)}
+		k := KeyAttribute{Name: name, Type: t.DeclaredType(name)}
 		if hasType {
 			k.Type = Type(strings.ToUpper(strings.TrimSpace(typ)))
 			if !k.Type.KeyType() {
-				return nil, invalid("key", "%s has type %q; key attributes are S, N or B", name, strings.TrimSpace(typ))
+				return nil, Invalid("key", "%s has type %q; key attributes are S, N or B", name, strings.TrimSpace(typ))
 			}
 		}
 		out = append(out, k)
@@ -46,7 +46,7 @@ func FormatKeyAttributes(keys []KeyAttribute) string {
 
 // declaredType is the type the table gives an attribute: its key schema first, then its declared
 // attributes; S when it declares none.
-func (t Table) declaredType(name string) Type {
+func (t Table) DeclaredType(name string) Type {
 	if t.PartitionKey.Name == name && t.PartitionKey.Type != "" {
 		return t.PartitionKey.Type
 	}

@@ -6,7 +6,7 @@ import "strings"
 // item, how a key reads for people and when two keys name the same item.
 
 // tableKeyNames are the attributes of the table's primary key.
-func tableKeyNames(t Table) []string {
+func TableKeyNames(t Table) []string {
 	if t.SortKey == nil {
 		return []string{t.PartitionKey.Name}
 	}

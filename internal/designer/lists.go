@@ -4,9 +4,9 @@ import "strings"
 
 // Lists of names in the sentences messages are made of.
 
-func listAnd(items []string) string { return listJoin(items, " and ") }
+func ListAnd(items []string) string { return listJoin(items, " and ") }
 
-func listOr(items []string) string { return listJoin(items, " or ") }
+func ListOr(items []string) string { return listJoin(items, " or ") }
 
 func listJoin(items []string, last string) string {
 	if len(items) <= 1 {
@@ -16,7 +16,7 @@ func listJoin(items []string, last string) string {
 }
 
 // tableChoice names the design's tables as a message offers them: "Orders, Customers or Audit".
-func tableChoice(d Design) string {
+func TableChoice(d Design) string {
 	names := make([]string, len(d.Tables))
 	for i, t := range d.Tables {
 		names[i] = t.Name
@@ -24,5 +24,5 @@ func tableChoice(d Design) string {
 	if len(names) == 0 {
 		return "a table"
 	}
-	return listOr(names)
+	return ListOr(names)
 }

@@ -18,7 +18,7 @@ func CompareKeyValues(a, b Value) int {
 	case S:
 		return strings.Compare(a.S, b.S)
 	case N:
-		return compareNumberText(a.S, b.S)
+		return CompareNumberText(a.S, b.S)
 	case B:
 		return bytes.Compare(a.B, b.B)
 	}
@@ -44,12 +44,12 @@ func CompareKeys(a, b []Value) int {
 
 // compareNumberText compares two number texts numerically. Text that is not a number sorts after
 // every number, and among itself by its bytes.
-func compareNumberText(a, b string) int {
-	da, okA := parseDecimal(a)
-	db, okB := parseDecimal(b)
+func CompareNumberText(a, b string) int {
+	da, okA := ParseDecimal(a)
+	db, okB := ParseDecimal(b)
 	switch {
 	case okA && okB:
-		return compareDecimals(da, db)
+		return CompareDecimals(da, db)
 	case okA:
 		return -1
 	case okB:
@@ -60,7 +60,7 @@ func compareNumberText(a, b string) int {
 
 // compareDecimals compares two parsed numbers without converting them to floats, so that 38-digit
 // numbers that differ in their last digit still compare unequal.
-func compareDecimals(a, b decimal) int {
+func CompareDecimals(a, b Decimal) int {
 	sa, sb := decimalSign(a), decimalSign(b)
 	if sa != sb {
 		if sa < sb {
@@ -78,11 +78,11 @@ func compareDecimals(a, b decimal) int {
 	return c
 }
 
-func decimalSign(d decimal) int {
+func decimalSign(d Decimal) int {
 	switch {
-	case d.digits == "":
+	case d.Digits == "":
 		return 0
-	case d.negative:
+	case d.Negative:
 		return -1
 	}
 	return 1
@@ -91,14 +91,14 @@ func decimalSign(d decimal) int {
 // compareMagnitudes compares |a| and |b|, both non-zero. The power of ten of the leading digit
 // decides; when it is equal the digit strings do, and since neither has trailing zeros a proper
 // prefix is the smaller number.
-func compareMagnitudes(a, b decimal) int {
-	ha := a.exp + int64(len(a.digits))
-	hb := b.exp + int64(len(b.digits))
+func compareMagnitudes(a, b Decimal) int {
+	ha := a.Exp + int64(len(a.Digits))
+	hb := b.Exp + int64(len(b.Digits))
 	switch {
 	case ha < hb:
 		return -1
 	case ha > hb:
 		return 1
 	}
-	return strings.Compare(a.digits, b.digits)
+	return strings.Compare(a.Digits, b.Digits)
 }

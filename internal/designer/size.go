@@ -29,7 +29,7 @@ func ValueSize(v Value) int {
 	case S:
 		return len(v.S)
 	case N:
-		return numberSize(v.S)
+		return NumberSize(v.S)
 	case B:
 		return len(v.B)
 	case BOOL, NULL:
@@ -55,7 +55,7 @@ func ValueSize(v Value) int {
 	case NS:
 		n := 0
 		for _, s := range v.SS {
-			n += numberSize(s)
+			n += NumberSize(s)
 		}
 		return n
 	case BS:
@@ -82,7 +82,7 @@ const maxNumberSize = 21
 // dropped, and the size is one byte per pair plus one, plus one more when negative, at most 21.
 // Text that is not a number, which validation reports elsewhere, gets the official approximation
 // for its length: one byte per two characters plus one.
-func numberSize(text string) int {
+func NumberSize(text string) int {
 	negative, high, low, zero, ok := numberShape(text)
 	switch {
 	case !ok:
@@ -108,7 +108,7 @@ func numberShape(s string) (negative bool, high, low int64, zero, ok bool) {
 		i++
 	}
 	intStart := i
-	for i < len(s) && isDigit(s[i]) {
+	for i < len(s) && IsDigit(s[i]) {
 		i++
 	}
 	intEnd := i
@@ -116,7 +116,7 @@ func numberShape(s string) (negative bool, high, low int64, zero, ok bool) {
 	if i < len(s) && s[i] == '.' {
 		i++
 		fracStart = i
-		for i < len(s) && isDigit(s[i]) {
+		for i < len(s) && IsDigit(s[i]) {
 			i++
 		}
 		fracEnd = i
@@ -133,7 +133,7 @@ func numberShape(s string) (negative bool, high, low int64, zero, ok bool) {
 			i++
 		}
 		expStart := i
-		for i < len(s) && isDigit(s[i]) {
+		for i < len(s) && IsDigit(s[i]) {
 			if exp < maxExponent {
 				exp = exp*10 + int64(s[i]-'0')
 			}

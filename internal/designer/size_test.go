@@ -116,10 +116,10 @@ func TestValueSize_numbersMatchTheCalculator(t *testing.T) {
 		if rng.IntN(2) == 0 {
 			text = "-" + text
 		}
-		if checkNumber(text) != nil {
+		if CheckNumber(text) != nil {
 			continue
 		}
-		if got, want := numberSize(text), calculatorNumberSize(text); got != want {
+		if got, want := NumberSize(text), calculatorNumberSize(text); got != want {
 			t.Fatalf("numberSize(%s) = %d, calculator says %d", text, got, want)
 		}
 	}
@@ -127,8 +127,8 @@ func TestValueSize_numbersMatchTheCalculator(t *testing.T) {
 
 // calculatorNumberSize is the calculator's algorithm, string for string.
 func calculatorNumberSize(text string) int {
-	d, _ := parseDecimal(text)
-	if d.digits == "" {
+	d, _ := ParseDecimal(text)
+	if d.Digits == "" {
 		return 1
 	}
 	fixed := fixedNotation(d)
@@ -141,19 +141,19 @@ func calculatorNumberSize(text string) int {
 
 // fixedNotation writes a number as decimal.js's toFixed() does: no exponent, no leading or
 // trailing zeros beyond "0." before a fraction.
-func fixedNotation(d decimal) string {
+func fixedNotation(d Decimal) string {
 	sign := ""
-	if d.negative {
+	if d.Negative {
 		sign = "-"
 	}
-	if d.exp >= 0 {
-		return sign + d.digits + strings.Repeat("0", int(d.exp))
+	if d.Exp >= 0 {
+		return sign + d.Digits + strings.Repeat("0", int(d.Exp))
 	}
-	point := len(d.digits) + int(d.exp)
+	point := len(d.Digits) + int(d.Exp)
 	if point > 0 {
-		return sign + d.digits[:point] + "." + d.digits[point:]
+		return sign + d.Digits[:point] + "." + d.Digits[point:]
 	}
-	return sign + "0." + strings.Repeat("0", -point) + d.digits
+	return sign + "0." + strings.Repeat("0", -point) + d.Digits
 }
 
 func calculatorMeasure(n string) int {
@@ -217,7 +217,7 @@ func TestNumberShape_agreesWithParseDecimal(t *testing.T) {
 		texts = append(texts, string(b))
 	}
 	for _, s := range texts {
-		d, ok := parseDecimal(s)
+		d, ok := ParseDecimal(s)
 		negative, high, low, zero, shapeOK := numberShape(s)
 		if ok != shapeOK {
 			t.Fatalf("%q: parseDecimal ok = %v, numberShape ok = %v", s, ok, shapeOK)
@@ -225,13 +225,13 @@ func TestNumberShape_agreesWithParseDecimal(t *testing.T) {
 		if !ok {
 			continue
 		}
-		if zero != (d.digits == "") {
-			t.Fatalf("%q: zero = %v, digits %q", s, zero, d.digits)
+		if zero != (d.Digits == "") {
+			t.Fatalf("%q: zero = %v, digits %q", s, zero, d.Digits)
 		}
 		if zero {
 			continue
 		}
-		if negative != d.negative || high != d.exp+int64(len(d.digits))-1 || low != d.exp {
+		if negative != d.Negative || high != d.Exp+int64(len(d.Digits))-1 || low != d.Exp {
 			t.Fatalf("%q: shape (%v, %d, %d), decimal %+v", s, negative, high, low, d)
 		}
 	}

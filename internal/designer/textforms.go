@@ -56,12 +56,12 @@ func ParsePatternList(text string) ([]PatternAttributes, error) {
 		}
 		num, attrs, ok := strings.Cut(part, ":")
 		if !ok {
-			return nil, invalid("pattern_attributes", "write %q as \"<pattern number>: attribute, attribute\"", part)
+			return nil, Invalid("pattern_attributes", "write %q as \"<pattern number>: attribute, attribute\"", part)
 		}
 		num = strings.TrimLeft(strings.TrimSpace(num), "#APap ")
 		n, err := strconv.Atoi(num)
 		if err != nil || n < 1 {
-			return nil, invalid("pattern_attributes", "%q is not a pattern number", strings.TrimSpace(part[:strings.Index(part, ":")]))
+			return nil, Invalid("pattern_attributes", "%q is not a pattern number", strings.TrimSpace(part[:strings.Index(part, ":")]))
 		}
 		entry := PatternAttributes{Pattern: n}
 		for _, a := range strings.Split(attrs, ",") {
@@ -95,7 +95,7 @@ func ParseGenerator(text string) (*Generator, error) {
 	kind = strings.ToLower(strings.ReplaceAll(kind, "-", "_"))
 	arg = strings.TrimSpace(arg)
 	if !slices.Contains(GeneratorKinds, kind) {
-		return nil, invalid("generator", "%q is not a generator; use one of %s", kind, strings.Join(GeneratorKinds, ", "))
+		return nil, Invalid("generator", "%q is not a generator; use one of %s", kind, strings.Join(GeneratorKinds, ", "))
 	}
 	g := &Generator{Kind: kind}
 	switch kind {
@@ -107,7 +107,7 @@ func ParseGenerator(text string) (*Generator, error) {
 		minV, err1 := strconv.ParseFloat(strings.TrimSpace(lo), 64)
 		maxV, err2 := strconv.ParseFloat(strings.TrimSpace(hi), 64)
 		if !ok || err1 != nil || err2 != nil || minV > maxV {
-			return nil, invalid("generator", "write a range as \"%s 1..100\", the smaller bound first", kind)
+			return nil, Invalid("generator", "write a range as \"%s 1..100\", the smaller bound first", kind)
 		}
 		g.Min, g.Max = &minV, &maxV
 	case "one_of":
@@ -115,11 +115,11 @@ func ParseGenerator(text string) (*Generator, error) {
 			g.Values = append(g.Values, strings.TrimSpace(v))
 		}
 		if arg == "" {
-			return nil, invalid("generator", "list the values as \"one_of a|b|c\"")
+			return nil, Invalid("generator", "list the values as \"one_of a|b|c\"")
 		}
 	case "template":
 		if arg == "" {
-			return nil, invalid("generator", "give the template, as in \"template ORDER#{order_id}\"")
+			return nil, Invalid("generator", "give the template, as in \"template ORDER#{order_id}\"")
 		}
 		g.Template = arg
 	}

@@ -150,7 +150,7 @@ func (v *Value) decode(data []byte, depth int) error {
 			err = json.Unmarshal(body, &out.S)
 		case N:
 			if err = json.Unmarshal(body, &out.S); err == nil {
-				err = checkNumber(out.S)
+				err = CheckNumber(out.S)
 			}
 		case B:
 			err = json.Unmarshal(body, &out.B)
@@ -168,12 +168,12 @@ func (v *Value) decode(data []byte, depth int) error {
 		case SS:
 			err = json.Unmarshal(body, &out.SS)
 			if err == nil {
-				err = checkSet(out.SS, nil)
+				err = CheckSet(out.SS, nil)
 			}
 		case NS:
 			err = json.Unmarshal(body, &out.SS)
 			if err == nil {
-				err = checkSet(out.SS, checkNumber)
+				err = CheckSet(out.SS, CheckNumber)
 			}
 		case BS:
 			err = json.Unmarshal(body, &out.BS)
@@ -182,7 +182,7 @@ func (v *Value) decode(data []byte, depth int) error {
 				for i, b := range out.BS {
 					strs[i] = string(b)
 				}
-				err = checkSet(strs, nil)
+				err = CheckSet(strs, nil)
 			}
 		default:
 			return fmt.Errorf("unknown attribute type %q (use one of S N B BOOL NULL M L SS NS BS)", k)
@@ -238,7 +238,7 @@ func decodeList(body []byte, depth int) ([]Value, error) {
 	return l, nil
 }
 
-func checkSet(members []string, each func(string) error) error {
+func CheckSet(members []string, each func(string) error) error {
 	if len(members) == 0 {
 		return fmt.Errorf("a set must not be empty")
 	}
@@ -265,17 +265,17 @@ func checkSet(members []string, each func(string) error) error {
 // exponent, with up to 38 significant digits and a magnitude from 1E-130 to below 1E+126. It parses
 // the text itself: math/big would also take base prefixes (0x, 0b, 0o) and would compute huge
 // powers of ten for exponents DynamoDB refuses anyway.
-func checkNumber(s string) error {
-	n, ok := parseDecimal(s)
+func CheckNumber(s string) error {
+	n, ok := ParseDecimal(s)
 	if !ok {
 		return fmt.Errorf("%q is not a number", s)
 	}
-	if len(n.digits) > 38 {
-		return fmt.Errorf("%q has %d significant digits; DynamoDB keeps at most 38", s, len(n.digits))
+	if len(n.Digits) > 38 {
+		return fmt.Errorf("%q has %d significant digits; DynamoDB keeps at most 38", s, len(n.Digits))
 	}
-	if n.digits != "" {
+	if n.Digits != "" {
 		// magnitude is the power of ten of the leading digit: 1.5E3 has magnitude 3.
-		magnitude := n.exp + int64(len(n.digits)) - 1
+		magnitude := n.Exp + int64(len(n.Digits)) - 1
 		if magnitude > 125 || magnitude < -130 {
 			return fmt.Errorf("%q is out of DynamoDB's range (1E-130 to 9.99…E+125)", s)
 		}
@@ -285,25 +285,25 @@ func checkNumber(s string) error {
 
 // decimal is a number as significant digits (no leading or trailing zeros; empty for zero) times
 // ten to the power exp.
-type decimal struct {
-	negative bool
-	digits   string
-	exp      int64
+type Decimal struct {
+	Negative bool
+	Digits   string
+	Exp      int64
 }
 
 // maxExponent bounds the written exponent so that it cannot overflow; anything near it is far out
 // of DynamoDB's range.
 const maxExponent = 1 << 40
 
-func parseDecimal(s string) (decimal, bool) {
-	var n decimal
+func ParseDecimal(s string) (Decimal, bool) {
+	var n Decimal
 	i := 0
 	if i < len(s) && (s[i] == '+' || s[i] == '-') {
-		n.negative = s[i] == '-'
+		n.Negative = s[i] == '-'
 		i++
 	}
 	intStart := i
-	for i < len(s) && isDigit(s[i]) {
+	for i < len(s) && IsDigit(s[i]) {
 		i++
 	}
 	intPart := s[intStart:i]
@@ -311,13 +311,13 @@ func parseDecimal(s string) (decimal, bool) {
 	if i < len(s) && s[i] == '.' {
 		i++
 		fracStart := i
-		for i < len(s) && isDigit(s[i]) {
+		for i < len(s) && IsDigit(s[i]) {
 			i++
 		}
 		fracPart = s[fracStart:i]
 	}
 	if intPart == "" && fracPart == "" {
-		return decimal{}, false
+		return Decimal{}, false
 	}
 	var exp int64
 	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
@@ -328,47 +328,47 @@ func parseDecimal(s string) (decimal, bool) {
 			i++
 		}
 		expStart := i
-		for i < len(s) && isDigit(s[i]) {
+		for i < len(s) && IsDigit(s[i]) {
 			if exp < maxExponent {
 				exp = exp*10 + int64(s[i]-'0')
 			}
 			i++
 		}
 		if i == expStart {
-			return decimal{}, false
+			return Decimal{}, false
 		}
 		if expNegative {
 			exp = -exp
 		}
 	}
 	if i != len(s) {
-		return decimal{}, false
+		return Decimal{}, false
 	}
 	all := strings.TrimLeft(intPart+fracPart, "0")
 	trimmed := strings.TrimRight(all, "0")
-	n.digits = trimmed
-	n.exp = exp - int64(len(fracPart)) + int64(len(all)-len(trimmed))
-	if n.digits == "" {
-		n.negative = false
-		n.exp = 0
+	n.Digits = trimmed
+	n.Exp = exp - int64(len(fracPart)) + int64(len(all)-len(trimmed))
+	if n.Digits == "" {
+		n.Negative = false
+		n.Exp = 0
 	}
 	return n, true
 }
 
-func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+func IsDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 // canonicalNumber returns one spelling per numeric value, so that 1.50 and 15E-1 compare equal in a
 // number set.
 func canonicalNumber(s string) string {
-	n, ok := parseDecimal(s)
+	n, ok := ParseDecimal(s)
 	if !ok {
 		return s
 	}
 	sign := ""
-	if n.negative {
+	if n.Negative {
 		sign = "-"
 	}
-	return sign + n.digits + "e" + strconv.FormatInt(n.exp, 10)
+	return sign + n.Digits + "e" + strconv.FormatInt(n.Exp, 10)
 }
 
 // SortedNames returns the attribute names of an item in byte order, for deterministic output.

@@ -122,7 +122,7 @@ func TestValue_acceptsDynamoDBNumbers(t *testing.T) {
 		"0.00000000000000000000000000000000000000000000000001",
 		"1000000000000000000000000000000000000000000000000000",
 	} {
-		if err := checkNumber(n); err != nil {
+		if err := CheckNumber(n); err != nil {
 			t.Errorf("checkNumber(%q): %v", n, err)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/rules"
 	"dynaloom/web/templates"
 )
 
@@ -47,7 +48,7 @@ func aggregateCard(d *designContext, a designer.AggregateAnalysis, bad *cellErro
 		}
 		return templates.LabeledCell{Label: label, Cell: bad.apply(c)}
 	}
-	sug := designer.SuggestAggregate(a)
+	sug := rules.SuggestAggregate(a)
 	card := templates.AggregateCard{
 		ID:    cardID,
 		Title: a.EntityA + " + " + a.EntityB,
@@ -88,7 +89,7 @@ func consolidationRow(d *designContext, r designer.ConsolidationReview, entities
 		}
 		return bad.apply(c)
 	}
-	sug := designer.SuggestConsolidation(r)
+	sug := rules.SuggestConsolidation(r)
 	row := templates.ConsolidationRow{
 		RowID: elemID("cons", r.ID),
 		Cells: []templates.Cell{

@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/format"
 )
 
 type createdDesign struct {
@@ -29,15 +30,15 @@ type createdDesign struct {
 func (s *Server) apiCreateDesign(c echo.Context) error {
 	mediaType, _, _ := mime.ParseMediaType(c.Request().Header.Get(echo.HeaderContentType))
 	var d designer.Design
-	var notes []designer.ImportNote
+	var notes []format.ImportNote
 	var err error
 	switch mediaType {
 	case echo.MIMEApplicationJSON:
 		d, err = designFromJSONBody(c)
 	case echo.MIMEMultipartForm:
-		var files []designer.File
+		var files []format.File
 		if files, err = uploadedFiles(c); err == nil {
-			d, notes, err = designer.Import(files)
+			d, notes, err = format.Import(files)
 		}
 	default:
 		return &apiError{http.StatusUnsupportedMediaType, "unsupported_media_type",

@@ -9,7 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/dynamo"
 )
 
 // evaluateOps are the reads the evaluate endpoint answers, as DynamoDB names them.
@@ -38,8 +38,8 @@ func (s *Server) apiEvaluate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out, err := designer.EvaluateJSON(designFrom(c).Record.Design, op, body)
-	var ee *designer.EvalError
+	out, err := dynamo.EvaluateJSON(designFrom(c).Record.Design, op, body)
+	var ee *dynamo.EvalError
 	if errors.As(err, &ee) {
 		return dynamoError(c, dynamoPrefix+ee.Type, ee.Message)
 	}

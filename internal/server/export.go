@@ -12,13 +12,13 @@ import (
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
 
-	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/format"
 	"dynaloom/web/templates"
 )
 
 // findExportFormat answers 404 for a format there is not.
-func findExportFormat(id string) (designer.ExportFormat, error) {
-	f, err := designer.FindExportFormat(id)
+func findExportFormat(id string) (format.ExportFormat, error) {
+	f, err := format.FindExportFormat(id)
 	if err != nil {
 		return f, &apiError{http.StatusNotFound, "unknown_format", err.Error()}
 	}
@@ -147,7 +147,7 @@ func (s *Server) exportPage(c echo.Context) error {
 		return err
 	}
 	e := templates.Export{Workspace: w}
-	for _, f := range designer.ExportFormats() {
+	for _, f := range format.ExportFormats() {
 		out, err := f.WriteDated(d.Record.Design, d.Record.CreatedAt, d.Record.UpdatedAt)
 		if err != nil {
 			// A design a format cannot express (such as a name CloudFormation refuses) still

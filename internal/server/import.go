@@ -10,11 +10,12 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/format"
 	"dynaloom/web/templates"
 )
 
 // uploadedFiles reads the multipart "file" parts of a request.
-func uploadedFiles(c echo.Context) ([]designer.File, error) {
+func uploadedFiles(c echo.Context) ([]format.File, error) {
 	form, err := c.MultipartForm()
 	if err != nil {
 		var mbe *http.MaxBytesError
@@ -23,7 +24,7 @@ func uploadedFiles(c echo.Context) ([]designer.File, error) {
 		}
 		return nil, badInput("body: not a readable multipart form: %v", err)
 	}
-	var files []designer.File
+	var files []format.File
 	for _, fh := range form.File["file"] {
 		f, err := fh.Open()
 		if err != nil {
@@ -34,7 +35,7 @@ func uploadedFiles(c echo.Context) ([]designer.File, error) {
 		if err != nil {
 			return nil, fmt.Errorf("read upload: %w", err)
 		}
-		files = append(files, designer.File{Name: fh.Filename, Data: data})
+		files = append(files, format.File{Name: fh.Filename, Data: data})
 	}
 	if len(files) == 0 {
 		return nil, badInput("file: add a part named \"file\" holding the document")
@@ -42,7 +43,7 @@ func uploadedFiles(c echo.Context) ([]designer.File, error) {
 	return files, nil
 }
 
-func noteTexts(notes []designer.ImportNote) []string {
+func noteTexts(notes []format.ImportNote) []string {
 	out := make([]string, 0, len(notes))
 	for _, n := range notes {
 		if n.Line > 0 {
@@ -66,7 +67,7 @@ func (s *Server) importUpload(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	d, notes, err := designer.Import(files)
+	d, notes, err := format.Import(files)
 	var ve *designer.ValidationError
 	if errors.As(err, &ve) {
 		page := templates.Import{Page: templates.Page{Title: "Import a design · Dynaloom"}, Error: err.Error()}

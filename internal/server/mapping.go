@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/dynamo"
 	"dynaloom/web/templates"
 )
 
@@ -146,7 +147,7 @@ func resultView(d *designContext, p designer.Pattern, i int, op designer.Operati
 	// unprojected so a projection that leaves out a key still shows, and is judged on, its items.
 	unprojected := op
 	unprojected.Projection = ""
-	res := designer.RunOperation(design, unprojected)
+	res := dynamo.RunOperation(design, unprojected)
 	if res.Error != "" {
 		r.Error = res.Error
 		return r
@@ -160,7 +161,7 @@ func resultView(d *designContext, p designer.Pattern, i int, op designer.Operati
 		return r
 	}
 	r.Summary = fmt.Sprintf("%d returned · %d read · %s", res.Count, res.ScannedCount, unitsNoun(res.CapacityUnits, "capacity unit"))
-	if stated, pass := designer.Verdict(t, unprojected, res); stated {
+	if stated, pass := dynamo.Verdict(t, unprojected, res); stated {
 		r.Verdict = "fail"
 		if pass {
 			r.Verdict = "pass"

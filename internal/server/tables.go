@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/dynamo"
 	"dynaloom/web/templates"
 )
 
@@ -330,7 +331,7 @@ func indexGrids(t designer.Table) []templates.IndexGrid {
 const maxIndexGridRows = 50
 
 func indexGrid(t designer.Table, ix designer.Index, kind string, lsi bool) templates.IndexGrid {
-	view := designer.IndexItemsFirst(t, ix, lsi, maxIndexGridRows)
+	view := dynamo.IndexItemsFirst(t, ix, lsi, maxIndexGridRows)
 	g := templates.IndexGrid{ID: elemID("ixgrid", t.Name, ix.Name), Name: ix.Name, Kind: kind, Projection: projectionText(ix.Projection)}
 	seen := map[string]bool{}
 	add := func(name, role string) {

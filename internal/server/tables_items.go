@@ -10,6 +10,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/dynamo"
 	"dynaloom/web/templates"
 )
 
@@ -384,7 +385,7 @@ func (s *Server) apiIndexItems(c echo.Context) error {
 	}
 	lsi := slices.ContainsFunc(t.LSIs, func(l designer.Index) bool { return l.Name == name })
 	out := []itemEntry{}
-	for _, r := range designer.IndexItems(t, ix, lsi).Rows {
+	for _, r := range dynamo.IndexItems(t, ix, lsi).Rows {
 		out = append(out, itemEntry{Item: r.Item, SizeBytes: r.Size})
 	}
 	return c.JSON(http.StatusOK, map[string]any{"items": out})

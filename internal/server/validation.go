@@ -6,6 +6,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/rules"
 	"dynaloom/web/templates"
 )
 
@@ -16,19 +17,19 @@ func (s *Server) validationPage(c echo.Context) error {
 		return err
 	}
 	v := templates.Validation{Workspace: w, AllClear: allClear(designer.Summarize(d.Record.Design))}
-	findings := designer.Validate(d.Record.Design)
+	findings := rules.Validate(d.Record.Design)
 	for _, f := range findings {
 		fv := findingView(d, f)
 		switch f.Severity {
-		case designer.SeverityError:
+		case rules.SeverityError:
 			v.Errors = append(v.Errors, fv)
-		case designer.SeverityWarning:
+		case rules.SeverityWarning:
 			v.Warnings = append(v.Warnings, fv)
 		default:
 			v.Infos = append(v.Infos, fv)
 		}
 	}
-	lists := designer.BuildChecklists(d.Record.Design, findings)
+	lists := rules.BuildChecklists(d.Record.Design, findings)
 	for _, it := range lists.Requirements {
 		v.Requirements = append(v.Requirements, templates.ChecklistView{Item: it.Item, OK: it.OK})
 	}
@@ -40,12 +41,12 @@ func (s *Server) validationPage(c echo.Context) error {
 
 type validationResponse struct {
 	Revision int64 `json:"revision"`
-	designer.Report
+	rules.Report
 }
 
 func (s *Server) apiValidation(c echo.Context) error {
 	rec := designFrom(c).Record
-	return c.JSON(http.StatusOK, validationResponse{Revision: rec.Revision, Report: designer.BuildReport(rec.Design)})
+	return c.JSON(http.StatusOK, validationResponse{Revision: rec.Revision, Report: rules.BuildReport(rec.Design)})
 }
 
 func (s *Server) answerQuestion(c echo.Context) error {
@@ -54,7 +55,7 @@ func (s *Server) answerQuestion(c echo.Context) error {
 		return err
 	}
 	d := designFrom(c)
-	change, err := designer.AnswerQuestion(d.Record.Design, get("question"), get("action"))
+	change, err := rules.AnswerQuestion(d.Record.Design, get("question"), get("action"))
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/rules"
 	"dynaloom/web/templates"
 )
 
@@ -85,7 +86,7 @@ const asideFindings = 6
 // render, never stored.
 func asideModel(d *designContext) templates.Aside {
 	design := d.Record.Design
-	findings := designer.Validate(design)
+	findings := rules.Validate(design)
 	a := templates.Aside{
 		Summary:        designer.Summarize(design),
 		Revision:       d.Record.Revision,
@@ -100,7 +101,7 @@ func asideModel(d *designContext) templates.Aside {
 		}
 		a.Findings = append(a.Findings, findingView(d, f))
 	}
-	for _, q := range designer.Questions(design, findings, 3) {
+	for _, q := range rules.Questions(design, findings, 3) {
 		qv := templates.QuestionView{Text: q.Text, Href: anchorFor(d, q.Path)}
 		for _, act := range q.Actions {
 			qv.Actions = append(qv.Actions, templates.ActionView{
@@ -112,7 +113,7 @@ func asideModel(d *designContext) templates.Aside {
 	return a
 }
 
-func findingView(d *designContext, f designer.Finding) templates.FindingView {
+func findingView(d *designContext, f rules.Finding) templates.FindingView {
 	return templates.FindingView{Code: f.Code, Severity: f.Severity, Message: f.Message, Href: anchorFor(d, f.Path)}
 }
 

@@ -5,15 +5,16 @@ import (
 	"errors"
 
 	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/dynamo"
 )
 
 // evaluate is the implementation under test.
-var evaluate = designer.EvaluateJSON
+var evaluate = dynamo.EvaluateJSON
 
 func askEvaluator(d designer.Design, op string, body []byte) answer {
 	raw, err := evaluate(d, op, body)
 	if err != nil {
-		var ee *designer.EvalError
+		var ee *dynamo.EvalError
 		if errors.As(err, &ee) {
 			return answer{errType: ee.Type, errMsg: ee.Message}
 		}

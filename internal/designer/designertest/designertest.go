@@ -1,0 +1,76 @@
+// Package designertest holds the fixtures and checks that the tests of the packages beneath
+// internal/designer share: the HR example, marshalling, the validation-error check. Package
+// designer's own tests keep copies of their own, since its tests cannot import a package that
+// imports it.
+package designertest
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+
+	"dynaloom/internal/designer"
+)
+
+// HRDesign returns the bundled HR example, failing the test if it does not load.
+func HRDesign(tb testing.TB) designer.Design {
+	tb.Helper()
+	d, err := designer.ExampleDesign("hr-employees")
+	if err != nil {
+		tb.Fatalf("ExampleDesign(hr-employees): %v", err)
+	}
+	return d
+}
+
+// MustMarshal returns d's design-json, failing the test if it does not marshal.
+func MustMarshal(tb testing.TB, d designer.Design) []byte {
+	tb.Helper()
+	b, err := designer.MarshalJSON(d)
+	if err != nil {
+		tb.Fatalf("MarshalJSON: %v", err)
+	}
+	return b
+}
+
+// WantValidationError fails unless err is a *designer.ValidationError for field.
+func WantValidationError(tb testing.TB, err error, field string) {
+	tb.Helper()
+	var ve *designer.ValidationError
+	if !errors.As(err, &ve) {
+		tb.Fatalf("error = %v (%T), want *ValidationError for %q", err, err, field)
+	}
+	if ve.Field != field {
+		tb.Fatalf("ValidationError.Field = %q (%v), want %q", ve.Field, ve, field)
+	}
+}
+
+// AssertUnchanged fails if d no longer marshals to before.
+func AssertUnchanged(tb testing.TB, before []byte, d designer.Design) {
+	tb.Helper()
+	if after := MustMarshal(tb, d); !bytes.Equal(before, after) {
+		tb.Fatalf("Apply modified the design it was given")
+	}
+}
+
+// ApplyAll applies changes to d in order, failing the test at the first refused.
+func ApplyAll(tb testing.TB, d designer.Design, changes ...designer.Change) designer.Design {
+	tb.Helper()
+	for _, c := range changes {
+		var err error
+		if d, err = c.Apply(d); err != nil {
+			tb.Fatalf("%s: %v", c.Kind(), err)
+		}
+	}
+	return d
+}
+
+// FirstDifference shows where two byte slices first differ, with some context around it.
+func FirstDifference(a, b []byte) string {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			lo := max(0, i-80)
+			return "first:  …" + string(a[lo:min(len(a), i+80)]) + "\nsecond: …" + string(b[lo:min(len(b), i+80)])
+		}
+	}
+	return "one is a prefix of the other"
+}

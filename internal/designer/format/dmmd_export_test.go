@@ -1,0 +1,730 @@
+package format
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/designertest"
+	"dynaloom/internal/designer/rules"
+)
+
+// sparseIndexesDesign is a small order book whose indexes are sparse in different ways: an INCLUDE
+// GSI only open orders have the key of, a KEYS_ONLY GSI on a multi-attribute key, an ALL GSI, and
+// an LSI. Its text holds what a careless writer breaks: pipes, HTML, code spans with <…>.
+func sparseIndexesDesign() designer.Design {
+	orders := designer.Table{
+		Name:              "Orders",
+		PartitionKey:      designer.KeyAttribute{Name: "customer_id", Type: designer.S},
+		SortKey:           &designer.KeyAttribute{Name: "order_id", Type: designer.S},
+		Purpose:           "A customer's orders | newest first",
+		AggregateBoundary: "One customer and their orders.",
+		PartitionKeyWhy:   "Every read starts from a customer.",
+		SortKeyWhy:        "Order ids sort by time: `ORD#<yyyymmdd>#<seq>`.",
+		EntityTypes: []designer.EntityType{
+			{Entity: "Order", PKTemplate: "CUST#{customer}", SKTemplate: "ORD#{date}#{seq}", Description: "One per order."},
+		},
+		Attributes: []designer.Attribute{
+			{Name: "customer_id", Type: designer.S},
+			{Name: "order_id", Type: designer.S},
+			{Name: "status", Type: designer.S, Description: "OPEN while unpaid; removed when shipped"},
+			{Name: "total", Type: designer.N},
+			{Name: "open_since", Type: designer.S},
+			{Name: "region", Type: designer.S},
+			{Name: "expires_at", Type: designer.N},
+		},
+		BoundedReads: "Query with Limit 20.",
+		Capacity:     "- 200 reads per second\n- 20 writes per second",
+		TTLAttribute: "expires_at",
+		BillingMode:  designer.Provisioned,
+		ReadUnits:    i64(200),
+		WriteUnits:   i64(25),
+		GSIs: []designer.Index{
+			{
+				Name:            "OpenOrders",
+				PartitionKey:    []designer.KeyAttribute{{Name: "status", Type: designer.S}},
+				SortKey:         []designer.KeyAttribute{{Name: "open_since", Type: designer.S}},
+				Projection:      designer.Projection{Type: designer.Include, Attributes: []string{"total"}},
+				Sparse:          true,
+				SparseNote:      "Only open orders carry status.",
+				Purpose:         "The back office's list of unpaid orders.",
+				PartitionKeyWhy: "One value; read rarely.",
+				SortKeyWhy:      "Oldest first.",
+				ProjectionWhy:   "The list shows the total.",
+				PatternAttributes: []designer.PatternAttributes{
+					{Pattern: 2, Attributes: []string{"customer_id", "order_id", "total"}},
+				},
+				Capacity: "5 RPS",
+			},
+			{
+				Name:            "ByRegion",
+				PartitionKey:    []designer.KeyAttribute{{Name: "region", Type: designer.S}, {Name: "status", Type: designer.S}},
+				Projection:      designer.Projection{Type: designer.KeysOnly},
+				Sparse:          true,
+				Purpose:         "Open orders per region",
+				PartitionKeyWhy: "Region and status together.",
+				ProjectionWhy:   "Keys only; details by GetItem.",
+			},
+			{
+				Name:            "ByTotal",
+				PartitionKey:    []designer.KeyAttribute{{Name: "customer_id", Type: designer.S}},
+				SortKey:         []designer.KeyAttribute{{Name: "total", Type: designer.N}},
+				Projection:      designer.Projection{Type: designer.All},
+				PartitionKeyWhy: "Per customer.",
+				SortKeyWhy:      "Biggest orders.",
+				ProjectionWhy:   "Everything.",
+			},
+		},
+		LSIs: []designer.Index{{
+			Name:         "ByRegionLocal",
+			PartitionKey: []designer.KeyAttribute{{Name: "customer_id", Type: designer.S}},
+			SortKey:      []designer.KeyAttribute{{Name: "region", Type: designer.S}},
+			Projection:   designer.Projection{Type: designer.KeysOnly},
+		}},
+		Items: []designer.SampleItem{
+			{Item: designer.Item{"customer_id": designer.Str("C1"), "order_id": designer.Str("ORD#20240105#1"), "status": designer.Str("OPEN"), "total": designer.Num("42.50"), "open_since": designer.Str("2024-01-05"), "region": designer.Str("eu")}},
+			{Item: designer.Item{"customer_id": designer.Str("C1"), "order_id": designer.Str("ORD#20240201#2"), "total": designer.Num("10"), "region": designer.Str("eu"), "expires_at": designer.Num("1767225600")}},
+			{Item: designer.Item{"customer_id": designer.Str("C2"), "order_id": designer.Str("ORD#20240309#3"), "status": designer.Str("OPEN"), "total": designer.Num("7"), "open_since": designer.Str("2024-03-09")}},
+			{Item: designer.Item{"customer_id": designer.Str("C2"), "order_id": designer.Str("ORD#20240310#4"), "total": designer.Num("99"), "region": designer.Str("us"), "note": designer.Str("42")}},
+			{Item: designer.Item{"customer_id": designer.Str("C3"), "order_id": designer.Str("ORD#20240311#5"), "status": designer.Str("OPEN"), "total": designer.Num("3"), "open_since": designer.Str("2024-03-11"), "region": designer.Str("us"), "label": designer.Str("gift | wrap")}},
+		},
+	}
+	return designer.Normalize(designer.Design{
+		Name:  "Order book <b>",
+		Prose: designer.Prose{DesignPhilosophy: "Orders live with their customer.", TradeOffs: "Sparse indexes keep only open orders."},
+		Patterns: []designer.Pattern{
+			{Number: 1, Description: "A customer's orders", Status: designer.StatusSolved, Mapping: designer.Mapping{Operations: []designer.Operation{
+				{Op: "Query", Table: "Orders", KeyCondition: "customer_id = :c", Limit: intPtr(20), Descending: true, Values: map[string]designer.Value{":c": designer.Str("C1")}},
+			}}},
+			{Number: 2, Description: "Open orders, oldest first", Status: designer.StatusAtRisk, Mapping: designer.Mapping{Operations: []designer.Operation{
+				{Op: "Query", Table: "Orders", Index: "OpenOrders", KeyCondition: "#s = :open", Names: map[string]string{"#s": "status"}, Values: map[string]designer.Value{":open": designer.Str("OPEN")}, Notes: "Page with LastEvaluatedKey; never a Scan."},
+			}, Notes: "Back office only."}},
+			{Number: 3, Description: "Export for finance", Status: designer.StatusOutside, Mapping: designer.Mapping{Notes: "Point-in-time export to S3."}},
+		},
+		Tables: []designer.Table{orders},
+	})
+}
+
+func intPtr(v int) *int { return &v }
+
+func TestExportDataModelMD_golden(t *testing.T) {
+	for _, tt := range []struct {
+		file   string
+		design designer.Design
+	}{
+		{"hr-employees.golden", designertest.HRDesign(t)},
+		{"sparse-indexes.golden", sparseIndexesDesign()},
+	} {
+		t.Run(tt.file, func(t *testing.T) {
+			got := ExportDataModelMD(tt.design)
+			path := filepath.Join("testdata", "dmmd", tt.file)
+			if *update {
+				if err := os.WriteFile(path, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test -run TestExportDataModelMD_golden -update to create it)", err)
+			}
+			if !bytes.Equal(want, got) {
+				t.Fatalf("export differs from %s (run with -update if the change is intended):\n%s", path, designertest.FirstDifference(want, got))
+			}
+		})
+	}
+}
+
+func TestExportDataModelMD_followsTheTemplate(t *testing.T) {
+	out := string(ExportDataModelMD(designertest.HRDesign(t)))
+	var headings []string
+	for l := range strings.SplitSeq(out, "\n") {
+		if strings.HasPrefix(l, "#") {
+			headings = append(headings, l)
+		}
+	}
+	want := []string{
+		"# DynamoDB Data Model — HR employees",
+		"## Design Philosophy & Approach",
+		"## Aggregate Design Decisions",
+		"## Table Designs",
+		"### Employee Table",
+		"### EmployeesByDepartment GSI",
+		"### EmployeesByTitle GSI",
+		"### SalaryHistory Table",
+		"### TitleHistory Table",
+		"### Department Table",
+		"## Access Pattern Mapping",
+		"## Hot Partition Analysis",
+		"## Trade-offs and Optimizations",
+		"## Validation Results",
+	}
+	if !slices.Equal(headings, want) {
+		t.Fatalf("headings:\n%s\nwant:\n%s", strings.Join(headings, "\n"), strings.Join(want, "\n"))
+	}
+	_, employee, _ := strings.Cut(out, "### Employee Table\n")
+	employee, _, _ = strings.Cut(employee, "### EmployeesByDepartment GSI")
+	var labels []string
+	for l := range strings.SplitSeq(employee, "\n") {
+		if m := regexp.MustCompile(`^- \*\*([^*]+)\*\*:`).FindStringSubmatch(l); m != nil {
+			labels = append(labels, m[1])
+		}
+	}
+	wantLabels := []string{"Purpose", "Aggregate Boundary", "Partition Key", "Sort Key", "SK Taxonomy", "Attributes",
+		"Bounded Read Strategy", "Access Patterns Served", "Capacity Planning", "Billing Mode"}
+	if !slices.Equal(labels, wantLabels) {
+		t.Errorf("table bullets = %v, want %v", labels, wantLabels)
+	}
+	for _, l := range []string{
+		"| emp_no | record_key | first_name |",
+		"- **Partition Key**: emp_no (N) - The employee number is what every caller has in hand",
+		"  - **DepartmentAssignment**: PK `{emp_no}`, SK `DEPT#{from_date}#{assigned_dept_no}` - One per period in a department.",
+		"- **Projection**: INCLUDE (first_name, last_name, current_title, current_salary) - Exactly the columns of the member list.",
+		"  - **Per-Pattern Projected Attributes**: Pattern #3: emp_no, first_name, last_name, current_title, current_salary",
+		"- **Sparse**: Yes - Only PROFILE rows have dept_no.",
+		"| Pattern | Description | Tables/Indexes | DynamoDB Operations | Implementation Notes |",
+		"| 3 ✅ | List the current members of a department, 50 per page, in employee-number order | EmployeesByDepartment (Employee) | Query on Employee index EmployeesByDepartment: dept_no = :dept; Limit 50; Values: :dept=d005;",
+		"| 16 ❌ | Annual pay-equity report across every employee and every salary row |  |  | Export Employee and SalaryHistory to S3",
+		"| 10001 | PROFILE | Amara | Okafor |",
+	} {
+		if !strings.Contains(out, l) {
+			t.Errorf("export lacks %q", l)
+		}
+	}
+}
+
+// The index sample holds the index's own view: only the items it holds, only what it projects.
+func TestExportDataModelMD_indexSamplesFollowProjectionAndSparseness(t *testing.T) {
+	d := sparseIndexesDesign()
+	out := string(ExportDataModelMD(d))
+	sample := func(heading string) (header string, rows []string) {
+		_, rest, ok := strings.Cut(out, heading+"\n\n")
+		if !ok {
+			t.Fatalf("no %q", heading)
+		}
+		lines := strings.Split(rest, "\n")
+		for _, l := range lines[2:] {
+			if !strings.HasPrefix(l, "|") {
+				break
+			}
+			rows = append(rows, l)
+		}
+		return lines[0], rows
+	}
+	header, rows := sample("### OpenOrders GSI")
+	if header != "| status | open_since | customer_id | order_id | total |" || len(rows) != 3 {
+		t.Errorf("OpenOrders sample: %s, %d rows", header, len(rows))
+	}
+	if !slices.Contains(rows, "| OPEN | 2024-01-05 | C1 | ORD#20240105#1 | 42.50 |") {
+		t.Errorf("OpenOrders rows = %q", rows)
+	}
+	header, rows = sample("### ByRegion GSI")
+	if header != "| region | status | customer_id | order_id |" || len(rows) != 2 {
+		t.Errorf("ByRegion (KEYS_ONLY, two-attribute key) sample: %s, %d rows", header, len(rows))
+	}
+	header, rows = sample("### ByTotal GSI")
+	if !strings.HasPrefix(header, "| customer_id | total | order_id | status |") || len(rows) != 5 {
+		t.Errorf("ByTotal (ALL) sample: %s, %d rows", header, len(rows))
+	}
+	header, rows = sample("### ByRegionLocal LSI")
+	if header != "| customer_id | region | order_id |" || len(rows) != 4 {
+		t.Errorf("ByRegionLocal sample: %s, %d rows", header, len(rows))
+	}
+	for _, r := range rows {
+		if strings.Contains(strings.ToLower(r), "null") {
+			t.Errorf("a cell says null: %s", r)
+		}
+	}
+	// A string in a column of numbers is written so that it stays a string.
+	if !strings.Contains(out, `| {"S":"42"} |`) {
+		t.Errorf("the text 42 in a column of text is not written as a string value")
+	}
+}
+
+func TestExportDataModelMD_checklistComesFromTheDocumentsView(t *testing.T) {
+	d := designertest.HRDesign(t)
+	view := dataModelView(d)
+	var want []string
+	for _, it := range rules.BuildChecklists(view, rules.Validate(view)).DataModel {
+		mark := "- [ ] "
+		if it.OK {
+			mark = "- [x] "
+		}
+		want = append(want, mark+it.Item)
+	}
+	_, list, ok := strings.Cut(string(ExportDataModelMD(d)), "## Validation Results\n")
+	if !ok {
+		t.Fatal("no Validation Results")
+	}
+	if got := strings.Split(strings.TrimSpace(list), "\n"); !slices.Equal(got, want) {
+		t.Fatalf("checklist:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// Pattern 7 is at risk, so not every pattern is solved; the trade-offs are written.
+	if !slices.Contains(want, "- [ ] Every access pattern solved or alternative provided") ||
+		!slices.Contains(want, "- [x] Trade-offs explicitly documented and justified") {
+		t.Errorf("checklist = %v", want)
+	}
+}
+
+func TestExportDataModelMD_isDeterministicAndLeavesItsArgument(t *testing.T) {
+	d := designertest.HRDesign(t)
+	before := designertest.MustMarshal(t, d)
+	if a, b := ExportDataModelMD(d), ExportDataModelMD(d); !bytes.Equal(a, b) {
+		t.Fatal("two exports of one design differ")
+	}
+	designertest.AssertUnchanged(t, before, d)
+}
+
+// assertDataModelFixedPoint fails unless the export of d reads back to a design that exports to
+// the same bytes, and returns that design.
+func assertDataModelFixedPoint(tb testing.TB, d designer.Design) designer.Design {
+	tb.Helper()
+	first := ExportDataModelMD(d)
+	back, _, err := ImportDataModelMD(first)
+	if err != nil {
+		tb.Fatalf("ImportDataModelMD refused what ExportDataModelMD wrote: %v\n%s", err, first)
+	}
+	if second := ExportDataModelMD(back); !bytes.Equal(first, second) {
+		tb.Fatalf("export → import → export changed the document:\n%s", designertest.FirstDifference(first, second))
+	}
+	return back
+}
+
+// dataModelCarried is what the document holds of d: the name, every table field (items in key
+// order, without ids or generators), and each mapped pattern's number, description, status,
+// operations (without expected results) and notes.
+func dataModelCarried(tb testing.TB, d designer.Design) string {
+	tb.Helper()
+	c := designer.Design{Name: d.Name}
+	for _, t := range d.Tables {
+		t.Attributes = slices.Clone(t.Attributes)
+		for i := range t.Attributes {
+			t.Attributes[i].Generator = nil
+		}
+		var items []designer.SampleItem
+		for _, r := range designer.TableRows(t) {
+			items = append(items, designer.SampleItem{Item: r.Item})
+		}
+		t.Items = items
+		c.Tables = append(c.Tables, t)
+	}
+	for _, p := range dmMappedPatterns(d) {
+		c.Patterns = append(c.Patterns, designer.Pattern{Number: p.Number, Description: p.Description, Status: p.Status,
+			Mapping: designer.Mapping{Operations: dmWithoutExpected(p.Mapping.Operations), Notes: p.Mapping.Notes}})
+	}
+	return string(designertest.MustMarshal(tb, c))
+}
+
+func TestExportDataModelMD_roundTripKeepsTablesItemsAndMappings(t *testing.T) {
+	for name, d := range map[string]designer.Design{
+		"hr":     designertest.HRDesign(t),
+		"sparse": sparseIndexesDesign(),
+		"empty":  designer.Normalize(designer.Design{Name: "Empty"}),
+	} {
+		t.Run(name, func(t *testing.T) {
+			back := assertDataModelFixedPoint(t, d)
+			if want, got := dataModelCarried(t, d), dataModelCarried(t, back); want != got {
+				t.Fatalf("import of the export lost something:\n%s", designertest.FirstDifference([]byte(want), []byte(got)))
+			}
+			if back.Prose.DesignPhilosophy != d.Prose.DesignPhilosophy || back.Prose.TradeOffs != d.Prose.TradeOffs {
+				t.Errorf("prose = %+v", back.Prose)
+			}
+		})
+	}
+}
+
+// The requirement document and the data model document exported from one design read back as
+// that design: requirements from the first, tables and mappings from the second.
+func TestExportDataModelMD_withTheRequirementDocumentMakesTheDesign(t *testing.T) {
+	d := designertest.HRDesign(t)
+	files := []File{
+		{Name: "dynamodb_data_model.md", Data: ExportDataModelMD(d)},
+		{Name: "dynamodb_requirement.md", Data: ExportRequirementsMD(d)},
+	}
+	back, _, err := Import(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(back.Entities) != len(d.Entities) || len(back.Aggregates) != len(d.Aggregates) {
+		t.Errorf("requirements lost: %d entities, %d aggregates", len(back.Entities), len(back.Aggregates))
+	}
+	if want, got := dataModelCarried(t, d), dataModelCarried(t, back); want != got {
+		t.Fatalf("tables or mappings differ:\n%s", designertest.FirstDifference([]byte(want), []byte(got)))
+	}
+	for _, p := range d.Patterns {
+		bp, _, ok := back.PatternByNumber(p.Number)
+		if !ok || bp.Type != p.Type || rpsOf(bp.PeakRPS) != rpsOf(p.PeakRPS) || bp.Consistency != p.Consistency {
+			t.Errorf("pattern %d: %+v", p.Number, bp)
+		}
+	}
+	if !bytes.Equal(ExportDataModelMD(back), files[0].Data) {
+		t.Errorf("the merged design exports another data model")
+	}
+}
+
+// Text chosen to break a careless writer: every line of it must come back as written.
+func TestExportDataModelMD_escapesWhatWouldBreakTheDocument(t *testing.T) {
+	d := sparseIndexesDesign()
+	tbl := &d.Tables[0]
+	tbl.Purpose = "a | b\n# not a heading\n- **Sort Key**: not a field\n<script>alert(1)</script> \\ `x|y` `<id>`"
+	tbl.Attributes = append(tbl.Attributes, designer.Attribute{Name: "wei(rd), na+me; `x` *y*", Type: designer.SS, Description: "ünï | ☕"})
+	tbl.Items[0].Item["wei(rd), na+me; `x` *y*"] = designer.Value{Type: designer.SS, SS: []string{"a|b", "c\\d"}}
+	tbl.EntityTypes = append(tbl.EntityTypes, designer.EntityType{Entity: "Odd**Entity", PKTemplate: "`A`", SKTemplate: "B``C <d>", Description: "PK `x` - not a template"})
+	d.Patterns[0].Mapping.Operations[0].Filter = "a; b | c\nd"
+	d.Patterns[0].Mapping.Operations[0].Notes = "first; second\\third"
+	back := assertDataModelFixedPoint(t, d)
+	if want, got := dataModelCarried(t, d), dataModelCarried(t, back); want != got {
+		t.Fatalf("import of the export lost something:\n%s", designertest.FirstDifference([]byte(want), []byte(got)))
+	}
+	out := string(ExportDataModelMD(d))
+	if regexp.MustCompile(`(^|[^\\])<script`).MatchString(out) {
+		t.Errorf("an HTML tag from user text reached the document unescaped")
+	}
+	if !strings.Contains(out, "`<id>`") {
+		t.Errorf("a < inside a code span was escaped")
+	}
+}
+
+// Prose sections are written where they were found and come back under the same titles.
+func TestExportDataModelMD_proseSectionsComeBack(t *testing.T) {
+	d := sparseIndexesDesign()
+	d.Prose.Sections = []designer.Section{
+		{Title: dmIntroduction, Body: "Written for the review on Monday.\n# A heading in the introduction"},
+		{Title: "Orders Table", Body: "- **TTL**: expires_at, a year after delivery\n| a | b |\n|---|---|\n| 1 | 2 |"},
+		{Title: "OpenOrders GSI (Orders Table)", Body: "### Not a section\nBack office notes."},
+		{Title: "Cost Estimates", Body: "About $40 a month.\n\n---\n\n## Sub heading\n**Table Name:** ghost"},
+		{Title: "Validation Results", Body: "- [ ] not a checklist line\nReviewed by the team."},
+		{Title: "Trailing #", Body: "x"},
+	}
+	back := assertDataModelFixedPoint(t, d)
+	for _, s := range d.Prose.Sections {
+		if _, ok := proseTitled(back, s.Title); !ok {
+			t.Errorf("section %q did not come back: %+v", s.Title, back.Prose.Sections)
+		}
+	}
+	if len(back.Tables) != 1 || back.Tables[0].TTLAttribute != "expires_at" || len(back.Tables[0].Items) != len(d.Tables[0].Items) {
+		t.Errorf("prose was read as structure: %d tables", len(back.Tables))
+	}
+}
+
+// genDesigns draws designs from a fixed seed: tables with every projection and LSIs, items with
+// every type of value, names and text with pipes, backslashes, HTML, markdown and unicode.
+type genDesigns struct{ r *rand.Rand }
+
+var (
+	genTexts = []string{
+		"plain words", "a | pipe", `back\slash`, "<b>bold</b> & <script>x</script>", "ünïcödé ☕ 東京",
+		"**strong** and _em_", "`code <id>`", "line one\nline two", "- a\n- b", "# heading-like", "ends with #",
+		"100", "true", "null", "Pattern #3", "semi; colon", "x - y", "(parens) + plus, comma", "<br> literal",
+	}
+	genNames  = []string{"pk", "sk", "emp_no", "first name", "a|b", `c\d`, "ünï", "x(y)", "p+q", "r,s", "t;u", "v-w", "#hash", "data.1", "`tick`", "*star*"}
+	genTables = []string{"Orders", "users.v2", "Event-Log", "T_9", "GSI1"}
+)
+
+func (g genDesigns) pick(list []string) string { return list[g.r.IntN(len(list))] }
+
+func (g genDesigns) text() string {
+	if g.r.IntN(4) == 0 {
+		return ""
+	}
+	parts := make([]string, 1+g.r.IntN(2))
+	for i := range parts {
+		parts[i] = g.pick(genTexts)
+	}
+	return strings.Join(parts, " ")
+}
+
+func (g genDesigns) keyType() designer.Type {
+	return []designer.Type{designer.S, designer.N, designer.B}[g.r.IntN(3)]
+}
+
+func (g genDesigns) value(t designer.Type, depth int) designer.Value {
+	switch t {
+	case designer.S:
+		return designer.Str(g.pick(append(genTexts, "", " padded ", "[1,2]", `{"S":"x"}`, "-0", "1e3", "`x`", "**y**")))
+	case designer.N:
+		return designer.Num(g.pick([]string{"0", "1", "1.50", "-3e5", "42", "1234567890123"}))
+	case designer.B:
+		return designer.Bin([]byte(g.pick([]string{"\x00\x01", "abc", "ü"})))
+	case designer.BOOL:
+		return designer.Boolean(g.r.IntN(2) == 0)
+	case designer.NULL:
+		return designer.Null()
+	case designer.SS:
+		return designer.Value{Type: designer.SS, SS: []string{g.pick(genTexts), "z|z"}}
+	case designer.NS:
+		return designer.Value{Type: designer.NS, SS: []string{"1", "2.5"}}
+	case designer.BS:
+		return designer.Value{Type: designer.BS, BS: [][]byte{[]byte("a"), []byte("b")}}
+	case designer.L:
+		if depth > 1 {
+			return designer.List()
+		}
+		return designer.List(g.value(designer.S, depth+1), g.value(designer.N, depth+1), g.value(designer.M, depth+1))
+	case designer.M:
+		if depth > 1 {
+			return designer.Map(map[string]designer.Value{})
+		}
+		return designer.Map(map[string]designer.Value{"k|1": g.value(designer.S, depth+1), "n": g.value(designer.NULL, depth+1), "l": g.value(designer.L, depth+1)})
+	}
+	return designer.Str("?")
+}
+
+func (g genDesigns) design(n int) designer.Design {
+	d := designer.Design{Name: fmt.Sprintf("Design %d %s", n, oneLine(g.pick(genTexts))), Prose: designer.Prose{
+		DesignPhilosophy: g.text(), AggregateDecisions: g.text(), HotPartitions: g.text(), TradeOffs: g.text(),
+	}}
+	tables := g.r.Perm(len(genTables))[:1+g.r.IntN(3)]
+	for _, ti := range tables {
+		d.Tables = append(d.Tables, g.table(genTables[ti]))
+	}
+	numbers := g.r.Perm(20)[:g.r.IntN(6)]
+	for _, num := range numbers {
+		p := designer.Pattern{Number: num + 1, Description: g.text(), Status: []string{designer.StatusSolved, designer.StatusOpen, designer.StatusOutside, designer.StatusAtRisk}[g.r.IntN(4)]}
+		for range g.r.IntN(3) {
+			p.Mapping.Operations = append(p.Mapping.Operations, g.operation(d))
+		}
+		p.Mapping.Notes = g.text()
+		if g.r.IntN(4) == 0 {
+			p.Mapping.Source = g.text()
+		}
+		d.Patterns = append(d.Patterns, p)
+	}
+	if g.r.IntN(2) == 0 {
+		d.Prose.Sections = append(d.Prose.Sections,
+			designer.Section{Title: g.pick([]string{dmIntroduction, "Cost Estimates", "Hot spots", d.Tables[0].Name + " Table"}), Body: g.text() + "\n\n" + g.text()})
+	}
+	return designer.Normalize(d)
+}
+
+func (g genDesigns) table(name string) designer.Table {
+	t := designer.Table{Name: name, PartitionKey: designer.KeyAttribute{Name: g.pick(genNames), Type: g.keyType()},
+		Purpose: g.text(), AggregateBoundary: g.text(), PartitionKeyWhy: g.text(), SortKeyWhy: g.text(),
+		BoundedReads: g.text(), Capacity: g.text(), BillingMode: designer.OnDemand}
+	if g.r.IntN(3) > 0 {
+		sk := designer.KeyAttribute{Name: g.pick(genNames), Type: g.keyType()}
+		if sk.Name != t.PartitionKey.Name {
+			t.SortKey = &sk
+		}
+	}
+	if g.r.IntN(3) == 0 {
+		t.BillingMode, t.ReadUnits, t.WriteUnits = designer.Provisioned, i64(int64(g.r.IntN(100))), i64(5)
+	}
+	if g.r.IntN(3) == 0 {
+		t.TTLAttribute = g.pick(genNames)
+	}
+	for range g.r.IntN(3) {
+		t.EntityTypes = append(t.EntityTypes, designer.EntityType{Entity: g.pick(genNames), PKTemplate: g.pick([]string{"", "USER#{id}", "`x`"}),
+			SKTemplate: g.pick([]string{"", "ORDER#<id>", "A``B"}), Description: g.text()})
+	}
+	attrTypes := []designer.Type{designer.S, designer.N, designer.B, designer.BOOL, designer.NULL, designer.M, designer.L, designer.SS, designer.NS, designer.BS}
+	for _, name := range g.r.Perm(len(genNames))[:g.r.IntN(5)] {
+		t.Attributes = append(t.Attributes, designer.Attribute{Name: genNames[name], Type: attrTypes[g.r.IntN(len(attrTypes))], Description: g.text()})
+	}
+	for range g.r.IntN(7) {
+		it := designer.Item{t.PartitionKey.Name: g.value(t.PartitionKey.Type, 0)}
+		if t.SortKey != nil {
+			it[t.SortKey.Name] = g.value(t.SortKey.Type, 0)
+		}
+		for range g.r.IntN(4) {
+			it[g.pick(genNames)] = g.value(attrTypes[g.r.IntN(len(attrTypes))], 0)
+		}
+		t.Items = append(t.Items, designer.SampleItem{Item: it})
+	}
+	for i := range g.r.IntN(4) {
+		ix := designer.Index{Name: fmt.Sprintf("Idx-%d.%s", i, g.pick([]string{"a", "GSI", "By"})), Projection: designer.Projection{Type: []string{designer.KeysOnly, designer.Include, designer.All}[i%3]},
+			Sparse: g.r.IntN(2) == 0, SparseNote: g.text(), Purpose: g.text(), PartitionKeyWhy: g.text(), SortKeyWhy: g.text(),
+			ProjectionWhy: g.text(), Capacity: g.text()}
+		for range 1 + g.r.IntN(2) {
+			ix.PartitionKey = append(ix.PartitionKey, designer.KeyAttribute{Name: g.pick(genNames), Type: g.keyType()})
+		}
+		for range g.r.IntN(3) {
+			ix.SortKey = append(ix.SortKey, designer.KeyAttribute{Name: g.pick(genNames), Type: g.keyType()})
+		}
+		if ix.Projection.Type == designer.Include {
+			ix.Projection.Attributes = []string{g.pick(genNames), g.pick(genNames)}
+		}
+		if g.r.IntN(2) == 0 {
+			ix.PatternAttributes = []designer.PatternAttributes{{Pattern: 1 + g.r.IntN(9), Attributes: []string{g.pick(genNames)}}}
+		}
+		t.GSIs = append(t.GSIs, ix)
+	}
+	if t.SortKey != nil && g.r.IntN(2) == 0 {
+		t.LSIs = append(t.LSIs, designer.Index{Name: "Local_1", PartitionKey: []designer.KeyAttribute{t.PartitionKey},
+			SortKey: []designer.KeyAttribute{{Name: g.pick(genNames), Type: g.keyType()}}, Projection: designer.Projection{Type: designer.All}})
+	}
+	return t
+}
+
+func (g genDesigns) operation(d designer.Design) designer.Operation {
+	t := d.Tables[g.r.IntN(len(d.Tables))]
+	op := designer.Operation{Op: designer.Operations[g.r.IntN(len(designer.Operations))], Table: t.Name, KeyCondition: g.pick([]string{"", "pk = :v", "#n = :v AND begins_with(sk, :p)"}),
+		Filter: g.text(), Projection: g.pick([]string{"", "a, b"}), Descending: g.r.IntN(2) == 0, Consistent: g.r.IntN(2) == 0, Notes: g.text()}
+	if len(t.GSIs) > 0 && g.r.IntN(2) == 0 {
+		op.Index = t.GSIs[0].Name
+	}
+	if g.r.IntN(2) == 0 {
+		op.Limit = intPtr(g.r.IntN(100))
+	}
+	if g.r.IntN(2) == 0 {
+		op.Names = map[string]string{"#n": g.pick([]string{"name", "first name", "ünï"})}
+		op.Values = map[string]designer.Value{":v": g.value([]designer.Type{designer.S, designer.N, designer.BOOL, designer.SS}[g.r.IntN(4)], 0), ":p": designer.Str("ORD#")}
+	}
+	if g.r.IntN(3) == 0 {
+		op.Expected = &[]designer.Item{{"pk": designer.Str("x")}}
+	}
+	if actions := designer.OperationActions(op.Op); len(actions) > 0 && g.r.IntN(3) > 0 {
+		op.Action = g.pick(actions)
+	}
+	return op
+}
+
+func TestExportDataModelMD_randomDesignsAreFixedPoints(t *testing.T) {
+	g := genDesigns{rand.New(rand.NewPCG(2024, 6))}
+	for n := range 200 {
+		d := g.design(n)
+		if err := designer.Check(d); err != nil {
+			t.Fatalf("design %d: the generator made a design Check refuses: %v", n, err)
+		}
+		t.Run(strconv.Itoa(n), func(t *testing.T) {
+			back := assertDataModelFixedPoint(t, d)
+			if want, got := dataModelCarried(t, d), dataModelCarried(t, back); want != got {
+				t.Fatalf("import of the export lost something:\n%s", designertest.FirstDifference([]byte(want), []byte(got)))
+			}
+		})
+	}
+}
+
+// largeDataModelDesign has 10 tables with 20 GSIs between them, itemsPerTable items in each table
+// and 200 patterns.
+func largeDataModelDesign(itemsPerTable int) designer.Design {
+	d := designer.Design{Name: "Large", Prose: designer.Prose{DesignPhilosophy: "Many tables.", HotPartitions: "Spread.", TradeOffs: "Some."}}
+	for ti := range 10 {
+		t := designer.Table{
+			Name: fmt.Sprintf("Table%d", ti), PartitionKey: designer.KeyAttribute{Name: "pk", Type: designer.S}, SortKey: &designer.KeyAttribute{Name: "sk", Type: designer.S},
+			Purpose: "Orders of a customer", PartitionKeyWhy: "customers", SortKeyWhy: "orders", Capacity: "100 RPS",
+			Attributes:  []designer.Attribute{{Name: "pk", Type: designer.S}, {Name: "sk", Type: designer.S}, {Name: "status", Type: designer.S}, {Name: "total", Type: designer.N}, {Name: "tags", Type: designer.SS}},
+			EntityTypes: []designer.EntityType{{Entity: "Order", PKTemplate: "CUST#{id}", SKTemplate: "ORDER#{n}"}},
+		}
+		for gi := range 2 {
+			t.GSIs = append(t.GSIs, designer.Index{Name: fmt.Sprintf("ByStatus%d", gi), PartitionKey: []designer.KeyAttribute{{Name: "status", Type: designer.S}},
+				SortKey: []designer.KeyAttribute{{Name: "total", Type: designer.N}}, Projection: designer.Projection{Type: []string{designer.Include, designer.KeysOnly}[gi], Attributes: []string{"tags"}[:1-gi]},
+				Purpose: "by status", PartitionKeyWhy: "few values", ProjectionWhy: "small"})
+		}
+		for i := range itemsPerTable {
+			it := designer.Item{"pk": designer.Str(fmt.Sprintf("CUST#%d", i%13)), "sk": designer.Str(fmt.Sprintf("ORDER#%04d", i)), "total": designer.Num(strconv.Itoa(i * 7)),
+				"tags": designer.Value{Type: designer.SS, SS: []string{"a", "b|c"}}, "note": designer.Str("gift | wrap\nsecond line")}
+			if i%3 == 0 {
+				it["status"] = designer.Str("OPEN")
+			}
+			t.Items = append(t.Items, designer.SampleItem{Item: it})
+		}
+		d.Tables = append(d.Tables, t)
+	}
+	for n := range 200 {
+		t := fmt.Sprintf("Table%d", n%10)
+		d.Patterns = append(d.Patterns, designer.Pattern{Number: n + 1, Description: "Orders by status | page", Status: designer.StatusSolved, Mapping: designer.Mapping{
+			Operations: []designer.Operation{{Op: "Query", Table: t, Index: "ByStatus0", KeyCondition: "status = :s", Limit: intPtr(20), Values: map[string]designer.Value{":s": designer.Str("OPEN")}}},
+			Notes:      "Paged.",
+		}})
+	}
+	return designer.Normalize(d)
+}
+
+func TestExportDataModelMD_largeDesignIsAFixedPoint(t *testing.T) {
+	if testing.Short() {
+		t.Skip("large design skipped in -short mode")
+	}
+	d := largeDataModelDesign(100)
+	back := assertDataModelFixedPoint(t, d)
+	if want, got := dataModelCarried(t, d), dataModelCarried(t, back); want != got {
+		t.Fatalf("import of the export lost something:\n%s", designertest.FirstDifference([]byte(want), []byte(got)))
+	}
+}
+
+// BenchmarkExportDataModelMD exports 10 tables with 20 GSIs and 200 patterns, with 1,000 items in
+// all and with 1,000 in each table.
+func BenchmarkExportDataModelMD(b *testing.B) {
+	for _, perTable := range []int{100, 1000} {
+		d := largeDataModelDesign(perTable)
+		b.Run(fmt.Sprintf("%d_items", 10*perTable), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				ExportDataModelMD(d)
+			}
+		})
+	}
+}
+
+// For random designs, design-json is lossless: reading the export gives the design back, and
+// the markdown requirement document is a fixed point of export and import.
+func TestRandomDesigns_designJSONRoundTripsAndRequirementsAreFixedPoints(t *testing.T) {
+	g := genDesigns{rand.New(rand.NewPCG(7, 11))}
+	for n := range 200 {
+		d := designer.Normalize(g.design(n))
+		data, err := designer.MarshalJSON(d)
+		if err != nil {
+			t.Fatalf("design %d: %v", n, err)
+		}
+		back, err := designer.ParseJSON(data)
+		if err != nil {
+			t.Fatalf("design %d: ParseJSON of the export: %v", n, err)
+		}
+		again, err := designer.MarshalJSON(back)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(data, again) {
+			t.Fatalf("design %d: design-json is not lossless:\n%s", n, designertest.FirstDifference(data, again))
+		}
+		req := ExportRequirementsMD(d)
+		read, _, err := ImportRequirementsMD(req)
+		if err != nil {
+			t.Fatalf("design %d: import of the requirement export: %v", n, err)
+		}
+		if twice := ExportRequirementsMD(read); !bytes.Equal(req, twice) {
+			t.Fatalf("design %d: requirements-md is not a fixed point:\n%s", n, designertest.FirstDifference(req, twice))
+		}
+	}
+}
+
+func TestExportDataModelMD_operationAction(t *testing.T) {
+	d := designertest.HRDesign(t)
+	p, pi, _ := d.PatternByID("ap11")
+	p.Mapping.Source = ""
+	p.Mapping.Operations = slices.Clone(p.Mapping.Operations)
+	p.Mapping.Operations[0].Action = designer.ActionConditionCheck
+	p.Mapping.Operations[1].Action = ""
+	p.Mapping.Operations[4].Action = designer.ActionUpdate
+	d.Patterns[pi] = p
+	out := ExportDataModelMD(d)
+	if want := "TransactWriteItems on Employee: emp_no = :emp_no AND record_key = :profile; Action: condition_check; Values: "; !bytes.Contains(out, []byte(want)) {
+		t.Fatalf("the export lacks %q", want)
+	}
+	back := assertDataModelFixedPoint(t, d)
+	bp, _, _ := back.PatternByID("ap11")
+	var got []string
+	for _, op := range bp.Mapping.Operations {
+		got = append(got, op.Action)
+	}
+	if want := []string{designer.ActionConditionCheck, "", designer.ActionPut, designer.ActionPut, designer.ActionUpdate}; !slices.Equal(got, want) {
+		t.Fatalf("actions read back as %q, want %q", got, want)
+	}
+	// A line whose action the operation cannot take is not read as an operation line.
+	for _, bad := range []string{"Action: upsert", "Action: update", "Action: "} {
+		line := "BatchWriteItem on Employee: emp_no = :e; " + bad
+		if op, ok := dmParseOperation(line); ok {
+			t.Errorf("%q read as %+v", line, op)
+		}
+	}
+	if op, ok := dmParseOperation("BatchWriteItem on Employee: emp_no = :e; Action: delete"); !ok || op.Action != designer.ActionDelete {
+		t.Errorf("a batch delete line read as %+v, %v", op, ok)
+	}
+}

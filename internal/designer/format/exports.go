@@ -1,0 +1,66 @@
+package format
+
+import (
+	"time"
+
+	"dynaloom/internal/designer"
+)
+
+// ExportFormat is one of the documents a design can be written as (CONTRACT.md "Export formats").
+type ExportFormat struct {
+	ID          string // the name --to and /export/{format} take
+	Title       string
+	Filename    string // the file name a download is saved under
+	MediaType   string
+	Description string
+	Markdown    bool // a document people read, which the export page previews
+	Write       func(designer.Design) ([]byte, error)
+	// dated, when set, gives the design the dates the format records before it is written.
+	dated func(d designer.Design, created, modified time.Time) designer.Design
+}
+
+// WriteDated writes d as Write does, after giving it the times a stored design was created and last
+// changed where the format records them and the design has none of its own: the Workbench model's
+// DateCreated and DateLastModified. The same revision gives the same bytes.
+func (f ExportFormat) WriteDated(d designer.Design, created, modified time.Time) ([]byte, error) {
+	if f.dated != nil {
+		d = f.dated(d, created, modified)
+	}
+	return f.Write(d)
+}
+
+// exportFormats lists the formats in the order the export page shows them.
+var exportFormats = []ExportFormat{
+	{"requirements-md", "Requirements", "dynamodb_requirement.md", "text/markdown; charset=utf-8",
+		"The requirement document of the method: overview, entities, access patterns with RPS, aggregate analysis.", true,
+		func(d designer.Design) ([]byte, error) { return ExportRequirementsMD(d), nil }, nil},
+	{"data-model-md", "Data model", "dynamodb_data_model.md", "text/markdown; charset=utf-8",
+		"The data model document: tables and indexes with sample items, the access pattern mapping, hot partitions, trade-offs and the validation checklist.", true,
+		func(d designer.Design) ([]byte, error) { return ExportDataModelMD(d), nil }, nil},
+	{"workbench-json", "NoSQL Workbench model", "dynaloom-workbench-model.json", "application/json",
+		"A NoSQL Workbench data model (version 3.0): tables, indexes, facets from the entity types, and the sample items.", false, ExportWorkbenchJSON,
+		WorkbenchDated},
+	{"cloudformation-json", "CloudFormation template", "dynaloom-tables.cfn.json", "application/json",
+		"One AWS::DynamoDB::Table per table: key attributes, GSIs, LSIs, projections, TTL and billing mode.", false, ExportCloudFormationJSON, nil},
+	{"mcp-model-json", "DynamoDB MCP validator model", "dynamodb_data_model.json", "application/json",
+		"The executable model the AWS DynamoDB MCP server's validator reads: tables, items and one aws dynamodb command per access pattern.", false, ExportMCPModelJSON, nil},
+	{"design-json", "Dynaloom design", "dynaloom-design.json", "application/json",
+		"Dynaloom's own lossless document (format dynaloom/1), to move a design between servers or keep it in a repository.", false, designer.MarshalJSON, nil},
+}
+
+// ExportFormats returns every export format, in the order the export page shows them.
+func ExportFormats() []ExportFormat {
+	return exportFormats
+}
+
+// FindExportFormat returns the format with the given id, or an error naming the formats there are.
+func FindExportFormat(id string) (ExportFormat, error) {
+	ids := make([]string, len(exportFormats))
+	for i, f := range exportFormats {
+		if f.ID == id {
+			return f, nil
+		}
+		ids[i] = f.ID
+	}
+	return ExportFormat{}, designer.Invalid("format", "there is no export format %q; use one of %s", id, designer.ListOr(ids))
+}

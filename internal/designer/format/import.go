@@ -1,0 +1,159 @@
+package format
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"dynaloom/internal/designer"
+)
+
+// File is one uploaded or named input document.
+type File struct {
+	Name string
+	Data []byte
+}
+
+// Import reads one design from the given files, recognising each file's kind from its content, not
+// its name. A requirement document and a data model document together make one design: its
+// requirements from the first, its tables, prose and mapping text from the second, patterns matched
+// by number. Notes say what could not be placed; the text itself is kept as prose.
+func Import(files []File) (designer.Design, []ImportNote, error) {
+	switch len(files) {
+	case 0:
+		return designer.Design{}, nil, designer.Invalid("file", "give at least one file")
+	case 1:
+		return importOne(files[0])
+	case 2:
+	default:
+		return designer.Design{}, nil, designer.Invalid("file", "one design is read from one file, or from a requirement document and a data model document; %d files were given", len(files))
+	}
+	kinds := [2]string{Recognise(files[0].Data), Recognise(files[1].Data)}
+	req, model := -1, -1
+	for i, k := range kinds {
+		switch k {
+		case KindRequirementsMD:
+			req = i
+		case KindDataModelMD:
+			model = i
+		}
+	}
+	if req < 0 || model < 0 || req == model {
+		return designer.Design{}, nil, designer.Invalid("file", "two files make one design only as a dynamodb_requirement.md and a dynamodb_data_model.md; %q and %q are not such a pair", files[0].Name, files[1].Name)
+	}
+	rd, rnotes, err := importOne(files[req])
+	if err != nil {
+		return designer.Design{}, nil, err
+	}
+	md, mnotes, err := importOne(files[model])
+	if err != nil {
+		return designer.Design{}, nil, err
+	}
+	d, merged := mergeDataModel(rd, md)
+	notes := append(prefixNotes(files[req].Name, rnotes), prefixNotes(files[model].Name, mnotes)...)
+	notes = append(notes, prefixNotes(files[model].Name, merged)...)
+	if err := designer.Check(d); err != nil {
+		return designer.Design{}, nil, fmt.Errorf("import %s and %s: %w", files[req].Name, files[model].Name, err)
+	}
+	return d, notes, nil
+}
+
+func importOne(f File) (designer.Design, []ImportNote, error) {
+	var (
+		d     designer.Design
+		notes []ImportNote
+		err   error
+	)
+	switch Recognise(f.Data) {
+	case KindDesignJSON:
+		d, err = designer.ParseJSON(f.Data)
+	case KindRequirementsMD:
+		d, notes, err = ImportRequirementsMD(f.Data)
+	case KindDataModelMD:
+		d, notes, err = ImportDataModelMD(f.Data)
+	case KindWorkbenchJSON:
+		d, notes, err = ImportWorkbenchJSON(f.Data)
+	default:
+		return designer.Design{}, nil, designer.Invalid("file", "%q is not a document Dynaloom reads: give a dynamodb_requirement.md, a dynamodb_data_model.md, a NoSQL Workbench model or a Dynaloom design-json file", f.Name)
+	}
+	if err != nil {
+		return designer.Design{}, nil, fmt.Errorf("%s: %w", f.Name, err)
+	}
+	return d, notes, nil
+}
+
+// prefixNotes names the file each note is about, since two files share one list of notes.
+func prefixNotes(name string, notes []ImportNote) []ImportNote {
+	out := make([]ImportNote, len(notes))
+	for i, n := range notes {
+		out[i] = ImportNote{Line: n.Line, Message: name + ": " + n.Message}
+	}
+	return out
+}
+
+// Input kinds Recognise tells apart.
+const (
+	KindUnknown        = ""
+	KindDesignJSON     = "design-json"
+	KindRequirementsMD = "requirements-md"
+	KindDataModelMD    = "data-model-md"
+	KindWorkbenchJSON  = "workbench-json"
+)
+
+// Recognise says what kind of document data is, from its content.
+func Recognise(data []byte) string {
+	text := bytes.TrimSpace(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))
+	if !utf8.Valid(text) || bytes.IndexByte(text, 0) >= 0 {
+		return KindUnknown
+	}
+	if bytes.HasPrefix(text, []byte("{")) {
+		if isWorkbenchModel(text) {
+			return KindWorkbenchJSON
+		}
+		return KindDesignJSON
+	}
+	if dataModelHeadings(string(text)) {
+		return KindDataModelMD
+	}
+	lower := bytes.ToLower(text)
+	for _, marker := range []string{"access patterns analysis", "dynamodb modeling session", "| pattern #", "application overview"} {
+		if bytes.Contains(lower, []byte(marker)) {
+			return KindRequirementsMD
+		}
+	}
+	if dmWeakMarkers(string(lower)) && bytes.HasPrefix(bytes.TrimSpace(text), []byte("#")) {
+		return KindDataModelMD
+	}
+	return KindUnknown
+}
+
+// dataModelHeadings reports whether text has a heading only a data model document has: the
+// template's title, "Table Designs", "Access Pattern Mapping", or a table or index heading.
+func dataModelHeadings(text string) bool {
+	fence := ""
+	for l := range strings.SplitSeq(text, "\n") {
+		if fence != "" {
+			if strings.TrimSpace(l) == fence {
+				fence = ""
+			}
+			continue
+		}
+		if m := fenceMarker(l); m != "" {
+			fence = m
+			continue
+		}
+		level, h, ok := headingLine(l)
+		if !ok {
+			continue
+		}
+		if _, generic := cutPrefixFold(h, "DynamoDB Data Model"); generic && level == 1 {
+			return true
+		}
+		switch kind, _, _, _ := dmHeadingKind(h); kind {
+		case dmTableDesigns, dmMapping, dmTable, dmIndex:
+			return true
+		}
+	}
+	return false
+}

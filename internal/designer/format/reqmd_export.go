@@ -1,0 +1,708 @@
+package format
+
+import (
+	"bytes"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/rules"
+)
+
+// The requirement document (dynamodb_requirement.md) follows the seed template: its headings, its
+// order, its guidance text and its two tables, column for column. Fields the template has no place
+// for are written where a reader would look for them, in forms ImportRequirementsMD reads back:
+//
+//   - the design name follows the title: "# DynamoDB Modeling Session — Orders";
+//   - the overview's notes are a fifth overview bullet, "- **Notes**: …";
+//   - the RPS cell is "500 peak / 120 avg RPS", "500 RPS" (peak only) or "120 avg RPS";
+//   - an empty pattern type is written "None", as documents in the wild do;
+//   - the Key Requirements cell is "Latency <20 ms; Strong consistency; Result 1 item;
+//     Item size <1 KB; free notes", each part only when given; the notes get a "Notes: " prefix
+//     when they would otherwise read as one of the parts;
+//   - a pattern's entities are the last line of its Design Considerations cell,
+//     "Entities: Order, User" (an empty "Entities:" line follows text that ends like one);
+//   - entities open the Entity Relationships Deep Dive, before the relationships:
+//     "- **Order** entity: description", then "  - total (N): description" per attribute and
+//     "  - Accepted gaps: no_write";
+//   - a relationship is "- **User → Order**: 1:M (avg 5, max 1000) — notes"; notes alone that
+//     would read as a kind or counts are written "— notes";
+//   - an aggregate analysis uses the seed's bullets; the size is "Combined max size 17 KB,
+//     bounded growth — notes"; the identifying check is "Child independent: No; Parent ID always
+//     known: Yes; Separate table + GSI planned: Yes";
+//   - the consolidation table's Relationship cell carries the bounded and identifying answers,
+//     "1:M (bounded, identifying)".
+//
+// In cells and bullet values a newline is written "<br>", and "\", "|", a "<" that could open an
+// HTML tag, and the separators of a composite cell are escaped with a backslash, which Markdown
+// shows as the character itself; no value can end a cell, a row or a line. A bullet value that is
+// a list is written as indented sub-bullets. Prose sections are written under the heading they
+// were found under; headings the template does not have come just before the Validation
+// Checklist. Headings and tables inside prose that would read as the template's are escaped.
+//
+// The Validation Checklist is BuildChecklists(Validate) of the design without its tables and
+// mappings, which the document does not hold, so that reading it back gives the same checklist.
+
+// Headings of the template, which are also the titles of prose sections kept under them.
+const (
+	reqTitle          = "DynamoDB Modeling Session"
+	reqOverview       = "Application Overview"
+	reqPatterns       = "Access Patterns Analysis"
+	reqRelationships  = "Entity Relationships Deep Dive"
+	reqAggregates     = "Enhanced Aggregate Analysis"
+	reqIdentifying    = "Identifying Relationship Check"
+	reqConsolidation  = "Table Consolidation Analysis"
+	reqFramework      = "Consolidation Decision Framework"
+	reqCandidates     = "Consolidation Candidates Review"
+	reqRules          = "Consolidation Rules"
+	reqConsiderations = "Design Considerations (Scratchpad - Subject to Change)"
+	reqChecklist      = "Validation Checklist"
+)
+
+const (
+	patternsHeader      = "| Pattern # | Description | RPS (Peak and Average) | Type | Attributes Needed | Key Requirements | Design Considerations | Status |"
+	patternsSeparator   = "|-----------|-------------|-----------------|------|-------------------|------------------|----------------------|--------|"
+	candidatesHeader    = "| Parent | Child | Relationship | Access Overlap | Consolidation Decision | Justification |"
+	candidatesSeparator = "|--------|-------|--------------|----------------|------------------------|---------------|"
+)
+
+// Template guidance written under its headings. The importer recognises these lines and does not
+// keep them as prose.
+var (
+	aggregatesIntro  = []string{"For each potential aggregate, analyze:"}
+	identifyingGuide = []string{
+		"For each parent-child relationship, verify:",
+		"- **Child Independence**: Can child entity exist without parent?",
+		"- **Access Pattern**: Do you always have parent_id when querying children?",
+		"- **Current Design**: Are you planning a separate table + GSI for parent→child queries?",
+		"",
+		"If answers are No/Yes/Yes → Use identifying relationship (PK=parent_id, SK=child_id) instead of separate table + GSI.",
+	}
+	consolidationIntro = []string{"After identifying aggregates, systematically review for consolidation opportunities:"}
+	frameworkGuide     = []string{
+		"For each pair of related tables, ask:",
+		"",
+		"1. **Natural Parent-Child**: Does one entity always belong to another? (Order belongs to User)",
+		"2. **Access Pattern Overlap**: Do they serve overlapping access patterns?",
+		"3. **Partition Key Alignment**: Could child use parent_id as partition key?",
+		"4. **Size Constraints**: Will consolidated size stay reasonable?",
+	}
+	rulesGuide = []string{
+		"- **Consolidate when**: >50% access overlap + natural parent-child + bounded size + identifying relationship",
+		"- **Keep separate when**: <30% access overlap OR unbounded growth OR independent operations",
+		"- **Consider carefully**: 30-50% overlap - analyze cost vs complexity trade-offs",
+	}
+)
+
+// Labels of the bullets the document writes.
+var (
+	overviewLabels = []struct {
+		label string
+		get   func(designer.Overview) string
+	}{
+		{"Domain", func(o designer.Overview) string { return o.Domain }},
+		{"Key Entities", func(o designer.Overview) string { return o.KeyEntities }},
+		{"Business Context", func(o designer.Overview) string { return o.BusinessContext }},
+		{"Scale", func(o designer.Overview) string { return o.Scale }},
+	}
+	considerationLabels = []struct {
+		label string
+		field func(*designer.Considerations) *string
+	}{
+		{"Hot Partition Concerns", func(c *designer.Considerations) *string { return &c.HotPartitions }},
+		{"GSI Projections", func(c *designer.Considerations) *string { return &c.GSIProjections }},
+		{"Sparse GSI Opportunities", func(c *designer.Considerations) *string { return &c.SparseGSIs }},
+		{"Item Collection Opportunities", func(c *designer.Considerations) *string { return &c.ItemCollections }},
+		{"Multi-Entity Query Patterns", func(c *designer.Considerations) *string { return &c.MultiEntityQueries }},
+		{"Denormalization Ideas", func(c *designer.Considerations) *string { return &c.Denormalization }},
+	}
+)
+
+// ExportRequirementsMD writes d as a dynamodb_requirement.md in the seed template. The output is
+// deterministic. Tables, sample items and mappings belong to the data model and are not written;
+// the Validation Checklist is computed from what the document holds, so that reading the document
+// back gives the same checklist.
+func ExportRequirementsMD(d designer.Design) []byte {
+	w := reqWriter{sections: d.Prose.Sections, used: make([]bool, len(d.Prose.Sections))}
+	title := reqTitle
+	extra := ""
+	if strings.HasSuffix(d.Name, "#") {
+		extra = "#" // else read as the heading's closing sequence
+	}
+	if name := escapeInline(oneLine(d.Name), extra); name != "" {
+		title += " — " + name
+	}
+	w.line("# " + title)
+	w.prose("")
+
+	w.heading(2, reqOverview)
+	for _, f := range overviewLabels {
+		w.bullet(f.label, f.get(d.Overview))
+	}
+	if strings.TrimSpace(d.Overview.Notes) != "" {
+		w.bullet("Notes", d.Overview.Notes)
+	}
+	w.prose(reqOverview)
+
+	w.heading(2, reqPatterns)
+	w.line(patternsHeader)
+	w.line(patternsSeparator)
+	for _, p := range d.Patterns {
+		w.row(strconv.Itoa(p.Number), escapeInline(p.Description, ""), renderRPS(p.PeakRPS, p.AvgRPS),
+			renderPatternType(p.Type), renderList(p.Attributes), renderKeyRequirements(p),
+			renderPatternConsiderations(p.Considerations, p.Entities), renderStatus(p.Status))
+	}
+	w.prose(reqPatterns)
+
+	w.heading(2, reqRelationships)
+	for _, e := range d.Entities {
+		w.entity(e)
+	}
+	for _, r := range d.Relationships {
+		w.line("- **" + escapeLabel(r.From) + " → " + escapeLabel(r.To) + "**: " + renderRelationship(r))
+	}
+	w.prose(reqRelationships)
+
+	w.heading(2, reqAggregates)
+	w.lines(aggregatesIntro)
+	w.prose(reqAggregates)
+	for _, a := range d.Aggregates {
+		w.aggregate(a)
+	}
+	w.heading(3, reqIdentifying)
+	w.lines(identifyingGuide)
+	w.prose(reqIdentifying)
+
+	w.heading(2, reqConsolidation)
+	w.lines(consolidationIntro)
+	w.prose(reqConsolidation)
+	w.heading(3, reqFramework)
+	w.lines(frameworkGuide)
+	w.prose(reqFramework)
+	w.heading(3, reqCandidates)
+	w.line(candidatesHeader)
+	w.line(candidatesSeparator)
+	for _, c := range d.Consolidations {
+		w.row(escapeInline(c.Parent, ""), escapeInline(c.Child, ""), renderConsolidationRelationship(c),
+			renderPercent(c.OverlapPct), renderConsolidationDecision(c.Decision), escapeInline(c.Justification, ""))
+	}
+	w.prose(reqCandidates)
+	w.heading(3, reqRules)
+	w.lines(rulesGuide)
+	w.prose(reqRules)
+
+	w.heading(2, reqConsiderations)
+	for _, f := range considerationLabels {
+		w.bullet(f.label, *f.field(&d.Considerations))
+	}
+	w.prose(reqConsiderations)
+
+	for i, s := range w.sections {
+		if w.used[i] || s.Title == reqChecklist {
+			continue
+		}
+		w.used[i] = true
+		title := oneLine(s.Title)
+		if kind, _, _ := headingKind(title); kind == blockAggregate {
+			// The prose of an aggregate analysis that is no longer in the design; under its own
+			// heading it would read back as that analysis.
+			title += " (kept)"
+		}
+		w.heading(2, title)
+		w.body(s.Body, true)
+	}
+
+	w.heading(2, reqChecklist)
+	view := requirementsView(d)
+	for _, item := range rules.BuildChecklists(view, rules.Validate(view)).Requirements {
+		mark := "[ ]"
+		if item.OK {
+			mark = "[x]"
+		}
+		w.line("- " + mark + " " + item.Item)
+	}
+	w.prose(reqChecklist)
+	return w.buf.Bytes()
+}
+
+// requirementsView is d without what the requirement document does not hold (tables, mappings,
+// the data model's prose), so its checklist is the same before and after a round trip.
+func requirementsView(d designer.Design) designer.Design {
+	d.Tables = nil
+	d.Prose = designer.Prose{Sections: d.Prose.Sections}
+	d.Comments = nil
+	d.Patterns = slices.Clone(d.Patterns)
+	for i := range d.Patterns {
+		d.Patterns[i].Mapping = designer.Mapping{}
+	}
+	return d
+}
+
+type reqWriter struct {
+	buf      bytes.Buffer
+	sections []designer.Section
+	used     []bool
+}
+
+func (w *reqWriter) line(s string) {
+	w.buf.WriteString(s)
+	w.buf.WriteByte('\n')
+}
+
+func (w *reqWriter) lines(ls []string) {
+	for _, l := range ls {
+		w.line(l)
+	}
+}
+
+func (w *reqWriter) heading(level int, title string) {
+	w.line("")
+	w.line(strings.Repeat("#", level) + " " + oneLine(title))
+}
+
+// bullet writes "- **label**: value". A value that is itself a list is written as indented
+// sub-bullets, as people write it, when every line can be; otherwise its lines are joined by <br>.
+func (w *reqWriter) bullet(label, value string) {
+	if lines, ok := listLines(value); ok {
+		w.line("- **" + label + "**:")
+		for _, l := range lines {
+			w.line("  " + l)
+		}
+		return
+	}
+	if v := escapeInline(value, ""); v != "" {
+		w.line("- **" + label + "**: " + v)
+	} else {
+		w.line("- **" + label + "**:")
+	}
+}
+
+var listMarker = regexp.MustCompile(`^(?:[-*+]|\d{1,9}[.)]) `)
+
+// listLines returns the escaped lines of a value that is a list of two or more lines, each of which
+// reads back unchanged as a continuation line.
+func listLines(value string) ([]string, bool) {
+	lines := strings.Split(strings.TrimSpace(strings.ReplaceAll(strings.ReplaceAll(value, "\r\n", "\n"), "\r", "\n")), "\n")
+	if len(lines) < 2 || !listMarker.MatchString(lines[0]) {
+		return nil, false
+	}
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		if l == "" || l != strings.TrimSpace(l) || strings.ContainsAny(l[:1], "#|>") ||
+			strings.HasPrefix(l, "```") || strings.HasPrefix(l, "~~~") {
+			return nil, false
+		}
+		out[i] = escapeInline(l, "")
+	}
+	return out, true
+}
+
+func (w *reqWriter) row(cells ...string) {
+	w.line("| " + strings.Join(cells, " | ") + " |")
+}
+
+// prose writes the bodies of the prose sections kept under title, after a blank line each.
+func (w *reqWriter) prose(title string) {
+	for i, s := range w.sections {
+		if !w.used[i] && s.Title == title {
+			w.used[i] = true
+			w.body(s.Body, title != "")
+		}
+	}
+}
+
+// body writes a prose body after a blank line. Within a section, a heading of the body that would
+// end the section is moved below the section's level; a heading that would read as one of the
+// template's, any heading before the first section, and a table that would read as one of the
+// template's are escaped so that they stay text.
+func (w *reqWriter) body(s string, inSection bool) {
+	body := proseBody(s)
+	if body == "" {
+		return
+	}
+	w.line("")
+	fence, inTable := "", false
+	for l := range strings.SplitSeq(body, "\n") {
+		table := fence == "" && isTableLine(l)
+		if table && !inTable && tableKindOf(l) != "" {
+			// A table the importer would read as the patterns or candidates table stays text.
+			l = `\` + strings.TrimLeft(l, " ")
+		}
+		inTable = table
+		switch {
+		case fence != "":
+			if strings.TrimSpace(l) == fence {
+				fence = ""
+			}
+		case fenceMarker(l) != "":
+			fence = fenceMarker(l)
+		default:
+			if level, text, ok := headingLine(l); ok {
+				kind, _, _ := headingKind(text)
+				switch {
+				case !inSection || kind != blockUnknown:
+					l = `\` + strings.TrimLeft(l, " ")
+				case level < 3:
+					l = "### " + text
+				}
+			}
+		}
+		w.line(l)
+	}
+}
+
+// proseBody trims a prose body and closes a code fence it leaves open, which would otherwise
+// swallow the rest of the document.
+func proseBody(s string) string {
+	s = strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
+	s = strings.TrimRight(strings.TrimLeft(s, "\n"), " \t\n")
+	open := ""
+	for l := range strings.SplitSeq(s, "\n") {
+		switch {
+		case open != "" && strings.TrimSpace(l) == open:
+			open = ""
+		case open == "":
+			open = fenceMarker(l)
+		}
+	}
+	if open != "" {
+		s += "\n" + open
+	}
+	return s
+}
+
+func (w *reqWriter) entity(e designer.Entity) {
+	head := "- **" + escapeLabel(e.Name) + "** entity"
+	if desc := escapeInline(e.Description, ""); desc != "" {
+		head += ": " + desc
+	}
+	w.line(head)
+	for _, a := range e.Attributes {
+		l := "  - " + escapeInline(oneLine(a.Name), "") + " (" + string(a.Type) + ")"
+		if desc := escapeInline(a.Description, ""); desc != "" {
+			l += ": " + desc
+		}
+		w.line(l)
+	}
+	if len(e.AcceptedGaps) > 0 {
+		w.line("  - Accepted gaps: " + renderList(e.AcceptedGaps))
+	}
+}
+
+func (w *reqWriter) aggregate(a designer.AggregateAnalysis) {
+	w.heading(3, aggregateTitle(a.EntityA, a.EntityB))
+	if a.CorrelationPct != nil {
+		w.line("- **Access Correlation**: " + renderPercent(a.CorrelationPct) + " of queries need both entities together")
+	}
+	if a.OnlyAPct != nil || a.OnlyBPct != nil || a.BothPct != nil {
+		w.line("- **Query Patterns**:")
+		for _, q := range []struct {
+			label string
+			pct   *float64
+		}{{onlyLabel(a, 0), a.OnlyAPct}, {onlyLabel(a, 1), a.OnlyBPct}, {"Both together", a.BothPct}} {
+			if q.pct != nil {
+				w.line("  - " + escapeInline(q.label, "") + ": " + renderPercent(q.pct) + " of queries")
+			}
+		}
+	}
+	if s := renderSize(a); s != "" {
+		w.line("- **Size Constraints**: " + s)
+	}
+	if strings.TrimSpace(a.Updates) != "" {
+		w.bullet("Update Patterns", a.Updates)
+	}
+	if s := renderIdentifying(a.Identifying); s != "" {
+		w.line("- **Identifying Relationship**: " + s)
+	}
+	if a.Decision != "" {
+		w.line("- **Decision**: " + renderAggregateDecision(a.Decision))
+	}
+	if strings.TrimSpace(a.Justification) != "" {
+		w.bullet("Justification", a.Justification)
+	}
+	w.prose(aggregateTitle(a.EntityA, a.EntityB))
+}
+
+// aggregateTitle is the heading of an aggregate analysis, and the title its prose is kept under.
+// onlyLabel labels the "only" share of entity 0 (A) or 1 (B); an aggregate of an entity with itself
+// says which is meant.
+func onlyLabel(a designer.AggregateAnalysis, which int) string {
+	names := []string{oneLine(a.EntityA), oneLine(a.EntityB)}
+	if names[0] == names[1] {
+		return names[which] + []string{" (first) only", " (second) only"}[which]
+	}
+	return names[which] + " only"
+}
+
+func aggregateTitle(a, b string) string {
+	return escapeInline(oneLine(a), "") + " + " + escapeInline(oneLine(b), "") + " Item Collection Analysis"
+}
+
+// oneLine joins the lines of s with spaces, for text that must stay on one line unescaped.
+func oneLine(s string) string {
+	return strings.TrimSpace(strings.Join(strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' }), " "))
+}
+
+// escapeInline makes s safe inside a table cell or on a bullet line: newlines become <br>, and "\",
+// "|", the characters in extra and a "<" that could open an HTML tag get a backslash. Markdown shows
+// each escaped character as itself.
+func escapeInline(s, extra string) string {
+	s = strings.TrimSpace(strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n"))
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\n':
+			b.WriteString("<br>")
+		case c == '\\' || c == '|' || strings.IndexByte(extra, c) >= 0:
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case c == '<' && i+1 < len(s) && opensTag(s[i+1]):
+			b.WriteString(`\<`)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+func opensTag(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '/' || c == '!' || c == '?'
+}
+
+// escapeLabel escapes a name written in bold, where "*" would end the bold.
+func escapeLabel(s string) string { return escapeInline(oneLine(s), "*") }
+
+// renderList writes a comma-separated list; commas inside members are escaped.
+func renderList(items []string) string {
+	out := make([]string, 0, len(items))
+	for _, it := range items {
+		if v := escapeInline(oneLine(it), ","); v != "" {
+			out = append(out, v)
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+func formatNumber(v float64) string {
+	if v == 0 {
+		v = 0 // not "-0"
+	}
+	return strconv.FormatFloat(v, 'f', -1, 64)
+}
+
+func renderRPS(peak, avg *float64) string {
+	switch {
+	case peak != nil && avg != nil:
+		return formatNumber(*peak) + " peak / " + formatNumber(*avg) + " avg RPS"
+	case peak != nil:
+		return formatNumber(*peak) + " RPS"
+	case avg != nil:
+		return formatNumber(*avg) + " avg RPS"
+	}
+	return ""
+}
+
+func renderPercent(v *float64) string {
+	if v == nil {
+		return ""
+	}
+	return formatNumber(*v) + "%"
+}
+
+func renderPatternType(t string) string {
+	switch t {
+	case designer.Read:
+		return "Read"
+	case designer.Write:
+		return "Write"
+	case "":
+		return "None"
+	}
+	return escapeInline(t, "")
+}
+
+var statusMarkOf = map[string]string{
+	designer.StatusSolved: "✅", designer.StatusOpen: "⏳", "": "⏳", designer.StatusOutside: "❌", designer.StatusAtRisk: "⚠️",
+}
+
+func renderStatus(s string) string {
+	if m, ok := statusMarkOf[s]; ok {
+		return m
+	}
+	return escapeInline(s, "")
+}
+
+// renderKeyRequirements writes the key-requirement fields of p as "; "-separated parts.
+func renderKeyRequirements(p designer.Pattern) string {
+	var parts []string
+	if p.LatencySLO != "" {
+		parts = append(parts, "Latency "+escapeInline(p.LatencySLO, ";"))
+	}
+	switch p.Consistency {
+	case "":
+	case designer.Strong:
+		parts = append(parts, "Strong consistency")
+	case designer.Eventual:
+		parts = append(parts, "Eventual consistency")
+	default:
+		parts = append(parts, "Consistency "+escapeInline(p.Consistency, ";"))
+	}
+	if p.ResultBound != "" {
+		parts = append(parts, "Result "+escapeInline(p.ResultBound, ";"))
+	}
+	if p.SizeBand != "" {
+		parts = append(parts, "Item size "+escapeInline(p.SizeBand, ";"))
+	}
+	if notes := escapeInline(p.KeyNotes, ""); notes != "" {
+		if !plainNotes(notes) {
+			notes = "Notes: " + notes
+		}
+		parts = append(parts, notes)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// plainNotes reports whether escaped notes read back as the same notes without a "Notes: " prefix.
+func plainNotes(escaped string) bool {
+	var kr keyRequirements
+	kr.parse(escaped)
+	return kr == keyRequirements{notes: unescapeInline(escaped)}
+}
+
+// renderPatternConsiderations writes the considerations with the pattern's entities as their last
+// line. An empty "Entities:" line is added when the considerations' own last line would otherwise
+// be read as the entities.
+func renderPatternConsiderations(text string, entities []string) string {
+	cell := escapeInline(text, "")
+	if len(entities) > 0 || isEntitiesLine(lastLine(cell)) {
+		line := strings.TrimSpace("Entities: " + renderList(entities))
+		if cell == "" {
+			return line
+		}
+		return cell + "<br>" + line
+	}
+	return cell
+}
+
+func lastLine(cell string) string {
+	parts := splitBreaks(cell)
+	return parts[len(parts)-1]
+}
+
+func renderRelationship(r designer.Relationship) string {
+	head := r.Kind
+	if counts := renderCounts(r.Avg, r.Max); counts != "" {
+		head = strings.TrimSpace(head + " " + counts)
+	}
+	notes := escapeInline(r.Notes, "")
+	switch {
+	case notes == "":
+		return escapeInline(head, "")
+	case head != "":
+		return escapeInline(head, "") + " — " + notes
+	}
+	if probe := parseRelationshipValue(notes); probe.kind == "" && probe.avg == nil && probe.max == nil && probe.notes == unescapeInline(notes) {
+		return notes
+	}
+	return "— " + notes
+}
+
+func renderCounts(avg, maxCount *int64) string {
+	var parts []string
+	if avg != nil {
+		parts = append(parts, "avg "+strconv.FormatInt(*avg, 10))
+	}
+	if maxCount != nil {
+		parts = append(parts, "max "+strconv.FormatInt(*maxCount, 10))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
+}
+
+func renderConsolidationRelationship(c designer.ConsolidationReview) string {
+	var flags []string
+	if c.Bounded != nil {
+		flags = append(flags, map[bool]string{true: "bounded", false: "unbounded"}[*c.Bounded])
+	}
+	if c.Identifying != nil {
+		flags = append(flags, map[bool]string{true: "identifying", false: "non-identifying"}[*c.Identifying])
+	}
+	rel := escapeInline(c.Relationship, "")
+	if len(flags) == 0 {
+		if _, _, _, ok := splitFlags(rel); ok {
+			// The relationship's own text ends like flags; an empty pair of brackets keeps it whole.
+			return rel + " ()"
+		}
+		return rel
+	}
+	return strings.TrimSpace(rel + " (" + strings.Join(flags, ", ") + ")")
+}
+
+func renderConsolidationDecision(s string) string {
+	switch s {
+	case designer.Consolidate:
+		return "✅ Consolidate"
+	case designer.Separate:
+		return "❌ Separate"
+	}
+	return escapeInline(s, "")
+}
+
+var aggregateDecisionLabel = map[string]string{
+	designer.SingleItem: "Single Item Aggregate", designer.ItemCollection: "Item Collection", designer.SeparateTables: "Separate Tables",
+}
+
+func renderAggregateDecision(s string) string {
+	if l, ok := aggregateDecisionLabel[s]; ok {
+		return l
+	}
+	return escapeInline(s, "")
+}
+
+// renderSize writes "Combined max size 17 KB, bounded growth — notes", each part when given.
+func renderSize(a designer.AggregateAnalysis) string {
+	var parts []string
+	if a.CombinedKB != nil {
+		parts = append(parts, "Combined max size "+formatNumber(*a.CombinedKB)+" KB")
+	}
+	if a.Bounded != nil {
+		g := map[bool]string{true: "bounded growth", false: "unbounded growth"}[*a.Bounded]
+		if len(parts) == 0 {
+			g = strings.ToUpper(g[:1]) + g[1:]
+		}
+		parts = append(parts, g)
+	}
+	head := strings.Join(parts, ", ")
+	text := escapeInline(a.Size, "")
+	switch {
+	case text == "":
+		return head
+	case head != "":
+		return head + " — " + text
+	}
+	if kb, bounded, rest := parseSize(text); kb == nil && bounded == nil && rest == unescapeInline(text) {
+		return text
+	}
+	return "— " + text
+}
+
+var identifyingLabels = []string{"Child independent", "Parent ID always known", "Separate table + GSI planned"}
+
+func identifyingFields(c *designer.IdentifyingCheck) []**bool {
+	return []**bool{&c.ChildIndependent, &c.ParentIDKnown, &c.SeparateTablePlanned}
+}
+
+func renderIdentifying(c designer.IdentifyingCheck) string {
+	var parts []string
+	for i, f := range identifyingFields(&c) {
+		if *f != nil {
+			parts = append(parts, identifyingLabels[i]+": "+map[bool]string{true: "Yes", false: "No"}[**f])
+		}
+	}
+	return strings.Join(parts, "; ")
+}

@@ -1,0 +1,328 @@
+package format
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/designertest"
+	"dynaloom/internal/designer/rules"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+func f64(v float64) *float64 { return &v }
+func i64(v int64) *int64     { return &v }
+func yesNo(v bool) *bool     { return &v }
+
+// richRequirementsDesign fills every field the requirement document holds, with text chosen to
+// break a careless writer: pipes, newlines, HTML, backslashes, unicode, and values that look like
+// the document's own separators. Its prose sections are in document order.
+func richRequirementsDesign() designer.Design {
+	return designer.Normalize(designer.Design{
+		Name: `Bücher & Co | <script>alert(1)</script> ☕ \ backslash`,
+		Overview: designer.Overview{
+			Domain:          "Books | magazines\nsecond line with <script>x</script> and \\ a backslash",
+			KeyEntities:     "Order (1:M) Line Item, User*Star",
+			BusinessContext: "Line 1\n\nLine 3 after a blank line; literal <br> stays text",
+			Scale:           "1,000 RPS — 東京 at peak",
+			Notes:           "- first note\n- second note with | pipe",
+		},
+		Entities: []designer.Entity{
+			{
+				Name:        "Order",
+				Description: "Holds | pipes\nand lines",
+				Attributes: []designer.Attribute{
+					{Name: "order_id", Type: designer.S, Description: "Like ORD#1 (S); never reused"},
+					{Name: "weird (S) name", Type: designer.N},
+					{Name: "lines", Type: designer.L, Description: "<b>bold</b>: yes"},
+				},
+				AcceptedGaps: []string{designer.GapNoRead},
+			},
+			{Name: "User*Star", Attributes: []designer.Attribute{}},
+			{Name: "Line Item", Description: "ünïcödé", Attributes: []designer.Attribute{{Name: "qty", Type: designer.N}}},
+		},
+		Relationships: []designer.Relationship{
+			{From: "Order", To: "Line Item", Kind: designer.OneToMany, Avg: i64(5), Max: i64(1000), Notes: "x | y\nz"},
+			{From: "User*Star", To: "Order", Notes: "1:M looks like a kind (avg 3)"},
+			{From: "Order", To: "Order", Kind: designer.ManyToMany},
+			{From: "Line Item", To: "Order", Avg: i64(3)},
+		},
+		Patterns: []designer.Pattern{
+			{
+				Number: 1, Description: "Get <b>order</b> | by id\nsecond line", Type: designer.Read,
+				PeakRPS: f64(500), AvgRPS: f64(120.5), Attributes: []string{"order_id", "a,b", "ünï"},
+				LatencySLO: "<10 ms; p99", Consistency: designer.Strong, ResultBound: "1 item", SizeBand: "<1 KB",
+				KeyNotes:       "Latency of the cache is separate; see ADR-4",
+				Considerations: "Use GetItem\nEntities: fake", Status: designer.StatusSolved,
+				Entities: []string{"Order", "User*Star"},
+			},
+			{
+				Number: 2, Description: "List | everything", AvgRPS: f64(7),
+				KeyNotes: "plain; notes", Considerations: "ends with\nEntities: Not really", Status: designer.StatusOutside,
+			},
+			{
+				Number: 10, Description: "Write a line", Type: designer.Write, PeakRPS: f64(0.001),
+				Consistency: designer.Eventual, KeyNotes: "Notes: a prefix of its own", Status: designer.StatusAtRisk,
+				Entities: []string{"Line Item"},
+			},
+			{Number: 11, Status: designer.StatusOpen},
+		},
+		Aggregates: []designer.AggregateAnalysis{
+			{
+				EntityA: "Order", EntityB: "Line Item",
+				CorrelationPct: f64(45.5), OnlyAPct: f64(30), OnlyBPct: f64(24.5), BothPct: f64(45.5),
+				Size: "about 17 KB; grows with lines", CombinedKB: f64(17.25), Bounded: yesNo(false),
+				Updates: "- hourly for lines\n- daily for orders",
+				Identifying: designer.IdentifyingCheck{
+					ChildIndependent: yesNo(false), ParentIDKnown: yesNo(true), SeparateTablePlanned: yesNo(true),
+				},
+				Decision: designer.ItemCollection, Justification: "because | reasons <script>",
+			},
+			{
+				EntityA: "Order", EntityB: "Order", OnlyBPct: f64(10),
+				Size:        "Combined max size 3 KB",
+				Identifying: designer.IdentifyingCheck{SeparateTablePlanned: yesNo(false)},
+				Decision:    designer.SingleItem,
+			},
+		},
+		Consolidations: []designer.ConsolidationReview{
+			{
+				Parent: "Order", Child: "Line Item", Relationship: "1:M", OverlapPct: f64(55),
+				Bounded: yesNo(true), Identifying: yesNo(false), Decision: designer.Consolidate,
+				Justification: "why\nliteral <br> and a | pipe",
+			},
+			{Parent: "A|B", Child: "C", Relationship: "1:M (bounded)", Decision: designer.Separate},
+			{},
+		},
+		Considerations: designer.Considerations{
+			HotPartitions:      "Launch day | one key",
+			GSIProjections:     "KEYS_ONLY\nthen INCLUDE",
+			SparseGSIs:         "- open orders\n- late orders",
+			ItemCollections:    "Order with lines",
+			MultiEntityQueries: "Account page",
+			Denormalization:    "Copy the title \\ onto lines",
+		},
+		Prose: designer.Prose{Sections: []designer.Section{
+			{Title: "", Body: "An introduction kept before the first section.\n\n- a loose bullet"},
+			{Title: reqOverview, Body: "Extra overview text."},
+			{Title: "Order + Line Item Item Collection Analysis", Body: "#### Reviewer remarks\nCheck the sizes."},
+			{Title: reqConsiderations, Body: "- **Cost Optimization**: on-demand"},
+			{Title: "Open Questions", Body: "Who owns refunds?"},
+			{Title: "Empty section", Body: ""},
+			{Title: reqChecklist, Body: "Reviewed by the team."},
+		}},
+	})
+}
+
+// requirementJSON is the design-json of what the requirement document holds.
+func requirementJSON(tb testing.TB, d designer.Design) []byte {
+	tb.Helper()
+	return designertest.MustMarshal(tb, requirementsView(designer.Normalize(d)))
+}
+
+func TestExportRequirementsMD_roundTripIsByteIdentical(t *testing.T) {
+	for name, d := range map[string]designer.Design{
+		"rich":  richRequirementsDesign(),
+		"hr":    designertest.HRDesign(t),
+		"empty": designer.Normalize(designer.Design{Name: "Empty"}),
+	} {
+		t.Run(name, func(t *testing.T) {
+			first := ExportRequirementsMD(d)
+			back, _, err := ImportRequirementsMD(first)
+			if err != nil {
+				t.Fatalf("ImportRequirementsMD of an export: %v\n%s", err, first)
+			}
+			second := ExportRequirementsMD(back)
+			if !bytes.Equal(first, second) {
+				t.Fatalf("export → import → export changed the document:\n%s", designertest.FirstDifference(first, second))
+			}
+			if want, got := requirementJSON(t, d), requirementJSON(t, back); !bytes.Equal(want, got) {
+				t.Fatalf("import of the export is not the design:\n%s", designertest.FirstDifference(want, got))
+			}
+		})
+	}
+}
+
+func TestExportRequirementsMD_golden(t *testing.T) {
+	got := ExportRequirementsMD(richRequirementsDesign())
+	const path = "testdata/reqmd/golden.md"
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -run TestExportRequirementsMD_golden -update to create it)", err)
+	}
+	if !bytes.Equal(want, got) {
+		t.Fatalf("export differs from %s (run with -update if the change is intended):\n%s", path, designertest.FirstDifference(want, got))
+	}
+}
+
+func TestExportRequirementsMD_followsTheTemplate(t *testing.T) {
+	out := string(ExportRequirementsMD(designertest.HRDesign(t)))
+	var headings []string
+	for l := range strings.SplitSeq(out, "\n") {
+		if strings.HasPrefix(l, "#") {
+			headings = append(headings, l)
+		}
+	}
+	want := []string{
+		"# DynamoDB Modeling Session — HR employees",
+		"## Application Overview",
+		"## Access Patterns Analysis",
+		"## Entity Relationships Deep Dive",
+		"## Enhanced Aggregate Analysis",
+		"### Employee + SalaryRecord Item Collection Analysis",
+		"### Employee + TitleRecord Item Collection Analysis",
+		"### Employee + DepartmentAssignment Item Collection Analysis",
+		"### Department + DepartmentManager Item Collection Analysis",
+		"### Identifying Relationship Check",
+		"## Table Consolidation Analysis",
+		"### Consolidation Decision Framework",
+		"### Consolidation Candidates Review",
+		"### Consolidation Rules",
+		"## Design Considerations (Scratchpad - Subject to Change)",
+		"## Validation Checklist",
+	}
+	if !slices.Equal(headings, want) {
+		t.Fatalf("headings:\n%s\nwant:\n%s", strings.Join(headings, "\n"), strings.Join(want, "\n"))
+	}
+	for _, l := range []string{
+		"| Pattern # | Description | RPS (Peak and Average) | Type | Attributes Needed | Key Requirements | Design Considerations | Status |",
+		"| Parent | Child | Relationship | Access Overlap | Consolidation Decision | Justification |",
+		"| 1 | Open an employee's profile from the intranet directory | 30 peak / 12 avg RPS | Read |",
+		"- **Department → Employee**: 1:M (avg 33000, max 62000) — Current members only;",
+		"- **Employee** entity: A person employed now or in the past",
+		"  - emp_no (N): Employee number issued by payroll; never reused.",
+		"| Employee | SalaryRecord | 1:M (bounded, identifying) | 15% | ❌ Separate |",
+		"- **Identifying Relationship**: Child independent: No; Parent ID always known: Yes; Separate table + GSI planned: Yes",
+	} {
+		if !strings.Contains(out, l) {
+			t.Errorf("export lacks %q", l)
+		}
+	}
+}
+
+func TestExportRequirementsMD_cellsCannotBreakTheTable(t *testing.T) {
+	d := richRequirementsDesign()
+	out := string(ExportRequirementsMD(d))
+	if regexp.MustCompile(`(^|[^\\])<(script|b>)`).MatchString(out) {
+		t.Errorf("an HTML tag from user text reached the document unescaped")
+	}
+	rows := 0
+	for l := range strings.SplitSeq(out, "\n") {
+		if !strings.HasPrefix(l, "| ") {
+			continue
+		}
+		cells := splitRow(l)
+		if len(cells) != 8 && len(cells) != 6 {
+			t.Errorf("row has %d cells: %s", len(cells), l)
+		}
+		rows++
+	}
+	if want := 2 + len(d.Patterns) + len(d.Consolidations); rows != want {
+		t.Errorf("%d table rows, want %d", rows, want)
+	}
+}
+
+func TestExportRequirementsMD_keyRequirementsAndRPS(t *testing.T) {
+	out := string(ExportRequirementsMD(richRequirementsDesign()))
+	for _, want := range []string{
+		`| 500 peak / 120.5 avg RPS | Read | order_id, a\,b, ünï | Latency <10 ms\; p99; Strong consistency; Result 1 item; Item size <1 KB; Notes: Latency of the cache is separate; see ADR-4 | Use GetItem<br>Entities: fake<br>Entities: Order, User*Star | ✅ |`,
+		`| 7 avg RPS | None |  | plain; notes | ends with<br>Entities: Not really<br>Entities: | ❌ |`,
+		`| 0.001 RPS | Write |  | Eventual consistency; Notes: Notes: a prefix of its own | Entities: Line Item | ⚠️ |`,
+		`| 11 |  |  | None |  |  |  | ⏳ |`,
+		`- **User\*Star → Order**: — 1:M looks like a kind (avg 3)`,
+		`- **Line Item → Order**: (avg 3)`,
+		`- **Size Constraints**: — Combined max size 3 KB`,
+		`| A\|B | C | 1:M (bounded) () |  | ❌ Separate |  |`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("export lacks %q", want)
+		}
+	}
+}
+
+func TestExportRequirementsMD_checklistComesFromValidation(t *testing.T) {
+	d := designertest.HRDesign(t)
+	view := requirementsView(d)
+	var want []string
+	for _, it := range rules.BuildChecklists(view, rules.Validate(view)).Requirements {
+		mark := "- [ ] "
+		if it.OK {
+			mark = "- [x] "
+		}
+		want = append(want, mark+it.Item)
+	}
+	out := string(ExportRequirementsMD(d))
+	_, list, ok := strings.Cut(out, "## Validation Checklist\n")
+	if !ok {
+		t.Fatal("no Validation Checklist")
+	}
+	if got := strings.Split(strings.TrimSpace(list), "\n"); !slices.Equal(got, want) {
+		t.Fatalf("checklist:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestExportRequirementsMD_isDeterministicAndLeavesItsArgument(t *testing.T) {
+	d := designertest.HRDesign(t)
+	before := designertest.MustMarshal(t, d)
+	a, b := ExportRequirementsMD(d), ExportRequirementsMD(d)
+	if !bytes.Equal(a, b) {
+		t.Fatal("two exports of one design differ")
+	}
+	designertest.AssertUnchanged(t, before, d)
+}
+
+// largeRequirementsDesign has n patterns over ten entities.
+func largeRequirementsDesign(n int) designer.Design {
+	d := richRequirementsDesign()
+	d.Patterns = nil
+	for i := range n {
+		d.Patterns = append(d.Patterns, designer.Pattern{
+			Number: i + 1, Description: "Pattern | number " + strings.Repeat("x", i%20), Type: []string{designer.Read, designer.Write}[i%2],
+			PeakRPS: f64(float64(i) * 1.5), AvgRPS: f64(float64(i)), Attributes: []string{"pk", "sk", "payload"},
+			LatencySLO: "<20 ms", Consistency: designer.Eventual, ResultBound: "1 item", SizeBand: "<1 KB",
+			Considerations: "GetItem on the main table", Status: designer.StatusSolved, Entities: []string{"Order"},
+		})
+	}
+	return designer.Normalize(d)
+}
+
+func BenchmarkExportRequirementsMD_200Patterns(b *testing.B) {
+	d := largeRequirementsDesign(200)
+	b.ReportAllocs()
+	for b.Loop() {
+		ExportRequirementsMD(d)
+	}
+}
+
+// Prose written by people or other importers may hold headings, open code fences, or belong to an
+// aggregate analysis since deleted; none of it may turn into structure when read back.
+func TestExportRequirementsMD_proseCannotBreakTheDocument(t *testing.T) {
+	d := richRequirementsDesign()
+	d.Aggregates = d.Aggregates[1:]
+	d.Prose.Sections = append(d.Prose.Sections,
+		designer.Section{Title: "Loose", Body: "## Sub\n# Top\n## Access patterns\n| Pattern # | Description |\n```\n## in an open fence"},
+		designer.Section{Title: "", Body: "# Before\n## Application Overview"},
+	)
+	assertFixedPoint(t, d)
+	back, _, err := ImportRequirementsMD(ExportRequirementsMD(d))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(back.Aggregates) != 1 || len(back.Patterns) != len(d.Patterns) || back.Overview != d.Overview {
+		t.Fatalf("prose was read as structure: %d aggregates, %d patterns, overview %+v", len(back.Aggregates), len(back.Patterns), back.Overview)
+	}
+	if _, ok := proseTitled(back, "Order + Line Item Item Collection Analysis (kept)"); !ok {
+		t.Errorf("prose of the deleted aggregate analysis was not kept under a title of its own")
+	}
+}

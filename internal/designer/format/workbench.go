@@ -1,0 +1,1218 @@
+package format
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"dynaloom/internal/designer"
+)
+
+// A NoSQL Workbench model (workbench-json) is one JSON object: ModelName, ModelMetadata and
+// DataModel, an array of tables. Each table has its key and non-key attribute definitions, its
+// GSIs, optional facets and its sample items in DynamoDB JSON. How it maps onto a design:
+//
+//   - ModelName is the design's name; ModelMetadata.Description is the overview's business context.
+//   - A facet is an entity type of its table: FacetName is the entity, the partition and sort key
+//     aliases are its key templates. Aliases are free text; the placeholders Workbench users write,
+//     "USER#<id>" and "${id}", are read as Dynaloom's "USER#{id}", and templates are written back
+//     as they are.
+//   - A facet's items and the table-level TableData are the table's sample items, facet items
+//     first. On export each item goes to the facet whose templates its keys match (see
+//     EntityMatcher), or to the table-level TableData when none does; an imported item whose
+//     keys match no template of its facet remembers the facet.
+//   - Table.Attributes are the key attributes followed by NonKeyAttributes. On export, attributes
+//     that an index key or an item uses but the table does not declare are added, sorted by name.
+//   - ProvisionedThroughput gives the table's read and write units.
+//   - Whatever else the model holds (Author and dates, DataAccess, SampleDataFormats, autoscaling,
+//     a facet's own list of attributes, members Workbench does not define such as Dynobase's
+//     ModelSchema) is kept verbatim in Design.Workbench and written back on export. A model without
+//     dates is given the stored design's when the server exports it (WorkbenchDated); a file
+//     exported by the CLI has no such times, and its dates stay empty strings.
+//
+// Workbench has no LSIs, TTL or multi-attribute keys: an export leaves LSIs and the TTL attribute
+// out and writes a multi-attribute GSI key with its first attribute. Entity type descriptions and
+// the overview's fields other than the business context have no place either. Facet names must be
+// unique across a Workbench model, so an entity type whose name an earlier facet took is written
+// with " 2", " 3", … after it.
+
+// WorkbenchVersion and WorkbenchService are what ExportWorkbenchJSON writes in ModelMetadata;
+// NoSQL Workbench 3 refuses a model without them.
+const (
+	WorkbenchVersion = "3.0"
+	WorkbenchService = "Amazon DynamoDB"
+)
+
+// Names of the model's members.
+const (
+	wbModelName      = "ModelName"
+	wbModelMetadata  = "ModelMetadata"
+	wbDataModel      = "DataModel"
+	wbAuthor         = "Author"
+	wbDateCreated    = "DateCreated"
+	wbDateModified   = "DateLastModified"
+	wbDescription    = "Description"
+	wbService        = "AWSService"
+	wbVersion        = "Version"
+	wbTableName      = "TableName"
+	wbKeyAttributes  = "KeyAttributes"
+	wbPartitionKey   = "PartitionKey"
+	wbSortKey        = "SortKey"
+	wbNonKey         = "NonKeyAttributes"
+	wbAttributeName  = "AttributeName"
+	wbAttributeType  = "AttributeType"
+	wbFacets         = "TableFacets"
+	wbFacetName      = "FacetName"
+	wbAlias          = "KeyAttributeAlias"
+	wbPKAlias        = "PartitionKeyAlias"
+	wbSKAlias        = "SortKeyAlias"
+	wbGSIs           = "GlobalSecondaryIndexes"
+	wbIndexName      = "IndexName"
+	wbProjection     = "Projection"
+	wbProjectionType = "ProjectionType"
+	wbTableData      = "TableData"
+	wbDataAccess     = "DataAccess"
+	wbSampleFormats  = "SampleDataFormats"
+	wbBillingMode    = "BillingMode"
+	wbCapacity       = "ProvisionedCapacitySettings"
+	wbThroughput     = "ProvisionedThroughput"
+	wbReadUnits      = "ReadCapacityUnits"
+	wbWriteUnits     = "WriteCapacityUnits"
+	wbAutoRead       = "AutoScalingRead"
+	wbAutoWrite      = "AutoScalingWrite"
+)
+
+// wbDefaultDataAccess is the DataAccess every Workbench table and facet carries, in compact form.
+const wbDefaultDataAccess = `{"MySql":{}}`
+
+// isWorkbenchModel reports whether the members of a JSON object are those of a Workbench model
+// rather than of design-json, which names its format.
+func isWorkbenchModel(text []byte) bool {
+	var probe map[string]json.RawMessage
+	if json.Unmarshal(text, &probe) != nil {
+		return false
+	}
+	if _, ok := probe["format"]; ok {
+		return false
+	}
+	for _, k := range []string{wbModelName, wbModelMetadata, wbDataModel} {
+		if _, ok := probe[k]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// ImportWorkbenchJSON reads a NoSQL Workbench model: ModelMetadata.Version 1.0, 2.0, 3.0 or
+// none, with or without facets. The model must be a JSON object with at least one of ModelName,
+// ModelMetadata and DataModel; a member of the wrong JSON type, a table without a name or a
+// partition key, and a model for another service than DynamoDB are refused with a
+// *ValidationError naming the member ("DataModel/0/KeyAttributes/PartitionKey"). Parts that
+// cannot be placed (an attribute of unknown type, an index without a key, an unreadable item
+// value) are left out with a note; members the design has no field for are kept in d.Workbench.
+func ImportWorkbenchJSON(data []byte) (designer.Design, []ImportNote, error) {
+	data = bytes.TrimSpace(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(data, &top); err != nil {
+		var syn *json.SyntaxError
+		if errors.As(err, &syn) {
+			return designer.Design{}, nil, designer.Invalid("file", "is not valid JSON (at byte %d): %v", syn.Offset, err)
+		}
+		return designer.Design{}, nil, designer.Invalid("file", "is not a NoSQL Workbench model: it must be a JSON object")
+	}
+	if top == nil || !slices.ContainsFunc([]string{wbModelName, wbModelMetadata, wbDataModel}, func(k string) bool { return top[k] != nil }) {
+		return designer.Design{}, nil, designer.Invalid("file", "is not a NoSQL Workbench model: it has none of %s, %s and %s", wbModelName, wbModelMetadata, wbDataModel)
+	}
+	var im wbImport
+	d, err := im.model(top)
+	if err != nil {
+		return designer.Design{}, nil, err
+	}
+	d = designer.Normalize(d)
+	if err := designer.Check(d); err != nil {
+		// The importer builds only what Check accepts; this guards against a gap in that promise.
+		return designer.Design{}, nil, fmt.Errorf("import NoSQL Workbench model: %w", err)
+	}
+	return d, im.notes, nil
+}
+
+type wbImport struct {
+	notes []ImportNote
+}
+
+func (im *wbImport) note(format string, args ...any) {
+	im.notes = append(im.notes, ImportNote{Message: fmt.Sprintf(format, args...)})
+}
+
+// leftover notes the members of a Workbench object that nothing reads or keeps.
+func (im *wbImport) leftover(path string, obj map[string]json.RawMessage) {
+	for _, k := range wbSortedKeys(obj) {
+		im.note("%s/%s is not a member Dynaloom reads; it was not kept", path, k)
+	}
+}
+
+func (im *wbImport) model(top map[string]json.RawMessage) (designer.Design, error) {
+	var d designer.Design
+	var ex designer.WorkbenchExtras
+	name, err := wbString(wbModelName, wbTake(top, wbModelName))
+	if err != nil {
+		return designer.Design{}, err
+	}
+	d.Name = wbCleanName(name)
+	if d.Name == "" {
+		d.Name = "Untitled design"
+	}
+	if strings.TrimSpace(name) != "" && d.Name != strings.TrimSpace(name) {
+		im.note("%s was shortened or cleaned to %q", wbModelName, d.Name)
+	}
+	if err := im.metadata(&d, &ex, wbTake(top, wbModelMetadata)); err != nil {
+		return designer.Design{}, err
+	}
+	tables, err := wbArray(wbDataModel, wbTake(top, wbDataModel))
+	if err != nil {
+		return designer.Design{}, err
+	}
+	if len(tables) == 0 {
+		im.note("the model has no tables (%s is empty or missing)", wbDataModel)
+	}
+	for i, raw := range tables {
+		t, tex, err := im.table(wbDataModel+"/"+strconv.Itoa(i), raw)
+		if err != nil {
+			return designer.Design{}, err
+		}
+		if _, _, dup := d.TableByName(t.Name); dup {
+			im.note("table %s appears twice in the model; both were kept, and what Dynaloom keeps of the second for export replaces the first's", t.Name)
+		}
+		d.Tables = append(d.Tables, t)
+		if !tex.Empty() {
+			if ex.Tables == nil {
+				ex.Tables = map[string]designer.WorkbenchTableExtras{}
+			}
+			ex.Tables[t.Name] = tex
+		}
+	}
+	if len(top) > 0 {
+		ex.Model = top
+	}
+	if ex.Model != nil || ex.Metadata != nil || ex.Tables != nil {
+		d.Workbench = &ex
+	}
+	return d, nil
+}
+
+func (im *wbImport) metadata(d *designer.Design, ex *designer.WorkbenchExtras, raw json.RawMessage) error {
+	meta, err := wbObject(wbModelMetadata, raw)
+	if err != nil || meta == nil {
+		return err
+	}
+	version, err := wbString(wbModelMetadata+"/"+wbVersion, wbTake(meta, wbVersion))
+	if err != nil {
+		return err
+	}
+	switch version {
+	case "", "1.0", "2.0", "3.0":
+	default:
+		im.note("%s/%s is %q; Dynaloom knows versions 1.0, 2.0 and 3.0, so parts of the model may have been missed", wbModelMetadata, wbVersion, version)
+	}
+	service, err := wbString(wbModelMetadata+"/"+wbService, wbTake(meta, wbService))
+	if err != nil {
+		return err
+	}
+	if s := strings.TrimSpace(service); s != "" && !strings.EqualFold(s, WorkbenchService) && !strings.EqualFold(s, "DynamoDB") {
+		return designer.Invalid(wbModelMetadata+"/"+wbService, "is %q; Dynaloom reads models for %s only", service, WorkbenchService)
+	}
+	if rawDesc, ok := meta[wbDescription]; ok {
+		desc, err := wbString(wbModelMetadata+"/"+wbDescription, rawDesc)
+		if err == nil {
+			var clean string
+			if clean, err = designer.CleanText("overview/business_context", desc); err == nil {
+				d.Overview.BusinessContext = clean
+				delete(meta, wbDescription)
+			}
+		}
+		if err != nil {
+			im.note("%s/%s could not be the overview's business context (%v); it was kept for export only", wbModelMetadata, wbDescription, err)
+		}
+	}
+	if len(meta) > 0 {
+		ex.Metadata = meta
+	}
+	return nil
+}
+
+// wbFacetDraft is a facet while its table is being read.
+type wbFacetDraft struct {
+	name    string
+	members map[string]json.RawMessage
+	items   []int // positions in the table's items
+}
+
+func (im *wbImport) table(p string, raw json.RawMessage) (designer.Table, designer.WorkbenchTableExtras, error) {
+	var ex designer.WorkbenchTableExtras
+	obj, err := wbObject(p, raw)
+	if err != nil {
+		return designer.Table{}, ex, err
+	}
+	if obj == nil {
+		return designer.Table{}, ex, designer.Invalid(p, "must be a JSON object, not null")
+	}
+	name, err := wbString(p+"/"+wbTableName, wbTake(obj, wbTableName))
+	if err != nil {
+		return designer.Table{}, ex, err
+	}
+	var t designer.Table
+	if t.Name, err = designer.CleanName(p+"/"+wbTableName, name); err != nil {
+		return designer.Table{}, ex, err
+	}
+	keys, err := wbObject(p+"/"+wbKeyAttributes, wbTake(obj, wbKeyAttributes))
+	if err != nil {
+		return designer.Table{}, ex, err
+	}
+	if keys == nil {
+		return designer.Table{}, ex, designer.Invalid(p+"/"+wbKeyAttributes, "is missing; table %s needs a partition key", t.Name)
+	}
+	if t.PartitionKey, err = wbKeyAttr(p+"/"+wbKeyAttributes+"/"+wbPartitionKey, wbTake(keys, wbPartitionKey), true); err != nil {
+		return designer.Table{}, ex, err
+	}
+	t.Attributes = []designer.Attribute{{Name: t.PartitionKey.Name, Type: t.PartitionKey.Type}}
+	if rawSK := wbTake(keys, wbSortKey); !wbNull(rawSK) {
+		sk, err := wbKeyAttr(p+"/"+wbKeyAttributes+"/"+wbSortKey, rawSK, true)
+		if err != nil {
+			return designer.Table{}, ex, err
+		}
+		t.SortKey = &sk
+		if sk.Name != t.PartitionKey.Name {
+			t.Attributes = append(t.Attributes, designer.Attribute{Name: sk.Name, Type: sk.Type})
+		}
+	}
+	im.leftover(p+"/"+wbKeyAttributes, keys)
+	if err := im.nonKeyAttributes(p, &t, wbTake(obj, wbNonKey)); err != nil {
+		return designer.Table{}, ex, err
+	}
+	if err := im.billing(p, &t, obj); err != nil {
+		return designer.Table{}, ex, err
+	}
+	if err := im.indexes(p, &t, &ex, wbTake(obj, wbGSIs)); err != nil {
+		return designer.Table{}, ex, err
+	}
+	facets, err := im.facets(p, &t, wbTake(obj, wbFacets))
+	if err != nil {
+		return designer.Table{}, ex, err
+	}
+	tableItems := len(t.Items)
+	if err := im.items(p+"/"+wbTableData, &t, wbTake(obj, wbTableData)); err != nil {
+		return designer.Table{}, ex, err
+	}
+	if da, ok := obj[wbDataAccess]; ok && wbIsDefaultDataAccess(da) {
+		delete(obj, wbDataAccess)
+	}
+	if len(obj) > 0 {
+		ex.Members = obj
+	}
+	for i := range t.Items {
+		t.Items[i].ID = designer.ItemIDPrefix + strconv.Itoa(i+1)
+	}
+	wbSettleFacets(t, facets, tableItems, &ex)
+	return t, ex, nil
+}
+
+func (im *wbImport) nonKeyAttributes(p string, t *designer.Table, raw json.RawMessage) error {
+	defs, err := wbArray(p+"/"+wbNonKey, raw)
+	if err != nil {
+		return err
+	}
+	for i, def := range defs {
+		ap := fmt.Sprintf("%s/%s/%d", p, wbNonKey, i)
+		k, err := wbKeyAttr(ap, def, false)
+		if err == nil {
+			_, err = designer.CleanName(ap+"/"+wbAttributeName, k.Name)
+		}
+		if err != nil {
+			im.note("an attribute of table %s was left out: %v", t.Name, err)
+			continue
+		}
+		if prev, _, dup := t.AttributeByName(k.Name); dup {
+			if prev.Type != k.Type {
+				im.note("table %s declares attribute %s twice, as %s and as %s; the first was kept", t.Name, k.Name, prev.Type, k.Type)
+			}
+			continue
+		}
+		t.Attributes = append(t.Attributes, designer.Attribute{Name: k.Name, Type: k.Type})
+	}
+	return nil
+}
+
+func (im *wbImport) billing(p string, t *designer.Table, obj map[string]json.RawMessage) error {
+	mode, err := wbString(p+"/"+wbBillingMode, wbTake(obj, wbBillingMode))
+	if err != nil {
+		return err
+	}
+	switch mode {
+	case "":
+	case designer.OnDemand, designer.Provisioned:
+		t.BillingMode = mode
+	default:
+		im.note("table %s has billing mode %q, which is neither %s nor %s; %s was assumed", t.Name, mode, designer.Provisioned, designer.OnDemand, designer.OnDemand)
+	}
+	cp := p + "/" + wbCapacity
+	capacity, err := wbObject(cp, obj[wbCapacity])
+	if err != nil {
+		return err
+	}
+	if capacity == nil {
+		delete(obj, wbCapacity)
+		return nil
+	}
+	throughput, err := wbObject(cp+"/"+wbThroughput, wbTake(capacity, wbThroughput))
+	if err != nil {
+		return err
+	}
+	for _, u := range []struct {
+		name string
+		dst  **int64
+	}{{wbReadUnits, &t.ReadUnits}, {wbWriteUnits, &t.WriteUnits}} {
+		rawUnits := wbTake(throughput, u.name)
+		if wbNull(rawUnits) {
+			continue
+		}
+		var n json.Number
+		if json.Unmarshal(rawUnits, &n) == nil {
+			if v, err := strconv.ParseInt(n.String(), 10, 64); err == nil && v >= 0 {
+				*u.dst = &v
+				continue
+			}
+		}
+		im.note("%s/%s/%s of table %s is %s, not a whole number of zero or more; it was left out", cp, wbThroughput, u.name, t.Name, rawUnits)
+	}
+	im.leftover(cp+"/"+wbThroughput, throughput)
+	if len(capacity) == 0 {
+		delete(obj, wbCapacity)
+	} else {
+		rest, err := json.Marshal(capacity)
+		if err != nil {
+			return fmt.Errorf("%s: %w", cp, err)
+		}
+		obj[wbCapacity] = rest
+	}
+	return nil
+}
+
+func (im *wbImport) indexes(p string, t *designer.Table, ex *designer.WorkbenchTableExtras, raw json.RawMessage) error {
+	list, err := wbArray(p+"/"+wbGSIs, raw)
+	if err != nil {
+		return err
+	}
+	for i, rawIx := range list {
+		ip := fmt.Sprintf("%s/%s/%d", p, wbGSIs, i)
+		obj, err := wbObject(ip, rawIx)
+		if err != nil {
+			return err
+		}
+		if obj == nil {
+			im.note("%s is null; it was left out", ip)
+			continue
+		}
+		ix, err := im.index(ip, t, obj)
+		if err != nil {
+			im.note("a GSI of table %s was left out: %v", t.Name, err)
+			continue
+		}
+		t.GSIs = append(t.GSIs, ix)
+		if len(obj) > 0 {
+			if ex.Indexes == nil {
+				ex.Indexes = map[string]map[string]json.RawMessage{}
+			}
+			ex.Indexes[ix.Name] = obj
+		}
+	}
+	return nil
+}
+
+// index reads one GSI, taking the members it reads out of obj.
+func (im *wbImport) index(ip string, t *designer.Table, obj map[string]json.RawMessage) (designer.Index, error) {
+	name, err := wbString(ip+"/"+wbIndexName, wbTake(obj, wbIndexName))
+	if err != nil {
+		return designer.Index{}, err
+	}
+	var ix designer.Index
+	if ix.Name, err = designer.CleanName(ip+"/"+wbIndexName, name); err != nil {
+		return designer.Index{}, err
+	}
+	if _, _, _, dup := t.IndexByName(ix.Name); dup {
+		return designer.Index{}, designer.Invalid(ip+"/"+wbIndexName, "is %s, the name of an earlier GSI of the table", ix.Name)
+	}
+	kp := ip + "/" + wbKeyAttributes
+	keys, err := wbObject(kp, wbTake(obj, wbKeyAttributes))
+	if err != nil {
+		return designer.Index{}, err
+	}
+	if keys == nil {
+		return designer.Index{}, designer.Invalid(kp, "is missing; GSI %s needs a partition key", ix.Name)
+	}
+	pk, err := wbKeyAttr(kp+"/"+wbPartitionKey, wbTake(keys, wbPartitionKey), true)
+	if err != nil {
+		return designer.Index{}, err
+	}
+	ix.PartitionKey = []designer.KeyAttribute{pk}
+	if rawSK := wbTake(keys, wbSortKey); !wbNull(rawSK) {
+		sk, err := wbKeyAttr(kp+"/"+wbSortKey, rawSK, true)
+		if err != nil {
+			return designer.Index{}, err
+		}
+		ix.SortKey = []designer.KeyAttribute{sk}
+	}
+	im.leftover(kp, keys)
+	pp := ip + "/" + wbProjection
+	proj, err := wbObject(pp, wbTake(obj, wbProjection))
+	if err != nil {
+		return designer.Index{}, err
+	}
+	kind, err := wbString(pp+"/"+wbProjectionType, wbTake(proj, wbProjectionType))
+	if err != nil {
+		return designer.Index{}, err
+	}
+	attrs, err := wbStrings(pp+"/"+wbNonKey, wbTake(proj, wbNonKey))
+	if err != nil {
+		return designer.Index{}, err
+	}
+	switch kind {
+	case designer.All, designer.KeysOnly:
+		ix.Projection.Type = kind
+		if len(attrs) > 0 {
+			im.note("GSI %s of table %s lists attributes under a %s projection; they were left out", ix.Name, t.Name, kind)
+		}
+	case designer.Include:
+		ix.Projection = designer.Projection{Type: designer.Include, Attributes: attrs}
+	default:
+		ix.Projection = designer.Projection{Type: designer.All}
+		if kind == "" {
+			im.note("GSI %s of table %s states no projection type; ALL was assumed", ix.Name, t.Name)
+		} else {
+			im.note("GSI %s of table %s has projection type %q; ALL was assumed", ix.Name, t.Name, kind)
+		}
+	}
+	im.leftover(pp, proj)
+	return ix, nil
+}
+
+func (im *wbImport) facets(p string, t *designer.Table, raw json.RawMessage) ([]wbFacetDraft, error) {
+	list, err := wbArray(p+"/"+wbFacets, raw)
+	if err != nil {
+		return nil, err
+	}
+	var facets []wbFacetDraft
+	for i, rawFacet := range list {
+		fp := fmt.Sprintf("%s/%s/%d", p, wbFacets, i)
+		obj, err := wbObject(fp, rawFacet)
+		if err != nil {
+			return nil, err
+		}
+		if obj == nil {
+			im.note("%s is null; it was left out", fp)
+			continue
+		}
+		name, err := wbString(fp+"/"+wbFacetName, wbTake(obj, wbFacetName))
+		if err != nil {
+			return nil, err
+		}
+		f := wbFacetDraft{name: wbCleanName(name)}
+		if f.name == "" {
+			f.name = "Facet " + strconv.Itoa(i+1)
+			im.note("facet %d of table %s has no name; it was called %s", i+1, t.Name, f.name)
+		}
+		if slices.ContainsFunc(facets, func(o wbFacetDraft) bool { return o.name == f.name }) {
+			base := f.name
+			for n := 2; slices.ContainsFunc(facets, func(o wbFacetDraft) bool { return o.name == f.name }); n++ {
+				f.name = base + " " + strconv.Itoa(n)
+			}
+			im.note("table %s has two facets named %s; the second was called %s", t.Name, base, f.name)
+		}
+		ap := fp + "/" + wbAlias
+		alias, err := wbObject(ap, wbTake(obj, wbAlias))
+		if err != nil {
+			return nil, err
+		}
+		pkAlias, err := wbString(ap+"/"+wbPKAlias, wbTake(alias, wbPKAlias))
+		if err != nil {
+			return nil, err
+		}
+		skAlias, err := wbString(ap+"/"+wbSKAlias, wbTake(alias, wbSKAlias))
+		if err != nil {
+			return nil, err
+		}
+		im.leftover(ap, alias)
+		t.EntityTypes = append(t.EntityTypes, designer.EntityType{Entity: f.name, PKTemplate: wbTemplate(pkAlias), SKTemplate: wbTemplate(skAlias)})
+		first := len(t.Items)
+		if err := im.items(fp+"/"+wbTableData, t, wbTake(obj, wbTableData)); err != nil {
+			return nil, err
+		}
+		for j := first; j < len(t.Items); j++ {
+			f.items = append(f.items, j)
+		}
+		if da, ok := obj[wbDataAccess]; ok && wbIsDefaultDataAccess(da) {
+			delete(obj, wbDataAccess)
+		}
+		f.members = obj
+		facets = append(facets, f)
+	}
+	return facets, nil
+}
+
+// items appends the items of a TableData array to t. An attribute whose value is not DynamoDB
+// JSON is left out of its item, with one note per attribute name and reason.
+func (im *wbImport) items(p string, t *designer.Table, raw json.RawMessage) error {
+	list, err := wbArray(p, raw)
+	if err != nil {
+		return err
+	}
+	type dropped struct {
+		attr, reason, first string
+		count               int
+	}
+	// One note per attribute name says how many items lost it and why the first one did.
+	var drops []dropped
+	for i, rawItem := range list {
+		itp := p + "/" + strconv.Itoa(i)
+		obj, err := wbObject(itp, rawItem)
+		if err != nil {
+			return err
+		}
+		if obj == nil {
+			im.note("%s is null; it was left out", itp)
+			continue
+		}
+		it := make(designer.Item, len(obj))
+		for _, name := range wbSortedKeys(obj) {
+			var v designer.Value
+			if err := json.Unmarshal(obj[name], &v); err != nil {
+				at := slices.IndexFunc(drops, func(d dropped) bool { return d.attr == name })
+				if at < 0 {
+					drops = append(drops, dropped{attr: name, reason: err.Error(), first: itp})
+					at = len(drops) - 1
+				}
+				drops[at].count++
+				continue
+			}
+			it[name] = v
+		}
+		t.Items = append(t.Items, designer.SampleItem{Item: it})
+	}
+	for _, d := range drops {
+		items := "1 item"
+		if d.count > 1 {
+			items = strconv.Itoa(d.count) + " items"
+		}
+		im.note("attribute %s was left out of %s of table %s; the first, at %s: %s", d.attr, items, t.Name, d.first, d.reason)
+	}
+	return nil
+}
+
+// wbSettleFacets records what export needs to write the facets back as they were: the facets of
+// items their keys would not place there, and a facet's attribute list when its items do not
+// give the same list.
+func wbSettleFacets(t designer.Table, facets []wbFacetDraft, tableItems int, ex *designer.WorkbenchTableExtras) {
+	keep := func(id, facet string) {
+		if ex.ItemFacets == nil {
+			ex.ItemFacets = map[string]string{}
+		}
+		ex.ItemFacets[id] = facet
+	}
+	matchers := designer.NewEntityMatcher(t)
+	for _, f := range facets {
+		var items []designer.Item
+		for _, i := range f.items {
+			items = append(items, t.Items[i].Item)
+			if matchers.EntityType(t.Items[i].Item) != f.name {
+				keep(t.Items[i].ID, f.name)
+			}
+		}
+		if raw, ok := f.members[wbNonKey]; ok {
+			var listed []string
+			if json.Unmarshal(raw, &listed) == nil && slices.Equal(listed, wbItemAttributes(t, items)) {
+				delete(f.members, wbNonKey)
+			}
+		}
+		if len(f.members) > 0 {
+			if ex.Facets == nil {
+				ex.Facets = map[string]map[string]json.RawMessage{}
+			}
+			ex.Facets[f.name] = f.members
+		}
+	}
+	if len(facets) == 0 {
+		return
+	}
+	for _, si := range t.Items[tableItems:] {
+		if matchers.EntityType(si.Item) != "" {
+			keep(si.ID, "")
+		}
+	}
+}
+
+// wbKeyAttr reads an attribute definition {"AttributeName": …, "AttributeType": …}. A key
+// attribute must be there; other definitions may be null.
+func wbKeyAttr(p string, raw json.RawMessage, required bool) (designer.KeyAttribute, error) {
+	obj, err := wbObject(p, raw)
+	if err != nil {
+		return designer.KeyAttribute{}, err
+	}
+	if obj == nil {
+		if required {
+			return designer.KeyAttribute{}, designer.Invalid(p, "is missing")
+		}
+		return designer.KeyAttribute{}, designer.Invalid(p, "is null")
+	}
+	name, err := wbString(p+"/"+wbAttributeName, obj[wbAttributeName])
+	if err != nil {
+		return designer.KeyAttribute{}, err
+	}
+	if strings.TrimSpace(name) == "" {
+		return designer.KeyAttribute{}, designer.Invalid(p+"/"+wbAttributeName, "must not be empty")
+	}
+	kind, err := wbString(p+"/"+wbAttributeType, obj[wbAttributeType])
+	if err != nil {
+		return designer.KeyAttribute{}, err
+	}
+	if required {
+		if _, err := designer.CleanName(p+"/"+wbAttributeName, name); err != nil {
+			return designer.KeyAttribute{}, err
+		}
+	}
+	t := designer.Type(strings.ToUpper(strings.TrimSpace(kind)))
+	if !t.Valid() {
+		return designer.KeyAttribute{}, designer.Invalid(p+"/"+wbAttributeType, "of %s is %q; use one of S N B BOOL NULL M L SS NS BS", name, kind)
+	}
+	return designer.KeyAttribute{Name: name, Type: t}, nil
+}
+
+// wbTemplate reads a facet's key alias as a key template: the placeholders "<id>" and "${id}"
+// become "{id}"; all other text is kept as it is.
+func wbTemplate(alias string) string {
+	var sb strings.Builder
+	for i := 0; i < len(alias); {
+		closer, skip := byte(0), 1
+		switch {
+		case alias[i] == '<':
+			closer = '>'
+		case alias[i] == '$' && i+1 < len(alias) && alias[i+1] == '{':
+			closer, skip = '}', 2
+		}
+		if closer != 0 {
+			rest := alias[i+skip:]
+			if end := strings.IndexAny(rest, "<>{}"); end > 0 && rest[end] == closer {
+				sb.WriteString("{" + rest[:end] + "}")
+				i += skip + end + 1
+				continue
+			}
+		}
+		sb.WriteByte(alias[i])
+		i++
+	}
+	return sb.String()
+}
+
+// wbCleanName makes s a name Check accepts, or "": control characters become spaces and an
+// over-long name is shortened.
+func wbCleanName(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if designer.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, s)
+	return truncateRunes(strings.TrimSpace(s), designer.MaxNameLen)
+}
+
+func wbIsDefaultDataAccess(raw json.RawMessage) bool {
+	var buf bytes.Buffer
+	return json.Compact(&buf, raw) == nil && buf.String() == wbDefaultDataAccess
+}
+
+// wbTake removes a member from obj and returns its value, nil when it is absent.
+func wbTake(obj map[string]json.RawMessage, key string) json.RawMessage {
+	v, ok := obj[key]
+	if !ok {
+		return nil
+	}
+	delete(obj, key)
+	return v
+}
+
+func wbNull(raw json.RawMessage) bool {
+	return raw == nil || bytes.Equal(bytes.TrimSpace(raw), []byte("null"))
+}
+
+// wbObject reads a JSON object; an absent member or null gives nil.
+func wbObject(p string, raw json.RawMessage) (map[string]json.RawMessage, error) {
+	if wbNull(raw) {
+		return nil, nil
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &obj); err != nil {
+		return nil, designer.Invalid(p, "must be a JSON object")
+	}
+	return obj, nil
+}
+
+// wbArray reads a JSON array; an absent member or null gives nil.
+func wbArray(p string, raw json.RawMessage) ([]json.RawMessage, error) {
+	if wbNull(raw) {
+		return nil, nil
+	}
+	var list []json.RawMessage
+	if err := json.Unmarshal(raw, &list); err != nil {
+		return nil, designer.Invalid(p, "must be a JSON array")
+	}
+	return list, nil
+}
+
+// wbString reads a JSON string; an absent member or null gives "".
+func wbString(p string, raw json.RawMessage) (string, error) {
+	if wbNull(raw) {
+		return "", nil
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return "", designer.Invalid(p, "must be a JSON string")
+	}
+	return s, nil
+}
+
+// wbStrings reads a JSON array of strings; an absent member or null gives nil.
+func wbStrings(p string, raw json.RawMessage) ([]string, error) {
+	if wbNull(raw) {
+		return nil, nil
+	}
+	var list []string
+	if err := json.Unmarshal(raw, &list); err != nil {
+		return nil, designer.Invalid(p, "must be a JSON array of strings")
+	}
+	return list, nil
+}
+
+func wbSortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// wbItemAttributes lists the non-key attributes the items hold: those the table declares in its
+// order, then the others by name.
+func wbItemAttributes(t designer.Table, items []designer.Item) []string {
+	held := map[string]bool{}
+	for _, it := range items {
+		for name := range it {
+			held[name] = true
+		}
+	}
+	delete(held, t.PartitionKey.Name)
+	if t.SortKey != nil {
+		delete(held, t.SortKey.Name)
+	}
+	out := []string{}
+	for _, a := range t.Attributes {
+		if held[a.Name] {
+			out = append(out, a.Name)
+			delete(held, a.Name)
+		}
+	}
+	return append(out, wbSortedKeys(held)...)
+}
+
+// workbenchDateLayout is how Workbench writes a model's dates: "Jan 12, 2023, 10:14 AM".
+const workbenchDateLayout = "Jan 02, 2006, 03:04 PM"
+
+// WorkbenchDated returns d with ModelMetadata's DateCreated and DateLastModified set from created
+// and modified, in UTC and Workbench's layout, where d has no date of its own (a design that did not
+// come from Workbench, or one whose model left them empty). d itself is not changed.
+func WorkbenchDated(d designer.Design, created, modified time.Time) designer.Design {
+	var ex designer.WorkbenchExtras
+	if d.Workbench != nil {
+		ex = *d.Workbench
+	}
+	meta := make(map[string]json.RawMessage, len(ex.Metadata)+2)
+	for k, v := range ex.Metadata {
+		meta[k] = v
+	}
+	changed := false
+	for k, t := range map[string]time.Time{wbDateCreated: created, wbDateModified: modified} {
+		if raw := meta[k]; t.IsZero() || !wbNull(raw) && string(raw) != `""` {
+			continue
+		}
+		meta[k], _ = json.Marshal(t.UTC().Format(workbenchDateLayout))
+		changed = true
+	}
+	if !changed {
+		return d
+	}
+	ex.Metadata = meta
+	d.Workbench = &ex
+	return d
+}
+
+// ExportWorkbenchJSON writes d as a NoSQL Workbench model of version 3.0, one model for the
+// design, indented, with a trailing newline. The output is deterministic. See the comment at the
+// top of this file for what Workbench has no place for.
+func ExportWorkbenchJSON(d designer.Design) ([]byte, error) {
+	d = designer.Normalize(d)
+	var ex designer.WorkbenchExtras
+	if d.Workbench != nil {
+		ex = *d.Workbench
+	}
+	facetNames := map[string]bool{}
+	tables := make([]any, len(d.Tables))
+	for i, t := range d.Tables {
+		tables[i] = wbExportTable(t, ex.Tables[t.Name], facetNames)
+	}
+	meta := wbKept(ex.Metadata, wbService, wbVersion)
+	for _, k := range []string{wbAuthor, wbDateCreated, wbDateModified, wbDescription} {
+		if _, ok := meta[k]; !ok {
+			meta[k] = ""
+		}
+	}
+	if d.Overview.BusinessContext != "" {
+		meta[wbDescription] = d.Overview.BusinessContext
+	}
+	meta[wbService] = WorkbenchService
+	meta[wbVersion] = WorkbenchVersion
+	model := wbKept(ex.Model, wbModelName, wbModelMetadata, wbDataModel)
+	model[wbModelName] = d.Name
+	model[wbModelMetadata] = wbOrdered(meta, wbAuthor, wbDateCreated, wbDateModified, wbDescription, wbService, wbVersion)
+	model[wbDataModel] = tables
+
+	var w wbWriter
+	w.enc = json.NewEncoder(&w.buf)
+	w.enc.SetEscapeHTML(false)
+	if err := w.value(wbOrdered(model, wbModelName, wbModelMetadata, wbDataModel)); err != nil {
+		return nil, fmt.Errorf("export NoSQL Workbench model: %w", err)
+	}
+	var out bytes.Buffer
+	out.Grow(w.buf.Len() * 2)
+	if err := json.Indent(&out, w.buf.Bytes(), "", "  "); err != nil {
+		return nil, fmt.Errorf("export NoSQL Workbench model: %w", err)
+	}
+	out.WriteByte('\n')
+	return out.Bytes(), nil
+}
+
+func wbExportTable(t designer.Table, ex designer.WorkbenchTableExtras, facetNames map[string]bool) wbObj {
+	members := wbKept(ex.Members, wbTableName, wbKeyAttributes, wbNonKey, wbFacets, wbGSIs, wbTableData, wbBillingMode, wbCapacity)
+	members[wbTableName] = t.Name
+	keys := map[string]any{wbPartitionKey: wbAttrDef(t.PartitionKey.Name, t.PartitionKey.Type)}
+	if t.SortKey != nil {
+		keys[wbSortKey] = wbAttrDef(t.SortKey.Name, t.SortKey.Type)
+	}
+	members[wbKeyAttributes] = wbOrdered(keys, wbPartitionKey, wbSortKey)
+	members[wbNonKey] = wbNonKeyDefs(t)
+
+	// Each item goes to the facet it was imported from, or else to the facet its keys match.
+	matchers := designer.NewEntityMatcher(t)
+	order := newWBAttrOrder(t)
+	facetItems := make([][]any, len(t.EntityTypes))
+	var tableItems []any
+	for _, si := range t.Items {
+		entity, kept := ex.ItemFacets[si.ID]
+		if !kept || (entity != "" && !slices.ContainsFunc(t.EntityTypes, func(et designer.EntityType) bool { return et.Entity == entity })) {
+			entity = matchers.EntityType(si.Item)
+		}
+		at := slices.IndexFunc(t.EntityTypes, func(et designer.EntityType) bool { return et.Entity == entity })
+		if entity == "" || at < 0 {
+			tableItems = append(tableItems, wbItemObj{item: si.Item, order: order})
+			continue
+		}
+		facetItems[at] = append(facetItems[at], wbItemObj{item: si.Item, order: order})
+	}
+	if len(t.EntityTypes) > 0 {
+		facets := make([]any, len(t.EntityTypes))
+		for i, et := range t.EntityTypes {
+			facets[i] = wbExportFacet(t, et, facetItems[i], ex.Facets[et.Entity], facetNames)
+		}
+		members[wbFacets] = facets
+	}
+	if len(t.GSIs) > 0 {
+		gsis := make([]any, len(t.GSIs))
+		for i, ix := range t.GSIs {
+			gsis[i] = wbExportIndex(ix, ex.Indexes[ix.Name])
+		}
+		members[wbGSIs] = gsis
+	}
+	if len(tableItems) > 0 || len(t.EntityTypes) == 0 {
+		members[wbTableData] = designer.NonNil(tableItems)
+	}
+	if _, ok := members[wbDataAccess]; !ok {
+		members[wbDataAccess] = json.RawMessage(wbDefaultDataAccess)
+	}
+	members[wbBillingMode] = t.BillingMode
+	if t.BillingMode == designer.Provisioned {
+		var capacity map[string]json.RawMessage
+		if raw, ok := ex.Members[wbCapacity]; ok && json.Unmarshal(raw, &capacity) != nil {
+			capacity = nil
+		}
+		settings := wbKept(capacity, wbThroughput)
+		units := map[string]any{}
+		if t.ReadUnits != nil {
+			units[wbReadUnits] = *t.ReadUnits
+		}
+		if t.WriteUnits != nil {
+			units[wbWriteUnits] = *t.WriteUnits
+		}
+		if len(units) > 0 {
+			settings[wbThroughput] = wbOrdered(units, wbReadUnits, wbWriteUnits)
+		}
+		members[wbCapacity] = wbOrdered(settings, wbThroughput, wbAutoRead, wbAutoWrite)
+	}
+	return wbOrdered(members, wbTableName, wbKeyAttributes, wbNonKey, wbFacets, wbGSIs, wbTableData, wbDataAccess, wbSampleFormats, wbBillingMode, wbCapacity)
+}
+
+// wbNonKeyDefs lists the table's non-key attributes: those it declares, in order, then the
+// attributes an index key or an item uses without a declaration, by name, typed as the index or
+// the first item that has them says.
+func wbNonKeyDefs(t designer.Table) []any {
+	isKey := func(name string) bool {
+		return name == t.PartitionKey.Name || (t.SortKey != nil && name == t.SortKey.Name)
+	}
+	seen := map[string]bool{}
+	defs := []any{}
+	for _, a := range t.Attributes {
+		if !isKey(a.Name) && !seen[a.Name] {
+			seen[a.Name] = true
+			defs = append(defs, wbAttrDef(a.Name, a.Type))
+		}
+	}
+	undeclared := map[string]designer.Type{}
+	note := func(name string, typ designer.Type) {
+		if _, ok := undeclared[name]; !ok && !seen[name] && !isKey(name) {
+			undeclared[name] = typ
+		}
+	}
+	for _, ix := range slices.Concat(t.GSIs, t.LSIs) {
+		for _, k := range slices.Concat(ix.PartitionKey, ix.SortKey) {
+			note(k.Name, k.Type)
+		}
+	}
+	for _, si := range t.Items {
+		for _, name := range si.Item.SortedNames() {
+			note(name, si.Item[name].Type)
+		}
+	}
+	for _, name := range wbSortedKeys(undeclared) {
+		defs = append(defs, wbAttrDef(name, undeclared[name]))
+	}
+	return defs
+}
+
+func wbExportFacet(t designer.Table, et designer.EntityType, items []any, kept map[string]json.RawMessage, used map[string]bool) wbObj {
+	name := et.Entity
+	for n := 2; used[name]; n++ {
+		name = et.Entity + " " + strconv.Itoa(n)
+	}
+	used[name] = true
+	members := wbKept(kept, wbFacetName, wbAlias, wbTableData, wbNonKey)
+	members[wbFacetName] = name
+	alias := map[string]any{wbPKAlias: et.PKTemplate}
+	if t.SortKey != nil || et.SKTemplate != "" {
+		alias[wbSKAlias] = et.SKTemplate
+	}
+	members[wbAlias] = wbOrdered(alias, wbPKAlias, wbSKAlias)
+	members[wbTableData] = designer.NonNil(items)
+
+	// The facet's own list first, then what its items hold that the list lacks.
+	var listed []string
+	if raw, ok := kept[wbNonKey]; ok && json.Unmarshal(raw, &listed) != nil {
+		listed = nil
+	}
+	var facetItems []designer.Item
+	for _, it := range items {
+		facetItems = append(facetItems, it.(wbItemObj).item)
+	}
+	attrs := []string{}
+	for _, a := range slices.Concat(listed, wbItemAttributes(t, facetItems)) {
+		if !slices.Contains(attrs, a) {
+			attrs = append(attrs, a)
+		}
+	}
+	members[wbNonKey] = attrs
+	if _, ok := members[wbDataAccess]; !ok {
+		members[wbDataAccess] = json.RawMessage(wbDefaultDataAccess)
+	}
+	return wbOrdered(members, wbFacetName, wbAlias, wbTableData, wbNonKey, wbDataAccess)
+}
+
+func wbExportIndex(ix designer.Index, kept map[string]json.RawMessage) wbObj {
+	members := wbKept(kept, wbIndexName, wbKeyAttributes, wbProjection)
+	members[wbIndexName] = ix.Name
+	keys := map[string]any{}
+	if len(ix.PartitionKey) > 0 {
+		keys[wbPartitionKey] = wbAttrDef(ix.PartitionKey[0].Name, ix.PartitionKey[0].Type)
+	}
+	if len(ix.SortKey) > 0 {
+		keys[wbSortKey] = wbAttrDef(ix.SortKey[0].Name, ix.SortKey[0].Type)
+	}
+	members[wbKeyAttributes] = wbOrdered(keys, wbPartitionKey, wbSortKey)
+	proj := map[string]any{wbProjectionType: ix.Projection.Type}
+	if ix.Projection.Type == designer.Include {
+		proj[wbNonKey] = designer.NonNil(ix.Projection.Attributes)
+	}
+	members[wbProjection] = wbOrdered(proj, wbProjectionType, wbNonKey)
+	return wbOrdered(members, wbIndexName, wbKeyAttributes, wbProjection)
+}
+
+func wbAttrDef(name string, t designer.Type) wbObj {
+	return wbObj{{wbAttributeName, name}, {wbAttributeType, string(t)}}
+}
+
+// wbItemObj is an item as export writes it: its attributes in the order of the table's
+// attributes, keys first, then the others by name, as Workbench writes its grid's columns.
+type wbItemObj struct {
+	item  designer.Item
+	order *wbAttrOrder
+}
+
+// wbAttrOrder is the order of a table's attributes in its exported items.
+type wbAttrOrder struct {
+	names []string
+	known map[string]bool
+}
+
+func newWBAttrOrder(t designer.Table) *wbAttrOrder {
+	o := &wbAttrOrder{known: map[string]bool{}}
+	add := func(name string) {
+		if !o.known[name] {
+			o.known[name] = true
+			o.names = append(o.names, name)
+		}
+	}
+	add(t.PartitionKey.Name)
+	if t.SortKey != nil {
+		add(t.SortKey.Name)
+	}
+	for _, a := range t.Attributes {
+		add(a.Name)
+	}
+	return o
+}
+
+// wbKept copies the kept members of an object, leaving out those export computes.
+func wbKept(kept map[string]json.RawMessage, computed ...string) map[string]any {
+	out := make(map[string]any, len(kept)+len(computed))
+	for k, v := range kept {
+		if !slices.Contains(computed, k) {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// wbMember is one member of a JSON object whose member order matters.
+type wbMember struct {
+	name  string
+	value any
+}
+
+type wbObj []wbMember
+
+// wbOrdered orders an object's members: those named in order first, then the rest by name, as
+// Workbench writes its known members before any others.
+func wbOrdered(members map[string]any, order ...string) wbObj {
+	out := make(wbObj, 0, len(members))
+	for _, k := range order {
+		if v, ok := members[k]; ok {
+			out = append(out, wbMember{k, v})
+		}
+	}
+	for _, k := range wbSortedKeys(members) {
+		if !slices.Contains(order, k) {
+			out = append(out, wbMember{k, members[k]})
+		}
+	}
+	return out
+}
+
+// wbWriter writes compact JSON, objects in their given member order; ExportWorkbenchJSON
+// indents the result once at the end.
+type wbWriter struct {
+	buf bytes.Buffer
+	enc *json.Encoder
+}
+
+func (w *wbWriter) value(v any) error {
+	switch v := v.(type) {
+	case wbObj:
+		w.buf.WriteByte('{')
+		for i, m := range v {
+			if i > 0 {
+				w.buf.WriteByte(',')
+			}
+			if err := w.leaf(m.name); err != nil {
+				return err
+			}
+			w.buf.WriteByte(':')
+			if err := w.value(m.value); err != nil {
+				return err
+			}
+		}
+		w.buf.WriteByte('}')
+	case []any:
+		w.buf.WriteByte('[')
+		for i, e := range v {
+			if i > 0 {
+				w.buf.WriteByte(',')
+			}
+			if err := w.value(e); err != nil {
+				return err
+			}
+		}
+		w.buf.WriteByte(']')
+	case wbItemObj:
+		w.buf.WriteByte('{')
+		n := 0
+		write := func(name string) error {
+			val, ok := v.item[name]
+			if !ok {
+				return nil
+			}
+			if n > 0 {
+				w.buf.WriteByte(',')
+			}
+			n++
+			if err := w.leaf(name); err != nil {
+				return err
+			}
+			w.buf.WriteByte(':')
+			return w.leaf(val)
+		}
+		for _, k := range v.order.names {
+			if err := write(k); err != nil {
+				return err
+			}
+		}
+		for _, name := range v.item.SortedNames() {
+			if !v.order.known[name] {
+				if err := write(name); err != nil {
+					return err
+				}
+			}
+		}
+		w.buf.WriteByte('}')
+	default:
+		return w.leaf(v)
+	}
+	return nil
+}
+
+// leaf writes a value encoding/json can write, without the newline Encode adds.
+func (w *wbWriter) leaf(v any) error {
+	if err := w.enc.Encode(v); err != nil {
+		return err
+	}
+	w.buf.Truncate(w.buf.Len() - 1)
+	return nil
+}

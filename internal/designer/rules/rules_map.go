@@ -1,0 +1,1108 @@
+package rules
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/dynamo"
+)
+
+// The mapping rules (MAP) of RULES.md: whether each access pattern's operations are calls DynamoDB
+// accepts, on tables, indexes and attributes the design has, and whether the sample items show them
+// serving the pattern.
+//
+// An operation's key is written in its key condition for every operation: "pk = :pk AND sk = :sk"
+// is the Key of a GetItem, PutItem, UpdateItem or DeleteItem, and of each request of a batch or
+// transaction. A pattern's operations of one batch or transaction kind are the requests of one call.
+
+// DynamoDB's limits on one multi-item call (§6.1), and the seed's bound on an unpaged read.
+const (
+	maxBatchGetKeys       = 100
+	maxBatchWriteRequests = 25
+	maxTransactionItems   = 100
+	maxUnlimitedResult    = 100
+)
+
+// mapReadOps are the operations that return items.
+var mapReadOps = []string{"GetItem", "Query", "Scan", "BatchGetItem", "TransactGetItems"}
+
+func isReadOp(op string) bool { return slices.Contains(mapReadOps, op) }
+
+// keyedOp reports whether op addresses single items by their full primary key.
+func keyedOp(op string) bool {
+	return op != "" && op != "Query" && op != "Scan" && slices.Contains(designer.Operations, op)
+}
+
+// mapTarget is what an operation reads or writes: a table, or one of its indexes, with the key
+// attributes a key condition is checked against.
+type mapTarget struct {
+	t   designer.Table
+	ix  *designer.Index // nil for the table
+	lsi bool
+	pk  []designer.KeyAttribute
+	sk  []designer.KeyAttribute
+}
+
+func (m mapTarget) gsi() bool { return m.ix != nil && !m.lsi }
+
+// label names the target as a message does: "table Employee", "GSI ByTitle on Employee".
+func (m mapTarget) label() string {
+	if m.ix == nil {
+		return "table " + m.t.Name
+	}
+	return modIndex{ix: m.ix, lsi: m.lsi}.label(m.t)
+}
+
+func (m mapTarget) keyNames() []string {
+	out := make([]string, 0, len(m.pk)+len(m.sk))
+	for _, k := range append(slices.Clone(m.pk), m.sk...) {
+		out = append(out, k.Name)
+	}
+	return out
+}
+
+// mapOp is one operation of one pattern, with its target when the table (and index) exist.
+type mapOp struct {
+	p      *designer.Pattern
+	i      int
+	op     designer.Operation
+	target mapTarget
+	found  bool
+}
+
+func (o mapOp) path(field string) string {
+	p := patternFieldPath(*o.p, "mapping/operations/"+strconv.Itoa(o.i))
+	if field != "" {
+		p += "/" + field
+	}
+	return p
+}
+
+// label names the operation: `Pattern 3 "List members" (Query on GSI ByDept on Employee)`, with
+// its position when the pattern has more than one.
+func (o mapOp) label() string {
+	where := o.op.Table
+	if o.found {
+		where = o.target.label()
+	} else if o.op.Index != "" {
+		where = o.op.Index + " on " + o.op.Table
+	}
+	what := o.op.Op
+	if where != "" {
+		what += " on " + where
+	}
+	if len(o.p.Mapping.Operations) > 1 {
+		what = "operation " + strconv.Itoa(o.i+1) + ", " + what
+	}
+	return patternName(*o.p) + " (" + what + ")"
+}
+
+// mapOperations lists every operation of every pattern, resolving its target.
+func mapOperations(d designer.Design) []mapOp {
+	var out []mapOp
+	for pi := range d.Patterns {
+		p := &d.Patterns[pi]
+		for i, op := range p.Mapping.Operations {
+			o := mapOp{p: p, i: i, op: op}
+			o.target, o.found = resolveTarget(d, op)
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+func resolveTarget(d designer.Design, op designer.Operation) (mapTarget, bool) {
+	t, _, ok := d.TableByName(op.Table)
+	if !ok {
+		return mapTarget{}, false
+	}
+	m := mapTarget{t: t, pk: []designer.KeyAttribute{t.PartitionKey}}
+	if t.SortKey != nil {
+		m.sk = []designer.KeyAttribute{*t.SortKey}
+	}
+	if op.Index == "" {
+		return m, true
+	}
+	ix, local, _, ok := t.IndexByName(op.Index)
+	if !ok {
+		return mapTarget{}, false
+	}
+	m.ix, m.lsi, m.sk = &ix, local, ix.SortKey
+	if !local {
+		m.pk = ix.PartitionKey
+	}
+	return m, true
+}
+
+// map001Unmapped is MAP001: every access pattern is solved, or served outside DynamoDB. Before the
+// design has a table there is nothing to map a pattern onto, so the requirement phase is spared.
+func map001Unmapped(d designer.Design, out []Finding) []Finding {
+	if len(d.Tables) == 0 {
+		return out
+	}
+	for _, p := range d.Patterns {
+		if p.Status == designer.StatusOutside || len(p.Mapping.Operations) > 0 {
+			continue
+		}
+		out = append(out, Finding{
+			Code:     "MAP001",
+			Severity: SeverityError,
+			Message: patternName(p) + " has no operation; map it to the DynamoDB operations that serve it, " +
+				"or mark it as served outside DynamoDB and say how in its mapping notes",
+			Path: patternFieldPath(p, "mapping"),
+		})
+	}
+	return out
+}
+
+// map002KeyedOperations is MAP002: GetItem, PutItem, UpdateItem, DeleteItem, and each request of a
+// batch or transaction, name one item by its full primary key, with equality, on the table.
+func map002KeyedOperations(d designer.Design, out []Finding) []Finding {
+	for _, o := range mapOperations(d) {
+		if !keyedOp(o.op.Op) || !o.found {
+			continue
+		}
+		f := Finding{Code: "MAP002", Severity: SeverityError, Path: o.path("key_condition")}
+		keys := designer.TableKeyNames(o.target.t)
+		keyList := o.target.t.Name + "'s primary key (" + strings.Join(keys, ", ") + ")"
+		if o.op.Index != "" {
+			f.Path = o.path("index")
+			f.Message = o.label() + " targets an index, but " + o.op.Op + " reads and writes only the table; use a Query on " +
+				o.op.Index + ", or clear the index"
+			out = append(out, f)
+			continue
+		}
+		terms, err := ReadKeyCondition(o.op.KeyCondition, o.op.Names)
+		switch {
+		case strings.TrimSpace(o.op.KeyCondition) == "":
+			f.Message = o.label() + " gives no key; write " + keyList + " with =, as in " + equalityExample(keys)
+		case err != nil:
+			f.Message = o.label() + " has a key condition that cannot be read: " + err.Error() + "; write it as " + equalityExample(keys)
+		case Unresolved(terms):
+			continue // MAP012 names the missing placeholder
+		default:
+			f.Message = keyedProblem(terms, keys, keyList)
+			if f.Message == "" {
+				continue
+			}
+			f.Message = o.label() + " " + f.Message
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+func keyedProblem(terms []keyTerm, keys []string, keyList string) string {
+	for _, term := range terms {
+		if !slices.Contains(keys, term.attr) {
+			return "names " + term.attr + ", which is not part of " + keyList + "; give exactly the key, and put other conditions in a condition expression"
+		}
+		if term.op != "=" {
+			return "compares " + term.attr + " with " + term.op + "; a key is given with =, as in " + equalityExample(keys)
+		}
+	}
+	var missing []string
+	for _, k := range keys {
+		if !slices.ContainsFunc(terms, func(t keyTerm) bool { return t.attr == k }) {
+			missing = append(missing, k)
+		}
+	}
+	if len(missing) > 0 {
+		return "does not give " + designer.ListAnd(missing) + " of " + keyList + "; add " + equalityExample(missing)
+	}
+	return ""
+}
+
+func equalityExample(keys []string) string {
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + " = :" + valuePlaceholderFor(k)
+	}
+	return strings.Join(parts, " AND ")
+}
+
+// valuePlaceholderFor turns an attribute name into a value placeholder name.
+func valuePlaceholderFor(attr string) string {
+	s := strings.Map(func(r rune) rune {
+		if r < 0x80 && designer.IsNameByte(byte(r)) {
+			return r
+		}
+		return -1
+	}, attr)
+	if s == "" {
+		return "v"
+	}
+	return s
+}
+
+// map003QueryKeys is MAP003: a Query gives every partition-key attribute of its target with
+// equality, and at most the sort-key conditions DynamoDB allows.
+func map003QueryKeys(d designer.Design, out []Finding) []Finding {
+	for _, o := range mapOperations(d) {
+		if o.op.Op != "Query" || !o.found {
+			continue
+		}
+		f := Finding{Code: "MAP003", Severity: SeverityError, Path: o.path("key_condition")}
+		pkNames := keyNames(o.target.pk)
+		terms, err := ReadKeyCondition(o.op.KeyCondition, o.op.Names)
+		switch {
+		case strings.TrimSpace(o.op.KeyCondition) == "":
+			f.Message = o.label() + " has no key condition; a Query needs " + equalityExample(pkNames)
+		case err != nil:
+			f.Message = o.label() + " has a key condition that cannot be read: " + err.Error() + "; start it with " + equalityExample(pkNames)
+		case Unresolved(terms):
+			continue
+		default:
+			problem := queryKeyProblem(o.target, terms)
+			if problem == "" {
+				continue
+			}
+			f.Message = o.label() + " " + problem
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// queryKeyProblem says what DynamoDB would refuse in a Query's key condition, or "".
+func queryKeyProblem(m mapTarget, terms []keyTerm) string {
+	keys := m.keyNames()
+	byAttr := map[string][]keyTerm{}
+	for _, t := range terms {
+		if !slices.Contains(keys, t.attr) {
+			return "uses " + t.attr + " in its key condition, but " + t.attr + " is not a key attribute of " + m.label() +
+				" (" + strings.Join(keys, ", ") + "); move it to the filter"
+		}
+		byAttr[t.attr] = append(byAttr[t.attr], t)
+	}
+	for _, k := range m.pk {
+		ts := byAttr[k.Name]
+		switch {
+		case len(ts) == 0:
+			return "does not give the partition key " + k.Name + " of " + m.label() + "; a Query needs " + k.Name + " = :" + valuePlaceholderFor(k.Name)
+		case len(ts) > 1:
+			return "has " + strconv.Itoa(len(ts)) + " conditions on the partition key " + k.Name + "; give it once, with ="
+		case ts[0].op != "=":
+			return "compares the partition key " + k.Name + " with " + ts[0].op + "; a partition key takes only =, so a range over it needs another key design"
+		}
+	}
+	last := -1
+	for i, k := range m.sk {
+		ts := byAttr[k.Name]
+		if len(ts) == 0 {
+			continue
+		}
+		if len(ts) > 1 {
+			return "has " + strconv.Itoa(len(ts)) + " conditions on the sort key " + k.Name + "; a key condition allows one, so use BETWEEN for a range, or move the other to the filter"
+		}
+		if last != i-1 {
+			return "conditions the sort key attribute " + k.Name + " but not " + m.sk[i-1].Name + " before it; sort key attributes are conditioned left to right, without gaps"
+		}
+		last = i
+		t := ts[0]
+		switch {
+		case t.op == "<>":
+			return "compares the sort key " + k.Name + " with <>, which key conditions do not allow; use = < <= > >= BETWEEN or begins_with, or move it to the filter"
+		case t.op == "begins_with" && k.Type != designer.S && k.Type != designer.B:
+			return "uses begins_with on the sort key " + k.Name + ", a " + designer.CellTypeName(k.Type) + "; begins_with works only on strings and binaries, so use BETWEEN or a comparison"
+		}
+	}
+	for i := 0; i < last; i++ {
+		if t := byAttr[m.sk[i].Name][0]; t.op != "=" {
+			return "compares the sort key attribute " + m.sk[i].Name + " with " + t.op + " but conditions " + m.sk[i+1].Name +
+				" after it; only the last conditioned sort attribute may use a range, the ones before it take ="
+		}
+	}
+	return ""
+}
+
+// map004Scans is MAP004: the seed's "No Scans used to solve access patterns".
+func map004Scans(d designer.Design, out []Finding) []Finding {
+	for _, o := range mapOperations(d) {
+		if o.op.Op != "Scan" {
+			continue
+		}
+		out = append(out, Finding{
+			Code:     "MAP004",
+			Severity: SeverityWarning,
+			Message: o.label() + " reads every item and pays for all of them; give the pattern a key it can Query " +
+				"(a table key or a GSI), or mark the pattern as served outside DynamoDB",
+			Path: o.path(""),
+		})
+	}
+	return out
+}
+
+// map005ConsistentGSI is MAP005: a GSI is eventually consistent only.
+func map005ConsistentGSI(d designer.Design, out []Finding) []Finding {
+	for _, o := range mapOperations(d) {
+		if !o.op.Consistent || !o.found || !o.target.gsi() {
+			continue
+		}
+		out = append(out, Finding{
+			Code:     "MAP005",
+			Severity: SeverityError,
+			Message: o.label() + " asks for a strongly consistent read, which a GSI cannot give; read eventually consistent, " +
+				"or serve the pattern from the table or an LSI",
+			Path: o.path("consistent"),
+		})
+	}
+	return out
+}
+
+// map006Projection is MAP006: the seed's "Per-Pattern Projected Attributes". What a pattern needs
+// from an index comes from the index's per-pattern attributes, else from the operation's
+// ProjectionExpression, else from the pattern's attributes when the operation is its only one.
+func map006Projection(d designer.Design, out []Finding) []Finding {
+	for _, o := range mapOperations(d) {
+		if (o.op.Op != "Query" && o.op.Op != "Scan") || !o.found || o.target.ix == nil || o.target.ix.Projection.Type == designer.All {
+			continue
+		}
+		needs := patternNeeds(o)
+		if len(needs) == 0 {
+			continue
+		}
+		projected := indexKeyNames(o.target.t, o.target.ix)
+		if o.target.ix.Projection.Type == designer.Include {
+			projected = append(projected, o.target.ix.Projection.Attributes...)
+		}
+		var missing []string
+		for _, a := range needs {
+			if !slices.Contains(projected, a) && !slices.Contains(missing, a) {
+				missing = append(missing, a)
+			}
+		}
+		if len(missing) == 0 {
+			continue
+		}
+		cost := "DynamoDB cannot return them from a GSI, so each result then needs a GetItem on " + o.target.t.Name + " (counted in cost)"
+		if o.target.lsi {
+			cost = "DynamoDB fetches them from " + o.target.t.Name + " for each result, at extra read cost"
+		}
+		out = append(out, Finding{
+			Code:     "MAP006",
+			Severity: SeverityWarning,
+			Message: o.label() + " needs " + designer.ListAnd(missing) + ", which " + o.target.label() + " does not project; " + cost +
+				". Add " + pluralThem(len(missing)) + " to the index's INCLUDE projection, or accept the extra reads",
+			Path: o.path("index"),
+		})
+	}
+	return out
+}
+
+func pluralThem(n int) string {
+	if n == 1 {
+		return "it"
+	}
+	return "them"
+}
+
+func patternNeeds(o mapOp) []string {
+	var needs []string
+	for _, pa := range o.target.ix.PatternAttributes {
+		if pa.Pattern == o.p.Number {
+			needs = append(needs, pa.Attributes...)
+		}
+	}
+	if len(needs) > 0 {
+		return needs
+	}
+	if strings.TrimSpace(o.op.Projection) != "" {
+		attrs, missing, err := ExpressionAttributes(o.op.Projection, o.op.Names)
+		if err == nil && len(missing) == 0 {
+			return attrs
+		}
+		return nil
+	}
+	if len(o.p.Mapping.Operations) == 1 {
+		return o.p.Attributes
+	}
+	return nil
+}
+
+// map007FilterOnKey is MAP007: a Query's filter may not use its target's key attributes; they
+// belong in the key condition.
+func map007FilterOnKey(d designer.Design, out []Finding) []Finding {
+	for _, o := range mapOperations(d) {
+		if o.op.Op != "Query" || !o.found || strings.TrimSpace(o.op.Filter) == "" {
+			continue
+		}
+		attrs, _, err := ExpressionAttributes(o.op.Filter, o.op.Names)
+		if err != nil {
+			continue
+		}
+		keys := o.target.keyNames()
+		var used []string
+		for _, a := range attrs {
+			if slices.Contains(keys, a) {
+				used = append(used, a)
+			}
+		}
+		if len(used) == 0 {
+			continue
+		}
+		out = append(out, Finding{
+			Code:     "MAP007",
+			Severity: SeverityError,
+			Message: o.label() + " filters on " + designer.ListAnd(used) + ", a key attribute of " + o.target.label() +
+				", which DynamoDB refuses in a Query filter; move the condition into the key condition",
+			Path: o.path("filter"),
+		})
+	}
+	return out
+}
+
+// map008CallSizes is MAP008: DynamoDB's limits on the requests of one batch or transaction.
+func map008CallSizes(d designer.Design, out []Finding) []Finding {
+	limits := [...]struct {
+		op    string
+		most  int
+		words string
+	}{
+		{"BatchGetItem", maxBatchGetKeys, "keys"},
+		{"BatchWriteItem", maxBatchWriteRequests, "put or delete requests"},
+		{"TransactGetItems", maxTransactionItems, "items"},
+		{"TransactWriteItems", maxTransactionItems, "items"},
+	}
+	for pi := range d.Patterns {
+		p := &d.Patterns[pi]
+		for _, l := range limits {
+			first, n := -1, 0
+			for i, op := range p.Mapping.Operations {
+				if op.Op == l.op {
+					if first < 0 {
+						first = i
+					}
+					n++
+				}
+			}
+			if n <= l.most {
+				continue
+			}
+			o := mapOp{p: p, i: first, op: p.Mapping.Operations[first]}
+			out = append(out, Finding{
+				Code:     "MAP008",
+				Severity: SeverityError,
+				Message: patternName(*p) + " puts " + strconv.Itoa(n) + " requests into one " + l.op + ", which takes at most " +
+					strconv.Itoa(l.most) + " " + l.words + "; split them into calls of " + strconv.Itoa(l.most) + " or fewer",
+				Path: o.path(""),
+			})
+		}
+	}
+	return out
+}
+
+// map010Unbounded is MAP010: the seed's "Bounded Read Strategy". A Query or Scan without Limit
+// returns up to 1 MB per page; the pattern's result bound says whether that matters.
+func map010Unbounded(d designer.Design, out []Finding) []Finding {
+	for _, o := range mapOperations(d) {
+		if (o.op.Op != "Query" && o.op.Op != "Scan") || o.op.Limit != nil {
+			continue
+		}
+		n, unbounded, known := parseResultBound(o.p.ResultBound)
+		if !known || (!unbounded && n <= maxUnlimitedResult) {
+			continue
+		}
+		bound := "its result bound is " + inQuotes(strings.TrimSpace(o.p.ResultBound))
+		out = append(out, Finding{
+			Code:     "MAP010",
+			Severity: SeverityWarning,
+			Message: o.label() + " has no Limit, and " + bound + "; set a Limit and page with LastEvaluatedKey, " +
+				"so that each request reads a bounded page instead of up to 1 MB",
+			Path: o.path("limit"),
+		})
+	}
+	return out
+}
+
+// parseResultBound reads a pattern's result bound as people write it ("at most 6 items", "50 per
+// page; up to 62,000 in total", "10k", "unbounded"). n is the largest number written; unbounded
+// says the text speaks of no upper bound; known is false when the text says neither.
+func parseResultBound(s string) (n float64, unbounded, known bool) {
+	lower := strings.ToLower(s)
+	for _, w := range []string{"unbounded", "unlimited", "no limit", "no upper bound", "without limit", "any number", "hundreds", "thousands", "millions"} {
+		if strings.Contains(lower, w) {
+			unbounded = true
+		}
+	}
+	words := strings.FieldsFunc(lower, func(r rune) bool { return unicode.IsSpace(r) || strings.ContainsRune(";()/–-~≈<>≤", r) })
+	for i, w := range words {
+		w = strings.TrimRight(strings.TrimPrefix(w, "+"), ".:")
+		mult := 1.0
+		switch {
+		case strings.HasSuffix(w, "k"):
+			w, mult = strings.TrimSuffix(w, "k"), 1e3
+		case strings.HasSuffix(w, "m"):
+			w, mult = strings.TrimSuffix(w, "m"), 1e6
+		}
+		v, err := designer.ParseFieldNumber(strings.TrimRight(w, ","))
+		if err != nil {
+			continue
+		}
+		if i+1 < len(words) {
+			switch strings.Trim(words[i+1], ",.;") {
+			case "thousand":
+				mult = 1e3
+			case "million":
+				mult = 1e6
+			case "billion":
+				mult = 1e9
+			}
+		}
+		known = true
+		n = max(n, v*mult)
+	}
+	if !known && !unbounded {
+		for _, w := range words {
+			if w == "all" || w == "every" {
+				unbounded = true
+			}
+		}
+	}
+	return n, unbounded, known || unbounded
+}
+
+// map012Names is MAP012: every table, index and attribute a mapping names exists. An attribute
+// exists when it is a key of the table or its indexes, a declared attribute, or in a sample item.
+func map012Names(d designer.Design, out []Finding) []Finding {
+	known := map[string]map[string]bool{}
+	for _, o := range mapOperations(d) {
+		f := Finding{Code: "MAP012", Severity: SeverityError}
+		t, _, tableOK := d.TableByName(o.op.Table)
+		switch {
+		case strings.TrimSpace(o.op.Table) == "":
+			f.Path, f.Message = o.path("table"), o.label()+" names no table; choose the table it reads or writes"
+		case !tableOK:
+			f.Path, f.Message = o.path("table"), o.label()+" names table "+o.op.Table+", which the design does not have; "+
+				"choose "+designer.TableChoice(d)+", or add the table"
+		case !o.found:
+			f.Path, f.Message = o.path("index"), o.label()+" names index "+o.op.Index+", which "+t.Name+" does not have; "+
+				"choose one of its indexes, or add it"
+		}
+		if f.Message != "" {
+			out = append(out, f)
+			continue
+		}
+		attrs := known[t.Name]
+		if attrs == nil {
+			attrs = tableAttributeNames(t)
+			known[t.Name] = attrs
+		}
+		for _, e := range [...]struct{ field, label, text string }{
+			{"key_condition", "key condition", o.op.KeyCondition},
+			{"filter", "filter", o.op.Filter},
+			{"projection", "projection", o.op.Projection},
+		} {
+			if strings.TrimSpace(e.text) == "" {
+				continue
+			}
+			used, missing, err := ExpressionAttributes(e.text, o.op.Names)
+			if err != nil {
+				continue // MAP002 and MAP003 say a key condition cannot be read; DynamoDB reports the rest
+			}
+			var unknown []string
+			for _, a := range used {
+				if !attrs[a] {
+					unknown = append(unknown, a)
+				}
+			}
+			switch {
+			case len(missing) > 0:
+				out = append(out, Finding{Code: "MAP012", Severity: SeverityError, Path: o.path(e.field),
+					Message: o.label() + "'s " + e.label + " uses " + designer.ListAnd(missing) + ", which its names do not define; add " +
+						missing[0] + "=<attribute> to the operation's names"})
+			case len(unknown) > 0:
+				out = append(out, Finding{Code: "MAP012", Severity: SeverityError, Path: o.path(e.field),
+					Message: o.label() + "'s " + e.label + " names " + designer.ListAnd(unknown) + ", which " + t.Name +
+						" neither declares nor holds in any sample item; correct the name, or declare the attribute"})
+			}
+		}
+	}
+	return out
+}
+
+// tableAttributeNames is every attribute name a table knows: its keys, its indexes' keys, its
+// declared attributes and the attributes of its sample items.
+func tableAttributeNames(t designer.Table) map[string]bool {
+	out := map[string]bool{}
+	for _, k := range keyUses(t) {
+		out[k.attr.Name] = true
+	}
+	for _, a := range t.Attributes {
+		out[a.Name] = true
+	}
+	for _, it := range t.Items {
+		for name := range it.Item {
+			out[name] = true
+		}
+	}
+	return out
+}
+
+// mapEvaluated is MAP009 and MAP011, the rules that run operations against the sample items.
+//
+// Cost: it runs each read operation of a read pattern, and each operation with an expected result,
+// once per validation, and both rules share the result. RunOperation reads the items of the
+// operation's table (a Query or Scan goes through all of them), so the cost grows with the number
+// of such operations times the sample items of their tables. Measured on a 2-core EPYC: the HR
+// example (10 read patterns, 29 items) spends about 0.25 ms of a 0.8 ms Validate here; 50 read
+// patterns over a 500-item table about 5 ms (BenchmarkValidateMapping). Operations whose table or
+// index is missing are not run; MAP012 reports them.
+func mapEvaluated(d designer.Design, out []Finding) []Finding {
+	for pi := range d.Patterns {
+		p := &d.Patterns[pi]
+		read := p.Type == designer.Read && p.Status != designer.StatusOutside
+		firstRead, returned := -1, false
+		for i, op := range p.Mapping.Operations {
+			if op.Expected == nil && !(read && isReadOp(op.Op)) || designer.IsWriteOp(op.Op) {
+				// A write's result is the item it writes, not one to check against expected keys.
+				continue
+			}
+			o := mapOp{p: p, i: i, op: op}
+			if o.target, o.found = resolveTarget(d, op); !o.found {
+				continue
+			}
+			res := runForKeys(d, op)
+			if res.Error != "" {
+				continue
+			}
+			if isReadOp(op.Op) {
+				if firstRead < 0 {
+					firstRead = i
+				}
+				returned = returned || len(res.Items) > 0
+			}
+			if stated, pass := dynamo.Verdict(o.target.t, op, res); stated && !pass {
+				out = append(out, Finding{
+					Code:     "MAP009",
+					Severity: SeverityWarning,
+					Message:  o.label() + " " + expectedDifference(o.target.t, op, res) + "; correct the operation or the sample items, or record what it returns as expected",
+					Path:     o.path("expected"),
+				})
+			}
+		}
+		if read && firstRead >= 0 && !returned {
+			o := mapOp{p: p, i: firstRead, op: p.Mapping.Operations[firstRead]}
+			o.target, o.found = resolveTarget(d, o.op)
+			out = append(out, Finding{
+				Code:     "MAP011",
+				Severity: SeverityWarning,
+				Message: o.label() + " returns no item from the sample data, so the samples do not show it working; " +
+					"add sample items it should find, or check its key condition and values",
+				Path: o.path(""),
+			})
+		}
+	}
+	return out
+}
+
+// runForKeys runs an operation without its projection, which changes what each item holds but not
+// which items come back, so that every result keeps the table key the expected result is made of.
+// Names only the projection used are dropped with it: DynamoDB refuses unused names.
+func runForKeys(d designer.Design, op designer.Operation) dynamo.OperationResult {
+	if op.Projection == "" {
+		return dynamo.RunOperation(d, op)
+	}
+	op.Projection = ""
+	var used map[string]string
+	// A GetItem's names are the evaluator's to sort out: those of its key condition build the key.
+	for _, expr := range []string{op.KeyCondition, op.Filter} {
+		toks, err := scanExpr(expr)
+		if err != nil {
+			return dynamo.RunOperation(d, op)
+		}
+		for _, t := range toks {
+			if real, ok := op.Names[t.text]; ok && t.kind == mtNamePH {
+				if used == nil {
+					used = map[string]string{}
+				}
+				used[t.text] = real
+			}
+		}
+	}
+	if op.Op == "Query" || op.Op == "Scan" {
+		op.Names = used
+	}
+	return dynamo.RunOperation(d, op)
+}
+
+// expectedDifference says how what an operation returned differs from its expected keys.
+func expectedDifference(t designer.Table, op designer.Operation, res dynamo.OperationResult) string {
+	want := *op.Expected
+	got := make([]designer.Item, len(res.Items))
+	for i, it := range res.Items {
+		got[i] = designer.TableKey(t, it)
+	}
+	var extra, missing []string
+	for _, g := range got {
+		if !slices.ContainsFunc(want, func(w designer.Item) bool { return designer.SameKey(t, g, w) }) {
+			extra = append(extra, designer.KeyText(t, g))
+		}
+	}
+	for _, w := range want {
+		if !slices.ContainsFunc(got, func(g designer.Item) bool { return designer.SameKey(t, g, w) }) {
+			missing = append(missing, designer.KeyText(t, w))
+		}
+	}
+	if len(want) == 0 {
+		return "returns " + keyList(extra) + ", but its expected result is that it returns nothing"
+	}
+	var parts []string
+	if len(extra) > 0 {
+		parts = append(parts, "also returns "+keyList(extra))
+	}
+	if len(missing) > 0 {
+		parts = append(parts, "does not return "+keyList(missing))
+	}
+	if len(parts) == 0 {
+		// Each side holds the other's items, so one of them names an item twice.
+		return "returns " + keyList(keyTexts(t, got)) + ", but its expected result names one of them more than once"
+	}
+	return strings.Join(parts, " and ")
+}
+
+func keyTexts(t designer.Table, keys []designer.Item) []string {
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		out[i] = designer.KeyText(t, k)
+	}
+	return out
+}
+
+// keyList names up to three keys and counts the rest.
+func keyList(keys []string) string {
+	if len(keys) > 3 {
+		return strings.Join(keys[:3], "; ") + " and " + strconv.Itoa(len(keys)-3) + " more"
+	}
+	return strings.Join(keys, "; ")
+}
+
+// Reading expressions. The rules need to know which attributes an expression uses and, for key
+// conditions, with which operator; they do not evaluate anything.
+
+type mapTokKind int
+
+const (
+	mtName    mapTokKind = iota // a bare attribute name, keyword or function name
+	mtNamePH                    // #placeholder
+	mtValuePH                   // :placeholder
+	mtNumber                    // a list index
+	mtPunct                     // ( ) , [ ] . = <> < <= > >=
+)
+
+type mapTok struct {
+	kind mapTokKind
+	text string
+}
+
+func scanExpr(s string) ([]mapTok, error) {
+	var out []mapTok
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			i++
+		case c == '#' || c == ':':
+			j := i + 1
+			for j < len(s) && designer.IsNameByte(s[j]) {
+				j++
+			}
+			if j == i+1 {
+				return nil, fmt.Errorf("%q is not followed by a placeholder name", string(c))
+			}
+			kind := mtNamePH
+			if c == ':' {
+				kind = mtValuePH
+			}
+			out = append(out, mapTok{kind, s[i:j]})
+			i = j
+		case designer.IsDigit(c):
+			j := i
+			for j < len(s) && designer.IsDigit(s[j]) {
+				j++
+			}
+			out = append(out, mapTok{mtNumber, s[i:j]})
+			i = j
+		case designer.IsNameByte(c):
+			j := i
+			for j < len(s) && designer.IsNameByte(s[j]) {
+				j++
+			}
+			out = append(out, mapTok{mtName, s[i:j]})
+			i = j
+		case c == '<' || c == '>':
+			j := i + 1
+			if j < len(s) && (s[j] == '=' || c == '<' && s[j] == '>') {
+				j++
+			}
+			out = append(out, mapTok{mtPunct, s[i:j]})
+			i = j
+		case strings.IndexByte("(),[].=", c) >= 0:
+			out = append(out, mapTok{mtPunct, s[i : i+1]})
+			i++
+		default:
+			r := []rune(s[i:])[0]
+			return nil, fmt.Errorf("%q is not allowed here; a name with it needs a #placeholder", r)
+		}
+	}
+	return out, nil
+}
+
+var mapExprKeywords = []string{"AND", "OR", "NOT", "BETWEEN", "IN"}
+
+func isExprKeyword(t mapTok) bool {
+	return t.kind == mtName && slices.ContainsFunc(mapExprKeywords, func(k string) bool { return strings.EqualFold(k, t.text) })
+}
+
+// expressionAttributes returns the top-level attributes an expression (condition, filter or projection)
+// names, #placeholders resolved, and the placeholders names does not define.
+func ExpressionAttributes(expr string, names map[string]string) (attrs, missing []string, err error) {
+	toks, err := scanExpr(expr)
+	if err != nil {
+		return nil, nil, err
+	}
+	seenAttr, seenMissing := map[string]bool{}, map[string]bool{}
+	for i, t := range toks {
+		if t.kind != mtName && t.kind != mtNamePH {
+			continue
+		}
+		nested := i > 0 && toks[i-1].text == "."
+		function := i+1 < len(toks) && toks[i+1].text == "("
+		if nested || (t.kind == mtName && (function || isExprKeyword(t))) {
+			continue
+		}
+		name := t.text
+		if t.kind == mtNamePH {
+			real, ok := names[t.text]
+			if !ok {
+				if !seenMissing[t.text] {
+					seenMissing[t.text] = true
+					missing = append(missing, t.text)
+				}
+				continue
+			}
+			name = real
+		}
+		if !seenAttr[name] {
+			seenAttr[name] = true
+			attrs = append(attrs, name)
+		}
+	}
+	return attrs, missing, nil
+}
+
+// keyTerm is one condition of a key condition: the attribute (resolved), the operator ("=", "<",
+// "<=", ">", ">=", "<>", "BETWEEN" or "begins_with"), and whether a #placeholder was undefined.
+type keyTerm struct {
+	attr       string
+	op         string
+	unresolved bool
+}
+
+func Unresolved(terms []keyTerm) bool {
+	return slices.ContainsFunc(terms, func(t keyTerm) bool { return t.unresolved })
+}
+
+// readKeyCondition reads the forms a key condition takes: conditions joined by AND, each
+// `a = :v` (any comparator, either way round), `a BETWEEN :x AND :y` or `begins_with(a, :p)`,
+// optionally in parentheses.
+func ReadKeyCondition(expr string, names map[string]string) ([]keyTerm, error) {
+	toks, err := scanExpr(expr)
+	if err != nil {
+		return nil, err
+	}
+	r := keyReader{toks: toks, names: names}
+	terms, err := r.and()
+	if err != nil {
+		return nil, err
+	}
+	if r.i < len(toks) {
+		return nil, fmt.Errorf("%q is unexpected after a complete condition", toks[r.i].text)
+	}
+	return terms, nil
+}
+
+type keyReader struct {
+	toks  []mapTok
+	i     int
+	names map[string]string
+	// depth counts the parentheses open around the current term; each level is a call deeper.
+	depth int
+}
+
+func (r *keyReader) peek() mapTok {
+	if r.i < len(r.toks) {
+		return r.toks[r.i]
+	}
+	return mapTok{kind: -1}
+}
+
+func (r *keyReader) word(w string) bool {
+	t := r.peek()
+	return t.kind == mtName && strings.EqualFold(t.text, w)
+}
+
+func (r *keyReader) expect(text string) error {
+	t := r.peek()
+	if t.kind == -1 {
+		return fmt.Errorf("the condition ends where %q is expected", text)
+	}
+	if t.text != text {
+		return fmt.Errorf("%q is where %q is expected", t.text, text)
+	}
+	r.i++
+	return nil
+}
+
+func (r *keyReader) and() ([]keyTerm, error) {
+	var terms []keyTerm
+	for {
+		more, err := r.term()
+		if err != nil {
+			return nil, err
+		}
+		terms = append(terms, more...)
+		switch {
+		case r.word("AND"):
+			r.i++
+		case r.word("OR"), r.word("NOT"):
+			return nil, fmt.Errorf("a key condition joins conditions only with AND, not %s", strings.ToUpper(r.peek().text))
+		default:
+			return terms, nil
+		}
+	}
+}
+
+func (r *keyReader) term() ([]keyTerm, error) {
+	t := r.peek()
+	switch {
+	case t.text == "(" && t.kind == mtPunct:
+		if r.depth == dynamo.MaxExpressionDepth {
+			return nil, fmt.Errorf("the condition nests parentheses deeper than %d levels", dynamo.MaxExpressionDepth)
+		}
+		r.i++
+		r.depth++
+		defer func() { r.depth-- }()
+		terms, err := r.and()
+		if err != nil {
+			return nil, err
+		}
+		return terms, r.expect(")")
+	case t.kind == mtName && r.i+1 < len(r.toks) && r.toks[r.i+1].text == "(":
+		if t.text != "begins_with" {
+			return nil, fmt.Errorf("a key condition allows only the function begins_with, not %s", t.text)
+		}
+		r.i += 2
+		term, err := r.attribute()
+		if err != nil {
+			return nil, err
+		}
+		term.op = "begins_with"
+		if err := r.expect(","); err != nil {
+			return nil, err
+		}
+		if err := r.value(); err != nil {
+			return nil, err
+		}
+		return []keyTerm{term}, r.expect(")")
+	case t.kind == mtValuePH:
+		r.i++
+		op, err := r.comparator()
+		if err != nil {
+			return nil, err
+		}
+		term, err := r.attribute()
+		term.op = flipComparator(op)
+		return []keyTerm{term}, err
+	}
+	term, err := r.attribute()
+	if err != nil {
+		return nil, err
+	}
+	if r.word("BETWEEN") {
+		r.i++
+		term.op = "BETWEEN"
+		if err := r.value(); err != nil {
+			return nil, err
+		}
+		if !r.word("AND") {
+			return nil, fmt.Errorf("BETWEEN needs two values joined by AND")
+		}
+		r.i++
+		return []keyTerm{term}, r.value()
+	}
+	if term.op, err = r.comparator(); err != nil {
+		return nil, err
+	}
+	return []keyTerm{term}, r.value()
+}
+
+func (r *keyReader) attribute() (keyTerm, error) {
+	t := r.peek()
+	switch {
+	case t.kind == mtNamePH:
+		r.i++
+		real, ok := r.names[t.text]
+		if !ok {
+			return keyTerm{attr: t.text, unresolved: true}, nil
+		}
+		return keyTerm{attr: real}, r.topLevel(real)
+	case t.kind == mtName && !isExprKeyword(t):
+		r.i++
+		return keyTerm{attr: t.text}, r.topLevel(t.text)
+	case t.kind == -1:
+		return keyTerm{}, fmt.Errorf("the condition ends where an attribute name is expected")
+	}
+	return keyTerm{}, fmt.Errorf("%q is where an attribute name is expected", t.text)
+}
+
+// topLevel refuses a document path: keys are top-level attributes.
+func (r *keyReader) topLevel(name string) error {
+	if t := r.peek(); t.text == "." || t.text == "[" {
+		return fmt.Errorf("%s%s…: a key attribute is a top-level attribute, not a document path", name, t.text)
+	}
+	return nil
+}
+
+func (r *keyReader) value() error {
+	t := r.peek()
+	if t.kind != mtValuePH {
+		if t.kind == -1 {
+			return fmt.Errorf("the condition ends where a :value is expected")
+		}
+		return fmt.Errorf("%q is where a :value placeholder is expected", t.text)
+	}
+	r.i++
+	return nil
+}
+
+func (r *keyReader) comparator() (string, error) {
+	t := r.peek()
+	if t.kind == mtPunct && slices.Contains([]string{"=", "<>", "<", "<=", ">", ">="}, t.text) {
+		r.i++
+		return t.text, nil
+	}
+	if t.kind == -1 {
+		return "", fmt.Errorf("the condition ends where a comparison is expected")
+	}
+	return "", fmt.Errorf("%q is where a comparison (= < <= > >= BETWEEN) is expected", t.text)
+}
+
+// flipComparator turns ":v < a" into "a > :v".
+func flipComparator(op string) string {
+	switch op {
+	case "<":
+		return ">"
+	case "<=":
+		return ">="
+	case ">":
+		return "<"
+	case ">=":
+		return "<="
+	}
+	return op
+}

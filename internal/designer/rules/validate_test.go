@@ -1,0 +1,110 @@
+package rules
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"dynaloom/internal/designer"
+)
+
+func TestValidate_ordersBySeverityCodeAndPatternNumber(t *testing.T) {
+	d := cleanRequirements()
+	for n := 5; n <= 11; n++ {
+		d.Patterns = append(d.Patterns, designer.Pattern{Number: n, Type: designer.Read, Entities: []string{"User"}, PeakRPS: refOf(1.0), AvgRPS: refOf(1.0)})
+	}
+	d.Patterns[10].PeakRPS = nil                                // pattern 11: REQ001
+	d.Patterns[5].PeakRPS = nil                                 // pattern 6: REQ001
+	d.Relationships[0].Max = nil                                // REQ009
+	d.Aggregates[0].Decision = designer.SeparateTables          // REQ006
+	d.Entities = append(d.Entities, designer.Entity{Name: "Z"}) // REQ005
+
+	want := []string{
+		"REQ001 error access_patterns/6/peak_rps",
+		"REQ001 error access_patterns/11/peak_rps",
+		"REQ004 warning access_patterns/5/latency_slo",
+		"REQ004 warning access_patterns/6/latency_slo",
+		"REQ004 warning access_patterns/7/latency_slo",
+		"REQ004 warning access_patterns/8/latency_slo",
+		"REQ004 warning access_patterns/9/latency_slo",
+		"REQ004 warning access_patterns/10/latency_slo",
+		"REQ004 warning access_patterns/11/latency_slo",
+		"REQ005 warning entities/Z",
+		"REQ006 warning aggregates/ag1/decision",
+		"REQ009 info relationships/r1/max_count",
+	}
+	got := Validate(d)
+	if keys := findingKeys(got); !slices.Equal(keys, want) {
+		t.Fatalf("findings =\n%s\nwant\n%s", strings.Join(keys, "\n"), strings.Join(want, "\n"))
+	}
+	if !HasErrors(got) {
+		t.Error("HasErrors = false with REQ001 findings")
+	}
+	if HasErrors(got[2:]) {
+		t.Error("HasErrors = true without error findings")
+	}
+	if fs := Validate(designer.Design{}); fs == nil || len(fs) != 0 {
+		t.Errorf("Validate(empty) = %#v, want an empty, non-nil list", fs)
+	}
+}
+
+func TestNaturalCompare(t *testing.T) {
+	sorted := []string{"", "a", "a/2/x", "a/9", "a/10", "a/10/x", "a/010", "ap2", "ap10", "b"}
+	for i := range sorted {
+		for j := range sorted {
+			got := naturalCompare(sorted[i], sorted[j])
+			want := 0
+			if i < j {
+				want = -1
+			} else if i > j {
+				want = 1
+			}
+			if got != want {
+				t.Errorf("naturalCompare(%q, %q) = %d, want %d", sorted[i], sorted[j], got, want)
+			}
+		}
+	}
+}
+
+// benchDesign has 30 entities and 200 patterns, a third of them lacking something, with aggregates,
+// consolidations and relationships for every pair of neighbours.
+func benchDesign() designer.Design {
+	var d designer.Design
+	d.Name = "Bench"
+	for i := range 30 {
+		d.Entities = append(d.Entities, designer.Entity{Name: fmt.Sprintf("Entity%02d", i)})
+		if i > 0 {
+			a, b := d.Entities[i-1].Name, d.Entities[i].Name
+			d.Relationships = append(d.Relationships, designer.Relationship{From: a, To: b, Kind: designer.OneToMany, Avg: refOf(int64(i))})
+			d.Aggregates = append(d.Aggregates, designer.AggregateAnalysis{EntityA: a, EntityB: b, CorrelationPct: refOf(float64(i * 3)),
+				Bounded: refOf(true), CombinedKB: refOf(10.0), Decision: designer.ItemCollection})
+			d.Consolidations = append(d.Consolidations, designer.ConsolidationReview{Parent: a, Child: b, OverlapPct: refOf(float64(i * 3)),
+				Bounded: refOf(true), Identifying: refOf(true), Decision: designer.Consolidate})
+		}
+	}
+	for n := 1; n <= 200; n++ {
+		p := designer.Pattern{Number: n, Description: fmt.Sprintf("Pattern number %d", n), Type: designer.Read,
+			PeakRPS: refOf(100.0), AvgRPS: refOf(10.0), LatencySLO: "<20 ms", Consistency: designer.Eventual, ResultBound: "1", SizeBand: "<1 KB",
+			Entities: []string{d.Entities[n%30].Name, d.Entities[(n*7)%30].Name}}
+		if n%2 == 0 {
+			p.Type = designer.Write
+		}
+		if n%3 == 0 {
+			p.PeakRPS, p.LatencySLO = nil, ""
+		}
+		d.Patterns = append(d.Patterns, p)
+	}
+	return designer.Normalize(d)
+}
+
+func BenchmarkValidate200(b *testing.B) {
+	d := benchDesign()
+	if n := len(Validate(d)); n == 0 {
+		b.Fatal("the benchmark design has no findings")
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		Validate(d)
+	}
+}
