@@ -63,14 +63,22 @@ type readRequest struct {
 	batchTables                    []readRequest
 	batchTableOrder                []string
 	transactional                  bool
+	cache                          *Cache // remembers item measurements; nil for none
 }
 
 // EvaluateJSON runs one read request — op is GetItem, Query, Scan or BatchGetItem — given in DynamoDB's JSON wire format (TableName, IndexName, Key, KeyConditionExpression, FilterExpression, ProjectionExpression, ExpressionAttributeNames, ExpressionAttributeValues, Limit, ScanIndexForward, ExclusiveStartKey, ConsistentRead, ReturnConsumedCapacity; BatchGetItem's RequestItems) against the design's sample items, and returns DynamoDB's response JSON (Item, Items, Responses, Count, ScannedCount, LastEvaluatedKey, ConsumedCapacity when asked) or an *EvalError. Table and index names are the design's.
+// It remembers nothing between calls; Cache.EvaluateJSON is the same with remembered measurements.
 func EvaluateJSON(d designer.Design, op string, body []byte) ([]byte, error) {
+	return (*Cache)(nil).EvaluateJSON(d, op, body)
+}
+
+// EvaluateJSON is the package's EvaluateJSON, measuring the items it reads through c.
+func (c *Cache) EvaluateJSON(d designer.Design, op string, body []byte) ([]byte, error) {
 	req, err := decodeRequest(op, body)
 	if err != nil {
 		return nil, err
 	}
+	req.cache = c
 	var out any
 	switch op {
 	case "GetItem":

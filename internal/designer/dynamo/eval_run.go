@@ -47,7 +47,13 @@ type OperationResult struct {
 }
 
 // RunOperation evaluates a mapping Operation (op.Op, Table, Index, KeyCondition, Filter, Projection, Limit, Descending, Consistent, Names, Values). Reads (GetItem/Query/Scan/BatchGetItem/TransactGetItems) run against the sample items; for GetItem the Key comes from op.Values matched to the key attributes by a KeyCondition like "pk = :pk AND sk = :sk". Writes (PutItem/UpdateItem/DeleteItem/BatchWriteItem/TransactWriteItems) are evaluated on a scratch copy of the item they write, by the conventions of eval_write.go, without changing the design.
+// It remembers nothing between calls; Cache.RunOperation is the same with remembered measurements.
 func RunOperation(d designer.Design, op designer.Operation) OperationResult {
+	return (*Cache)(nil).RunOperation(d, op)
+}
+
+// RunOperation is the package's RunOperation, measuring the items it reads through c.
+func (c *Cache) RunOperation(d designer.Design, op designer.Operation) OperationResult {
 	if designer.IsWriteOp(op.Op) {
 		res, err := runWrite(d, op)
 		if err != nil {
@@ -55,7 +61,7 @@ func RunOperation(d designer.Design, op designer.Operation) OperationResult {
 		}
 		return res
 	}
-	res, err := runOperation(d, op)
+	res, err := runOperation(d, op, c)
 	if err != nil {
 		return OperationResult{Error: err.Error()}
 	}
@@ -70,9 +76,9 @@ func RunOperation(d designer.Design, op designer.Operation) OperationResult {
 	return out
 }
 
-func runOperation(d designer.Design, op designer.Operation) (readResult, error) {
+func runOperation(d designer.Design, op designer.Operation, c *Cache) (readResult, error) {
 	req := readRequest{op: op.Op, table: op.Table, index: op.Index, hasIndex: op.Index != "",
-		consistent: op.Consistent, forward: !op.Descending}
+		consistent: op.Consistent, forward: !op.Descending, cache: c}
 	if op.Limit != nil {
 		if *op.Limit < 1 {
 			return readResult{}, validationErr("1 validation error detected: Value '%d' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1", *op.Limit)
@@ -911,20 +917,21 @@ func readPage(tg target, req readRequest, conds map[string]keyCond) readResult {
 		}
 		e.measured = true
 	}
-	// Table items' measurements are remembered for as long as the items slice is (eval_memo.go).
+	// Table items' measurements are remembered by the caller's Cache, if any (cache.go).
 	var memo *itemMeasures
 	if !tg.isIndex {
-		memo = measuresFor(tg.table.Items, rangeKey)
+		memo = req.cache.measuresFor(tg.table.Items, rangeKey)
 	}
 	measure := func(e *entryOrder) {
-		if e.src >= 0 {
+		remembered := memo != nil && e.src >= 0
+		if remembered {
 			if page, size, canonical, ok := memo.get(int(e.src)); ok {
 				measured(e, page, size, canonical)
 				return
 			}
 		}
 		page, size, canonical, _, _ := measureItem(e.item, rangeKey)
-		if e.src >= 0 {
+		if remembered {
 			memo.put(int(e.src), page, size, canonical)
 		}
 		measured(e, page, size, canonical)
@@ -992,7 +999,7 @@ func readPage(tg target, req readRequest, conds map[string]keyCond) readResult {
 		// In stored order, which walks memory far more locally than key order does. Items not
 		// measured before (a design just loaded) are measured by two goroutines when there are
 		// many: the walk waits on memory, and two walks overlap their waits.
-		if len(recs) >= parallelMeasureMin && memo != nil && !memo.known(int(recs[0].src)) && !memo.known(int(recs[len(recs)-1].src)) {
+		if len(recs) >= parallelMeasureMin && (memo == nil || !memo.known(int(recs[0].src)) && !memo.known(int(recs[len(recs)-1].src))) {
 			half := len(recs) / 2
 			var wg sync.WaitGroup
 			wg.Go(func() {

@@ -653,6 +653,8 @@ func tableAttributeNames(t designer.Table) map[string]bool {
 // patterns over a 500-item table about 5 ms (BenchmarkValidateMapping). Operations whose table or
 // index is missing are not run; MAP012 reports them.
 func mapEvaluated(d designer.Design, out []Finding) []Finding {
+	// One Cache for the validation: the operations read the same tables' items.
+	cache := dynamo.NewCache()
 	for pi := range d.Patterns {
 		p := &d.Patterns[pi]
 		read := p.Type == designer.Read && p.Status != designer.StatusOutside
@@ -666,7 +668,7 @@ func mapEvaluated(d designer.Design, out []Finding) []Finding {
 			if o.target, o.found = resolveTarget(d, op); !o.found {
 				continue
 			}
-			res := runForKeys(d, op)
+			res := runForKeys(cache, d, op)
 			if res.Error != "" {
 				continue
 			}
@@ -703,9 +705,9 @@ func mapEvaluated(d designer.Design, out []Finding) []Finding {
 // runForKeys runs an operation without its projection, which changes what each item holds but not
 // which items come back, so that every result keeps the table key the expected result is made of.
 // Names only the projection used are dropped with it: DynamoDB refuses unused names.
-func runForKeys(d designer.Design, op designer.Operation) dynamo.OperationResult {
+func runForKeys(cache *dynamo.Cache, d designer.Design, op designer.Operation) dynamo.OperationResult {
 	if op.Projection == "" {
-		return dynamo.RunOperation(d, op)
+		return cache.RunOperation(d, op)
 	}
 	op.Projection = ""
 	var used map[string]string
@@ -713,7 +715,7 @@ func runForKeys(d designer.Design, op designer.Operation) dynamo.OperationResult
 	for _, expr := range []string{op.KeyCondition, op.Filter} {
 		toks, err := scanExpr(expr)
 		if err != nil {
-			return dynamo.RunOperation(d, op)
+			return cache.RunOperation(d, op)
 		}
 		for _, t := range toks {
 			if real, ok := op.Names[t.text]; ok && t.kind == mtNamePH {
@@ -727,7 +729,7 @@ func runForKeys(d designer.Design, op designer.Operation) dynamo.OperationResult
 	if op.Op == "Query" || op.Op == "Scan" {
 		op.Names = used
 	}
-	return dynamo.RunOperation(d, op)
+	return cache.RunOperation(d, op)
 }
 
 // expectedDifference says how what an operation returned differs from its expected keys.

@@ -8,25 +8,33 @@ import (
 	"dynaloom/internal/designer"
 )
 
-// Item measurements (measureItem's page size, item size and canonical spelling) are remembered
-// per table items slice, so that repeated reads of a design that has not changed, which is what
-// the server runs between edits, do not walk every item again.
+// Cache remembers item measurements (measureItem's page size, item size and canonical spelling)
+// for the reads of one design, so that repeated reads of a revision, which is what a page showing
+// every pattern's result and a validation run, do not walk every item again. A caller holds one per
+// design it reads: a nil *Cache remembers nothing and measures every item a read sees.
 //
-// The memo relies on the package's invariant (see design.go) that a Design is immutable: a change
-// never modifies a table's Items slice or an item map in place, it allocates a new slice for the
-// items whenever any item changes (replaceAt, editRows, deleteRows, insertItems, withIDs all
-// clone). So the identity of an Items slice (its first element's address and its length) names
-// one unchanging list of items, and a measurement recorded for it can never go stale. The entry
-// keeps the slice itself, so the array cannot be freed and its address reused for other items
-// while the entry is cached. The sort key's name is part of the key because the page size
-// depends on it. Code that builds items slices in place (tests, readers of JSON) must not mutate
-// a slice after a read has seen it.
+// A Cache relies on a design being an immutable value (see package designer): a change never
+// modifies a table's Items slice or an item map in place, it allocates a new slice whenever any
+// item changes. So an Items slice (its first element and its length) names one unchanging list of
+// items for as long as the Cache holds it, and a measurement recorded for it cannot go stale. The
+// entry keeps the slice itself, so the array cannot be freed and its address reused while the entry
+// is cached. A design must therefore not be modified after a Cache has read it; reads of an edited
+// revision (a new slice sharing the untouched item maps) may use the same Cache and inherit the
+// measurements of the items the edit did not touch. The sort key's name is part of the key because
+// the page size depends on it.
 //
-// The memo holds at most measureMemoSize slices, evicting the oldest, and fills lazily: a read
+// A Cache holds at most cacheSize slices, evicting the oldest, and fills lazily: a read
 // records only the items it measures. Each item's measurement is one atomic word, so concurrent
-// reads of the same design may fill it together.
+// reads may fill it together.
+type Cache struct {
+	mu      sync.Mutex
+	entries []*itemMeasures // oldest first
+}
 
-const measureMemoSize = 8
+// NewCache returns an empty Cache.
+func NewCache() *Cache { return &Cache{} }
+
+const cacheSize = 8
 
 // Bits of a packed measurement: page and size in 31 bits each, canonical, and whether it is set.
 const (
@@ -37,38 +45,32 @@ const (
 )
 
 type itemMeasures struct {
-	items    []designer.SampleItem // pins the array the key's address names
+	items    []designer.SampleItem // pins the array whose first element names the entry
 	rangeKey string
 	m        []atomic.Uint64 // per item, in item order; 0 until measured
 }
 
-var measureMemo struct {
-	sync.Mutex
-	entries []*itemMeasures // oldest first
-}
-
-// measuresFor returns the memo entry for the items of a table whose sort key is rangeKey, adding
-// one (and evicting the oldest) if there is none. It returns nil for an empty list.
-func measuresFor(items []designer.SampleItem, rangeKey string) *itemMeasures {
-	if len(items) == 0 {
+// measuresFor returns the entry for the items of a table whose sort key is rangeKey, adding one
+// (and evicting the oldest) if there is none. It returns nil for an empty list or a nil Cache.
+func (c *Cache) measuresFor(items []designer.SampleItem, rangeKey string) *itemMeasures {
+	if c == nil || len(items) == 0 {
 		return nil
 	}
-	data := unsafe.SliceData(items)
-	measureMemo.Lock()
-	defer measureMemo.Unlock()
-	for _, e := range measureMemo.entries {
-		if unsafe.SliceData(e.items) == data && len(e.items) == len(items) && e.rangeKey == rangeKey {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, e := range c.entries {
+		if &e.items[0] == &items[0] && len(e.items) == len(items) && e.rangeKey == rangeKey {
 			return e
 		}
 	}
 	e := &itemMeasures{items: items, rangeKey: rangeKey, m: make([]atomic.Uint64, len(items))}
-	e.inherit(measureMemo.entries)
-	if len(measureMemo.entries) == measureMemoSize {
-		n := copy(measureMemo.entries, measureMemo.entries[1:])
-		measureMemo.entries[n] = nil
-		measureMemo.entries = measureMemo.entries[:n]
+	e.inherit(c.entries)
+	if len(c.entries) == cacheSize {
+		n := copy(c.entries, c.entries[1:])
+		c.entries[n] = nil
+		c.entries = c.entries[:n]
 	}
-	measureMemo.entries = append(measureMemo.entries, e)
+	c.entries = append(c.entries, e)
 	return e
 }
 
@@ -94,7 +96,7 @@ func (e *itemMeasures) inherit(cached []*itemMeasures) {
 }
 
 // mapIdentity is the address of an item map's header: equal for the same map, and different for
-// two maps alive at once.
+// two maps alive at once. Go compares maps only with nil, hence unsafe.
 func mapIdentity(it designer.Item) unsafe.Pointer {
 	return *(*unsafe.Pointer)(unsafe.Pointer(&it))
 }
