@@ -152,7 +152,7 @@ type Operation struct {
 	Names        map[string]string `json:"names,omitempty"`
 	Values       map[string]Value  `json:"values,omitempty"`
 	// Action says what a BatchWriteItem or TransactWriteItems row does to its keys (one of
-	// OperationActions); empty leaves it to the values, as eval_write.go describes: a put when the
+	// OperationActions); empty leaves it to the values, as package dynamo's write.go describes: a put when the
 	// row gives attributes, a delete when it gives none. Other operations leave it empty.
 	Action string `json:"action,omitempty"`
 	Notes  string `json:"notes,omitempty"`

@@ -122,7 +122,7 @@ func TestHRExample_isComplete(t *testing.T) {
 				if strings.Contains(op.KeyCondition, placeholder) || strings.Contains(op.Notes, placeholder) || strings.Contains(op.Filter, placeholder) {
 					continue
 				}
-				// A write's other values are the attributes it writes (eval_write.go).
+				// A write's other values are the attributes it writes (dynamo/write.go).
 				name := strings.TrimPrefix(placeholder, ":")
 				if !IsWriteOp(op.Op) {
 					t.Errorf("pattern %d: value %s is used nowhere", p.Number, placeholder)

@@ -27,7 +27,7 @@ import (
 //     request. A pattern with one command is "7"; with several, "7a", "7b", ….
 //   - A pattern without operations is listed with a "reason" and no command, which the validator
 //     copies into its results as it does for patterns served outside DynamoDB.
-//   - Keys and written items follow the evaluator's conventions (eval_write.go): the key comes
+//   - Keys and written items follow the evaluator's conventions (dynamo/write.go): the key comes
 //     from the key condition ("pk = :pk AND sk = :sk", IN for several keys), and every other value
 //     is an attribute named after its placeholder. UpdateItem sets those attributes. A batch or
 //     transaction row does what its action says: a PutRequest or Put of the item made of key and

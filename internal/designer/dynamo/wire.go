@@ -18,7 +18,7 @@ import (
 // follows dynalite (the DynamoDB-compatible server the evaluator is checked against), whose
 // behaviour was itself fitted to real DynamoDB answers: the checks and their messages, their
 // order, the 1 MB page measure and the order of Scan results and of index entries that share a
-// key. This file reads and validates the wire request; eval_run.go runs it.
+// key. This file reads and validates the wire request; run.go runs it.
 
 // EvalError is the error DynamoDB would return. Type is "ValidationException" or "ResourceNotFoundException".
 type EvalError struct{ Type, Message string }
