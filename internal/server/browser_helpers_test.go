@@ -28,6 +28,9 @@ const (
 // chromiumPath finds the browser. CI must have it; elsewhere the test says why it skips.
 func chromiumPath(t *testing.T) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("browser test skipped under -short, the quick tier; go test without -short (as CI does) runs it")
+	}
 	if p, err := exec.LookPath("chromium"); err == nil {
 		return p
 	}

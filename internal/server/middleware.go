@@ -36,6 +36,15 @@ func noStore(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
+// varyOnHTMX tells caches that a design's routes answer htmx requests (HX-Request) with a
+// fragment and others with the whole page or a redirect.
+func varyOnHTMX(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		c.Response().Header().Add("Vary", "HX-Request")
+		return next(c)
+	}
+}
+
 var errCrossOrigin = errors.New("cross-origin request refused")
 
 // crossOriginProtection refuses state-changing requests a browser sends from another site.

@@ -109,7 +109,7 @@ func New(store *storage.Store, log *slog.Logger, opts Options) *Server {
 	e.GET("/import", s.importPage)
 	e.POST("/import", s.importUpload, s.limitCreation, s.limitCostly)
 
-	page := e.Group("/d/:token", s.resolveDesign, noStore, s.limitWrites)
+	page := e.Group("/d/:token", s.resolveDesign, noStore, varyOnHTMX, s.limitWrites)
 	page.GET("", s.overviewPage)
 	page.GET("/entities", s.entitiesPage)
 	page.GET("/patterns", s.patternsPage)

@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -325,5 +326,18 @@ func TestStaticAssetsAreCachedAndTyped(t *testing.T) {
 	}
 	if rec := a.request(http.MethodGet, "/static/embed.go", "", nil); rec.Code != http.StatusNotFound {
 		t.Fatalf("source file served: %d", rec.Code)
+	}
+}
+
+// A design's pages answer an htmx request with a fragment and a plain one with the page, so
+// they say that the answer varies with HX-Request.
+func TestDesignRoutesVaryOnHXRequest(t *testing.T) {
+	a := newTestApp(t)
+	created := a.createJSON(`{"example": "hr-employees"}`)
+	for _, target := range []string{"/d/" + created.EditToken, "/d/" + created.EditToken + "/tables", "/d/" + created.ViewToken + "/history"} {
+		rec := a.request(http.MethodGet, target, "", nil)
+		if rec.Code != http.StatusOK || !slices.Contains(rec.Header().Values("Vary"), "HX-Request") {
+			t.Fatalf("%s: %d, Vary %q", target, rec.Code, rec.Header().Values("Vary"))
+		}
 	}
 }
