@@ -3,7 +3,6 @@ package dynamo
 import (
 	"strconv"
 	"strings"
-
 	"unicode/utf8"
 
 	"dynaloom/internal/designer"

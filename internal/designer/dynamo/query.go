@@ -3,7 +3,6 @@ package dynamo
 import (
 	"crypto/md5"
 	"encoding/hex"
-
 	"slices"
 	"strings"
 	"sync"

@@ -1,0 +1,416 @@
+package format
+
+import (
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"dynaloom/internal/designer"
+)
+
+// The SK taxonomy, entity paragraphs, attribute lists, projections and the patterns an index serves.
+
+// taxonomy reads the SK taxonomy: each template in backticks, with the words that follow it.
+func (p *dmParser) taxonomy(d *dmTableDraft, f dmField) bool {
+	text := f.full()
+	if f.label == "entity types" || f.label == "entities" {
+		for _, c := range f.cont {
+			cf, ok := dmReadField(mdItem{kind: itemBullet, lines: []string{c}})
+			if ok && (strings.Contains(c, "PK =") || strings.Contains(c, "SK =")) {
+				p.entityParagraph(d, dmField{raw: cf.raw, label: cf.label, value: cf.value, paren: cf.paren})
+				continue
+			}
+		}
+		if f.value == "" {
+			return true
+		}
+		text = f.value
+	}
+	locs := dmBackticks.FindAllStringSubmatchIndex(text, -1)
+	if len(locs) == 0 {
+		return false // no key templates: the text is kept as written
+	}
+	for i, loc := range locs {
+		end := len(text)
+		if i+1 < len(locs) {
+			end = locs[i+1][0]
+		}
+		tmpl := dmTemplate(text[loc[2]:loc[3]])
+		desc := strings.TrimSpace(strings.Trim(strings.TrimSpace(text[loc[1]:end]), ",;"))
+		if inner, ok := strings.CutPrefix(desc, "("); ok {
+			if j := strings.Index(inner, ")"); j >= 0 {
+				desc = strings.TrimSpace(inner[:j] + " " + inner[j+1:])
+			}
+		}
+		d.t.EntityTypes = append(d.t.EntityTypes, designer.EntityType{Entity: dmEntityName(tmpl, desc), SKTemplate: tmpl, Description: desc})
+	}
+	return true
+}
+
+// entityParagraph reads "**USER Entity** (`PK = <user_email>`, `SK = #META`):" and the attribute
+// lines below it.
+func (p *dmParser) entityParagraph(d *dmTableDraft, f dmField) {
+	name := strings.TrimSpace(strings.TrimSuffix(strings.TrimSuffix(f.raw, " Entity"), " entity"))
+	et := designer.EntityType{Entity: dmTitleCase(name)}
+	for _, m := range dmBackticks.FindAllStringSubmatch(f.paren+" "+f.value, -1) {
+		k, v, ok := strings.Cut(m[1], "=")
+		if !ok {
+			continue
+		}
+		switch strings.TrimSpace(k) {
+		case "PK", d.pkName():
+			et.PKTemplate = dmTemplate(v)
+		case "SK", d.skName():
+			et.SKTemplate = dmTemplate(v)
+		}
+	}
+	if et.Entity == "" {
+		return
+	}
+	d.t.EntityTypes = append(d.t.EntityTypes, et)
+	p.attributes(d, strings.Join(f.cont, "\n"))
+}
+
+func (d *dmTableDraft) pkName() string {
+	if len(d.pkRaw) > 0 {
+		return d.pkRaw[0]
+	}
+	return "PK"
+}
+
+func (d *dmTableDraft) skName() string {
+	if len(d.skRaw) > 0 {
+		return d.skRaw[0]
+	}
+	return "SK"
+}
+
+func dmTitleCase(s string) string {
+	if s != strings.ToUpper(s) {
+		return s
+	}
+	ws := strings.Fields(strings.ToLower(s))
+	for i, w := range ws {
+		ws[i] = strings.ToUpper(w[:1]) + w[1:]
+	}
+	return strings.Join(ws, " ")
+}
+
+// dmEntityName guesses the entity an SK taxonomy line is about: "(user entity)" gives User,
+// `POST#<post_id>` gives Post.
+func dmEntityName(tmpl, desc string) string {
+	w := strings.Fields(strings.ToLower(desc))
+	for i, x := range w {
+		if (x == "entity" || x == "entities" || x == "record" || x == "records") && i > 0 {
+			return dmTitleCase(strings.ToUpper(strings.Trim(w[i-1], "(),")))
+		}
+	}
+	prefix := tmpl
+	if i := strings.IndexAny(prefix, "#{<"); i >= 0 {
+		prefix = prefix[:i]
+	}
+	prefix = strings.Trim(prefix, "#_- ")
+	if prefix != "" && dmAttrName.MatchString(prefix) {
+		return dmTitleCase(strings.ToUpper(prefix))
+	}
+	if tmpl != "" {
+		return tmpl
+	}
+	return truncateRunes(oneLine(desc), 60)
+}
+
+var dmAttrEntry = regexp.MustCompile(`^[-*+]?\s*` + "`?" + `([A-Za-z_][A-Za-z0-9_.\-#]*)` + "`?" + `\s*(?:\(([^()]*)\))?\s*(?::\s*(.*)|[-–—]\s*(.*))?$`)
+
+// attributes reads "emp_no (Number), name (String)", "`PK` (S): user email" lines, and groups such
+// as "user details (username, firstName)". It returns the entries it could not read.
+func (p *dmParser) attributes(d *dmTableDraft, text string) []string {
+	var left []string
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		entries := []string{line}
+		if !strings.HasPrefix(line, "-") && !strings.HasPrefix(line, "*") {
+			entries = dmSplitTop(line)
+		}
+		for _, e := range entries {
+			e = strings.TrimSpace(e)
+			if e == "" {
+				continue
+			}
+			m := dmAttrEntry.FindStringSubmatch(e)
+			if m == nil {
+				// "user details (username, firstName) denormalized": the names in the parentheses.
+				open, end := strings.Index(e, "("), strings.Index(e, ")")
+				if open > 0 && end > open {
+					inner := dmSplitTop(e[open+1 : end])
+					if len(inner) > 1 && !slices.ContainsFunc(inner, func(s string) bool { return !dmAttrName.MatchString(strings.TrimSpace(s)) }) {
+						desc := strings.Join(strings.Fields(e[:open]+" "+e[end+1:]), " ")
+						for _, n := range inner {
+							dmAddAttribute(&d.t, designer.Attribute{Name: strings.TrimSpace(n), Description: desc})
+						}
+						continue
+					}
+				}
+				// "post_owner_id for notification generation": a name that looks like one.
+				if name, rest, ok := strings.Cut(e, " "); ok && dmLooksLikeName(name, d.sample) {
+					dmAddAttribute(&d.t, designer.Attribute{Name: strings.Trim(name, "`"), Description: strings.TrimSpace(rest)})
+					continue
+				}
+				left = append(left, e)
+				continue
+			}
+			a := designer.Attribute{Name: m[1], Description: strings.TrimSpace(m[3] + m[4])}
+			if m[2] != "" {
+				switch t, err := designer.ParseType(dmTypeWord(m[2])); {
+				case err == nil:
+					a.Type = t
+				case strings.EqualFold(strings.TrimSpace(m[2]), "ttl"):
+					d.t.TTLAttribute = a.Name
+				default:
+					a.Description = strings.TrimSpace(strings.TrimSpace(m[2]) + " " + a.Description)
+				}
+			}
+			dmAddAttribute(&d.t, a)
+		}
+	}
+	return left
+}
+
+// dmTypeWord reads the spellings of types data models use: "StringSet", "Number (epoch)", "Bool".
+func dmTypeWord(s string) string {
+	w := strings.TrimSpace(s)
+	if i := strings.IndexAny(w, ",;"); i > 0 {
+		w = w[:i]
+	}
+	switch strings.ToLower(strings.ReplaceAll(w, " ", "")) {
+	case "stringset":
+		return "SS"
+	case "numberset":
+		return "NS"
+	case "binaryset":
+		return "BS"
+	case "integer", "int", "float", "decimal", "long", "double":
+		return "N"
+	}
+	return w
+}
+
+// dmSplitTop splits at commas outside parentheses and brackets.
+func dmSplitTop(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i, r := range s {
+		switch r {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+		case ',':
+			if depth == 0 {
+				out = append(out, s[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, s[start:])
+}
+
+func dmAddAttribute(t *designer.Table, a designer.Attribute) {
+	if _, err := designer.CleanName("name", a.Name); err != nil {
+		return
+	}
+	for i, x := range t.Attributes {
+		if x.Name == a.Name {
+			if x.Type == "" {
+				t.Attributes = slices.Clone(t.Attributes)
+				t.Attributes[i].Type = a.Type
+			}
+			return
+		}
+	}
+	t.Attributes = append(t.Attributes, a)
+}
+
+// dmFirstName is the first word of "expiresAt field for automatic cleanup".
+func dmFirstName(v string) string {
+	fs := strings.Fields(strings.ReplaceAll(v, "`", ""))
+	if len(fs) == 0 {
+		return ""
+	}
+	n := strings.Trim(fs[0], ",.:;()")
+	if !dmAttrName.MatchString(n) {
+		return ""
+	}
+	return n
+}
+
+var dmProjectionWords = []struct {
+	word, typ string
+}{
+	{"keys_only", designer.KeysOnly}, {"keys-only", designer.KeysOnly}, {"keys only", designer.KeysOnly}, {"keysonly", designer.KeysOnly},
+	{"include", designer.Include}, {"all", designer.All},
+}
+
+// projection reads "INCLUDE (a, b) - why", "KEYS_ONLY - why", "keys-only", "ALL".
+func (p *dmParser) projection(d *dmIndexDraft, it mdItem, f dmField) {
+	if pr, why, ok := dmExactProjection(f); ok {
+		d.ix.Projection, d.projExact = pr, true
+		dmAppend(&d.ix.ProjectionWhy, why)
+		p.projectionLines(d, it, f.cont)
+		return
+	}
+	head, why, _ := dmCutDash(f.value)
+	plain := strings.ReplaceAll(strings.TrimSpace(head), "`", "")
+	lower := strings.ToLower(plain)
+	for _, w := range dmProjectionWords {
+		if !strings.HasPrefix(lower, w.word) {
+			continue
+		}
+		rest := strings.TrimSpace(plain[len(w.word):])
+		if rest != "" && !strings.HasPrefix(rest, "(") && !strings.HasPrefix(rest, ":") {
+			continue
+		}
+		d.ix.Projection.Type = w.typ
+		rest = strings.TrimSpace(strings.TrimPrefix(rest, ":"))
+		if w.typ == designer.Include {
+			list := rest
+			if strings.HasPrefix(list, "(") && strings.HasSuffix(list, ")") {
+				list = list[1 : len(list)-1]
+			} else if list == "" {
+				list = why
+			}
+			var attrs []string
+			for _, a := range dmSplitTop(list) {
+				a = strings.TrimSpace(a)
+				if a == "" {
+					continue
+				}
+				if !dmAttrName.MatchString(a) {
+					attrs = nil
+					break
+				}
+				attrs = append(attrs, a)
+			}
+			if list == why && attrs != nil {
+				why = ""
+			}
+			if attrs == nil && why != "" && list == why {
+				// "INCLUDE - follower_username, follower_profilePicture, createdDate for display"
+				for _, a := range dmSplitTop(why) {
+					if n := dmFirstName(a); n != "" {
+						attrs = append(attrs, n)
+					}
+				}
+				d.projNote = "the INCLUDE list was read from the words after the projection"
+			}
+			d.ix.Projection.Attributes = attrs
+		} else if rest != "" {
+			why = strings.TrimSpace(rest + " " + why)
+		}
+		break
+	}
+	if d.ix.Projection.Type == "" {
+		p.note(it.line, "index %s: projection %q is not KEYS_ONLY, INCLUDE or ALL; ALL was assumed and the text kept in its justification", d.ix.Name, oneLine(f.value))
+		why = f.value
+	}
+	dmAppend(&d.ix.ProjectionWhy, why)
+	p.projectionLines(d, it, f.cont)
+}
+
+// projectionLines reads the lines under a projection: the per-pattern attributes, and more of
+// its justification.
+func (p *dmParser) projectionLines(d *dmIndexDraft, it mdItem, lines []string) {
+	for _, c := range lines {
+		cf, ok := dmReadField(mdItem{kind: itemBullet, lines: []string{c}})
+		if ok && strings.Contains(cf.label, "projected attributes") {
+			if list, exact := dmExactPatternAttributes(cf.escaped); exact {
+				d.ix.PatternAttributes = append(d.ix.PatternAttributes, list...)
+				continue
+			}
+			p.patternAttributes(d, it, cf.full())
+			continue
+		}
+		dmAppend(&d.ix.ProjectionWhy, unescapeInline(c))
+	}
+}
+
+var dmPatternRef = regexp.MustCompile(`(?i)(?:pattern\s*#?|\bAP|#)\s*(\d{1,6})\b`)
+
+// patternAttributes reads "Pattern #7 needs dept_no + count, Pattern #9 needs dept_no + salary".
+func (p *dmParser) patternAttributes(d *dmIndexDraft, it mdItem, text string) {
+	locs := dmPatternRef.FindAllStringSubmatchIndex(text, -1)
+	clean := len(locs) > 0
+	for i, loc := range locs {
+		n, _ := strconv.Atoi(text[loc[2]:loc[3]])
+		end := len(text)
+		if i+1 < len(locs) {
+			end = locs[i+1][0]
+		}
+		seg := strings.TrimSpace(text[loc[1]:end])
+		seg = strings.TrimSpace(strings.TrimRight(seg, ",;. "))
+		for _, lead := range []string{"needs", "requires", "uses", "reads", ":", "-", "—"} {
+			if rest, ok := cutPrefixFold(seg, lead); ok {
+				seg = strings.TrimSpace(rest)
+			}
+		}
+		var attrs []string
+		for _, part := range strings.FieldsFunc(seg, func(r rune) bool { return r == '+' || r == ',' || r == '&' }) {
+			part = strings.TrimSpace(part)
+			name := dmFirstName(part)
+			if name == "" || strings.EqualFold(name, "and") {
+				clean = false
+				continue
+			}
+			if strings.TrimSpace(strings.TrimPrefix(strings.ReplaceAll(part, "`", ""), name)) != "" {
+				clean = false
+			}
+			if !slices.Contains(attrs, name) {
+				attrs = append(attrs, name)
+			}
+		}
+		if len(attrs) > 0 && n > 0 {
+			d.ix.PatternAttributes = append(d.ix.PatternAttributes, designer.PatternAttributes{Pattern: n, Attributes: attrs})
+		}
+	}
+	if !clean {
+		dmAppend(&d.ix.ProjectionWhy, "Per-pattern projected attributes: "+text)
+		p.note(it.line, "index %s: the per-pattern projected attributes were read in part; the wording was kept in the projection justification", d.ix.Name)
+	}
+}
+
+var dmTableNameLine = regexp.MustCompile(`(?i)^\s*(?:[-*+]\s+)?\*\*table name:?\*\*:?\s*(.+)$`)
+
+// looseTableLine reads "**Table Name:** `orders`" in documents without table headings, and the
+// key and billing lines that go with it. The text stays in the section's prose as well.
+func (p *dmParser) looseTableLine(it mdItem) bool {
+	if m := dmTableNameLine.FindStringSubmatch(it.lines[0]); m != nil {
+		name := strings.Trim(strings.TrimSpace(unescapeInline(m[1])), "`")
+		if dmPlainName.MatchString(name) && !slices.ContainsFunc(p.tables, func(d *dmTableDraft) bool { return d.t.Name == name }) {
+			p.tables = append(p.tables, &dmTableDraft{line: it.line, t: designer.Table{Name: name}, loose: true})
+			p.recognised = true
+		}
+		return true
+	}
+	if len(p.tables) == 0 || !p.tables[len(p.tables)-1].loose {
+		// A table with a heading of its own has its fields under it, not in prose elsewhere.
+		return false
+	}
+	d := p.tables[len(p.tables)-1]
+	f, ok := dmReadField(it)
+	if !ok {
+		return false
+	}
+	switch {
+	case f.label == "billing mode":
+		return p.billing(&d.t, f.value)
+	case f.paren != "" && (strings.EqualFold(f.paren, "partition key") || strings.EqualFold(f.paren, "sort key")):
+		if strings.EqualFold(f.paren, "partition key") && len(d.pkRaw) > 0 || strings.EqualFold(f.paren, "sort key") && len(d.skRaw) > 0 {
+			return false
+		}
+		return p.looseKey(d, f)
+	}
+	return false
+}

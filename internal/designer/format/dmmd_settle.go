@@ -1,0 +1,820 @@
+package format
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/dynamo"
+)
+
+// Settling a parsed data model document into a design: index placement, attribute types, sample
+// items and their cells, and the merge with a requirement document.
+
+// design settles what needed the whole document: which table each index belongs to, the
+// attribute types, the sample items.
+func (p *dmParser) design() designer.Design {
+	d := designer.Design{Name: dmTitleName(p.title), Patterns: p.patterns, Prose: p.prose}
+	if p.pending != nil {
+		p.note(p.pending.line, "a sample table before an index heading was not placed")
+	}
+	for _, ix := range p.indexes {
+		if ix.table < 0 {
+			if len(p.tables) == 0 {
+				p.note(ix.line, "index %s comes before any table; it was kept as prose only", ix.ix.Name)
+				continue
+			}
+			ix.table = 0
+			p.note(ix.line, "index %s comes before any table; it was given to table %s", ix.ix.Name, p.tables[0].t.Name)
+		}
+	}
+	if len(p.tables) == 0 {
+		p.note(0, "no table was found in the template's form (\"### Orders Table\" with its bullets); the document was kept as prose")
+	}
+	seen := map[string]bool{}
+	for ti, td := range p.tables {
+		if seen[td.t.Name] {
+			p.note(td.line, "table %s is described twice; both were kept", td.t.Name)
+		}
+		seen[td.t.Name] = true
+		t := p.settleTable(td)
+		p.served(&t.Capacity, td.served, t.Name, "")
+		for _, ix := range p.indexes {
+			if ix.table != ti {
+				continue
+			}
+			settled := p.settleIndex(t, ix)
+			p.served(&settled.Capacity, ix.served, t.Name, settled.Name)
+			if _, _, _, dup := dmIndexByName(t, settled.Name); dup {
+				p.note(ix.line, "table %s has two indexes named %s; both were kept", t.Name, settled.Name)
+			}
+			if ix.local {
+				t.LSIs = append(t.LSIs, settled)
+			} else {
+				t.GSIs = append(t.GSIs, settled)
+			}
+		}
+		d.Tables = append(d.Tables, t)
+	}
+	if d.Name == "" && len(d.Tables) > 0 {
+		// A data model rarely names itself; its tables say what it is about.
+		d.Name = d.Tables[0].Name
+		if len(d.Tables) > 1 {
+			d.Name += fmt.Sprintf(" and %d more tables", len(d.Tables)-1)
+		}
+	}
+	if strings.TrimSpace(d.Name) == "" {
+		d.Name = "Untitled design"
+	}
+	d.Name = truncateRunes(d.Name, designer.MaxNameLen)
+	d.Patterns = dmTargetOperations(d.Tables, d.Patterns)
+	return designer.Normalize(d)
+}
+
+// dmTargetOperations gives the operations of a mapping row that name no table the table or index
+// of its Tables/Indexes cell, which the row's notes keep: all of them when the cell names one
+// target, one each in order when it names as many targets as there are operations. The cell's note
+// is dropped once every operation has its target, since the operations now say it.
+func dmTargetOperations(tables []designer.Table, patterns []designer.Pattern) []designer.Pattern {
+	const label = "Tables/Indexes: "
+	return designer.EditRows(patterns, func(pt *designer.Pattern) bool {
+		var cell string
+		var rest []string
+		for l := range strings.SplitSeq(pt.Mapping.Notes, "\n") {
+			if after, ok := strings.CutPrefix(l, label); ok && cell == "" {
+				cell = after
+				continue
+			}
+			rest = append(rest, l)
+		}
+		if cell == "" || len(pt.Mapping.Operations) == 0 {
+			return false
+		}
+		var targets [][2]string // table, index
+		for _, name := range dmTargetSplit.Split(cell, -1) {
+			name = strings.TrimSpace(dmTargetKind.ReplaceAllString(strings.TrimSpace(name), ""))
+			if name == "" {
+				continue
+			}
+			table, index, ok := dmFindTarget(tables, name)
+			if !ok {
+				return false // "Multiple tables" and the like: nothing to go by
+			}
+			targets = append(targets, [2]string{table, index})
+		}
+		ops := pt.Mapping.Operations
+		if len(targets) != 1 && len(targets) != len(ops) {
+			return false
+		}
+		ops = slices.Clone(ops)
+		for i := range ops {
+			if ops[i].Table != "" {
+				return false
+			}
+			tg := targets[min(i, len(targets)-1)]
+			ops[i].Table = tg[0]
+			if ops[i].Op == "Query" || ops[i].Op == "Scan" {
+				ops[i].Index = tg[1]
+			} else if tg[1] != "" {
+				return false // an index given to GetItem or a write: leave it for the team
+			}
+		}
+		dmPositionalKeys(tables, pt.Mapping.Source, ops)
+		pt.Mapping.Operations = ops
+		pt.Mapping.Notes = strings.Join(rest, "\n")
+		return true
+	})
+}
+
+// dmPositionalKeys reads the key written positionally in an operation cell — GetItem(user_id,
+// "PROFILE"), Query(user_id, SK begins_with "POST#") — into the key condition of each operation
+// that has a table but no key condition yet: the arguments name the target's key attributes in
+// order; a quoted or numeric argument is a sample value, a bare word a placeholder; "begins_with"
+// (on the sort key only) makes a prefix condition.
+func dmPositionalKeys(tables []designer.Table, source string, ops []designer.Operation) {
+	calls := dmOpCall.FindAllStringSubmatch(source, -1)
+	next := 0
+	for i := range ops {
+		op := &ops[i]
+		var args string
+		for next < len(calls) {
+			c := calls[next]
+			next++
+			if name, err := designer.ParseOperationName(c[1]); err == nil && name == op.Op {
+				args = c[2]
+				break
+			}
+		}
+		if args == "" || op.KeyCondition != "" || op.Table == "" {
+			continue
+		}
+		ti := slices.IndexFunc(tables, func(t designer.Table) bool { return t.Name == op.Table })
+		if ti < 0 {
+			continue
+		}
+		t := tables[ti]
+		keys := dynamo.TableKeyAttrs(t)
+		if op.Index != "" {
+			ix, _, _, found := t.IndexByName(op.Index)
+			if !found {
+				continue
+			}
+			keys = slices.Concat(ix.PartitionKey, ix.SortKey)
+		}
+		parts := strings.Split(args, ",")
+		if len(parts) > len(keys) {
+			continue
+		}
+		var conds []string
+		values := map[string]designer.Value{}
+		for j, raw := range parts {
+			k := keys[j]
+			arg := strings.TrimSpace(raw)
+			prefix := false
+			if m := dmBeginsWith.FindStringSubmatch(arg); m != nil {
+				if j == 0 {
+					conds = nil
+					break
+				}
+				arg, prefix = strings.TrimSpace(m[1]), true
+			}
+			ph := ":" + dmPlaceholder.ReplaceAllString(k.Name, "_")
+			if lit, ok := dmLiteral(arg, k.Type); ok {
+				values[ph] = lit
+			} else if !dmBareWord.MatchString(arg) {
+				conds = nil
+				break
+			}
+			if prefix {
+				conds = append(conds, "begins_with("+k.Name+", "+ph+")")
+			} else {
+				conds = append(conds, k.Name+" = "+ph)
+			}
+		}
+		if len(conds) == 0 || slices.ContainsFunc(keys[:len(conds)], func(k designer.KeyAttribute) bool { return !dmBareWord.MatchString(k.Name) }) {
+			continue
+		}
+		op.KeyCondition = strings.Join(conds, " AND ")
+		if len(values) > 0 {
+			if op.Values == nil {
+				op.Values = map[string]designer.Value{}
+			}
+			for ph, v := range values {
+				if _, taken := op.Values[ph]; !taken {
+					op.Values[ph] = v
+				}
+			}
+		}
+	}
+}
+
+var (
+	dmOpCall      = regexp.MustCompile(`(?i)\b(get[ _]?item|put[ _]?item|update[ _]?item|delete[ _]?item|query|scan)\s*\(([^()]*)\)`)
+	dmBeginsWith  = regexp.MustCompile(`(?i)^(?:[A-Za-z_][A-Za-z0-9_]*\s+)?begins[_ ]with\s*\(?\s*(.+?)\s*\)?$`)
+	dmBareWord    = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	dmPlaceholder = regexp.MustCompile(`[^A-Za-z0-9_]`)
+)
+
+// dmLiteral reads a quoted string or a number as a sample value of a key of type t.
+func dmLiteral(arg string, t designer.Type) (designer.Value, bool) {
+	if len(arg) >= 2 && (arg[0] == '"' && arg[len(arg)-1] == '"' || arg[0] == '\'' && arg[len(arg)-1] == '\'') {
+		text := arg[1 : len(arg)-1]
+		if t == designer.N {
+			if _, ok := designer.ParseDecimal(text); !ok {
+				return designer.Value{}, false
+			}
+			return designer.Num(text), true
+		}
+		return designer.Str(text), true
+	}
+	if _, ok := designer.ParseDecimal(arg); ok && t == designer.N {
+		return designer.Num(arg), true
+	}
+	return designer.Value{}, false
+}
+
+var (
+	dmTargetSplit = regexp.MustCompile(`\s*(?:,|\+|&|/|\band\b)\s*`)
+	dmTargetKind  = regexp.MustCompile(`(?i)\s*\b(?:table|gsi|lsi|index)\b\s*`)
+)
+
+// dmFindTarget finds a table or an index by name.
+func dmFindTarget(tables []designer.Table, name string) (table, index string, ok bool) {
+	for _, t := range tables {
+		if t.Name == name {
+			return t.Name, "", true
+		}
+	}
+	for _, t := range tables {
+		if _, _, _, found := t.IndexByName(name); found {
+			return t.Name, name, true
+		}
+	}
+	return "", "", false
+}
+
+func dmIndexByName(t designer.Table, name string) (designer.Index, bool, int, bool) {
+	for i, ix := range t.GSIs {
+		if ix.Name == name {
+			return ix, false, i, true
+		}
+	}
+	for i, ix := range t.LSIs {
+		if ix.Name == name {
+			return ix, true, i, true
+		}
+	}
+	return designer.Index{}, false, -1, false
+}
+
+func dmTitleName(title string) string {
+	title = strings.Join(strings.Fields(title), " ")
+	rest, ok := cutPrefixFold(strings.TrimSpace(title), "DynamoDB Data Model")
+	if !ok {
+		return oneLine(unescapeInline(title))
+	}
+	rest = strings.TrimSpace(rest)
+	for _, sep := range []string{"—", "–", "-", ":"} {
+		if after, ok := strings.CutPrefix(rest, sep); ok {
+			return oneLine(unescapeInline(after))
+		}
+	}
+	if rest == "" {
+		return ""
+	}
+	return oneLine(unescapeInline(title))
+}
+
+// dmColumnTypes infers a type per column of a sample table (dmInferColumnType).
+func dmColumnTypes(st *dmSample) map[string]designer.Type {
+	out := map[string]designer.Type{}
+	if st == nil {
+		return out
+	}
+	column := make([]string, len(st.rows))
+	for c, name := range st.columns {
+		for r, row := range st.rows {
+			column[r] = ""
+			if c < len(row) {
+				column[r] = row[c]
+			}
+		}
+		if t := dmInferColumnType(column); t != "" {
+			out[name] = t
+		}
+	}
+	return out
+}
+
+// dmInferColumnType is N when every value of a column is a number, BOOL when every value is true
+// or false; "" otherwise. Empty cells do not count.
+func dmInferColumnType(column []string) designer.Type {
+	numeric, boolean, any := true, true, false
+	for _, text := range column {
+		if text == "" {
+			continue
+		}
+		any = true
+		numeric = numeric && designer.CheckNumber(text) == nil
+		boolean = boolean && (text == "true" || text == "false")
+		if !numeric && !boolean {
+			return ""
+		}
+	}
+	switch {
+	case !any:
+		return ""
+	case numeric:
+		return designer.N
+	}
+	return designer.BOOL
+}
+
+// dmDeclaredTypes are the types a table's sample columns are read with when given: the declared
+// attributes' types, then the keys'. Other columns get dmInferColumnType.
+func dmDeclaredTypes(t designer.Table) map[string]designer.Type {
+	out := make(map[string]designer.Type, len(t.Attributes)+2)
+	for _, a := range t.Attributes {
+		if a.Type != "" {
+			out[a.Name] = a.Type
+		}
+	}
+	out[t.PartitionKey.Name] = t.PartitionKey.Type
+	if t.SortKey != nil {
+		out[t.SortKey.Name] = t.SortKey.Type
+	}
+	return out
+}
+
+func (p *dmParser) settleTable(td *dmTableDraft) designer.Table {
+	t := td.t
+	t.Attributes = slices.Clone(t.Attributes)
+	inferred := dmColumnTypes(td.sample)
+	declared := map[string]designer.Type{}
+	for i, a := range t.Attributes {
+		if a.Type == "" {
+			a.Type = inferred[a.Name]
+			if a.Type == "" {
+				a.Type = designer.S
+			}
+			t.Attributes[i].Type = a.Type
+		}
+		declared[a.Name] = a.Type
+	}
+	hasColumn := func(name string) bool { return td.sample != nil && slices.Contains(td.sample.columns, name) }
+	// A key named by a value it holds ("Sort Key: PROFILE") is the column that holds it.
+	resolve := func(names []string, pos int, what string) string {
+		if len(names) == 0 {
+			return ""
+		}
+		name := names[0]
+		if td.sample == nil || hasColumn(name) || pos >= len(td.sample.columns) {
+			return name
+		}
+		for _, row := range td.sample.rows {
+			if pos < len(row) && row[pos] == name {
+				col := td.sample.columns[pos]
+				p.note(td.keyLine, "table %s: the %s %q is a value of column %s; %s was taken as the key", t.Name, what, name, col, col)
+				return col
+			}
+		}
+		return name
+	}
+	keyType := func(name string) designer.Type {
+		typ := declared[name]
+		if typ == "" {
+			typ = inferred[name]
+		}
+		if !typ.KeyType() {
+			if typ != "" {
+				p.note(td.line, "table %s: key attribute %s has type %s; a key is S, N or B, so S was used", t.Name, name, typ)
+			}
+			typ = designer.S
+		}
+		return typ
+	}
+	switch {
+	case td.pkExact.set && len(td.pkExact.keys) == 1:
+		t.PartitionKey = td.pkExact.keys[0]
+	case td.pkExact.set:
+		t.PartitionKey = designer.KeyAttribute{Type: designer.S}
+		p.note(td.line, "table %s has no partition key", t.Name)
+	default:
+		pk := resolve(td.pkRaw, 0, "partition key")
+		if pk == "" && td.sample != nil && len(td.sample.columns) > 0 {
+			pk = td.sample.columns[0]
+			p.note(td.line, "table %s states no partition key; the first column, %s, was taken", t.Name, pk)
+		}
+		if pk == "" {
+			p.note(td.line, "table %s has no partition key", t.Name)
+		}
+		t.PartitionKey = designer.KeyAttribute{Name: pk, Type: keyType(pk)}
+	}
+	switch {
+	case td.skExact.set && len(td.skExact.keys) == 1:
+		sk := td.skExact.keys[0]
+		t.SortKey = &sk
+	case td.skExact.set:
+	default:
+		if sk := resolve(td.skRaw, 1, "sort key"); sk != "" {
+			t.SortKey = &designer.KeyAttribute{Name: sk, Type: keyType(sk)}
+		}
+	}
+	if td.sample != nil {
+		types := dmDeclaredTypes(t)
+		for k, v := range inferred {
+			if _, ok := types[k]; !ok {
+				types[k] = v
+			}
+		}
+		t.Items = p.sampleItems(t.Name, td.sample, types)
+	}
+	if t.TTLAttribute != "" {
+		if _, err := designer.CleanName("ttl", t.TTLAttribute); err != nil {
+			t.TTLAttribute = ""
+		}
+	}
+	return t
+}
+
+// served adds what an "Access Patterns Served" bullet says to the capacity notes, unless it is the
+// list Dynaloom computes from the mapping.
+func (p *dmParser) served(capacity *string, served, table, index string) {
+	if served != "" && served != dmServedText(p.patterns, table, index) {
+		dmAppend(capacity, "Access patterns served: "+served)
+	}
+}
+
+// How dmReadCell read a cell.
+const (
+	dmCellRead = iota
+	dmCellNull // the text null, kept as text for MOD011 to point at
+	dmCellBad  // a value that did not fit its column's type, kept as text
+)
+
+// dmReadCell reads a sample cell's text as a value of the column's type typ ("" when unknown): an
+// empty cell is an absent attribute; a value written as DynamoDB JSON, {"S":"42"}, is that value.
+func dmReadCell(text string, typ designer.Type) (designer.Value, bool, int) {
+	switch {
+	case text == "":
+		return designer.Value{}, false, dmCellRead
+	case strings.EqualFold(text, "null"):
+		// The template asks for an empty cell; the text is kept for MOD011 to point at.
+		return designer.Str(text), true, dmCellNull
+	}
+	if v, ok := designer.TypedValueCell(text); ok {
+		return v, true, dmCellRead
+	}
+	v, err := dmCellValue(text, typ)
+	switch {
+	case err != nil:
+		return designer.Str(text), true, dmCellBad
+	case v.Type == designer.N && typ == "":
+		return designer.Str(text), true, dmCellRead // a number in a column that also holds text stays text
+	}
+	return v, true, dmCellRead
+}
+
+// sampleItems turns the rows of a sample table into items: an empty cell is an absent attribute.
+func (p *dmParser) sampleItems(table string, st *dmSample, types map[string]designer.Type) []designer.SampleItem {
+	var cols []int
+	seen := map[string]bool{}
+	for i, c := range st.columns {
+		switch _, err := designer.CleanName("name", c); {
+		case err != nil:
+			p.note(st.line, "table %s: column %d has no usable name; its values were left out of the items", table, i+1)
+		case seen[c]:
+			p.note(st.line, "table %s: column %s appears twice; the second was left out of the items", table, c)
+		default:
+			seen[c] = true
+			cols = append(cols, i)
+		}
+	}
+	nulls, bad := 0, 0
+	items := make([]designer.SampleItem, 0, len(st.rows))
+	for r, row := range st.rows {
+		if len(row) > len(st.columns) {
+			p.note(st.rowLine[r], "table %s: the row has more cells than the header; the extra cells were left out", table)
+		}
+		it := designer.Item{}
+		for _, c := range cols {
+			if c >= len(row) {
+				continue
+			}
+			name := st.columns[c]
+			v, present, how := dmReadCell(row[c], types[name])
+			if !present {
+				continue
+			}
+			switch how {
+			case dmCellNull:
+				nulls++
+			case dmCellBad:
+				bad++
+			}
+			it[name] = v
+		}
+		items = append(items, designer.SampleItem{ID: "i" + strconv.Itoa(len(items)+1), Item: it})
+	}
+	if nulls > 0 {
+		p.note(st.line, "table %s: %s the text null; kept as text (an empty cell means the attribute is absent)", table, countWith(nulls, "cell holds", "cells hold"))
+	}
+	if bad > 0 {
+		p.note(st.line, "table %s: %s not fit their attribute's type; kept as text", table, countWith(bad, "value does", "values do"))
+	}
+	return items
+}
+
+// dmCellValue reads a cell as a value of type t, or infers the type when t is "". Beyond what
+// ParseCell takes, it accepts what documents write: plain JSON for maps and lists ({"city": "Lyon"}),
+// loose sets (a, b) and numbers with thousands separators.
+func dmCellValue(text string, t designer.Type) (designer.Value, error) {
+	if t == "" {
+		return designer.InferCell(text), nil
+	}
+	v, err := designer.ParseCell(text, t)
+	if err == nil {
+		return v, nil
+	}
+	switch t {
+	case designer.N:
+		if s := strings.ReplaceAll(text, ",", ""); s != text && designer.CheckNumber(s) == nil {
+			return designer.Num(s), nil
+		}
+	case designer.M, designer.L:
+		if v, ok := dmJSONValue(text); ok && v.Type == t {
+			return v, nil
+		}
+	case designer.SS, designer.NS:
+		members := dmSetMembers(text)
+		check := (func(string) error)(nil)
+		if t == designer.NS {
+			check = designer.CheckNumber
+		}
+		if len(members) > 0 && designer.CheckSet(members, check) == nil {
+			return designer.Value{Type: t, SS: members}, nil
+		}
+	}
+	return designer.Value{}, err
+}
+
+// dmSetMembers reads ["a", "b"], {a, b} or a, b.
+func dmSetMembers(text string) []string {
+	var arr []any
+	if err := json.Unmarshal([]byte(text), &arr); err == nil {
+		var out []string
+		for _, a := range arr {
+			out = append(out, fmt.Sprint(a))
+		}
+		return out
+	}
+	var out []string
+	for _, m := range strings.Split(strings.Trim(text, "{}[]"), ",") {
+		if m = strings.Trim(strings.TrimSpace(m), `"'`); m != "" {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// dmJSONValue reads a JSON list or object as an L or M value.
+func dmJSONValue(text string) (designer.Value, bool) {
+	if !(strings.HasPrefix(text, "[") && strings.HasSuffix(text, "]") || strings.HasPrefix(text, "{") && strings.HasSuffix(text, "}")) {
+		return designer.Value{}, false
+	}
+	var raw any
+	dec := json.NewDecoder(strings.NewReader(text))
+	dec.UseNumber()
+	if err := dec.Decode(&raw); err != nil {
+		return designer.Value{}, false
+	}
+	return dmFromJSON(raw, 0)
+}
+
+func dmFromJSON(raw any, depth int) (designer.Value, bool) {
+	if depth > 32 {
+		return designer.Value{}, false
+	}
+	switch x := raw.(type) {
+	case nil:
+		return designer.Null(), true
+	case bool:
+		return designer.Boolean(x), true
+	case string:
+		return designer.Str(x), true
+	case json.Number:
+		if designer.CheckNumber(x.String()) != nil {
+			return designer.Value{}, false
+		}
+		return designer.Num(x.String()), true
+	case []any:
+		l := make([]designer.Value, 0, len(x))
+		for _, e := range x {
+			v, ok := dmFromJSON(e, depth+1)
+			if !ok {
+				return designer.Value{}, false
+			}
+			l = append(l, v)
+		}
+		return designer.List(l...), true
+	case map[string]any:
+		m := make(map[string]designer.Value, len(x))
+		for k, e := range x {
+			v, ok := dmFromJSON(e, depth+1)
+			if !ok {
+				return designer.Value{}, false
+			}
+			m[k] = v
+		}
+		return designer.Map(m), true
+	}
+	return designer.Value{}, false
+}
+
+func (p *dmParser) settleIndex(t designer.Table, d *dmIndexDraft) designer.Index {
+	ix := d.ix
+	if d.desc != "" && !strings.EqualFold(d.desc, "sparse") {
+		if ix.Purpose == "" {
+			ix.Purpose = d.desc
+		} else {
+			ix.Purpose = d.desc + " — " + ix.Purpose
+		}
+	}
+	if len(ix.PartitionKey) == 0 && !d.local && !d.pkExact.set && d.sample != nil && len(d.sample.columns) > 0 {
+		ix.PartitionKey = []designer.KeyAttribute{{Name: d.sample.columns[0]}}
+		p.note(d.line, "index %s states no partition key; the first column of its sample, %s, was taken", ix.Name, d.sample.columns[0])
+	}
+	if len(ix.PartitionKey) == 0 && !d.local {
+		p.note(d.line, "index %s has no partition key", ix.Name)
+	}
+	sampleTypes := dmColumnTypes(d.sample)
+	keyType := func(k designer.KeyAttribute) designer.KeyAttribute {
+		typ := dmDeclaredType(t, k.Name)
+		if typ == "" {
+			typ = sampleTypes[k.Name]
+		}
+		if typ == "" {
+			for _, it := range t.Items {
+				if v, ok := it.Item[k.Name]; ok {
+					typ = v.Type
+					break
+				}
+			}
+		}
+		if !typ.KeyType() {
+			typ = designer.S
+		}
+		k.Type = typ
+		return k
+	}
+	if !d.pkExact.set {
+		ix.PartitionKey = slices.Clone(ix.PartitionKey)
+		for i := range ix.PartitionKey {
+			ix.PartitionKey[i] = keyType(ix.PartitionKey[i])
+		}
+	}
+	if !d.skExact.set {
+		ix.SortKey = slices.Clone(ix.SortKey)
+		for i := range ix.SortKey {
+			ix.SortKey[i] = keyType(ix.SortKey[i])
+		}
+	}
+	if ix.Projection.Type == designer.Include && len(ix.Projection.Attributes) == 0 && !d.projExact && d.sample != nil {
+		keys := map[string]bool{t.PartitionKey.Name: true}
+		if t.SortKey != nil {
+			keys[t.SortKey.Name] = true
+		}
+		for _, k := range append(slices.Clone(ix.PartitionKey), ix.SortKey...) {
+			keys[k.Name] = true
+		}
+		for _, c := range d.sample.columns {
+			if !keys[c] && c != "" {
+				ix.Projection.Attributes = append(ix.Projection.Attributes, c)
+			}
+		}
+		d.projNote = "the INCLUDE list was read from the columns of its sample table"
+	}
+	if d.projNote != "" {
+		p.note(d.line, "index %s: %s", ix.Name, d.projNote)
+	}
+	if d.sample != nil {
+		p.note(d.sample.line, "the sample table of index %s was not read: Dynaloom computes it from the table's items", ix.Name)
+	}
+	if ix.Projection.Type == "" {
+		ix.Projection.Type = designer.All
+	}
+	return ix
+}
+
+// dmDeclaredType is the type a table gives an attribute through its keys or its attribute list.
+func dmDeclaredType(t designer.Table, name string) designer.Type {
+	if t.PartitionKey.Name == name {
+		return t.PartitionKey.Type
+	}
+	if t.SortKey != nil && t.SortKey.Name == name {
+		return t.SortKey.Type
+	}
+	for _, a := range t.Attributes {
+		if a.Name == name {
+			return a.Type
+		}
+	}
+	return ""
+}
+
+// dmWeakMarkers reports whether lower-cased text talks about a DynamoDB key design in a layout
+// other than the template's, such as an architecture decision record.
+func dmWeakMarkers(lower string) bool {
+	return strings.Contains(lower, "dynamodb") && (strings.Contains(lower, "global secondary ind") || strings.Contains(lower, "gsi")) &&
+		(strings.Contains(lower, "partition key") || strings.Contains(lower, "sort key"))
+}
+
+// dmLooksLikeName reports whether a word is an attribute name rather than an English word: a column
+// of the sample table, or a name with "_" or an inner capital.
+func dmLooksLikeName(w string, st *dmSample) bool {
+	w = strings.Trim(w, "`")
+	if !dmAttrName.MatchString(w) {
+		return false
+	}
+	if st != nil && slices.Contains(st.columns, w) {
+		return true
+	}
+	return strings.Contains(w, "_") || strings.ToLower(w[1:]) != w[1:]
+}
+
+// dmThematicBreak reports whether an item is only horizontal rules.
+func dmThematicBreak(it mdItem) bool {
+	for _, l := range it.lines {
+		t := strings.ReplaceAll(strings.TrimSpace(l), " ", "")
+		if len(t) < 3 || strings.Trim(t, "-") != "" && strings.Trim(t, "*") != "" && strings.Trim(t, "_") != "" {
+			return false
+		}
+	}
+	return it.kind == itemText || it.kind == itemBullet
+}
+
+// mergeDataModel makes one design of a requirement document's design and a data model document's:
+// the requirements from the first; tables, narrative prose and mapping text from the second.
+// Patterns are matched by number; a pattern only the data model has is added. The SK taxonomy's
+// entity names take the spelling of the requirement's entities where they differ only in case,
+// spaces or a plural "s".
+func mergeDataModel(req, model designer.Design) (designer.Design, []ImportNote) {
+	var notes []ImportNote
+	d := req
+	d.Tables = slices.Clone(model.Tables)
+	d.Prose = model.Prose
+	d.Prose.Sections = append(slices.Clone(req.Prose.Sections), model.Prose.Sections...)
+	d.Patterns = slices.Clone(req.Patterns)
+	for _, mp := range model.Patterns {
+		_, i, ok := d.PatternByNumber(mp.Number)
+		if !ok {
+			mp.ID = ""
+			d.Patterns = append(d.Patterns, mp)
+			notes = append(notes, ImportNote{Message: fmt.Sprintf("pattern %d is in the Access Pattern Mapping but not in the requirements; it was added", mp.Number)})
+			continue
+		}
+		pt := &d.Patterns[i]
+		pt.Mapping.Source, pt.Mapping.Notes, pt.Mapping.Operations = mp.Mapping.Source, mp.Mapping.Notes, mp.Mapping.Operations
+		if pt.PeakRPS == nil {
+			pt.PeakRPS = mp.PeakRPS
+		}
+		if pt.ResultBound == "" {
+			pt.ResultBound = mp.ResultBound
+		}
+		if pt.SizeBand == "" {
+			pt.SizeBand = mp.SizeBand
+		}
+		if pt.Type == "" {
+			pt.Type = mp.Type
+		}
+	}
+	key := func(s string) string {
+		return strings.TrimSuffix(strings.ToLower(strings.Join(strings.Fields(s), "")), "s")
+	}
+	names := map[string]string{}
+	for _, e := range req.Entities {
+		names[key(e.Name)] = e.Name
+	}
+	for ti := range d.Tables {
+		ets := slices.Clone(d.Tables[ti].EntityTypes)
+		for i, et := range ets {
+			if n, ok := names[key(et.Entity)]; ok {
+				ets[i].Entity = n
+			}
+		}
+		d.Tables[ti].EntityTypes = ets
+	}
+	return designer.Normalize(d), notes
+}
+
+// countWith writes a count before the singular or plural words that follow it.
+func countWith(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}

@@ -1,0 +1,613 @@
+package format
+
+import (
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"dynaloom/internal/designer"
+)
+
+// The requirement document's blocks other than its tables: overview, considerations, entities and
+// their relationships, aggregate analyses.
+
+func (p *reqParser) parseBlock(b *reqBlock) {
+	for _, it := range items(b.lines) {
+		if it.kind == itemTable && p.table(b, it) {
+			continue
+		}
+		it, ok := withoutBoilerplate(it)
+		if !ok {
+			continue
+		}
+		handled := false
+		switch b.kind {
+		case blockOverview:
+			handled = p.overviewItem(it)
+		case blockRelationships:
+			handled = p.relationshipItem(b, it)
+		case blockAggregate:
+			handled = p.aggregateItem(b, it)
+		case blockConsiderations:
+			handled = p.considerationItem(b, it)
+		case blockChecklist:
+			handled = p.checklistItem(it)
+		}
+		if !handled {
+			p.keep(b, it)
+		}
+	}
+	if b.kind == blockChecklist {
+		p.note(b.line, "the Validation Checklist is not read: Dynaloom ticks it from the design")
+	}
+	if len(b.leftover) > 0 {
+		where := "before the first heading"
+		if b.kind != blockPreamble {
+			where = "under " + strconv.Quote(b.title)
+		}
+		if b.kind != blockUnknown {
+			p.note(b.line, "text %s that is not part of the template was kept as prose", where)
+		}
+	}
+	if b.kind == blockUnknown {
+		p.note(b.line, "section %q is not part of the template; it was kept as prose", b.title)
+	}
+}
+
+var boilerplateLines = func() map[string]bool {
+	m := map[string]bool{
+		"example:": true,
+		"🔴 **critical**: every pattern must have rps documented. if user doesn't know, help estimate based on business context.": true,
+	}
+	for _, group := range [][]string{aggregatesIntro, identifyingGuide, consolidationIntro, frameworkGuide, rulesGuide} {
+		for _, l := range group {
+			if l != "" {
+				m[strings.ToLower(strings.TrimSpace(l))] = true
+			}
+		}
+	}
+	return m
+}()
+
+// withoutBoilerplate drops the template's own guidance from an item, line by line. It reports false
+// when nothing is left. A bullet that lost its first line is left as plain text.
+func withoutBoilerplate(it mdItem) (mdItem, bool) {
+	if it.kind != itemText && it.kind != itemBullet {
+		return it, true
+	}
+	it.spanLines = it.span()
+	var rest []string
+	for i, l := range it.lines {
+		if boilerplateLines[strings.ToLower(strings.TrimSpace(l))] {
+			if i == 0 {
+				it.kind = itemText
+			}
+			continue
+		}
+		rest = append(rest, l)
+	}
+	if len(rest) == len(it.lines) {
+		return it, true
+	}
+	// The item keeps its span, so prose from it stays apart from its neighbours as in the source.
+	it.lines = rest
+	return it, len(rest) > 0
+}
+
+func (p *reqParser) overviewItem(it mdItem) bool {
+	bl, ok := parseBullet(it)
+	if !ok {
+		return false
+	}
+	v, ok := bl.value()
+	if !ok {
+		return false
+	}
+	var target *string
+	switch strings.ToLower(bl.label) {
+	case "domain":
+		target = &p.d.Overview.Domain
+	case "key entities", "entities":
+		target = &p.d.Overview.KeyEntities
+	case "business context", "context":
+		target = &p.d.Overview.BusinessContext
+	case "scale":
+		target = &p.d.Overview.Scale
+	case "notes":
+		target = &p.d.Overview.Notes
+	default:
+		return false
+	}
+	text := unescapeInline(v)
+	switch {
+	case text == "":
+		return true // the template's empty bullet
+	case *target != "":
+		return false // said twice: the second is kept as prose
+	}
+	if _, err := designer.CleanText("overview", text); err != nil {
+		p.note(it.line, "the overview's %s was kept as prose: %v", bl.label, err)
+		return false
+	}
+	*target = text
+	return true
+}
+
+func (p *reqParser) considerationItem(b *reqBlock, it mdItem) bool {
+	bl, ok := parseBullet(it)
+	if !ok {
+		return false
+	}
+	v, ok := bl.value()
+	if !ok {
+		return false
+	}
+	label := strings.ToLower(bl.label)
+	for _, f := range considerationLabels {
+		l := strings.ToLower(f.label)
+		if label == l || label == strings.TrimSuffix(l, " concerns") || label == strings.TrimSuffix(l, " opportunities") ||
+			label == strings.TrimSuffix(l, " ideas") || label == strings.TrimSuffix(l, " patterns") {
+			target := f.field(&p.d.Considerations)
+			text := unescapeInline(v)
+			if *target != "" {
+				return text == ""
+			}
+			*target = text
+			return true
+		}
+	}
+	return false
+}
+
+func (p *reqParser) checklistItem(it mdItem) bool {
+	if it.kind != itemBullet {
+		return false
+	}
+	for _, l := range it.lines {
+		t := strings.ToLower(strings.TrimSpace(l))
+		if !strings.HasPrefix(t, "- [ ]") && !strings.HasPrefix(t, "- [x]") && !strings.HasPrefix(t, "* [ ]") && !strings.HasPrefix(t, "* [x]") {
+			return false
+		}
+	}
+	return true
+}
+
+var entityBullet = regexp.MustCompile(`(?i)^entity\b\s*(?::\s*(.*))?$`)
+
+func (p *reqParser) relationshipItem(b *reqBlock, it mdItem) bool {
+	bl, ok := parseBullet(it)
+	if !ok {
+		return false
+	}
+	if m := entityBullet.FindStringSubmatch(strings.TrimSpace(bl.rest)); m != nil {
+		return p.entity(b, it, bl, m[1])
+	}
+	from, to, ok := splitArrow(bl.label)
+	if !ok {
+		return false
+	}
+	v, ok := bl.value()
+	if !ok {
+		return false
+	}
+	rv := parseRelationshipValue(v)
+	r := designer.Relationship{From: from, To: to, Kind: rv.kind, Avg: rv.avg, Max: rv.max, Notes: rv.notes}
+	if rv.swap {
+		r.From, r.To = r.To, r.From
+		p.note(it.line, "relationship %s → %s is many-to-one; it was stored as %s → %s (1:M)", from, to, to, from)
+	}
+	p.d.Relationships = append(p.d.Relationships, r)
+	p.relLines = append(p.relLines, it.line)
+	return true
+}
+
+// splitArrow splits "From → To". The spaced arrow the exporter writes is looked for first, so a
+// name may itself hold an arrow.
+func splitArrow(label string) (string, string, bool) {
+	for _, arrow := range []string{" → ", "→", "->", "=>", "⟶"} {
+		if a, b, ok := strings.Cut(label, arrow); ok {
+			from, to := oneLine(unescapeInline(a)), oneLine(unescapeInline(b))
+			return from, to, from != "" && to != ""
+		}
+	}
+	return "", "", false
+}
+
+type relationshipValue struct {
+	kind     string
+	avg, max *int64
+	notes    string
+	swap     bool
+}
+
+var (
+	kindToken      = regexp.MustCompile(`(?i)^(1:1|1:many|1:m|1:n|1:\*|m:m|m:n|n:m|many:many|many:1|m:1|n:1|one-to-one|one-to-many|many-to-many|many-to-one)(?:\s|$)`)
+	canonicalCount = regexp.MustCompile(`^\((avg \d{1,15})?(?:, )?(max \d{1,15})?\)`)
+	looseAvg       = regexp.MustCompile(`(?i)\b(?:avg|average)\.?:?\s*(\d{1,15})\b`)
+	looseMax       = regexp.MustCompile(`(?i)\b(?:max|maximum|up to)\.?:?\s*(\d{1,15})\b`)
+)
+
+// parseRelationshipValue reads "1:M (avg 5, max 1000) — notes" and the wild's "1:Many (avg 5
+// orders per user, max 1000)". Counts are taken from free notes only in the wild form.
+func parseRelationshipValue(v string) relationshipValue {
+	var rv relationshipValue
+	s := strings.TrimSpace(v)
+	if rest, ok := strings.CutPrefix(s, "— "); ok || s == "—" {
+		rv.notes = unescapeInline(rest)
+		return rv
+	}
+	if m := kindToken.FindStringSubmatch(s); m != nil {
+		k, err := designer.ParseRelationshipKind(m[1])
+		switch {
+		case err == nil:
+			rv.kind = k
+		case strings.Contains(strings.ToLower(m[1]), "1") || strings.Contains(strings.ToLower(m[1]), "one"):
+			rv.kind, rv.swap = designer.OneToMany, true
+		}
+		if rv.kind != "" {
+			s = strings.TrimSpace(s[len(m[1]):])
+		}
+	}
+	canonical := false
+	if m := canonicalCount.FindStringSubmatch(s); m != nil && (m[1] != "" || m[2] != "") && len(m[0]) == countLen(m) {
+		rv.avg = countOf(strings.TrimPrefix(m[1], "avg "))
+		rv.max = countOf(strings.TrimPrefix(m[2], "max "))
+		s = strings.TrimSpace(s[len(m[0]):])
+		canonical = true
+	}
+	if rest, ok := strings.CutPrefix(s, "— "); ok || s == "—" {
+		rv.notes = unescapeInline(rest)
+		return rv
+	}
+	rv.notes = unescapeInline(s)
+	if rv.kind == "" && !canonical {
+		return rv
+	}
+	if inner, ok := strings.CutPrefix(rv.notes, "("); ok && strings.HasSuffix(inner, ")") && !strings.ContainsAny(inner[:len(inner)-1], "()") {
+		rv.notes = strings.TrimSpace(inner[:len(inner)-1])
+	}
+	if !canonical {
+		if m := looseAvg.FindStringSubmatch(rv.notes); m != nil {
+			rv.avg = countOf(m[1])
+		}
+		if m := looseMax.FindStringSubmatch(rv.notes); m != nil {
+			rv.max = countOf(m[1])
+		}
+	}
+	return rv
+}
+
+func countLen(m []string) int {
+	n := 2 + len(m[1]) + len(m[2])
+	if m[1] != "" && m[2] != "" {
+		n += 2
+	}
+	return n
+}
+
+func countOf(s string) *int64 {
+	if s == "" {
+		return nil
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return nil
+	}
+	return &n
+}
+
+var attributeLine = regexp.MustCompile(`^[-*+]\s+(.+?) \(([A-Za-z]{0,4})\)(?::\s*(.*))?$`)
+
+func (p *reqParser) entity(b *reqBlock, it mdItem, bl bullet, desc string) bool {
+	name := oneLine(unescapeInline(bl.label))
+	if _, err := designer.CleanName("name", name); err != nil {
+		p.note(it.line, "entity %q was kept as prose: %v", name, err)
+		return false
+	}
+	if p.entities[name] {
+		p.note(it.line, "entity %q is described twice; the second description was kept as prose", name)
+		return false
+	}
+	e := designer.Entity{Name: name, Description: unescapeInline(desc), Attributes: []designer.Attribute{}}
+	var bad []string
+	for _, l := range bl.cont {
+		if gaps, ok := strings.CutPrefix(l, "- Accepted gaps:"); ok && len(e.AcceptedGaps) == 0 {
+			list := parseList(gaps)
+			if len(list) > 0 && !slices.ContainsFunc(list, func(g string) bool { return g != designer.GapNoWrite && g != designer.GapNoRead }) {
+				e.AcceptedGaps = list
+				continue
+			}
+		}
+		m := attributeLine.FindStringSubmatch(l)
+		if m == nil {
+			bad = append(bad, "  "+l)
+			continue
+		}
+		a := designer.Attribute{Name: oneLine(unescapeInline(m[1])), Type: designer.Type(strings.ToUpper(m[2])), Description: unescapeInline(m[3])}
+		_, nameErr := designer.CleanName("name", a.Name)
+		if nameErr != nil || !a.Type.Valid() || slices.ContainsFunc(e.Attributes, func(x designer.Attribute) bool { return x.Name == a.Name }) {
+			bad = append(bad, "  "+l)
+			continue
+		}
+		e.Attributes = append(e.Attributes, a)
+	}
+	if len(bad) > 0 {
+		p.note(it.line, "entity %s: %d attribute line(s) could not be read (they need \"name (TYPE)\" with a DynamoDB type) and were kept as prose", name, len(bad))
+		keepLines(b, it, bad)
+	}
+	if p.entities == nil {
+		p.entities = map[string]bool{}
+	}
+	p.entities[name] = true
+	p.d.Entities = append(p.d.Entities, e)
+	return true
+}
+
+var (
+	correlationValue = regexp.MustCompile(`^(\d{1,3}(?:\.\d+)?)\s*%(.*)$`)
+	querySubBullet   = regexp.MustCompile(`^[-*+]\s+(.+?):\s*(\d{1,3}(?:\.\d+)?)\s*%(.*)$`)
+)
+
+// aggregateItem reads one bullet of an "Item Collection Analysis". A value read only in part is
+// stored and its bullet kept as prose too, so no word of it is lost.
+func (p *reqParser) aggregateItem(b *reqBlock, it mdItem) bool {
+	bl, ok := parseBullet(it)
+	if !ok {
+		return false
+	}
+	v, ok := bl.value()
+	if !ok {
+		return false
+	}
+	a := &p.d.Aggregates[b.aggregate]
+	label := strings.ToLower(bl.label)
+	switch {
+	case label == "access correlation" || label == "correlation":
+		m := correlationValue.FindStringSubmatch(unescapeInline(v))
+		if m == nil || a.CorrelationPct != nil {
+			return false
+		}
+		a.CorrelationPct = percentOf(m[1])
+		rest := strings.ToLower(strings.TrimSpace(m[2]))
+		return a.CorrelationPct != nil && (rest == "" || rest == "of queries need both entities together")
+	case label == "query patterns":
+		return p.queryPatterns(a, bl)
+	case label == "size constraints" || label == "size":
+		if a.Size != "" || a.CombinedKB != nil || a.Bounded != nil {
+			return false
+		}
+		a.CombinedKB, a.Bounded, a.Size = parseSize(v)
+		return true
+	case label == "update patterns" || label == "updates":
+		if a.Updates != "" {
+			return unescapeInline(v) == ""
+		}
+		a.Updates = unescapeInline(v)
+		return true
+	case label == "identifying relationship" || label == "identifying":
+		return parseIdentifying(v, &a.Identifying)
+	case label == "decision":
+		if a.Decision != "" {
+			return false
+		}
+		text := unescapeInline(v)
+		if dec, err := designer.ParseAggregateDecision(text); err == nil {
+			a.Decision = dec
+			return true
+		}
+		a.Decision = looseAggregateDecision(text)
+		return false
+	case label == "justification":
+		if a.Justification != "" {
+			return unescapeInline(v) == ""
+		}
+		a.Justification = unescapeInline(v)
+		return true
+	}
+	return false
+}
+
+func (p *reqParser) queryPatterns(a *designer.AggregateAnalysis, bl bullet) bool {
+	if a.OnlyAPct != nil || a.OnlyBPct != nil || a.BothPct != nil || len(bl.cont) == 0 {
+		return false
+	}
+	whole := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(bl.rest), ":")) == ""
+	for _, l := range bl.cont {
+		m := querySubBullet.FindStringSubmatch(l)
+		if m == nil {
+			whole = false
+			continue
+		}
+		label := strings.ToLower(oneLine(unescapeInline(m[1])))
+		pct := percentOf(m[2])
+		rest := strings.ToLower(strings.TrimSpace(m[3]))
+		if pct == nil || (rest != "" && rest != "of queries") {
+			whole = false
+		}
+		switch {
+		case label == "both together" && a.BothPct == nil:
+			a.BothPct = pct
+		case label == strings.ToLower(onlyLabel(*a, 0)) && a.OnlyAPct == nil:
+			a.OnlyAPct = pct
+		case label == strings.ToLower(onlyLabel(*a, 1)) && a.OnlyBPct == nil:
+			a.OnlyBPct = pct
+		case strings.HasPrefix(label, "both") && a.BothPct == nil:
+			a.BothPct, whole = pct, false
+		case a.OnlyAPct == nil:
+			a.OnlyAPct, whole = pct, false
+		case a.OnlyBPct == nil:
+			a.OnlyBPct, whole = pct, false
+		default:
+			whole = false
+		}
+	}
+	return whole
+}
+
+func percentOf(s string) *float64 {
+	v, err := designer.ParsePercent(s)
+	if err != nil {
+		return nil
+	}
+	return v
+}
+
+var sizeHead = regexp.MustCompile(`(?i)^(?:combined max size (\d+(?:\.\d+)?) ?kb)?(?:(?:, |^)(bounded|unbounded) growth)?`)
+
+// parseSize reads "Combined max size 17 KB, bounded growth — notes"; text in any other form is
+// the notes.
+func parseSize(v string) (*float64, *bool, string) {
+	s := strings.TrimSpace(v)
+	if rest, ok := strings.CutPrefix(s, "— "); ok || s == "—" {
+		return nil, nil, unescapeInline(rest)
+	}
+	m := sizeHead.FindStringSubmatchIndex(s)
+	if m == nil || m[1] == 0 {
+		return nil, nil, unescapeInline(s)
+	}
+	rest := s[m[1]:]
+	if rest != "" && !strings.HasPrefix(rest, " — ") {
+		return nil, nil, unescapeInline(s)
+	}
+	var kb *float64
+	if m[2] >= 0 {
+		if v, err := designer.ParseKB(s[m[2]:m[3]]); err == nil {
+			kb = v
+		} else {
+			return nil, nil, unescapeInline(s)
+		}
+	}
+	var bounded *bool
+	if m[4] >= 0 {
+		b := strings.EqualFold(s[m[4]:m[5]], "bounded")
+		bounded = &b
+	}
+	return kb, bounded, unescapeInline(strings.TrimPrefix(rest, " — "))
+}
+
+// parseIdentifying reads "Child independent: No; Parent ID always known: Yes; …". It reports
+// whether the whole value was read; answers it could read are stored either way.
+func parseIdentifying(v string, c *designer.IdentifyingCheck) bool {
+	whole := true
+	fields := identifyingFields(c)
+	for _, seg := range splitUnescaped(v, ';') {
+		label, answer, ok := strings.Cut(unescapeInline(seg), ":")
+		if !ok {
+			whole = false
+			continue
+		}
+		l := strings.ToLower(strings.TrimSpace(label))
+		i := -1
+		switch {
+		case strings.Contains(l, "independ"):
+			i = 0
+		case strings.Contains(l, "parent"):
+			i = 1
+		case strings.Contains(l, "separate") || strings.Contains(l, "gsi"):
+			i = 2
+		}
+		b, err := designer.ParseTriState(answer)
+		if i < 0 || err != nil || b == nil || *fields[i] != nil {
+			whole = false
+			continue
+		}
+		if !strings.EqualFold(strings.TrimSpace(label), identifyingLabels[i]) {
+			whole = false
+		}
+		*fields[i] = b
+	}
+	return whole
+}
+
+func looseAggregateDecision(s string) string {
+	l := strings.ToLower(s)
+	switch {
+	case strings.Contains(l, "single item"):
+		return designer.SingleItem
+	case strings.Contains(l, "item collection"):
+		return designer.ItemCollection
+	case strings.Contains(l, "separate table"):
+		return designer.SeparateTables
+	}
+	return ""
+}
+
+// keyRequirements are the parts of a Key Requirements cell.
+type keyRequirements struct {
+	latency, consistency, result, size, notes string
+}
+
+// parse reads "Latency <50ms; Strong consistency; Result 1 item; Item size <1 KB; notes". Parts in
+// any order are accepted, as are "<50ms latency" and "Latency: <50ms"; a part "Notes: …" takes
+// the rest of the cell as written.
+func (k *keyRequirements) parse(cell string) {
+	var notes []string
+	rest := cell
+	for rest != "" {
+		segs := splitUnescaped(rest, ';')
+		seg := segs[0]
+		rest = strings.TrimPrefix(rest[len(seg):], ";")
+		t := strings.TrimSpace(seg)
+		if n, ok := cutLabel(t, "notes"); ok {
+			if rest != "" {
+				n += ";" + rest // the notes run to the end of the cell, separators and all
+			}
+			notes = append(notes, unescapeInline(n))
+			break
+		}
+		if t == "" {
+			continue
+		}
+		plain := unescapeInline(t)
+		var target *string
+		value := ""
+		if c, err := designer.ParseConsistency(plain); err == nil && c != "" {
+			target, value = &k.consistency, c
+		} else if v, ok := cutLabel(t, "consistency"); ok {
+			if c, err := designer.ParseConsistency(unescapeInline(v)); err == nil && c != "" {
+				target, value = &k.consistency, c
+			}
+		}
+		if target == nil {
+			for _, f := range []struct {
+				labels []string
+				field  *string
+			}{
+				{[]string{"latency"}, &k.latency},
+				{[]string{"result bound", "result"}, &k.result},
+				{[]string{"item size band", "item size"}, &k.size},
+			} {
+				for _, l := range f.labels {
+					if v, ok := cutLabel(t, l); ok && v != "" {
+						target, value = f.field, unescapeInline(v)
+						break
+					}
+				}
+				if target != nil {
+					break
+				}
+			}
+		}
+		if target == nil && strings.HasSuffix(strings.ToLower(plain), " latency") {
+			target, value = &k.latency, strings.TrimSpace(plain[:len(plain)-len(" latency")])
+		}
+		if target == nil || *target != "" || value == "" {
+			notes = append(notes, plain)
+			continue
+		}
+		*target = value
+	}
+	k.notes = strings.Join(notes, "; ")
+}
+
+// cutLabel cuts "label " or "label:" from the start of s, ignoring case.
+func cutLabel(s, label string) (string, bool) {
+	if len(s) <= len(label) || !strings.EqualFold(s[:len(label)], label) {
+		return "", false
+	}
+	if c := s[len(label)]; c != ' ' && c != ':' {
+		return "", false
+	}
+	return strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(s[len(label):]), ":")), true
+}
