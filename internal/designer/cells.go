@@ -223,7 +223,7 @@ func numberSetMembers(data []byte) ([]string, bool) {
 	return members, true
 }
 
-// typedValueCell reads text that is one attribute value in full DynamoDB JSON, such as
+// TypedValueCell reads text that is one attribute value in full DynamoDB JSON, such as
 // {"SS":["a"]}.
 func TypedValueCell(text string) (Value, bool) {
 	if text == "" || text[0] != '{' {

@@ -290,13 +290,13 @@ func CleanText(field, s string) (string, error) {
 func IsControl(r rune) bool { return r < 0x20 || r == 0x7f }
 
 // replaceAt returns a copy of rows with rows[i] replaced by v.
-func ReplaceAt[T any](rows []T, i int, v T) []T {
+func replaceAt[T any](rows []T, i int, v T) []T {
 	out := slices.Clone(rows)
 	out[i] = v
 	return out
 }
 
-// editRows calls edit on a copy of each row and returns rows with the rows edit reports changed
+// EditRows calls edit on a copy of each row and returns rows with the rows edit reports changed
 // replaced. The list is copied only if a row changed.
 func EditRows[T any](rows []T, edit func(*T) bool) []T {
 	var out []T

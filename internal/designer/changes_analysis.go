@@ -140,7 +140,7 @@ func (c SetAggregateField) Apply(d Design) (Design, error) {
 	if err != nil {
 		return d, fieldError(c.Field, err)
 	}
-	d.Aggregates = ReplaceAt(d.Aggregates, i, a)
+	d.Aggregates = replaceAt(d.Aggregates, i, a)
 	return d, nil
 }
 
@@ -254,7 +254,7 @@ func (c SetConsolidationField) Apply(d Design) (Design, error) {
 	if err != nil {
 		return d, fieldError(c.Field, err)
 	}
-	d.Consolidations = ReplaceAt(d.Consolidations, i, r)
+	d.Consolidations = replaceAt(d.Consolidations, i, r)
 	return d, nil
 }
 

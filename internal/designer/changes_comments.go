@@ -214,7 +214,7 @@ func (c ResolveComment) Apply(d Design) (Design, error) {
 		return d, nil
 	}
 	cm.Resolved = c.Resolved
-	d.Comments = ReplaceAt(d.Comments, i, cm)
+	d.Comments = replaceAt(d.Comments, i, cm)
 	return d, nil
 }
 

@@ -82,7 +82,7 @@ func (c RenameEntity) Apply(d Design) (Design, error) {
 	}
 	old := e.Name
 	e.Name = to
-	d.Entities = ReplaceAt(d.Entities, i, e)
+	d.Entities = replaceAt(d.Entities, i, e)
 	rename := func(s *string) bool {
 		if *s == old {
 			*s = to
@@ -153,7 +153,7 @@ func (c SetEntityDescription) Apply(d Design) (Design, error) {
 	if e.Description, err = CleanText("description", c.Description); err != nil {
 		return d, err
 	}
-	d.Entities = ReplaceAt(d.Entities, i, e)
+	d.Entities = replaceAt(d.Entities, i, e)
 	return d, nil
 }
 
@@ -246,7 +246,7 @@ func (c SetEntityGap) Apply(d Design) (Design, error) {
 		gaps = nil
 	}
 	e.AcceptedGaps = gaps
-	d.Entities = ReplaceAt(d.Entities, i, e)
+	d.Entities = replaceAt(d.Entities, i, e)
 	return d, nil
 }
 
@@ -288,7 +288,7 @@ func (c AddAttribute) Apply(d Design) (Design, error) {
 		return d, &ValidationError{Field: "type", Message: err.Error()}
 	}
 	e.Attributes = append(slices.Clip(e.Attributes), Attribute{Name: name, Type: t})
-	d.Entities = ReplaceAt(d.Entities, i, e)
+	d.Entities = replaceAt(d.Entities, i, e)
 	return d, nil
 }
 
@@ -321,8 +321,8 @@ func (c RenameAttribute) Apply(d Design) (Design, error) {
 	}
 	a := e.Attributes[j]
 	a.Name = to
-	e.Attributes = ReplaceAt(e.Attributes, j, a)
-	d.Entities = ReplaceAt(d.Entities, i, e)
+	e.Attributes = replaceAt(e.Attributes, j, a)
+	d.Entities = replaceAt(d.Entities, i, e)
 	return d, nil
 }
 
@@ -354,8 +354,8 @@ func (c SetAttributeType) Apply(d Design) (Design, error) {
 	}
 	a := e.Attributes[j]
 	a.Type = t
-	e.Attributes = ReplaceAt(e.Attributes, j, a)
-	d.Entities = ReplaceAt(d.Entities, i, e)
+	e.Attributes = replaceAt(e.Attributes, j, a)
+	d.Entities = replaceAt(d.Entities, i, e)
 	return d, nil
 }
 
@@ -378,7 +378,7 @@ func (c DeleteAttribute) Apply(d Design) (Design, error) {
 		return d, err
 	}
 	e.Attributes = slices.Delete(slices.Clone(e.Attributes), j, j+1)
-	d.Entities = ReplaceAt(d.Entities, i, e)
+	d.Entities = replaceAt(d.Entities, i, e)
 	return d, nil
 }
 
@@ -402,7 +402,7 @@ func (c MoveAttribute) Apply(d Design) (Design, error) {
 		return d, err
 	}
 	e.Attributes = moveRow(e.Attributes, j, c.To)
-	d.Entities = ReplaceAt(d.Entities, i, e)
+	d.Entities = replaceAt(d.Entities, i, e)
 	return d, nil
 }
 
@@ -495,7 +495,7 @@ func (c SetRelationshipField) Apply(d Design) (Design, error) {
 	if err != nil {
 		return d, fieldError(c.Field, err)
 	}
-	d.Relationships = ReplaceAt(d.Relationships, i, r)
+	d.Relationships = replaceAt(d.Relationships, i, r)
 	return d, nil
 }
 

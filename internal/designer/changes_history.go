@@ -188,7 +188,7 @@ func restoreTablePath(d, from Design, rest string) (Design, error) {
 		} else {
 			delete(item, attr)
 		}
-		t.Items = ReplaceAt(t.Items, j, SampleItem{ID: id, Item: item})
+		t.Items = replaceAt(t.Items, j, SampleItem{ID: id, Item: item})
 	case strings.HasPrefix(sub, "indexes/"):
 		ix, field := splitName(strings.TrimPrefix(sub, "indexes/"), indexNames(t, src))
 		isIndex := func(x Index) bool { return x.Name == ix }
@@ -208,7 +208,7 @@ func restoreTablePath(d, from Design, rest string) (Design, error) {
 		}
 		t = row
 	}
-	d.Tables = ReplaceAt(d.Tables, i, t)
+	d.Tables = replaceAt(d.Tables, i, t)
 	return d, nil
 }
 
@@ -225,10 +225,10 @@ func restoreRow[T any](dst, src []T, match func(T) bool, field string) []T {
 	case di >= 0:
 		if field, _, _ = strings.Cut(field, "/"); field != "" {
 			if row, ok := withMember(dst[di], src[si], field); ok {
-				return ReplaceAt(dst, di, row)
+				return replaceAt(dst, di, row)
 			}
 		}
-		return ReplaceAt(dst, di, src[si])
+		return replaceAt(dst, di, src[si])
 	}
 	return slices.Insert(slices.Clone(dst), min(si, len(dst)), src[si])
 }

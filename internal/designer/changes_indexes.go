@@ -37,9 +37,9 @@ func findIndex(d Design, table, index string) (Table, int, Index, bool, int, err
 // withIndex returns t with the index at position j of its GSIs, or LSIs when local, replaced by ix.
 func withIndex(t Table, local bool, j int, ix Index) Table {
 	if local {
-		t.LSIs = ReplaceAt(t.LSIs, j, ix)
+		t.LSIs = replaceAt(t.LSIs, j, ix)
 	} else {
-		t.GSIs = ReplaceAt(t.GSIs, j, ix)
+		t.GSIs = replaceAt(t.GSIs, j, ix)
 	}
 	return t
 }
@@ -51,7 +51,7 @@ func indexKind(local bool) string {
 	return "global secondary index"
 }
 
-// indexKey checks the key of an index of t and returns it with blank types filled from the table
+// IndexKey checks the key of an index of t and returns it with blank types filled from the table
 // (S for an attribute the table does not type). A GSI has 1–4 partition and 0–4 sort attributes.
 // An LSI has the table's partition key, given or left out, and exactly one sort attribute that is
 // not a key of the table.
@@ -136,7 +136,7 @@ func declareKeys(attrs []Attribute, keys ...[]KeyAttribute) []Attribute {
 	return attrs
 }
 
-// isIndexKey reports whether name is a key attribute of the index ix of t, counting the table's
+// IsIndexKey reports whether name is a key attribute of the index ix of t, counting the table's
 // own keys, which every index entry holds.
 func IsIndexKey(t Table, ix Index, name string) bool {
 	if name == t.PartitionKey.Name || t.SortKey != nil && name == t.SortKey.Name {
@@ -186,7 +186,7 @@ func (c AddIndex) Apply(d Design) (Design, error) {
 		t.GSIs = append(slices.Clip(t.GSIs), ix)
 	}
 	t.Attributes = declareKeys(t.Attributes, pk, sk)
-	d.Tables = ReplaceAt(d.Tables, i, t)
+	d.Tables = replaceAt(d.Tables, i, t)
 	return d, nil
 }
 
@@ -225,7 +225,7 @@ func (c RenameIndex) Apply(d Design) (Design, error) {
 	}
 	old := ix.Name
 	ix.Name = to
-	d.Tables = ReplaceAt(d.Tables, i, withIndex(t, local, j, ix))
+	d.Tables = replaceAt(d.Tables, i, withIndex(t, local, j, ix))
 	d.Patterns = EditRows(d.Patterns, func(p *Pattern) bool {
 		changed := false
 		p.Mapping.Operations = EditRows(p.Mapping.Operations, func(op *Operation) bool {
@@ -272,7 +272,7 @@ func (c SetIndexKey) Apply(d Design) (Design, error) {
 	}
 	t = withIndex(t, local, j, ix)
 	t.Attributes = declareKeys(t.Attributes, ix.PartitionKey, ix.SortKey)
-	d.Tables = ReplaceAt(d.Tables, i, t)
+	d.Tables = replaceAt(d.Tables, i, t)
 	return d, nil
 }
 
@@ -355,7 +355,7 @@ func (c SetIndexProjection) Apply(d Design) (Design, error) {
 		}
 	}
 	ix.Projection = Projection{Type: typ, Attributes: attrs}
-	d.Tables = ReplaceAt(d.Tables, i, withIndex(t, local, j, ix))
+	d.Tables = replaceAt(d.Tables, i, withIndex(t, local, j, ix))
 	return d, nil
 }
 
@@ -422,7 +422,7 @@ func (c SetIndexField) Apply(d Design) (Design, error) {
 	if err != nil {
 		return d, fieldError(c.Field, err)
 	}
-	d.Tables = ReplaceAt(d.Tables, i, withIndex(t, local, j, ix))
+	d.Tables = replaceAt(d.Tables, i, withIndex(t, local, j, ix))
 	return d, nil
 }
 
@@ -478,14 +478,14 @@ func (c SetIndexPatternAttributes) Apply(d Design) (Design, error) {
 	case len(attrs) == 0:
 		return d, nil
 	case k >= 0:
-		ix.PatternAttributes = ReplaceAt(ix.PatternAttributes, k, PatternAttributes{Pattern: c.Pattern, Attributes: attrs})
+		ix.PatternAttributes = replaceAt(ix.PatternAttributes, k, PatternAttributes{Pattern: c.Pattern, Attributes: attrs})
 	default:
 		ix.PatternAttributes = append(slices.Clip(ix.PatternAttributes), PatternAttributes{Pattern: c.Pattern, Attributes: attrs})
 	}
 	if len(ix.PatternAttributes) == 0 {
 		ix.PatternAttributes = nil
 	}
-	d.Tables = ReplaceAt(d.Tables, i, withIndex(t, local, j, ix))
+	d.Tables = replaceAt(d.Tables, i, withIndex(t, local, j, ix))
 	return d, nil
 }
 
@@ -515,7 +515,7 @@ func (c DeleteIndex) Apply(d Design) (Design, error) {
 	} else {
 		t.GSIs = slices.Delete(slices.Clone(t.GSIs), j, j+1)
 	}
-	d.Tables = ReplaceAt(d.Tables, i, t)
+	d.Tables = replaceAt(d.Tables, i, t)
 	return d, nil
 }
 

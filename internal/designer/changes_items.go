@@ -114,7 +114,7 @@ func (c AddItem) Apply(d Design) (Design, error) {
 	if t.Items, err = insertItems(t, c.After, []Item{maps.Clone(c.Item)}); err != nil {
 		return d, err
 	}
-	d.Tables = ReplaceAt(d.Tables, i, t)
+	d.Tables = replaceAt(d.Tables, i, t)
 	return d, nil
 }
 
@@ -142,7 +142,7 @@ func (c DuplicateItem) Apply(d Design) (Design, error) {
 	if t.Items, err = insertItems(t, it.ID, []Item{maps.Clone(it.Item)}); err != nil {
 		return d, err
 	}
-	d.Tables = ReplaceAt(d.Tables, i, t)
+	d.Tables = replaceAt(d.Tables, i, t)
 	return d, nil
 }
 
@@ -181,7 +181,7 @@ func (c DeleteItems) Apply(d Design) (Design, error) {
 		drop[id] = true
 	}
 	t.Items = deleteRows(t.Items, func(it SampleItem) bool { return drop[it.ID] })
-	d.Tables = ReplaceAt(d.Tables, i, t)
+	d.Tables = replaceAt(d.Tables, i, t)
 	return d, nil
 }
 
@@ -245,8 +245,8 @@ func (c SetItemCell) Apply(d Design) (Design, error) {
 		item[name] = v
 		it.Item = item
 	}
-	t.Items = ReplaceAt(t.Items, j, it)
-	d.Tables = ReplaceAt(d.Tables, i, t)
+	t.Items = replaceAt(t.Items, j, it)
+	d.Tables = replaceAt(d.Tables, i, t)
 	return d, nil
 }
 
@@ -323,7 +323,7 @@ func (c PasteItems) Apply(d Design) (Design, error) {
 	if t.Items, err = insertItems(t, c.After, rows); err != nil {
 		return d, err
 	}
-	d.Tables = ReplaceAt(d.Tables, i, t)
+	d.Tables = replaceAt(d.Tables, i, t)
 	return d, nil
 }
 
@@ -370,7 +370,7 @@ func (c AddItemColumn) Apply(d Design) (Design, error) {
 		return d, nil
 	}
 	t.Attributes = append(slices.Clip(t.Attributes), Attribute{Name: name, Type: typ})
-	d.Tables = ReplaceAt(d.Tables, i, t)
+	d.Tables = replaceAt(d.Tables, i, t)
 	return d, nil
 }
 
@@ -429,8 +429,8 @@ func (c FillKeyFromTemplate) Apply(d Design) (Design, error) {
 		return d, nil
 	}
 	it.Item = item
-	t.Items = ReplaceAt(t.Items, j, it)
-	d.Tables = ReplaceAt(d.Tables, i, t)
+	t.Items = replaceAt(t.Items, j, it)
+	d.Tables = replaceAt(d.Tables, i, t)
 	return d, nil
 }
 
@@ -527,7 +527,7 @@ func (c GenerateSampleItems) Apply(d Design) (Design, error) {
 	if t.Items, err = insertItems(t, "", GenerateItems(t, gens, c.Count, c.Seed)); err != nil {
 		return d, err
 	}
-	d.Tables = ReplaceAt(d.Tables, i, t)
+	d.Tables = replaceAt(d.Tables, i, t)
 	return d, nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Changes to how access patterns are served: the DynamoDB operations each pattern runs, their
@@ -44,8 +45,8 @@ func findOperation(d Design, id string, i int) (Pattern, int, Operation, error) 
 // withOperation returns d with operation i of the pattern at pi replaced by op.
 func withOperation(d Design, pi, i int, op Operation) Design {
 	p := d.Patterns[pi]
-	p.Mapping.Operations = ReplaceAt(p.Mapping.Operations, i, op)
-	d.Patterns = ReplaceAt(d.Patterns, pi, p)
+	p.Mapping.Operations = replaceAt(p.Mapping.Operations, i, op)
+	d.Patterns = replaceAt(d.Patterns, pi, p)
 	return d
 }
 
@@ -77,7 +78,7 @@ func (c AddOperation) Apply(d Design) (Design, error) {
 		op.Table = d.Tables[0].Name
 	}
 	p.Mapping.Operations = append(slices.Clip(p.Mapping.Operations), op)
-	d.Patterns = ReplaceAt(d.Patterns, pi, p)
+	d.Patterns = replaceAt(d.Patterns, pi, p)
 	return d, nil
 }
 
@@ -371,6 +372,12 @@ func ParseOperationValues(text string) (map[string]Value, error) {
 		}
 		out[key] = v
 	}
+	// The cell shows the values as FormatOperationValues writes them, which may be longer than
+	// what was typed (a text becomes {"S": "…"}); values whose written form could not be saved
+	// back unchanged are refused now rather than stored.
+	if n := utf8.RuneCountInString(FormatOperationValues(Operation{Values: out})); n > MaxTextLen {
+		return nil, fmt.Errorf("written out, the values are %d characters long; at most %d are allowed", n, MaxTextLen)
+	}
 	return out, nil
 }
 
@@ -428,13 +435,25 @@ func FormatOperationValues(op Operation) string {
 		document := v.Type == M || v.Type == L || v.Type == SS || v.Type == NS || v.Type == BS
 		if text == "" || text != strings.TrimSpace(text) || !document && strings.ContainsAny(text, "\"{}[],") ||
 			!sameValue(InferCell(text), v) {
-			if b, err := json.Marshal(v); err == nil {
-				text = string(b)
+			if b, err := marshalPlain(v); err == nil {
+				text = b
 			}
 		}
 		parts = append(parts, k+"="+text)
 	}
 	return strings.Join(parts, ", ")
+}
+
+// marshalPlain writes v as DynamoDB JSON without escaping &, < and >, which json.Marshal turns
+// into \u0026 and the like: the text is shown and typed by people, not embedded in HTML.
+func marshalPlain(v Value) (string, error) {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return "", err
+	}
+	return strings.TrimSuffix(b.String(), "\n"), nil
 }
 
 func sameValue(a, b Value) bool {
@@ -460,7 +479,7 @@ func (c DeleteOperation) Apply(d Design) (Design, error) {
 	if len(p.Mapping.Operations) == 0 {
 		p.Mapping.Operations = nil
 	}
-	d.Patterns = ReplaceAt(d.Patterns, pi, p)
+	d.Patterns = replaceAt(d.Patterns, pi, p)
 	return d, nil
 }
 
@@ -589,7 +608,7 @@ func (c SetMappingNotes) Apply(d Design) (Design, error) {
 		return d, err
 	}
 	p.Mapping.Notes = notes
-	d.Patterns = ReplaceAt(d.Patterns, pi, p)
+	d.Patterns = replaceAt(d.Patterns, pi, p)
 	return d, nil
 }
 

@@ -176,7 +176,7 @@ func (c SetPatternField) Apply(d Design) (Design, error) {
 	if err != nil {
 		return d, fieldError(c.Field, err)
 	}
-	d.Patterns = ReplaceAt(d.Patterns, i, p)
+	d.Patterns = replaceAt(d.Patterns, i, p)
 	return d, nil
 }
 

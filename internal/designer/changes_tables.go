@@ -28,7 +28,7 @@ const (
 	MaxDynamoNameLen = 255
 )
 
-// dynamoName checks a table or index name against DynamoDB's naming rule.
+// DynamoName checks a table or index name against DynamoDB's naming rule.
 func DynamoName(field, s string) (string, error) {
 	s = strings.TrimSpace(s)
 	if len(s) < minDynamoNameLen || len(s) > MaxDynamoNameLen {
@@ -101,7 +101,7 @@ func declare(attrs []Attribute, name string, typ Type) []Attribute {
 				return attrs
 			}
 			a.Type = typ
-			return ReplaceAt(attrs, i, a)
+			return replaceAt(attrs, i, a)
 		}
 	}
 	return append(slices.Clip(attrs), Attribute{Name: name, Type: typ})
@@ -204,7 +204,7 @@ func (c RenameTable) Apply(d Design) (Design, error) {
 	}
 	old := t.Name
 	t.Name = to
-	d.Tables = ReplaceAt(d.Tables, i, t)
+	d.Tables = replaceAt(d.Tables, i, t)
 	d.Patterns = EditRows(d.Patterns, func(p *Pattern) bool {
 		changed := false
 		p.Mapping.Operations = EditRows(p.Mapping.Operations, func(op *Operation) bool {
@@ -300,7 +300,7 @@ func (c SetTableField) Apply(d Design) (Design, error) {
 	if err != nil {
 		return d, fieldError(c.Field, err)
 	}
-	d.Tables = ReplaceAt(d.Tables, i, t)
+	d.Tables = replaceAt(d.Tables, i, t)
 	return d, nil
 }
 
@@ -349,7 +349,7 @@ func (c SetTableKey) Apply(d Design) (Design, error) {
 			return d, Invalid("name", "table %s has local secondary indexes, which need its sort key; delete them first", t.Name)
 		}
 		t.SortKey = nil
-		d.Tables = ReplaceAt(d.Tables, i, t)
+		d.Tables = replaceAt(d.Tables, i, t)
 		return d, nil
 	}
 	name, err := CleanName("name", c.Name)
@@ -390,7 +390,7 @@ func (c SetTableKey) Apply(d Design) (Design, error) {
 	}
 	t = retypeKeys(t, name, typ)
 	t.Attributes = declare(t.Attributes, name, typ)
-	d.Tables = ReplaceAt(d.Tables, i, t)
+	d.Tables = replaceAt(d.Tables, i, t)
 	return d, nil
 }
 
@@ -470,7 +470,7 @@ func (c AddTableAttribute) Apply(d Design) (Design, error) {
 		return d, fieldError("type", err)
 	}
 	t.Attributes = append(slices.Clip(t.Attributes), Attribute{Name: name, Type: typ})
-	d.Tables = ReplaceAt(d.Tables, i, t)
+	d.Tables = replaceAt(d.Tables, i, t)
 	return d, nil
 }
 
@@ -511,7 +511,7 @@ func (c RenameTableAttribute) Apply(d Design) (Design, error) {
 		return d, Invalid("to", "table %s already has an attribute named %q", t.Name, to)
 	}
 	t, d.Patterns = renameTableAttribute(t, d.Patterns, c.Attribute, to)
-	d.Tables = ReplaceAt(d.Tables, i, t)
+	d.Tables = replaceAt(d.Tables, i, t)
 	return d, nil
 }
 
@@ -654,9 +654,9 @@ func (c SetTableAttributeType) Apply(d Design) (Design, error) {
 		return d, Invalid("type", "is %s, but %q is %s, and a key attribute is S, N or B", typ, a.Name, roles[0])
 	}
 	a.Type = typ
-	t.Attributes = ReplaceAt(t.Attributes, j, a)
+	t.Attributes = replaceAt(t.Attributes, j, a)
 	t = retypeKeys(t, a.Name, typ)
-	d.Tables = ReplaceAt(d.Tables, i, t)
+	d.Tables = replaceAt(d.Tables, i, t)
 	return d, nil
 }
 
@@ -743,7 +743,7 @@ func (c DeleteTableAttribute) Apply(d Design) (Design, error) {
 		delete(it.Item, name)
 		return true
 	})
-	d.Tables = ReplaceAt(d.Tables, i, t)
+	d.Tables = replaceAt(d.Tables, i, t)
 	return d, nil
 }
 
@@ -778,8 +778,8 @@ func (c SetAttributeGenerator) Apply(d Design) (Design, error) {
 		}
 		a.Generator = &g
 	}
-	t.Attributes = ReplaceAt(t.Attributes, j, a)
-	d.Tables = ReplaceAt(d.Tables, i, t)
+	t.Attributes = replaceAt(t.Attributes, j, a)
+	d.Tables = replaceAt(d.Tables, i, t)
 	return d, nil
 }
 
@@ -886,7 +886,7 @@ func (c AddEntityType) Apply(d Design) (Design, error) {
 		return d, err
 	}
 	t.EntityTypes = append(slices.Clip(t.EntityTypes), et)
-	d.Tables = ReplaceAt(d.Tables, i, t)
+	d.Tables = replaceAt(d.Tables, i, t)
 	return d, nil
 }
 
@@ -939,8 +939,8 @@ func (c SetEntityTypeField) Apply(d Design) (Design, error) {
 	if err != nil {
 		return d, fieldError(c.Field, err)
 	}
-	t.EntityTypes = ReplaceAt(t.EntityTypes, c.Index, et)
-	d.Tables = ReplaceAt(d.Tables, i, t)
+	t.EntityTypes = replaceAt(t.EntityTypes, c.Index, et)
+	d.Tables = replaceAt(d.Tables, i, t)
 	return d, nil
 }
 
@@ -964,7 +964,7 @@ func (c DeleteEntityType) Apply(d Design) (Design, error) {
 		return d, err
 	}
 	t.EntityTypes = slices.Delete(slices.Clone(t.EntityTypes), c.Index, c.Index+1)
-	d.Tables = ReplaceAt(d.Tables, i, t)
+	d.Tables = replaceAt(d.Tables, i, t)
 	return d, nil
 }
 

@@ -397,7 +397,7 @@ func checkPattern(p string, pt Pattern) error {
 	return firstNonNil(checks)
 }
 
-// checkAction refuses an action the operation cannot take: BatchWriteItem puts or deletes,
+// CheckAction refuses an action the operation cannot take: BatchWriteItem puts or deletes,
 // TransactWriteItems also updates or checks a condition, and other operations take none.
 func CheckAction(field string, op Operation) error {
 	if op.Action == "" {

@@ -142,7 +142,7 @@ func ParseAggregateDecision(s string) (string, error) {
 	return "", fmt.Errorf("%q is not an aggregate decision; use single item, item collection or separate tables", strings.TrimSpace(s))
 }
 
-// parseConsolidationDecision reads a consolidation decision; blank returns "".
+// ParseConsolidationDecision reads a consolidation decision; blank returns "".
 func ParseConsolidationDecision(s string) (string, error) {
 	switch Words(s) {
 	case "", "-", "none", "undecided":
@@ -155,7 +155,7 @@ func ParseConsolidationDecision(s string) (string, error) {
 	return "", fmt.Errorf("%q is not a consolidation decision; use consolidate or separate", strings.TrimSpace(s))
 }
 
-// parseType reads an attribute type: a DynamoDB type in any case, or its name ("string",
+// ParseType reads an attribute type: a DynamoDB type in any case, or its name ("string",
 // "number"). Blank means S.
 func ParseType(s string) (Type, error) {
 	switch Words(s) {
@@ -185,7 +185,7 @@ func ParseType(s string) (Type, error) {
 	return t, nil
 }
 
-// parsePercent reads a percentage from 0 to 100, with or without "%"; blank returns nil.
+// ParsePercent reads a percentage from 0 to 100, with or without "%"; blank returns nil.
 func ParsePercent(s string) (*float64, error) {
 	t := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(s), "%"))
 	if t == "" && strings.TrimSpace(s) == "" {
@@ -198,7 +198,7 @@ func ParsePercent(s string) (*float64, error) {
 	return &v, nil
 }
 
-// parseKB reads a size in kilobytes, zero or more, optionally followed by "KB"; blank returns nil.
+// ParseKB reads a size in kilobytes, zero or more, optionally followed by "KB"; blank returns nil.
 func ParseKB(s string) (*float64, error) {
 	t := strings.TrimSpace(s)
 	if len(t) >= 2 && strings.EqualFold(t[len(t)-2:], "kb") {
@@ -240,7 +240,7 @@ func parsePatternNumber(s string) (int, error) {
 
 var errNotNumber = errors.New("not a decimal number")
 
-// parseFieldNumber reads a plain decimal such as "1,200.5", "-3" or "1e3". Commas are accepted only
+// ParseFieldNumber reads a plain decimal such as "1,200.5", "-3" or "1e3". Commas are accepted only
 // as thousands separators, so "0,5" is refused rather than misread as 5.
 func ParseFieldNumber(s string) (float64, error) {
 	if s == "" || strings.ContainsFunc(s, func(r rune) bool {
@@ -281,7 +281,7 @@ func splitList(s string) []string {
 	return out
 }
 
-// words lower-cases s, treats "_" and "-" as spaces, and collapses runs of spaces, so that
+// Words lower-cases s, treats "_" and "-" as spaces, and collapses runs of spaces, so that
 // "At-Risk", "at_risk" and "at  risk" compare equal.
 func Words(s string) string {
 	s = strings.Map(func(r rune) rune {

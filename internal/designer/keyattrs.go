@@ -44,7 +44,7 @@ func FormatKeyAttributes(keys []KeyAttribute) string {
 	return strings.Join(parts, ", ")
 }
 
-// declaredType is the type the table gives an attribute: its key schema first, then its declared
+// DeclaredType is the type the table gives an attribute: its key schema first, then its declared
 // attributes; S when it declares none.
 func (t Table) DeclaredType(name string) Type {
 	if t.PartitionKey.Name == name && t.PartitionKey.Type != "" {

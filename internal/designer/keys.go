@@ -5,7 +5,7 @@ import "strings"
 // A table's primary key as the document knows it: which attributes it has, the key part of an
 // item, how a key reads for people and when two keys name the same item.
 
-// tableKeyNames are the attributes of the table's primary key.
+// TableKeyNames are the attributes of the table's primary key.
 func TableKeyNames(t Table) []string {
 	if t.SortKey == nil {
 		return []string{t.PartitionKey.Name}

@@ -15,7 +15,7 @@ func listJoin(items []string, last string) string {
 	return strings.Join(items[:len(items)-1], ", ") + last + items[len(items)-1]
 }
 
-// tableChoice names the design's tables as a message offers them: "Orders, Customers or Audit".
+// TableChoice names the design's tables as a message offers them: "Orders, Customers or Audit".
 func TableChoice(d Design) string {
 	names := make([]string, len(d.Tables))
 	for i, t := range d.Tables {

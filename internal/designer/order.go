@@ -42,7 +42,7 @@ func CompareKeys(a, b []Value) int {
 	return 0
 }
 
-// compareNumberText compares two number texts numerically. Text that is not a number sorts after
+// CompareNumberText compares two number texts numerically. Text that is not a number sorts after
 // every number, and among itself by its bytes.
 func CompareNumberText(a, b string) int {
 	da, okA := ParseDecimal(a)
@@ -58,7 +58,7 @@ func CompareNumberText(a, b string) int {
 	return strings.Compare(a, b)
 }
 
-// compareDecimals compares two parsed numbers without converting them to floats, so that 38-digit
+// CompareDecimals compares two parsed numbers without converting them to floats, so that 38-digit
 // numbers that differ in their last digit still compare unequal.
 func CompareDecimals(a, b Decimal) int {
 	sa, sb := decimalSign(a), decimalSign(b)

@@ -77,7 +77,7 @@ func IndexEntrySize(entry Item) int { return ItemSize(entry) }
 // maxNumberSize is the largest size the calculator the reference cites gives a number.
 const maxNumberSize = 21
 
-// numberSize sizes a number the way real consumed capacity does (§1.2): zero is 1 byte; otherwise
+// NumberSize sizes a number the way real consumed capacity does (§1.2): zero is 1 byte; otherwise
 // the digits are grouped in pairs aligned on the decimal point, pairs of zeros at either end are
 // dropped, and the size is one byte per pair plus one, plus one more when negative, at most 21.
 // Text that is not a number, which validation reports elsewhere, gets the official approximation

@@ -261,7 +261,7 @@ func CheckSet(members []string, each func(string) error) error {
 	return nil
 }
 
-// checkNumber accepts what DynamoDB accepts as a number: a plain decimal, optionally with an
+// CheckNumber accepts what DynamoDB accepts as a number: a plain decimal, optionally with an
 // exponent, with up to 38 significant digits and a magnitude from 1E-130 to below 1E+126. It parses
 // the text itself: math/big would also take base prefixes (0x, 0b, 0o) and would compute huge
 // powers of ten for exponents DynamoDB refuses anyway.
@@ -283,7 +283,7 @@ func CheckNumber(s string) error {
 	return nil
 }
 
-// decimal is a number as significant digits (no leading or trailing zeros; empty for zero) times
+// Decimal is a number as significant digits (no leading or trailing zeros; empty for zero) times
 // ten to the power exp.
 type Decimal struct {
 	Negative bool

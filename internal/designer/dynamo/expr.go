@@ -27,7 +27,7 @@ import (
 // redundant parentheses, unknown function, misused function, reserved word, then the first
 // undefined placeholder, wrong operand count, identical operands, wrong operand type.
 
-// maxExpressionDepth bounds nesting so that a hostile expression cannot exhaust the stack.
+// MaxExpressionDepth bounds nesting so that a hostile expression cannot exhaust the stack.
 const MaxExpressionDepth = 200
 
 // maxExpressionBytes is DynamoDB's limit on the length of one expression string (4 KB). A request

@@ -229,7 +229,7 @@ func compareScalar(a, b designer.Value) int {
 	return strings.Compare(a.S, b.S)
 }
 
-// valuesEqual is DynamoDB's equality: same type and same value; numbers compare by value, sets
+// ValuesEqual is DynamoDB's equality: same type and same value; numbers compare by value, sets
 // ignore order, lists and maps compare element by element.
 func ValuesEqual(a, b designer.Value) bool {
 	if a.Type != b.Type {

@@ -204,7 +204,7 @@ func (p *exprParser) syntaxError() error {
 	return &exprSyntaxError{"Syntax error; token: \"" + tok + "\", near: \"" + strings.TrimSpace(p.src[from:to]) + "\""}
 }
 
-// parseCondition parses a condition expression. The error is an *exprSyntaxError for malformed
+// ParseCondition parses a condition expression. The error is an *exprSyntaxError for malformed
 // text, or a plain message for the first semantic mistake.
 func ParseCondition(src string, ctx *exprContext) (*condExpr, *exprParser, string) {
 	if src == "" {
@@ -738,7 +738,7 @@ func pathText(path []pathElem) string {
 	return "[" + strings.Join(parts, ", ") + "]"
 }
 
-// parseProjection parses a ProjectionExpression into its paths, resolving #names.
+// ParseProjection parses a ProjectionExpression into its paths, resolving #names.
 func ParseProjection(src string, ctx *exprContext) ([][]pathElem, map[string]bool, string) {
 	if src == "" {
 		return nil, nil, "The expression can not be empty;"

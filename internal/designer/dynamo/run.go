@@ -155,7 +155,7 @@ func runOperation(d designer.Design, op designer.Operation, c *Cache) (readResul
 	return readResult{}, &EvalError{Type: "not evaluated", Message: "unknown operation " + op.Op}
 }
 
-// keysFromCondition builds the keys of a GetItem or BatchGetItem from a key condition such as
+// KeysFromCondition builds the keys of a GetItem or BatchGetItem from a key condition such as
 // "pk = :pk AND sk = :sk"; "pk IN (:a, :b)" asks for several keys.
 func KeysFromCondition(op designer.Operation) ([]designer.Item, error) {
 	bad := validationErr("%s needs a key condition such as \"pk = :pk AND sk = :sk\" to build its key", op.Op)
@@ -405,7 +405,7 @@ func checkKeyPiece(key designer.Item, k designer.KeyAttribute, isHash bool) erro
 	return nil
 }
 
-// checkTableKey is dynalite's validateKey against the table's key schema.
+// CheckTableKey is dynalite's validateKey against the table's key schema.
 func CheckTableKey(key designer.Item, keys []designer.KeyAttribute) error {
 	if len(key) != len(keys) {
 		return validationErr("The provided key element does not match the schema")
@@ -482,7 +482,7 @@ func runGet(d designer.Design, req readRequest) (readResult, error) {
 	return res, nil
 }
 
-// findStored is the stored item with the given (valid) table key: of items sharing a key the last
+// FindStored is the stored item with the given (valid) table key: of items sharing a key the last
 // one, as storedItems keeps.
 func FindStored(t designer.Table, keys []designer.KeyAttribute, key designer.Item) (designer.Item, bool) {
 	conds := make([]*keyCond, len(keys))

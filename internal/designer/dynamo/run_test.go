@@ -199,7 +199,7 @@ func BenchmarkQuery10kPartitionWithFilterAfterEdit(b *testing.B) {
 		n = (n + 7) % len(t.Items)
 		edited := maps.Clone(t.Items[n].Item)
 		edited["note"] = designer.Str(fmt.Sprint("edit ", n))
-		t.Items = designer.ReplaceAt(t.Items, n, designer.SampleItem{ID: t.Items[n].ID, Item: edited})
+		t.Items = withItem(t.Items, n, edited)
 		d = designer.Design{Tables: []designer.Table{t}}
 		b.StartTimer()
 		if res := c.RunOperation(d, op); res.ScannedCount != 10_000 {
@@ -253,7 +253,7 @@ func TestCache_remembersOnlyTheItemsItRead(t *testing.T) {
 	big := maps.Clone(d.Tables[0].Items[3].Item)
 	big["extra"] = designer.Str(strings.Repeat("x", 5000))
 	tb := d.Tables[0]
-	tb.Items = designer.ReplaceAt(tb.Items, 3, designer.SampleItem{ID: tb.Items[3].ID, Item: big})
+	tb.Items = withItem(tb.Items, 3, big)
 	changed := designer.Design{Tables: []designer.Table{tb}}
 	got := c.RunOperation(changed, op)
 	if want := RunOperation(changed, op); !reflect.DeepEqual(got, want) || got.CapacityUnits == first.CapacityUnits {
@@ -277,4 +277,11 @@ func TestQueryFirstReadOfALargePartitionAgreesWithLaterReads(t *testing.T) {
 	if !reflect.DeepEqual(first, again) || first.Count == 0 || first.ScannedCount != 10_000 {
 		t.Fatalf("first read %d items (%v units), later read %d (%v units)", first.Count, first.CapacityUnits, again.Count, again.CapacityUnits)
 	}
+}
+
+// withItem returns a copy of items with item i's attributes replaced, as an edit of one cell does.
+func withItem(items []designer.SampleItem, i int, it designer.Item) []designer.SampleItem {
+	out := slices.Clone(items)
+	out[i] = designer.SampleItem{ID: items[i].ID, Item: it}
+	return out
 }

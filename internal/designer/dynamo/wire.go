@@ -807,7 +807,7 @@ func fixedNumber(s string) string {
 	return sb.String()
 }
 
-// canonicalItem returns the item with every number, at any depth, in DynamoDB's spelling.
+// CanonicalItem returns the item with every number, at any depth, in DynamoDB's spelling.
 func CanonicalItem(it designer.Item) designer.Item {
 	if isCanonical(it) {
 		return it

@@ -155,7 +155,7 @@ func runWrite(d designer.Design, op designer.Operation) (OperationResult, error)
 	return out, nil
 }
 
-// rowWrite is the write a BatchWriteItem or TransactWriteItems row applies to each of its keys:
+// RowWrite is the write a BatchWriteItem or TransactWriteItems row applies to each of its keys:
 // the one its Action names, or without one a put when the row gives attributes and a delete when it
 // gives none. The action is one checkAction accepts.
 func RowWrite(op designer.Operation, attrs designer.Item) string {
@@ -175,7 +175,7 @@ func RowWrite(op designer.Operation, attrs designer.Item) string {
 	return "PutItem"
 }
 
-// writeParts reads a write's attributes (the values its key condition does not use, named after
+// WriteParts reads a write's attributes (the values its key condition does not use, named after
 // their placeholders) and its keys (from the key condition, or for a PutItem without one from the
 // attributes).
 func WriteParts(op designer.Operation, keys []designer.KeyAttribute) (designer.Item, []designer.Item, error) {

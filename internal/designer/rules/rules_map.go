@@ -860,7 +860,7 @@ func isExprKeyword(t mapTok) bool {
 	return t.kind == mtName && slices.ContainsFunc(mapExprKeywords, func(k string) bool { return strings.EqualFold(k, t.text) })
 }
 
-// expressionAttributes returns the top-level attributes an expression (condition, filter or projection)
+// ExpressionAttributes returns the top-level attributes an expression (condition, filter or projection)
 // names, #placeholders resolved, and the placeholders names does not define.
 func ExpressionAttributes(expr string, names map[string]string) (attrs, missing []string, err error) {
 	toks, err := scanExpr(expr)
@@ -909,7 +909,7 @@ func Unresolved(terms []keyTerm) bool {
 	return slices.ContainsFunc(terms, func(t keyTerm) bool { return t.unresolved })
 }
 
-// readKeyCondition reads the forms a key condition takes: conditions joined by AND, each
+// ReadKeyCondition reads the forms a key condition takes: conditions joined by AND, each
 // `a = :v` (any comparator, either way round), `a BETWEEN :x AND :y` or `begins_with(a, :p)`,
 // optionally in parentheses.
 func ReadKeyCondition(expr string, names map[string]string) ([]keyTerm, error) {
