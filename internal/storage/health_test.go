@@ -230,9 +230,11 @@ func TestOpen_quickCheckFindsDamage_readsGoOnAndWritesAreRefused(t *testing.T) {
 	if _, _, err := d.Create(ctx, newDesign(t, "More"), "alice"); !errors.Is(err, ErrDamaged) {
 		t.Fatalf("Create on a damaged database = %v, want ErrDamaged", err)
 	}
+	// Depending on which page the damage hits (design ids are random, so it varies), the full
+	// check either lists problems or cannot read the file at all; both say damaged.
 	problems, err := Check(ctx, path)
-	if err != nil || len(problems) == 0 {
-		t.Fatalf("Check = %v, %v; want problems", problems, err)
+	if len(problems) == 0 && !errors.Is(err, ErrDamaged) {
+		t.Fatalf("Check = %v, %v; want problems or ErrDamaged", problems, err)
 	}
 }
 
