@@ -425,8 +425,8 @@ func valueStarts(text string) []int {
 }
 
 // FormatOperationValues writes an operation's values as ParseOperationValues reads them, sorted:
-// as cell text where that reads back as the same value and holds no quote, bracket or comma that
-// could run into the next value, else as DynamoDB JSON.
+// as cell text where that reads back as the same value and holds no quote, bracket, comma or
+// control character (which the text field refuses), else as DynamoDB JSON, which escapes them.
 func FormatOperationValues(op Operation) string {
 	parts := make([]string, 0, len(op.Values))
 	for _, k := range slices.Sorted(maps.Keys(op.Values)) {
@@ -434,6 +434,7 @@ func FormatOperationValues(op Operation) string {
 		text := FormatCell(v)
 		document := v.Type == M || v.Type == L || v.Type == SS || v.Type == NS || v.Type == BS
 		if text == "" || text != strings.TrimSpace(text) || !document && strings.ContainsAny(text, "\"{}[],") ||
+			strings.ContainsFunc(text, IsControl) ||
 			!sameValue(InferCell(text), v) {
 			if b, err := marshalPlain(v); err == nil {
 				text = b
