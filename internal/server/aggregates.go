@@ -169,21 +169,21 @@ func (s *Server) aggregatesAnswer(c echo.Context, change designer.Change, part f
 }
 
 func (s *Server) addAggregate(c echo.Context) error {
-	get, err := postedForm(c)
+	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
-	return s.aggregatesAnswer(c, designer.AddAggregate{EntityA: get("entity_a"), EntityB: get("entity_b")}, aggregateListPart, nil)
+	return s.aggregatesAnswer(c, designer.AddAggregate{EntityA: form.get("entity_a"), EntityB: form.get("entity_b")}, aggregateListPart, nil)
 }
 
 // saveAggregateField saves one figure and answers with its cell and, out of band, the suggestion
 // those figures now give.
 func (s *Server) saveAggregateField(c echo.Context) error {
-	get, err := postedForm(c)
+	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
-	id, field, value := get("id"), get("field"), get("value")
+	id, field, value := form.get("id"), form.get("field"), form.get("value")
 	cellID := elemID("aggf", id, field)
 	part := func(a templates.Aggregates) templ.Component {
 		for _, card := range a.Cards {
@@ -199,27 +199,27 @@ func (s *Server) saveAggregateField(c echo.Context) error {
 }
 
 func (s *Server) deleteAggregate(c echo.Context) error {
-	get, err := postedForm(c)
+	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
-	return s.aggregatesAnswer(c, designer.DeleteAggregate{ID: get("id")}, aggregateListPart, nil)
+	return s.aggregatesAnswer(c, designer.DeleteAggregate{ID: form.get("id")}, aggregateListPart, nil)
 }
 
 func (s *Server) addConsolidation(c echo.Context) error {
-	get, err := postedForm(c)
+	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
-	return s.aggregatesAnswer(c, designer.AddConsolidation{Parent: get("parent"), Child: get("child")}, consolidationPart, nil)
+	return s.aggregatesAnswer(c, designer.AddConsolidation{Parent: form.get("parent"), Child: form.get("child")}, consolidationPart, nil)
 }
 
 func (s *Server) saveConsolidationField(c echo.Context) error {
-	get, err := postedForm(c)
+	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
-	id, field, value := get("id"), get("field"), get("value")
+	id, field, value := form.get("id"), form.get("field"), form.get("value")
 	cellID := elemID("consf", id, field)
 	part := func(a templates.Aggregates) templ.Component {
 		for _, row := range a.Consolidations {
@@ -233,11 +233,11 @@ func (s *Server) saveConsolidationField(c echo.Context) error {
 }
 
 func (s *Server) deleteConsolidation(c echo.Context) error {
-	get, err := postedForm(c)
+	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
-	return s.aggregatesAnswer(c, designer.DeleteConsolidation{ID: get("id")}, consolidationPart, nil)
+	return s.aggregatesAnswer(c, designer.DeleteConsolidation{ID: form.get("id")}, consolidationPart, nil)
 }
 
 func aggregateListPart(a templates.Aggregates) templ.Component { return templates.AggregateList(a) }
@@ -251,10 +251,11 @@ func (s *Server) saveConsideration(c echo.Context) error {
 	if i < 0 {
 		return echo.ErrNotFound
 	}
-	value, err := formValue(c, "value")
+	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
+	value := form.get("value")
 	d := designFrom(c)
 	err = s.edit(c, designer.SetConsideration{Field: field, Value: value})
 	if msg, refused := refusal(err); refused {

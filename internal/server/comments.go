@@ -124,11 +124,11 @@ func (s *Server) commentsPage(c echo.Context) error {
 
 // addComment starts a thread or replies to one, as the current participant.
 func (s *Server) addComment(c echo.Context) error {
-	get, err := postedForm(c)
+	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
-	target, parent, body := strings.TrimSpace(get("target")), get("parent_id"), get("body")
+	target, parent, body := strings.TrimSpace(form.get("target")), form.get("parent_id"), form.get("body")
 	err = s.edit(c, designer.AddComment{
 		Target: target, ParentID: parent, Body: body,
 		Author: author(c), At: time.Now().UTC().Format(time.RFC3339),
@@ -138,26 +138,26 @@ func (s *Server) addComment(c echo.Context) error {
 
 // resolveComment resolves a thread or reopens it.
 func (s *Server) resolveComment(c echo.Context) error {
-	get, err := postedForm(c)
+	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
-	resolved, err := strconv.ParseBool(get("resolved"))
+	resolved, err := strconv.ParseBool(form.get("resolved"))
 	if err != nil {
-		return badInput("resolved: %q is not true or false", get("resolved"))
+		return badInput("resolved: %q is not true or false", form.get("resolved"))
 	}
-	id, target := get("id"), strings.TrimSpace(get("target"))
+	id, target := form.get("id"), strings.TrimSpace(form.get("target"))
 	err = s.edit(c, designer.ResolveComment{ID: id, Target: commentTarget(c, id, target), Resolved: resolved})
 	return s.commentAnswer(c, target, err, "", "")
 }
 
 // deleteComment deletes one of the participant's own comments.
 func (s *Server) deleteComment(c echo.Context) error {
-	get, err := postedForm(c)
+	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
-	id, target := get("id"), strings.TrimSpace(get("target"))
+	id, target := form.get("id"), strings.TrimSpace(form.get("target"))
 	for _, cm := range designFrom(c).Record.Design.Comments {
 		if cm.ID == id && cm.Author != author(c) {
 			return &apiError{http.StatusForbidden, "not_author", "Only " + cm.Author + ", who wrote this comment, can delete it."}

@@ -55,7 +55,11 @@ func (s *Server) edit(c echo.Context, change designer.Change) error {
 
 // baseRevision reads the optional base_revision of an edit's form; 0 means none was given.
 func baseRevision(c echo.Context) (int64, error) {
-	raw := c.Request().PostFormValue("base_revision")
+	form, err := postedForm(c)
+	if err != nil {
+		return 0, err
+	}
+	raw := form.get("base_revision")
 	if raw == "" {
 		return 0, nil
 	}
@@ -116,13 +120,23 @@ func formatTri(b *bool) string {
 	return "no"
 }
 
+// formValues is a request's posted form. Every handler reads its input through postedForm, so a
+// body over the limit is refused rather than read as empty values.
+type formValues struct{ values url.Values }
+
 // postedForm reads the posted form values, reporting a body over the limit.
-func postedForm(c echo.Context) (func(string) string, error) {
+func postedForm(c echo.Context) (formValues, error) {
 	if err := c.Request().ParseForm(); err != nil {
-		return nil, err
+		return formValues{}, err
 	}
-	return c.Request().PostForm.Get, nil
+	return formValues{c.Request().PostForm}, nil
 }
+
+// get is the value posted as name, "" when there is none.
+func (f formValues) get(name string) string { return f.values.Get(name) }
+
+// int reads a whole number, such as the position of a row ("index") or where it moves to ("to").
+func (f formValues) int(name string) (int, error) { return atoiField(name, f.get(name)) }
 
 func optionLabel(opts []templates.Option, value string) string {
 	for _, o := range opts {
@@ -162,24 +176,4 @@ func findCell(cells []templates.Cell, id string) (templates.Cell, bool) {
 		}
 	}
 	return templates.Cell{}, false
-}
-
-// postedMove reads a move button's form: the new position "to" and the other values.
-func postedMove(c echo.Context) (func(string) string, int, error) {
-	get, err := postedForm(c)
-	if err != nil {
-		return nil, 0, err
-	}
-	to, err := atoiField("to", get("to"))
-	return get, to, err
-}
-
-// postedIndex reads a form that addresses a row by its position, "index".
-func postedIndex(c echo.Context) (func(string) string, int, error) {
-	get, err := postedForm(c)
-	if err != nil {
-		return nil, 0, err
-	}
-	i, err := atoiField("index", get("index"))
-	return get, i, err
 }

@@ -176,11 +176,11 @@ func (s *Server) entitiesAnswer(c echo.Context, change designer.Change, relation
 }
 
 func (s *Server) addEntity(c echo.Context) error {
-	get, err := postedForm(c)
+	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
-	return s.entitiesAnswer(c, designer.AddEntity{Name: get("name")}, false, entitiesView{addValue: get("name")}, "", "")
+	return s.entitiesAnswer(c, designer.AddEntity{Name: form.get("name")}, false, entitiesView{addValue: form.get("name")}, "", "")
 }
 
 func (s *Server) entityIndex(c echo.Context, name string) int {
@@ -193,11 +193,11 @@ func (s *Server) entityIndex(c echo.Context, name string) int {
 }
 
 func (s *Server) saveEntityField(c echo.Context) error {
-	get, err := postedForm(c)
+	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
-	entity, field, value := get("entity"), get("field"), get("value")
+	entity, field, value := form.get("entity"), form.get("field"), form.get("value")
 	cell := "ent-" + itoa(s.entityIndex(c, entity)) + "-" + field
 	var change designer.Change
 	switch field {
@@ -212,37 +212,41 @@ func (s *Server) saveEntityField(c echo.Context) error {
 }
 
 func (s *Server) moveEntity(c echo.Context) error {
-	get, to, err := postedMove(c)
+	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
-	return s.entitiesAnswer(c, designer.MoveEntity{Entity: get("entity"), To: to}, false, entitiesView{}, "", "")
+	to, err := form.int("to")
+	if err != nil {
+		return err
+	}
+	return s.entitiesAnswer(c, designer.MoveEntity{Entity: form.get("entity"), To: to}, false, entitiesView{}, "", "")
 }
 
 func (s *Server) deleteEntity(c echo.Context) error {
-	get, err := postedForm(c)
+	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
-	return s.entitiesAnswer(c, designer.DeleteEntity{Entity: get("entity")}, false, entitiesView{}, "", "")
+	return s.entitiesAnswer(c, designer.DeleteEntity{Entity: form.get("entity")}, false, entitiesView{}, "", "")
 }
 
 func (s *Server) addAttribute(c echo.Context) error {
-	get, err := postedForm(c)
+	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
-	entity := get("entity")
+	entity := form.get("entity")
 	cell := "ent-" + itoa(s.entityIndex(c, entity)) + "-new-attribute"
-	return s.entitiesAnswer(c, designer.AddAttribute{Entity: entity, Name: get("name"), Type: designer.Type(get("type"))}, false, entitiesView{}, cell, get("name"))
+	return s.entitiesAnswer(c, designer.AddAttribute{Entity: entity, Name: form.get("name"), Type: designer.Type(form.get("type"))}, false, entitiesView{}, cell, form.get("name"))
 }
 
 func (s *Server) saveAttributeField(c echo.Context) error {
-	get, err := postedForm(c)
+	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
-	entity, attribute, field, value := get("entity"), get("attribute"), get("field"), get("value")
+	entity, attribute, field, value := form.get("entity"), form.get("attribute"), form.get("field"), form.get("value")
 	ei := s.entityIndex(c, entity)
 	cell := ""
 	if ei >= 0 {
@@ -265,44 +269,48 @@ func (s *Server) saveAttributeField(c echo.Context) error {
 }
 
 func (s *Server) moveAttribute(c echo.Context) error {
-	get, to, err := postedMove(c)
+	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
-	return s.entitiesAnswer(c, designer.MoveAttribute{Entity: get("entity"), Attribute: get("attribute"), To: to}, false, entitiesView{}, "", "")
+	to, err := form.int("to")
+	if err != nil {
+		return err
+	}
+	return s.entitiesAnswer(c, designer.MoveAttribute{Entity: form.get("entity"), Attribute: form.get("attribute"), To: to}, false, entitiesView{}, "", "")
 }
 
 func (s *Server) deleteAttribute(c echo.Context) error {
-	get, err := postedForm(c)
+	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
-	return s.entitiesAnswer(c, designer.DeleteAttribute{Entity: get("entity"), Attribute: get("attribute")}, false, entitiesView{}, "", "")
+	return s.entitiesAnswer(c, designer.DeleteAttribute{Entity: form.get("entity"), Attribute: form.get("attribute")}, false, entitiesView{}, "", "")
 }
 
 func (s *Server) addRelationship(c echo.Context) error {
-	get, err := postedForm(c)
+	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
-	return s.entitiesAnswer(c, designer.AddRelationship{From: get("from"), To: get("to"), RelationshipKind: get("kind")}, true, entitiesView{}, "", "")
+	return s.entitiesAnswer(c, designer.AddRelationship{From: form.get("from"), To: form.get("to"), RelationshipKind: form.get("kind")}, true, entitiesView{}, "", "")
 }
 
 func (s *Server) saveRelationshipField(c echo.Context) error {
-	get, err := postedForm(c)
+	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
-	id, field, value := get("id"), get("field"), get("value")
+	id, field, value := form.get("id"), form.get("field"), form.get("value")
 	return s.entitiesAnswer(c, designer.SetRelationshipField{ID: id, Field: field, Value: value}, true, entitiesView{}, elemID("relf", id, field), value)
 }
 
 func (s *Server) deleteRelationship(c echo.Context) error {
-	get, err := postedForm(c)
+	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
-	return s.entitiesAnswer(c, designer.DeleteRelationship{ID: get("id")}, true, entitiesView{}, "", "")
+	return s.entitiesAnswer(c, designer.DeleteRelationship{ID: form.get("id")}, true, entitiesView{}, "", "")
 }
 
 // entityCells lists every editable cell of the entities step.

@@ -20,12 +20,13 @@ func (s *Server) home(c echo.Context) error {
 
 // createDesignFromForm creates a blank design or a copy of an example, then opens it for editing.
 func (s *Server) createDesignFromForm(c echo.Context) error {
-	name, err := formValue(c, "name")
+	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
+	name := form.get("name")
 	var d designer.Design
-	if ex := c.Request().PostForm.Get("example"); ex != "" {
+	if ex := form.get("example"); ex != "" {
 		d, err = designer.ExampleDesign(ex)
 	} else {
 		d, err = designer.New(name)

@@ -104,15 +104,15 @@ func stepPath(step string) string {
 // in the popover; a new edit link moves the page to it, since the old one no longer opens anything.
 func (s *Server) rotateLink(c echo.Context) error {
 	d := designFrom(c)
-	raw, err := formValue(c, "which")
+	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
-	which, err := parseWhich(raw)
+	which, err := parseWhich(form.get("which"))
 	if err != nil {
 		return err
 	}
-	step := c.Request().PostForm.Get("step")
+	step := form.get("step")
 	tokens, err := s.store.RotateToken(c.Request().Context(), d.ID, d.Token, which)
 	if err != nil {
 		return err
@@ -141,13 +141,12 @@ func (s *Server) rotateLink(c echo.Context) error {
 // setViewLinkExpiry sets when the view link stops working, from the Share popover.
 func (s *Server) setViewLinkExpiry(c echo.Context) error {
 	d := designFrom(c)
-	choice, err := formValue(c, "expires")
+	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
-	form := c.Request().PostForm
-	step := form.Get("step")
-	at, err := expiryFromForm(choice, form.Get("date"), time.Now())
+	choice, step := form.get("expires"), form.get("step")
+	at, err := expiryFromForm(choice, form.get("date"), time.Now())
 	if err != nil {
 		if !isHTMX(c) {
 			return err
@@ -157,7 +156,7 @@ func (s *Server) setViewLinkExpiry(c echo.Context) error {
 			return merr
 		}
 		sh.Error = classify(err).Message
-		sh.Expiry, sh.ExpiryDate = choice, form.Get("date")
+		sh.Expiry, sh.ExpiryDate = choice, form.get("date")
 		return render(c, http.StatusUnprocessableEntity, templates.ShareLinks(sh))
 	}
 	if err := s.store.SetViewExpiry(c.Request().Context(), d.ID, d.Token, at); err != nil {

@@ -254,28 +254,32 @@ func (s *Server) mappingAnswer(c echo.Context, patternID string, change designer
 }
 
 func (s *Server) addOperation(c echo.Context) error {
-	get, err := postedForm(c)
+	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
-	return s.mappingAnswer(c, get("pattern"), designer.AddOperation{Pattern: get("pattern"), Op: "Query"}, "", "", -1)
+	return s.mappingAnswer(c, form.get("pattern"), designer.AddOperation{Pattern: form.get("pattern"), Op: "Query"}, "", "", -1)
 }
 
 func (s *Server) deleteOperation(c echo.Context) error {
-	get, i, err := postedIndex(c)
+	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
-	return s.mappingAnswer(c, get("pattern"), designer.DeleteOperation{Pattern: get("pattern"), Index: i}, "", "", -1)
+	i, err := form.int("index")
+	if err != nil {
+		return err
+	}
+	return s.mappingAnswer(c, form.get("pattern"), designer.DeleteOperation{Pattern: form.get("pattern"), Index: i}, "", "", -1)
 }
 
 func (s *Server) saveOperationField(c echo.Context) error {
-	get, err := postedForm(c)
+	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
-	pattern, field, value := get("pattern"), get("field"), get("value")
-	i, err := atoiField("index", get("index"))
+	pattern, field, value := form.get("pattern"), form.get("field"), form.get("value")
+	i, err := form.int("index")
 	if err != nil {
 		return err
 	}
@@ -288,34 +292,42 @@ func (s *Server) saveOperationField(c echo.Context) error {
 }
 
 func (s *Server) saveMappingNotes(c echo.Context) error {
-	get, err := postedForm(c)
+	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
-	pattern := get("pattern")
-	return s.mappingAnswer(c, pattern, designer.SetMappingNotes{Pattern: pattern, Notes: get("value")}, elemID("mapnotes", pattern), get("value"), -1)
+	pattern := form.get("pattern")
+	return s.mappingAnswer(c, pattern, designer.SetMappingNotes{Pattern: pattern, Notes: form.get("value")}, elemID("mapnotes", pattern), form.get("value"), -1)
 }
 
 // toggleExpected marks or unmarks one item as part of an operation's expected result and answers
 // with the result box.
 func (s *Server) toggleExpected(c echo.Context) error {
-	get, i, err := postedIndex(c)
+	form, err := postedForm(c)
+	if err != nil {
+		return err
+	}
+	i, err := form.int("index")
 	if err != nil {
 		return err
 	}
 	var key designer.Item
-	if err := json.Unmarshal([]byte(get("key")), &key); err != nil {
+	if err := json.Unmarshal([]byte(form.get("key")), &key); err != nil {
 		return badInput("key: not an item key in DynamoDB JSON: %v", err)
 	}
-	return s.resultAnswer(c, get("pattern"), i, designer.ToggleExpected{Pattern: get("pattern"), Index: i, Key: key})
+	return s.resultAnswer(c, form.get("pattern"), i, designer.ToggleExpected{Pattern: form.get("pattern"), Index: i, Key: key})
 }
 
 func (s *Server) clearExpected(c echo.Context) error {
-	get, i, err := postedIndex(c)
+	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
-	return s.resultAnswer(c, get("pattern"), i, designer.ClearExpected{Pattern: get("pattern"), Index: i})
+	i, err := form.int("index")
+	if err != nil {
+		return err
+	}
+	return s.resultAnswer(c, form.get("pattern"), i, designer.ClearExpected{Pattern: form.get("pattern"), Index: i})
 }
 
 func (s *Server) resultAnswer(c echo.Context, pattern string, i int, change designer.Change) error {

@@ -57,10 +57,11 @@ func (s *Server) overviewPage(c echo.Context) error {
 }
 
 func (s *Server) saveName(c echo.Context) error {
-	value, err := formValue(c, "name")
+	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
+	value := form.get("name")
 	return s.saveField(c, designer.SetName{Name: value}, func(d *designContext, errMsg string, saved bool) templates.Field {
 		shown := value
 		if saved {
@@ -75,10 +76,11 @@ func (s *Server) saveOverviewField(c echo.Context) error {
 	if !slices.Contains(designer.OverviewFields, field) {
 		return echo.ErrNotFound
 	}
-	value, err := formValue(c, "value")
+	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
+	value := form.get("value")
 	return s.saveField(c, designer.SetOverviewField{Field: field, Value: value}, func(d *designContext, errMsg string, saved bool) templates.Field {
 		shown := value
 		if saved {

@@ -57,11 +57,11 @@ func editorTab(c echo.Context) (string, error) {
 }
 
 func (s *Server) setParticipant(c echo.Context) error {
-	raw, err := formValue(c, "name")
+	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
-	name, ok := cleanParticipant(raw)
+	name, ok := cleanParticipant(form.get("name"))
 	if !ok {
 		return badInput("name: give a name of 1 to %d characters", maxParticipantLen)
 	}
@@ -74,7 +74,7 @@ func (s *Server) setParticipant(c echo.Context) error {
 		Secure:   c.IsTLS(),
 		SameSite: http.SameSiteLaxMode,
 	})
-	next := c.Request().PostForm.Get("next")
+	next := form.get("next")
 	// next is usually a design page, whose link may be the edit link.
 	c.Response().Header().Set("Cache-Control", "no-store")
 	// Only a design page of this server, with its query (a diff's revisions): never an open redirect.

@@ -139,11 +139,11 @@ func (s *Server) patternsTable(c echo.Context, focusID string) error {
 // savePatternField saves one cell and answers with that cell only, so saves of neighbouring cells
 // in flight at the same time never overwrite each other.
 func (s *Server) savePatternField(c echo.Context) error {
-	get, err := postedForm(c)
+	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
-	id, field, value := get("id"), get("field"), get("value")
+	id, field, value := form.get("id"), form.get("field"), form.get("value")
 	err = s.edit(c, designer.SetPatternField{ID: id, Field: field, Value: value})
 	d := designFrom(c)
 	p, index, ok := d.Record.Design.PatternByID(id)
@@ -167,12 +167,12 @@ func (s *Server) savePatternField(c echo.Context) error {
 }
 
 func (s *Server) addPattern(c echo.Context) error {
-	get, err := postedForm(c)
+	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
 	before := designFrom(c).Record.Design.Patterns
-	if err := s.edit(c, designer.AddPattern{After: get("after")}); err != nil {
+	if err := s.edit(c, designer.AddPattern{After: form.get("after")}); err != nil {
 		return err
 	}
 	added := ""
@@ -185,22 +185,26 @@ func (s *Server) addPattern(c echo.Context) error {
 }
 
 func (s *Server) movePattern(c echo.Context) error {
-	get, to, err := postedMove(c)
+	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
-	if err := s.edit(c, designer.MovePattern{ID: get("id"), To: to}); err != nil {
+	to, err := form.int("to")
+	if err != nil {
+		return err
+	}
+	if err := s.edit(c, designer.MovePattern{ID: form.get("id"), To: to}); err != nil {
 		return err
 	}
 	return s.patternsTable(c, "")
 }
 
 func (s *Server) deletePattern(c echo.Context) error {
-	get, err := postedForm(c)
+	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
-	if err := s.edit(c, designer.DeletePattern{ID: get("id")}); err != nil {
+	if err := s.edit(c, designer.DeletePattern{ID: form.get("id")}); err != nil {
 		return err
 	}
 	return s.patternsTable(c, "")

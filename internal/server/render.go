@@ -19,11 +19,3 @@ func render(c echo.Context, status int, component templ.Component) error {
 
 // isHTMX reports whether htmx sent the request and so expects a fragment.
 func isHTMX(c echo.Context) bool { return c.Request().Header.Get("HX-Request") == "true" }
-
-// formValue reads one form field, reporting a body over the limit instead of an empty value.
-func formValue(c echo.Context, name string) (string, error) {
-	if err := c.Request().ParseForm(); err != nil {
-		return "", err
-	}
-	return c.Request().PostForm.Get(name), nil
-}

@@ -297,15 +297,15 @@ func stepLabel(id string) string {
 
 // savePresence records which field a participant's tab is editing, for the others to see.
 func (s *Server) savePresence(c echo.Context) error {
-	get, err := postedForm(c)
+	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
-	focus := get("focus")
+	focus := form.get("focus")
 	if len(focus) > 200 {
 		return badInput("focus: give an element id of at most 200 characters")
 	}
-	if !s.hub.focus(designFrom(c).ID, get("tab"), focus) {
+	if !s.hub.focus(designFrom(c).ID, form.get("tab"), focus) {
 		return badInput("tab: this tab is not connected to the design; reload the page")
 	}
 	return c.NoContent(http.StatusNoContent)
@@ -313,11 +313,11 @@ func (s *Server) savePresence(c echo.Context) error {
 
 // saveLead starts or stops "follow me" for the facilitator's tab.
 func (s *Server) saveLead(c echo.Context) error {
-	get, err := postedForm(c)
+	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
-	if !s.hub.lead(designFrom(c).ID, get("tab"), get("on") == "true") {
+	if !s.hub.lead(designFrom(c).ID, form.get("tab"), form.get("on") == "true") {
 		return badInput("tab: this tab is not connected to the design; reload the page")
 	}
 	return c.NoContent(http.StatusNoContent)

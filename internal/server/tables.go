@@ -412,22 +412,22 @@ func reloadTables(c echo.Context, table string) error {
 }
 
 func (s *Server) addTable(c echo.Context) error {
-	get, err := postedForm(c)
+	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
-	if err := s.edit(c, designer.AddTable{Name: get("name"), PartitionKey: get("partition_key"), PartitionKeyType: get("type")}); err != nil {
+	if err := s.edit(c, designer.AddTable{Name: form.get("name"), PartitionKey: form.get("partition_key"), PartitionKeyType: form.get("type")}); err != nil {
 		return err
 	}
-	return reloadTables(c, strings.TrimSpace(get("name")))
+	return reloadTables(c, strings.TrimSpace(form.get("name")))
 }
 
 func (s *Server) deleteTable(c echo.Context) error {
-	get, err := postedForm(c)
+	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
-	if err := s.edit(c, designer.DeleteTable{Table: get("table")}); err != nil {
+	if err := s.edit(c, designer.DeleteTable{Table: form.get("table")}); err != nil {
 		return err
 	}
 	return reloadTables(c, "")
@@ -436,11 +436,11 @@ func (s *Server) deleteTable(c echo.Context) error {
 // saveTableField saves one field of a table. Names and keys reshape the page and reload it; the
 // rest answer with their cell.
 func (s *Server) saveTableField(c echo.Context) error {
-	get, err := postedForm(c)
+	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
-	table, field, value := get("table"), get("field"), get("value")
+	table, field, value := form.get("table"), form.get("field"), form.get("value")
 	t, ok := tableByName(designFrom(c).Record.Design, table)
 	if !ok {
 		return badInput("table: no table named %q; it may have been renamed or deleted", table)

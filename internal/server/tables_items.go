@@ -15,8 +15,8 @@ import (
 )
 
 // tableFromForm reads the "table" value (form or query) and finds the table.
-func tableFromForm(c echo.Context, get func(string) string) (string, designer.Table, error) {
-	name := get("table")
+func tableFromForm(c echo.Context, form formValues) (string, designer.Table, error) {
+	name := form.get("table")
 	if name == "" {
 		name = c.QueryParam("table")
 	}
@@ -36,19 +36,19 @@ func (s *Server) structuralEdit(c echo.Context, table string, change designer.Ch
 }
 
 func (s *Server) addTableAttribute(c echo.Context) error {
-	get, err := postedForm(c)
+	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
-	return s.structuralEdit(c, get("table"), designer.AddTableAttribute{Table: get("table"), Name: get("name"), Type: designer.Type(get("type"))})
+	return s.structuralEdit(c, form.get("table"), designer.AddTableAttribute{Table: form.get("table"), Name: form.get("name"), Type: designer.Type(form.get("type"))})
 }
 
 func (s *Server) saveTableAttributeField(c echo.Context) error {
-	get, err := postedForm(c)
+	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
-	table, attr, field, value := get("table"), get("attribute"), get("field"), get("value")
+	table, attr, field, value := form.get("table"), form.get("attribute"), form.get("field"), form.get("value")
 	switch field {
 	case "name":
 		return s.structuralEdit(c, table, designer.RenameTableAttribute{Table: table, Attribute: attr, To: value})
@@ -72,29 +72,29 @@ func (s *Server) saveTableAttributeField(c echo.Context) error {
 }
 
 func (s *Server) deleteTableAttribute(c echo.Context) error {
-	get, err := postedForm(c)
+	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
-	return s.structuralEdit(c, get("table"), designer.DeleteTableAttribute{Table: get("table"), Attribute: get("attribute")})
+	return s.structuralEdit(c, form.get("table"), designer.DeleteTableAttribute{Table: form.get("table"), Attribute: form.get("attribute")})
 }
 
 func (s *Server) addEntityType(c echo.Context) error {
-	get, err := postedForm(c)
+	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
 	table := c.QueryParam("table")
-	return s.structuralEdit(c, table, designer.AddEntityType{Table: table, Entity: get("entity"), PKTemplate: get("pk_template"), SKTemplate: get("sk_template")})
+	return s.structuralEdit(c, table, designer.AddEntityType{Table: table, Entity: form.get("entity"), PKTemplate: form.get("pk_template"), SKTemplate: form.get("sk_template")})
 }
 
 func (s *Server) saveEntityTypeField(c echo.Context) error {
-	get, err := postedForm(c)
+	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
-	table, field, value := get("table"), get("field"), get("value")
-	i, err := atoiField("index", get("index"))
+	table, field, value := form.get("table"), form.get("field"), form.get("value")
+	i, err := form.int("index")
 	if err != nil {
 		return err
 	}
@@ -106,31 +106,35 @@ func (s *Server) saveEntityTypeField(c echo.Context) error {
 }
 
 func (s *Server) deleteEntityType(c echo.Context) error {
-	get, i, err := postedIndex(c)
+	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
-	return s.structuralEdit(c, get("table"), designer.DeleteEntityType{Table: get("table"), Index: i})
+	i, err := form.int("index")
+	if err != nil {
+		return err
+	}
+	return s.structuralEdit(c, form.get("table"), designer.DeleteEntityType{Table: form.get("table"), Index: i})
 }
 
 func (s *Server) addIndex(c echo.Context) error {
-	get, err := postedForm(c)
+	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
-	name, t, err := tableFromForm(c, get)
+	name, t, err := tableFromForm(c, form)
 	if err != nil {
 		return err
 	}
-	pk, err := designer.ParseKeyAttributes(get("partition_key"), t)
+	pk, err := designer.ParseKeyAttributes(form.get("partition_key"), t)
 	if err != nil {
 		return err
 	}
-	sk, err := designer.ParseKeyAttributes(get("sort_key"), t)
+	sk, err := designer.ParseKeyAttributes(form.get("sort_key"), t)
 	if err != nil {
 		return err
 	}
-	return s.structuralEdit(c, name, designer.AddIndex{Table: name, Name: get("name"), Local: get("kind") == "lsi", PartitionKey: pk, SortKey: sk})
+	return s.structuralEdit(c, name, designer.AddIndex{Table: name, Name: form.get("name"), Local: form.get("kind") == "lsi", PartitionKey: pk, SortKey: sk})
 }
 
 func findIndex(t designer.Table, name string) (designer.Index, bool) {
@@ -143,15 +147,15 @@ func findIndex(t designer.Table, name string) (designer.Index, bool) {
 }
 
 func (s *Server) saveIndexField(c echo.Context) error {
-	get, err := postedForm(c)
+	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
-	table, t, err := tableFromForm(c, get)
+	table, t, err := tableFromForm(c, form)
 	if err != nil {
 		return err
 	}
-	index, field, value := get("index"), get("field"), get("value")
+	index, field, value := form.get("index"), form.get("field"), form.get("value")
 	ix, ok := findIndex(t, index)
 	if !ok {
 		return badInput("index: %s has no index named %q", table, index)
@@ -203,11 +207,11 @@ func (s *Server) saveIndexField(c echo.Context) error {
 }
 
 func (s *Server) deleteIndex(c echo.Context) error {
-	get, err := postedForm(c)
+	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
-	return s.structuralEdit(c, get("table"), designer.DeleteIndex{Table: get("table"), Index: get("index")})
+	return s.structuralEdit(c, form.get("table"), designer.DeleteIndex{Table: form.get("table"), Index: form.get("index")})
 }
 
 // gridAnswer applies a change to a table's items and answers with the grid, the index grids and
@@ -243,84 +247,84 @@ func (s *Server) gridAnswer(c echo.Context, table string, change designer.Change
 }
 
 func (s *Server) addItem(c echo.Context) error {
-	get, err := postedForm(c)
+	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
-	return s.gridAnswer(c, get("table"), designer.AddItem{Table: get("table"), Item: designer.Item{}, After: get("after")})
+	return s.gridAnswer(c, form.get("table"), designer.AddItem{Table: form.get("table"), Item: designer.Item{}, After: form.get("after")})
 }
 
 func (s *Server) duplicateItem(c echo.Context) error {
-	get, err := postedForm(c)
+	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
-	return s.gridAnswer(c, get("table"), designer.DuplicateItem{Table: get("table"), ID: get("id")})
+	return s.gridAnswer(c, form.get("table"), designer.DuplicateItem{Table: form.get("table"), ID: form.get("id")})
 }
 
 func (s *Server) deleteItem(c echo.Context) error {
-	get, err := postedForm(c)
+	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
-	return s.gridAnswer(c, get("table"), designer.DeleteItems{Table: get("table"), IDs: []string{get("id")}})
+	return s.gridAnswer(c, form.get("table"), designer.DeleteItems{Table: form.get("table"), IDs: []string{form.get("id")}})
 }
 
 func (s *Server) fillItemKeys(c echo.Context) error {
-	get, err := postedForm(c)
+	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
-	return s.gridAnswer(c, get("table"), designer.FillKeyFromTemplate{Table: get("table"), ID: get("id")})
+	return s.gridAnswer(c, form.get("table"), designer.FillKeyFromTemplate{Table: form.get("table"), ID: form.get("id")})
 }
 
 func (s *Server) pasteItems(c echo.Context) error {
-	get, err := postedForm(c)
+	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
 	table := c.QueryParam("table")
-	return s.gridAnswer(c, table, designer.PasteItems{Table: table, Text: get("text")})
+	return s.gridAnswer(c, table, designer.PasteItems{Table: table, Text: form.get("text")})
 }
 
 func (s *Server) generateItems(c echo.Context) error {
-	get, err := postedForm(c)
+	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
 	table := c.QueryParam("table")
-	count, err := atoiField("count", get("count"))
+	count, err := form.int("count")
 	if err != nil {
 		return err
 	}
-	seed, err := strconv.ParseUint(strings.TrimSpace(get("seed")), 10, 64)
+	seed, err := strconv.ParseUint(strings.TrimSpace(form.get("seed")), 10, 64)
 	if err != nil {
-		return badInput("seed: %q is not a whole number of zero or more", get("seed"))
+		return badInput("seed: %q is not a whole number of zero or more", form.get("seed"))
 	}
 	return s.gridAnswer(c, table, designer.GenerateSampleItems{Table: table, Count: count, Seed: seed})
 }
 
 func (s *Server) addItemColumn(c echo.Context) error {
-	get, err := postedForm(c)
+	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
 	table := c.QueryParam("table")
-	return s.gridAnswer(c, table, designer.AddItemColumn{Table: table, Attribute: get("name"), Type: designer.Type(get("type"))})
+	return s.gridAnswer(c, table, designer.AddItemColumn{Table: table, Attribute: form.get("name"), Type: designer.Type(form.get("type"))})
 }
 
 // saveItemCell saves one grid cell. A key cell answers with the whole grid (the row may move to
 // another partition); any other cell answers with itself, its row's size and the index grids.
 func (s *Server) saveItemCell(c echo.Context) error {
-	get, err := postedForm(c)
+	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
-	table, t, err := tableFromForm(c, get)
+	table, t, err := tableFromForm(c, form)
 	if err != nil {
 		return err
 	}
-	id, attr, value := get("id"), get("attribute"), get("value")
+	id, attr, value := form.get("id"), form.get("attribute"), form.get("value")
 	change := designer.SetItemCell{Table: table, ID: id, Attribute: attr, Text: value}
 	isKey := attr == t.PartitionKey.Name || (t.SortKey != nil && attr == t.SortKey.Name)
 	if isKey {

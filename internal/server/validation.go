@@ -50,12 +50,12 @@ func (s *Server) apiValidation(c echo.Context) error {
 }
 
 func (s *Server) answerQuestion(c echo.Context) error {
-	get, err := postedForm(c)
+	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
 	d := designFrom(c)
-	change, err := rules.AnswerQuestion(d.Record.Design, get("question"), get("action"))
+	change, err := rules.AnswerQuestion(d.Record.Design, form.get("question"), form.get("action"))
 	if err != nil {
 		return err
 	}
