@@ -117,7 +117,7 @@ func dmEntityName(tmpl, desc string) string {
 	if tmpl != "" {
 		return tmpl
 	}
-	return truncateRunes(oneLine(desc), 60)
+	return designer.TruncateRunes(oneLine(desc), 60)
 }
 
 var dmAttrEntry = regexp.MustCompile(`^[-*+]?\s*` + "`?" + `([A-Za-z_][A-Za-z0-9_.\-#]*)` + "`?" + `\s*(?:\(([^()]*)\))?\s*(?::\s*(.*)|[-–—]\s*(.*))?$`)

@@ -131,7 +131,7 @@ func ExportDataModelMD(d designer.Design) []byte {
 		if w.slots[i].kind != dmUnknown {
 			continue
 		}
-		w.heading(dmEscapeTitle(truncateRunes(oneLine(s.Title), designer.MaxNameLen)))
+		w.heading(dmEscapeTitle(designer.TruncateRunes(oneLine(s.Title), designer.MaxNameLen)))
 		w.body(s.Body, dmCtxGeneric)
 	}
 
@@ -202,7 +202,7 @@ func dmPlaceSections(d designer.Design) []dmSlot {
 			continue
 		}
 		// The heading the section would get, as the importer sees it.
-		kind, _, _, _ := dmHeadingKind(dmEscapeTitle(truncateRunes(oneLine(s.Title), designer.MaxNameLen)))
+		kind, _, _, _ := dmHeadingKind(dmEscapeTitle(designer.TruncateRunes(oneLine(s.Title), designer.MaxNameLen)))
 		switch kind {
 		case dmTable, dmIndex:
 			// A table or index no longer in the design; under its own heading it would come back

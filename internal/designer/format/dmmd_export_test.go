@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -125,19 +124,7 @@ func TestExportDataModelMD_golden(t *testing.T) {
 	} {
 		t.Run(tt.file, func(t *testing.T) {
 			got := ExportDataModelMD(tt.design)
-			path := filepath.Join("testdata", "dmmd", tt.file)
-			if *update {
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test -run TestExportDataModelMD_golden -update to create it)", err)
-			}
-			if !bytes.Equal(want, got) {
-				t.Fatalf("export differs from %s (run with -update if the change is intended):\n%s", path, designertest.FirstDifference(want, got))
-			}
+			designertest.Golden(t, filepath.Join("testdata", "dmmd", tt.file), got)
 		})
 	}
 }

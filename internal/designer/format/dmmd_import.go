@@ -459,7 +459,7 @@ func (p *dmParser) placeProse(s *dmSection) {
 		}
 		p.note(s.line, "text under %q that Dynaloom does not read was kept as prose", s.title)
 	}
-	p.prose.Sections = append(p.prose.Sections, designer.Section{Title: truncateRunes(title, designer.MaxNameLen), Body: body})
+	p.prose.Sections = append(p.prose.Sections, designer.Section{Title: designer.TruncateRunes(title, designer.MaxNameLen), Body: body})
 }
 
 // dmReadSample reads a markdown table as sample items: a header row, an optional separator, rows.

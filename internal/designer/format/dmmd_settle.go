@@ -70,7 +70,7 @@ func (p *dmParser) design() designer.Design {
 	if strings.TrimSpace(d.Name) == "" {
 		d.Name = "Untitled design"
 	}
-	d.Name = truncateRunes(d.Name, designer.MaxNameLen)
+	d.Name = designer.TruncateRunes(d.Name, designer.MaxNameLen)
 	d.Patterns = dmTargetOperations(d.Tables, d.Patterns)
 	return designer.Normalize(d)
 }

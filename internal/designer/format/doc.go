@@ -1,6 +1,7 @@
-// Package format owns the files a design is read from and written as: the requirement and data
-// model markdown documents (with the data model's operation-cell parser), the NoSQL Workbench
-// model, the CloudFormation template and the MCP validator's model, the list of export formats and
-// Import, which recognises a file's kind from its content. It builds on packages designer, dynamo
-// and rules; it will be split into one package per format.
+// Package format is the dispatcher of the files a design is read from and written as: the list of
+// export formats (exports.go) and Import, which recognises a file's kind from its content and hands
+// it to that format's reader. The NoSQL Workbench model (workbench), the CloudFormation template
+// (cloudformation) and the MCP validator's model (mcpmodel) are packages of their own, the last two
+// sharing the CreateTable shape of a table (tabledef); the requirement and data model markdown
+// documents, with the data model's operation-cell parser, are still read and written here.
 package format

@@ -4,6 +4,9 @@ import (
 	"time"
 
 	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/format/cloudformation"
+	"dynaloom/internal/designer/format/mcpmodel"
+	"dynaloom/internal/designer/format/workbench"
 )
 
 // ExportFormat is one of the documents a design can be written as (CONTRACT.md "Export formats").
@@ -38,12 +41,12 @@ var exportFormats = []ExportFormat{
 		"The data model document: tables and indexes with sample items, the access pattern mapping, hot partitions, trade-offs and the validation checklist.", true,
 		func(d designer.Design) ([]byte, error) { return ExportDataModelMD(d), nil }, nil},
 	{"workbench-json", "NoSQL Workbench model", "dynaloom-workbench-model.json", "application/json",
-		"A NoSQL Workbench data model (version 3.0): tables, indexes, facets from the entity types, and the sample items.", false, ExportWorkbenchJSON,
-		WorkbenchDated},
+		"A NoSQL Workbench data model (version 3.0): tables, indexes, facets from the entity types, and the sample items.", false, workbench.Export,
+		workbench.Dated},
 	{"cloudformation-json", "CloudFormation template", "dynaloom-tables.cfn.json", "application/json",
-		"One AWS::DynamoDB::Table per table: key attributes, GSIs, LSIs, projections, TTL and billing mode.", false, ExportCloudFormationJSON, nil},
+		"One AWS::DynamoDB::Table per table: key attributes, GSIs, LSIs, projections, TTL and billing mode.", false, cloudformation.Export, nil},
 	{"mcp-model-json", "DynamoDB MCP validator model", "dynamodb_data_model.json", "application/json",
-		"The executable model the AWS DynamoDB MCP server's validator reads: tables, items and one aws dynamodb command per access pattern.", false, ExportMCPModelJSON, nil},
+		"The executable model the AWS DynamoDB MCP server's validator reads: tables, items and one aws dynamodb command per access pattern.", false, mcpmodel.Export, nil},
 	{"design-json", "Dynaloom design", "dynaloom-design.json", "application/json",
 		"Dynaloom's own lossless document (format dynaloom/1), to move a design between servers or keep it in a repository.", false, designer.MarshalJSON, nil},
 }

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/format/workbench"
 )
 
 // File is one uploaded or named input document.
@@ -73,7 +74,7 @@ func importOne(f File) (designer.Design, []ImportNote, error) {
 	case KindDataModelMD:
 		d, notes, err = ImportDataModelMD(f.Data)
 	case KindWorkbenchJSON:
-		d, notes, err = ImportWorkbenchJSON(f.Data)
+		d, notes, err = workbench.Import(f.Data)
 	default:
 		return designer.Design{}, nil, designer.Invalid("file", "%q is not a document Dynaloom reads: give a dynamodb_requirement.md, a dynamodb_data_model.md, a NoSQL Workbench model or a Dynaloom design-json file", f.Name)
 	}
@@ -108,7 +109,7 @@ func Recognise(data []byte) string {
 		return KindUnknown
 	}
 	if bytes.HasPrefix(text, []byte("{")) {
-		if isWorkbenchModel(text) {
+		if workbench.Looks(text) {
 			return KindWorkbenchJSON
 		}
 		return KindDesignJSON

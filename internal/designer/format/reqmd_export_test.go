@@ -2,8 +2,6 @@ package format
 
 import (
 	"bytes"
-	"flag"
-	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -13,8 +11,6 @@ import (
 	"dynaloom/internal/designer/designertest"
 	"dynaloom/internal/designer/rules"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 func f64(v float64) *float64 { return &v }
 func i64(v int64) *int64     { return &v }
@@ -151,19 +147,7 @@ func TestExportRequirementsMD_roundTripIsByteIdentical(t *testing.T) {
 
 func TestExportRequirementsMD_golden(t *testing.T) {
 	got := ExportRequirementsMD(richRequirementsDesign())
-	const path = "testdata/reqmd/golden.md"
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -run TestExportRequirementsMD_golden -update to create it)", err)
-	}
-	if !bytes.Equal(want, got) {
-		t.Fatalf("export differs from %s (run with -update if the change is intended):\n%s", path, designertest.FirstDifference(want, got))
-	}
+	designertest.Golden(t, "testdata/reqmd/golden.md", got)
 }
 
 func TestExportRequirementsMD_followsTheTemplate(t *testing.T) {

@@ -13,11 +13,8 @@ import (
 )
 
 // ImportNote reports something an imported document held that could not be placed in the design
-// as written. Line is 1-based; 0 means the note is about the whole document.
-type ImportNote struct {
-	Line    int
-	Message string
-}
+// as written; every reader gives them.
+type ImportNote = designer.ImportNote
 
 // ImportRequirementsMD reads a dynamodb_requirement.md: the seed template, the forms
 // ExportRequirementsMD writes, and the variants seen in the wild (a single RPS value, type "None",
@@ -354,7 +351,7 @@ func (p *reqParser) design() designer.Design {
 	if name == "" {
 		name = "Untitled design"
 	}
-	d.Name = truncateRunes(name, designer.MaxNameLen)
+	d.Name = designer.TruncateRunes(name, designer.MaxNameLen)
 	d.Entities = p.relationshipEntities(d.Entities, d.Relationships)
 
 	for _, b := range p.blocks {
@@ -439,11 +436,4 @@ func nameFromDomain(domain string) string {
 		return string(r) + "…"
 	}
 	return s
-}
-
-func truncateRunes(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	return strings.TrimSpace(string([]rune(s)[:n]))
 }

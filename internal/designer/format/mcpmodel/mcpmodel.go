@@ -1,25 +1,11 @@
-package format
-
-import (
-	"bytes"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"slices"
-	"strconv"
-	"strings"
-
-	"dynaloom/internal/designer"
-	"dynaloom/internal/designer/dynamo"
-)
-
-// The mcp-model-json export is the executable model the AWS DynamoDB MCP server's validator reads
-// (dynamodb_data_model.json, §2.2 of reference/awslabs-dynamodb-mcp.md): "tables" as CreateTable
-// requests, "items" as BatchWriteItem put requests per table, and "access_patterns" with one
-// "aws dynamodb …" command each. Decisions worth knowing:
+// Package mcpmodel writes the mcp-model-json export: the executable model the AWS DynamoDB MCP
+// server's validator reads (dynamodb_data_model.json, §2.2 of reference/awslabs-dynamodb-mcp.md):
+// "tables" as CreateTable requests, "items" as BatchWriteItem put requests per table, and
+// "access_patterns" with one "aws dynamodb …" command each. Decisions worth knowing:
 //
-//   - Tables are the cloudformation-json tables without TimeToLiveSpecification, which CreateTable
-//     does not take; the validator passes each table to CreateTable as it is.
+//   - Tables are the cloudformation-json tables (package tabledef) without
+//     TimeToLiveSpecification, which CreateTable does not take; the validator passes each table to
+//     CreateTable as it is.
 //   - A pattern's operations become its commands in order. Consecutive operations of the same
 //     batch or transaction kind (BatchGetItem, BatchWriteItem, TransactGetItems,
 //     TransactWriteItems) are one request, as a mapping lists one action per row; a BatchGetItem
@@ -39,15 +25,30 @@ import (
 //     DynamoDB refuses unused ones; when an expression does not parse, it carries them all and
 //     DynamoDB reports the mistake when the validator runs it.
 //   - Every word of a command goes through shellQuote, so no name or value can end its word.
+package mcpmodel
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/dynamo"
+	"dynaloom/internal/designer/format/tabledef"
+)
 
 // mcpModel is the whole document; its members are written in the order the guide asks for.
-type mcpModel struct {
-	Tables         []tableDefinition         `json:"tables"`
+type modelFile struct {
+	Tables         []tabledef.Table          `json:"tables"`
 	Items          map[string][]writeRequest `json:"items"`
-	AccessPatterns []mcpAccessPattern        `json:"access_patterns"`
+	AccessPatterns []accessPattern           `json:"access_patterns"`
 }
 
-type mcpAccessPattern struct {
+type accessPattern struct {
 	Pattern           string `json:"pattern"`
 	Description       string `json:"description"`
 	Table             string `json:"table,omitempty"`
@@ -121,16 +122,16 @@ type conditionAction struct {
 	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames"`
 }
 
-// ExportMCPModelJSON writes the design as the executable model JSON of the AWS DynamoDB MCP
+// Export writes the design as the executable model JSON of the AWS DynamoDB MCP
 // server's validator: its tables, its sample items and one AWS CLI command per mapped operation.
 // A table DynamoDB could not create, or an operation no command can express (a GetItem without a
 // key, an unknown table), is a *ValidationError naming the field.
-func ExportMCPModelJSON(d designer.Design) ([]byte, error) {
-	tables, err := tableDefinitions(d, false)
+func Export(d designer.Design) ([]byte, error) {
+	tables, err := tabledef.Tables(d, false)
 	if err != nil {
 		return nil, err
 	}
-	model := mcpModel{Tables: tables, Items: map[string][]writeRequest{}, AccessPatterns: []mcpAccessPattern{}}
+	model := modelFile{Tables: tables, Items: map[string][]writeRequest{}, AccessPatterns: []accessPattern{}}
 	for i, t := range d.Tables {
 		if len(t.Items) == 0 {
 			continue
@@ -151,7 +152,7 @@ func ExportMCPModelJSON(d designer.Design) ([]byte, error) {
 		}
 		model.AccessPatterns = append(model.AccessPatterns, entries...)
 	}
-	return encodeIndented(model)
+	return tabledef.EncodeIndented(model)
 }
 
 // checkTypedItem refuses an attribute value without a DynamoDB type, at any depth, which DynamoDB
@@ -194,7 +195,7 @@ func sortedKeys[V any](m map[string]V) []string {
 
 // patternEntries is the access_patterns entries of one pattern: one per command, or one with a
 // reason when nothing is mapped.
-func patternEntries(d designer.Design, pp string, p designer.Pattern) ([]mcpAccessPattern, error) {
+func patternEntries(d designer.Design, pp string, p designer.Pattern) ([]accessPattern, error) {
 	cmds, err := patternCommands(d, pp, p.Mapping.Operations)
 	if err != nil {
 		return nil, err
@@ -208,11 +209,11 @@ func patternEntries(d designer.Design, pp string, p designer.Pattern) ([]mcpAcce
 		if notes := strings.TrimSpace(p.Mapping.Notes); notes != "" {
 			reason += " " + notes
 		}
-		return []mcpAccessPattern{{Pattern: id, Description: p.Description, Reason: reason}}, nil
+		return []accessPattern{{Pattern: id, Description: p.Description, Reason: reason}}, nil
 	}
-	out := make([]mcpAccessPattern, len(cmds))
+	out := make([]accessPattern, len(cmds))
 	for k, c := range cmds {
-		e := mcpAccessPattern{Pattern: id, Description: p.Description, Table: strings.Join(c.tables, ", "),
+		e := accessPattern{Pattern: id, Description: p.Description, Table: strings.Join(c.tables, ", "),
 			Index: c.index, DynamoDBOperation: c.op, Implementation: c.words.String()}
 		if len(cmds) > 1 {
 			e.Pattern += letterSuffix(k)

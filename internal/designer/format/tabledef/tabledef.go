@@ -1,4 +1,8 @@
-package format
+// Package tabledef describes a design's tables as CreateTable and AWS::DynamoDB::Table do, checked
+// against what DynamoDB can create: the table properties the CloudFormation template and the MCP
+// validator's model both write (the two formats use the same property names), and the indented
+// JSON both are written as.
+package tabledef
 
 import (
 	"bytes"
@@ -8,133 +12,64 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"dynaloom/internal/designer"
 	"dynaloom/internal/designer/dynamo"
 )
 
-// The cloudformation-json export is a CloudFormation template with one AWS::DynamoDB::Table per
-// table of the design. Its table properties are the same as the tables of the mcp-model-json
-// export (mcpmodel.go), because CloudFormation and CreateTable use the same property names; only
-// TimeToLiveSpecification is CloudFormation's alone. Decisions worth knowing:
-//
-//   - AttributeDefinitions lists only the key attributes of the table and its indexes, each once,
-//     sorted by name: DynamoDB refuses a definition that no key schema uses.
-//   - A multi-attribute GSI key is written as CloudFormation writes it since November 2025: several
-//     HASH elements, then several RANGE elements, in key order.
-//   - An INCLUDE projection leaves out the key attributes it lists and any repeats, and becomes
-//     KEYS_ONLY when nothing is left; the index is the same, since every entry holds its keys, and
-//     DynamoDB refuses the list otherwise.
-//   - A PROVISIONED table gives each of its GSIs the table's read and write units, since the design
-//     records capacity units per table only. LSIs share the table's capacity and take none.
-//   - Logical ids are the table name's letters and digits in CamelCase followed by "Table"
-//     ("order-items" → OrderItemsTable); a name that gives the id of an earlier table gets "2",
-//     "3", … after it.
-
-// cfnFormatVersion is the only template format version CloudFormation has.
-const cfnFormatVersion = "2010-09-09"
-
-// cfnDescriptionMax is CloudFormation's limit on a template description, in bytes.
-const cfnDescriptionMax = 1024
-
-// tableDefinition is one table as CreateTable and AWS::DynamoDB::Table describe it.
-type tableDefinition struct {
+// Table is one table as CreateTable and AWS::DynamoDB::Table describe it.
+type Table struct {
 	TableName               string                `json:"TableName"`
-	AttributeDefinitions    []attributeDefinition `json:"AttributeDefinitions"`
-	KeySchema               []keySchemaElement    `json:"KeySchema"`
-	GlobalSecondaryIndexes  []indexDefinition     `json:"GlobalSecondaryIndexes,omitempty"`
-	LocalSecondaryIndexes   []indexDefinition     `json:"LocalSecondaryIndexes,omitempty"`
+	AttributeDefinitions    []AttributeDefinition `json:"AttributeDefinitions"`
+	KeySchema               []KeySchemaElement    `json:"KeySchema"`
+	GlobalSecondaryIndexes  []Index               `json:"GlobalSecondaryIndexes,omitempty"`
+	LocalSecondaryIndexes   []Index               `json:"LocalSecondaryIndexes,omitempty"`
 	BillingMode             string                `json:"BillingMode"`
-	ProvisionedThroughput   *throughput           `json:"ProvisionedThroughput,omitempty"`
-	TimeToLiveSpecification *ttlSpecification     `json:"TimeToLiveSpecification,omitempty"`
+	ProvisionedThroughput   *Throughput           `json:"ProvisionedThroughput,omitempty"`
+	TimeToLiveSpecification *TTLSpecification     `json:"TimeToLiveSpecification,omitempty"`
 }
 
-type attributeDefinition struct {
+// AttributeDefinition gives a key attribute its type.
+type AttributeDefinition struct {
 	AttributeName string        `json:"AttributeName"`
 	AttributeType designer.Type `json:"AttributeType"`
 }
 
-type keySchemaElement struct {
+// KeySchemaElement is one attribute of a key: HASH or RANGE.
+type KeySchemaElement struct {
 	AttributeName string `json:"AttributeName"`
 	KeyType       string `json:"KeyType"`
 }
 
-type indexDefinition struct {
-	IndexName             string               `json:"IndexName"`
-	KeySchema             []keySchemaElement   `json:"KeySchema"`
-	Projection            projectionDefinition `json:"Projection"`
-	ProvisionedThroughput *throughput          `json:"ProvisionedThroughput,omitempty"`
+// Index is one global or local secondary index of a Table.
+type Index struct {
+	IndexName             string             `json:"IndexName"`
+	KeySchema             []KeySchemaElement `json:"KeySchema"`
+	Projection            Projection         `json:"Projection"`
+	ProvisionedThroughput *Throughput        `json:"ProvisionedThroughput,omitempty"`
 }
 
-type projectionDefinition struct {
+// Projection says which attributes an Index holds.
+type Projection struct {
 	ProjectionType   string   `json:"ProjectionType"`
 	NonKeyAttributes []string `json:"NonKeyAttributes,omitempty"`
 }
 
-type throughput struct {
+// Throughput is a PROVISIONED table's or GSI's capacity units.
+type Throughput struct {
 	ReadCapacityUnits  int64 `json:"ReadCapacityUnits"`
 	WriteCapacityUnits int64 `json:"WriteCapacityUnits"`
 }
 
-type ttlSpecification struct {
+// TTLSpecification names the TTL attribute, which CloudFormation alone takes.
+type TTLSpecification struct {
 	AttributeName string `json:"AttributeName"`
 	Enabled       bool   `json:"Enabled"`
 }
 
-type cfnTemplate struct {
-	AWSTemplateFormatVersion string                 `json:"AWSTemplateFormatVersion"`
-	Description              string                 `json:"Description"`
-	Resources                map[string]cfnResource `json:"Resources"`
-}
-
-type cfnResource struct {
-	Type       string          `json:"Type"`
-	Properties tableDefinition `json:"Properties"`
-}
-
-// ExportCloudFormationJSON writes the design's tables as a CloudFormation template (JSON): one
-// AWS::DynamoDB::Table per table with its keys, indexes, projections, TTL and billing mode. A name
-// DynamoDB would refuse, or a key or index DynamoDB cannot create, is a *ValidationError naming
-// the field, such as tables/2/name.
-func ExportCloudFormationJSON(d designer.Design) ([]byte, error) {
-	if len(d.Tables) == 0 {
-		return nil, designer.Invalid("tables", "the design has no tables; a CloudFormation template needs at least one resource")
-	}
-	defs, err := tableDefinitions(d, true)
-	if err != nil {
-		return nil, err
-	}
-	tpl := cfnTemplate{
-		AWSTemplateFormatVersion: cfnFormatVersion,
-		Description:              cfnDescription(d.Name),
-		Resources:                make(map[string]cfnResource, len(defs)),
-	}
-	for i, id := range logicalIDs(d.Tables) {
-		tpl.Resources[id] = cfnResource{Type: "AWS::DynamoDB::Table", Properties: defs[i]}
-	}
-	return encodeIndented(tpl)
-}
-
-func cfnDescription(name string) string {
-	desc := "Amazon DynamoDB tables of the Dynaloom design “" + name + "”"
-	if strings.TrimSpace(name) == "" {
-		desc = "Amazon DynamoDB tables of a Dynaloom design"
-	}
-	if len(desc) <= cfnDescriptionMax {
-		return desc
-	}
-	cut := cfnDescriptionMax - len("…”")
-	for cut > 0 && !utf8.RuneStart(desc[cut]) {
-		cut--
-	}
-	return desc[:cut] + "…”"
-}
-
-// encodeIndented writes v as JSON indented by two spaces, ending with a newline. "<", ">" and "&"
+// EncodeIndented writes v as JSON indented by two spaces, ending with a newline. "<", ">" and "&"
 // stay as written: expressions such as "price > :min" are common and would read badly escaped.
-func encodeIndented(v any) ([]byte, error) {
+func EncodeIndented(v any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")
@@ -145,43 +80,10 @@ func encodeIndented(v any) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// logicalIDs derives a CloudFormation logical id from each table name: letters and digits only,
-// unique in the template, the same for the same tables.
-func logicalIDs(tables []designer.Table) []string {
-	const maxBase = 240 // leaves room for "Table" and a counter within CloudFormation's 255
-	ids := make([]string, len(tables))
-	used := make(map[string]bool, len(tables))
-	for i, t := range tables {
-		var b strings.Builder
-		upper := true
-		for _, r := range t.Name {
-			isAlnum := 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
-			switch {
-			case !isAlnum:
-				upper = true
-			case b.Len() >= maxBase:
-			case upper:
-				b.WriteRune(unicode.ToUpper(r))
-				upper = false
-			default:
-				b.WriteRune(r)
-			}
-		}
-		base := b.String() + "Table"
-		id := base
-		for n := 2; used[id]; n++ {
-			id = base + strconv.Itoa(n)
-		}
-		used[id] = true
-		ids[i] = id
-	}
-	return ids
-}
-
-// tableDefinitions checks the design's tables against what DynamoDB can create and describes each
+// Tables checks the design's tables against what DynamoDB can create and describes each
 // one; withTTL adds the TimeToLiveSpecification only CloudFormation reads.
-func tableDefinitions(d designer.Design, withTTL bool) ([]tableDefinition, error) {
-	out := make([]tableDefinition, len(d.Tables))
+func Tables(d designer.Design, withTTL bool) ([]Table, error) {
+	out := make([]Table, len(d.Tables))
 	seen := make(map[string]int, len(d.Tables))
 	for i, t := range d.Tables {
 		p := "tables/" + strconv.Itoa(i)
@@ -192,20 +94,20 @@ func tableDefinitions(d designer.Design, withTTL bool) ([]tableDefinition, error
 			return nil, designer.Invalid(p+"/name", "is %q, which tables/%d already uses; table names are unique", t.Name, j)
 		}
 		seen[t.Name] = i
-		def, err := tableDefinitionOf(p, t)
+		def, err := tableOf(p, t)
 		if err != nil {
 			return nil, err
 		}
 		if withTTL && t.TTLAttribute != "" {
-			def.TimeToLiveSpecification = &ttlSpecification{AttributeName: t.TTLAttribute, Enabled: true}
+			def.TimeToLiveSpecification = &TTLSpecification{AttributeName: t.TTLAttribute, Enabled: true}
 		}
 		out[i] = def
 	}
 	return out, nil
 }
 
-func tableDefinitionOf(p string, t designer.Table) (tableDefinition, error) {
-	def := tableDefinition{TableName: t.Name, BillingMode: t.BillingMode}
+func tableOf(p string, t designer.Table) (Table, error) {
+	def := Table{TableName: t.Name, BillingMode: t.BillingMode}
 	switch t.BillingMode {
 	case "":
 		def.BillingMode = designer.OnDemand
@@ -217,7 +119,7 @@ func tableDefinitionOf(p string, t designer.Table) (tableDefinition, error) {
 		if t.WriteUnits == nil || *t.WriteUnits < 1 {
 			return def, designer.Invalid(p+"/write_capacity_units", "table %s is PROVISIONED and needs at least 1 write capacity unit", t.Name)
 		}
-		def.ProvisionedThroughput = &throughput{ReadCapacityUnits: *t.ReadUnits, WriteCapacityUnits: *t.WriteUnits}
+		def.ProvisionedThroughput = &Throughput{ReadCapacityUnits: *t.ReadUnits, WriteCapacityUnits: *t.WriteUnits}
 	default:
 		return def, designer.OneOf(p+"/billing_mode", t.BillingMode, designer.OnDemand, designer.Provisioned)
 	}
@@ -230,7 +132,7 @@ func tableDefinitionOf(p string, t designer.Table) (tableDefinition, error) {
 	if err := attrs.add(p+"/partition_key", pk); err != nil {
 		return def, err
 	}
-	def.KeySchema = []keySchemaElement{{pk.Name, "HASH"}}
+	def.KeySchema = []KeySchemaElement{{pk.Name, "HASH"}}
 	if t.SortKey != nil {
 		sk := dynamo.KeyAttr(t, *t.SortKey)
 		if err := tableKeyCheck(p+"/sort_key", sk); err != nil {
@@ -242,7 +144,7 @@ func tableDefinitionOf(p string, t designer.Table) (tableDefinition, error) {
 		if err := attrs.add(p+"/sort_key", sk); err != nil {
 			return def, err
 		}
-		def.KeySchema = append(def.KeySchema, keySchemaElement{sk.Name, "RANGE"})
+		def.KeySchema = append(def.KeySchema, KeySchemaElement{sk.Name, "RANGE"})
 	}
 
 	if len(t.LSIs) > designer.MaxLSIs {
@@ -264,7 +166,7 @@ func tableDefinitionOf(p string, t designer.Table) (tableDefinition, error) {
 				return def, designer.Invalid(ip+"/name", "is %q, which %s already uses; the indexes of a table have distinct names", ix.Name, other)
 			}
 			indexNames[ix.Name] = ip
-			ixDef, err := indexDefinitionOf(ip, t, ix, group.local, &attrs)
+			ixDef, err := indexOf(ip, t, ix, group.local, &attrs)
 			if err != nil {
 				return def, err
 			}
@@ -312,17 +214,17 @@ func tableKeyCheck(field string, k designer.KeyAttribute) error {
 	return nil
 }
 
-// indexDefinitionOf checks one index's key and projection and describes it, adding its key
+// indexOf checks one index's key and projection and describes it, adding its key
 // attributes to attrs.
-func indexDefinitionOf(ip string, t designer.Table, ix designer.Index, local bool, attrs *attributeSet) (indexDefinition, error) {
+func indexOf(ip string, t designer.Table, ix designer.Index, local bool, attrs *attributeSet) (Index, error) {
 	pk, sk, err := designer.IndexKey(t, local, ix.PartitionKey, ix.SortKey)
 	if err != nil {
-		return indexDefinition{}, underIndex(ip, ix.Name, err)
+		return Index{}, underIndex(ip, ix.Name, err)
 	}
 	if local {
 		pk = []designer.KeyAttribute{dynamo.KeyAttr(t, t.PartitionKey)}
 	}
-	def := indexDefinition{IndexName: ix.Name}
+	def := Index{IndexName: ix.Name}
 	for _, part := range []struct {
 		field, keyType string
 		keys           []designer.KeyAttribute
@@ -331,10 +233,10 @@ func indexDefinitionOf(ip string, t designer.Table, ix designer.Index, local boo
 			if err := attrs.add(ip+"/"+part.field, k); err != nil {
 				return def, err
 			}
-			def.KeySchema = append(def.KeySchema, keySchemaElement{k.Name, part.keyType})
+			def.KeySchema = append(def.KeySchema, KeySchemaElement{k.Name, part.keyType})
 		}
 	}
-	def.Projection = projectionDefinition{ProjectionType: ix.Projection.Type}
+	def.Projection = Projection{ProjectionType: ix.Projection.Type}
 	switch ix.Projection.Type {
 	case "":
 		def.Projection.ProjectionType = designer.All
@@ -396,11 +298,11 @@ func (s *attributeSet) add(field string, k designer.KeyAttribute) error {
 	return nil
 }
 
-func (s *attributeSet) sorted() []attributeDefinition {
-	out := make([]attributeDefinition, 0, len(s.types))
+func (s *attributeSet) sorted() []AttributeDefinition {
+	out := make([]AttributeDefinition, 0, len(s.types))
 	for name, t := range s.types {
-		out = append(out, attributeDefinition{name, t})
+		out = append(out, AttributeDefinition{name, t})
 	}
-	slices.SortFunc(out, func(a, b attributeDefinition) int { return strings.Compare(a.AttributeName, b.AttributeName) })
+	slices.SortFunc(out, func(a, b AttributeDefinition) int { return strings.Compare(a.AttributeName, b.AttributeName) })
 	return out
 }

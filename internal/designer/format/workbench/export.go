@@ -1,4 +1,4 @@
-package format
+package workbench
 
 import (
 	"bytes"
@@ -15,10 +15,10 @@ import (
 
 const workbenchDateLayout = "Jan 02, 2006, 03:04 PM"
 
-// WorkbenchDated returns d with ModelMetadata's DateCreated and DateLastModified set from created
+// Dated returns d with ModelMetadata's DateCreated and DateLastModified set from created
 // and modified, in UTC and Workbench's layout, where d has no date of its own (a design that did not
 // come from Workbench, or one whose model left them empty). d itself is not changed.
-func WorkbenchDated(d designer.Design, created, modified time.Time) designer.Design {
+func Dated(d designer.Design, created, modified time.Time) designer.Design {
 	var ex designer.WorkbenchExtras
 	if d.Workbench != nil {
 		ex = *d.Workbench
@@ -28,8 +28,8 @@ func WorkbenchDated(d designer.Design, created, modified time.Time) designer.Des
 		meta[k] = v
 	}
 	changed := false
-	for k, t := range map[string]time.Time{wbDateCreated: created, wbDateModified: modified} {
-		if raw := meta[k]; t.IsZero() || !wbNull(raw) && string(raw) != `""` {
+	for k, t := range map[string]time.Time{memberDateCreated: created, memberDateModified: modified} {
+		if raw := meta[k]; t.IsZero() || !isNull(raw) && string(raw) != `""` {
 			continue
 		}
 		meta[k], _ = json.Marshal(t.UTC().Format(workbenchDateLayout))
@@ -43,10 +43,10 @@ func WorkbenchDated(d designer.Design, created, modified time.Time) designer.Des
 	return d
 }
 
-// ExportWorkbenchJSON writes d as a NoSQL Workbench model of version 3.0, one model for the
+// Export writes d as a NoSQL Workbench model of version 3.0, one model for the
 // design, indented, with a trailing newline. The output is deterministic. See the comment at the
 // top of this file for what Workbench has no place for.
-func ExportWorkbenchJSON(d designer.Design) ([]byte, error) {
+func Export(d designer.Design) ([]byte, error) {
 	d = designer.Normalize(d)
 	var ex designer.WorkbenchExtras
 	if d.Workbench != nil {
@@ -55,28 +55,28 @@ func ExportWorkbenchJSON(d designer.Design) ([]byte, error) {
 	facetNames := map[string]bool{}
 	tables := make([]any, len(d.Tables))
 	for i, t := range d.Tables {
-		tables[i] = wbExportTable(t, ex.Tables[t.Name], facetNames)
+		tables[i] = exportTable(t, ex.Tables[t.Name], facetNames)
 	}
-	meta := wbKept(ex.Metadata, wbService, wbVersion)
-	for _, k := range []string{wbAuthor, wbDateCreated, wbDateModified, wbDescription} {
+	meta := keptMembers(ex.Metadata, memberService, memberVersion)
+	for _, k := range []string{memberAuthor, memberDateCreated, memberDateModified, memberDescription} {
 		if _, ok := meta[k]; !ok {
 			meta[k] = ""
 		}
 	}
 	if d.Overview.BusinessContext != "" {
-		meta[wbDescription] = d.Overview.BusinessContext
+		meta[memberDescription] = d.Overview.BusinessContext
 	}
-	meta[wbService] = WorkbenchService
-	meta[wbVersion] = WorkbenchVersion
-	model := wbKept(ex.Model, wbModelName, wbModelMetadata, wbDataModel)
-	model[wbModelName] = d.Name
-	model[wbModelMetadata] = wbOrdered(meta, wbAuthor, wbDateCreated, wbDateModified, wbDescription, wbService, wbVersion)
-	model[wbDataModel] = tables
+	meta[memberService] = Service
+	meta[memberVersion] = Version
+	model := keptMembers(ex.Model, memberModelName, memberModelMetadata, memberDataModel)
+	model[memberModelName] = d.Name
+	model[memberModelMetadata] = ordered(meta, memberAuthor, memberDateCreated, memberDateModified, memberDescription, memberService, memberVersion)
+	model[memberDataModel] = tables
 
-	var w wbWriter
+	var w writer
 	w.enc = json.NewEncoder(&w.buf)
 	w.enc.SetEscapeHTML(false)
-	if err := w.value(wbOrdered(model, wbModelName, wbModelMetadata, wbDataModel)); err != nil {
+	if err := w.value(ordered(model, memberModelName, memberModelMetadata, memberDataModel)); err != nil {
 		return nil, fmt.Errorf("export NoSQL Workbench model: %w", err)
 	}
 	var out bytes.Buffer
@@ -88,19 +88,19 @@ func ExportWorkbenchJSON(d designer.Design) ([]byte, error) {
 	return out.Bytes(), nil
 }
 
-func wbExportTable(t designer.Table, ex designer.WorkbenchTableExtras, facetNames map[string]bool) wbObj {
-	members := wbKept(ex.Members, wbTableName, wbKeyAttributes, wbNonKey, wbFacets, wbGSIs, wbTableData, wbBillingMode, wbCapacity)
-	members[wbTableName] = t.Name
-	keys := map[string]any{wbPartitionKey: wbAttrDef(t.PartitionKey.Name, t.PartitionKey.Type)}
+func exportTable(t designer.Table, ex designer.WorkbenchTableExtras, facetNames map[string]bool) object {
+	members := keptMembers(ex.Members, memberTableName, memberKeyAttributes, memberNonKey, memberFacets, memberGSIs, memberTableData, memberBillingMode, memberCapacity)
+	members[memberTableName] = t.Name
+	keys := map[string]any{memberPartitionKey: attrDef(t.PartitionKey.Name, t.PartitionKey.Type)}
 	if t.SortKey != nil {
-		keys[wbSortKey] = wbAttrDef(t.SortKey.Name, t.SortKey.Type)
+		keys[memberSortKey] = attrDef(t.SortKey.Name, t.SortKey.Type)
 	}
-	members[wbKeyAttributes] = wbOrdered(keys, wbPartitionKey, wbSortKey)
-	members[wbNonKey] = wbNonKeyDefs(t)
+	members[memberKeyAttributes] = ordered(keys, memberPartitionKey, memberSortKey)
+	members[memberNonKey] = nonKeyDefs(t)
 
 	// Each item goes to the facet it was imported from, or else to the facet its keys match.
 	matchers := designer.NewEntityMatcher(t)
-	order := newWBAttrOrder(t)
+	order := newAttrOrder(t)
 	facetItems := make([][]any, len(t.EntityTypes))
 	var tableItems []any
 	for _, si := range t.Items {
@@ -110,57 +110,57 @@ func wbExportTable(t designer.Table, ex designer.WorkbenchTableExtras, facetName
 		}
 		at := slices.IndexFunc(t.EntityTypes, func(et designer.EntityType) bool { return et.Entity == entity })
 		if entity == "" || at < 0 {
-			tableItems = append(tableItems, wbItemObj{item: si.Item, order: order})
+			tableItems = append(tableItems, itemObject{item: si.Item, order: order})
 			continue
 		}
-		facetItems[at] = append(facetItems[at], wbItemObj{item: si.Item, order: order})
+		facetItems[at] = append(facetItems[at], itemObject{item: si.Item, order: order})
 	}
 	if len(t.EntityTypes) > 0 {
 		facets := make([]any, len(t.EntityTypes))
 		for i, et := range t.EntityTypes {
-			facets[i] = wbExportFacet(t, et, facetItems[i], ex.Facets[et.Entity], facetNames)
+			facets[i] = exportFacet(t, et, facetItems[i], ex.Facets[et.Entity], facetNames)
 		}
-		members[wbFacets] = facets
+		members[memberFacets] = facets
 	}
 	if len(t.GSIs) > 0 {
 		gsis := make([]any, len(t.GSIs))
 		for i, ix := range t.GSIs {
-			gsis[i] = wbExportIndex(ix, ex.Indexes[ix.Name])
+			gsis[i] = exportIndex(ix, ex.Indexes[ix.Name])
 		}
-		members[wbGSIs] = gsis
+		members[memberGSIs] = gsis
 	}
 	if len(tableItems) > 0 || len(t.EntityTypes) == 0 {
-		members[wbTableData] = designer.NonNil(tableItems)
+		members[memberTableData] = designer.NonNil(tableItems)
 	}
-	if _, ok := members[wbDataAccess]; !ok {
-		members[wbDataAccess] = json.RawMessage(wbDefaultDataAccess)
+	if _, ok := members[memberDataAccess]; !ok {
+		members[memberDataAccess] = json.RawMessage(defaultDataAccess)
 	}
-	members[wbBillingMode] = t.BillingMode
+	members[memberBillingMode] = t.BillingMode
 	if t.BillingMode == designer.Provisioned {
 		var capacity map[string]json.RawMessage
-		if raw, ok := ex.Members[wbCapacity]; ok && json.Unmarshal(raw, &capacity) != nil {
+		if raw, ok := ex.Members[memberCapacity]; ok && json.Unmarshal(raw, &capacity) != nil {
 			capacity = nil
 		}
-		settings := wbKept(capacity, wbThroughput)
+		settings := keptMembers(capacity, memberThroughput)
 		units := map[string]any{}
 		if t.ReadUnits != nil {
-			units[wbReadUnits] = *t.ReadUnits
+			units[memberReadUnits] = *t.ReadUnits
 		}
 		if t.WriteUnits != nil {
-			units[wbWriteUnits] = *t.WriteUnits
+			units[memberWriteUnits] = *t.WriteUnits
 		}
 		if len(units) > 0 {
-			settings[wbThroughput] = wbOrdered(units, wbReadUnits, wbWriteUnits)
+			settings[memberThroughput] = ordered(units, memberReadUnits, memberWriteUnits)
 		}
-		members[wbCapacity] = wbOrdered(settings, wbThroughput, wbAutoRead, wbAutoWrite)
+		members[memberCapacity] = ordered(settings, memberThroughput, memberAutoRead, memberAutoWrite)
 	}
-	return wbOrdered(members, wbTableName, wbKeyAttributes, wbNonKey, wbFacets, wbGSIs, wbTableData, wbDataAccess, wbSampleFormats, wbBillingMode, wbCapacity)
+	return ordered(members, memberTableName, memberKeyAttributes, memberNonKey, memberFacets, memberGSIs, memberTableData, memberDataAccess, memberSampleFormats, memberBillingMode, memberCapacity)
 }
 
-// wbNonKeyDefs lists the table's non-key attributes: those it declares, in order, then the
+// nonKeyDefs lists the table's non-key attributes: those it declares, in order, then the
 // attributes an index key or an item uses without a declaration, by name, typed as the index or
 // the first item that has them says.
-func wbNonKeyDefs(t designer.Table) []any {
+func nonKeyDefs(t designer.Table) []any {
 	isKey := func(name string) bool {
 		return name == t.PartitionKey.Name || (t.SortKey != nil && name == t.SortKey.Name)
 	}
@@ -169,7 +169,7 @@ func wbNonKeyDefs(t designer.Table) []any {
 	for _, a := range t.Attributes {
 		if !isKey(a.Name) && !seen[a.Name] {
 			seen[a.Name] = true
-			defs = append(defs, wbAttrDef(a.Name, a.Type))
+			defs = append(defs, attrDef(a.Name, a.Type))
 		}
 	}
 	undeclared := map[string]designer.Type{}
@@ -188,87 +188,87 @@ func wbNonKeyDefs(t designer.Table) []any {
 			note(name, si.Item[name].Type)
 		}
 	}
-	for _, name := range wbSortedKeys(undeclared) {
-		defs = append(defs, wbAttrDef(name, undeclared[name]))
+	for _, name := range sortedKeys(undeclared) {
+		defs = append(defs, attrDef(name, undeclared[name]))
 	}
 	return defs
 }
 
-func wbExportFacet(t designer.Table, et designer.EntityType, items []any, kept map[string]json.RawMessage, used map[string]bool) wbObj {
+func exportFacet(t designer.Table, et designer.EntityType, items []any, kept map[string]json.RawMessage, used map[string]bool) object {
 	name := et.Entity
 	for n := 2; used[name]; n++ {
 		name = et.Entity + " " + strconv.Itoa(n)
 	}
 	used[name] = true
-	members := wbKept(kept, wbFacetName, wbAlias, wbTableData, wbNonKey)
-	members[wbFacetName] = name
-	alias := map[string]any{wbPKAlias: et.PKTemplate}
+	members := keptMembers(kept, memberFacetName, memberAlias, memberTableData, memberNonKey)
+	members[memberFacetName] = name
+	alias := map[string]any{memberPKAlias: et.PKTemplate}
 	if t.SortKey != nil || et.SKTemplate != "" {
-		alias[wbSKAlias] = et.SKTemplate
+		alias[memberSKAlias] = et.SKTemplate
 	}
-	members[wbAlias] = wbOrdered(alias, wbPKAlias, wbSKAlias)
-	members[wbTableData] = designer.NonNil(items)
+	members[memberAlias] = ordered(alias, memberPKAlias, memberSKAlias)
+	members[memberTableData] = designer.NonNil(items)
 
 	// The facet's own list first, then what its items hold that the list lacks.
 	var listed []string
-	if raw, ok := kept[wbNonKey]; ok && json.Unmarshal(raw, &listed) != nil {
+	if raw, ok := kept[memberNonKey]; ok && json.Unmarshal(raw, &listed) != nil {
 		listed = nil
 	}
 	var facetItems []designer.Item
 	for _, it := range items {
-		facetItems = append(facetItems, it.(wbItemObj).item)
+		facetItems = append(facetItems, it.(itemObject).item)
 	}
 	attrs := []string{}
-	for _, a := range slices.Concat(listed, wbItemAttributes(t, facetItems)) {
+	for _, a := range slices.Concat(listed, itemAttributes(t, facetItems)) {
 		if !slices.Contains(attrs, a) {
 			attrs = append(attrs, a)
 		}
 	}
-	members[wbNonKey] = attrs
-	if _, ok := members[wbDataAccess]; !ok {
-		members[wbDataAccess] = json.RawMessage(wbDefaultDataAccess)
+	members[memberNonKey] = attrs
+	if _, ok := members[memberDataAccess]; !ok {
+		members[memberDataAccess] = json.RawMessage(defaultDataAccess)
 	}
-	return wbOrdered(members, wbFacetName, wbAlias, wbTableData, wbNonKey, wbDataAccess)
+	return ordered(members, memberFacetName, memberAlias, memberTableData, memberNonKey, memberDataAccess)
 }
 
-func wbExportIndex(ix designer.Index, kept map[string]json.RawMessage) wbObj {
-	members := wbKept(kept, wbIndexName, wbKeyAttributes, wbProjection)
-	members[wbIndexName] = ix.Name
+func exportIndex(ix designer.Index, kept map[string]json.RawMessage) object {
+	members := keptMembers(kept, memberIndexName, memberKeyAttributes, memberProjection)
+	members[memberIndexName] = ix.Name
 	keys := map[string]any{}
 	if len(ix.PartitionKey) > 0 {
-		keys[wbPartitionKey] = wbAttrDef(ix.PartitionKey[0].Name, ix.PartitionKey[0].Type)
+		keys[memberPartitionKey] = attrDef(ix.PartitionKey[0].Name, ix.PartitionKey[0].Type)
 	}
 	if len(ix.SortKey) > 0 {
-		keys[wbSortKey] = wbAttrDef(ix.SortKey[0].Name, ix.SortKey[0].Type)
+		keys[memberSortKey] = attrDef(ix.SortKey[0].Name, ix.SortKey[0].Type)
 	}
-	members[wbKeyAttributes] = wbOrdered(keys, wbPartitionKey, wbSortKey)
-	proj := map[string]any{wbProjectionType: ix.Projection.Type}
+	members[memberKeyAttributes] = ordered(keys, memberPartitionKey, memberSortKey)
+	proj := map[string]any{memberProjectionType: ix.Projection.Type}
 	if ix.Projection.Type == designer.Include {
-		proj[wbNonKey] = designer.NonNil(ix.Projection.Attributes)
+		proj[memberNonKey] = designer.NonNil(ix.Projection.Attributes)
 	}
-	members[wbProjection] = wbOrdered(proj, wbProjectionType, wbNonKey)
-	return wbOrdered(members, wbIndexName, wbKeyAttributes, wbProjection)
+	members[memberProjection] = ordered(proj, memberProjectionType, memberNonKey)
+	return ordered(members, memberIndexName, memberKeyAttributes, memberProjection)
 }
 
-func wbAttrDef(name string, t designer.Type) wbObj {
-	return wbObj{{wbAttributeName, name}, {wbAttributeType, string(t)}}
+func attrDef(name string, t designer.Type) object {
+	return object{{memberAttributeName, name}, {memberAttributeType, string(t)}}
 }
 
-// wbItemObj is an item as export writes it: its attributes in the order of the table's
+// itemObject is an item as export writes it: its attributes in the order of the table's
 // attributes, keys first, then the others by name, as Workbench writes its grid's columns.
-type wbItemObj struct {
+type itemObject struct {
 	item  designer.Item
-	order *wbAttrOrder
+	order *attrOrder
 }
 
-// wbAttrOrder is the order of a table's attributes in its exported items.
-type wbAttrOrder struct {
+// attrOrder is the order of a table's attributes in its exported items.
+type attrOrder struct {
 	names []string
 	known map[string]bool
 }
 
-func newWBAttrOrder(t designer.Table) *wbAttrOrder {
-	o := &wbAttrOrder{known: map[string]bool{}}
+func newAttrOrder(t designer.Table) *attrOrder {
+	o := &attrOrder{known: map[string]bool{}}
 	add := func(name string) {
 		if !o.known[name] {
 			o.known[name] = true
@@ -285,8 +285,8 @@ func newWBAttrOrder(t designer.Table) *wbAttrOrder {
 	return o
 }
 
-// wbKept copies the kept members of an object, leaving out those export computes.
-func wbKept(kept map[string]json.RawMessage, computed ...string) map[string]any {
+// keptMembers copies the kept members of an object, leaving out those export computes.
+func keptMembers(kept map[string]json.RawMessage, computed ...string) map[string]any {
 	out := make(map[string]any, len(kept)+len(computed))
 	for k, v := range kept {
 		if !slices.Contains(computed, k) {
@@ -296,41 +296,41 @@ func wbKept(kept map[string]json.RawMessage, computed ...string) map[string]any 
 	return out
 }
 
-// wbMember is one member of a JSON object whose member order matters.
-type wbMember struct {
+// member is one member of a JSON object whose member order matters.
+type member struct {
 	name  string
 	value any
 }
 
-type wbObj []wbMember
+type object []member
 
-// wbOrdered orders an object's members: those named in order first, then the rest by name, as
+// ordered orders an object's members: those named in order first, then the rest by name, as
 // Workbench writes its known members before any others.
-func wbOrdered(members map[string]any, order ...string) wbObj {
-	out := make(wbObj, 0, len(members))
+func ordered(members map[string]any, order ...string) object {
+	out := make(object, 0, len(members))
 	for _, k := range order {
 		if v, ok := members[k]; ok {
-			out = append(out, wbMember{k, v})
+			out = append(out, member{k, v})
 		}
 	}
-	for _, k := range wbSortedKeys(members) {
+	for _, k := range sortedKeys(members) {
 		if !slices.Contains(order, k) {
-			out = append(out, wbMember{k, members[k]})
+			out = append(out, member{k, members[k]})
 		}
 	}
 	return out
 }
 
-// wbWriter writes compact JSON, objects in their given member order; ExportWorkbenchJSON
+// writer writes compact JSON, objects in their given member order; Export
 // indents the result once at the end.
-type wbWriter struct {
+type writer struct {
 	buf bytes.Buffer
 	enc *json.Encoder
 }
 
-func (w *wbWriter) value(v any) error {
+func (w *writer) value(v any) error {
 	switch v := v.(type) {
-	case wbObj:
+	case object:
 		w.buf.WriteByte('{')
 		for i, m := range v {
 			if i > 0 {
@@ -356,7 +356,7 @@ func (w *wbWriter) value(v any) error {
 			}
 		}
 		w.buf.WriteByte(']')
-	case wbItemObj:
+	case itemObject:
 		w.buf.WriteByte('{')
 		n := 0
 		write := func(name string) error {
@@ -394,7 +394,7 @@ func (w *wbWriter) value(v any) error {
 }
 
 // leaf writes a value encoding/json can write, without the newline Encode adds.
-func (w *wbWriter) leaf(v any) error {
+func (w *writer) leaf(v any) error {
 	if err := w.enc.Encode(v); err != nil {
 		return err
 	}

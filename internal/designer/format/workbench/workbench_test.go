@@ -1,4 +1,4 @@
-package format
+package workbench
 
 import (
 	"bytes"
@@ -26,20 +26,20 @@ import (
 // no AWSService or Version, table-level items, no billing fields). library-design.json is a
 // design-json document for the export golden file.
 
-func readWB(tb testing.TB, name string) []byte {
+func readFixture(tb testing.TB, name string) []byte {
 	tb.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", "workbench", name))
+	data, err := os.ReadFile(filepath.Join("testdata", name))
 	if err != nil {
 		tb.Fatal(err)
 	}
 	return data
 }
 
-func importWB(tb testing.TB, data []byte) (designer.Design, []ImportNote) {
+func mustImport(tb testing.TB, data []byte) (designer.Design, []designer.ImportNote) {
 	tb.Helper()
-	d, notes, err := ImportWorkbenchJSON(data)
+	d, notes, err := Import(data)
 	if err != nil {
-		tb.Fatalf("ImportWorkbenchJSON: %v", err)
+		tb.Fatalf("Import: %v", err)
 	}
 	if err := designer.Check(d); err != nil {
 		tb.Fatalf("imported design fails Check: %v", err)
@@ -47,11 +47,11 @@ func importWB(tb testing.TB, data []byte) (designer.Design, []ImportNote) {
 	return d, notes
 }
 
-func exportWB(tb testing.TB, d designer.Design) []byte {
+func mustExport(tb testing.TB, d designer.Design) []byte {
 	tb.Helper()
-	out, err := ExportWorkbenchJSON(d)
+	out, err := Export(d)
 	if err != nil {
-		tb.Fatalf("ExportWorkbenchJSON: %v", err)
+		tb.Fatalf("Export: %v", err)
 	}
 	return out
 }
@@ -61,7 +61,7 @@ func exportWB(tb testing.TB, d designer.Design) []byte {
 // tables, every projection type, provisioned capacity, an LSI and undeclared attributes.
 func libraryDesign(tb testing.TB) designer.Design {
 	tb.Helper()
-	d, err := designer.ParseJSON(readWB(tb, "library-design.json"))
+	d, err := designer.ParseJSON(readFixture(tb, "library-design.json"))
 	if err != nil {
 		tb.Fatalf("ParseJSON(library-design.json): %v", err)
 	}
@@ -69,7 +69,7 @@ func libraryDesign(tb testing.TB) designer.Design {
 }
 
 // wbDoc decodes an exported or written model for assertions.
-func wbDoc(tb testing.TB, data []byte) map[string]any {
+func jsonDoc(tb testing.TB, data []byte) map[string]any {
 	tb.Helper()
 	var doc map[string]any
 	if err := json.Unmarshal(data, &doc); err != nil {
@@ -111,28 +111,16 @@ func has(v any, member string) bool {
 	return ok
 }
 
-func TestExportWorkbenchJSON_golden(t *testing.T) {
-	got := exportWB(t, libraryDesign(t))
-	const path = "testdata/workbench/library.golden"
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -run TestExportWorkbenchJSON_golden -update to create it)", err)
-	}
-	if !bytes.Equal(want, got) {
-		t.Fatalf("export differs from %s (run with -update if the change is intended):\n%s", path, designertest.FirstDifference(want, got))
-	}
+func TestExport_golden(t *testing.T) {
+	got := mustExport(t, libraryDesign(t))
+	designertest.Golden(t, "testdata/library.golden", got)
 }
 
-func TestExportWorkbenchJSON_writesWhatWorkbenchReads(t *testing.T) {
+func TestExport_writesWhatWorkbenchReads(t *testing.T) {
 	d := libraryDesign(t)
-	out := exportWB(t, d)
+	out := mustExport(t, d)
 	for range 3 {
-		if again := exportWB(t, d); !bytes.Equal(out, again) {
+		if again := mustExport(t, d); !bytes.Equal(out, again) {
 			t.Fatalf("two exports of one design differ:\n%s", designertest.FirstDifference(out, again))
 		}
 	}
@@ -145,7 +133,7 @@ func TestExportWorkbenchJSON_writesWhatWorkbenchReads(t *testing.T) {
 	if !bytes.Contains(out, []byte("<on time>")) || bytes.Contains(out, []byte(`\u003c`)) {
 		t.Errorf("text with < and & is escaped for HTML; Workbench shows it as written")
 	}
-	doc := wbDoc(t, out)
+	doc := jsonDoc(t, out)
 	if got := at(t, doc, "ModelName"); got != "Lending library" {
 		t.Errorf("ModelName = %v", got)
 	}
@@ -244,60 +232,51 @@ func TestExportWorkbenchJSON_writesWhatWorkbenchReads(t *testing.T) {
 	}
 }
 
-func TestWorkbenchDated_fillsOnlyTheDatesAModelLacks(t *testing.T) {
+func TestDated_fillsOnlyTheDatesAModelLacks(t *testing.T) {
 	created := time.Date(2026, 3, 5, 9, 7, 0, 0, time.UTC)
 	modified := time.Date(2026, 11, 21, 16, 45, 0, 0, time.FixedZone("CET", 3600))
-	f, err := FindExportFormat("workbench-json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	d := libraryDesign(t)
 	d.Workbench = nil
-	out, err := f.WriteDated(d, created, modified)
+	out, err := Export(Dated(d, created, modified))
 	if err != nil {
 		t.Fatal(err)
 	}
-	meta := at(t, wbDoc(t, out), "ModelMetadata")
+	meta := at(t, jsonDoc(t, out), "ModelMetadata")
 	// Workbench's own layout, in UTC: 16:45 CET is 03:45 PM UTC.
 	if at(t, meta, "DateCreated") != "Mar 05, 2026, 09:07 AM" || at(t, meta, "DateLastModified") != "Nov 21, 2026, 03:45 PM" {
 		t.Errorf("dates = %v, %v", at(t, meta, "DateCreated"), at(t, meta, "DateLastModified"))
 	}
 	if d.Workbench != nil {
-		t.Error("WriteDated changed the design it was given")
+		t.Error("Dated changed the design it was given")
 	}
-	if again, _ := f.WriteDated(d, created, modified); !bytes.Equal(out, again) {
+	if again, _ := Export(Dated(d, created, modified)); !bytes.Equal(out, again) {
 		t.Error("the same design and times give different bytes")
 	}
 
 	// A model imported from Workbench keeps its own dates; an empty one is filled.
-	imported, _, err := ImportWorkbenchJSON([]byte(`{"ModelName":"M","ModelMetadata":{"Author":"Ana",
+	imported, _, err := Import([]byte(`{"ModelName":"M","ModelMetadata":{"Author":"Ana",
 		"DateCreated":"Jan 12, 2023, 10:14 AM","DateLastModified":"","AWSService":"Amazon DynamoDB","Version":"3.0"},
 		"DataModel":[{"TableName":"T","KeyAttributes":{"PartitionKey":{"AttributeName":"pk","AttributeType":"S"}}}]}`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err = f.WriteDated(imported, created, modified)
+	out, err = Export(Dated(imported, created, modified))
 	if err != nil {
 		t.Fatal(err)
 	}
-	meta = at(t, wbDoc(t, out), "ModelMetadata")
+	meta = at(t, jsonDoc(t, out), "ModelMetadata")
 	if at(t, meta, "DateCreated") != "Jan 12, 2023, 10:14 AM" || at(t, meta, "DateLastModified") != "Nov 21, 2026, 03:45 PM" || at(t, meta, "Author") != "Ana" {
 		t.Errorf("metadata = %v", meta)
 	}
 
-	// Other formats do not change: the design-json of a dated export has no Workbench member.
-	dj, _ := FindExportFormat("design-json")
-	if out, _ := dj.WriteDated(d, created, modified); bytes.Contains(out, []byte("DateCreated")) {
-		t.Error("design-json gained Workbench dates")
-	}
 }
 
-func TestImportWorkbenchJSON_versions(t *testing.T) {
+func TestImport_versions(t *testing.T) {
 	tests := []struct {
 		file  string
-		check func(t *testing.T, d designer.Design, notes []ImportNote)
+		check func(t *testing.T, d designer.Design, notes []designer.ImportNote)
 	}{
-		{"v1-facets.json", func(t *testing.T, d designer.Design, notes []ImportNote) {
+		{"v1-facets.json", func(t *testing.T, d designer.Design, notes []designer.ImportNote) {
 			if d.Name != "Bike shop" || d.Overview.BusinessContext != "Customers and their repair tickets" {
 				t.Errorf("name %q, business context %q", d.Name, d.Overview.BusinessContext)
 			}
@@ -335,7 +314,7 @@ func TestImportWorkbenchJSON_versions(t *testing.T) {
 				t.Errorf("notes = %v", notes)
 			}
 		}},
-		{"v2-dynobase.json", func(t *testing.T, d designer.Design, notes []ImportNote) {
+		{"v2-dynobase.json", func(t *testing.T, d designer.Design, notes []designer.ImportNote) {
 			tb := mustTable(t, d, "Fares")
 			if len(tb.Items) != 3 || len(tb.EntityTypes) != 0 {
 				t.Fatalf("items %d, entity types %d", len(tb.Items), len(tb.EntityTypes))
@@ -361,7 +340,7 @@ func TestImportWorkbenchJSON_versions(t *testing.T) {
 				t.Errorf("ModelSchema was not kept")
 			}
 		}},
-		{"v3-include.json", func(t *testing.T, d designer.Design, notes []ImportNote) {
+		{"v3-include.json", func(t *testing.T, d designer.Design, notes []designer.ImportNote) {
 			tb := mustTable(t, d, "Tasks")
 			want := map[string]designer.Projection{
 				"TasksByAssignee": {Type: designer.Include, Attributes: []string{"points", "done"}},
@@ -422,7 +401,7 @@ func TestImportWorkbenchJSON_versions(t *testing.T) {
 				t.Errorf("notes = %v", notes)
 			}
 		}},
-		{"no-version.json", func(t *testing.T, d designer.Design, notes []ImportNote) {
+		{"no-version.json", func(t *testing.T, d designer.Design, notes []designer.ImportNote) {
 			if len(d.Tables) != 2 {
 				t.Fatalf("%d tables", len(d.Tables))
 			}
@@ -444,19 +423,12 @@ func TestImportWorkbenchJSON_versions(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
-			data := readWB(t, tt.file)
-			if got := Recognise(data); got != KindWorkbenchJSON {
-				t.Errorf("Recognise = %q, want %q", got, KindWorkbenchJSON)
+			data := readFixture(t, tt.file)
+			if !Looks(data) {
+				t.Error("Looks = false")
 			}
-			d, notes := importWB(t, data)
+			d, notes := mustImport(t, data)
 			tt.check(t, d, notes)
-			viaImport, _, err := Import([]File{{Name: tt.file, Data: data}})
-			if err != nil {
-				t.Fatalf("Import: %v", err)
-			}
-			if !bytes.Equal(designertest.MustMarshal(t, viaImport), designertest.MustMarshal(t, d)) {
-				t.Errorf("Import gives another design than ImportWorkbenchJSON")
-			}
 		})
 	}
 }
@@ -478,21 +450,21 @@ func itemSortKeys(t designer.Table) []string {
 	return keys
 }
 
-func TestImportWorkbenchJSON_keptMembersAreWrittenBack(t *testing.T) {
+func TestImport_keptMembersAreWrittenBack(t *testing.T) {
 	for _, file := range []string{"v2-dynobase.json", "v3-include.json"} {
 		t.Run(file, func(t *testing.T) {
-			data := readWB(t, file)
-			d, _ := importWB(t, data)
+			data := readFixture(t, file)
+			d, _ := mustImport(t, data)
 			// The kept members must also survive storage as design-json.
 			stored, err := designer.ParseJSON(designertest.MustMarshal(t, d))
 			if err != nil {
 				t.Fatalf("ParseJSON of the imported design: %v", err)
 			}
-			out := exportWB(t, stored)
-			if !bytes.Equal(out, exportWB(t, d)) {
+			out := mustExport(t, stored)
+			if !bytes.Equal(out, mustExport(t, d)) {
 				t.Fatalf("the design read back from design-json exports differently")
 			}
-			orig, got := wbDoc(t, data), wbDoc(t, out)
+			orig, got := jsonDoc(t, data), jsonDoc(t, out)
 			same := func(path ...string) {
 				t.Helper()
 				if a, b := at(t, orig, path...), at(t, got, path...); !reflect.DeepEqual(a, b) {
@@ -525,21 +497,21 @@ func TestImportWorkbenchJSON_keptMembersAreWrittenBack(t *testing.T) {
 	}
 }
 
-// TestWorkbenchJSON_roundTripIsAFixedPoint checks export → import → export gives the same bytes,
+// TestExportImport_roundTripIsAFixedPoint checks export → import → export gives the same bytes,
 // and that reading an export needs no notes.
-func TestWorkbenchJSON_roundTripIsAFixedPoint(t *testing.T) {
+func TestExportImport_roundTripIsAFixedPoint(t *testing.T) {
 	designs := map[string]designer.Design{"hr-employees": designertest.HRDesign(t), "library-design.json": libraryDesign(t)}
 	for _, file := range []string{"v1-facets.json", "v2-dynobase.json", "v3-include.json", "no-version.json"} {
-		designs[file], _ = importWB(t, readWB(t, file))
+		designs[file], _ = mustImport(t, readFixture(t, file))
 	}
 	for name, d := range designs {
 		t.Run(name, func(t *testing.T) {
-			first := exportWB(t, d)
-			back, notes := importWB(t, first)
+			first := mustExport(t, d)
+			back, notes := mustImport(t, first)
 			if len(notes) != 0 {
 				t.Errorf("reading an export gave notes: %v", notes)
 			}
-			if second := exportWB(t, back); !bytes.Equal(first, second) {
+			if second := mustExport(t, back); !bytes.Equal(first, second) {
 				t.Fatalf("export → import → export changed the model:\n%s", designertest.FirstDifference(first, second))
 			}
 		})
@@ -547,7 +519,7 @@ func TestWorkbenchJSON_roundTripIsAFixedPoint(t *testing.T) {
 }
 
 // wbTableShape is what a Workbench round trip must keep of a table.
-func wbTableShape(tb testing.TB, t designer.Table) string {
+func tableShape(tb testing.TB, t designer.Table) string {
 	tb.Helper()
 	items := make([]string, len(t.Items))
 	for i, it := range t.Items {
@@ -572,10 +544,10 @@ func wbTableShape(tb testing.TB, t designer.Table) string {
 		units(t.ReadUnits), units(t.WriteUnits), ixs, items)
 }
 
-func TestWorkbenchJSON_importOfExportKeepsTheModel(t *testing.T) {
+func TestExportImport_importOfExportKeepsTheModel(t *testing.T) {
 	for _, d := range []designer.Design{designertest.HRDesign(t), libraryDesign(t)} {
 		t.Run(d.Name, func(t *testing.T) {
-			back, _ := importWB(t, exportWB(t, d))
+			back, _ := mustImport(t, mustExport(t, d))
 			if back.Name != d.Name || back.Overview.BusinessContext != d.Overview.BusinessContext {
 				t.Errorf("name %q / %q, business context %q / %q", back.Name, d.Name, back.Overview.BusinessContext, d.Overview.BusinessContext)
 			}
@@ -584,7 +556,7 @@ func TestWorkbenchJSON_importOfExportKeepsTheModel(t *testing.T) {
 			}
 			for i, want := range d.Tables {
 				got := back.Tables[i]
-				if a, b := wbTableShape(t, want), wbTableShape(t, got); a != b {
+				if a, b := tableShape(t, want), tableShape(t, got); a != b {
 					t.Errorf("table %d changed:\n got %s\nwant %s", i, b, a)
 				}
 				for _, a := range want.Attributes {
@@ -606,7 +578,7 @@ func TestWorkbenchJSON_importOfExportKeepsTheModel(t *testing.T) {
 	}
 }
 
-func TestImportWorkbenchJSON_notesWhatItLeavesOut(t *testing.T) {
+func TestImport_notesWhatItLeavesOut(t *testing.T) {
 	data := []byte(`{
   "ModelName": "Odd\tmodel",
   "ModelMetadata": {"Version": "4.1", "Description": "bell \u0007 here"},
@@ -628,7 +600,7 @@ func TestImportWorkbenchJSON_notesWhatItLeavesOut(t *testing.T) {
     "ProvisionedCapacitySettings": {"ProvisionedThroughput": {"ReadCapacityUnits": -1, "WriteCapacityUnits": 2}}
   }]
 }`)
-	d, notes := importWB(t, data)
+	d, notes := mustImport(t, data)
 	wantNotes := []string{
 		`ModelName was shortened or cleaned to "Odd model"`,
 		`"4.1"`,
@@ -668,13 +640,13 @@ func TestImportWorkbenchJSON_notesWhatItLeavesOut(t *testing.T) {
 	if tb.ReadUnits != nil || tb.WriteUnits == nil || *tb.WriteUnits != 2 {
 		t.Errorf("units = %v %v", tb.ReadUnits, tb.WriteUnits)
 	}
-	out := wbDoc(t, exportWB(t, d))
+	out := jsonDoc(t, mustExport(t, d))
 	if got := at(t, out, "ModelMetadata", "Description"); got != "bell \a here" {
 		t.Errorf("Description exported as %q, want it as the model wrote it", got)
 	}
 }
 
-func TestImportWorkbenchJSON_refusesWhatItCannotRead(t *testing.T) {
+func TestImport_refusesWhatItCannotRead(t *testing.T) {
 	table := func(members string) string {
 		return `{"ModelName": "M", "DataModel": [{` + members + `}]}`
 	}
@@ -708,37 +680,13 @@ func TestImportWorkbenchJSON_refusesWhatItCannotRead(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, _, err := ImportWorkbenchJSON([]byte(tt.data))
+			_, _, err := Import([]byte(tt.data))
 			designertest.WantValidationError(t, err, tt.field)
 		})
 	}
 }
 
-func TestRecognise_workbenchModelOrDesignJSON(t *testing.T) {
-	imported, _ := importWB(t, readWB(t, "v3-include.json"))
-	tests := []struct {
-		name string
-		data []byte
-		want string
-	}{
-		{"Workbench model", readWB(t, "v1-facets.json"), KindWorkbenchJSON},
-		{"only DataModel", []byte(`{"DataModel": []}`), KindWorkbenchJSON},
-		{"design-json", readWB(t, "library-design.json"), KindDesignJSON},
-		{"design-json that came from Workbench", designertest.MustMarshal(t, imported), KindDesignJSON},
-		{"format wins over Workbench members", []byte(`{"format": "dynaloom/1", "ModelName": "x"}`), KindDesignJSON},
-		{"partial design-json", []byte(`{"name": "Orders"}`), KindDesignJSON},
-		{"broken JSON", []byte(`{"ModelName": `), KindDesignJSON},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := Recognise(tt.data); got != tt.want {
-				t.Errorf("Recognise = %q, want %q", got, tt.want)
-			}
-		})
-	}
-}
-
-func TestWBTemplate_readsWorkbenchPlaceholders(t *testing.T) {
+func TestTemplate_readsWorkbenchPlaceholders(t *testing.T) {
 	tests := []struct{ alias, want string }{
 		{"USER#<id>", "USER#{id}"},
 		{"TICKET#${ticketId}", "TICKET#{ticketId}"},
@@ -753,15 +701,15 @@ func TestWBTemplate_readsWorkbenchPlaceholders(t *testing.T) {
 		{"<<id>>", "<{id}>"},
 	}
 	for _, tt := range tests {
-		if got := wbTemplate(tt.alias); got != tt.want {
-			t.Errorf("wbTemplate(%q) = %q, want %q", tt.alias, got, tt.want)
+		if got := template(tt.alias); got != tt.want {
+			t.Errorf("template(%q) = %q, want %q", tt.alias, got, tt.want)
 		}
 	}
 }
 
-// TestImportWorkbenchJSON_sharedFixtures reads the real Workbench exports under /work/shared when
+// TestImport_sharedFixtures reads the real Workbench exports under /work/shared when
 // they are there; the names and counts were read from the files.
-func TestImportWorkbenchJSON_sharedFixtures(t *testing.T) {
+func TestImport_sharedFixtures(t *testing.T) {
 	const dir = "/work/shared/fixtures/aws-dynamodb-examples"
 	if _, err := os.Stat(dir); err != nil {
 		t.Skip("the shared fixtures are not here (" + dir + "); this test reads real Workbench exports when they are")
@@ -785,7 +733,10 @@ func TestImportWorkbenchJSON_sharedFixtures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			d, notes, err := Import([]File{{Name: tt.file, Data: data}})
+			if !Looks(data) {
+				t.Error("Looks = false")
+			}
+			d, notes, err := Import(data)
 			if err != nil {
 				t.Fatalf("Import: %v", err)
 			}
@@ -812,7 +763,7 @@ func TestImportWorkbenchJSON_sharedFixtures(t *testing.T) {
 			if tb.BillingMode != designer.Provisioned || tb.ReadUnits == nil || *tb.ReadUnits != 5 {
 				t.Errorf("capacity = %s %v", tb.BillingMode, tb.ReadUnits)
 			}
-			out := exportWB(t, d)
+			out := mustExport(t, d)
 			var want, got any
 			if err := json.Unmarshal(data, &want); err != nil {
 				t.Fatal(err)
@@ -828,7 +779,7 @@ func TestImportWorkbenchJSON_sharedFixtures(t *testing.T) {
 			}
 		})
 	}
-	d, _, err := ImportWorkbenchJSON(mustReadFile(t, filepath.Join(dir, "workbench-RecurringPaymentsSchema.json")))
+	d, _, err := Import(mustReadFile(t, filepath.Join(dir, "workbench-RecurringPaymentsSchema.json")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -847,11 +798,11 @@ func mustReadFile(tb testing.TB, path string) []byte {
 	return data
 }
 
-// FuzzImportWorkbenchJSON checks that ImportWorkbenchJSON never panics, refuses only with a
+// FuzzImport checks that Import never panics, refuses only with a
 // *ValidationError, and that what it accepts passes Check, exports, and reads back.
-func FuzzImportWorkbenchJSON(f *testing.F) {
+func FuzzImport(f *testing.F) {
 	for _, name := range []string{"v1-facets.json", "v2-dynobase.json", "v3-include.json", "no-version.json"} {
-		f.Add(readWB(f, name))
+		f.Add(readFixture(f, name))
 	}
 	for _, seed := range []string{
 		`{}`,
@@ -863,7 +814,7 @@ func FuzzImportWorkbenchJSON(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		d, _, err := ImportWorkbenchJSON(data)
+		d, _, err := Import(data)
 		if err != nil {
 			var ve *designer.ValidationError
 			if !errors.As(err, &ve) {
@@ -874,19 +825,19 @@ func FuzzImportWorkbenchJSON(f *testing.F) {
 		if err := designer.Check(d); err != nil {
 			t.Fatalf("accepted design fails Check: %v", err)
 		}
-		out, err := ExportWorkbenchJSON(d)
+		out, err := Export(d)
 		if err != nil {
-			t.Fatalf("ExportWorkbenchJSON of an accepted design: %v", err)
+			t.Fatalf("Export of an accepted design: %v", err)
 		}
-		if _, _, err := ImportWorkbenchJSON(out); err != nil {
-			t.Fatalf("ImportWorkbenchJSON refused what ExportWorkbenchJSON wrote: %v\n%s", err, out)
+		if _, _, err := Import(out); err != nil {
+			t.Fatalf("Import refused what Export wrote: %v\n%s", err, out)
 		}
 	})
 }
 
 // wbBenchDesign is a mid-size design: 10 tables of 100 items, each with two entity types and
 // two GSIs.
-func wbBenchDesign() designer.Design {
+func benchDesign() designer.Design {
 	d := designer.Design{Name: "Bench"}
 	for ti := range 10 {
 		t := designer.Table{
@@ -921,11 +872,11 @@ func wbBenchDesign() designer.Design {
 	return designer.Normalize(d)
 }
 
-func BenchmarkExportWorkbenchJSON(b *testing.B) {
-	d := wbBenchDesign()
+func BenchmarkExport(b *testing.B) {
+	d := benchDesign()
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := ExportWorkbenchJSON(d); err != nil {
+		if _, err := Export(d); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,20 +1,7 @@
-package format
-
-import (
-	"bytes"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"slices"
-	"strconv"
-	"strings"
-
-	"dynaloom/internal/designer"
-)
-
-// A NoSQL Workbench model (workbench-json) is one JSON object: ModelName, ModelMetadata and
-// DataModel, an array of tables. Each table has its key and non-key attribute definitions, its
-// GSIs, optional facets and its sample items in DynamoDB JSON. How it maps onto a design:
+// Package workbench reads and writes NoSQL Workbench models (workbench-json). A model is one JSON
+// object: ModelName, ModelMetadata and DataModel, an array of tables. Each table has its key and
+// non-key attribute definitions, its GSIs, optional facets and its sample items in DynamoDB JSON.
+// How it maps onto a design:
 //
 //   - ModelName is the design's name; ModelMetadata.Description is the overview's business context.
 //   - A facet is an entity type of its table: FacetName is the entity, the partition and sort key
@@ -31,7 +18,7 @@ import (
 //   - Whatever else the model holds (Author and dates, DataAccess, SampleDataFormats, autoscaling,
 //     a facet's own list of attributes, members Workbench does not define such as Dynobase's
 //     ModelSchema) is kept verbatim in Design.Workbench and written back on export. A model without
-//     dates is given the stored design's when the server exports it (WorkbenchDated); a file
+//     dates is given the stored design's when the server exports it (Dated); a file
 //     exported by the CLI has no such times, and its dates stay empty strings.
 //
 // Workbench has no LSIs, TTL or multi-attribute keys: an export leaves LSIs and the TTL attribute
@@ -39,59 +26,72 @@ import (
 // the overview's fields other than the business context have no place either. Facet names must be
 // unique across a Workbench model, so an entity type whose name an earlier facet took is written
 // with " 2", " 3", … after it.
+package workbench
 
-// WorkbenchVersion and WorkbenchService are what ExportWorkbenchJSON writes in ModelMetadata;
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"dynaloom/internal/designer"
+)
+
+// Version and Service are what Export writes in ModelMetadata;
 // NoSQL Workbench 3 refuses a model without them.
 const (
-	WorkbenchVersion = "3.0"
-	WorkbenchService = "Amazon DynamoDB"
+	Version = "3.0"
+	Service = "Amazon DynamoDB"
 )
 
 // Names of the model's members.
 const (
-	wbModelName      = "ModelName"
-	wbModelMetadata  = "ModelMetadata"
-	wbDataModel      = "DataModel"
-	wbAuthor         = "Author"
-	wbDateCreated    = "DateCreated"
-	wbDateModified   = "DateLastModified"
-	wbDescription    = "Description"
-	wbService        = "AWSService"
-	wbVersion        = "Version"
-	wbTableName      = "TableName"
-	wbKeyAttributes  = "KeyAttributes"
-	wbPartitionKey   = "PartitionKey"
-	wbSortKey        = "SortKey"
-	wbNonKey         = "NonKeyAttributes"
-	wbAttributeName  = "AttributeName"
-	wbAttributeType  = "AttributeType"
-	wbFacets         = "TableFacets"
-	wbFacetName      = "FacetName"
-	wbAlias          = "KeyAttributeAlias"
-	wbPKAlias        = "PartitionKeyAlias"
-	wbSKAlias        = "SortKeyAlias"
-	wbGSIs           = "GlobalSecondaryIndexes"
-	wbIndexName      = "IndexName"
-	wbProjection     = "Projection"
-	wbProjectionType = "ProjectionType"
-	wbTableData      = "TableData"
-	wbDataAccess     = "DataAccess"
-	wbSampleFormats  = "SampleDataFormats"
-	wbBillingMode    = "BillingMode"
-	wbCapacity       = "ProvisionedCapacitySettings"
-	wbThroughput     = "ProvisionedThroughput"
-	wbReadUnits      = "ReadCapacityUnits"
-	wbWriteUnits     = "WriteCapacityUnits"
-	wbAutoRead       = "AutoScalingRead"
-	wbAutoWrite      = "AutoScalingWrite"
+	memberModelName      = "ModelName"
+	memberModelMetadata  = "ModelMetadata"
+	memberDataModel      = "DataModel"
+	memberAuthor         = "Author"
+	memberDateCreated    = "DateCreated"
+	memberDateModified   = "DateLastModified"
+	memberDescription    = "Description"
+	memberService        = "AWSService"
+	memberVersion        = "Version"
+	memberTableName      = "TableName"
+	memberKeyAttributes  = "KeyAttributes"
+	memberPartitionKey   = "PartitionKey"
+	memberSortKey        = "SortKey"
+	memberNonKey         = "NonKeyAttributes"
+	memberAttributeName  = "AttributeName"
+	memberAttributeType  = "AttributeType"
+	memberFacets         = "TableFacets"
+	memberFacetName      = "FacetName"
+	memberAlias          = "KeyAttributeAlias"
+	memberPKAlias        = "PartitionKeyAlias"
+	memberSKAlias        = "SortKeyAlias"
+	memberGSIs           = "GlobalSecondaryIndexes"
+	memberIndexName      = "IndexName"
+	memberProjection     = "Projection"
+	memberProjectionType = "ProjectionType"
+	memberTableData      = "TableData"
+	memberDataAccess     = "DataAccess"
+	memberSampleFormats  = "SampleDataFormats"
+	memberBillingMode    = "BillingMode"
+	memberCapacity       = "ProvisionedCapacitySettings"
+	memberThroughput     = "ProvisionedThroughput"
+	memberReadUnits      = "ReadCapacityUnits"
+	memberWriteUnits     = "WriteCapacityUnits"
+	memberAutoRead       = "AutoScalingRead"
+	memberAutoWrite      = "AutoScalingWrite"
 )
 
-// wbDefaultDataAccess is the DataAccess every Workbench table and facet carries, in compact form.
-const wbDefaultDataAccess = `{"MySql":{}}`
+// defaultDataAccess is the DataAccess every Workbench table and facet carries, in compact form.
+const defaultDataAccess = `{"MySql":{}}`
 
-// isWorkbenchModel reports whether the members of a JSON object are those of a Workbench model
-// rather than of design-json, which names its format.
-func isWorkbenchModel(text []byte) bool {
+// Looks reports whether text, a JSON object, has the members of a Workbench model rather than
+// of design-json, which names its format.
+func Looks(text []byte) bool {
 	var probe map[string]json.RawMessage
 	if json.Unmarshal(text, &probe) != nil {
 		return false
@@ -99,7 +99,7 @@ func isWorkbenchModel(text []byte) bool {
 	if _, ok := probe["format"]; ok {
 		return false
 	}
-	for _, k := range []string{wbModelName, wbModelMetadata, wbDataModel} {
+	for _, k := range []string{memberModelName, memberModelMetadata, memberDataModel} {
 		if _, ok := probe[k]; ok {
 			return true
 		}
@@ -107,14 +107,14 @@ func isWorkbenchModel(text []byte) bool {
 	return false
 }
 
-// ImportWorkbenchJSON reads a NoSQL Workbench model: ModelMetadata.Version 1.0, 2.0, 3.0 or
+// Import reads a NoSQL Workbench model: ModelMetadata.Version 1.0, 2.0, 3.0 or
 // none, with or without facets. The model must be a JSON object with at least one of ModelName,
 // ModelMetadata and DataModel; a member of the wrong JSON type, a table without a name or a
 // partition key, and a model for another service than DynamoDB are refused with a
 // *ValidationError naming the member ("DataModel/0/KeyAttributes/PartitionKey"). Parts that
 // cannot be placed (an attribute of unknown type, an index without a key, an unreadable item
 // value) are left out with a note; members the design has no field for are kept in d.Workbench.
-func ImportWorkbenchJSON(data []byte) (designer.Design, []ImportNote, error) {
+func Import(data []byte) (designer.Design, []designer.ImportNote, error) {
 	data = bytes.TrimSpace(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(data, &top); err != nil {
@@ -124,10 +124,10 @@ func ImportWorkbenchJSON(data []byte) (designer.Design, []ImportNote, error) {
 		}
 		return designer.Design{}, nil, designer.Invalid("file", "is not a NoSQL Workbench model: it must be a JSON object")
 	}
-	if top == nil || !slices.ContainsFunc([]string{wbModelName, wbModelMetadata, wbDataModel}, func(k string) bool { return top[k] != nil }) {
-		return designer.Design{}, nil, designer.Invalid("file", "is not a NoSQL Workbench model: it has none of %s, %s and %s", wbModelName, wbModelMetadata, wbDataModel)
+	if top == nil || !slices.ContainsFunc([]string{memberModelName, memberModelMetadata, memberDataModel}, func(k string) bool { return top[k] != nil }) {
+		return designer.Design{}, nil, designer.Invalid("file", "is not a NoSQL Workbench model: it has none of %s, %s and %s", memberModelName, memberModelMetadata, memberDataModel)
 	}
-	var im wbImport
+	var im importer
 	d, err := im.model(top)
 	if err != nil {
 		return designer.Design{}, nil, err
@@ -140,47 +140,47 @@ func ImportWorkbenchJSON(data []byte) (designer.Design, []ImportNote, error) {
 	return d, im.notes, nil
 }
 
-type wbImport struct {
-	notes []ImportNote
+type importer struct {
+	notes []designer.ImportNote
 }
 
-func (im *wbImport) note(format string, args ...any) {
-	im.notes = append(im.notes, ImportNote{Message: fmt.Sprintf(format, args...)})
+func (im *importer) note(format string, args ...any) {
+	im.notes = append(im.notes, designer.ImportNote{Message: fmt.Sprintf(format, args...)})
 }
 
 // leftover notes the members of a Workbench object that nothing reads or keeps.
-func (im *wbImport) leftover(path string, obj map[string]json.RawMessage) {
-	for _, k := range wbSortedKeys(obj) {
+func (im *importer) leftover(path string, obj map[string]json.RawMessage) {
+	for _, k := range sortedKeys(obj) {
 		im.note("%s/%s is not a member Dynaloom reads; it was not kept", path, k)
 	}
 }
 
-func (im *wbImport) model(top map[string]json.RawMessage) (designer.Design, error) {
+func (im *importer) model(top map[string]json.RawMessage) (designer.Design, error) {
 	var d designer.Design
 	var ex designer.WorkbenchExtras
-	name, err := wbString(wbModelName, wbTake(top, wbModelName))
+	name, err := asString(memberModelName, take(top, memberModelName))
 	if err != nil {
 		return designer.Design{}, err
 	}
-	d.Name = wbCleanName(name)
+	d.Name = cleanName(name)
 	if d.Name == "" {
 		d.Name = "Untitled design"
 	}
 	if strings.TrimSpace(name) != "" && d.Name != strings.TrimSpace(name) {
-		im.note("%s was shortened or cleaned to %q", wbModelName, d.Name)
+		im.note("%s was shortened or cleaned to %q", memberModelName, d.Name)
 	}
-	if err := im.metadata(&d, &ex, wbTake(top, wbModelMetadata)); err != nil {
+	if err := im.metadata(&d, &ex, take(top, memberModelMetadata)); err != nil {
 		return designer.Design{}, err
 	}
-	tables, err := wbArray(wbDataModel, wbTake(top, wbDataModel))
+	tables, err := asArray(memberDataModel, take(top, memberDataModel))
 	if err != nil {
 		return designer.Design{}, err
 	}
 	if len(tables) == 0 {
-		im.note("the model has no tables (%s is empty or missing)", wbDataModel)
+		im.note("the model has no tables (%s is empty or missing)", memberDataModel)
 	}
 	for i, raw := range tables {
-		t, tex, err := im.table(wbDataModel+"/"+strconv.Itoa(i), raw)
+		t, tex, err := im.table(memberDataModel+"/"+strconv.Itoa(i), raw)
 		if err != nil {
 			return designer.Design{}, err
 		}
@@ -204,38 +204,38 @@ func (im *wbImport) model(top map[string]json.RawMessage) (designer.Design, erro
 	return d, nil
 }
 
-func (im *wbImport) metadata(d *designer.Design, ex *designer.WorkbenchExtras, raw json.RawMessage) error {
-	meta, err := wbObject(wbModelMetadata, raw)
+func (im *importer) metadata(d *designer.Design, ex *designer.WorkbenchExtras, raw json.RawMessage) error {
+	meta, err := asObject(memberModelMetadata, raw)
 	if err != nil || meta == nil {
 		return err
 	}
-	version, err := wbString(wbModelMetadata+"/"+wbVersion, wbTake(meta, wbVersion))
+	version, err := asString(memberModelMetadata+"/"+memberVersion, take(meta, memberVersion))
 	if err != nil {
 		return err
 	}
 	switch version {
 	case "", "1.0", "2.0", "3.0":
 	default:
-		im.note("%s/%s is %q; Dynaloom knows versions 1.0, 2.0 and 3.0, so parts of the model may have been missed", wbModelMetadata, wbVersion, version)
+		im.note("%s/%s is %q; Dynaloom knows versions 1.0, 2.0 and 3.0, so parts of the model may have been missed", memberModelMetadata, memberVersion, version)
 	}
-	service, err := wbString(wbModelMetadata+"/"+wbService, wbTake(meta, wbService))
+	service, err := asString(memberModelMetadata+"/"+memberService, take(meta, memberService))
 	if err != nil {
 		return err
 	}
-	if s := strings.TrimSpace(service); s != "" && !strings.EqualFold(s, WorkbenchService) && !strings.EqualFold(s, "DynamoDB") {
-		return designer.Invalid(wbModelMetadata+"/"+wbService, "is %q; Dynaloom reads models for %s only", service, WorkbenchService)
+	if s := strings.TrimSpace(service); s != "" && !strings.EqualFold(s, Service) && !strings.EqualFold(s, "DynamoDB") {
+		return designer.Invalid(memberModelMetadata+"/"+memberService, "is %q; Dynaloom reads models for %s only", service, Service)
 	}
-	if rawDesc, ok := meta[wbDescription]; ok {
-		desc, err := wbString(wbModelMetadata+"/"+wbDescription, rawDesc)
+	if rawDesc, ok := meta[memberDescription]; ok {
+		desc, err := asString(memberModelMetadata+"/"+memberDescription, rawDesc)
 		if err == nil {
 			var clean string
 			if clean, err = designer.CleanText("overview/business_context", desc); err == nil {
 				d.Overview.BusinessContext = clean
-				delete(meta, wbDescription)
+				delete(meta, memberDescription)
 			}
 		}
 		if err != nil {
-			im.note("%s/%s could not be the overview's business context (%v); it was kept for export only", wbModelMetadata, wbDescription, err)
+			im.note("%s/%s could not be the overview's business context (%v); it was kept for export only", memberModelMetadata, memberDescription, err)
 		}
 	}
 	if len(meta) > 0 {
@@ -244,43 +244,43 @@ func (im *wbImport) metadata(d *designer.Design, ex *designer.WorkbenchExtras, r
 	return nil
 }
 
-// wbFacetDraft is a facet while its table is being read.
-type wbFacetDraft struct {
+// facetDraft is a facet while its table is being read.
+type facetDraft struct {
 	name    string
 	members map[string]json.RawMessage
 	items   []int // positions in the table's items
 }
 
-func (im *wbImport) table(p string, raw json.RawMessage) (designer.Table, designer.WorkbenchTableExtras, error) {
+func (im *importer) table(p string, raw json.RawMessage) (designer.Table, designer.WorkbenchTableExtras, error) {
 	var ex designer.WorkbenchTableExtras
-	obj, err := wbObject(p, raw)
+	obj, err := asObject(p, raw)
 	if err != nil {
 		return designer.Table{}, ex, err
 	}
 	if obj == nil {
 		return designer.Table{}, ex, designer.Invalid(p, "must be a JSON object, not null")
 	}
-	name, err := wbString(p+"/"+wbTableName, wbTake(obj, wbTableName))
+	name, err := asString(p+"/"+memberTableName, take(obj, memberTableName))
 	if err != nil {
 		return designer.Table{}, ex, err
 	}
 	var t designer.Table
-	if t.Name, err = designer.CleanName(p+"/"+wbTableName, name); err != nil {
+	if t.Name, err = designer.CleanName(p+"/"+memberTableName, name); err != nil {
 		return designer.Table{}, ex, err
 	}
-	keys, err := wbObject(p+"/"+wbKeyAttributes, wbTake(obj, wbKeyAttributes))
+	keys, err := asObject(p+"/"+memberKeyAttributes, take(obj, memberKeyAttributes))
 	if err != nil {
 		return designer.Table{}, ex, err
 	}
 	if keys == nil {
-		return designer.Table{}, ex, designer.Invalid(p+"/"+wbKeyAttributes, "is missing; table %s needs a partition key", t.Name)
+		return designer.Table{}, ex, designer.Invalid(p+"/"+memberKeyAttributes, "is missing; table %s needs a partition key", t.Name)
 	}
-	if t.PartitionKey, err = wbKeyAttr(p+"/"+wbKeyAttributes+"/"+wbPartitionKey, wbTake(keys, wbPartitionKey), true); err != nil {
+	if t.PartitionKey, err = keyAttr(p+"/"+memberKeyAttributes+"/"+memberPartitionKey, take(keys, memberPartitionKey), true); err != nil {
 		return designer.Table{}, ex, err
 	}
 	t.Attributes = []designer.Attribute{{Name: t.PartitionKey.Name, Type: t.PartitionKey.Type}}
-	if rawSK := wbTake(keys, wbSortKey); !wbNull(rawSK) {
-		sk, err := wbKeyAttr(p+"/"+wbKeyAttributes+"/"+wbSortKey, rawSK, true)
+	if rawSK := take(keys, memberSortKey); !isNull(rawSK) {
+		sk, err := keyAttr(p+"/"+memberKeyAttributes+"/"+memberSortKey, rawSK, true)
 		if err != nil {
 			return designer.Table{}, ex, err
 		}
@@ -289,26 +289,26 @@ func (im *wbImport) table(p string, raw json.RawMessage) (designer.Table, design
 			t.Attributes = append(t.Attributes, designer.Attribute{Name: sk.Name, Type: sk.Type})
 		}
 	}
-	im.leftover(p+"/"+wbKeyAttributes, keys)
-	if err := im.nonKeyAttributes(p, &t, wbTake(obj, wbNonKey)); err != nil {
+	im.leftover(p+"/"+memberKeyAttributes, keys)
+	if err := im.nonKeyAttributes(p, &t, take(obj, memberNonKey)); err != nil {
 		return designer.Table{}, ex, err
 	}
 	if err := im.billing(p, &t, obj); err != nil {
 		return designer.Table{}, ex, err
 	}
-	if err := im.indexes(p, &t, &ex, wbTake(obj, wbGSIs)); err != nil {
+	if err := im.indexes(p, &t, &ex, take(obj, memberGSIs)); err != nil {
 		return designer.Table{}, ex, err
 	}
-	facets, err := im.facets(p, &t, wbTake(obj, wbFacets))
+	facets, err := im.facets(p, &t, take(obj, memberFacets))
 	if err != nil {
 		return designer.Table{}, ex, err
 	}
 	tableItems := len(t.Items)
-	if err := im.items(p+"/"+wbTableData, &t, wbTake(obj, wbTableData)); err != nil {
+	if err := im.items(p+"/"+memberTableData, &t, take(obj, memberTableData)); err != nil {
 		return designer.Table{}, ex, err
 	}
-	if da, ok := obj[wbDataAccess]; ok && wbIsDefaultDataAccess(da) {
-		delete(obj, wbDataAccess)
+	if da, ok := obj[memberDataAccess]; ok && isDefaultDataAccess(da) {
+		delete(obj, memberDataAccess)
 	}
 	if len(obj) > 0 {
 		ex.Members = obj
@@ -316,20 +316,20 @@ func (im *wbImport) table(p string, raw json.RawMessage) (designer.Table, design
 	for i := range t.Items {
 		t.Items[i].ID = designer.ItemIDPrefix + strconv.Itoa(i+1)
 	}
-	wbSettleFacets(t, facets, tableItems, &ex)
+	settleFacets(t, facets, tableItems, &ex)
 	return t, ex, nil
 }
 
-func (im *wbImport) nonKeyAttributes(p string, t *designer.Table, raw json.RawMessage) error {
-	defs, err := wbArray(p+"/"+wbNonKey, raw)
+func (im *importer) nonKeyAttributes(p string, t *designer.Table, raw json.RawMessage) error {
+	defs, err := asArray(p+"/"+memberNonKey, raw)
 	if err != nil {
 		return err
 	}
 	for i, def := range defs {
-		ap := fmt.Sprintf("%s/%s/%d", p, wbNonKey, i)
-		k, err := wbKeyAttr(ap, def, false)
+		ap := fmt.Sprintf("%s/%s/%d", p, memberNonKey, i)
+		k, err := keyAttr(ap, def, false)
 		if err == nil {
-			_, err = designer.CleanName(ap+"/"+wbAttributeName, k.Name)
+			_, err = designer.CleanName(ap+"/"+memberAttributeName, k.Name)
 		}
 		if err != nil {
 			im.note("an attribute of table %s was left out: %v", t.Name, err)
@@ -346,8 +346,8 @@ func (im *wbImport) nonKeyAttributes(p string, t *designer.Table, raw json.RawMe
 	return nil
 }
 
-func (im *wbImport) billing(p string, t *designer.Table, obj map[string]json.RawMessage) error {
-	mode, err := wbString(p+"/"+wbBillingMode, wbTake(obj, wbBillingMode))
+func (im *importer) billing(p string, t *designer.Table, obj map[string]json.RawMessage) error {
+	mode, err := asString(p+"/"+memberBillingMode, take(obj, memberBillingMode))
 	if err != nil {
 		return err
 	}
@@ -358,25 +358,25 @@ func (im *wbImport) billing(p string, t *designer.Table, obj map[string]json.Raw
 	default:
 		im.note("table %s has billing mode %q, which is neither %s nor %s; %s was assumed", t.Name, mode, designer.Provisioned, designer.OnDemand, designer.OnDemand)
 	}
-	cp := p + "/" + wbCapacity
-	capacity, err := wbObject(cp, obj[wbCapacity])
+	cp := p + "/" + memberCapacity
+	capacity, err := asObject(cp, obj[memberCapacity])
 	if err != nil {
 		return err
 	}
 	if capacity == nil {
-		delete(obj, wbCapacity)
+		delete(obj, memberCapacity)
 		return nil
 	}
-	throughput, err := wbObject(cp+"/"+wbThroughput, wbTake(capacity, wbThroughput))
+	throughput, err := asObject(cp+"/"+memberThroughput, take(capacity, memberThroughput))
 	if err != nil {
 		return err
 	}
 	for _, u := range []struct {
 		name string
 		dst  **int64
-	}{{wbReadUnits, &t.ReadUnits}, {wbWriteUnits, &t.WriteUnits}} {
-		rawUnits := wbTake(throughput, u.name)
-		if wbNull(rawUnits) {
+	}{{memberReadUnits, &t.ReadUnits}, {memberWriteUnits, &t.WriteUnits}} {
+		rawUnits := take(throughput, u.name)
+		if isNull(rawUnits) {
 			continue
 		}
 		var n json.Number
@@ -386,29 +386,29 @@ func (im *wbImport) billing(p string, t *designer.Table, obj map[string]json.Raw
 				continue
 			}
 		}
-		im.note("%s/%s/%s of table %s is %s, not a whole number of zero or more; it was left out", cp, wbThroughput, u.name, t.Name, rawUnits)
+		im.note("%s/%s/%s of table %s is %s, not a whole number of zero or more; it was left out", cp, memberThroughput, u.name, t.Name, rawUnits)
 	}
-	im.leftover(cp+"/"+wbThroughput, throughput)
+	im.leftover(cp+"/"+memberThroughput, throughput)
 	if len(capacity) == 0 {
-		delete(obj, wbCapacity)
+		delete(obj, memberCapacity)
 	} else {
 		rest, err := json.Marshal(capacity)
 		if err != nil {
 			return fmt.Errorf("%s: %w", cp, err)
 		}
-		obj[wbCapacity] = rest
+		obj[memberCapacity] = rest
 	}
 	return nil
 }
 
-func (im *wbImport) indexes(p string, t *designer.Table, ex *designer.WorkbenchTableExtras, raw json.RawMessage) error {
-	list, err := wbArray(p+"/"+wbGSIs, raw)
+func (im *importer) indexes(p string, t *designer.Table, ex *designer.WorkbenchTableExtras, raw json.RawMessage) error {
+	list, err := asArray(p+"/"+memberGSIs, raw)
 	if err != nil {
 		return err
 	}
 	for i, rawIx := range list {
-		ip := fmt.Sprintf("%s/%s/%d", p, wbGSIs, i)
-		obj, err := wbObject(ip, rawIx)
+		ip := fmt.Sprintf("%s/%s/%d", p, memberGSIs, i)
+		obj, err := asObject(ip, rawIx)
 		if err != nil {
 			return err
 		}
@@ -433,49 +433,49 @@ func (im *wbImport) indexes(p string, t *designer.Table, ex *designer.WorkbenchT
 }
 
 // index reads one GSI, taking the members it reads out of obj.
-func (im *wbImport) index(ip string, t *designer.Table, obj map[string]json.RawMessage) (designer.Index, error) {
-	name, err := wbString(ip+"/"+wbIndexName, wbTake(obj, wbIndexName))
+func (im *importer) index(ip string, t *designer.Table, obj map[string]json.RawMessage) (designer.Index, error) {
+	name, err := asString(ip+"/"+memberIndexName, take(obj, memberIndexName))
 	if err != nil {
 		return designer.Index{}, err
 	}
 	var ix designer.Index
-	if ix.Name, err = designer.CleanName(ip+"/"+wbIndexName, name); err != nil {
+	if ix.Name, err = designer.CleanName(ip+"/"+memberIndexName, name); err != nil {
 		return designer.Index{}, err
 	}
 	if _, _, _, dup := t.IndexByName(ix.Name); dup {
-		return designer.Index{}, designer.Invalid(ip+"/"+wbIndexName, "is %s, the name of an earlier GSI of the table", ix.Name)
+		return designer.Index{}, designer.Invalid(ip+"/"+memberIndexName, "is %s, the name of an earlier GSI of the table", ix.Name)
 	}
-	kp := ip + "/" + wbKeyAttributes
-	keys, err := wbObject(kp, wbTake(obj, wbKeyAttributes))
+	kp := ip + "/" + memberKeyAttributes
+	keys, err := asObject(kp, take(obj, memberKeyAttributes))
 	if err != nil {
 		return designer.Index{}, err
 	}
 	if keys == nil {
 		return designer.Index{}, designer.Invalid(kp, "is missing; GSI %s needs a partition key", ix.Name)
 	}
-	pk, err := wbKeyAttr(kp+"/"+wbPartitionKey, wbTake(keys, wbPartitionKey), true)
+	pk, err := keyAttr(kp+"/"+memberPartitionKey, take(keys, memberPartitionKey), true)
 	if err != nil {
 		return designer.Index{}, err
 	}
 	ix.PartitionKey = []designer.KeyAttribute{pk}
-	if rawSK := wbTake(keys, wbSortKey); !wbNull(rawSK) {
-		sk, err := wbKeyAttr(kp+"/"+wbSortKey, rawSK, true)
+	if rawSK := take(keys, memberSortKey); !isNull(rawSK) {
+		sk, err := keyAttr(kp+"/"+memberSortKey, rawSK, true)
 		if err != nil {
 			return designer.Index{}, err
 		}
 		ix.SortKey = []designer.KeyAttribute{sk}
 	}
 	im.leftover(kp, keys)
-	pp := ip + "/" + wbProjection
-	proj, err := wbObject(pp, wbTake(obj, wbProjection))
+	pp := ip + "/" + memberProjection
+	proj, err := asObject(pp, take(obj, memberProjection))
 	if err != nil {
 		return designer.Index{}, err
 	}
-	kind, err := wbString(pp+"/"+wbProjectionType, wbTake(proj, wbProjectionType))
+	kind, err := asString(pp+"/"+memberProjectionType, take(proj, memberProjectionType))
 	if err != nil {
 		return designer.Index{}, err
 	}
-	attrs, err := wbStrings(pp+"/"+wbNonKey, wbTake(proj, wbNonKey))
+	attrs, err := asStrings(pp+"/"+memberNonKey, take(proj, memberNonKey))
 	if err != nil {
 		return designer.Index{}, err
 	}
@@ -499,15 +499,15 @@ func (im *wbImport) index(ip string, t *designer.Table, obj map[string]json.RawM
 	return ix, nil
 }
 
-func (im *wbImport) facets(p string, t *designer.Table, raw json.RawMessage) ([]wbFacetDraft, error) {
-	list, err := wbArray(p+"/"+wbFacets, raw)
+func (im *importer) facets(p string, t *designer.Table, raw json.RawMessage) ([]facetDraft, error) {
+	list, err := asArray(p+"/"+memberFacets, raw)
 	if err != nil {
 		return nil, err
 	}
-	var facets []wbFacetDraft
+	var facets []facetDraft
 	for i, rawFacet := range list {
-		fp := fmt.Sprintf("%s/%s/%d", p, wbFacets, i)
-		obj, err := wbObject(fp, rawFacet)
+		fp := fmt.Sprintf("%s/%s/%d", p, memberFacets, i)
+		obj, err := asObject(fp, rawFacet)
 		if err != nil {
 			return nil, err
 		}
@@ -515,46 +515,46 @@ func (im *wbImport) facets(p string, t *designer.Table, raw json.RawMessage) ([]
 			im.note("%s is null; it was left out", fp)
 			continue
 		}
-		name, err := wbString(fp+"/"+wbFacetName, wbTake(obj, wbFacetName))
+		name, err := asString(fp+"/"+memberFacetName, take(obj, memberFacetName))
 		if err != nil {
 			return nil, err
 		}
-		f := wbFacetDraft{name: wbCleanName(name)}
+		f := facetDraft{name: cleanName(name)}
 		if f.name == "" {
 			f.name = "Facet " + strconv.Itoa(i+1)
 			im.note("facet %d of table %s has no name; it was called %s", i+1, t.Name, f.name)
 		}
-		if slices.ContainsFunc(facets, func(o wbFacetDraft) bool { return o.name == f.name }) {
+		if slices.ContainsFunc(facets, func(o facetDraft) bool { return o.name == f.name }) {
 			base := f.name
-			for n := 2; slices.ContainsFunc(facets, func(o wbFacetDraft) bool { return o.name == f.name }); n++ {
+			for n := 2; slices.ContainsFunc(facets, func(o facetDraft) bool { return o.name == f.name }); n++ {
 				f.name = base + " " + strconv.Itoa(n)
 			}
 			im.note("table %s has two facets named %s; the second was called %s", t.Name, base, f.name)
 		}
-		ap := fp + "/" + wbAlias
-		alias, err := wbObject(ap, wbTake(obj, wbAlias))
+		ap := fp + "/" + memberAlias
+		alias, err := asObject(ap, take(obj, memberAlias))
 		if err != nil {
 			return nil, err
 		}
-		pkAlias, err := wbString(ap+"/"+wbPKAlias, wbTake(alias, wbPKAlias))
+		pkAlias, err := asString(ap+"/"+memberPKAlias, take(alias, memberPKAlias))
 		if err != nil {
 			return nil, err
 		}
-		skAlias, err := wbString(ap+"/"+wbSKAlias, wbTake(alias, wbSKAlias))
+		skAlias, err := asString(ap+"/"+memberSKAlias, take(alias, memberSKAlias))
 		if err != nil {
 			return nil, err
 		}
 		im.leftover(ap, alias)
-		t.EntityTypes = append(t.EntityTypes, designer.EntityType{Entity: f.name, PKTemplate: wbTemplate(pkAlias), SKTemplate: wbTemplate(skAlias)})
+		t.EntityTypes = append(t.EntityTypes, designer.EntityType{Entity: f.name, PKTemplate: template(pkAlias), SKTemplate: template(skAlias)})
 		first := len(t.Items)
-		if err := im.items(fp+"/"+wbTableData, t, wbTake(obj, wbTableData)); err != nil {
+		if err := im.items(fp+"/"+memberTableData, t, take(obj, memberTableData)); err != nil {
 			return nil, err
 		}
 		for j := first; j < len(t.Items); j++ {
 			f.items = append(f.items, j)
 		}
-		if da, ok := obj[wbDataAccess]; ok && wbIsDefaultDataAccess(da) {
-			delete(obj, wbDataAccess)
+		if da, ok := obj[memberDataAccess]; ok && isDefaultDataAccess(da) {
+			delete(obj, memberDataAccess)
 		}
 		f.members = obj
 		facets = append(facets, f)
@@ -564,8 +564,8 @@ func (im *wbImport) facets(p string, t *designer.Table, raw json.RawMessage) ([]
 
 // items appends the items of a TableData array to t. An attribute whose value is not DynamoDB
 // JSON is left out of its item, with one note per attribute name and reason.
-func (im *wbImport) items(p string, t *designer.Table, raw json.RawMessage) error {
-	list, err := wbArray(p, raw)
+func (im *importer) items(p string, t *designer.Table, raw json.RawMessage) error {
+	list, err := asArray(p, raw)
 	if err != nil {
 		return err
 	}
@@ -577,7 +577,7 @@ func (im *wbImport) items(p string, t *designer.Table, raw json.RawMessage) erro
 	var drops []dropped
 	for i, rawItem := range list {
 		itp := p + "/" + strconv.Itoa(i)
-		obj, err := wbObject(itp, rawItem)
+		obj, err := asObject(itp, rawItem)
 		if err != nil {
 			return err
 		}
@@ -586,7 +586,7 @@ func (im *wbImport) items(p string, t *designer.Table, raw json.RawMessage) erro
 			continue
 		}
 		it := make(designer.Item, len(obj))
-		for _, name := range wbSortedKeys(obj) {
+		for _, name := range sortedKeys(obj) {
 			var v designer.Value
 			if err := json.Unmarshal(obj[name], &v); err != nil {
 				at := slices.IndexFunc(drops, func(d dropped) bool { return d.attr == name })
@@ -611,10 +611,10 @@ func (im *wbImport) items(p string, t *designer.Table, raw json.RawMessage) erro
 	return nil
 }
 
-// wbSettleFacets records what export needs to write the facets back as they were: the facets of
+// settleFacets records what export needs to write the facets back as they were: the facets of
 // items their keys would not place there, and a facet's attribute list when its items do not
 // give the same list.
-func wbSettleFacets(t designer.Table, facets []wbFacetDraft, tableItems int, ex *designer.WorkbenchTableExtras) {
+func settleFacets(t designer.Table, facets []facetDraft, tableItems int, ex *designer.WorkbenchTableExtras) {
 	keep := func(id, facet string) {
 		if ex.ItemFacets == nil {
 			ex.ItemFacets = map[string]string{}
@@ -630,10 +630,10 @@ func wbSettleFacets(t designer.Table, facets []wbFacetDraft, tableItems int, ex 
 				keep(t.Items[i].ID, f.name)
 			}
 		}
-		if raw, ok := f.members[wbNonKey]; ok {
+		if raw, ok := f.members[memberNonKey]; ok {
 			var listed []string
-			if json.Unmarshal(raw, &listed) == nil && slices.Equal(listed, wbItemAttributes(t, items)) {
-				delete(f.members, wbNonKey)
+			if json.Unmarshal(raw, &listed) == nil && slices.Equal(listed, itemAttributes(t, items)) {
+				delete(f.members, memberNonKey)
 			}
 		}
 		if len(f.members) > 0 {
@@ -653,10 +653,10 @@ func wbSettleFacets(t designer.Table, facets []wbFacetDraft, tableItems int, ex 
 	}
 }
 
-// wbKeyAttr reads an attribute definition {"AttributeName": …, "AttributeType": …}. A key
+// keyAttr reads an attribute definition {"AttributeName": …, "AttributeType": …}. A key
 // attribute must be there; other definitions may be null.
-func wbKeyAttr(p string, raw json.RawMessage, required bool) (designer.KeyAttribute, error) {
-	obj, err := wbObject(p, raw)
+func keyAttr(p string, raw json.RawMessage, required bool) (designer.KeyAttribute, error) {
+	obj, err := asObject(p, raw)
 	if err != nil {
 		return designer.KeyAttribute{}, err
 	}
@@ -666,32 +666,32 @@ func wbKeyAttr(p string, raw json.RawMessage, required bool) (designer.KeyAttrib
 		}
 		return designer.KeyAttribute{}, designer.Invalid(p, "is null")
 	}
-	name, err := wbString(p+"/"+wbAttributeName, obj[wbAttributeName])
+	name, err := asString(p+"/"+memberAttributeName, obj[memberAttributeName])
 	if err != nil {
 		return designer.KeyAttribute{}, err
 	}
 	if strings.TrimSpace(name) == "" {
-		return designer.KeyAttribute{}, designer.Invalid(p+"/"+wbAttributeName, "must not be empty")
+		return designer.KeyAttribute{}, designer.Invalid(p+"/"+memberAttributeName, "must not be empty")
 	}
-	kind, err := wbString(p+"/"+wbAttributeType, obj[wbAttributeType])
+	kind, err := asString(p+"/"+memberAttributeType, obj[memberAttributeType])
 	if err != nil {
 		return designer.KeyAttribute{}, err
 	}
 	if required {
-		if _, err := designer.CleanName(p+"/"+wbAttributeName, name); err != nil {
+		if _, err := designer.CleanName(p+"/"+memberAttributeName, name); err != nil {
 			return designer.KeyAttribute{}, err
 		}
 	}
 	t := designer.Type(strings.ToUpper(strings.TrimSpace(kind)))
 	if !t.Valid() {
-		return designer.KeyAttribute{}, designer.Invalid(p+"/"+wbAttributeType, "of %s is %q; use one of S N B BOOL NULL M L SS NS BS", name, kind)
+		return designer.KeyAttribute{}, designer.Invalid(p+"/"+memberAttributeType, "of %s is %q; use one of S N B BOOL NULL M L SS NS BS", name, kind)
 	}
 	return designer.KeyAttribute{Name: name, Type: t}, nil
 }
 
-// wbTemplate reads a facet's key alias as a key template: the placeholders "<id>" and "${id}"
+// template reads a facet's key alias as a key template: the placeholders "<id>" and "${id}"
 // become "{id}"; all other text is kept as it is.
-func wbTemplate(alias string) string {
+func template(alias string) string {
 	var sb strings.Builder
 	for i := 0; i < len(alias); {
 		closer, skip := byte(0), 1
@@ -717,23 +717,23 @@ func wbTemplate(alias string) string {
 
 // wbCleanName makes s a name Check accepts, or "": control characters become spaces and an
 // over-long name is shortened.
-func wbCleanName(s string) string {
+func cleanName(s string) string {
 	s = strings.Map(func(r rune) rune {
 		if designer.IsControl(r) {
 			return ' '
 		}
 		return r
 	}, s)
-	return truncateRunes(strings.TrimSpace(s), designer.MaxNameLen)
+	return designer.TruncateRunes(strings.TrimSpace(s), designer.MaxNameLen)
 }
 
-func wbIsDefaultDataAccess(raw json.RawMessage) bool {
+func isDefaultDataAccess(raw json.RawMessage) bool {
 	var buf bytes.Buffer
-	return json.Compact(&buf, raw) == nil && buf.String() == wbDefaultDataAccess
+	return json.Compact(&buf, raw) == nil && buf.String() == defaultDataAccess
 }
 
 // wbTake removes a member from obj and returns its value, nil when it is absent.
-func wbTake(obj map[string]json.RawMessage, key string) json.RawMessage {
+func take(obj map[string]json.RawMessage, key string) json.RawMessage {
 	v, ok := obj[key]
 	if !ok {
 		return nil
@@ -742,13 +742,13 @@ func wbTake(obj map[string]json.RawMessage, key string) json.RawMessage {
 	return v
 }
 
-func wbNull(raw json.RawMessage) bool {
+func isNull(raw json.RawMessage) bool {
 	return raw == nil || bytes.Equal(bytes.TrimSpace(raw), []byte("null"))
 }
 
 // wbObject reads a JSON object; an absent member or null gives nil.
-func wbObject(p string, raw json.RawMessage) (map[string]json.RawMessage, error) {
-	if wbNull(raw) {
+func asObject(p string, raw json.RawMessage) (map[string]json.RawMessage, error) {
+	if isNull(raw) {
 		return nil, nil
 	}
 	var obj map[string]json.RawMessage
@@ -759,8 +759,8 @@ func wbObject(p string, raw json.RawMessage) (map[string]json.RawMessage, error)
 }
 
 // wbArray reads a JSON array; an absent member or null gives nil.
-func wbArray(p string, raw json.RawMessage) ([]json.RawMessage, error) {
-	if wbNull(raw) {
+func asArray(p string, raw json.RawMessage) ([]json.RawMessage, error) {
+	if isNull(raw) {
 		return nil, nil
 	}
 	var list []json.RawMessage
@@ -771,8 +771,8 @@ func wbArray(p string, raw json.RawMessage) ([]json.RawMessage, error) {
 }
 
 // wbString reads a JSON string; an absent member or null gives "".
-func wbString(p string, raw json.RawMessage) (string, error) {
-	if wbNull(raw) {
+func asString(p string, raw json.RawMessage) (string, error) {
+	if isNull(raw) {
 		return "", nil
 	}
 	var s string
@@ -783,8 +783,8 @@ func wbString(p string, raw json.RawMessage) (string, error) {
 }
 
 // wbStrings reads a JSON array of strings; an absent member or null gives nil.
-func wbStrings(p string, raw json.RawMessage) ([]string, error) {
-	if wbNull(raw) {
+func asStrings(p string, raw json.RawMessage) ([]string, error) {
+	if isNull(raw) {
 		return nil, nil
 	}
 	var list []string
@@ -794,7 +794,7 @@ func wbStrings(p string, raw json.RawMessage) ([]string, error) {
 	return list, nil
 }
 
-func wbSortedKeys[V any](m map[string]V) []string {
+func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
@@ -805,7 +805,7 @@ func wbSortedKeys[V any](m map[string]V) []string {
 
 // wbItemAttributes lists the non-key attributes the items hold: those the table declares in its
 // order, then the others by name.
-func wbItemAttributes(t designer.Table, items []designer.Item) []string {
+func itemAttributes(t designer.Table, items []designer.Item) []string {
 	held := map[string]bool{}
 	for _, it := range items {
 		for name := range it {
@@ -823,7 +823,7 @@ func wbItemAttributes(t designer.Table, items []designer.Item) []string {
 			delete(held, a.Name)
 		}
 	}
-	return append(out, wbSortedKeys(held)...)
+	return append(out, sortedKeys(held)...)
 }
 
 // workbenchDateLayout is how Workbench writes a model's dates: "Jan 12, 2023, 10:14 AM".

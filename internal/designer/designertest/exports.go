@@ -1,24 +1,46 @@
-package format
+package designertest
 
 import (
 	"bytes"
-	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
-	"regexp"
-	"slices"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"dynaloom/internal/designer"
-	"dynaloom/internal/designer/designertest"
 )
 
-// exportTestDesign exercises both table exports: a PROVISIONED table with TTL, a multi-attribute
+// update is the one -update flag: golden files are rewritten from what the code now gives.
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// Golden compares got with the file at path, rewriting it first under -update.
+func Golden(tb testing.TB, path string, got []byte) {
+	tb.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			tb.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatalf("%v (run go test -run %s -update to create it)", err, tb.Name())
+	}
+	if !bytes.Equal(want, got) {
+		tb.Fatalf("export differs from %s (run with -update if the change is intended):\n%s", path, FirstDifference(want, got))
+	}
+}
+
+// OrdersDesign exercises the table exports (CloudFormation, MCP model): a PROVISIONED table with TTL, a multi-attribute
 // GSI, an INCLUDE list with repeats and key attributes, an INCLUDE of keys alone, a KEYS_ONLY GSI
 // and an LSI; two tables whose names give the same logical id; a binary key; and sample values and
 // mapping placeholders with quotes, braces, $(…), backquotes and newlines.
-func exportTestDesign() designer.Design {
+func OrdersDesign() designer.Design {
 	str := func(name string, t designer.Type) designer.KeyAttribute {
 		return designer.KeyAttribute{Name: name, Type: t}
 	}
@@ -146,282 +168,21 @@ func exportTestDesign() designer.Design {
 	})
 }
 
-// goldenFile compares got with a file of testdata/export, rewriting it under -update.
-func goldenFile(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := "testdata/export/" + name
-	if *update {
-		if err := os.MkdirAll("testdata/export", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -run %s -update to create it)", err, t.Name())
-	}
-	if !bytes.Equal(want, got) {
-		t.Fatalf("export differs from %s (run with -update if the change is intended):\n%s", path, designertest.FirstDifference(want, got))
-	}
+// TableErrorCase is a table mistake every table export refuses, with the field it must name.
+type TableErrorCase struct {
+	Name, Field string
+	Edit        func(*designer.Design)
 }
 
-type cfnTestTemplate struct {
-	AWSTemplateFormatVersion string
-	Description              string
-	Resources                map[string]struct {
-		Type       string
-		Properties tableDefinition
-	}
-}
-
-func exportCFN(t *testing.T, d designer.Design) cfnTestTemplate {
-	t.Helper()
-	out, err := ExportCloudFormationJSON(d)
-	if err != nil {
-		t.Fatalf("ExportCloudFormationJSON: %v", err)
-	}
-	var tpl cfnTestTemplate
-	if err := json.Unmarshal(out, &tpl); err != nil {
-		t.Fatalf("the template is not JSON: %v\n%s", err, out)
-	}
-	return tpl
-}
-
-// cfnTable returns the properties of the resource whose TableName is name.
-func cfnTable(t *testing.T, tpl cfnTestTemplate, name string) tableDefinition {
-	t.Helper()
-	for _, r := range tpl.Resources {
-		if r.Properties.TableName == name {
-			return r.Properties
-		}
-	}
-	t.Fatalf("no resource for table %s", name)
-	return tableDefinition{}
-}
-
-func TestExportCloudFormationJSON_golden(t *testing.T) {
-	got, err := ExportCloudFormationJSON(exportTestDesign())
-	if err != nil {
-		t.Fatal(err)
-	}
-	goldenFile(t, "cloudformation.golden", got)
-}
-
-func TestExportCloudFormationJSON_hrGolden(t *testing.T) {
-	got, err := ExportCloudFormationJSON(designertest.HRDesign(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	goldenFile(t, "hr-cloudformation.golden", got)
-}
-
-func TestExportCloudFormationJSON_templateShape(t *testing.T) {
-	out, err := ExportCloudFormationJSON(exportTestDesign())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.HasSuffix(out, []byte("}\n")) || bytes.HasSuffix(out, []byte("\n\n")) {
-		t.Fatalf("the template does not end with one newline: %q", out[max(0, len(out)-10):])
-	}
-	if !bytes.HasPrefix(out, []byte("{\n  \"AWSTemplateFormatVersion\": \"2010-09-09\",\n")) {
-		t.Fatalf("the template does not open with its format version, indented by two spaces:\n%.200s", out)
-	}
-	tpl := exportCFN(t, exportTestDesign())
-	if tpl.Description != `Amazon DynamoDB tables of the Dynaloom design “Orders "export" — it's $(rm -rf ~)”` {
-		t.Fatalf("Description = %q", tpl.Description)
-	}
-	ids := slices.Sorted(func(yield func(string) bool) {
-		for id := range tpl.Resources {
-			if !yield(id) {
-				return
-			}
-		}
-	})
-	if want := []string{"OrderItemsTable", "OrderItemsTable2", "OrdersV2MainTable"}; !slices.Equal(ids, want) {
-		t.Fatalf("logical ids = %v, want %v", ids, want)
-	}
-	// The first of the two tables that give OrderItems keeps the plain id.
-	if got := tpl.Resources["OrderItemsTable"].Properties.TableName; got != "order_items" {
-		t.Fatalf("OrderItemsTable is table %q, want order_items (the earlier table)", got)
-	}
-	for id, r := range tpl.Resources {
-		if r.Type != "AWS::DynamoDB::Table" {
-			t.Fatalf("%s has type %q", id, r.Type)
-		}
-	}
-}
-
-// keyAttributesOf lists, straight from the design, every attribute in a key of the table or of
-// one of its indexes, with its type.
-func keyAttributesOf(tb designer.Table) map[string]designer.Type {
-	out := map[string]designer.Type{tb.PartitionKey.Name: tb.PartitionKey.Type}
-	if tb.SortKey != nil {
-		out[tb.SortKey.Name] = tb.SortKey.Type
-	}
-	for _, ix := range slices.Concat(tb.GSIs, tb.LSIs) {
-		for _, k := range slices.Concat(ix.PartitionKey, ix.SortKey) {
-			out[k.Name] = k.Type
-		}
-	}
-	return out
-}
-
-func TestExportCloudFormationJSON_attributeDefinitionsAreTheKeyAttributes(t *testing.T) {
-	for name, d := range map[string]designer.Design{"export test": exportTestDesign(), "hr": designertest.HRDesign(t)} {
-		t.Run(name, func(t *testing.T) {
-			tpl := exportCFN(t, d)
-			for _, tb := range d.Tables {
-				props := cfnTable(t, tpl, tb.Name)
-				want := keyAttributesOf(tb)
-				var names []string
-				for _, ad := range props.AttributeDefinitions {
-					names = append(names, ad.AttributeName)
-					if typ, ok := want[ad.AttributeName]; !ok {
-						t.Errorf("%s: AttributeDefinitions has %s, which is no key attribute", tb.Name, ad.AttributeName)
-					} else if ad.AttributeType != typ {
-						t.Errorf("%s: %s is defined as %s, want %s", tb.Name, ad.AttributeName, ad.AttributeType, typ)
-					}
-				}
-				if !slices.IsSorted(names) || len(slices.Compact(slices.Clone(names))) != len(names) {
-					t.Errorf("%s: AttributeDefinitions are not sorted and distinct: %v", tb.Name, names)
-				}
-				if len(names) != len(want) {
-					t.Errorf("%s: AttributeDefinitions = %v, want the %d key attributes %v", tb.Name, names, len(want), want)
-				}
-				// Every attribute a key schema names is defined.
-				for _, ks := range keySchemasOf(props) {
-					for _, e := range ks {
-						if !slices.Contains(names, e.AttributeName) {
-							t.Errorf("%s: key schema uses %s, which AttributeDefinitions lacks", tb.Name, e.AttributeName)
-						}
-					}
-				}
-			}
-		})
-	}
-}
-
-func keySchemasOf(def tableDefinition) [][]keySchemaElement {
-	out := [][]keySchemaElement{def.KeySchema}
-	for _, ix := range slices.Concat(def.GlobalSecondaryIndexes, def.LocalSecondaryIndexes) {
-		out = append(out, ix.KeySchema)
-	}
-	return out
-}
-
-func TestExportCloudFormationJSON_indexesProjectionsCapacityAndTTL(t *testing.T) {
-	tpl := exportCFN(t, exportTestDesign())
-	orders := cfnTable(t, tpl, "orders.v2-main")
-	if orders.BillingMode != designer.Provisioned || orders.ProvisionedThroughput == nil ||
-		*orders.ProvisionedThroughput != (throughput{ReadCapacityUnits: 5, WriteCapacityUnits: 3}) {
-		t.Fatalf("orders: BillingMode %s, ProvisionedThroughput %+v; want PROVISIONED 5/3", orders.BillingMode, orders.ProvisionedThroughput)
-	}
-	if orders.TimeToLiveSpecification == nil || *orders.TimeToLiveSpecification != (ttlSpecification{AttributeName: "expires_at", Enabled: true}) {
-		t.Fatalf("orders: TimeToLiveSpecification = %+v", orders.TimeToLiveSpecification)
-	}
-	if len(orders.GlobalSecondaryIndexes) != 3 || len(orders.LocalSecondaryIndexes) != 1 {
-		t.Fatalf("orders has %d GSIs and %d LSIs, want 3 and 1", len(orders.GlobalSecondaryIndexes), len(orders.LocalSecondaryIndexes))
-	}
-	byStatus := orders.GlobalSecondaryIndexes[0]
-	wantKeys := []keySchemaElement{{"tenant_id", "HASH"}, {"status", "HASH"}, {"created_at", "RANGE"}, {"order_id", "RANGE"}}
-	if !slices.Equal(byStatus.KeySchema, wantKeys) {
-		t.Fatalf("multi-attribute key schema = %v, want %v", byStatus.KeySchema, wantKeys)
-	}
-	if p := byStatus.Projection; p.ProjectionType != designer.Include || !slices.Equal(p.NonKeyAttributes, []string{"total", "note"}) {
-		t.Fatalf("ByStatus projection = %+v, want INCLUDE [total note] (repeats and the key attribute status left out)", p)
-	}
-	if p := orders.GlobalSecondaryIndexes[1].Projection; p.ProjectionType != designer.KeysOnly || p.NonKeyAttributes != nil {
-		t.Fatalf("ByCustomer projection = %+v, want KEYS_ONLY", p)
-	}
-	if p := orders.GlobalSecondaryIndexes[2].Projection; p.ProjectionType != designer.KeysOnly || p.NonKeyAttributes != nil {
-		t.Fatalf("an INCLUDE of key attributes only = %+v, want KEYS_ONLY", p)
-	}
-	for _, g := range orders.GlobalSecondaryIndexes {
-		if g.ProvisionedThroughput == nil || *g.ProvisionedThroughput != *orders.ProvisionedThroughput {
-			t.Fatalf("GSI %s of a PROVISIONED table has ProvisionedThroughput %+v, want the table's", g.IndexName, g.ProvisionedThroughput)
-		}
-	}
-	lsi := orders.LocalSecondaryIndexes[0]
-	if want := []keySchemaElement{{"tenant_id", "HASH"}, {"amount", "RANGE"}}; !slices.Equal(lsi.KeySchema, want) {
-		t.Fatalf("LSI key schema = %v, want %v", lsi.KeySchema, want)
-	}
-	if lsi.ProvisionedThroughput != nil || lsi.Projection.ProjectionType != designer.All {
-		t.Fatalf("LSI = %+v; an LSI takes no throughput of its own", lsi)
-	}
-
-	items := cfnTable(t, tpl, "order_items")
-	if items.BillingMode != designer.OnDemand || items.ProvisionedThroughput != nil || items.TimeToLiveSpecification != nil {
-		t.Fatalf("order_items: %+v; want PAY_PER_REQUEST without throughput or TTL", items)
-	}
-	if g := items.GlobalSecondaryIndexes[0]; g.ProvisionedThroughput != nil {
-		t.Fatalf("a GSI of an on-demand table has ProvisionedThroughput %+v", g.ProvisionedThroughput)
-	}
-	if want := []keySchemaElement{{"order_id", "HASH"}}; !slices.Equal(items.KeySchema, want) {
-		t.Fatalf("order_items key schema = %v, want %v", items.KeySchema, want)
-	}
-	if blobs := cfnTable(t, tpl, "order-items"); blobs.AttributeDefinitions[0] != (attributeDefinition{"id", designer.B}) {
-		t.Fatalf("binary key defined as %+v", blobs.AttributeDefinitions)
-	}
-}
-
-func TestExportCloudFormationJSON_defaultsForBlankModes(t *testing.T) {
-	d := designer.Design{Tables: []designer.Table{{
-		Name: "Plain", PartitionKey: designer.KeyAttribute{Name: "id"},
-		GSIs: []designer.Index{{Name: "ByKind", PartitionKey: []designer.KeyAttribute{{Name: "kind"}}}},
-	}}}
-	props := cfnTable(t, exportCFN(t, d), "Plain")
-	if props.BillingMode != designer.OnDemand {
-		t.Fatalf("blank billing mode exported as %q, want %s", props.BillingMode, designer.OnDemand)
-	}
-	if p := props.GlobalSecondaryIndexes[0].Projection.ProjectionType; p != designer.All {
-		t.Fatalf("blank projection exported as %q, want ALL", p)
-	}
-	if want := []attributeDefinition{{"id", designer.S}, {"kind", designer.S}}; !slices.Equal(props.AttributeDefinitions, want) {
-		t.Fatalf("untyped keys defined as %v, want %v", props.AttributeDefinitions, want)
-	}
-}
-
-func TestLogicalIDs_alphanumericUniqueAndStable(t *testing.T) {
-	tables := []designer.Table{{Name: "a.b"}, {Name: "A-B"}, {Name: "ab"}, {Name: "AB"}, {Name: "ABTable"}, {Name: "___"}, {Name: "2024_orders"},
-		{Name: strings.Repeat("x", 255)}, {Name: strings.Repeat("x", 254) + "y"}}
-	ids := logicalIDs(tables)
-	want := []string{"ABTable", "ABTable2", "AbTable", "ABTable3", "ABTableTable", "Table", "2024OrdersTable"}
-	if !slices.Equal(ids[:len(want)], want) {
-		t.Fatalf("logical ids = %v, want %v", ids[:len(want)], want)
-	}
-	alnum := regexp.MustCompile(`^[A-Za-z0-9]{1,255}$`)
-	seen := map[string]bool{}
-	for i, id := range ids {
-		if !alnum.MatchString(id) {
-			t.Fatalf("id %d %q is not 1–255 letters and digits", i, id)
-		}
-		if seen[id] {
-			t.Fatalf("id %q given twice: %v", id, ids)
-		}
-		seen[id] = true
-	}
-	if again := logicalIDs(tables); !slices.Equal(again, ids) {
-		t.Fatalf("second derivation differs: %v vs %v", again, ids)
-	}
-}
-
-// tableErrorCases are table mistakes both exports refuse, with the field each must name.
-func tableErrorCases() []struct {
-	name, field string
-	edit        func(*designer.Design)
-} {
+// TableErrorCases are the table mistakes both table exports refuse, each an edit of OrdersDesign.
+func TableErrorCases() []TableErrorCase {
 	gsi := func(name string, pk ...designer.KeyAttribute) designer.Index {
 		return designer.Index{Name: name, PartitionKey: pk, Projection: designer.Projection{Type: designer.All}}
 	}
 	k := func(name string, t designer.Type) designer.KeyAttribute {
 		return designer.KeyAttribute{Name: name, Type: t}
 	}
-	return []struct {
-		name, field string
-		edit        func(*designer.Design)
-	}{
+	return []TableErrorCase{
 		{"table name too short", "tables/1/name", func(d *designer.Design) { d.Tables[1].Name = "ab" }},
 		{"table name with a space", "tables/0/name", func(d *designer.Design) { d.Tables[0].Name = "my orders" }},
 		{"table name with a quote", "tables/0/name", func(d *designer.Design) { d.Tables[0].Name = `orders"},{"x` }},
@@ -479,48 +240,16 @@ func tableErrorCases() []struct {
 	}
 }
 
-func TestExportCloudFormationJSON_refusesWhatDynamoDBWouldRefuse(t *testing.T) {
-	for _, tc := range tableErrorCases() {
-		t.Run(tc.name, func(t *testing.T) {
-			d := exportTestDesign()
-			tc.edit(&d)
-			before := designertest.MustMarshal(t, d)
-			out, err := ExportCloudFormationJSON(d)
-			if out != nil {
-				t.Fatalf("an export came back with the error %v", err)
-			}
-			designertest.WantValidationError(t, err, tc.field)
-			designertest.AssertUnchanged(t, before, d)
-		})
-	}
-	_, err := ExportCloudFormationJSON(designer.Design{Name: "empty"})
-	designertest.WantValidationError(t, err, "tables")
-}
-
-func TestExportCloudFormationJSON_errorsNameTheIndex(t *testing.T) {
-	d := exportTestDesign()
-	d.Tables[0].GSIs[0].SortKey = append(d.Tables[0].GSIs[0].SortKey, designer.KeyAttribute{Name: "a", Type: designer.S}, designer.KeyAttribute{Name: "b", Type: designer.S}, designer.KeyAttribute{Name: "c", Type: designer.S})
-	_, err := ExportCloudFormationJSON(d)
-	designertest.WantValidationError(t, err, "tables/0/gsis/0/sort_key")
-	if !strings.Contains(err.Error(), "ByStatus") {
-		t.Fatalf("error %q does not name the index", err)
-	}
-}
-
-func TestExportCloudFormationJSON_deterministic(t *testing.T) {
-	assertDeterministicExport(t, ExportCloudFormationJSON, exportTestDesign())
-}
-
-// assertDeterministicExport exports d, then 20 copies of d read back from its JSON (fresh maps, so
+// AssertDeterministic exports d, then 20 copies of d read back from its JSON (fresh maps, so
 // any dependence on map order shows), and fails unless every export is the same bytes.
-func assertDeterministicExport(t *testing.T, export func(designer.Design) ([]byte, error), d designer.Design) {
+func AssertDeterministic(t testing.TB, export func(designer.Design) ([]byte, error), d designer.Design) {
 	t.Helper()
 	first, err := export(d)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for range 20 {
-		copyOf, err := designer.ParseJSON(designertest.MustMarshal(t, d))
+		copyOf, err := designer.ParseJSON(MustMarshal(t, d))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -529,27 +258,61 @@ func assertDeterministicExport(t *testing.T, export func(designer.Design) ([]byt
 			t.Fatal(err)
 		}
 		if !bytes.Equal(first, again) {
-			t.Fatalf("two exports differ:\n%s", designertest.FirstDifference(first, again))
+			t.Fatalf("two exports differ:\n%s", FirstDifference(first, again))
 		}
 	}
 }
 
-func TestExportCloudFormationJSON_namesRoundTripThroughJSON(t *testing.T) {
-	d := exportTestDesign()
-	d.Name = "Quote \" brace } newline \n tab \t </script> \u2028 $(rm -rf /)"
-	d.Tables[0].TTLAttribute = `ttl"},"Enabled":false,"x":{"y`
-	tpl := exportCFN(t, d)
-	if !strings.Contains(tpl.Description, d.Name) {
-		t.Fatalf("Description %q lost the design name %q", tpl.Description, d.Name)
+// MidSizeDesign has 20 tables with 2 GSIs each, 100 items per table and 10 patterns per table.
+func MidSizeDesign() designer.Design {
+	d := designer.Design{Name: "Benchmark"}
+	limit := 20
+	for ti := range 20 {
+		name := fmt.Sprintf("Table%02d", ti)
+		tb := designer.Table{
+			Name: name, PartitionKey: designer.KeyAttribute{Name: "pk", Type: designer.S}, SortKey: &designer.KeyAttribute{Name: "sk", Type: designer.S},
+			BillingMode: designer.OnDemand, TTLAttribute: "expires",
+			GSIs: []designer.Index{
+				{Name: "ByStatus", PartitionKey: []designer.KeyAttribute{{Name: "status", Type: designer.S}}, SortKey: []designer.KeyAttribute{{Name: "created", Type: designer.N}},
+					Projection: designer.Projection{Type: designer.Include, Attributes: []string{"title", "amount"}}},
+				{Name: "ByOwner", PartitionKey: []designer.KeyAttribute{{Name: "owner", Type: designer.S}, {Name: "region", Type: designer.S}}, Projection: designer.Projection{Type: designer.All}},
+			},
+		}
+		for i := range 100 {
+			tb.Items = append(tb.Items, designer.SampleItem{ID: fmt.Sprintf("i%d", i), Item: designer.Item{
+				"pk": designer.Str(fmt.Sprintf("P#%d", i%10)), "sk": designer.Str(fmt.Sprintf("S#%03d", i)),
+				"status": designer.Str([]string{"open", "closed"}[i%2]), "created": designer.Num(strconv.Itoa(1700000000 + i)),
+				"owner": designer.Str(fmt.Sprintf("u%d", i%7)), "region": designer.Str("eu"), "title": designer.Str("An item's title \"quoted\""),
+				"amount": designer.Num("12.5"), "tags": {Type: designer.SS, SS: []string{"a", "b"}}, "expires": designer.Num("1800000000"),
+			}})
+		}
+		d.Tables = append(d.Tables, tb)
+		pk, sk := designer.Str("P#1"), designer.Str("S#001")
+		key := map[string]designer.Value{":pk": pk, ":sk": sk}
+		ops := [][]designer.Operation{
+			{{Op: "GetItem", Table: name, KeyCondition: "pk = :pk AND sk = :sk", Values: key}},
+			{{Op: "Query", Table: name, KeyCondition: "pk = :pk AND begins_with(sk, :p)", Values: map[string]designer.Value{":pk": pk, ":p": designer.Str("S#0")}, Limit: &limit}},
+			{{Op: "Query", Table: name, Index: "ByStatus", KeyCondition: "#s = :s", Filter: "amount > :a", Names: map[string]string{"#s": "status"},
+				Values: map[string]designer.Value{":s": designer.Str("open"), ":a": designer.Num("1")}, Descending: true}},
+			{{Op: "Query", Table: name, Index: "ByOwner", KeyCondition: "#o = :o AND #r = :r", Names: map[string]string{"#o": "owner", "#r": "region"},
+				Values: map[string]designer.Value{":o": designer.Str("u1"), ":r": designer.Str("eu")}}},
+			{{Op: "PutItem", Table: name, Values: map[string]designer.Value{":pk": pk, ":sk": designer.Str("S#new"), ":title": designer.Str("New")}}},
+			{{Op: "UpdateItem", Table: name, KeyCondition: "pk = :pk AND sk = :sk", Values: map[string]designer.Value{":pk": pk, ":sk": sk, ":status": designer.Str("closed")}}},
+			{
+				{Op: "BatchGetItem", Table: name, KeyCondition: "pk = :pk AND sk IN (:a, :b)", Values: map[string]designer.Value{":pk": pk, ":a": sk, ":b": designer.Str("S#011")}},
+				{Op: "BatchGetItem", Table: name, KeyCondition: "pk = :pk AND sk = :sk", Values: map[string]designer.Value{":pk": designer.Str("P#2"), ":sk": designer.Str("S#002")}},
+			},
+			{
+				{Op: "TransactWriteItems", Table: name, KeyCondition: "pk = :pk AND sk = :sk", Values: map[string]designer.Value{":pk": pk, ":sk": sk, ":status": designer.Str("open")}},
+				{Op: "TransactWriteItems", Table: name, KeyCondition: "pk = :pk AND sk = :sk", Values: map[string]designer.Value{":pk": pk, ":sk": designer.Str("S#011")}},
+			},
+			{{Op: "Scan", Table: name, Filter: "attribute_exists(title)"}},
+			nil,
+		}
+		for k, o := range ops {
+			d.Patterns = append(d.Patterns, designer.Pattern{Number: ti*10 + k + 1, Description: fmt.Sprintf("Pattern %d of %s", k, name),
+				Status: designer.StatusSolved, Mapping: designer.Mapping{Operations: o}})
+		}
 	}
-	if got := cfnTable(t, tpl, "orders.v2-main").TimeToLiveSpecification; got == nil || got.AttributeName != d.Tables[0].TTLAttribute || !got.Enabled {
-		t.Fatalf("TTL = %+v, want attribute %q enabled", got, d.Tables[0].TTLAttribute)
-	}
-}
-
-func TestCFNDescription_fitsCloudFormationsLimit(t *testing.T) {
-	desc := cfnDescription(strings.Repeat("é", 2000))
-	if len(desc) > cfnDescriptionMax || !strings.HasSuffix(desc, "é…”") {
-		t.Fatalf("description of %d bytes ends %q", len(desc), desc[len(desc)-8:])
-	}
+	return d
 }

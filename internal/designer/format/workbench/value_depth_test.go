@@ -1,4 +1,4 @@
-package format
+package workbench
 
 import (
 	"bytes"
@@ -106,11 +106,11 @@ func TestImportWorkbenchJSON_dropsAValueNestedPast32Levels(t *testing.T) {
 		return []byte(`{"DataModel": [{"TableName": "T", "KeyAttributes": {"PartitionKey": {"AttributeName": "id", "AttributeType": "S"}},` +
 			`"TableData": [{"id": {"S": "1"}, "deep": ` + nestedJSON(levels) + `}]}]}`)
 	}
-	d, _, err := ImportWorkbenchJSON(model(designer.MaxValueDepth))
+	d, _, err := Import(model(designer.MaxValueDepth))
 	if err != nil || len(d.Tables) != 1 || len(d.Tables[0].Items) != 1 || d.Tables[0].Items[0].Item["deep"].Type != designer.M {
 		t.Fatalf("%d levels: %v", designer.MaxValueDepth, err)
 	}
-	d, notes, err := ImportWorkbenchJSON(model(designer.MaxValueDepth + 1))
+	d, notes, err := Import(model(designer.MaxValueDepth + 1))
 	if err != nil {
 		t.Fatal(err)
 	}

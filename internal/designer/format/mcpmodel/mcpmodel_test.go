@@ -1,4 +1,4 @@
-package format
+package mcpmodel
 
 import (
 	"bytes"
@@ -16,25 +16,26 @@ import (
 	"dynaloom/internal/designer"
 	"dynaloom/internal/designer/designertest"
 	"dynaloom/internal/designer/dynamo"
+	"dynaloom/internal/designer/format/tabledef"
 )
 
-type mcpTestModel struct {
+type testModel struct {
 	Tables []map[string]json.RawMessage `json:"tables"`
 	Items  map[string][]struct {
 		PutRequest struct {
 			Item designer.Item
 		}
 	} `json:"items"`
-	AccessPatterns []mcpAccessPattern `json:"access_patterns"`
+	AccessPatterns []accessPattern `json:"access_patterns"`
 }
 
-func exportMCP(t *testing.T, d designer.Design) ([]byte, mcpTestModel) {
+func exportMCP(t *testing.T, d designer.Design) ([]byte, testModel) {
 	t.Helper()
-	out, err := ExportMCPModelJSON(d)
+	out, err := Export(d)
 	if err != nil {
-		t.Fatalf("ExportMCPModelJSON: %v", err)
+		t.Fatalf("Export: %v", err)
 	}
-	var m mcpTestModel
+	var m testModel
 	dec := json.NewDecoder(bytes.NewReader(out))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&m); err != nil {
@@ -43,26 +44,26 @@ func exportMCP(t *testing.T, d designer.Design) ([]byte, mcpTestModel) {
 	return out, m
 }
 
-func TestExportMCPModelJSON_golden(t *testing.T) {
-	got, err := ExportMCPModelJSON(exportTestDesign())
+func TestExport_golden(t *testing.T) {
+	got, err := Export(designertest.OrdersDesign())
 	if err != nil {
 		t.Fatal(err)
 	}
-	goldenFile(t, "mcp-model.golden", got)
+	designertest.Golden(t, "testdata/mcp-model.golden", got)
 }
 
-func TestExportMCPModelJSON_hrGolden(t *testing.T) {
-	got, err := ExportMCPModelJSON(designertest.HRDesign(t))
+func TestExport_hrGolden(t *testing.T) {
+	got, err := Export(designertest.HRDesign(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	goldenFile(t, "hr-mcp-model.golden", got)
+	designertest.Golden(t, "testdata/hr-mcp-model.golden", got)
 }
 
-func TestExportMCPModelJSON_topLevelIsTablesItemsAccessPatterns(t *testing.T) {
-	for name, d := range map[string]designer.Design{"export test": exportTestDesign(), "hr": designertest.HRDesign(t), "empty": {Name: "empty"}} {
+func TestExport_topLevelIsTablesItemsAccessPatterns(t *testing.T) {
+	for name, d := range map[string]designer.Design{"export test": designertest.OrdersDesign(), "hr": designertest.HRDesign(t), "empty": {Name: "empty"}} {
 		t.Run(name, func(t *testing.T) {
-			out, err := ExportMCPModelJSON(d)
+			out, err := Export(d)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -89,10 +90,13 @@ func TestExportMCPModelJSON_topLevelIsTablesItemsAccessPatterns(t *testing.T) {
 	}
 }
 
-func TestExportMCPModelJSON_tablesAreCreateTableRequests(t *testing.T) {
-	d := exportTestDesign()
+func TestExport_tablesAreCreateTableRequests(t *testing.T) {
+	d := designertest.OrdersDesign()
 	_, m := exportMCP(t, d)
-	tpl := exportCFN(t, d)
+	want, err := tabledef.Tables(d, false)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(m.Tables) != len(d.Tables) {
 		t.Fatalf("%d tables, want %d", len(m.Tables), len(d.Tables))
 	}
@@ -100,23 +104,21 @@ func TestExportMCPModelJSON_tablesAreCreateTableRequests(t *testing.T) {
 		if _, ok := raw["TimeToLiveSpecification"]; ok {
 			t.Fatalf("table %d carries TimeToLiveSpecification, which CreateTable refuses", i)
 		}
-		var def tableDefinition
+		var def tabledef.Table
 		b, _ := json.Marshal(raw)
 		if err := json.Unmarshal(b, &def); err != nil {
 			t.Fatal(err)
 		}
-		want := cfnTable(t, tpl, d.Tables[i].Name)
-		want.TimeToLiveSpecification = nil
 		gotJSON, _ := json.Marshal(def)
-		wantJSON, _ := json.Marshal(want)
+		wantJSON, _ := json.Marshal(want[i])
 		if !bytes.Equal(gotJSON, wantJSON) {
-			t.Fatalf("table %s differs from its CloudFormation properties:\n%s\n%s", d.Tables[i].Name, gotJSON, wantJSON)
+			t.Fatalf("table %s differs from its CreateTable definition:\n%s\n%s", d.Tables[i].Name, gotJSON, wantJSON)
 		}
 	}
 }
 
-func TestExportMCPModelJSON_itemsRoundTrip(t *testing.T) {
-	d := exportTestDesign()
+func TestExport_itemsRoundTrip(t *testing.T) {
+	d := designertest.OrdersDesign()
 	_, m := exportMCP(t, d)
 	if len(m.Items) != len(d.Tables) {
 		t.Fatalf("items for %d tables, want %d", len(m.Items), len(d.Tables))
@@ -141,8 +143,8 @@ func TestExportMCPModelJSON_itemsRoundTrip(t *testing.T) {
 	}
 }
 
-func TestExportMCPModelJSON_accessPatternEntries(t *testing.T) {
-	_, m := exportMCP(t, exportTestDesign())
+func TestExport_accessPatternEntries(t *testing.T) {
+	_, m := exportMCP(t, designertest.OrdersDesign())
 	type entry struct{ pattern, op, table, index string }
 	want := []entry{
 		{"1", "GetItem", "orders.v2-main", ""},
@@ -171,7 +173,7 @@ func TestExportMCPModelJSON_accessPatternEntries(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Fatalf("entries:\n%v\nwant\n%v", got, want)
 	}
-	byID := map[string]mcpAccessPattern{}
+	byID := map[string]accessPattern{}
 	for _, p := range m.AccessPatterns {
 		byID[p.Pattern] = p
 	}
@@ -284,7 +286,7 @@ func TestShellQuote_survivesARealShell(t *testing.T) {
 // refuses them.
 func injectionDesign(pwned string) designer.Design {
 	evil := "it's \"}{' $(touch " + pwned + ") `touch " + pwned + "` ; touch " + pwned + " && x | y\nnext * ~ \\'"
-	d := exportTestDesign()
+	d := designertest.OrdersDesign()
 	d.Name = evil
 	d.Tables[0].Items[0].Item["note"] = designer.Str(evil)
 	d.Tables[0].Items[0].Item[evil] = designer.Str(evil)
@@ -301,7 +303,7 @@ func injectionDesign(pwned string) designer.Design {
 	return d
 }
 
-func TestExportMCPModelJSON_commandsSurviveARealShell(t *testing.T) {
+func TestExport_commandsSurviveARealShell(t *testing.T) {
 	needShell(t)
 	dir := t.TempDir()
 	pwned := filepath.Join(dir, "pwned")
@@ -366,7 +368,7 @@ func TestExportMCPModelJSON_commandsSurviveARealShell(t *testing.T) {
 	}
 }
 
-func TestExportMCPModelJSON_hostileTextRoundTripsThroughJSON(t *testing.T) {
+func TestExport_hostileTextRoundTripsThroughJSON(t *testing.T) {
 	d := injectionDesign("/nonexistent/pwned")
 	_, m := exportMCP(t, d)
 	evil := d.Name
@@ -428,8 +430,8 @@ func cliRequest(t *testing.T, words []string) (string, []byte, bool) {
 
 // Every read command is a request DynamoDB accepts: the evaluator, which refuses unused or missing
 // placeholders as DynamoDB does, runs it and finds what the mapping's operation finds.
-func TestExportMCPModelJSON_readCommandsRunOnTheEvaluator(t *testing.T) {
-	for name, d := range map[string]designer.Design{"export test": exportTestDesign(), "hr": designertest.HRDesign(t)} {
+func TestExport_readCommandsRunOnTheEvaluator(t *testing.T) {
+	for name, d := range map[string]designer.Design{"export test": designertest.OrdersDesign(), "hr": designertest.HRDesign(t)} {
 		t.Run(name, func(t *testing.T) {
 			checked := 0
 			for i, p := range d.Patterns {
@@ -473,8 +475,8 @@ func TestExportMCPModelJSON_readCommandsRunOnTheEvaluator(t *testing.T) {
 	}
 }
 
-func TestExportMCPModelJSON_writeCommandsWriteWhatTheEvaluatorWrites(t *testing.T) {
-	d := exportTestDesign()
+func TestExport_writeCommandsWriteWhatTheEvaluatorWrites(t *testing.T) {
+	d := designertest.OrdersDesign()
 	for _, n := range []int{4, 5} { // PutItem and UpdateItem
 		p, i, _ := d.PatternByNumber(n)
 		cmds, err := patternCommands(d, "access_patterns/"+strconv.Itoa(i), p.Mapping.Operations)
@@ -530,7 +532,7 @@ func TestExportMCPModelJSON_writeCommandsWriteWhatTheEvaluatorWrites(t *testing.
 	}
 }
 
-func TestExportMCPModelJSON_refusesOperationsNoCommandExpresses(t *testing.T) {
+func TestExport_refusesOperationsNoCommandExpresses(t *testing.T) {
 	op0 := "access_patterns/0/mapping/operations/0"
 	for _, tc := range []struct {
 		name, field string
@@ -559,10 +561,10 @@ func TestExportMCPModelJSON_refusesOperationsNoCommandExpresses(t *testing.T) {
 		{"a sample value without a type", "tables/0/items/1/item/status", func(d *designer.Design) { d.Tables[0].Items[1].Item["status"] = designer.Value{Type: "X"} }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			d := exportTestDesign()
+			d := designertest.OrdersDesign()
 			tc.edit(&d)
 			before := designSnapshot(d)
-			out, err := ExportMCPModelJSON(d)
+			out, err := Export(d)
 			if out != nil {
 				t.Fatalf("an export came back with the error %v", err)
 			}
@@ -572,51 +574,20 @@ func TestExportMCPModelJSON_refusesOperationsNoCommandExpresses(t *testing.T) {
 			}
 		})
 	}
-	for _, tc := range tableErrorCases() {
-		t.Run("table: "+tc.name, func(t *testing.T) {
-			d := exportTestDesign()
-			tc.edit(&d)
-			_, err := ExportMCPModelJSON(d)
-			designertest.WantValidationError(t, err, tc.field)
+	for _, tc := range designertest.TableErrorCases() {
+		t.Run("table: "+tc.Name, func(t *testing.T) {
+			d := designertest.OrdersDesign()
+			tc.Edit(&d)
+			_, err := Export(d)
+			designertest.WantValidationError(t, err, tc.Field)
 		})
 	}
 }
 
-func TestExportMCPModelJSON_deterministic(t *testing.T) {
-	for name, d := range map[string]designer.Design{"export test": exportTestDesign(), "hr": designertest.HRDesign(t)} {
-		t.Run(name, func(t *testing.T) { assertDeterministicExport(t, ExportMCPModelJSON, d) })
+func TestExport_deterministic(t *testing.T) {
+	for name, d := range map[string]designer.Design{"export test": designertest.OrdersDesign(), "hr": designertest.HRDesign(t)} {
+		t.Run(name, func(t *testing.T) { designertest.AssertDeterministic(t, Export, d) })
 	}
-}
-
-// FuzzExportTables checks that neither export panics on any design ParseJSON accepts, and that
-// each gives JSON or a *ValidationError.
-func FuzzExportTables(f *testing.F) {
-	// Small seeds: the fuzzer's mutator all but stops on a seed the size of the HR example.
-	compact, err := designer.MarshalCompactJSON(exportTestDesign())
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Add(compact)
-	f.Add([]byte(`{"tables":[{"name":"Tab","partition_key":{"name":"id"},"lsis":[{"name":"Lsi","sort_key":[{"name":"x"}]}]}],` +
-		`"access_patterns":[{"number":1,"mapping":{"operations":[{"op":"BatchGetItem","table":"Tab","key_condition":"id IN (:a)","values":{":a":{"S":"1"}}}]}}]}`))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		d, err := designer.ParseJSON(data)
-		if err != nil {
-			return
-		}
-		for name, export := range map[string]func(designer.Design) ([]byte, error){
-			"cloudformation-json": ExportCloudFormationJSON, "mcp-model-json": ExportMCPModelJSON,
-		} {
-			out, err := export(d)
-			var ve *designer.ValidationError
-			switch {
-			case err != nil && !errors.As(err, &ve):
-				t.Fatalf("%s: error %v is not a *ValidationError", name, err)
-			case err == nil && !json.Valid(out):
-				t.Fatalf("%s: not JSON:\n%s", name, out)
-			}
-		}
-	})
 }
 
 // FuzzExportMCPOperation feeds arbitrary expressions and placeholders to one mapped operation of
@@ -628,7 +599,7 @@ func FuzzExportMCPOperation(f *testing.F) {
 	f.Add(uint8(8), "order_key BETWEEN :a AND :b", "NOT (a = :t)", "", "#", "\n", ":", "'")
 	f.Add(uint8(1), "0", "0", "\xcb", "0", "0", "0", "0") // invalid UTF-8 reads back as U+FFFD
 	f.Fuzz(func(t *testing.T, kind uint8, keyCond, filter, projection, name, nameValue, placeholder, value string) {
-		d := exportTestDesign()
+		d := designertest.OrdersDesign()
 		op := designer.Operation{
 			Op: designer.Operations[int(kind)%len(designer.Operations)], Table: "orders.v2-main", KeyCondition: keyCond,
 			Filter: filter, Projection: projection, Names: map[string]string{name: nameValue},
@@ -638,7 +609,7 @@ func FuzzExportMCPOperation(f *testing.F) {
 			op.Index = "ByStatus"
 		}
 		d.Patterns = []designer.Pattern{{Number: 1, Mapping: designer.Mapping{Operations: []designer.Operation{op}}}}
-		out, err := ExportMCPModelJSON(d)
+		out, err := Export(d)
 		var ve *designer.ValidationError
 		if err != nil {
 			if !errors.As(err, &ve) {
@@ -646,7 +617,7 @@ func FuzzExportMCPOperation(f *testing.F) {
 			}
 			return
 		}
-		var m mcpTestModel
+		var m testModel
 		if err := json.Unmarshal(out, &m); err != nil {
 			t.Fatalf("not JSON: %v", err)
 		}
@@ -715,86 +686,19 @@ func designSnapshot(d designer.Design) string {
 	return fmt.Sprintf("%#v", d)
 }
 
-// midSizeDesign has 20 tables with 2 GSIs each, 100 items per table and 10 patterns per table.
-func midSizeDesign() designer.Design {
-	d := designer.Design{Name: "Benchmark"}
-	limit := 20
-	for ti := range 20 {
-		name := fmt.Sprintf("Table%02d", ti)
-		tb := designer.Table{
-			Name: name, PartitionKey: designer.KeyAttribute{Name: "pk", Type: designer.S}, SortKey: &designer.KeyAttribute{Name: "sk", Type: designer.S},
-			BillingMode: designer.OnDemand, TTLAttribute: "expires",
-			GSIs: []designer.Index{
-				{Name: "ByStatus", PartitionKey: []designer.KeyAttribute{{Name: "status", Type: designer.S}}, SortKey: []designer.KeyAttribute{{Name: "created", Type: designer.N}},
-					Projection: designer.Projection{Type: designer.Include, Attributes: []string{"title", "amount"}}},
-				{Name: "ByOwner", PartitionKey: []designer.KeyAttribute{{Name: "owner", Type: designer.S}, {Name: "region", Type: designer.S}}, Projection: designer.Projection{Type: designer.All}},
-			},
-		}
-		for i := range 100 {
-			tb.Items = append(tb.Items, designer.SampleItem{ID: fmt.Sprintf("i%d", i), Item: designer.Item{
-				"pk": designer.Str(fmt.Sprintf("P#%d", i%10)), "sk": designer.Str(fmt.Sprintf("S#%03d", i)),
-				"status": designer.Str([]string{"open", "closed"}[i%2]), "created": designer.Num(strconv.Itoa(1700000000 + i)),
-				"owner": designer.Str(fmt.Sprintf("u%d", i%7)), "region": designer.Str("eu"), "title": designer.Str("An item's title \"quoted\""),
-				"amount": designer.Num("12.5"), "tags": {Type: designer.SS, SS: []string{"a", "b"}}, "expires": designer.Num("1800000000"),
-			}})
-		}
-		d.Tables = append(d.Tables, tb)
-		pk, sk := designer.Str("P#1"), designer.Str("S#001")
-		key := map[string]designer.Value{":pk": pk, ":sk": sk}
-		ops := [][]designer.Operation{
-			{{Op: "GetItem", Table: name, KeyCondition: "pk = :pk AND sk = :sk", Values: key}},
-			{{Op: "Query", Table: name, KeyCondition: "pk = :pk AND begins_with(sk, :p)", Values: map[string]designer.Value{":pk": pk, ":p": designer.Str("S#0")}, Limit: &limit}},
-			{{Op: "Query", Table: name, Index: "ByStatus", KeyCondition: "#s = :s", Filter: "amount > :a", Names: map[string]string{"#s": "status"},
-				Values: map[string]designer.Value{":s": designer.Str("open"), ":a": designer.Num("1")}, Descending: true}},
-			{{Op: "Query", Table: name, Index: "ByOwner", KeyCondition: "#o = :o AND #r = :r", Names: map[string]string{"#o": "owner", "#r": "region"},
-				Values: map[string]designer.Value{":o": designer.Str("u1"), ":r": designer.Str("eu")}}},
-			{{Op: "PutItem", Table: name, Values: map[string]designer.Value{":pk": pk, ":sk": designer.Str("S#new"), ":title": designer.Str("New")}}},
-			{{Op: "UpdateItem", Table: name, KeyCondition: "pk = :pk AND sk = :sk", Values: map[string]designer.Value{":pk": pk, ":sk": sk, ":status": designer.Str("closed")}}},
-			{
-				{Op: "BatchGetItem", Table: name, KeyCondition: "pk = :pk AND sk IN (:a, :b)", Values: map[string]designer.Value{":pk": pk, ":a": sk, ":b": designer.Str("S#011")}},
-				{Op: "BatchGetItem", Table: name, KeyCondition: "pk = :pk AND sk = :sk", Values: map[string]designer.Value{":pk": designer.Str("P#2"), ":sk": designer.Str("S#002")}},
-			},
-			{
-				{Op: "TransactWriteItems", Table: name, KeyCondition: "pk = :pk AND sk = :sk", Values: map[string]designer.Value{":pk": pk, ":sk": sk, ":status": designer.Str("open")}},
-				{Op: "TransactWriteItems", Table: name, KeyCondition: "pk = :pk AND sk = :sk", Values: map[string]designer.Value{":pk": pk, ":sk": designer.Str("S#011")}},
-			},
-			{{Op: "Scan", Table: name, Filter: "attribute_exists(title)"}},
-			nil,
-		}
-		for k, o := range ops {
-			d.Patterns = append(d.Patterns, designer.Pattern{Number: ti*10 + k + 1, Description: fmt.Sprintf("Pattern %d of %s", k, name),
-				Status: designer.StatusSolved, Mapping: designer.Mapping{Operations: o}})
-		}
-	}
-	return d
-}
-
 func TestMidSizeDesign_exports(t *testing.T) {
-	d := midSizeDesign()
-	if _, err := ExportCloudFormationJSON(d); err != nil {
-		t.Fatal(err)
-	}
+	d := designertest.MidSizeDesign()
 	_, m := exportMCP(t, d)
 	if n := len(m.AccessPatterns); n != 200 {
 		t.Fatalf("%d access pattern entries, want 200", n)
 	}
 }
 
-func BenchmarkExportMCPModelJSON(b *testing.B) {
-	d := midSizeDesign()
+func BenchmarkExport(b *testing.B) {
+	d := designertest.MidSizeDesign()
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := ExportMCPModelJSON(d); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-func BenchmarkExportCloudFormationJSON(b *testing.B) {
-	d := midSizeDesign()
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := ExportCloudFormationJSON(d); err != nil {
+		if _, err := Export(d); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -812,8 +716,8 @@ func flagJSON(t *testing.T, c opCommand, flag string) string {
 	return ""
 }
 
-func TestExportMCPModelJSON_rowActions(t *testing.T) {
-	d := exportTestDesign()
+func TestExport_rowActions(t *testing.T) {
+	d := designertest.OrdersDesign()
 	batch, tx := &d.Patterns[9].Mapping, &d.Patterns[10].Mapping
 	// The batch deletes two keys although its row gives an attribute, and puts a key-only item.
 	batch.Operations[0].Action = designer.ActionDelete
@@ -866,7 +770,7 @@ func TestExportMCPModelJSON_rowActions(t *testing.T) {
 	}
 }
 
-func TestExportMCPModelJSON_refusesRowActions(t *testing.T) {
+func TestExport_refusesRowActions(t *testing.T) {
 	for _, c := range []struct {
 		name  string
 		edit  func(*designer.Design)
@@ -882,9 +786,9 @@ func TestExportMCPModelJSON_refusesRowActions(t *testing.T) {
 			"access_patterns/9/mapping/operations/1/action"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			d := exportTestDesign()
+			d := designertest.OrdersDesign()
 			c.edit(&d)
-			_, err := ExportMCPModelJSON(d)
+			_, err := Export(d)
 			designertest.WantValidationError(t, err, c.field)
 		})
 	}

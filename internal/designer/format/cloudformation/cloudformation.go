@@ -1,0 +1,116 @@
+// Package cloudformation writes the cloudformation-json export: a CloudFormation template with one AWS::DynamoDB::Table per
+// table of the design. Its table properties are the same as the tables of the mcp-model-json
+// export (package tabledef holds them), because CloudFormation and CreateTable use the same property names; only
+// TimeToLiveSpecification is CloudFormation's alone. Decisions worth knowing:
+//
+//   - AttributeDefinitions lists only the key attributes of the table and its indexes, each once,
+//     sorted by name: DynamoDB refuses a definition that no key schema uses.
+//   - A multi-attribute GSI key is written as CloudFormation writes it since November 2025: several
+//     HASH elements, then several RANGE elements, in key order.
+//   - An INCLUDE projection leaves out the key attributes it lists and any repeats, and becomes
+//     KEYS_ONLY when nothing is left; the index is the same, since every entry holds its keys, and
+//     DynamoDB refuses the list otherwise.
+//   - A PROVISIONED table gives each of its GSIs the table's read and write units, since the design
+//     records capacity units per table only. LSIs share the table's capacity and take none.
+//   - Logical ids are the table name's letters and digits in CamelCase followed by "Table"
+//     ("order-items" → OrderItemsTable); a name that gives the id of an earlier table gets "2",
+//     "3", … after it.
+package cloudformation
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/format/tabledef"
+)
+
+// formatVersion is the only template format version CloudFormation has.
+const formatVersion = "2010-09-09"
+
+// descriptionMax is CloudFormation's limit on a template description, in bytes.
+const descriptionMax = 1024
+
+type template struct {
+	AWSTemplateFormatVersion string              `json:"AWSTemplateFormatVersion"`
+	Description              string              `json:"Description"`
+	Resources                map[string]resource `json:"Resources"`
+}
+
+type resource struct {
+	Type       string         `json:"Type"`
+	Properties tabledef.Table `json:"Properties"`
+}
+
+// Export writes the design's tables as a CloudFormation template (JSON): one
+// AWS::DynamoDB::Table per table with its keys, indexes, projections, TTL and billing mode. A name
+// DynamoDB would refuse, or a key or index DynamoDB cannot create, is a *ValidationError naming
+// the field, such as tables/2/name.
+func Export(d designer.Design) ([]byte, error) {
+	if len(d.Tables) == 0 {
+		return nil, designer.Invalid("tables", "the design has no tables; a CloudFormation template needs at least one resource")
+	}
+	defs, err := tabledef.Tables(d, true)
+	if err != nil {
+		return nil, err
+	}
+	tpl := template{
+		AWSTemplateFormatVersion: formatVersion,
+		Description:              description(d.Name),
+		Resources:                make(map[string]resource, len(defs)),
+	}
+	for i, id := range logicalIDs(d.Tables) {
+		tpl.Resources[id] = resource{Type: "AWS::DynamoDB::Table", Properties: defs[i]}
+	}
+	return tabledef.EncodeIndented(tpl)
+}
+
+func description(name string) string {
+	desc := "Amazon DynamoDB tables of the Dynaloom design “" + name + "”"
+	if strings.TrimSpace(name) == "" {
+		desc = "Amazon DynamoDB tables of a Dynaloom design"
+	}
+	if len(desc) <= descriptionMax {
+		return desc
+	}
+	cut := descriptionMax - len("…”")
+	for cut > 0 && !utf8.RuneStart(desc[cut]) {
+		cut--
+	}
+	return desc[:cut] + "…”"
+}
+
+// logicalIDs derives a CloudFormation logical id from each table name: letters and digits only,
+// unique in the template, the same for the same tables.
+func logicalIDs(tables []designer.Table) []string {
+	const maxBase = 240 // leaves room for "Table" and a counter within CloudFormation's 255
+	ids := make([]string, len(tables))
+	used := make(map[string]bool, len(tables))
+	for i, t := range tables {
+		var b strings.Builder
+		upper := true
+		for _, r := range t.Name {
+			isAlnum := 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
+			switch {
+			case !isAlnum:
+				upper = true
+			case b.Len() >= maxBase:
+			case upper:
+				b.WriteRune(unicode.ToUpper(r))
+				upper = false
+			default:
+				b.WriteRune(r)
+			}
+		}
+		base := b.String() + "Table"
+		id := base
+		for n := 2; used[id]; n++ {
+			id = base + strconv.Itoa(n)
+		}
+		used[id] = true
+		ids[i] = id
+	}
+	return ids
+}

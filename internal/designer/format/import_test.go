@@ -1,0 +1,74 @@
+package format
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/designertest"
+	"dynaloom/internal/designer/format/workbench"
+)
+
+// readFixture reads a fixture of one format's package: testdata of the directory named.
+func readFixture(tb testing.TB, format, name string) []byte {
+	tb.Helper()
+	data, err := os.ReadFile(filepath.Join(format, "testdata", name))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return data
+}
+
+func workbenchFixture(tb testing.TB, name string) (designer.Design, []ImportNote) {
+	tb.Helper()
+	d, notes, err := workbench.Import(readFixture(tb, "workbench", name))
+	if err != nil {
+		tb.Fatalf("workbench.Import: %v", err)
+	}
+	return d, notes
+}
+
+func TestImport_workbenchModelsAsTheirReaderReadsThem(t *testing.T) {
+	for _, file := range []string{"v1-facets.json", "v2-dynobase.json", "v3-include.json", "no-version.json"} {
+		t.Run(file, func(t *testing.T) {
+			data := readFixture(t, "workbench", file)
+			if got := Recognise(data); got != KindWorkbenchJSON {
+				t.Errorf("Recognise = %q, want %q", got, KindWorkbenchJSON)
+			}
+			want, _ := workbenchFixture(t, file)
+			got, _, err := Import([]File{{Name: file, Data: data}})
+			if err != nil {
+				t.Fatalf("Import: %v", err)
+			}
+			if !bytes.Equal(designertest.MustMarshal(t, got), designertest.MustMarshal(t, want)) {
+				t.Errorf("Import gives another design than workbench.Import")
+			}
+		})
+	}
+}
+
+func TestRecognise_workbenchModelOrDesignJSON(t *testing.T) {
+	imported, _ := workbenchFixture(t, "v3-include.json")
+	tests := []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"Workbench model", readFixture(t, "workbench", "v1-facets.json"), KindWorkbenchJSON},
+		{"only DataModel", []byte(`{"DataModel": []}`), KindWorkbenchJSON},
+		{"design-json", readFixture(t, "workbench", "library-design.json"), KindDesignJSON},
+		{"design-json that came from Workbench", designertest.MustMarshal(t, imported), KindDesignJSON},
+		{"format wins over Workbench members", []byte(`{"format": "dynaloom/1", "ModelName": "x"}`), KindDesignJSON},
+		{"partial design-json", []byte(`{"name": "Orders"}`), KindDesignJSON},
+		{"broken JSON", []byte(`{"ModelName": `), KindDesignJSON},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Recognise(tt.data); got != tt.want {
+				t.Errorf("Recognise = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
