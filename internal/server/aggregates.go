@@ -154,8 +154,8 @@ func (s *Server) aggregatesPage(c echo.Context) error {
 func (s *Server) aggregatesAnswer(c echo.Context, change designer.Change, part func(templates.Aggregates) templ.Component, bad *cellError) error {
 	err := s.edit(c, change)
 	status := http.StatusOK
-	if msg, refused := refusal(err); refused && bad != nil {
-		status, bad.message = http.StatusUnprocessableEntity, msg
+	if r, refused := refusal(err); refused && bad != nil {
+		status, bad.message = r.Status, r.Message
 	} else if err != nil {
 		return err
 	} else {
@@ -258,8 +258,8 @@ func (s *Server) saveConsideration(c echo.Context) error {
 	value := form.get("value")
 	d := designFrom(c)
 	err = s.edit(c, designer.SetConsideration{Field: field, Value: value})
-	if msg, refused := refusal(err); refused {
-		return respond(c, http.StatusUnprocessableEntity, "aggregates", templates.FieldView(considerationField(d, field, considerationFields[i].label, value, msg, false)))
+	if r, refused := refusal(err); refused {
+		return respond(c, r.Status, "aggregates", templates.FieldView(considerationField(d, field, considerationFields[i].label, value, r.Message, false)))
 	} else if err != nil {
 		return err
 	}

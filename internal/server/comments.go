@@ -1,7 +1,6 @@
 package server
 
 import (
-	"errors"
 	"net/http"
 	"net/url"
 	"slices"
@@ -182,8 +181,7 @@ func commentTarget(c echo.Context, id, fallback string) string {
 // live panel. A refused comment is shown in the thread with what was typed; a form posted without
 // htmx is refused with the error page, or sent back to the element.
 func (s *Server) commentAnswer(c echo.Context, target string, err error, draft, parent string) error {
-	var ve *designer.ValidationError
-	refused := errors.As(err, &ve)
+	r, refused := refusal(err)
 	if err != nil && (!refused || !isHTMX(c)) {
 		return err
 	}
@@ -194,8 +192,9 @@ func (s *Server) commentAnswer(c echo.Context, target string, err error, draft, 
 	status := http.StatusOK
 	p := commentsPanel(c, target, time.Now())
 	if refused {
-		status = http.StatusUnprocessableEntity
-		p.Error, p.Draft, p.DraftParent = "Not saved: "+strings.TrimSuffix(ve.Error(), ".")+".", draft, threadOf(d.Record.Design, parent)
+		// The thread has no field to show it under, so the message names the field.
+		status = r.Status
+		p.Error, p.Draft, p.DraftParent = "Not saved: "+strings.TrimSuffix(classify(err).Message, ".")+".", draft, threadOf(d.Record.Design, parent)
 		if !slices.ContainsFunc(p.Threads, func(th templates.CommentThreadView) bool { return th.Root.ID == p.DraftParent }) {
 			// The thread is gone: the message and the text go to the box for a new thread.
 			p.DraftParent = ""

@@ -80,15 +80,6 @@ func respond(c echo.Context, status int, step string, main templ.Component) erro
 	return render(c, status, templ.Join(main, templates.AsideView(asideModel(d), true)))
 }
 
-// refusal extracts the field message of a refused change; ok is false for any other error.
-func refusal(err error) (msg string, ok bool) {
-	var ve *designer.ValidationError
-	if errors.As(err, &ve) {
-		return refusalText(ve), true
-	}
-	return "", false
-}
-
 // refusalText words a refused change for the field it is shown under.
 func refusalText(ve *designer.ValidationError) string {
 	return "Not saved: " + strings.TrimSuffix(ve.Message, ".") + "."

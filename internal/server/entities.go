@@ -150,12 +150,12 @@ func (s *Server) entitiesPage(c echo.Context) error {
 func (s *Server) entitiesAnswer(c echo.Context, change designer.Change, relationships bool, v entitiesView, cellID, refusedValue string) error {
 	err := s.edit(c, change)
 	status := http.StatusOK
-	if msg, refused := refusal(err); refused {
-		status = http.StatusUnprocessableEntity
+	if r, refused := refusal(err); refused {
+		status = r.Status
 		if cellID == "" {
-			v.addError = msg
+			v.addError = r.Message
 		} else {
-			v.bad = &cellError{cellID, refusedValue, msg}
+			v.bad = &cellError{cellID, refusedValue, r.Message}
 		}
 	} else if err != nil {
 		return err

@@ -74,6 +74,23 @@ func classify(err error) *apiError {
 	return &apiError{http.StatusInternalServerError, "internal", "Something went wrong on the server. Nothing was changed; try again."}
 }
 
+// refusal classifies a refused change, or a refused undo, for an answer that shows it where it was
+// made — on the field, in the form, thread or list it came from — instead of on the error page:
+// status 422, which htmx swaps in like a success (layout.templ) and a plain form post shows with
+// its form, and the message worded for the field. ok is false for any other error, which goes on
+// to the error handler; there, as through the API, a refused change is a 400.
+func refusal(err error) (*apiError, bool) {
+	var ve *designer.ValidationError
+	var ae *apiError
+	switch {
+	case errors.As(err, &ve):
+		return &apiError{http.StatusUnprocessableEntity, "invalid_input", refusalText(ve)}, true
+	case errors.As(err, &ae) && (ae.Code == "nothing_to_undo" || ae.Code == "undo_conflict" || ae.Code == "design_busy"):
+		return &apiError{http.StatusUnprocessableEntity, ae.Code, ae.Message}, true
+	}
+	return nil, false
+}
+
 func httpError(he *echo.HTTPError) *apiError {
 	switch he.Code {
 	case http.StatusNotFound:

@@ -401,18 +401,14 @@ func (s *Server) undoMine(c echo.Context) error {
 // historyRefusal shows a refused undo or restore where it was asked for; other errors go to the
 // error handler.
 func (s *Server) historyRefusal(c echo.Context, err error) error {
-	var ae *apiError
-	msg, ok := refusal(err)
-	if !ok && errors.As(err, &ae) && ae.Status == http.StatusConflict {
-		msg, ok = ae.Message, true
-	}
+	r, ok := refusal(err)
 	if !ok {
 		return err
 	}
 	if isHTMX(c) && c.Request().Header.Get("HX-Target") != "history" {
-		return render(c, http.StatusUnprocessableEntity, templates.RestoreRefusal(msg))
+		return render(c, r.Status, templates.RestoreRefusal(r.Message))
 	}
-	return s.renderHistory(c, http.StatusUnprocessableEntity, "", msg)
+	return s.renderHistory(c, r.Status, "", r.Message)
 }
 
 // undoAttempts bounds how often an undo is worked out again when another change lands while it is

@@ -31,11 +31,12 @@ func (s *Server) createDesignFromForm(c echo.Context) error {
 	} else {
 		d, err = designer.New(name)
 	}
-	var ve *designer.ValidationError
-	if errors.As(err, &ve) {
+	if r, refused := refusal(err); refused {
+		var ve *designer.ValidationError
+		errors.As(err, &ve)
 		h := homeModel()
 		h.Name, h.NameError = name, "The design name "+ve.Message+"."
-		return render(c, http.StatusUnprocessableEntity, templates.HomeView(h))
+		return render(c, r.Status, templates.HomeView(h))
 	}
 	if err != nil {
 		return err

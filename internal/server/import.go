@@ -68,10 +68,9 @@ func (s *Server) importUpload(c echo.Context) error {
 		return err
 	}
 	d, notes, err := format.Import(files)
-	var ve *designer.ValidationError
-	if errors.As(err, &ve) {
+	if r, refused := refusal(err); refused {
 		page := templates.Import{Page: templates.Page{Title: "Import a design · Dynaloom"}, Error: err.Error()}
-		return render(c, http.StatusUnprocessableEntity, templates.ImportView(page))
+		return render(c, r.Status, templates.ImportView(page))
 	}
 	if err != nil {
 		return err

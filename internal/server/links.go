@@ -11,6 +11,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"dynaloom/internal/designer"
+
 	"dynaloom/internal/storage"
 	"dynaloom/web/templates"
 )
@@ -155,9 +157,13 @@ func (s *Server) setViewLinkExpiry(c echo.Context) error {
 		if merr != nil {
 			return merr
 		}
+		r, refused := refusal(err)
+		if !refused {
+			return err
+		}
 		sh.Error = classify(err).Message
 		sh.Expiry, sh.ExpiryDate = choice, form.get("date")
-		return render(c, http.StatusUnprocessableEntity, templates.ShareLinks(sh))
+		return render(c, r.Status, templates.ShareLinks(sh))
 	}
 	if err := s.store.SetViewExpiry(c.Request().Context(), d.ID, d.Token, at); err != nil {
 		return err
@@ -184,11 +190,11 @@ func expiryFromForm(choice, date string, now time.Time) (time.Time, error) {
 	case "date":
 		day, err := time.Parse(time.DateOnly, strings.TrimSpace(date))
 		if err != nil {
-			return time.Time{}, badInput("date: give the last day the view link works, as YYYY-MM-DD")
+			return time.Time{}, designer.Invalid("date", "give the last day the view link works, as YYYY-MM-DD")
 		}
 		end := day.AddDate(0, 0, 1)
 		if !now.Before(end) {
-			return time.Time{}, badInput("date: %s has passed; choose today or a later day", day.Format(time.DateOnly))
+			return time.Time{}, designer.Invalid("date", "%s has passed; choose today or a later day", day.Format(time.DateOnly))
 		}
 		return end, nil
 	}
@@ -197,7 +203,7 @@ func expiryFromForm(choice, date string, now time.Time) (time.Time, error) {
 			return now.Add(ch.after), nil
 		}
 	}
-	return time.Time{}, badInput(`expires: must be one of "never", "1d", "7d", "30d" or "date", not %q`, choice)
+	return time.Time{}, designer.Invalid("expires", `must be one of "never", "1d", "7d", "30d" or "date", not %q`, choice)
 }
 
 // rotatedLinks answers POST /api/designs/{token}/tokens/rotate with the new link only.

@@ -225,11 +225,11 @@ func (s *Server) mappingAnswer(c echo.Context, patternID string, change designer
 	err := s.edit(c, change)
 	var bad *cellError
 	status := http.StatusOK
-	if msg, refused := refusal(err); refused {
+	if r, refused := refusal(err); refused {
 		if cellID == "" {
 			return err
 		}
-		bad, status = &cellError{cellID, value, msg}, http.StatusUnprocessableEntity
+		bad, status = &cellError{cellID, value, r.Message}, r.Status
 	} else if err != nil {
 		return err
 	}

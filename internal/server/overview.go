@@ -1,7 +1,6 @@
 package server
 
 import (
-	"errors"
 	"net/http"
 	"slices"
 
@@ -96,20 +95,17 @@ func (s *Server) saveField(c echo.Context, change designer.Change, field func(*d
 	d := designFrom(c)
 	err := s.edit(c, change)
 	rec := d.Record
-	var ve *designer.ValidationError
-	switch {
-	case errors.As(err, &ve):
+	if r, refused := refusal(err); refused {
 		if !isHTMX(c) {
 			o, err := s.overviewModel(c)
 			if err != nil {
 				return err
 			}
-			f := field(d, refusalText(ve), false)
-			replaceField(&o, f)
-			return render(c, http.StatusUnprocessableEntity, templates.OverviewView(o))
+			replaceField(&o, field(d, r.Message, false))
+			return render(c, r.Status, templates.OverviewView(o))
 		}
-		return render(c, http.StatusUnprocessableEntity, templates.FieldView(field(d, refusalText(ve), false)))
-	case err != nil:
+		return render(c, r.Status, templates.FieldView(field(d, r.Message, false)))
+	} else if err != nil {
 		return err
 	}
 	d.Record = rec

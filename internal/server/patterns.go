@@ -152,8 +152,8 @@ func (s *Server) savePatternField(c echo.Context) error {
 	}
 	var bad *cellError
 	status := http.StatusOK
-	if msg, refused := refusal(err); refused {
-		bad, status = &cellError{patternCellID(id, field), value, msg}, http.StatusUnprocessableEntity
+	if r, refused := refusal(err); refused {
+		bad, status = &cellError{patternCellID(id, field), value, r.Message}, r.Status
 	} else if err != nil {
 		return err
 	}

@@ -500,8 +500,8 @@ func (s *Server) tableCellAnswer(c echo.Context, table, cellID, value string, er
 func cellAnswer(d *designContext, table, cellID, value string, err error) (templ.Component, int, bool) {
 	state := gridState{noGrid: true}
 	status := http.StatusOK
-	if msg, refused := refusal(err); refused {
-		state.bad, status = &cellError{cellID, value, msg}, http.StatusUnprocessableEntity
+	if r, refused := refusal(err); refused {
+		state.bad, status = &cellError{cellID, value, r.Message}, r.Status
 	}
 	t, ok := tableByName(d.Record.Design, table)
 	if !ok {

@@ -227,8 +227,8 @@ func (s *Server) gridAnswer(c echo.Context, table string, change designer.Change
 	err := s.edit(c, change)
 	state := gridState{}
 	status := http.StatusOK
-	if msg, refused := refusal(err); refused {
-		state.message, status = msg, http.StatusUnprocessableEntity
+	if r, refused := refusal(err); refused {
+		state.message, status = r.Message, r.Status
 	} else if err != nil {
 		return err
 	}
@@ -331,8 +331,8 @@ func (s *Server) saveItemCell(c echo.Context) error {
 		err := s.edit(c, change)
 		state := gridState{}
 		status := http.StatusOK
-		if msg, refused := refusal(err); refused {
-			state.bad, status = &cellError{itemCellID(table, id, attr), value, msg}, http.StatusUnprocessableEntity
+		if r, refused := refusal(err); refused {
+			state.bad, status = &cellError{itemCellID(table, id, attr), value, r.Message}, r.Status
 		} else if err != nil {
 			return err
 		}
