@@ -37,6 +37,7 @@ func classify(err error) *apiError {
 	var mbe *http.MaxBytesError
 	var ce *storage.ConflictError
 	var le *storage.LimitError
+	var ue *storage.UndoError
 	switch {
 	case errors.As(err, &ae):
 		return ae
@@ -50,6 +51,8 @@ func classify(err error) *apiError {
 	case errors.As(err, &ce):
 		return &apiError{http.StatusConflict, "edit_conflict",
 			ce.Author + " changed this while you were editing it (revision " + strconv.FormatInt(ce.Revision, 10) + "). Keep yours or take theirs."}
+	case errors.As(err, &ue):
+		return &apiError{http.StatusConflict, ue.Code, ue.Message}
 	case errors.As(err, &le):
 		return &apiError{http.StatusRequestEntityTooLarge, "limit_exceeded", le.Error() + "."}
 	case errors.Is(err, storage.ErrStale):
@@ -81,12 +84,12 @@ func classify(err error) *apiError {
 // to the error handler; there, as through the API, a refused change is a 400.
 func refusal(err error) (*apiError, bool) {
 	var ve *designer.ValidationError
-	var ae *apiError
+	var ue *storage.UndoError
 	switch {
 	case errors.As(err, &ve):
 		return &apiError{http.StatusUnprocessableEntity, "invalid_input", refusalText(ve)}, true
-	case errors.As(err, &ae) && (ae.Code == "nothing_to_undo" || ae.Code == "undo_conflict" || ae.Code == "design_busy"):
-		return &apiError{http.StatusUnprocessableEntity, ae.Code, ae.Message}, true
+	case errors.As(err, &ue):
+		return &apiError{http.StatusUnprocessableEntity, ue.Code, ue.Message}, true
 	}
 	return nil, false
 }

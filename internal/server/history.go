@@ -1,12 +1,9 @@
 package server
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -155,7 +152,7 @@ func historyList(c echo.Context, revs []storage.Revision, before int64) template
 		return l
 	}
 	me := participantName(c)
-	mine, ok := lastChangeBy(revs, me)
+	mine, ok := storage.LastChangeBy(revs, me)
 	switch {
 	case me == "":
 		l.UndoHint = "Give your name to undo your own changes."
@@ -166,16 +163,6 @@ func historyList(c echo.Context, revs []storage.Revision, before int64) template
 		l.UndoHint = fmt.Sprintf("Your last change: %s (revision %d).", mine.Summary, mine.Revision)
 	}
 	return l
-}
-
-// lastChangeBy is the newest revision by author that can be taken back (not the creation).
-func lastChangeBy(revs []storage.Revision, author string) (storage.Revision, bool) {
-	for _, r := range revs {
-		if r.Author == author && author != "" {
-			return r, r.Revision > 1
-		}
-	}
-	return storage.Revision{}, false
 }
 
 func (s *Server) historyPage(c echo.Context) error {
@@ -387,7 +374,7 @@ func (s *Server) undoMine(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	rec, undone, err := s.undoLast(c.Request().Context(), d.ID, me, tab)
+	rec, undone, err := s.store.Undo(c.Request().Context(), d.ID, storage.Edit{Author: me, Tab: tab})
 	if err != nil {
 		return s.historyRefusal(c, err)
 	}
@@ -409,96 +396,6 @@ func (s *Server) historyRefusal(c echo.Context, err error) error {
 		return render(c, r.Status, templates.RestoreRefusal(r.Message))
 	}
 	return s.renderHistory(c, r.Status, "", r.Message)
-}
-
-// undoAttempts bounds how often an undo is worked out again when another change lands while it is
-// being worked out.
-const undoAttempts = 3
-
-// undoLast takes back who's newest change: every part of the design it touched (its paths) goes
-// back to how it was before it. It is refused when a later change touched any of the same parts,
-// or when the result would differ from replaying every later change onto the design before it
-// (a later change built on the undone one).
-func (s *Server) undoLast(ctx context.Context, id, who, tab string) (storage.Record, storage.Revision, error) {
-	for attempt := 1; ; attempt++ {
-		if attempt > undoAttempts {
-			return storage.Record{}, storage.Revision{}, &apiError{http.StatusConflict, "design_busy",
-				"The design kept changing while your undo was worked out. Try again in a moment."}
-		}
-		current, err := s.store.Load(ctx, id)
-		if err != nil {
-			return storage.Record{}, storage.Revision{}, err
-		}
-		revs, err := s.store.Revisions(ctx, id)
-		if err != nil {
-			return storage.Record{}, storage.Revision{}, err
-		}
-		head := current.Revision
-		if revs[0].Revision != head {
-			continue // a change landed between the two reads
-		}
-		mine, ok := lastChangeBy(revs, who)
-		if !ok {
-			return storage.Record{}, storage.Revision{}, &apiError{http.StatusConflict, "nothing_to_undo",
-				"You have made no change to this design that can be undone."}
-		}
-		refuse := func(format string, args ...any) error {
-			return &apiError{http.StatusConflict, "undo_conflict", fmt.Sprintf("Your change of revision %d (%s) was not undone: ", mine.Revision, mine.Summary) +
-				fmt.Sprintf(format, args...)}
-		}
-		later := revs[:head-mine.Revision] // newest first
-		for i := len(later) - 1; i >= 0; i-- {
-			if r := later[i]; pathsMeet(r.Paths, mine.Paths) {
-				return storage.Record{}, mine, refuse("%s changed the same part of the design since, in revision %d (%s). Restore an earlier revision instead, or change it back by hand.",
-					r.Author, r.Revision, r.Summary)
-			}
-		}
-		before, err := s.store.DesignAt(ctx, id, mine.Revision-1)
-		if err != nil {
-			return storage.Record{}, mine, err
-		}
-		undo := designer.UndoChange{Before: before, Revision: mine.Revision, Undone: mine.Summary, Touched: mine.Paths}
-		undone, err := undo.Apply(current.Design)
-		if err != nil {
-			return storage.Record{}, mine, refuse("the design would not be valid without it: %v.", err)
-		}
-		// The same design must come out of the history without the undone change.
-		changes, err := s.store.Changes(ctx, id, mine.Revision, head)
-		if err != nil {
-			return storage.Record{}, mine, err
-		}
-		replayed := before
-		for i, ch := range changes {
-			if replayed, err = ch.Apply(replayed); err != nil {
-				r := later[len(later)-1-i]
-				return storage.Record{}, mine, refuse("revision %d (%s, by %s) depends on it.", r.Revision, r.Summary, r.Author)
-			}
-		}
-		if !sameDocument(undone, replayed) {
-			return storage.Record{}, mine, refuse("later changes build on it. Restore an earlier revision instead, or change it back by hand.")
-		}
-		rec, err := s.store.ApplyEdit(ctx, id, storage.Edit{Change: undo, Author: who, Tab: tab, IfRevision: head})
-		if errors.Is(err, storage.ErrStale) {
-			continue
-		}
-		return rec, mine, err
-	}
-}
-
-// sameDocument reports whether two designs are the same document.
-func sameDocument(a, b designer.Design) bool {
-	ja, errA := designer.MarshalCompactJSON(designer.Normalize(a))
-	jb, errB := designer.MarshalCompactJSON(designer.Normalize(b))
-	return errA == nil && errB == nil && bytes.Equal(ja, jb)
-}
-
-// pathsMeet reports whether two changes touched a common part of the design. The empty path is
-// the whole design, which meets everything.
-func pathsMeet(a, b []string) bool {
-	if slices.Contains(a, "") || slices.Contains(b, "") {
-		return true
-	}
-	return designer.PathsOverlap(a, b)
 }
 
 // revisionJSON is one entry of GET /api/designs/{token}/revisions.
