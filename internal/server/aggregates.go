@@ -38,7 +38,7 @@ func suggestionText(decision string, opts []templates.Option) string {
 	return optionLabel(opts, decision)
 }
 
-func aggregateCard(d *designContext, a designer.AggregateAnalysis, bad *cellError) templates.AggregateCard {
+func aggregateCard(d *designContext, a designer.AggregateAnalysis) templates.AggregateCard {
 	cardID := elemID("agg", a.ID)
 	cell := func(field, label, value, kind string, opts []templates.Option) templates.LabeledCell {
 		c := templates.Cell{ID: elemID("aggf", a.ID, field), Label: label, Value: value, Action: "/d/" + d.Token + "/aggregates/field",
@@ -46,7 +46,7 @@ func aggregateCard(d *designContext, a designer.AggregateAnalysis, bad *cellErro
 		if opts != nil {
 			c.Shown = optionLabel(opts, value)
 		}
-		return templates.LabeledCell{Label: label, Cell: bad.apply(c)}
+		return templates.LabeledCell{Label: label, Cell: c}
 	}
 	sug := rules.SuggestAggregate(a)
 	card := templates.AggregateCard{
@@ -80,14 +80,14 @@ func aggregateCard(d *designContext, a designer.AggregateAnalysis, bad *cellErro
 	return card
 }
 
-func consolidationRow(d *designContext, r designer.ConsolidationReview, entities []templates.Option, bad *cellError) templates.ConsolidationRow {
+func consolidationRow(d *designContext, r designer.ConsolidationReview, entities []templates.Option) templates.ConsolidationRow {
 	cell := func(field, label, value, kind string, opts []templates.Option) templates.Cell {
 		c := templates.Cell{ID: elemID("consf", r.ID, field), Label: label, Value: value, Action: "/d/" + d.Token + "/consolidations/field",
 			Vals: vals("id", r.ID, "field", field), Kind: kind, Options: opts, CanEdit: d.canEdit()}
 		if opts != nil {
 			c.Shown = optionLabel(opts, value)
 		}
-		return bad.apply(c)
+		return c
 	}
 	sug := rules.SuggestConsolidation(r)
 	row := templates.ConsolidationRow{
@@ -113,7 +113,7 @@ func consolidationRow(d *designContext, r designer.ConsolidationReview, entities
 	return row
 }
 
-func (s *Server) aggregatesModel(c echo.Context, bad *cellError) (templates.Aggregates, error) {
+func (s *Server) aggregatesModel(c echo.Context) (templates.Aggregates, error) {
 	d := designFrom(c)
 	w, err := s.workspaceModel(c, "aggregates")
 	if err != nil {
@@ -122,14 +122,12 @@ func (s *Server) aggregatesModel(c echo.Context, bad *cellError) (templates.Aggr
 	base := "/d/" + d.Token
 	a := templates.Aggregates{Workspace: w, AddAggregate: base + "/aggregates/add", AddConsolidation: base + "/consolidations/add"}
 	design := d.Record.Design
-	for _, e := range design.Entities {
-		a.Entities = append(a.Entities, templates.Option{Value: e.Name, Label: e.Name})
-	}
+	a.Entities = entityOptions(design)
 	for _, ag := range design.Aggregates {
-		a.Cards = append(a.Cards, aggregateCard(d, ag, bad))
+		a.Cards = append(a.Cards, aggregateCard(d, ag))
 	}
 	for _, r := range design.Consolidations {
-		a.Consolidations = append(a.Consolidations, consolidationRow(d, r, a.Entities, bad))
+		a.Consolidations = append(a.Consolidations, consolidationRow(d, r, a.Entities))
 	}
 	for _, f := range considerationFields {
 		a.Considerations = append(a.Considerations, considerationField(d, f.field, f.label, design.Considerations.Field(f.field), "", false))
@@ -143,29 +141,36 @@ func considerationField(d *designContext, field, label, value, errMsg string, sa
 }
 
 func (s *Server) aggregatesPage(c echo.Context) error {
-	a, err := s.aggregatesModel(c, nil)
+	a, err := s.aggregatesModel(c)
 	if err != nil {
 		return err
 	}
 	return render(c, http.StatusOK, templates.AggregatesView(a))
 }
 
-// aggregatesAnswer applies a change and answers with the part of the step it touched.
-func (s *Server) aggregatesAnswer(c echo.Context, change designer.Change, part func(templates.Aggregates) templ.Component, bad *cellError) error {
-	err := s.edit(c, change)
-	status := http.StatusOK
-	if r, refused := refusal(err); refused && bad != nil {
-		status, bad.message = r.Status, r.Message
-	} else if err != nil {
-		return err
-	} else {
-		bad = nil
-	}
-	a, err := s.aggregatesModel(c, bad)
-	if err != nil {
-		return err
-	}
-	return respond(c, status, "aggregates", part(a))
+// aggregatesBack is where a plain form post of the aggregates step goes back to.
+func aggregatesBack(c echo.Context) string { return stepHref(designFrom(c), "aggregates") }
+
+// aggregateList is the answer to an added or deleted analysis: the list of analyses.
+func (s *Server) aggregateList(c echo.Context) part {
+	return savedPart(func(*designContext) (templ.Component, error) {
+		a, err := s.aggregatesModel(c)
+		if err != nil {
+			return nil, err
+		}
+		return templates.AggregateList(a), nil
+	})
+}
+
+// consolidationSection is the answer to an added or deleted review: the consolidation section.
+func (s *Server) consolidationSection(c echo.Context) part {
+	return savedPart(func(*designContext) (templ.Component, error) {
+		a, err := s.aggregatesModel(c)
+		if err != nil {
+			return nil, err
+		}
+		return templates.ConsolidationSection(a), nil
+	})
 }
 
 func (s *Server) addAggregate(c echo.Context) error {
@@ -173,7 +178,7 @@ func (s *Server) addAggregate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.aggregatesAnswer(c, designer.AddAggregate{EntityA: form.get("entity_a"), EntityB: form.get("entity_b")}, aggregateListPart, nil)
+	return s.apply(c, aggregatesBack(c), designer.AddAggregate{EntityA: form.get("entity_a"), EntityB: form.get("entity_b")}, s.aggregateList(c))
 }
 
 // saveAggregateField saves one figure and answers with its cell and, out of band, the suggestion
@@ -184,18 +189,24 @@ func (s *Server) saveAggregateField(c echo.Context) error {
 		return err
 	}
 	id, field, value := form.get("id"), form.get("field"), form.get("value")
-	cellID := elemID("aggf", id, field)
-	part := func(a templates.Aggregates) templ.Component {
-		for _, card := range a.Cards {
-			for _, lc := range append(append(card.Cells, card.Identifying...), card.Decision, card.Justify) {
-				if lc.Cell.ID == cellID {
-					return templ.Join(templates.CellView(lc.Cell), templates.AggregateSuggestion(card, true))
+	return s.apply(c, aggregatesBack(c), designer.SetAggregateField{ID: id, Field: field, Value: value},
+		func(d *designContext, r *refused) (templ.Component, error) {
+			i := slices.IndexFunc(d.Record.Design.Aggregates, func(a designer.AggregateAnalysis) bool { return a.ID == id })
+			if i >= 0 {
+				card := aggregateCard(d, d.Record.Design.Aggregates[i])
+				for _, lc := range append(append(card.Cells, card.Identifying...), card.Decision, card.Justify) {
+					if lc.Cell.ID == elemID("aggf", id, field) {
+						return templ.Join(templates.CellView(withRefusal(lc.Cell, r, value)), templates.AggregateSuggestion(card, true)), nil
+					}
 				}
 			}
-		}
-		return templates.AggregateList(a)
-	}
-	return s.aggregatesAnswer(c, designer.SetAggregateField{ID: id, Field: field, Value: value}, part, &cellError{cell: cellID, value: value})
+			// No such analysis or figure: the list shows what there is.
+			a, err := s.aggregatesModel(c)
+			if err != nil {
+				return nil, err
+			}
+			return templates.AggregateList(a), nil
+		})
 }
 
 func (s *Server) deleteAggregate(c echo.Context) error {
@@ -203,7 +214,7 @@ func (s *Server) deleteAggregate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.aggregatesAnswer(c, designer.DeleteAggregate{ID: form.get("id")}, aggregateListPart, nil)
+	return s.apply(c, aggregatesBack(c), designer.DeleteAggregate{ID: form.get("id")}, s.aggregateList(c))
 }
 
 func (s *Server) addConsolidation(c echo.Context) error {
@@ -211,7 +222,7 @@ func (s *Server) addConsolidation(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.aggregatesAnswer(c, designer.AddConsolidation{Parent: form.get("parent"), Child: form.get("child")}, consolidationPart, nil)
+	return s.apply(c, aggregatesBack(c), designer.AddConsolidation{Parent: form.get("parent"), Child: form.get("child")}, s.consolidationSection(c))
 }
 
 func (s *Server) saveConsolidationField(c echo.Context) error {
@@ -220,16 +231,24 @@ func (s *Server) saveConsolidationField(c echo.Context) error {
 		return err
 	}
 	id, field, value := form.get("id"), form.get("field"), form.get("value")
-	cellID := elemID("consf", id, field)
-	part := func(a templates.Aggregates) templ.Component {
-		for _, row := range a.Consolidations {
-			if cell, ok := findCell(row.Cells, cellID); ok {
-				return templ.Join(templates.CellView(cell), templates.ConsolidationSuggestion(row, true))
+	return s.apply(c, aggregatesBack(c), designer.SetConsolidationField{ID: id, Field: field, Value: value},
+		func(d *designContext, r *refused) (templ.Component, error) {
+			design := d.Record.Design
+			i := slices.IndexFunc(design.Consolidations, func(cr designer.ConsolidationReview) bool { return cr.ID == id })
+			if i >= 0 {
+				row := consolidationRow(d, design.Consolidations[i], entityOptions(design))
+				for _, cell := range row.Cells {
+					if cell.ID == elemID("consf", id, field) {
+						return templ.Join(templates.CellView(withRefusal(cell, r, value)), templates.ConsolidationSuggestion(row, true)), nil
+					}
+				}
 			}
-		}
-		return templates.ConsolidationSection(a)
-	}
-	return s.aggregatesAnswer(c, designer.SetConsolidationField{ID: id, Field: field, Value: value}, part, &cellError{cell: cellID, value: value})
+			a, err := s.aggregatesModel(c)
+			if err != nil {
+				return nil, err
+			}
+			return templates.ConsolidationSection(a), nil
+		})
 }
 
 func (s *Server) deleteConsolidation(c echo.Context) error {
@@ -237,12 +256,7 @@ func (s *Server) deleteConsolidation(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.aggregatesAnswer(c, designer.DeleteConsolidation{ID: form.get("id")}, consolidationPart, nil)
-}
-
-func aggregateListPart(a templates.Aggregates) templ.Component { return templates.AggregateList(a) }
-func consolidationPart(a templates.Aggregates) templ.Component {
-	return templates.ConsolidationSection(a)
+	return s.apply(c, aggregatesBack(c), designer.DeleteConsolidation{ID: form.get("id")}, s.consolidationSection(c))
 }
 
 func (s *Server) saveConsideration(c echo.Context) error {
@@ -256,13 +270,12 @@ func (s *Server) saveConsideration(c echo.Context) error {
 		return err
 	}
 	value := form.get("value")
-	d := designFrom(c)
-	err = s.edit(c, designer.SetConsideration{Field: field, Value: value})
-	if r, refused := refusal(err); refused {
-		return respond(c, r.Status, "aggregates", templates.FieldView(considerationField(d, field, considerationFields[i].label, value, r.Message, false)))
-	} else if err != nil {
-		return err
-	}
-	saved := d.Record.Design.Considerations.Field(field)
-	return respond(c, http.StatusOK, "aggregates", templates.FieldView(considerationField(d, field, considerationFields[i].label, saved, "", true)))
+	return s.apply(c, aggregatesBack(c), designer.SetConsideration{Field: field, Value: value},
+		func(d *designContext, r *refused) (templ.Component, error) {
+			if r != nil {
+				return templates.FieldView(considerationField(d, field, considerationFields[i].label, value, r.Message, false)), nil
+			}
+			saved := d.Record.Design.Considerations.Field(field)
+			return templates.FieldView(considerationField(d, field, considerationFields[i].label, saved, "", true)), nil
+		})
 }

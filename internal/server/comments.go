@@ -128,11 +128,10 @@ func (s *Server) addComment(c echo.Context) error {
 		return err
 	}
 	target, parent, body := strings.TrimSpace(form.get("target")), form.get("parent_id"), form.get("body")
-	err = s.edit(c, designer.AddComment{
+	return s.apply(c, commentTargetHref(designFrom(c), target), designer.AddComment{
 		Target: target, ParentID: parent, Body: body,
 		Author: author(c), At: time.Now().UTC().Format(time.RFC3339),
-	})
-	return s.commentAnswer(c, target, err, body, parent)
+	}, commentAnswer(c, target, body, parent))
 }
 
 // resolveComment resolves a thread or reopens it.
@@ -146,8 +145,8 @@ func (s *Server) resolveComment(c echo.Context) error {
 		return badInput("resolved: %q is not true or false", form.get("resolved"))
 	}
 	id, target := form.get("id"), strings.TrimSpace(form.get("target"))
-	err = s.edit(c, designer.ResolveComment{ID: id, Target: commentTarget(c, id, target), Resolved: resolved})
-	return s.commentAnswer(c, target, err, "", "")
+	return s.apply(c, commentTargetHref(designFrom(c), target), designer.ResolveComment{ID: id, Target: commentTarget(c, id, target), Resolved: resolved},
+		commentAnswer(c, target, "", ""))
 }
 
 // deleteComment deletes one of the participant's own comments.
@@ -162,8 +161,8 @@ func (s *Server) deleteComment(c echo.Context) error {
 			return &apiError{http.StatusForbidden, "not_author", "Only " + cm.Author + ", who wrote this comment, can delete it."}
 		}
 	}
-	err = s.edit(c, designer.DeleteComment{ID: id, Target: commentTarget(c, id, target)})
-	return s.commentAnswer(c, target, err, "", "")
+	return s.apply(c, commentTargetHref(designFrom(c), target), designer.DeleteComment{ID: id, Target: commentTarget(c, id, target)},
+		commentAnswer(c, target, "", ""))
 }
 
 // commentTarget is the element the comment id is about, or fallback when there is no such comment
@@ -177,35 +176,30 @@ func commentTarget(c echo.Context, id, fallback string) string {
 	return fallback
 }
 
-// commentAnswer answers a comment edit with the thread panel, the element's comment button and the
-// live panel. A refused comment is shown in the thread with what was typed; a form posted without
-// htmx is refused with the error page, or sent back to the element.
-func (s *Server) commentAnswer(c echo.Context, target string, err error, draft, parent string) error {
-	r, refused := refusal(err)
-	if err != nil && (!refused || !isHTMX(c)) {
-		return err
-	}
-	d := designFrom(c)
-	if !isHTMX(c) {
-		return c.Redirect(http.StatusSeeOther, commentTargetHref(d, target))
-	}
-	status := http.StatusOK
-	p := commentsPanel(c, target, time.Now())
-	if refused {
-		// The thread has no field to show it under, so the message names the field.
-		status = r.Status
-		p.Error, p.Draft, p.DraftParent = "Not saved: "+strings.TrimSuffix(classify(err).Message, ".")+".", draft, threadOf(d.Record.Design, parent)
-		if !slices.ContainsFunc(p.Threads, func(th templates.CommentThreadView) bool { return th.Root.ID == p.DraftParent }) {
-			// The thread is gone: the message and the text go to the box for a new thread.
-			p.DraftParent = ""
+// commentAnswer answers a comment edit with the thread panel and the element's comment button. A
+// refused comment is shown in the thread with what was typed; a form posted without htmx has no
+// thread to show it in, and is refused with the error page.
+func commentAnswer(c echo.Context, target, draft, parent string) part {
+	return func(d *designContext, r *refused) (templ.Component, error) {
+		if r != nil && !isHTMX(c) {
+			return nil, errNotShown
 		}
+		p := commentsPanel(c, target, time.Now())
+		if r != nil {
+			// The thread has no field to show it under, so the message names the field.
+			p.Error, p.Draft, p.DraftParent = "Not saved: "+strings.TrimSuffix(classify(r.err).Message, ".")+".", draft, threadOf(d.Record.Design, parent)
+			if !slices.ContainsFunc(p.Threads, func(th templates.CommentThreadView) bool { return th.Root.ID == p.DraftParent }) {
+				// The thread is gone: the message and the text go to the box for a new thread.
+				p.DraftParent = ""
+			}
+		}
+		parts := []templ.Component{templates.CommentsPanelView(p)}
+		if _, err := designer.CheckCommentTarget(d.Record.Design, target); err == nil {
+			// Only an element of the design has a comment button on the page to update.
+			parts = append(parts, templates.CommentBadgeView(commentBadge(d, target), true))
+		}
+		return templ.Join(parts...), nil
 	}
-	parts := []templ.Component{templates.CommentsPanelView(p), templates.AsideView(asideModel(d), true)}
-	if _, err := designer.CheckCommentTarget(d.Record.Design, target); err == nil {
-		// Only an element of the design has a comment button on the page to update.
-		parts = append(parts, templates.CommentBadgeView(commentBadge(d, target), true))
-	}
-	return render(c, status, templ.Join(parts...))
 }
 
 // threadOf is the root of the thread comment id belongs to: its parent for a reply.

@@ -1,7 +1,9 @@
 package server
 
 import (
+	"context"
 	"errors"
+	"io"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -15,9 +17,9 @@ import (
 	"dynaloom/web/templates"
 )
 
-// edit applies one change as the current participant and keeps the request's view of the design
-// current. A refused change comes back as a *designer.ValidationError for the caller to show on
-// the field; nothing is stored then.
+// edit commits one change for apply, as the current participant, and keeps the request's view of
+// the design current. A refused change comes back as a *designer.ValidationError; nothing is
+// stored then.
 //
 // A field's form may carry base_revision, the revision the page showed when the person began
 // editing it: if someone else has changed the same part of the design since, the store refuses
@@ -70,12 +72,78 @@ func baseRevision(c echo.Context) (int64, error) {
 	return base, nil
 }
 
-// respond answers an edit: the changed fragment plus the live panel, swapped out of band. A
-// request without htmx (a plain form post) is sent back to the step instead.
-func respond(c echo.Context, status int, step string, main templ.Component) error {
+// A part builds the answer to an edit from the design as it now stands: the part of the step the
+// change touched, found by the edited element's identity. r is the refusal of a refused change,
+// to show on the field it came from, or nil when the change was saved.
+type part func(d *designContext, r *refused) (templ.Component, error)
+
+// errNotShown is what a part answers to a refusal it has no place to show: apply then leaves the
+// refusal to the error handler.
+var errNotShown = errors.New("the answer has no place to show the refusal")
+
+// savedPart is a part that has no place to show a refusal (a list after an add, move or delete).
+func savedPart(build func(d *designContext) (templ.Component, error)) part {
+	return func(d *designContext, r *refused) (templ.Component, error) {
+		if r != nil {
+			return nil, errNotShown
+		}
+		return build(d)
+	}
+}
+
+// reload is the answer to a change that reshaped the step: instead of swapping in a part, the
+// page fetches the step at this href again (HX-Location).
+type reload string
+
+// Render writes nothing: apply answers a reload with headers alone.
+func (reload) Render(context.Context, io.Writer) error { return nil }
+
+// wholePage is an answer that is a whole page, such as a refused plain form post shown in its
+// form: it is sent as it is, without the side panel.
+type wholePage struct{ templ.Component }
+
+// apply is the one edit path. It commits change as the current participant (edit: the base
+// revision, the tab, the conflict check), then answers with the part of the step the change
+// touched and, out of band, the side panel. A refused change is classified once (refusal) and
+// given to part to show on the field, answered with the classifier's status; any other error, or
+// a refusal the part cannot show, goes to the error handler. A plain form post, without htmx, is
+// sent back to the page back.
+func (s *Server) apply(c echo.Context, back string, change designer.Change, build part) error {
+	return s.answer(c, back, s.edit(c, change), build)
+}
+
+// answer is the second half of apply: the answer to a change committed (err is nil) or refused. A
+// handler calls it alone for input refused before a change could be built from it, such as a
+// generator or key list that does not parse, so that it is shown on its field the same way.
+func (s *Server) answer(c echo.Context, back string, err error, build part) error {
+	r, refused := refusal(err)
+	if err != nil && !refused {
+		return err
+	}
 	d := designFrom(c)
+	main, perr := build(d, r)
+	switch {
+	case errors.Is(perr, errNotShown):
+		return err
+	case perr != nil:
+		return perr
+	}
+	status := http.StatusOK
+	if refused {
+		status = r.Status
+	}
+	if p, ok := main.(wholePage); ok {
+		return render(c, status, p.Component)
+	}
+	if href, ok := main.(reload); ok {
+		back = string(href)
+		if isHTMX(c) {
+			c.Response().Header().Set("HX-Location", back)
+			return c.NoContent(http.StatusOK)
+		}
+	}
 	if !isHTMX(c) {
-		return c.Redirect(http.StatusSeeOther, stepHref(d, step))
+		return c.Redirect(http.StatusSeeOther, back)
 	}
 	return render(c, status, templ.Join(main, templates.AsideView(asideModel(d), true)))
 }
@@ -146,25 +214,10 @@ func atoiField(field, s string) (int, error) {
 	return n, nil
 }
 
-// cellError is a refused value to show on one cell, by element id, instead of the stored one.
-type cellError struct {
-	cell, value, message string
-}
-
-// apply puts the refused value and its message on the cell it belongs to.
-func (e *cellError) apply(c templates.Cell) templates.Cell {
-	if e != nil && e.cell == c.ID {
-		c.Value, c.Error = e.value, e.message
+// withRefusal shows a refused value and why on the cell it was typed in, instead of the stored one.
+func withRefusal(c templates.Cell, r *refused, value string) templates.Cell {
+	if r != nil {
+		c.Value, c.Error = value, r.Message
 	}
 	return c
-}
-
-// findCell finds a cell by element id.
-func findCell(cells []templates.Cell, id string) (templates.Cell, bool) {
-	for _, c := range cells {
-		if id != "" && c.ID == id {
-			return c, true
-		}
-	}
-	return templates.Cell{}, false
 }

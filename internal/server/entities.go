@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"slices"
 
+	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
 	"dynaloom/internal/designer"
@@ -23,10 +24,21 @@ var (
 	}
 )
 
-// entitiesView is what an entities answer needs beyond the design: a refused value to show.
+// entitiesView is what an entities answer needs beyond the design: a refused value to show in the
+// list, on the cell it was typed in (by element id) or, for any other refusal, under the add form.
 type entitiesView struct {
-	bad                *cellError
+	cell, value        string
+	refused            *refused
 	addValue, addError string
+}
+
+// entityOptions lists the design's entities as the choices of a select.
+func entityOptions(design designer.Design) []templates.Option {
+	opts := make([]templates.Option, 0, len(design.Entities))
+	for _, e := range design.Entities {
+		opts = append(opts, templates.Option{Value: e.Name, Label: e.Name})
+	}
+	return opts
 }
 
 func (s *Server) entitiesModel(c echo.Context, v entitiesView) (templates.Entities, error) {
@@ -38,27 +50,39 @@ func (s *Server) entitiesModel(c echo.Context, v entitiesView) (templates.Entiti
 	base := "/d/" + d.Token
 	e := templates.Entities{Workspace: w, AddEntity: base + "/entities/add", AddValue: v.addValue, AddError: v.addError}
 	ents := d.Record.Design.Entities
-	entityOpts := make([]templates.Option, 0, len(ents))
+	entityOpts := entityOptions(d.Record.Design)
+	// A refused rename is shown on its cell in the list it answers with.
+	refusedOn := func(c *templates.Cell) {
+		if c.ID == v.cell {
+			*c = withRefusal(*c, v.refused, v.value)
+		}
+	}
 	for i, ent := range ents {
-		entityOpts = append(entityOpts, templates.Option{Value: ent.Name, Label: ent.Name})
-		e.Cards = append(e.Cards, entityCard(d, ent, i, len(ents), v.bad))
+		card := entityCard(d, ent, i, len(ents))
+		refusedOn(&card.Name)
+		refusedOn(&card.Description)
+		for j := range card.Attributes {
+			refusedOn(&card.Attributes[j].Name)
+			refusedOn(&card.Attributes[j].Type)
+		}
+		e.Cards = append(e.Cards, card)
 	}
 	e.AddRel = templates.AddRelationship{Action: base + "/relationships/add", Entities: entityOpts, Kinds: kindOptions}
 	for _, r := range d.Record.Design.Relationships {
-		e.Relationships = append(e.Relationships, relationshipRow(d, r, entityOpts, v.bad))
+		e.Relationships = append(e.Relationships, relationshipRow(d, r, entityOpts))
 	}
 	return e, nil
 }
 
-func entityCard(d *designContext, ent designer.Entity, index, count int, bad *cellError) templates.EntityCard {
+func entityCard(d *designContext, ent designer.Entity, index, count int) templates.EntityCard {
 	base := "/d/" + d.Token
 	// Cell ids follow the entity's position, not its name, so a rename keeps the focus in place.
 	prefix := "ent-" + itoa(index)
 	cell := func(id, label, value, action, field, target string) templates.Cell {
-		return bad.apply(templates.Cell{
+		return templates.Cell{
 			ID: id, Label: label, Value: value, Action: action, Vals: vals("entity", ent.Name, "field", field),
 			Target: target, Kind: "text", CanEdit: d.canEdit(),
-		})
+		}
 	}
 	card := templates.EntityCard{
 		ID: entityElemID(ent.Name),
@@ -88,11 +112,11 @@ func entityCard(d *designContext, ent designer.Entity, index, count int, bad *ce
 		attrVals := vals("entity", ent.Name, "attribute", a.Name, "field", "name")
 		row := templates.AttributeRow{
 			ID: ap,
-			Name: bad.apply(templates.Cell{ID: ap + "-name", Label: ent.Name + " attribute name", Value: a.Name, Action: base + "/attributes/field",
-				Vals: attrVals, Target: "#entity-list", Kind: "text", CanEdit: d.canEdit()}),
-			Type: bad.apply(templates.Cell{ID: ap + "-type", Label: a.Name + " type", Value: string(a.Type), Action: base + "/attributes/field",
+			Name: templates.Cell{ID: ap + "-name", Label: ent.Name + " attribute name", Value: a.Name, Action: base + "/attributes/field",
+				Vals: attrVals, Target: "#entity-list", Kind: "text", CanEdit: d.canEdit()},
+			Type: templates.Cell{ID: ap + "-type", Label: a.Name + " type", Value: string(a.Type), Action: base + "/attributes/field",
 				Vals: vals("entity", ent.Name, "attribute", a.Name, "field", "type"), Kind: "select",
-				Options: attributeTypeOptions, CanEdit: d.canEdit(), Class: "w-type"}),
+				Options: attributeTypeOptions, CanEdit: d.canEdit(), Class: "w-type"},
 		}
 		attr := []templates.Param{name, {Name: "attribute", Value: a.Name}}
 		if j > 0 {
@@ -110,7 +134,7 @@ func entityCard(d *designContext, ent designer.Entity, index, count int, bad *ce
 	return card
 }
 
-func relationshipRow(d *designContext, r designer.Relationship, entities []templates.Option, bad *cellError) templates.RelationshipRow {
+func relationshipRow(d *designContext, r designer.Relationship, entities []templates.Option) templates.RelationshipRow {
 	base := "/d/" + d.Token
 	rowID := elemID("rel", r.ID)
 	cell := func(field, label, value, kind string, opts []templates.Option) templates.Cell {
@@ -119,7 +143,7 @@ func relationshipRow(d *designContext, r designer.Relationship, entities []templ
 		if opts != nil {
 			c.Shown = optionLabel(opts, value)
 		}
-		return bad.apply(c)
+		return c
 	}
 	row := templates.RelationshipRow{
 		RowID: rowID,
@@ -144,35 +168,54 @@ func (s *Server) entitiesPage(c echo.Context) error {
 	return render(c, http.StatusOK, templates.EntitiesView(e))
 }
 
-// entitiesAnswer applies a change and answers with the cell that posted it (cellID) when that cell
-// targets itself, else with the entity list or the relationships, showing either the new state or
-// why the change was refused.
-func (s *Server) entitiesAnswer(c echo.Context, change designer.Change, relationships bool, v entitiesView, cellID, refusedValue string) error {
-	err := s.edit(c, change)
-	status := http.StatusOK
-	if r, refused := refusal(err); refused {
-		status = r.Status
-		if cellID == "" {
+// entitiesBack is where a plain form post of the entities step goes back to.
+func entitiesBack(c echo.Context) string { return stepHref(designFrom(c), "entities") }
+
+// entityList answers with the entity list, showing a refusal on the cell v.cell or, for any other,
+// under the add form with the name v.addValue.
+func (s *Server) entityList(c echo.Context, v entitiesView) part {
+	return func(d *designContext, r *refused) (templ.Component, error) {
+		if r == nil {
+			v.addValue = ""
+		} else if v.cell == "" {
 			v.addError = r.Message
-		} else {
-			v.bad = &cellError{cellID, refusedValue, r.Message}
 		}
-	} else if err != nil {
-		return err
-	} else {
-		v.addValue = ""
+		v.refused = r
+		e, err := s.entitiesModel(c, v)
+		if err != nil {
+			return nil, err
+		}
+		return templates.EntityList(e), nil
 	}
-	e, err := s.entitiesModel(c, v)
-	if err != nil {
-		return err
+}
+
+// relationshipsSection answers with the relationships; a refusal leaves them as they were.
+func (s *Server) relationshipsSection(c echo.Context) part {
+	return func(*designContext, *refused) (templ.Component, error) {
+		e, err := s.entitiesModel(c, entitiesView{})
+		if err != nil {
+			return nil, err
+		}
+		return templates.RelationshipsSection(e), nil
 	}
-	if cell, ok := findCell(entityCells(e), cellID); ok && cell.Target == "" {
-		return respond(c, status, "entities", templates.CellView(cell))
+}
+
+// entityAt finds an entity by name, with its position.
+func entityAt(design designer.Design, name string) (designer.Entity, int, bool) {
+	i := slices.IndexFunc(design.Entities, func(e designer.Entity) bool { return e.Name == name })
+	if i < 0 {
+		return designer.Entity{}, -1, false
 	}
-	if relationships {
-		return respond(c, status, "entities", templates.RelationshipsSection(e))
+	return design.Entities[i], i, true
+}
+
+// entityCardOf builds the card of the entity named name, as it now stands.
+func entityCardOf(d *designContext, name string) (templates.EntityCard, bool) {
+	ent, i, ok := entityAt(d.Record.Design, name)
+	if !ok {
+		return templates.EntityCard{}, false
 	}
-	return respond(c, status, "entities", templates.EntityList(e))
+	return entityCard(d, ent, i, len(d.Record.Design.Entities)), true
 }
 
 func (s *Server) addEntity(c echo.Context) error {
@@ -180,16 +223,7 @@ func (s *Server) addEntity(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.entitiesAnswer(c, designer.AddEntity{Name: form.get("name")}, false, entitiesView{addValue: form.get("name")}, "", "")
-}
-
-func (s *Server) entityIndex(c echo.Context, name string) int {
-	for i, e := range designFrom(c).Record.Design.Entities {
-		if e.Name == name {
-			return i
-		}
-	}
-	return -1
+	return s.apply(c, entitiesBack(c), designer.AddEntity{Name: form.get("name")}, s.entityList(c, entitiesView{addValue: form.get("name")}))
 }
 
 func (s *Server) saveEntityField(c echo.Context) error {
@@ -198,17 +232,24 @@ func (s *Server) saveEntityField(c echo.Context) error {
 		return err
 	}
 	entity, field, value := form.get("entity"), form.get("field"), form.get("value")
-	cell := "ent-" + itoa(s.entityIndex(c, entity)) + "-" + field
-	var change designer.Change
+	// Cell ids follow the entity's position (entityCard).
+	_, index, _ := entityAt(designFrom(c).Record.Design, entity)
+	v := entitiesView{cell: "ent-" + itoa(index) + "-" + field, value: value}
 	switch field {
 	case "name":
-		change = designer.RenameEntity{Entity: entity, To: value}
+		// A rename changes what every other cell of the entity posts: the answer is the list.
+		return s.apply(c, entitiesBack(c), designer.RenameEntity{Entity: entity, To: value}, s.entityList(c, v))
 	case "description":
-		change = designer.SetEntityDescription{Entity: entity, Description: value}
-	default:
-		return badInput("field: entities have no field %q", field)
+		return s.apply(c, entitiesBack(c), designer.SetEntityDescription{Entity: entity, Description: value},
+			func(d *designContext, r *refused) (templ.Component, error) {
+				card, ok := entityCardOf(d, entity)
+				if !ok {
+					return s.entityList(c, v)(d, r)
+				}
+				return templates.CellView(withRefusal(card.Description, r, value)), nil
+			})
 	}
-	return s.entitiesAnswer(c, change, false, entitiesView{}, cell, value)
+	return badInput("field: entities have no field %q", field)
 }
 
 func (s *Server) moveEntity(c echo.Context) error {
@@ -220,7 +261,7 @@ func (s *Server) moveEntity(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.entitiesAnswer(c, designer.MoveEntity{Entity: form.get("entity"), To: to}, false, entitiesView{}, "", "")
+	return s.apply(c, entitiesBack(c), designer.MoveEntity{Entity: form.get("entity"), To: to}, s.entityList(c, entitiesView{}))
 }
 
 func (s *Server) deleteEntity(c echo.Context) error {
@@ -228,7 +269,7 @@ func (s *Server) deleteEntity(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.entitiesAnswer(c, designer.DeleteEntity{Entity: form.get("entity")}, false, entitiesView{}, "", "")
+	return s.apply(c, entitiesBack(c), designer.DeleteEntity{Entity: form.get("entity")}, s.entityList(c, entitiesView{}))
 }
 
 func (s *Server) addAttribute(c echo.Context) error {
@@ -237,8 +278,10 @@ func (s *Server) addAttribute(c echo.Context) error {
 		return err
 	}
 	entity := form.get("entity")
-	cell := "ent-" + itoa(s.entityIndex(c, entity)) + "-new-attribute"
-	return s.entitiesAnswer(c, designer.AddAttribute{Entity: entity, Name: form.get("name"), Type: designer.Type(form.get("type"))}, false, entitiesView{}, cell, form.get("name"))
+	_, index, _ := entityAt(designFrom(c).Record.Design, entity)
+	// The new attribute's box is not a cell: a refusal is answered with the list as it was.
+	v := entitiesView{cell: "ent-" + itoa(index) + "-new-attribute", value: form.get("name")}
+	return s.apply(c, entitiesBack(c), designer.AddAttribute{Entity: entity, Name: form.get("name"), Type: designer.Type(form.get("type"))}, s.entityList(c, v))
 }
 
 func (s *Server) saveAttributeField(c echo.Context) error {
@@ -247,25 +290,27 @@ func (s *Server) saveAttributeField(c echo.Context) error {
 		return err
 	}
 	entity, attribute, field, value := form.get("entity"), form.get("attribute"), form.get("field"), form.get("value")
-	ei := s.entityIndex(c, entity)
-	cell := ""
-	if ei >= 0 {
-		for j, a := range designFrom(c).Record.Design.Entities[ei].Attributes {
-			if a.Name == attribute {
-				cell = "ent-" + itoa(ei) + "-attr-" + itoa(j) + "-" + field
-			}
-		}
+	ent, ei, _ := entityAt(designFrom(c).Record.Design, entity)
+	aj := slices.IndexFunc(ent.Attributes, func(a designer.Attribute) bool { return a.Name == attribute })
+	v := entitiesView{value: value}
+	if aj >= 0 {
+		v.cell = "ent-" + itoa(ei) + "-attr-" + itoa(aj) + "-" + field
 	}
-	var change designer.Change
 	switch field {
 	case "name":
-		change = designer.RenameAttribute{Entity: entity, Attribute: attribute, To: value}
+		// A rename changes what the attribute's other cells post: the answer is the list.
+		return s.apply(c, entitiesBack(c), designer.RenameAttribute{Entity: entity, Attribute: attribute, To: value}, s.entityList(c, v))
 	case "type":
-		change = designer.SetAttributeType{Entity: entity, Attribute: attribute, Type: designer.Type(value)}
-	default:
-		return badInput("field: attributes have no field %q", field)
+		return s.apply(c, entitiesBack(c), designer.SetAttributeType{Entity: entity, Attribute: attribute, Type: designer.Type(value)},
+			func(d *designContext, r *refused) (templ.Component, error) {
+				card, ok := entityCardOf(d, entity)
+				if !ok || aj < 0 || aj >= len(card.Attributes) {
+					return s.entityList(c, v)(d, r)
+				}
+				return templates.CellView(withRefusal(card.Attributes[aj].Type, r, value)), nil
+			})
 	}
-	return s.entitiesAnswer(c, change, false, entitiesView{}, cell, value)
+	return badInput("field: attributes have no field %q", field)
 }
 
 func (s *Server) moveAttribute(c echo.Context) error {
@@ -277,7 +322,7 @@ func (s *Server) moveAttribute(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.entitiesAnswer(c, designer.MoveAttribute{Entity: form.get("entity"), Attribute: form.get("attribute"), To: to}, false, entitiesView{}, "", "")
+	return s.apply(c, entitiesBack(c), designer.MoveAttribute{Entity: form.get("entity"), Attribute: form.get("attribute"), To: to}, s.entityList(c, entitiesView{}))
 }
 
 func (s *Server) deleteAttribute(c echo.Context) error {
@@ -285,7 +330,7 @@ func (s *Server) deleteAttribute(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.entitiesAnswer(c, designer.DeleteAttribute{Entity: form.get("entity"), Attribute: form.get("attribute")}, false, entitiesView{}, "", "")
+	return s.apply(c, entitiesBack(c), designer.DeleteAttribute{Entity: form.get("entity"), Attribute: form.get("attribute")}, s.entityList(c, entitiesView{}))
 }
 
 func (s *Server) addRelationship(c echo.Context) error {
@@ -293,7 +338,7 @@ func (s *Server) addRelationship(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.entitiesAnswer(c, designer.AddRelationship{From: form.get("from"), To: form.get("to"), RelationshipKind: form.get("kind")}, true, entitiesView{}, "", "")
+	return s.apply(c, entitiesBack(c), designer.AddRelationship{From: form.get("from"), To: form.get("to"), RelationshipKind: form.get("kind")}, s.relationshipsSection(c))
 }
 
 func (s *Server) saveRelationshipField(c echo.Context) error {
@@ -302,7 +347,20 @@ func (s *Server) saveRelationshipField(c echo.Context) error {
 		return err
 	}
 	id, field, value := form.get("id"), form.get("field"), form.get("value")
-	return s.entitiesAnswer(c, designer.SetRelationshipField{ID: id, Field: field, Value: value}, true, entitiesView{}, elemID("relf", id, field), value)
+	return s.apply(c, entitiesBack(c), designer.SetRelationshipField{ID: id, Field: field, Value: value},
+		func(d *designContext, r *refused) (templ.Component, error) {
+			design := d.Record.Design
+			i := slices.IndexFunc(design.Relationships, func(rel designer.Relationship) bool { return rel.ID == id })
+			if i >= 0 {
+				row := relationshipRow(d, design.Relationships[i], entityOptions(design))
+				for _, cell := range []templates.Cell{row.From, row.Kind, row.To, row.Avg, row.Max, row.Notes} {
+					if cell.ID == elemID("relf", id, field) {
+						return templates.CellView(withRefusal(cell, r, value)), nil
+					}
+				}
+			}
+			return s.relationshipsSection(c)(d, r)
+		})
 }
 
 func (s *Server) deleteRelationship(c echo.Context) error {
@@ -310,22 +368,7 @@ func (s *Server) deleteRelationship(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.entitiesAnswer(c, designer.DeleteRelationship{ID: form.get("id")}, true, entitiesView{}, "", "")
-}
-
-// entityCells lists every editable cell of the entities step.
-func entityCells(e templates.Entities) []templates.Cell {
-	var cells []templates.Cell
-	for _, card := range e.Cards {
-		cells = append(cells, card.Name, card.Description)
-		for _, a := range card.Attributes {
-			cells = append(cells, a.Name, a.Type)
-		}
-	}
-	for _, r := range e.Relationships {
-		cells = append(cells, r.From, r.Kind, r.To, r.Avg, r.Max, r.Notes)
-	}
-	return cells
+	return s.apply(c, entitiesBack(c), designer.DeleteRelationship{ID: form.get("id")}, s.relationshipsSection(c))
 }
 
 // withCurrent returns the entity options with the name a relationship holds added when no entity

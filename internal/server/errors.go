@@ -82,16 +82,22 @@ func classify(err error) *apiError {
 // status 422, which htmx swaps in like a success (layout.templ) and a plain form post shows with
 // its form, and the message worded for the field. ok is false for any other error, which goes on
 // to the error handler; there, as through the API, a refused change is a 400.
-func refusal(err error) (*apiError, bool) {
+func refusal(err error) (*refused, bool) {
 	var ve *designer.ValidationError
 	var ue *storage.UndoError
 	switch {
 	case errors.As(err, &ve):
-		return &apiError{http.StatusUnprocessableEntity, "invalid_input", refusalText(ve)}, true
+		return &refused{&apiError{http.StatusUnprocessableEntity, "invalid_input", refusalText(ve)}, err}, true
 	case errors.As(err, &ue):
-		return &apiError{http.StatusUnprocessableEntity, ue.Code, ue.Message}, true
+		return &refused{&apiError{http.StatusUnprocessableEntity, ue.Code, ue.Message}, err}, true
 	}
 	return nil, false
+}
+
+// refused is a refusal classified by refusal, with the error it was made from.
+type refused struct {
+	*apiError
+	err error
 }
 
 func httpError(he *echo.HTTPError) *apiError {

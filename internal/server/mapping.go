@@ -43,28 +43,33 @@ func (s *Server) mappingModel(c echo.Context) (templates.Mapping, error) {
 	}
 	m := templates.Mapping{Workspace: w}
 	for _, p := range d.Record.Design.Patterns {
-		m.Cards = append(m.Cards, mappingCard(d, p, nil))
+		m.Cards = append(m.Cards, mappingCard(d, p))
 	}
 	return m, nil
 }
 
-func mappingCard(d *designContext, p designer.Pattern, bad *cellError) templates.MappingCard {
+// mappingNotes is the cell of a pattern's implementation notes.
+func mappingNotes(d *designContext, p designer.Pattern) templates.Cell {
+	return templates.Cell{ID: elemID("mapnotes", p.ID), Label: "Pattern " + itoa(p.Number) + " implementation notes",
+		Value: p.Mapping.Notes, Action: "/d/" + d.Token + "/mapping/notes", Vals: vals("pattern", p.ID), Kind: "textarea", CanEdit: d.canEdit(), Class: "w-full"}
+}
+
+func mappingCard(d *designContext, p designer.Pattern) templates.MappingCard {
 	base := "/d/" + d.Token
 	card := templates.MappingCard{
 		ID: elemID("map", p.ID), Number: itoa(p.Number), Description: p.Description,
 		Status: optionLabel(statusOptions, p.Status), StatusKind: p.Status, Source: p.Mapping.Source,
-		Notes: bad.apply(templates.Cell{ID: elemID("mapnotes", p.ID), Label: "Pattern " + itoa(p.Number) + " implementation notes",
-			Value: p.Mapping.Notes, Action: base + "/mapping/notes", Vals: vals("pattern", p.ID), Kind: "textarea", CanEdit: d.canEdit(), Class: "w-full"}),
+		Notes: mappingNotes(d, p),
 		Add: templates.Button{Label: "Add an operation to pattern " + itoa(p.Number), Text: "+ Add operation", Action: base + "/mapping/add",
 			Params: []templates.Param{{Name: "pattern", Value: p.ID}}, Target: "#" + elemID("map", p.ID), TestID: "add-operation"},
 	}
 	for i, op := range p.Mapping.Operations {
-		card.Ops = append(card.Ops, operationView(d, p, i, op, bad))
+		card.Ops = append(card.Ops, operationView(d, p, i, op))
 	}
 	return card
 }
 
-func operationView(d *designContext, p designer.Pattern, i int, op designer.Operation, bad *cellError) templates.OperationView {
+func operationView(d *designContext, p designer.Pattern, i int, op designer.Operation) templates.OperationView {
 	base := "/d/" + d.Token
 	design := d.Record.Design
 	cell := func(field, label, value, kind string, opts []templates.Option) templates.LabeledCell {
@@ -78,7 +83,7 @@ func operationView(d *designContext, p designer.Pattern, i int, op designer.Oper
 			// The answer to these is the whole card (setOperationField): it replaces the card.
 			c.Target = "#" + elemID("map", p.ID)
 		}
-		return templates.LabeledCell{Label: label, Cell: bad.apply(c)}
+		return templates.LabeledCell{Label: label, Cell: c}
 	}
 	tables := []templates.Option{{Value: "", Label: "—"}}
 	for _, t := range design.Tables {
@@ -219,38 +224,28 @@ func (s *Server) mappingPage(c echo.Context) error {
 	return render(c, http.StatusOK, templates.MappingView(m))
 }
 
-// mappingAnswer applies a change to one pattern's mapping and answers with what it touched: the
-// cell that posted it and the operation's result, or the whole card.
-func (s *Server) mappingAnswer(c echo.Context, patternID string, change designer.Change, cellID, value string, index int) error {
-	err := s.edit(c, change)
-	var bad *cellError
-	status := http.StatusOK
-	if r, refused := refusal(err); refused {
-		if cellID == "" {
-			return err
-		}
-		bad, status = &cellError{cellID, value, r.Message}, r.Status
-	} else if err != nil {
-		return err
-	}
-	d := designFrom(c)
-	p, _, ok := d.Record.Design.PatternByID(patternID)
+// mappingBack is where a plain form post of the mapping step goes back to.
+func mappingBack(c echo.Context) string { return stepHref(designFrom(c), "mapping") }
+
+// patternFor finds the pattern an answer of the mapping step is about.
+func patternFor(d *designContext, id string) (designer.Pattern, error) {
+	p, _, ok := d.Record.Design.PatternByID(id)
 	if !ok {
-		return badInput("pattern: no access pattern %q; it may have been deleted", patternID)
+		return p, badInput("pattern: no access pattern %q; it may have been deleted", id)
 	}
-	card := mappingCard(d, p, bad)
-	if cellID != "" && index >= 0 && index < len(card.Ops) {
-		op := card.Ops[index]
-		for _, lc := range op.Cells {
-			if lc.Cell.ID == cellID {
-				return respond(c, status, "mapping", templ.Join(templates.CellView(lc.Cell), templates.ResultBox(op.Result, d.canEdit(), true)))
-			}
+	return p, nil
+}
+
+// mappingCardPart answers with the whole card of pattern, for changes the other cells' choices
+// depend on.
+func mappingCardPart(pattern string) part {
+	return savedPart(func(d *designContext) (templ.Component, error) {
+		p, err := patternFor(d, pattern)
+		if err != nil {
+			return nil, err
 		}
-	}
-	if cellID == card.Notes.ID && cellID != "" {
-		return respond(c, status, "mapping", templates.CellView(card.Notes))
-	}
-	return respond(c, status, "mapping", templates.MappingCardView(card, d.canEdit()))
+		return templates.MappingCardView(mappingCard(d, p), d.canEdit()), nil
+	})
 }
 
 func (s *Server) addOperation(c echo.Context) error {
@@ -258,7 +253,7 @@ func (s *Server) addOperation(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.mappingAnswer(c, form.get("pattern"), designer.AddOperation{Pattern: form.get("pattern"), Op: "Query"}, "", "", -1)
+	return s.apply(c, mappingBack(c), designer.AddOperation{Pattern: form.get("pattern"), Op: "Query"}, mappingCardPart(form.get("pattern")))
 }
 
 func (s *Server) deleteOperation(c echo.Context) error {
@@ -270,9 +265,11 @@ func (s *Server) deleteOperation(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.mappingAnswer(c, form.get("pattern"), designer.DeleteOperation{Pattern: form.get("pattern"), Index: i}, "", "", -1)
+	return s.apply(c, mappingBack(c), designer.DeleteOperation{Pattern: form.get("pattern"), Index: i}, mappingCardPart(form.get("pattern")))
 }
 
+// saveOperationField saves one cell of an operation and answers with the cell and the operation's
+// result, run again.
 func (s *Server) saveOperationField(c echo.Context) error {
 	form, err := postedForm(c)
 	if err != nil {
@@ -286,9 +283,23 @@ func (s *Server) saveOperationField(c echo.Context) error {
 	change := designer.SetOperationField{Pattern: pattern, Index: i, Field: field, Value: value}
 	if field == "op" || field == "table" {
 		// The other cells' choices depend on these: answer with the whole card.
-		return s.mappingAnswer(c, pattern, change, "", value, -1)
+		return s.apply(c, mappingBack(c), change, mappingCardPart(pattern))
 	}
-	return s.mappingAnswer(c, pattern, change, elemID("opf", pattern, itoa(i), field), value, i)
+	return s.apply(c, mappingBack(c), change, func(d *designContext, r *refused) (templ.Component, error) {
+		p, err := patternFor(d, pattern)
+		if err != nil {
+			return nil, err
+		}
+		if i >= 0 && i < len(p.Mapping.Operations) {
+			op := operationView(d, p, i, p.Mapping.Operations[i])
+			for _, lc := range op.Cells {
+				if lc.Cell.ID == elemID("opf", pattern, itoa(i), field) {
+					return templ.Join(templates.CellView(withRefusal(lc.Cell, r, value)), templates.ResultBox(op.Result, d.canEdit(), true)), nil
+				}
+			}
+		}
+		return templates.MappingCardView(mappingCard(d, p), d.canEdit()), nil
+	})
 }
 
 func (s *Server) saveMappingNotes(c echo.Context) error {
@@ -296,8 +307,14 @@ func (s *Server) saveMappingNotes(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	pattern := form.get("pattern")
-	return s.mappingAnswer(c, pattern, designer.SetMappingNotes{Pattern: pattern, Notes: form.get("value")}, elemID("mapnotes", pattern), form.get("value"), -1)
+	pattern, value := form.get("pattern"), form.get("value")
+	return s.apply(c, mappingBack(c), designer.SetMappingNotes{Pattern: pattern, Notes: value}, func(d *designContext, r *refused) (templ.Component, error) {
+		p, err := patternFor(d, pattern)
+		if err != nil {
+			return nil, err
+		}
+		return templates.CellView(withRefusal(mappingNotes(d, p), r, value)), nil
+	})
 }
 
 // toggleExpected marks or unmarks one item as part of an operation's expected result and answers
@@ -315,7 +332,7 @@ func (s *Server) toggleExpected(c echo.Context) error {
 	if err := json.Unmarshal([]byte(form.get("key")), &key); err != nil {
 		return badInput("key: not an item key in DynamoDB JSON: %v", err)
 	}
-	return s.resultAnswer(c, form.get("pattern"), i, designer.ToggleExpected{Pattern: form.get("pattern"), Index: i, Key: key})
+	return s.apply(c, mappingBack(c), designer.ToggleExpected{Pattern: form.get("pattern"), Index: i, Key: key}, resultPart(form.get("pattern"), i))
 }
 
 func (s *Server) clearExpected(c echo.Context) error {
@@ -327,19 +344,18 @@ func (s *Server) clearExpected(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.resultAnswer(c, form.get("pattern"), i, designer.ClearExpected{Pattern: form.get("pattern"), Index: i})
+	return s.apply(c, mappingBack(c), designer.ClearExpected{Pattern: form.get("pattern"), Index: i}, resultPart(form.get("pattern"), i))
 }
 
-func (s *Server) resultAnswer(c echo.Context, pattern string, i int, change designer.Change) error {
-	if err := s.edit(c, change); err != nil {
-		return err
-	}
-	d := designFrom(c)
-	p, _, ok := d.Record.Design.PatternByID(pattern)
-	if !ok || i < 0 || i >= len(p.Mapping.Operations) {
-		return badInput("index: pattern %q has no operation %d", pattern, i+1)
-	}
-	return respond(c, http.StatusOK, "mapping", templates.ResultBox(resultView(d, p, i, p.Mapping.Operations[i]), d.canEdit(), false))
+// resultPart answers with the result box of operation i of pattern.
+func resultPart(pattern string, i int) part {
+	return savedPart(func(d *designContext) (templ.Component, error) {
+		p, _, ok := d.Record.Design.PatternByID(pattern)
+		if !ok || i < 0 || i >= len(p.Mapping.Operations) {
+			return nil, badInput("index: pattern %q has no operation %d", pattern, i+1)
+		}
+		return templates.ResultBox(resultView(d, p, i, p.Mapping.Operations[i]), d.canEdit(), false), nil
+	})
 }
 
 func formatUnits(u float64) string { return strconv.FormatFloat(u, 'f', -1, 64) }

@@ -90,32 +90,25 @@ func (s *Server) saveOverviewField(c echo.Context) error {
 }
 
 // saveField applies a one-field change and answers with the field: saved, or showing why not.
-// Without htmx it falls back to a full page (on error) or a redirect back to the page.
+// Without htmx a refusal is answered with the whole page, the field showing why.
 func (s *Server) saveField(c echo.Context, change designer.Change, field func(*designContext, string, bool) templates.Field) error {
-	d := designFrom(c)
-	err := s.edit(c, change)
-	rec := d.Record
-	if r, refused := refusal(err); refused {
-		if !isHTMX(c) {
+	return s.apply(c, stepHref(designFrom(c), "overview"), change, func(d *designContext, r *refused) (templ.Component, error) {
+		switch {
+		case r != nil && !isHTMX(c):
 			o, err := s.overviewModel(c)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			replaceField(&o, field(d, r.Message, false))
-			return render(c, r.Status, templates.OverviewView(o))
+			return wholePage{templates.OverviewView(o)}, nil
+		case r != nil:
+			return templates.FieldView(field(d, r.Message, false)), nil
 		}
-		return render(c, r.Status, templates.FieldView(field(d, r.Message, false)))
-	} else if err != nil {
-		return err
-	}
-	d.Record = rec
-	if !isHTMX(c) {
-		return c.Redirect(http.StatusSeeOther, "/d/"+d.Token)
-	}
-	if _, ok := change.(designer.SetName); ok {
-		return render(c, http.StatusOK, templ.Join(templates.FieldView(field(d, "", true)), templates.TitleOOB(rec.Design.Name)))
-	}
-	return render(c, http.StatusOK, templates.FieldView(field(d, "", true)))
+		if _, ok := change.(designer.SetName); ok {
+			return templ.Join(templates.FieldView(field(d, "", true)), templates.TitleOOB(d.Record.Design.Name)), nil
+		}
+		return templates.FieldView(field(d, "", true)), nil
+	})
 }
 
 func replaceField(o *templates.Overview, f templates.Field) {

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
 	"dynaloom/internal/designer"
@@ -55,22 +56,27 @@ func patternColumnLabels() []string {
 	return labels
 }
 
-func patternRow(d *designContext, p designer.Pattern, index, count int, bad *cellError, focus string) templates.PatternRow {
+// patternCell is the cell of one column of a pattern's row.
+func patternCell(d *designContext, p designer.Pattern, col patternColumn) templates.Cell {
+	cell := templates.Cell{
+		ID: patternCellID(p.ID, col.field), Label: "Pattern " + itoa(p.Number) + " " + strings.ToLower(col.label),
+		Value: col.value(p), Action: "/d/" + d.Token + "/patterns/field", Vals: vals("id", p.ID, "field", col.field),
+		Kind: col.kind, Options: col.options, Class: col.class, CanEdit: d.canEdit(),
+	}
+	if col.options != nil {
+		cell.Shown = optionLabel(col.options, cell.Value)
+	}
+	return cell
+}
+
+func patternRow(d *designContext, p designer.Pattern, index, count int, focus string) templates.PatternRow {
 	rowID := elemID("row", p.ID)
 	r := templates.PatternRow{RowID: rowID, Number: itoa(p.Number), CanEdit: d.canEdit(),
 		Comments: commentBadge(d, designer.PatternTarget(p.ID))}
-	action := "/d/" + d.Token + "/patterns/field"
 	for _, col := range patternColumns {
-		cell := templates.Cell{
-			ID: patternCellID(p.ID, col.field), Label: "Pattern " + itoa(p.Number) + " " + strings.ToLower(col.label),
-			Value: col.value(p), Action: action, Vals: vals("id", p.ID, "field", col.field),
-			Kind: col.kind, Options: col.options, Class: col.class, CanEdit: d.canEdit(),
-			Autofocus: focus == col.field,
-		}
-		if col.options != nil {
-			cell.Shown = optionLabel(col.options, cell.Value)
-		}
-		r.Cells = append(r.Cells, bad.apply(cell))
+		cell := patternCell(d, p, col)
+		cell.Autofocus = focus == col.field
+		r.Cells = append(r.Cells, cell)
 	}
 	base := "/d/" + d.Token + "/patterns"
 	id := templates.Param{Name: "id", Value: p.ID}
@@ -103,7 +109,7 @@ func (s *Server) patternsModel(c echo.Context, focusID string) (templates.Patter
 		if pt.ID == focusID {
 			focus = "description"
 		}
-		p.Rows = append(p.Rows, patternRow(d, pt, i, len(pats), nil, focus))
+		p.Rows = append(p.Rows, patternRow(d, pt, i, len(pats), focus))
 		if pt.Number != i+1 {
 			inOrder = false
 		}
@@ -127,13 +133,14 @@ func (s *Server) patternsPage(c echo.Context) error {
 	return render(c, http.StatusOK, templates.PatternsView(p))
 }
 
-// patternsTable answers an add, move, delete or renumber with the whole table.
-func (s *Server) patternsTable(c echo.Context, focusID string) error {
+// patternsTable is the answer to an add, move, delete or renumber: the whole table, with the focus
+// on the description of the pattern focusID, if any.
+func (s *Server) patternsTable(c echo.Context, focusID string) (templ.Component, error) {
 	p, err := s.patternsModel(c, focusID)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return respond(c, http.StatusOK, "patterns", templates.PatternsTable(p))
+	return templates.PatternsTable(p), nil
 }
 
 // savePatternField saves one cell and answers with that cell only, so saves of neighbouring cells
@@ -144,26 +151,18 @@ func (s *Server) savePatternField(c echo.Context) error {
 		return err
 	}
 	id, field, value := form.get("id"), form.get("field"), form.get("value")
-	err = s.edit(c, designer.SetPatternField{ID: id, Field: field, Value: value})
-	d := designFrom(c)
-	p, index, ok := d.Record.Design.PatternByID(id)
-	if !ok {
-		return badInput("id: no access pattern %q; it may have been deleted", id)
-	}
-	var bad *cellError
-	status := http.StatusOK
-	if r, refused := refusal(err); refused {
-		bad, status = &cellError{patternCellID(id, field), value, r.Message}, r.Status
-	} else if err != nil {
-		return err
-	}
-	row := patternRow(d, p, index, len(d.Record.Design.Patterns), bad, "")
-	for _, cell := range row.Cells {
-		if cell.ID == patternCellID(id, field) {
-			return respond(c, status, "patterns", templates.CellView(cell))
-		}
-	}
-	return badInput("field: access patterns have no field %q", field)
+	return s.apply(c, stepHref(designFrom(c), "patterns"), designer.SetPatternField{ID: id, Field: field, Value: value},
+		func(d *designContext, r *refused) (templ.Component, error) {
+			p, _, ok := d.Record.Design.PatternByID(id)
+			if !ok {
+				return nil, badInput("id: no access pattern %q; it may have been deleted", id)
+			}
+			i := slices.IndexFunc(patternColumns, func(col patternColumn) bool { return col.field == field })
+			if i < 0 {
+				return nil, badInput("field: access patterns have no field %q", field)
+			}
+			return templates.CellView(withRefusal(patternCell(d, p, patternColumns[i]), r, value)), nil
+		})
 }
 
 func (s *Server) addPattern(c echo.Context) error {
@@ -172,16 +171,22 @@ func (s *Server) addPattern(c echo.Context) error {
 		return err
 	}
 	before := designFrom(c).Record.Design.Patterns
-	if err := s.edit(c, designer.AddPattern{After: form.get("after")}); err != nil {
-		return err
-	}
-	added := ""
-	for _, p := range designFrom(c).Record.Design.Patterns {
-		if !slices.ContainsFunc(before, func(q designer.Pattern) bool { return q.ID == p.ID }) {
-			added = p.ID
+	return s.apply(c, stepHref(designFrom(c), "patterns"), designer.AddPattern{After: form.get("after")}, savedPart(func(d *designContext) (templ.Component, error) {
+		added := ""
+		for _, p := range d.Record.Design.Patterns {
+			if !slices.ContainsFunc(before, func(q designer.Pattern) bool { return q.ID == p.ID }) {
+				added = p.ID
+			}
 		}
-	}
-	return s.patternsTable(c, added)
+		return s.patternsTable(c, added)
+	}))
+}
+
+// patternsAnswer applies a change that reorders or removes patterns and answers with the table.
+func (s *Server) patternsAnswer(c echo.Context, change designer.Change) error {
+	return s.apply(c, stepHref(designFrom(c), "patterns"), change, savedPart(func(*designContext) (templ.Component, error) {
+		return s.patternsTable(c, "")
+	}))
 }
 
 func (s *Server) movePattern(c echo.Context) error {
@@ -193,10 +198,7 @@ func (s *Server) movePattern(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := s.edit(c, designer.MovePattern{ID: form.get("id"), To: to}); err != nil {
-		return err
-	}
-	return s.patternsTable(c, "")
+	return s.patternsAnswer(c, designer.MovePattern{ID: form.get("id"), To: to})
 }
 
 func (s *Server) deletePattern(c echo.Context) error {
@@ -204,15 +206,9 @@ func (s *Server) deletePattern(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := s.edit(c, designer.DeletePattern{ID: form.get("id")}); err != nil {
-		return err
-	}
-	return s.patternsTable(c, "")
+	return s.patternsAnswer(c, designer.DeletePattern{ID: form.get("id")})
 }
 
 func (s *Server) renumberPatterns(c echo.Context) error {
-	if err := s.edit(c, designer.RenumberPatterns{}); err != nil {
-		return err
-	}
-	return s.patternsTable(c, "")
+	return s.patternsAnswer(c, designer.RenumberPatterns{})
 }

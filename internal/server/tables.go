@@ -69,44 +69,127 @@ func (s *Server) tablesModel(c echo.Context, table string, grid gridState) (temp
 	return m, nil
 }
 
-// gridState is what an answer carries beyond the design: a refused cell or a grid message.
+// gridState is what a grid answer carries beyond the design: a refused key cell (by element id)
+// or a message above the grid, and the new item that takes the focus.
 type gridState struct {
-	bad     *cellError
-	message string
-	focus   string // item id whose first cell takes the focus
-	// noGrid leaves the item grid out, for answers that do not show it.
-	noGrid bool
+	cell, value string
+	refused     *refused
+	message     string
+	focus       string // item id whose first cell takes the focus
+}
+
+// tableField is one field of a table's header, key schema or notes, each shown as one cell.
+type tableField struct {
+	field, label, kind string
+	options            []templates.Option
+	value              func(designer.Table) string
+}
+
+func sortKeyPart(t designer.Table, typ bool) string {
+	switch {
+	case t.SortKey == nil:
+		return ""
+	case typ:
+		return string(t.SortKey.Type)
+	}
+	return t.SortKey.Name
+}
+
+var (
+	tableHeaderFields = []tableField{
+		{"name", "Table name", "text", nil, func(t designer.Table) string { return t.Name }},
+		{"billing_mode", "Billing mode", "select", billingOptions, func(t designer.Table) string { return t.BillingMode }},
+		{"ttl_attribute", "TTL attribute", "text", nil, func(t designer.Table) string { return t.TTLAttribute }},
+	}
+	tableSchemaFields = []tableField{
+		{"pk_name", "Partition key", "text", nil, func(t designer.Table) string { return t.PartitionKey.Name }},
+		{"pk_type", "Partition key type", "select", keyTypeOptions, func(t designer.Table) string { return string(t.PartitionKey.Type) }},
+		{"sk_name", "Sort key", "text", nil, func(t designer.Table) string { return sortKeyPart(t, false) }},
+		{"sk_type", "Sort key type", "select", sortKeyTypeOptions, func(t designer.Table) string { return sortKeyPart(t, true) }},
+	}
+)
+
+// tableFieldCell is the cell of one field of a table.
+func tableFieldCell(d *designContext, t designer.Table, f tableField) templates.LabeledCell {
+	c := templates.Cell{ID: elemID("tf", t.Name, f.field), Label: f.label, Value: f.value(t), Action: "/d/" + d.Token + "/tables/field",
+		Vals: vals("table", t.Name, "field", f.field), Kind: f.kind, Options: f.options, CanEdit: d.canEdit()}
+	if f.options != nil {
+		c.Shown = optionLabel(f.options, c.Value)
+	}
+	return templates.LabeledCell{Label: f.label, Cell: c}
+}
+
+// tableFieldNamed finds a field of the header, the key schema or the notes by name.
+func tableFieldNamed(field string) (tableField, bool) {
+	for _, fields := range [][]tableField{tableHeaderFields, tableSchemaFields, tableNotes()} {
+		if i := slices.IndexFunc(fields, func(f tableField) bool { return f.field == field }); i >= 0 {
+			return fields[i], true
+		}
+	}
+	return tableField{}, false
+}
+
+// tableNotes are the free-text fields of a table.
+func tableNotes() []tableField {
+	out := make([]tableField, len(tableNoteFields))
+	for i, f := range tableNoteFields {
+		out[i] = tableField{f.field, f.label, "textarea", nil, func(t designer.Table) string { return tableNote(t, f.field) }}
+	}
+	return out
+}
+
+// entityTypeField is one field of a table's entity type, shown as one cell of its row.
+type entityTypeField struct {
+	field, label string
+	value        func(designer.EntityType) string
+}
+
+var entityTypeFields = []entityTypeField{
+	{"entity", "Entity type", func(et designer.EntityType) string { return et.Entity }},
+	{"pk_template", "PK template", func(et designer.EntityType) string { return et.PKTemplate }},
+	{"sk_template", "SK template", func(et designer.EntityType) string { return et.SKTemplate }},
+	{"description", "Description", func(et designer.EntityType) string { return et.Description }},
+}
+
+// entityTypeCell is the cell of one field of entity type i of a table.
+func entityTypeCell(d *designContext, t designer.Table, i int, f entityTypeField) templates.Cell {
+	return templates.Cell{ID: elemID("etf", t.Name, itoa(i), f.field), Label: f.label, Value: f.value(t.EntityTypes[i]),
+		Action: "/d/" + d.Token + "/tables/entity-types/field", Vals: vals("table", t.Name, "index", itoa(i), "field", f.field),
+		Kind: "text", CanEdit: d.canEdit()}
+}
+
+// tableAttributeCells are the cells of one declared attribute of a table: name, type, generator.
+func tableAttributeCells(d *designContext, t designer.Table, a designer.Attribute) []templates.Cell {
+	action := "/d/" + d.Token + "/tables/attributes/field"
+	return []templates.Cell{
+		{ID: elemID("taf", t.Name, a.Name, "name"), Label: "Attribute name", Value: a.Name,
+			Action: action, Vals: vals("table", t.Name, "attribute", a.Name, "field", "name"),
+			Kind: "text", CanEdit: d.canEdit()},
+		{ID: elemID("taf", t.Name, a.Name, "type"), Label: a.Name + " type", Value: string(a.Type),
+			Action: action, Vals: vals("table", t.Name, "attribute", a.Name, "field", "type"),
+			Kind: "select", Options: attributeTypeOptions, CanEdit: d.canEdit(), Class: "w-type"},
+		{ID: elemID("taf", t.Name, a.Name, "generator"), Label: a.Name + " sample-data generator",
+			Value: designer.FormatGenerator(a.Generator), Action: action,
+			Vals: vals("table", t.Name, "attribute", a.Name, "field", "generator"), Kind: "text", CanEdit: d.canEdit()},
+	}
 }
 
 func tableView(d *designContext, t designer.Table, grid gridState) templates.TableView {
 	base := "/d/" + d.Token
 	id := elemID("table", t.Name)
-	cell := func(field, label, value, kind string, opts []templates.Option) templates.LabeledCell {
-		c := templates.Cell{ID: elemID("tf", t.Name, field), Label: label, Value: value, Action: base + "/tables/field",
-			Vals: vals("table", t.Name, "field", field), Kind: kind, Options: opts, CanEdit: d.canEdit()}
-		if opts != nil {
-			c.Shown = optionLabel(opts, value)
+	fieldCells := func(fields []tableField) []templates.LabeledCell {
+		out := make([]templates.LabeledCell, len(fields))
+		for i, f := range fields {
+			out[i] = tableFieldCell(d, t, f)
 		}
-		return templates.LabeledCell{Label: label, Cell: grid.bad.apply(c)}
-	}
-	skName, skType := "", ""
-	if t.SortKey != nil {
-		skName, skType = t.SortKey.Name, string(t.SortKey.Type)
+		return out
 	}
 	tv := templates.TableView{
-		ID:   id,
-		Name: t.Name,
-		Header: []templates.LabeledCell{
-			cell("name", "Table name", t.Name, "text", nil),
-			cell("billing_mode", "Billing mode", t.BillingMode, "select", billingOptions),
-			cell("ttl_attribute", "TTL attribute", t.TTLAttribute, "text", nil),
-		},
-		Schema: []templates.LabeledCell{
-			cell("pk_name", "Partition key", t.PartitionKey.Name, "text", nil),
-			cell("pk_type", "Partition key type", string(t.PartitionKey.Type), "select", keyTypeOptions),
-			cell("sk_name", "Sort key", skName, "text", nil),
-			cell("sk_type", "Sort key type", skType, "select", sortKeyTypeOptions),
-		},
+		ID:     id,
+		Name:   t.Name,
+		Header: fieldCells(tableHeaderFields),
+		Schema: fieldCells(tableSchemaFields),
+		Notes:  fieldCells(tableNotes()),
 		Delete: templates.Button{Label: "Delete table " + t.Name, Text: "Delete table", Action: base + "/tables/delete",
 			Params: []templates.Param{{Name: "table", Value: t.Name}}, Class: "danger", Swap: "none",
 			Confirm: "Delete table " + t.Name + " with its indexes and items? History keeps it."},
@@ -115,40 +198,19 @@ func tableView(d *designContext, t designer.Table, grid gridState) templates.Tab
 		AddIndex:  base + "/tables/indexes/add?table=" + url.QueryEscape(t.Name),
 		Comments:  commentBadge(d, designer.TableTarget(t.Name)),
 	}
-	for _, f := range tableNoteFields {
-		lc := cell(f.field, f.label, tableNote(t, f.field), "textarea", nil)
-		tv.Notes = append(tv.Notes, lc)
-	}
 	for i, et := range t.EntityTypes {
-		rowCell := func(field, label, value string) templates.Cell {
-			return grid.bad.apply(templates.Cell{ID: elemID("etf", t.Name, itoa(i), field), Label: label, Value: value,
-				Action: base + "/tables/entity-types/field", Vals: vals("table", t.Name, "index", itoa(i), "field", field),
-				Kind: "text", CanEdit: d.canEdit()})
-		}
-		tv.EntityTypes = append(tv.EntityTypes, templates.CellRow{
-			RowID: elemID("et", t.Name, itoa(i)),
-			Cells: []templates.Cell{
-				rowCell("entity", "Entity type", et.Entity), rowCell("pk_template", "PK template", et.PKTemplate),
-				rowCell("sk_template", "SK template", et.SKTemplate), rowCell("description", "Description", et.Description),
-			},
+		row := templates.CellRow{RowID: elemID("et", t.Name, itoa(i)),
 			Buttons: []templates.Button{{Label: "Delete entity type " + et.Entity, Text: "✕", Action: base + "/tables/entity-types/delete",
-				Params: []templates.Param{{Name: "table", Value: t.Name}, {Name: "index", Value: itoa(i)}}, Class: "danger", Swap: "none"}},
-		})
+				Params: []templates.Param{{Name: "table", Value: t.Name}, {Name: "index", Value: itoa(i)}}, Class: "danger", Swap: "none"}}}
+		for _, f := range entityTypeFields {
+			row.Cells = append(row.Cells, entityTypeCell(d, t, i, f))
+		}
+		tv.EntityTypes = append(tv.EntityTypes, row)
 	}
 	for _, a := range t.Attributes {
 		tv.Attributes = append(tv.Attributes, templates.CellRow{
 			RowID: elemID("ta", t.Name, a.Name),
-			Cells: []templates.Cell{
-				grid.bad.apply(templates.Cell{ID: elemID("taf", t.Name, a.Name, "name"), Label: "Attribute name", Value: a.Name,
-					Action: base + "/tables/attributes/field", Vals: vals("table", t.Name, "attribute", a.Name, "field", "name"),
-					Kind: "text", CanEdit: d.canEdit()}),
-				grid.bad.apply(templates.Cell{ID: elemID("taf", t.Name, a.Name, "type"), Label: a.Name + " type", Value: string(a.Type),
-					Action: base + "/tables/attributes/field", Vals: vals("table", t.Name, "attribute", a.Name, "field", "type"),
-					Kind: "select", Options: attributeTypeOptions, CanEdit: d.canEdit(), Class: "w-type"}),
-				grid.bad.apply(templates.Cell{ID: elemID("taf", t.Name, a.Name, "generator"), Label: a.Name + " sample-data generator",
-					Value: designer.FormatGenerator(a.Generator), Action: base + "/tables/attributes/field",
-					Vals: vals("table", t.Name, "attribute", a.Name, "field", "generator"), Kind: "text", CanEdit: d.canEdit()}),
-			},
+			Cells: tableAttributeCells(d, t, a),
 			Buttons: []templates.Button{{Label: "Delete attribute " + a.Name, Text: "✕", Action: base + "/tables/attributes/delete",
 				Params: []templates.Param{{Name: "table", Value: t.Name}, {Name: "attribute", Value: a.Name}}, Class: "danger", Swap: "none"}},
 		})
@@ -158,12 +220,10 @@ func tableView(d *designContext, t designer.Table, grid gridState) templates.Tab
 		ixs  []designer.Index
 	}{{"GSI", t.GSIs}, {"LSI", t.LSIs}} {
 		for _, ix := range group.ixs {
-			tv.Indexes = append(tv.Indexes, indexCard(d, t, ix, group.kind, grid.bad))
+			tv.Indexes = append(tv.Indexes, indexCard(d, t, ix, group.kind))
 		}
 	}
-	if !grid.noGrid {
-		tv.Grid = itemGrid(d, t, grid)
-	}
+	tv.Grid = itemGrid(d, t, grid)
 	tv.IndexGrids = indexGrids(t)
 	return tv
 }
@@ -186,7 +246,7 @@ func tableNote(t designer.Table, field string) string {
 	return ""
 }
 
-func indexCard(d *designContext, t designer.Table, ix designer.Index, kind string, bad *cellError) templates.IndexCard {
+func indexCard(d *designContext, t designer.Table, ix designer.Index, kind string) templates.IndexCard {
 	base := "/d/" + d.Token
 	cell := func(field, label, value, k string, opts []templates.Option) templates.LabeledCell {
 		c := templates.Cell{ID: elemID("ixf", t.Name, ix.Name, field), Label: ix.Name + " " + strings.ToLower(label), Value: value,
@@ -195,7 +255,7 @@ func indexCard(d *designContext, t designer.Table, ix designer.Index, kind strin
 		if opts != nil {
 			c.Shown = optionLabel(opts, value)
 		}
-		return templates.LabeledCell{Label: label, Cell: bad.apply(c)}
+		return templates.LabeledCell{Label: label, Cell: c}
 	}
 	sparse := "no"
 	if ix.Sparse {
@@ -295,7 +355,10 @@ func itemGrid(d *designContext, t designer.Table, state gridState) templates.Ite
 				// A key edit moves the row between partitions: the answer is the whole grid.
 				cell.Target = gridTarget
 			}
-			row.Cells = append(row.Cells, state.bad.apply(cell))
+			if cell.ID == state.cell {
+				cell = withRefusal(cell, state.refused, state.value)
+			}
+			row.Cells = append(row.Cells, cell)
 		}
 		item := []templates.Param{{Name: "table", Value: t.Name}, {Name: "id", Value: r.ID}}
 		row.Buttons = []templates.Button{
@@ -400,15 +463,15 @@ func (s *Server) tablesPage(c echo.Context) error {
 	return render(c, http.StatusOK, templates.TablesView(m))
 }
 
-// reloadTables answers a structural edit (a rename, a key, an index) by reloading the step: the
-// grids' columns and every cell's parameters may have changed.
-func reloadTables(c echo.Context, table string) error {
-	target := tablesHref(designFrom(c), table)
-	if !isHTMX(c) {
-		return c.Redirect(http.StatusSeeOther, target)
-	}
-	c.Response().Header().Set("HX-Location", target)
-	return c.NoContent(http.StatusOK)
+// tablesBack is where a plain form post of the tables step goes back to.
+func tablesBack(c echo.Context) string { return stepHref(designFrom(c), "tables") }
+
+// reloadTables is the answer to a structural edit (a rename, a key, an index): the step reloads,
+// since the grids' columns and every cell's parameters may have changed.
+func reloadTables(table string) part {
+	return savedPart(func(d *designContext) (templ.Component, error) {
+		return reload(tablesHref(d, table)), nil
+	})
 }
 
 func (s *Server) addTable(c echo.Context) error {
@@ -416,10 +479,9 @@ func (s *Server) addTable(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := s.edit(c, designer.AddTable{Name: form.get("name"), PartitionKey: form.get("partition_key"), PartitionKeyType: form.get("type")}); err != nil {
-		return err
-	}
-	return reloadTables(c, strings.TrimSpace(form.get("name")))
+	name := strings.TrimSpace(form.get("name"))
+	return s.apply(c, tablesBack(c), designer.AddTable{Name: form.get("name"), PartitionKey: form.get("partition_key"), PartitionKeyType: form.get("type")},
+		reloadTables(name))
 }
 
 func (s *Server) deleteTable(c echo.Context) error {
@@ -427,10 +489,7 @@ func (s *Server) deleteTable(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := s.edit(c, designer.DeleteTable{Table: form.get("table")}); err != nil {
-		return err
-	}
-	return reloadTables(c, "")
+	return s.apply(c, tablesBack(c), designer.DeleteTable{Table: form.get("table")}, reloadTables(""))
 }
 
 // saveTableField saves one field of a table. Names and keys reshape the page and reload it; the
@@ -471,97 +530,67 @@ func (s *Server) saveTableField(c echo.Context) error {
 	default:
 		change, structural = designer.SetTableField{Table: table, Field: field, Value: value}, false
 	}
-	cellID := elemID("tf", table, field)
-	err = s.edit(c, change)
-	if _, refused := refusal(err); !refused && err != nil {
-		return err
-	}
-	if err == nil && structural {
-		if field == "name" {
-			table = strings.TrimSpace(value)
+	cell := tableCell(table, value, func(d *designContext, t designer.Table) (templates.Cell, templ.Component, bool) {
+		f, ok := tableFieldNamed(field)
+		if !ok {
+			return templates.Cell{}, nil, false
 		}
-		return reloadTables(c, table)
-	}
-	return s.tableCellAnswer(c, table, cellID, value, err)
-}
-
-// tableCellAnswer answers a one-cell edit of the tables step with the cell (showing the refusal, if
-// any), the recomputed index grids and the live panel; an item cell also updates its row's size.
-func (s *Server) tableCellAnswer(c echo.Context, table, cellID, value string, err error) error {
-	answer, status, ok := cellAnswer(designFrom(c), table, cellID, value, err)
-	if !ok {
-		return reloadTables(c, table)
-	}
-	return respond(c, status, "tables", answer)
-}
-
-// cellAnswer builds that answer, less the live panel, from the design as it now stands. ok is
-// false when the cell no longer exists (the table or the item was renamed or deleted meanwhile).
-func cellAnswer(d *designContext, table, cellID, value string, err error) (templ.Component, int, bool) {
-	state := gridState{noGrid: true}
-	status := http.StatusOK
-	if r, refused := refusal(err); refused {
-		state.bad, status = &cellError{cellID, value, r.Message}, r.Status
-	}
-	t, ok := tableByName(d.Record.Design, table)
-	if !ok {
-		return nil, 0, false
-	}
-	tv := tableView(d, t, state)
-	grids := templates.IndexGridsOOB(tv.ID, tv.IndexGrids)
-	if cell, found := findCell(tableCells(tv), cellID); found {
-		return templ.Join(templates.CellView(cell), grids), status, true
-	}
-	if cell, size, found := itemCell(d, t, cellID, state.bad); found {
-		return templ.Join(cell, grids, size), status, true
-	}
-	return nil, 0, false
-}
-
-// itemCell renders one grid cell and its row's size, without building the rest of the grid.
-func itemCell(d *designContext, t designer.Table, cellID string, bad *cellError) (templ.Component, templ.Component, bool) {
-	cols := gridColumns(t)
-	for _, it := range t.Items {
-		for _, col := range cols {
-			if itemCellID(t.Name, it.ID, col.Name) != cellID {
-				continue
+		return tableFieldCell(d, t, f).Cell, nil, true
+	})
+	return s.apply(c, tablesBack(c), change, func(d *designContext, r *refused) (templ.Component, error) {
+		if r == nil && structural {
+			if field == "name" {
+				table = strings.TrimSpace(value)
 			}
-			text := ""
-			if v, ok := it.Item[col.Name]; ok {
-				text = designer.FormatCell(v)
-			}
-			cell := bad.apply(templates.Cell{ID: cellID, Label: col.Name + " of item " + it.ID, Value: text,
-				Action: "/d/" + d.Token + "/items/cell", Vals: vals("table", t.Name, "id", it.ID, "attribute", col.Name),
-				Kind: "text", CanEdit: d.canEdit()})
-			size := templates.SizeOOB(elemID("size", t.Name, it.ID), strconv.Itoa(designer.ItemSize(it.Item))+" B")
-			return templates.CellView(cell), size, true
+			return reload(tablesHref(d, table)), nil
 		}
-	}
-	return nil, nil, false
+		return cell(d, r)
+	})
 }
 
-// tableCells lists every editable cell of a table view.
-func tableCells(tv templates.TableView) []templates.Cell {
-	var cells []templates.Cell
-	for _, group := range [][]templates.LabeledCell{tv.Header, tv.Schema, tv.Notes} {
-		for _, lc := range group {
-			cells = append(cells, lc.Cell)
+// tableCell answers a one-cell edit of the tables step with the cell (showing the refusal, if any),
+// the recomputed index grids and, for an item cell, its row's size. cell builds the cell from the
+// edited element's identity in the table as it now stands; ok is false when it no longer exists
+// (the table, index or item was renamed or deleted meanwhile), and the step reloads.
+func tableCell(table, value string, cell func(d *designContext, t designer.Table) (c templates.Cell, extra templ.Component, ok bool)) part {
+	return func(d *designContext, r *refused) (templ.Component, error) {
+		t, ok := tableByName(d.Record.Design, table)
+		if !ok {
+			return reload(tablesHref(d, table)), nil
 		}
-	}
-	for _, rows := range [][]templates.CellRow{tv.EntityTypes, tv.Attributes} {
-		for _, r := range rows {
-			cells = append(cells, r.Cells...)
+		c, extra, ok := cell(d, t)
+		if !ok {
+			return reload(tablesHref(d, table)), nil
 		}
-	}
-	for _, ix := range tv.Indexes {
-		for _, lc := range ix.Cells {
-			cells = append(cells, lc.Cell)
+		parts := []templ.Component{templates.CellView(withRefusal(c, r, value)), templates.IndexGridsOOB(elemID("table", t.Name), indexGrids(t))}
+		if extra != nil {
+			parts = append(parts, extra)
 		}
+		return templ.Join(parts...), nil
 	}
-	for _, g := range tv.Grid.Groups {
-		for _, r := range g.Rows {
-			cells = append(cells, r.Cells...)
-		}
+}
+
+// itemCellPart answers an edit of one item's cell: the cell, its row's size and the index grids.
+func itemCellPart(table, id, attr, value string) part {
+	return tableCell(table, value, func(d *designContext, t designer.Table) (templates.Cell, templ.Component, bool) {
+		return itemCell(d, t, id, attr)
+	})
+}
+
+// itemCell is the grid cell of attribute attr of item id, with its row's size out of band.
+func itemCell(d *designContext, t designer.Table, id, attr string) (templates.Cell, templ.Component, bool) {
+	i := slices.IndexFunc(t.Items, func(it designer.SampleItem) bool { return it.ID == id })
+	if i < 0 || !slices.ContainsFunc(gridColumns(t), func(col templates.GridColumn) bool { return col.Name == attr }) {
+		return templates.Cell{}, nil, false
 	}
-	return cells
+	it := t.Items[i]
+	text := ""
+	if v, ok := it.Item[attr]; ok {
+		text = designer.FormatCell(v)
+	}
+	cell := templates.Cell{ID: itemCellID(t.Name, it.ID, attr), Label: attr + " of item " + it.ID, Value: text,
+		Action: "/d/" + d.Token + "/items/cell", Vals: vals("table", t.Name, "id", it.ID, "attribute", attr),
+		Kind: "text", CanEdit: d.canEdit()}
+	size := templates.SizeOOB(elemID("size", t.Name, it.ID), strconv.Itoa(designer.ItemSize(it.Item))+" B")
+	return cell, size, true
 }

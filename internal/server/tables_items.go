@@ -27,20 +27,13 @@ func tableFromForm(c echo.Context, form formValues) (string, designer.Table, err
 	return name, t, nil
 }
 
-// structuralEdit applies a change that reshapes the step and reloads it.
-func (s *Server) structuralEdit(c echo.Context, table string, change designer.Change) error {
-	if err := s.edit(c, change); err != nil {
-		return err
-	}
-	return reloadTables(c, table)
-}
-
 func (s *Server) addTableAttribute(c echo.Context) error {
 	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
-	return s.structuralEdit(c, form.get("table"), designer.AddTableAttribute{Table: form.get("table"), Name: form.get("name"), Type: designer.Type(form.get("type"))})
+	table := form.get("table")
+	return s.apply(c, tablesBack(c), designer.AddTableAttribute{Table: table, Name: form.get("name"), Type: designer.Type(form.get("type"))}, reloadTables(table))
 }
 
 func (s *Server) saveTableAttributeField(c echo.Context) error {
@@ -49,24 +42,30 @@ func (s *Server) saveTableAttributeField(c echo.Context) error {
 		return err
 	}
 	table, attr, field, value := form.get("table"), form.get("attribute"), form.get("field"), form.get("value")
+	back := tablesBack(c)
+	cell := tableCell(table, value, func(d *designContext, t designer.Table) (templates.Cell, templ.Component, bool) {
+		i := slices.IndexFunc(t.Attributes, func(a designer.Attribute) bool { return a.Name == attr })
+		if i < 0 {
+			return templates.Cell{}, nil, false
+		}
+		cells := tableAttributeCells(d, t, t.Attributes[i])
+		j := slices.IndexFunc(cells, func(c templates.Cell) bool { return c.ID == elemID("taf", t.Name, attr, field) })
+		if j < 0 {
+			return templates.Cell{}, nil, false
+		}
+		return cells[j], nil, true
+	})
 	switch field {
 	case "name":
-		return s.structuralEdit(c, table, designer.RenameTableAttribute{Table: table, Attribute: attr, To: value})
+		return s.apply(c, back, designer.RenameTableAttribute{Table: table, Attribute: attr, To: value}, reloadTables(table))
 	case "type":
-		err := s.edit(c, designer.SetTableAttributeType{Table: table, Attribute: attr, Type: designer.Type(value)})
-		if _, refused := refusal(err); err != nil && !refused {
-			return err
-		}
-		return s.tableCellAnswer(c, table, elemID("taf", table, attr, "type"), value, err)
+		return s.apply(c, back, designer.SetTableAttributeType{Table: table, Attribute: attr, Type: designer.Type(value)}, cell)
 	case "generator":
 		g, err := designer.ParseGenerator(value)
-		if err == nil {
-			err = s.edit(c, designer.SetAttributeGenerator{Table: table, Attribute: attr, Generator: g})
+		if err != nil {
+			return s.answer(c, back, err, cell)
 		}
-		if _, refused := refusal(err); err != nil && !refused {
-			return err
-		}
-		return s.tableCellAnswer(c, table, elemID("taf", table, attr, "generator"), value, err)
+		return s.apply(c, back, designer.SetAttributeGenerator{Table: table, Attribute: attr, Generator: g}, cell)
 	}
 	return badInput("field: table attributes have no field %q", field)
 }
@@ -76,7 +75,8 @@ func (s *Server) deleteTableAttribute(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.structuralEdit(c, form.get("table"), designer.DeleteTableAttribute{Table: form.get("table"), Attribute: form.get("attribute")})
+	table := form.get("table")
+	return s.apply(c, tablesBack(c), designer.DeleteTableAttribute{Table: table, Attribute: form.get("attribute")}, reloadTables(table))
 }
 
 func (s *Server) addEntityType(c echo.Context) error {
@@ -85,7 +85,8 @@ func (s *Server) addEntityType(c echo.Context) error {
 		return err
 	}
 	table := c.QueryParam("table")
-	return s.structuralEdit(c, table, designer.AddEntityType{Table: table, Entity: form.get("entity"), PKTemplate: form.get("pk_template"), SKTemplate: form.get("sk_template")})
+	return s.apply(c, tablesBack(c), designer.AddEntityType{Table: table, Entity: form.get("entity"), PKTemplate: form.get("pk_template"), SKTemplate: form.get("sk_template")},
+		reloadTables(table))
 }
 
 func (s *Server) saveEntityTypeField(c echo.Context) error {
@@ -98,11 +99,14 @@ func (s *Server) saveEntityTypeField(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	err = s.edit(c, designer.SetEntityTypeField{Table: table, Index: i, Field: field, Value: value})
-	if _, refused := refusal(err); err != nil && !refused {
-		return err
-	}
-	return s.tableCellAnswer(c, table, elemID("etf", table, itoa(i), field), value, err)
+	return s.apply(c, tablesBack(c), designer.SetEntityTypeField{Table: table, Index: i, Field: field, Value: value},
+		tableCell(table, value, func(d *designContext, t designer.Table) (templates.Cell, templ.Component, bool) {
+			j := slices.IndexFunc(entityTypeFields, func(f entityTypeField) bool { return f.field == field })
+			if i < 0 || i >= len(t.EntityTypes) || j < 0 {
+				return templates.Cell{}, nil, false
+			}
+			return entityTypeCell(d, t, i, entityTypeFields[j]), nil, true
+		}))
 }
 
 func (s *Server) deleteEntityType(c echo.Context) error {
@@ -114,7 +118,8 @@ func (s *Server) deleteEntityType(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.structuralEdit(c, form.get("table"), designer.DeleteEntityType{Table: form.get("table"), Index: i})
+	table := form.get("table")
+	return s.apply(c, tablesBack(c), designer.DeleteEntityType{Table: table, Index: i}, reloadTables(table))
 }
 
 func (s *Server) addIndex(c echo.Context) error {
@@ -134,7 +139,8 @@ func (s *Server) addIndex(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.structuralEdit(c, name, designer.AddIndex{Table: name, Name: form.get("name"), Local: form.get("kind") == "lsi", PartitionKey: pk, SortKey: sk})
+	return s.apply(c, tablesBack(c), designer.AddIndex{Table: name, Name: form.get("name"), Local: form.get("kind") == "lsi", PartitionKey: pk, SortKey: sk},
+		reloadTables(name))
 }
 
 func findIndex(t designer.Table, name string) (designer.Index, bool) {
@@ -160,14 +166,30 @@ func (s *Server) saveIndexField(c echo.Context) error {
 	if !ok {
 		return badInput("index: %s has no index named %q", table, index)
 	}
+	cell := tableCell(table, value, func(d *designContext, t designer.Table) (templates.Cell, templ.Component, bool) {
+		ix, ok := findIndex(t, index)
+		if !ok {
+			return templates.Cell{}, nil, false
+		}
+		kind := "GSI"
+		if slices.ContainsFunc(t.LSIs, func(l designer.Index) bool { return l.Name == index }) {
+			kind = "LSI"
+		}
+		for _, lc := range indexCard(d, t, ix, kind).Cells {
+			if lc.Cell.ID == elemID("ixf", t.Name, index, field) {
+				return lc.Cell, nil, true
+			}
+		}
+		return templates.Cell{}, nil, false
+	})
 	var change designer.Change
 	switch field {
 	case "name":
-		return s.structuralEdit(c, table, designer.RenameIndex{Table: table, Index: index, To: value})
+		return s.apply(c, tablesBack(c), designer.RenameIndex{Table: table, Index: index, To: value}, reloadTables(table))
 	case "partition_key", "sort_key":
 		keys, perr := designer.ParseKeyAttributes(value, t)
 		if perr != nil {
-			return s.tableCellAnswer(c, table, elemID("ixf", table, index, field), value, perr)
+			return s.answer(c, tablesBack(c), perr, cell)
 		}
 		pk, sk := ix.PartitionKey, ix.SortKey
 		if field == "partition_key" {
@@ -195,15 +217,13 @@ func (s *Server) saveIndexField(c echo.Context) error {
 	default:
 		change = designer.SetIndexField{Table: table, Index: index, Field: field, Value: value}
 	}
-	err = s.edit(c, change)
-	if _, refused := refusal(err); err != nil && !refused {
-		return err
-	}
-	if err == nil && (field == "projection" || field == "include") {
-		// The projection and its attribute list show each other's effect: answer with the page.
-		return reloadTables(c, table)
-	}
-	return s.tableCellAnswer(c, table, elemID("ixf", table, index, field), value, err)
+	return s.apply(c, tablesBack(c), change, func(d *designContext, r *refused) (templ.Component, error) {
+		if r == nil && (field == "projection" || field == "include") {
+			// The projection and its attribute list show each other's effect: answer with the page.
+			return reload(tablesHref(d, table)), nil
+		}
+		return cell(d, r)
+	})
 }
 
 func (s *Server) deleteIndex(c echo.Context) error {
@@ -211,39 +231,42 @@ func (s *Server) deleteIndex(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.structuralEdit(c, form.get("table"), designer.DeleteIndex{Table: form.get("table"), Index: form.get("index")})
+	table := form.get("table")
+	return s.apply(c, tablesBack(c), designer.DeleteIndex{Table: table, Index: form.get("index")}, reloadTables(table))
 }
 
-// gridAnswer applies a change to a table's items and answers with the grid, the index grids and
-// the live panel. A refused change leaves the design as it was and says why above the grid.
-func (s *Server) gridAnswer(c echo.Context, table string, change designer.Change) error {
-	d := designFrom(c)
+// gridPart answers a change to a table's items with the grid and the index grids, the new item
+// (if any) taking the focus. A refused change leaves the design as it was and says why above the
+// grid; a table gone meanwhile reloads the step.
+func gridPart(c echo.Context, table string) part {
 	before := map[string]bool{}
-	if t, ok := tableByName(d.Record.Design, table); ok {
+	if t, ok := tableByName(designFrom(c).Record.Design, table); ok {
 		for _, it := range t.Items {
 			before[it.ID] = true
 		}
 	}
-	err := s.edit(c, change)
-	state := gridState{}
-	status := http.StatusOK
-	if r, refused := refusal(err); refused {
-		state.message, status = r.Message, r.Status
-	} else if err != nil {
-		return err
-	}
-	t, ok := tableByName(d.Record.Design, table)
-	if !ok {
-		return reloadTables(c, "")
-	}
-	for _, it := range t.Items {
-		if !before[it.ID] {
-			state.focus = it.ID
-			break
+	return func(d *designContext, r *refused) (templ.Component, error) {
+		t, ok := tableByName(d.Record.Design, table)
+		if !ok {
+			return reload(tablesHref(d, "")), nil
 		}
+		state := gridState{}
+		if r != nil {
+			state.message = r.Message
+		}
+		for _, it := range t.Items {
+			if !before[it.ID] {
+				state.focus = it.ID
+				break
+			}
+		}
+		return gridView(d, t, state), nil
 	}
-	tv := tableView(d, t, state)
-	return respond(c, status, "tables", templ.Join(templates.ItemGridView(tv.Grid, d.canEdit()), templates.IndexGridsOOB(tv.ID, tv.IndexGrids)))
+}
+
+// gridView is a table's item grid with its index grids out of band.
+func gridView(d *designContext, t designer.Table, state gridState) templ.Component {
+	return templ.Join(templates.ItemGridView(itemGrid(d, t, state), d.canEdit()), templates.IndexGridsOOB(elemID("table", t.Name), indexGrids(t)))
 }
 
 func (s *Server) addItem(c echo.Context) error {
@@ -251,7 +274,7 @@ func (s *Server) addItem(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.gridAnswer(c, form.get("table"), designer.AddItem{Table: form.get("table"), Item: designer.Item{}, After: form.get("after")})
+	return s.apply(c, tablesBack(c), designer.AddItem{Table: form.get("table"), Item: designer.Item{}, After: form.get("after")}, gridPart(c, form.get("table")))
 }
 
 func (s *Server) duplicateItem(c echo.Context) error {
@@ -259,7 +282,7 @@ func (s *Server) duplicateItem(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.gridAnswer(c, form.get("table"), designer.DuplicateItem{Table: form.get("table"), ID: form.get("id")})
+	return s.apply(c, tablesBack(c), designer.DuplicateItem{Table: form.get("table"), ID: form.get("id")}, gridPart(c, form.get("table")))
 }
 
 func (s *Server) deleteItem(c echo.Context) error {
@@ -267,7 +290,7 @@ func (s *Server) deleteItem(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.gridAnswer(c, form.get("table"), designer.DeleteItems{Table: form.get("table"), IDs: []string{form.get("id")}})
+	return s.apply(c, tablesBack(c), designer.DeleteItems{Table: form.get("table"), IDs: []string{form.get("id")}}, gridPart(c, form.get("table")))
 }
 
 func (s *Server) fillItemKeys(c echo.Context) error {
@@ -275,7 +298,7 @@ func (s *Server) fillItemKeys(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.gridAnswer(c, form.get("table"), designer.FillKeyFromTemplate{Table: form.get("table"), ID: form.get("id")})
+	return s.apply(c, tablesBack(c), designer.FillKeyFromTemplate{Table: form.get("table"), ID: form.get("id")}, gridPart(c, form.get("table")))
 }
 
 func (s *Server) pasteItems(c echo.Context) error {
@@ -284,7 +307,7 @@ func (s *Server) pasteItems(c echo.Context) error {
 		return err
 	}
 	table := c.QueryParam("table")
-	return s.gridAnswer(c, table, designer.PasteItems{Table: table, Text: form.get("text")})
+	return s.apply(c, tablesBack(c), designer.PasteItems{Table: table, Text: form.get("text")}, gridPart(c, table))
 }
 
 func (s *Server) generateItems(c echo.Context) error {
@@ -301,7 +324,7 @@ func (s *Server) generateItems(c echo.Context) error {
 	if err != nil {
 		return badInput("seed: %q is not a whole number of zero or more", form.get("seed"))
 	}
-	return s.gridAnswer(c, table, designer.GenerateSampleItems{Table: table, Count: count, Seed: seed})
+	return s.apply(c, tablesBack(c), designer.GenerateSampleItems{Table: table, Count: count, Seed: seed}, gridPart(c, table))
 }
 
 func (s *Server) addItemColumn(c echo.Context) error {
@@ -310,7 +333,7 @@ func (s *Server) addItemColumn(c echo.Context) error {
 		return err
 	}
 	table := c.QueryParam("table")
-	return s.gridAnswer(c, table, designer.AddItemColumn{Table: table, Attribute: form.get("name"), Type: designer.Type(form.get("type"))})
+	return s.apply(c, tablesBack(c), designer.AddItemColumn{Table: table, Attribute: form.get("name"), Type: designer.Type(form.get("type"))}, gridPart(c, table))
 }
 
 // saveItemCell saves one grid cell. A key cell answers with the whole grid (the row may move to
@@ -326,26 +349,13 @@ func (s *Server) saveItemCell(c echo.Context) error {
 	}
 	id, attr, value := form.get("id"), form.get("attribute"), form.get("value")
 	change := designer.SetItemCell{Table: table, ID: id, Attribute: attr, Text: value}
-	isKey := attr == t.PartitionKey.Name || (t.SortKey != nil && attr == t.SortKey.Name)
-	if isKey {
-		err := s.edit(c, change)
-		state := gridState{}
-		status := http.StatusOK
-		if r, refused := refusal(err); refused {
-			state.bad, status = &cellError{itemCellID(table, id, attr), value, r.Message}, r.Status
-		} else if err != nil {
-			return err
-		}
-		d := designFrom(c)
-		t, _ = tableByName(d.Record.Design, table)
-		tv := tableView(d, t, state)
-		return respond(c, status, "tables", templ.Join(templates.ItemGridView(tv.Grid, d.canEdit()), templates.IndexGridsOOB(tv.ID, tv.IndexGrids)))
+	if attr == t.PartitionKey.Name || (t.SortKey != nil && attr == t.SortKey.Name) {
+		return s.apply(c, tablesBack(c), change, func(d *designContext, r *refused) (templ.Component, error) {
+			t, _ := tableByName(d.Record.Design, table)
+			return gridView(d, t, gridState{cell: itemCellID(table, id, attr), value: value, refused: r}), nil
+		})
 	}
-	err = s.edit(c, change)
-	if _, refused := refusal(err); err != nil && !refused {
-		return err
-	}
-	return s.tableCellAnswer(c, table, itemCellID(table, id, attr), value, err)
+	return s.apply(c, tablesBack(c), change, itemCellPart(table, id, attr, value))
 }
 
 type itemEntry struct {

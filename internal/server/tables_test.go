@@ -147,9 +147,9 @@ func BenchmarkItemCellPipeline1000x5(b *testing.B) {
 			b.Fatal(err)
 		}
 		dc.Record.Design = next
-		answer, _, ok := cellAnswer(dc, "Orders", itemCellID("Orders", "i500", "status"), value, nil)
-		if !ok {
-			b.Fatal("no answer")
+		answer, err := itemCellPart("Orders", "i500", "status", value)(dc, nil)
+		if _, reloads := answer.(reload); err != nil || reloads {
+			b.Fatalf("no answer: %v", err)
 		}
 		if err := templ.Join(answer, templates.AsideView(asideModel(dc), true)).Render(ctx, io.Discard); err != nil {
 			b.Fatal(err)

@@ -3,6 +3,7 @@ package server
 import (
 	"net/http"
 
+	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
 	"dynaloom/internal/designer"
@@ -60,22 +61,14 @@ func (s *Server) answerQuestion(c echo.Context) error {
 		return err
 	}
 	before := d.Record.Design.Patterns
-	if err := s.edit(c, change); err != nil {
-		return err
-	}
-	// A new pattern is best finished where patterns are edited.
-	if len(d.Record.Design.Patterns) > len(before) {
-		target := stepHref(d, "patterns")
-		if !isHTMX(c) {
-			return c.Redirect(http.StatusSeeOther, target)
+	// The question is in the side panel, which is the answer.
+	return s.apply(c, stepHref(d, "overview"), change, savedPart(func(d *designContext) (templ.Component, error) {
+		// A new pattern is best finished where patterns are edited.
+		if len(d.Record.Design.Patterns) > len(before) {
+			return reload(stepHref(d, "patterns")), nil
 		}
-		c.Response().Header().Set("HX-Location", target)
-		return c.NoContent(http.StatusOK)
-	}
-	if !isHTMX(c) {
-		return c.Redirect(http.StatusSeeOther, stepHref(d, "overview"))
-	}
-	return render(c, http.StatusOK, templates.AsideView(asideModel(d), true))
+		return templ.NopComponent, nil
+	}))
 }
 
 // allClear is what the panel and the validation step say when nothing is found: on a design with no
