@@ -28,7 +28,7 @@ type Design struct {
 	Prose          Prose                 `json:"prose"`
 	Comments       []Comment             `json:"comments"`
 	// Workbench keeps what an imported NoSQL Workbench model held that the fields above do not,
-	// so that ExportWorkbenchJSON writes it back; nil for a design that never came from one.
+	// so that workbench.Export writes it back; nil for a design that never came from one.
 	Workbench *WorkbenchExtras `json:"workbench,omitempty"`
 }
 

@@ -13,11 +13,11 @@ import (
 // the tables of the other.
 func TestBrowser_importTheTwoMarkdownFilesAsOneDesign(t *testing.T) {
 	base := startBrowserApp(t)
-	req, err := filepath.Abs(filepath.Join("..", "designer", "format", "testdata", "reqmd", "template-style.md"))
+	req, err := filepath.Abs(filepath.Join("..", "designer", "format", "reqmd", "testdata", "template-style.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	model, err := filepath.Abs(filepath.Join("..", "designer", "format", "testdata", "dmmd", "template-style.md"))
+	model, err := filepath.Abs(filepath.Join("..", "designer", "format", "datamodelmd", "testdata", "template-style.md"))
 	if err != nil {
 		t.Fatal(err)
 	}

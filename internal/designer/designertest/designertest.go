@@ -8,6 +8,8 @@ package designertest
 import (
 	"bytes"
 	"errors"
+	"strconv"
+	"strings"
 	"testing"
 
 	"dynaloom/internal/designer"
@@ -75,3 +77,51 @@ func FirstDifference(a, b []byte) string {
 	}
 	return "one is a prefix of the other"
 }
+
+// HasNote reports whether some note contains all the given fragments.
+func HasNote(notes []designer.ImportNote, fragments ...string) bool {
+	for _, n := range notes {
+		all := true
+		for _, f := range fragments {
+			all = all && strings.Contains(n.Message, f)
+		}
+		if all {
+			return true
+		}
+	}
+	return false
+}
+
+// ProseTitled returns the prose section of d with the given title.
+func ProseTitled(d designer.Design, title string) (designer.Section, bool) {
+	for _, s := range d.Prose.Sections {
+		if s.Title == title {
+			return s, true
+		}
+	}
+	return designer.Section{}, false
+}
+
+// Pattern returns the pattern of d numbered n, failing the test when there is none.
+func Pattern(tb testing.TB, d designer.Design, n int) designer.Pattern {
+	tb.Helper()
+	p, _, ok := d.PatternByNumber(n)
+	if !ok {
+		tb.Fatalf("no pattern %d", n)
+	}
+	return p
+}
+
+// RPS writes an optional rate for comparing: "nil", or the number as the documents write it.
+func RPS(v *float64) string {
+	if v == nil {
+		return "nil"
+	}
+	if *v == 0 {
+		return "0"
+	}
+	return strconv.FormatFloat(*v, 'f', -1, 64)
+}
+
+// Ptr returns a pointer to v, for the optional fields of a design.
+func Ptr[T any](v T) *T { return &v }

@@ -1,7 +1,10 @@
-// Package format is the dispatcher of the files a design is read from and written as: the list of
-// export formats (exports.go) and Import, which recognises a file's kind from its content and hands
-// it to that format's reader. The NoSQL Workbench model (workbench), the CloudFormation template
-// (cloudformation) and the MCP validator's model (mcpmodel) are packages of their own, the last two
-// sharing the CreateTable shape of a table (tabledef); the requirement and data model markdown
-// documents, with the data model's operation-cell parser, are still read and written here.
+// Package format is the dispatcher of the files a design is read from and written as. Each format
+// is a package of its own — the requirement document (reqmd), the data model document with its
+// operation-cell parser (datamodelmd), the NoSQL Workbench model (workbench), the CloudFormation
+// template (cloudformation) and the MCP validator's model (mcpmodel) — and shares code with
+// another only through the helpers markdown (both markdown documents) and tabledef (the
+// CreateTable shape both table exports write). This package holds the list of export formats
+// (exports.go) and Import, which asks each format whether a file looks like it (Recognise) and
+// hands the file to that format's reader, joining a requirement and a data model document into
+// one design.
 package format

@@ -5,7 +5,9 @@ import (
 
 	"dynaloom/internal/designer"
 	"dynaloom/internal/designer/format/cloudformation"
+	"dynaloom/internal/designer/format/datamodelmd"
 	"dynaloom/internal/designer/format/mcpmodel"
+	"dynaloom/internal/designer/format/reqmd"
 	"dynaloom/internal/designer/format/workbench"
 )
 
@@ -36,10 +38,10 @@ func (f ExportFormat) WriteDated(d designer.Design, created, modified time.Time)
 var exportFormats = []ExportFormat{
 	{"requirements-md", "Requirements", "dynamodb_requirement.md", "text/markdown; charset=utf-8",
 		"The requirement document of the method: overview, entities, access patterns with RPS, aggregate analysis.", true,
-		func(d designer.Design) ([]byte, error) { return ExportRequirementsMD(d), nil }, nil},
+		func(d designer.Design) ([]byte, error) { return reqmd.Export(d), nil }, nil},
 	{"data-model-md", "Data model", "dynamodb_data_model.md", "text/markdown; charset=utf-8",
 		"The data model document: tables and indexes with sample items, the access pattern mapping, hot partitions, trade-offs and the validation checklist.", true,
-		func(d designer.Design) ([]byte, error) { return ExportDataModelMD(d), nil }, nil},
+		func(d designer.Design) ([]byte, error) { return datamodelmd.Export(d), nil }, nil},
 	{"workbench-json", "NoSQL Workbench model", "dynaloom-workbench-model.json", "application/json",
 		"A NoSQL Workbench data model (version 3.0): tables, indexes, facets from the entity types, and the sample items.", false, workbench.Export,
 		workbench.Dated},

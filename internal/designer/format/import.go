@@ -3,12 +3,17 @@ package format
 import (
 	"bytes"
 	"fmt"
-	"strings"
 	"unicode/utf8"
 
 	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/format/datamodelmd"
+	"dynaloom/internal/designer/format/reqmd"
 	"dynaloom/internal/designer/format/workbench"
 )
+
+// ImportNote reports something an imported document held that could not be placed in the design
+// as written; every reader gives them.
+type ImportNote = designer.ImportNote
 
 // File is one uploaded or named input document.
 type File struct {
@@ -51,7 +56,7 @@ func Import(files []File) (designer.Design, []ImportNote, error) {
 	if err != nil {
 		return designer.Design{}, nil, err
 	}
-	d, merged := mergeDataModel(rd, md)
+	d, merged := datamodelmd.Merge(rd, md)
 	notes := append(prefixNotes(files[req].Name, rnotes), prefixNotes(files[model].Name, mnotes)...)
 	notes = append(notes, prefixNotes(files[model].Name, merged)...)
 	if err := designer.Check(d); err != nil {
@@ -70,9 +75,9 @@ func importOne(f File) (designer.Design, []ImportNote, error) {
 	case KindDesignJSON:
 		d, err = designer.ParseJSON(f.Data)
 	case KindRequirementsMD:
-		d, notes, err = ImportRequirementsMD(f.Data)
+		d, notes, err = reqmd.Import(f.Data)
 	case KindDataModelMD:
-		d, notes, err = ImportDataModelMD(f.Data)
+		d, notes, err = datamodelmd.Import(f.Data)
 	case KindWorkbenchJSON:
 		d, notes, err = workbench.Import(f.Data)
 	default:
@@ -102,7 +107,10 @@ const (
 	KindWorkbenchJSON  = "workbench-json"
 )
 
-// Recognise says what kind of document data is, from its content.
+// Recognise says what kind of document data is, from its content: a JSON object is a Workbench
+// model when its members say so and design-json otherwise; markdown is asked of each format in turn,
+// surest first — a data model's own headings, then a requirement document's markers, then the
+// weaker signs of a data model.
 func Recognise(data []byte) string {
 	text := bytes.TrimSpace(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))
 	if !utf8.Valid(text) || bytes.IndexByte(text, 0) >= 0 {
@@ -114,47 +122,13 @@ func Recognise(data []byte) string {
 		}
 		return KindDesignJSON
 	}
-	if dataModelHeadings(string(text)) {
+	switch s := string(text); {
+	case datamodelmd.Looks(s):
 		return KindDataModelMD
-	}
-	lower := bytes.ToLower(text)
-	for _, marker := range []string{"access patterns analysis", "dynamodb modeling session", "| pattern #", "application overview"} {
-		if bytes.Contains(lower, []byte(marker)) {
-			return KindRequirementsMD
-		}
-	}
-	if dmWeakMarkers(string(lower)) && bytes.HasPrefix(bytes.TrimSpace(text), []byte("#")) {
+	case reqmd.Looks(s):
+		return KindRequirementsMD
+	case datamodelmd.LooksLoosely(s):
 		return KindDataModelMD
 	}
 	return KindUnknown
-}
-
-// dataModelHeadings reports whether text has a heading only a data model document has: the
-// template's title, "Table Designs", "Access Pattern Mapping", or a table or index heading.
-func dataModelHeadings(text string) bool {
-	fence := ""
-	for l := range strings.SplitSeq(text, "\n") {
-		if fence != "" {
-			if strings.TrimSpace(l) == fence {
-				fence = ""
-			}
-			continue
-		}
-		if m := fenceMarker(l); m != "" {
-			fence = m
-			continue
-		}
-		level, h, ok := headingLine(l)
-		if !ok {
-			continue
-		}
-		if _, generic := cutPrefixFold(h, "DynamoDB Data Model"); generic && level == 1 {
-			return true
-		}
-		switch kind, _, _, _ := dmHeadingKind(h); kind {
-		case dmTableDesigns, dmMapping, dmTable, dmIndex:
-			return true
-		}
-	}
-	return false
 }

@@ -715,7 +715,7 @@ func template(alias string) string {
 	return sb.String()
 }
 
-// wbCleanName makes s a name Check accepts, or "": control characters become spaces and an
+// cleanName makes s a name Check accepts, or "": control characters become spaces and an
 // over-long name is shortened.
 func cleanName(s string) string {
 	s = strings.Map(func(r rune) rune {
@@ -732,7 +732,7 @@ func isDefaultDataAccess(raw json.RawMessage) bool {
 	return json.Compact(&buf, raw) == nil && buf.String() == defaultDataAccess
 }
 
-// wbTake removes a member from obj and returns its value, nil when it is absent.
+// take removes a member from obj and returns its value, nil when it is absent.
 func take(obj map[string]json.RawMessage, key string) json.RawMessage {
 	v, ok := obj[key]
 	if !ok {
@@ -746,7 +746,7 @@ func isNull(raw json.RawMessage) bool {
 	return raw == nil || bytes.Equal(bytes.TrimSpace(raw), []byte("null"))
 }
 
-// wbObject reads a JSON object; an absent member or null gives nil.
+// asObject reads a JSON object; an absent member or null gives nil.
 func asObject(p string, raw json.RawMessage) (map[string]json.RawMessage, error) {
 	if isNull(raw) {
 		return nil, nil
@@ -758,7 +758,7 @@ func asObject(p string, raw json.RawMessage) (map[string]json.RawMessage, error)
 	return obj, nil
 }
 
-// wbArray reads a JSON array; an absent member or null gives nil.
+// asArray reads a JSON array; an absent member or null gives nil.
 func asArray(p string, raw json.RawMessage) ([]json.RawMessage, error) {
 	if isNull(raw) {
 		return nil, nil
@@ -770,7 +770,7 @@ func asArray(p string, raw json.RawMessage) ([]json.RawMessage, error) {
 	return list, nil
 }
 
-// wbString reads a JSON string; an absent member or null gives "".
+// asString reads a JSON string; an absent member or null gives "".
 func asString(p string, raw json.RawMessage) (string, error) {
 	if isNull(raw) {
 		return "", nil
@@ -782,7 +782,7 @@ func asString(p string, raw json.RawMessage) (string, error) {
 	return s, nil
 }
 
-// wbStrings reads a JSON array of strings; an absent member or null gives nil.
+// asStrings reads a JSON array of strings; an absent member or null gives nil.
 func asStrings(p string, raw json.RawMessage) ([]string, error) {
 	if isNull(raw) {
 		return nil, nil
@@ -803,7 +803,7 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// wbItemAttributes lists the non-key attributes the items hold: those the table declares in its
+// itemAttributes lists the non-key attributes the items hold: those the table declares in its
 // order, then the others by name.
 func itemAttributes(t designer.Table, items []designer.Item) []string {
 	held := map[string]bool{}

@@ -101,7 +101,7 @@ func TestParseCell_refusesAMapOrListNestedPast32Levels(t *testing.T) {
 	}
 }
 
-func TestImportWorkbenchJSON_dropsAValueNestedPast32Levels(t *testing.T) {
+func TestImport_dropsAValueNestedPast32Levels(t *testing.T) {
 	model := func(levels int) []byte {
 		return []byte(`{"DataModel": [{"TableName": "T", "KeyAttributes": {"PartitionKey": {"AttributeName": "id", "AttributeType": "S"}},` +
 			`"TableData": [{"id": {"S": "1"}, "deep": ` + nestedJSON(levels) + `}]}]}`)

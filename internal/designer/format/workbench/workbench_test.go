@@ -68,7 +68,7 @@ func libraryDesign(tb testing.TB) designer.Design {
 	return d
 }
 
-// wbDoc decodes an exported or written model for assertions.
+// jsonDoc decodes an exported or written model for assertions.
 func jsonDoc(tb testing.TB, data []byte) map[string]any {
 	tb.Helper()
 	var doc map[string]any
@@ -518,7 +518,7 @@ func TestExportImport_roundTripIsAFixedPoint(t *testing.T) {
 	}
 }
 
-// wbTableShape is what a Workbench round trip must keep of a table.
+// tableShape is what a Workbench round trip must keep of a table.
 func tableShape(tb testing.TB, t designer.Table) string {
 	tb.Helper()
 	items := make([]string, len(t.Items))
@@ -835,7 +835,7 @@ func FuzzImport(f *testing.F) {
 	})
 }
 
-// wbBenchDesign is a mid-size design: 10 tables of 100 items, each with two entity types and
+// benchDesign is a mid-size design: 10 tables of 100 items, each with two entity types and
 // two GSIs.
 func benchDesign() designer.Design {
 	d := designer.Design{Name: "Bench"}

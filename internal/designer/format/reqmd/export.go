@@ -1,19 +1,19 @@
-package format
+package reqmd
 
 import (
 	"bytes"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
 	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/format/markdown"
 	"dynaloom/internal/designer/rules"
 )
 
 // The requirement document (dynamodb_requirement.md) follows the seed template: its headings, its
 // order, its guidance text and its two tables, column for column. Fields the template has no place
-// for are written where a reader would look for them, in forms ImportRequirementsMD reads back:
+// for are written where a reader would look for them, in forms Import reads back:
 //
 //   - the design name follows the title: "# DynamoDB Modeling Session — Orders";
 //   - the overview's notes are a fifth overview bullet, "- **Notes**: …";
@@ -47,18 +47,18 @@ import (
 
 // Headings of the template, which are also the titles of prose sections kept under them.
 const (
-	reqTitle          = "DynamoDB Modeling Session"
-	reqOverview       = "Application Overview"
-	reqPatterns       = "Access Patterns Analysis"
-	reqRelationships  = "Entity Relationships Deep Dive"
-	reqAggregates     = "Enhanced Aggregate Analysis"
-	reqIdentifying    = "Identifying Relationship Check"
-	reqConsolidation  = "Table Consolidation Analysis"
-	reqFramework      = "Consolidation Decision Framework"
-	reqCandidates     = "Consolidation Candidates Review"
-	reqRules          = "Consolidation Rules"
-	reqConsiderations = "Design Considerations (Scratchpad - Subject to Change)"
-	reqChecklist      = "Validation Checklist"
+	titleSession        = "DynamoDB Modeling Session"
+	titleOverview       = "Application Overview"
+	titlePatterns       = "Access Patterns Analysis"
+	titleRelationships  = "Entity Relationships Deep Dive"
+	titleAggregates     = "Enhanced Aggregate Analysis"
+	titleIdentifying    = "Identifying Relationship Check"
+	titleConsolidation  = "Table Consolidation Analysis"
+	titleFramework      = "Consolidation Decision Framework"
+	titleCandidates     = "Consolidation Candidates Review"
+	titleRules          = "Consolidation Rules"
+	titleConsiderations = "Design Considerations (Scratchpad - Subject to Change)"
+	titleChecklist      = "Validation Checklist"
 )
 
 const (
@@ -120,91 +120,91 @@ var (
 	}
 )
 
-// ExportRequirementsMD writes d as a dynamodb_requirement.md in the seed template. The output is
+// Export writes d as a dynamodb_requirement.md in the seed template. The output is
 // deterministic. Tables, sample items and mappings belong to the data model and are not written;
 // the Validation Checklist is computed from what the document holds, so that reading the document
 // back gives the same checklist.
-func ExportRequirementsMD(d designer.Design) []byte {
-	w := reqWriter{sections: d.Prose.Sections, used: make([]bool, len(d.Prose.Sections))}
-	title := reqTitle
+func Export(d designer.Design) []byte {
+	w := writer{sections: d.Prose.Sections, used: make([]bool, len(d.Prose.Sections))}
+	title := titleSession
 	extra := ""
 	if strings.HasSuffix(d.Name, "#") {
 		extra = "#" // else read as the heading's closing sequence
 	}
-	if name := escapeInline(oneLine(d.Name), extra); name != "" {
+	if name := markdown.Escape(markdown.OneLine(d.Name), extra); name != "" {
 		title += " — " + name
 	}
 	w.line("# " + title)
 	w.prose("")
 
-	w.heading(2, reqOverview)
+	w.heading(2, titleOverview)
 	for _, f := range overviewLabels {
 		w.bullet(f.label, f.get(d.Overview))
 	}
 	if strings.TrimSpace(d.Overview.Notes) != "" {
 		w.bullet("Notes", d.Overview.Notes)
 	}
-	w.prose(reqOverview)
+	w.prose(titleOverview)
 
-	w.heading(2, reqPatterns)
+	w.heading(2, titlePatterns)
 	w.line(patternsHeader)
 	w.line(patternsSeparator)
 	for _, p := range d.Patterns {
-		w.row(strconv.Itoa(p.Number), escapeInline(p.Description, ""), renderRPS(p.PeakRPS, p.AvgRPS),
+		w.row(strconv.Itoa(p.Number), markdown.Escape(p.Description, ""), renderRPS(p.PeakRPS, p.AvgRPS),
 			renderPatternType(p.Type), renderList(p.Attributes), renderKeyRequirements(p),
 			renderPatternConsiderations(p.Considerations, p.Entities), renderStatus(p.Status))
 	}
-	w.prose(reqPatterns)
+	w.prose(titlePatterns)
 
-	w.heading(2, reqRelationships)
+	w.heading(2, titleRelationships)
 	for _, e := range d.Entities {
 		w.entity(e)
 	}
 	for _, r := range d.Relationships {
-		w.line("- **" + escapeLabel(r.From) + " → " + escapeLabel(r.To) + "**: " + renderRelationship(r))
+		w.line("- **" + markdown.EscapeLabel(r.From) + " → " + markdown.EscapeLabel(r.To) + "**: " + renderRelationship(r))
 	}
-	w.prose(reqRelationships)
+	w.prose(titleRelationships)
 
-	w.heading(2, reqAggregates)
+	w.heading(2, titleAggregates)
 	w.lines(aggregatesIntro)
-	w.prose(reqAggregates)
+	w.prose(titleAggregates)
 	for _, a := range d.Aggregates {
 		w.aggregate(a)
 	}
-	w.heading(3, reqIdentifying)
+	w.heading(3, titleIdentifying)
 	w.lines(identifyingGuide)
-	w.prose(reqIdentifying)
+	w.prose(titleIdentifying)
 
-	w.heading(2, reqConsolidation)
+	w.heading(2, titleConsolidation)
 	w.lines(consolidationIntro)
-	w.prose(reqConsolidation)
-	w.heading(3, reqFramework)
+	w.prose(titleConsolidation)
+	w.heading(3, titleFramework)
 	w.lines(frameworkGuide)
-	w.prose(reqFramework)
-	w.heading(3, reqCandidates)
+	w.prose(titleFramework)
+	w.heading(3, titleCandidates)
 	w.line(candidatesHeader)
 	w.line(candidatesSeparator)
 	for _, c := range d.Consolidations {
-		w.row(escapeInline(c.Parent, ""), escapeInline(c.Child, ""), renderConsolidationRelationship(c),
-			renderPercent(c.OverlapPct), renderConsolidationDecision(c.Decision), escapeInline(c.Justification, ""))
+		w.row(markdown.Escape(c.Parent, ""), markdown.Escape(c.Child, ""), renderConsolidationRelationship(c),
+			renderPercent(c.OverlapPct), renderConsolidationDecision(c.Decision), markdown.Escape(c.Justification, ""))
 	}
-	w.prose(reqCandidates)
-	w.heading(3, reqRules)
+	w.prose(titleCandidates)
+	w.heading(3, titleRules)
 	w.lines(rulesGuide)
-	w.prose(reqRules)
+	w.prose(titleRules)
 
-	w.heading(2, reqConsiderations)
+	w.heading(2, titleConsiderations)
 	for _, f := range considerationLabels {
 		w.bullet(f.label, *f.field(&d.Considerations))
 	}
-	w.prose(reqConsiderations)
+	w.prose(titleConsiderations)
 
 	for i, s := range w.sections {
-		if w.used[i] || s.Title == reqChecklist {
+		if w.used[i] || s.Title == titleChecklist {
 			continue
 		}
 		w.used[i] = true
-		title := oneLine(s.Title)
+		title := markdown.OneLine(s.Title)
 		if kind, _, _ := headingKind(title); kind == blockAggregate {
 			// The prose of an aggregate analysis that is no longer in the design; under its own
 			// heading it would read back as that analysis.
@@ -214,7 +214,7 @@ func ExportRequirementsMD(d designer.Design) []byte {
 		w.body(s.Body, true)
 	}
 
-	w.heading(2, reqChecklist)
+	w.heading(2, titleChecklist)
 	view := requirementsView(d)
 	for _, item := range rules.BuildChecklists(view, rules.Validate(view)).Requirements {
 		mark := "[ ]"
@@ -223,7 +223,7 @@ func ExportRequirementsMD(d designer.Design) []byte {
 		}
 		w.line("- " + mark + " " + item.Item)
 	}
-	w.prose(reqChecklist)
+	w.prose(titleChecklist)
 	return w.buf.Bytes()
 }
 
@@ -240,71 +240,51 @@ func requirementsView(d designer.Design) designer.Design {
 	return d
 }
 
-type reqWriter struct {
+type writer struct {
 	buf      bytes.Buffer
 	sections []designer.Section
 	used     []bool
 }
 
-func (w *reqWriter) line(s string) {
+func (w *writer) line(s string) {
 	w.buf.WriteString(s)
 	w.buf.WriteByte('\n')
 }
 
-func (w *reqWriter) lines(ls []string) {
+func (w *writer) lines(ls []string) {
 	for _, l := range ls {
 		w.line(l)
 	}
 }
 
-func (w *reqWriter) heading(level int, title string) {
+func (w *writer) heading(level int, title string) {
 	w.line("")
-	w.line(strings.Repeat("#", level) + " " + oneLine(title))
+	w.line(strings.Repeat("#", level) + " " + markdown.OneLine(title))
 }
 
 // bullet writes "- **label**: value". A value that is itself a list is written as indented
 // sub-bullets, as people write it, when every line can be; otherwise its lines are joined by <br>.
-func (w *reqWriter) bullet(label, value string) {
-	if lines, ok := listLines(value); ok {
+func (w *writer) bullet(label, value string) {
+	if lines, ok := markdown.ListLines(value); ok {
 		w.line("- **" + label + "**:")
 		for _, l := range lines {
 			w.line("  " + l)
 		}
 		return
 	}
-	if v := escapeInline(value, ""); v != "" {
+	if v := markdown.Escape(value, ""); v != "" {
 		w.line("- **" + label + "**: " + v)
 	} else {
 		w.line("- **" + label + "**:")
 	}
 }
 
-var listMarker = regexp.MustCompile(`^(?:[-*+]|\d{1,9}[.)]) `)
-
-// listLines returns the escaped lines of a value that is a list of two or more lines, each of which
-// reads back unchanged as a continuation line.
-func listLines(value string) ([]string, bool) {
-	lines := strings.Split(strings.TrimSpace(strings.ReplaceAll(strings.ReplaceAll(value, "\r\n", "\n"), "\r", "\n")), "\n")
-	if len(lines) < 2 || !listMarker.MatchString(lines[0]) {
-		return nil, false
-	}
-	out := make([]string, len(lines))
-	for i, l := range lines {
-		if l == "" || l != strings.TrimSpace(l) || strings.ContainsAny(l[:1], "#|>") ||
-			strings.HasPrefix(l, "```") || strings.HasPrefix(l, "~~~") {
-			return nil, false
-		}
-		out[i] = escapeInline(l, "")
-	}
-	return out, true
-}
-
-func (w *reqWriter) row(cells ...string) {
+func (w *writer) row(cells ...string) {
 	w.line("| " + strings.Join(cells, " | ") + " |")
 }
 
 // prose writes the bodies of the prose sections kept under title, after a blank line each.
-func (w *reqWriter) prose(title string) {
+func (w *writer) prose(title string) {
 	for i, s := range w.sections {
 		if !w.used[i] && s.Title == title {
 			w.used[i] = true
@@ -317,15 +297,15 @@ func (w *reqWriter) prose(title string) {
 // end the section is moved below the section's level; a heading that would read as one of the
 // template's, any heading before the first section, and a table that would read as one of the
 // template's are escaped so that they stay text.
-func (w *reqWriter) body(s string, inSection bool) {
-	body := proseBody(s)
+func (w *writer) body(s string, inSection bool) {
+	body := markdown.ProseBody(s)
 	if body == "" {
 		return
 	}
 	w.line("")
 	fence, inTable := "", false
 	for l := range strings.SplitSeq(body, "\n") {
-		table := fence == "" && isTableLine(l)
+		table := fence == "" && markdown.IsTableLine(l)
 		if table && !inTable && tableKindOf(l) != "" {
 			// A table the importer would read as the patterns or candidates table stays text.
 			l = `\` + strings.TrimLeft(l, " ")
@@ -336,10 +316,10 @@ func (w *reqWriter) body(s string, inSection bool) {
 			if strings.TrimSpace(l) == fence {
 				fence = ""
 			}
-		case fenceMarker(l) != "":
-			fence = fenceMarker(l)
+		case markdown.FenceMarker(l) != "":
+			fence = markdown.FenceMarker(l)
 		default:
-			if level, text, ok := headingLine(l); ok {
+			if level, text, ok := markdown.Heading(l); ok {
 				kind, _, _ := headingKind(text)
 				switch {
 				case !inSection || kind != blockUnknown:
@@ -353,35 +333,15 @@ func (w *reqWriter) body(s string, inSection bool) {
 	}
 }
 
-// proseBody trims a prose body and closes a code fence it leaves open, which would otherwise
-// swallow the rest of the document.
-func proseBody(s string) string {
-	s = strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
-	s = strings.TrimRight(strings.TrimLeft(s, "\n"), " \t\n")
-	open := ""
-	for l := range strings.SplitSeq(s, "\n") {
-		switch {
-		case open != "" && strings.TrimSpace(l) == open:
-			open = ""
-		case open == "":
-			open = fenceMarker(l)
-		}
-	}
-	if open != "" {
-		s += "\n" + open
-	}
-	return s
-}
-
-func (w *reqWriter) entity(e designer.Entity) {
-	head := "- **" + escapeLabel(e.Name) + "** entity"
-	if desc := escapeInline(e.Description, ""); desc != "" {
+func (w *writer) entity(e designer.Entity) {
+	head := "- **" + markdown.EscapeLabel(e.Name) + "** entity"
+	if desc := markdown.Escape(e.Description, ""); desc != "" {
 		head += ": " + desc
 	}
 	w.line(head)
 	for _, a := range e.Attributes {
-		l := "  - " + escapeInline(oneLine(a.Name), "") + " (" + string(a.Type) + ")"
-		if desc := escapeInline(a.Description, ""); desc != "" {
+		l := "  - " + markdown.Escape(markdown.OneLine(a.Name), "") + " (" + string(a.Type) + ")"
+		if desc := markdown.Escape(a.Description, ""); desc != "" {
 			l += ": " + desc
 		}
 		w.line(l)
@@ -391,7 +351,7 @@ func (w *reqWriter) entity(e designer.Entity) {
 	}
 }
 
-func (w *reqWriter) aggregate(a designer.AggregateAnalysis) {
+func (w *writer) aggregate(a designer.AggregateAnalysis) {
 	w.heading(3, aggregateTitle(a.EntityA, a.EntityB))
 	if a.CorrelationPct != nil {
 		w.line("- **Access Correlation**: " + renderPercent(a.CorrelationPct) + " of queries need both entities together")
@@ -403,7 +363,7 @@ func (w *reqWriter) aggregate(a designer.AggregateAnalysis) {
 			pct   *float64
 		}{{onlyLabel(a, 0), a.OnlyAPct}, {onlyLabel(a, 1), a.OnlyBPct}, {"Both together", a.BothPct}} {
 			if q.pct != nil {
-				w.line("  - " + escapeInline(q.label, "") + ": " + renderPercent(q.pct) + " of queries")
+				w.line("  - " + markdown.Escape(q.label, "") + ": " + renderPercent(q.pct) + " of queries")
 			}
 		}
 	}
@@ -429,7 +389,7 @@ func (w *reqWriter) aggregate(a designer.AggregateAnalysis) {
 // onlyLabel labels the "only" share of entity 0 (A) or 1 (B); an aggregate of an entity with itself
 // says which is meant.
 func onlyLabel(a designer.AggregateAnalysis, which int) string {
-	names := []string{oneLine(a.EntityA), oneLine(a.EntityB)}
+	names := []string{markdown.OneLine(a.EntityA), markdown.OneLine(a.EntityB)}
 	if names[0] == names[1] {
 		return names[which] + []string{" (first) only", " (second) only"}[which]
 	}
@@ -437,49 +397,14 @@ func onlyLabel(a designer.AggregateAnalysis, which int) string {
 }
 
 func aggregateTitle(a, b string) string {
-	return escapeInline(oneLine(a), "") + " + " + escapeInline(oneLine(b), "") + " Item Collection Analysis"
+	return markdown.Escape(markdown.OneLine(a), "") + " + " + markdown.Escape(markdown.OneLine(b), "") + " Item Collection Analysis"
 }
-
-// oneLine joins the lines of s with spaces, for text that must stay on one line unescaped.
-func oneLine(s string) string {
-	return strings.TrimSpace(strings.Join(strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' }), " "))
-}
-
-// escapeInline makes s safe inside a table cell or on a bullet line: newlines become <br>, and "\",
-// "|", the characters in extra and a "<" that could open an HTML tag get a backslash. Markdown shows
-// each escaped character as itself.
-func escapeInline(s, extra string) string {
-	s = strings.TrimSpace(strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n"))
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '\n':
-			b.WriteString("<br>")
-		case c == '\\' || c == '|' || strings.IndexByte(extra, c) >= 0:
-			b.WriteByte('\\')
-			b.WriteByte(c)
-		case c == '<' && i+1 < len(s) && opensTag(s[i+1]):
-			b.WriteString(`\<`)
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
-}
-
-func opensTag(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '/' || c == '!' || c == '?'
-}
-
-// escapeLabel escapes a name written in bold, where "*" would end the bold.
-func escapeLabel(s string) string { return escapeInline(oneLine(s), "*") }
 
 // renderList writes a comma-separated list; commas inside members are escaped.
 func renderList(items []string) string {
 	out := make([]string, 0, len(items))
 	for _, it := range items {
-		if v := escapeInline(oneLine(it), ","); v != "" {
+		if v := markdown.Escape(markdown.OneLine(it), ","); v != "" {
 			out = append(out, v)
 		}
 	}
@@ -521,25 +446,21 @@ func renderPatternType(t string) string {
 	case "":
 		return "None"
 	}
-	return escapeInline(t, "")
-}
-
-var statusMarkOf = map[string]string{
-	designer.StatusSolved: "✅", designer.StatusOpen: "⏳", "": "⏳", designer.StatusOutside: "❌", designer.StatusAtRisk: "⚠️",
+	return markdown.Escape(t, "")
 }
 
 func renderStatus(s string) string {
-	if m, ok := statusMarkOf[s]; ok {
+	if m, ok := markdown.StatusMarks[s]; ok {
 		return m
 	}
-	return escapeInline(s, "")
+	return markdown.Escape(s, "")
 }
 
 // renderKeyRequirements writes the key-requirement fields of p as "; "-separated parts.
 func renderKeyRequirements(p designer.Pattern) string {
 	var parts []string
 	if p.LatencySLO != "" {
-		parts = append(parts, "Latency "+escapeInline(p.LatencySLO, ";"))
+		parts = append(parts, "Latency "+markdown.Escape(p.LatencySLO, ";"))
 	}
 	switch p.Consistency {
 	case "":
@@ -548,15 +469,15 @@ func renderKeyRequirements(p designer.Pattern) string {
 	case designer.Eventual:
 		parts = append(parts, "Eventual consistency")
 	default:
-		parts = append(parts, "Consistency "+escapeInline(p.Consistency, ";"))
+		parts = append(parts, "Consistency "+markdown.Escape(p.Consistency, ";"))
 	}
 	if p.ResultBound != "" {
-		parts = append(parts, "Result "+escapeInline(p.ResultBound, ";"))
+		parts = append(parts, "Result "+markdown.Escape(p.ResultBound, ";"))
 	}
 	if p.SizeBand != "" {
-		parts = append(parts, "Item size "+escapeInline(p.SizeBand, ";"))
+		parts = append(parts, "Item size "+markdown.Escape(p.SizeBand, ";"))
 	}
-	if notes := escapeInline(p.KeyNotes, ""); notes != "" {
+	if notes := markdown.Escape(p.KeyNotes, ""); notes != "" {
 		if !plainNotes(notes) {
 			notes = "Notes: " + notes
 		}
@@ -569,14 +490,14 @@ func renderKeyRequirements(p designer.Pattern) string {
 func plainNotes(escaped string) bool {
 	var kr keyRequirements
 	kr.parse(escaped)
-	return kr == keyRequirements{notes: unescapeInline(escaped)}
+	return kr == keyRequirements{notes: markdown.Unescape(escaped)}
 }
 
 // renderPatternConsiderations writes the considerations with the pattern's entities as their last
 // line. An empty "Entities:" line is added when the considerations' own last line would otherwise
 // be read as the entities.
 func renderPatternConsiderations(text string, entities []string) string {
-	cell := escapeInline(text, "")
+	cell := markdown.Escape(text, "")
 	if len(entities) > 0 || isEntitiesLine(lastLine(cell)) {
 		line := strings.TrimSpace("Entities: " + renderList(entities))
 		if cell == "" {
@@ -588,7 +509,7 @@ func renderPatternConsiderations(text string, entities []string) string {
 }
 
 func lastLine(cell string) string {
-	parts := splitBreaks(cell)
+	parts := markdown.SplitBreaks(cell)
 	return parts[len(parts)-1]
 }
 
@@ -597,14 +518,14 @@ func renderRelationship(r designer.Relationship) string {
 	if counts := renderCounts(r.Avg, r.Max); counts != "" {
 		head = strings.TrimSpace(head + " " + counts)
 	}
-	notes := escapeInline(r.Notes, "")
+	notes := markdown.Escape(r.Notes, "")
 	switch {
 	case notes == "":
-		return escapeInline(head, "")
+		return markdown.Escape(head, "")
 	case head != "":
-		return escapeInline(head, "") + " — " + notes
+		return markdown.Escape(head, "") + " — " + notes
 	}
-	if probe := parseRelationshipValue(notes); probe.kind == "" && probe.avg == nil && probe.max == nil && probe.notes == unescapeInline(notes) {
+	if probe := parseRelationshipValue(notes); probe.kind == "" && probe.avg == nil && probe.max == nil && probe.notes == markdown.Unescape(notes) {
 		return notes
 	}
 	return "— " + notes
@@ -632,7 +553,7 @@ func renderConsolidationRelationship(c designer.ConsolidationReview) string {
 	if c.Identifying != nil {
 		flags = append(flags, map[bool]string{true: "identifying", false: "non-identifying"}[*c.Identifying])
 	}
-	rel := escapeInline(c.Relationship, "")
+	rel := markdown.Escape(c.Relationship, "")
 	if len(flags) == 0 {
 		if _, _, _, ok := splitFlags(rel); ok {
 			// The relationship's own text ends like flags; an empty pair of brackets keeps it whole.
@@ -650,7 +571,7 @@ func renderConsolidationDecision(s string) string {
 	case designer.Separate:
 		return "❌ Separate"
 	}
-	return escapeInline(s, "")
+	return markdown.Escape(s, "")
 }
 
 var aggregateDecisionLabel = map[string]string{
@@ -661,7 +582,7 @@ func renderAggregateDecision(s string) string {
 	if l, ok := aggregateDecisionLabel[s]; ok {
 		return l
 	}
-	return escapeInline(s, "")
+	return markdown.Escape(s, "")
 }
 
 // renderSize writes "Combined max size 17 KB, bounded growth — notes", each part when given.
@@ -678,14 +599,14 @@ func renderSize(a designer.AggregateAnalysis) string {
 		parts = append(parts, g)
 	}
 	head := strings.Join(parts, ", ")
-	text := escapeInline(a.Size, "")
+	text := markdown.Escape(a.Size, "")
 	switch {
 	case text == "":
 		return head
 	case head != "":
 		return head + " — " + text
 	}
-	if kb, bounded, rest := parseSize(text); kb == nil && bounded == nil && rest == unescapeInline(text) {
+	if kb, bounded, rest := parseSize(text); kb == nil && bounded == nil && rest == markdown.Unescape(text) {
 		return text
 	}
 	return "— " + text

@@ -1,4 +1,4 @@
-package format
+package datamodelmd
 
 import (
 	"encoding/json"
@@ -10,6 +10,7 @@ import (
 
 	"dynaloom/internal/designer"
 	"dynaloom/internal/designer/dynamo"
+	"dynaloom/internal/designer/format/markdown"
 )
 
 // Settling a parsed data model document into a design: index placement, attribute types, sample
@@ -17,8 +18,8 @@ import (
 
 // design settles what needed the whole document: which table each index belongs to, the
 // attribute types, the sample items.
-func (p *dmParser) design() designer.Design {
-	d := designer.Design{Name: dmTitleName(p.title), Patterns: p.patterns, Prose: p.prose}
+func (p *parser) design() designer.Design {
+	d := designer.Design{Name: titleName(p.title), Patterns: p.patterns, Prose: p.prose}
 	if p.pending != nil {
 		p.note(p.pending.line, "a sample table before an index heading was not placed")
 	}
@@ -49,7 +50,7 @@ func (p *dmParser) design() designer.Design {
 			}
 			settled := p.settleIndex(t, ix)
 			p.served(&settled.Capacity, ix.served, t.Name, settled.Name)
-			if _, _, _, dup := dmIndexByName(t, settled.Name); dup {
+			if _, _, _, dup := indexByName(t, settled.Name); dup {
 				p.note(ix.line, "table %s has two indexes named %s; both were kept", t.Name, settled.Name)
 			}
 			if ix.local {
@@ -71,15 +72,15 @@ func (p *dmParser) design() designer.Design {
 		d.Name = "Untitled design"
 	}
 	d.Name = designer.TruncateRunes(d.Name, designer.MaxNameLen)
-	d.Patterns = dmTargetOperations(d.Tables, d.Patterns)
+	d.Patterns = targetOperations(d.Tables, d.Patterns)
 	return designer.Normalize(d)
 }
 
-// dmTargetOperations gives the operations of a mapping row that name no table the table or index
+// targetOperations gives the operations of a mapping row that name no table the table or index
 // of its Tables/Indexes cell, which the row's notes keep: all of them when the cell names one
 // target, one each in order when it names as many targets as there are operations. The cell's note
 // is dropped once every operation has its target, since the operations now say it.
-func dmTargetOperations(tables []designer.Table, patterns []designer.Pattern) []designer.Pattern {
+func targetOperations(tables []designer.Table, patterns []designer.Pattern) []designer.Pattern {
 	const label = "Tables/Indexes: "
 	return designer.EditRows(patterns, func(pt *designer.Pattern) bool {
 		var cell string
@@ -95,12 +96,12 @@ func dmTargetOperations(tables []designer.Table, patterns []designer.Pattern) []
 			return false
 		}
 		var targets [][2]string // table, index
-		for _, name := range dmTargetSplit.Split(cell, -1) {
-			name = strings.TrimSpace(dmTargetKind.ReplaceAllString(strings.TrimSpace(name), ""))
+		for _, name := range targetSplit.Split(cell, -1) {
+			name = strings.TrimSpace(targetKind.ReplaceAllString(strings.TrimSpace(name), ""))
 			if name == "" {
 				continue
 			}
-			table, index, ok := dmFindTarget(tables, name)
+			table, index, ok := findTarget(tables, name)
 			if !ok {
 				return false // "Multiple tables" and the like: nothing to go by
 			}
@@ -123,20 +124,20 @@ func dmTargetOperations(tables []designer.Table, patterns []designer.Pattern) []
 				return false // an index given to GetItem or a write: leave it for the team
 			}
 		}
-		dmPositionalKeys(tables, pt.Mapping.Source, ops)
+		positionalKeys(tables, pt.Mapping.Source, ops)
 		pt.Mapping.Operations = ops
 		pt.Mapping.Notes = strings.Join(rest, "\n")
 		return true
 	})
 }
 
-// dmPositionalKeys reads the key written positionally in an operation cell — GetItem(user_id,
+// positionalKeys reads the key written positionally in an operation cell — GetItem(user_id,
 // "PROFILE"), Query(user_id, SK begins_with "POST#") — into the key condition of each operation
 // that has a table but no key condition yet: the arguments name the target's key attributes in
 // order; a quoted or numeric argument is a sample value, a bare word a placeholder; "begins_with"
 // (on the sort key only) makes a prefix condition.
-func dmPositionalKeys(tables []designer.Table, source string, ops []designer.Operation) {
-	calls := dmOpCall.FindAllStringSubmatch(source, -1)
+func positionalKeys(tables []designer.Table, source string, ops []designer.Operation) {
+	calls := opCall.FindAllStringSubmatch(source, -1)
 	next := 0
 	for i := range ops {
 		op := &ops[i]
@@ -175,17 +176,17 @@ func dmPositionalKeys(tables []designer.Table, source string, ops []designer.Ope
 			k := keys[j]
 			arg := strings.TrimSpace(raw)
 			prefix := false
-			if m := dmBeginsWith.FindStringSubmatch(arg); m != nil {
+			if m := beginsWith.FindStringSubmatch(arg); m != nil {
 				if j == 0 {
 					conds = nil
 					break
 				}
 				arg, prefix = strings.TrimSpace(m[1]), true
 			}
-			ph := ":" + dmPlaceholder.ReplaceAllString(k.Name, "_")
-			if lit, ok := dmLiteral(arg, k.Type); ok {
+			ph := ":" + placeholderRE.ReplaceAllString(k.Name, "_")
+			if lit, ok := readLiteral(arg, k.Type); ok {
 				values[ph] = lit
-			} else if !dmBareWord.MatchString(arg) {
+			} else if !bareWord.MatchString(arg) {
 				conds = nil
 				break
 			}
@@ -195,7 +196,7 @@ func dmPositionalKeys(tables []designer.Table, source string, ops []designer.Ope
 				conds = append(conds, k.Name+" = "+ph)
 			}
 		}
-		if len(conds) == 0 || slices.ContainsFunc(keys[:len(conds)], func(k designer.KeyAttribute) bool { return !dmBareWord.MatchString(k.Name) }) {
+		if len(conds) == 0 || slices.ContainsFunc(keys[:len(conds)], func(k designer.KeyAttribute) bool { return !bareWord.MatchString(k.Name) }) {
 			continue
 		}
 		op.KeyCondition = strings.Join(conds, " AND ")
@@ -213,14 +214,14 @@ func dmPositionalKeys(tables []designer.Table, source string, ops []designer.Ope
 }
 
 var (
-	dmOpCall      = regexp.MustCompile(`(?i)\b(get[ _]?item|put[ _]?item|update[ _]?item|delete[ _]?item|query|scan)\s*\(([^()]*)\)`)
-	dmBeginsWith  = regexp.MustCompile(`(?i)^(?:[A-Za-z_][A-Za-z0-9_]*\s+)?begins[_ ]with\s*\(?\s*(.+?)\s*\)?$`)
-	dmBareWord    = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-	dmPlaceholder = regexp.MustCompile(`[^A-Za-z0-9_]`)
+	opCall        = regexp.MustCompile(`(?i)\b(get[ _]?item|put[ _]?item|update[ _]?item|delete[ _]?item|query|scan)\s*\(([^()]*)\)`)
+	beginsWith    = regexp.MustCompile(`(?i)^(?:[A-Za-z_][A-Za-z0-9_]*\s+)?begins[_ ]with\s*\(?\s*(.+?)\s*\)?$`)
+	bareWord      = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	placeholderRE = regexp.MustCompile(`[^A-Za-z0-9_]`)
 )
 
-// dmLiteral reads a quoted string or a number as a sample value of a key of type t.
-func dmLiteral(arg string, t designer.Type) (designer.Value, bool) {
+// readLiteral reads a quoted string or a number as a sample value of a key of type t.
+func readLiteral(arg string, t designer.Type) (designer.Value, bool) {
 	if len(arg) >= 2 && (arg[0] == '"' && arg[len(arg)-1] == '"' || arg[0] == '\'' && arg[len(arg)-1] == '\'') {
 		text := arg[1 : len(arg)-1]
 		if t == designer.N {
@@ -238,12 +239,12 @@ func dmLiteral(arg string, t designer.Type) (designer.Value, bool) {
 }
 
 var (
-	dmTargetSplit = regexp.MustCompile(`\s*(?:,|\+|&|/|\band\b)\s*`)
-	dmTargetKind  = regexp.MustCompile(`(?i)\s*\b(?:table|gsi|lsi|index)\b\s*`)
+	targetSplit = regexp.MustCompile(`\s*(?:,|\+|&|/|\band\b)\s*`)
+	targetKind  = regexp.MustCompile(`(?i)\s*\b(?:table|gsi|lsi|index)\b\s*`)
 )
 
-// dmFindTarget finds a table or an index by name.
-func dmFindTarget(tables []designer.Table, name string) (table, index string, ok bool) {
+// findTarget finds a table or an index by name.
+func findTarget(tables []designer.Table, name string) (table, index string, ok bool) {
 	for _, t := range tables {
 		if t.Name == name {
 			return t.Name, "", true
@@ -257,7 +258,7 @@ func dmFindTarget(tables []designer.Table, name string) (table, index string, ok
 	return "", "", false
 }
 
-func dmIndexByName(t designer.Table, name string) (designer.Index, bool, int, bool) {
+func indexByName(t designer.Table, name string) (designer.Index, bool, int, bool) {
 	for i, ix := range t.GSIs {
 		if ix.Name == name {
 			return ix, false, i, true
@@ -271,26 +272,26 @@ func dmIndexByName(t designer.Table, name string) (designer.Index, bool, int, bo
 	return designer.Index{}, false, -1, false
 }
 
-func dmTitleName(title string) string {
+func titleName(title string) string {
 	title = strings.Join(strings.Fields(title), " ")
-	rest, ok := cutPrefixFold(strings.TrimSpace(title), "DynamoDB Data Model")
+	rest, ok := markdown.CutPrefixFold(strings.TrimSpace(title), "DynamoDB Data Model")
 	if !ok {
-		return oneLine(unescapeInline(title))
+		return markdown.OneLine(markdown.Unescape(title))
 	}
 	rest = strings.TrimSpace(rest)
 	for _, sep := range []string{"—", "–", "-", ":"} {
 		if after, ok := strings.CutPrefix(rest, sep); ok {
-			return oneLine(unescapeInline(after))
+			return markdown.OneLine(markdown.Unescape(after))
 		}
 	}
 	if rest == "" {
 		return ""
 	}
-	return oneLine(unescapeInline(title))
+	return markdown.OneLine(markdown.Unescape(title))
 }
 
-// dmColumnTypes infers a type per column of a sample table (dmInferColumnType).
-func dmColumnTypes(st *dmSample) map[string]designer.Type {
+// columnTypes infers a type per column of a sample table (inferColumnType).
+func columnTypes(st *sampleDraft) map[string]designer.Type {
 	out := map[string]designer.Type{}
 	if st == nil {
 		return out
@@ -303,16 +304,16 @@ func dmColumnTypes(st *dmSample) map[string]designer.Type {
 				column[r] = row[c]
 			}
 		}
-		if t := dmInferColumnType(column); t != "" {
+		if t := inferColumnType(column); t != "" {
 			out[name] = t
 		}
 	}
 	return out
 }
 
-// dmInferColumnType is N when every value of a column is a number, BOOL when every value is true
+// inferColumnType is N when every value of a column is a number, BOOL when every value is true
 // or false; "" otherwise. Empty cells do not count.
-func dmInferColumnType(column []string) designer.Type {
+func inferColumnType(column []string) designer.Type {
 	numeric, boolean, any := true, true, false
 	for _, text := range column {
 		if text == "" {
@@ -334,9 +335,9 @@ func dmInferColumnType(column []string) designer.Type {
 	return designer.BOOL
 }
 
-// dmDeclaredTypes are the types a table's sample columns are read with when given: the declared
-// attributes' types, then the keys'. Other columns get dmInferColumnType.
-func dmDeclaredTypes(t designer.Table) map[string]designer.Type {
+// declaredTypes are the types a table's sample columns are read with when given: the declared
+// attributes' types, then the keys'. Other columns get inferColumnType.
+func declaredTypes(t designer.Table) map[string]designer.Type {
 	out := make(map[string]designer.Type, len(t.Attributes)+2)
 	for _, a := range t.Attributes {
 		if a.Type != "" {
@@ -350,10 +351,10 @@ func dmDeclaredTypes(t designer.Table) map[string]designer.Type {
 	return out
 }
 
-func (p *dmParser) settleTable(td *dmTableDraft) designer.Table {
+func (p *parser) settleTable(td *tableDraft) designer.Table {
 	t := td.t
 	t.Attributes = slices.Clone(t.Attributes)
-	inferred := dmColumnTypes(td.sample)
+	inferred := columnTypes(td.sample)
 	declared := map[string]designer.Type{}
 	for i, a := range t.Attributes {
 		if a.Type == "" {
@@ -425,7 +426,7 @@ func (p *dmParser) settleTable(td *dmTableDraft) designer.Table {
 		}
 	}
 	if td.sample != nil {
-		types := dmDeclaredTypes(t)
+		types := declaredTypes(t)
 		for k, v := range inferred {
 			if _, ok := types[k]; !ok {
 				types[k] = v
@@ -443,44 +444,44 @@ func (p *dmParser) settleTable(td *dmTableDraft) designer.Table {
 
 // served adds what an "Access Patterns Served" bullet says to the capacity notes, unless it is the
 // list Dynaloom computes from the mapping.
-func (p *dmParser) served(capacity *string, served, table, index string) {
-	if served != "" && served != dmServedText(p.patterns, table, index) {
-		dmAppend(capacity, "Access patterns served: "+served)
+func (p *parser) served(capacity *string, served, table, index string) {
+	if served != "" && served != servedText(p.patterns, table, index) {
+		appendText(capacity, "Access patterns served: "+served)
 	}
 }
 
-// How dmReadCell read a cell.
+// How readCell read a cell.
 const (
-	dmCellRead = iota
-	dmCellNull // the text null, kept as text for MOD011 to point at
-	dmCellBad  // a value that did not fit its column's type, kept as text
+	cellRead = iota
+	cellNull // the text null, kept as text for MOD011 to point at
+	cellBad  // a value that did not fit its column's type, kept as text
 )
 
-// dmReadCell reads a sample cell's text as a value of the column's type typ ("" when unknown): an
+// readCell reads a sample cell's text as a value of the column's type typ ("" when unknown): an
 // empty cell is an absent attribute; a value written as DynamoDB JSON, {"S":"42"}, is that value.
-func dmReadCell(text string, typ designer.Type) (designer.Value, bool, int) {
+func readCell(text string, typ designer.Type) (designer.Value, bool, int) {
 	switch {
 	case text == "":
-		return designer.Value{}, false, dmCellRead
+		return designer.Value{}, false, cellRead
 	case strings.EqualFold(text, "null"):
 		// The template asks for an empty cell; the text is kept for MOD011 to point at.
-		return designer.Str(text), true, dmCellNull
+		return designer.Str(text), true, cellNull
 	}
 	if v, ok := designer.TypedValueCell(text); ok {
-		return v, true, dmCellRead
+		return v, true, cellRead
 	}
-	v, err := dmCellValue(text, typ)
+	v, err := cellValue(text, typ)
 	switch {
 	case err != nil:
-		return designer.Str(text), true, dmCellBad
+		return designer.Str(text), true, cellBad
 	case v.Type == designer.N && typ == "":
-		return designer.Str(text), true, dmCellRead // a number in a column that also holds text stays text
+		return designer.Str(text), true, cellRead // a number in a column that also holds text stays text
 	}
-	return v, true, dmCellRead
+	return v, true, cellRead
 }
 
 // sampleItems turns the rows of a sample table into items: an empty cell is an absent attribute.
-func (p *dmParser) sampleItems(table string, st *dmSample, types map[string]designer.Type) []designer.SampleItem {
+func (p *parser) sampleItems(table string, st *sampleDraft, types map[string]designer.Type) []designer.SampleItem {
 	var cols []int
 	seen := map[string]bool{}
 	for i, c := range st.columns {
@@ -506,14 +507,14 @@ func (p *dmParser) sampleItems(table string, st *dmSample, types map[string]desi
 				continue
 			}
 			name := st.columns[c]
-			v, present, how := dmReadCell(row[c], types[name])
+			v, present, how := readCell(row[c], types[name])
 			if !present {
 				continue
 			}
 			switch how {
-			case dmCellNull:
+			case cellNull:
 				nulls++
-			case dmCellBad:
+			case cellBad:
 				bad++
 			}
 			it[name] = v
@@ -529,10 +530,10 @@ func (p *dmParser) sampleItems(table string, st *dmSample, types map[string]desi
 	return items
 }
 
-// dmCellValue reads a cell as a value of type t, or infers the type when t is "". Beyond what
+// cellValue reads a cell as a value of type t, or infers the type when t is "". Beyond what
 // ParseCell takes, it accepts what documents write: plain JSON for maps and lists ({"city": "Lyon"}),
 // loose sets (a, b) and numbers with thousands separators.
-func dmCellValue(text string, t designer.Type) (designer.Value, error) {
+func cellValue(text string, t designer.Type) (designer.Value, error) {
 	if t == "" {
 		return designer.InferCell(text), nil
 	}
@@ -546,11 +547,11 @@ func dmCellValue(text string, t designer.Type) (designer.Value, error) {
 			return designer.Num(s), nil
 		}
 	case designer.M, designer.L:
-		if v, ok := dmJSONValue(text); ok && v.Type == t {
+		if v, ok := jSONValue(text); ok && v.Type == t {
 			return v, nil
 		}
 	case designer.SS, designer.NS:
-		members := dmSetMembers(text)
+		members := setMembers(text)
 		check := (func(string) error)(nil)
 		if t == designer.NS {
 			check = designer.CheckNumber
@@ -562,8 +563,8 @@ func dmCellValue(text string, t designer.Type) (designer.Value, error) {
 	return designer.Value{}, err
 }
 
-// dmSetMembers reads ["a", "b"], {a, b} or a, b.
-func dmSetMembers(text string) []string {
+// setMembers reads ["a", "b"], {a, b} or a, b.
+func setMembers(text string) []string {
 	var arr []any
 	if err := json.Unmarshal([]byte(text), &arr); err == nil {
 		var out []string
@@ -581,8 +582,8 @@ func dmSetMembers(text string) []string {
 	return out
 }
 
-// dmJSONValue reads a JSON list or object as an L or M value.
-func dmJSONValue(text string) (designer.Value, bool) {
+// jSONValue reads a JSON list or object as an L or M value.
+func jSONValue(text string) (designer.Value, bool) {
 	if !(strings.HasPrefix(text, "[") && strings.HasSuffix(text, "]") || strings.HasPrefix(text, "{") && strings.HasSuffix(text, "}")) {
 		return designer.Value{}, false
 	}
@@ -592,10 +593,10 @@ func dmJSONValue(text string) (designer.Value, bool) {
 	if err := dec.Decode(&raw); err != nil {
 		return designer.Value{}, false
 	}
-	return dmFromJSON(raw, 0)
+	return fromJSON(raw, 0)
 }
 
-func dmFromJSON(raw any, depth int) (designer.Value, bool) {
+func fromJSON(raw any, depth int) (designer.Value, bool) {
 	if depth > 32 {
 		return designer.Value{}, false
 	}
@@ -614,7 +615,7 @@ func dmFromJSON(raw any, depth int) (designer.Value, bool) {
 	case []any:
 		l := make([]designer.Value, 0, len(x))
 		for _, e := range x {
-			v, ok := dmFromJSON(e, depth+1)
+			v, ok := fromJSON(e, depth+1)
 			if !ok {
 				return designer.Value{}, false
 			}
@@ -624,7 +625,7 @@ func dmFromJSON(raw any, depth int) (designer.Value, bool) {
 	case map[string]any:
 		m := make(map[string]designer.Value, len(x))
 		for k, e := range x {
-			v, ok := dmFromJSON(e, depth+1)
+			v, ok := fromJSON(e, depth+1)
 			if !ok {
 				return designer.Value{}, false
 			}
@@ -635,7 +636,7 @@ func dmFromJSON(raw any, depth int) (designer.Value, bool) {
 	return designer.Value{}, false
 }
 
-func (p *dmParser) settleIndex(t designer.Table, d *dmIndexDraft) designer.Index {
+func (p *parser) settleIndex(t designer.Table, d *indexDraft) designer.Index {
 	ix := d.ix
 	if d.desc != "" && !strings.EqualFold(d.desc, "sparse") {
 		if ix.Purpose == "" {
@@ -651,9 +652,9 @@ func (p *dmParser) settleIndex(t designer.Table, d *dmIndexDraft) designer.Index
 	if len(ix.PartitionKey) == 0 && !d.local {
 		p.note(d.line, "index %s has no partition key", ix.Name)
 	}
-	sampleTypes := dmColumnTypes(d.sample)
+	sampleTypes := columnTypes(d.sample)
 	keyType := func(k designer.KeyAttribute) designer.KeyAttribute {
-		typ := dmDeclaredType(t, k.Name)
+		typ := declaredType(t, k.Name)
 		if typ == "" {
 			typ = sampleTypes[k.Name]
 		}
@@ -710,8 +711,8 @@ func (p *dmParser) settleIndex(t designer.Table, d *dmIndexDraft) designer.Index
 	return ix
 }
 
-// dmDeclaredType is the type a table gives an attribute through its keys or its attribute list.
-func dmDeclaredType(t designer.Table, name string) designer.Type {
+// declaredType is the type a table gives an attribute through its keys or its attribute list.
+func declaredType(t designer.Table, name string) designer.Type {
 	if t.PartitionKey.Name == name {
 		return t.PartitionKey.Type
 	}
@@ -726,18 +727,18 @@ func dmDeclaredType(t designer.Table, name string) designer.Type {
 	return ""
 }
 
-// dmWeakMarkers reports whether lower-cased text talks about a DynamoDB key design in a layout
+// weakMarkers reports whether lower-cased text talks about a DynamoDB key design in a layout
 // other than the template's, such as an architecture decision record.
-func dmWeakMarkers(lower string) bool {
+func weakMarkers(lower string) bool {
 	return strings.Contains(lower, "dynamodb") && (strings.Contains(lower, "global secondary ind") || strings.Contains(lower, "gsi")) &&
 		(strings.Contains(lower, "partition key") || strings.Contains(lower, "sort key"))
 }
 
-// dmLooksLikeName reports whether a word is an attribute name rather than an English word: a column
+// looksLikeName reports whether a word is an attribute name rather than an English word: a column
 // of the sample table, or a name with "_" or an inner capital.
-func dmLooksLikeName(w string, st *dmSample) bool {
+func looksLikeName(w string, st *sampleDraft) bool {
 	w = strings.Trim(w, "`")
-	if !dmAttrName.MatchString(w) {
+	if !attrName.MatchString(w) {
 		return false
 	}
 	if st != nil && slices.Contains(st.columns, w) {
@@ -746,24 +747,24 @@ func dmLooksLikeName(w string, st *dmSample) bool {
 	return strings.Contains(w, "_") || strings.ToLower(w[1:]) != w[1:]
 }
 
-// dmThematicBreak reports whether an item is only horizontal rules.
-func dmThematicBreak(it mdItem) bool {
-	for _, l := range it.lines {
+// thematicBreak reports whether an item is only horizontal rules.
+func thematicBreak(it markdown.Item) bool {
+	for _, l := range it.Lines {
 		t := strings.ReplaceAll(strings.TrimSpace(l), " ", "")
 		if len(t) < 3 || strings.Trim(t, "-") != "" && strings.Trim(t, "*") != "" && strings.Trim(t, "_") != "" {
 			return false
 		}
 	}
-	return it.kind == itemText || it.kind == itemBullet
+	return it.Kind == markdown.KindText || it.Kind == markdown.KindBullet
 }
 
-// mergeDataModel makes one design of a requirement document's design and a data model document's:
+// Merge makes one design of a requirement document's design and a data model document's:
 // the requirements from the first; tables, narrative prose and mapping text from the second.
 // Patterns are matched by number; a pattern only the data model has is added. The SK taxonomy's
 // entity names take the spelling of the requirement's entities where they differ only in case,
 // spaces or a plural "s".
-func mergeDataModel(req, model designer.Design) (designer.Design, []ImportNote) {
-	var notes []ImportNote
+func Merge(req, model designer.Design) (designer.Design, []designer.ImportNote) {
+	var notes []designer.ImportNote
 	d := req
 	d.Tables = slices.Clone(model.Tables)
 	d.Prose = model.Prose
@@ -774,7 +775,7 @@ func mergeDataModel(req, model designer.Design) (designer.Design, []ImportNote) 
 		if !ok {
 			mp.ID = ""
 			d.Patterns = append(d.Patterns, mp)
-			notes = append(notes, ImportNote{Message: fmt.Sprintf("pattern %d is in the Access Pattern Mapping but not in the requirements; it was added", mp.Number)})
+			notes = append(notes, designer.ImportNote{Message: fmt.Sprintf("pattern %d is in the Access Pattern Mapping but not in the requirements; it was added", mp.Number)})
 			continue
 		}
 		pt := &d.Patterns[i]

@@ -1,4 +1,4 @@
-package format
+package datamodelmd
 
 import (
 	"bytes"
@@ -15,20 +15,20 @@ import (
 	"dynaloom/internal/designer/dynamo"
 )
 
-func readDMFixture(tb testing.TB, name string) []byte {
+func readFixture(tb testing.TB, name string) []byte {
 	tb.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", "dmmd", name))
+	data, err := os.ReadFile(filepath.Join("testdata", name))
 	if err != nil {
 		tb.Fatal(err)
 	}
 	return data
 }
 
-func importDM(t *testing.T, data []byte) (designer.Design, []ImportNote) {
+func mustImport(t *testing.T, data []byte) (designer.Design, []designer.ImportNote) {
 	t.Helper()
-	d, notes, err := ImportDataModelMD(data)
+	d, notes, err := Import(data)
 	if err != nil {
-		t.Fatalf("ImportDataModelMD: %v", err)
+		t.Fatalf("Import: %v", err)
 	}
 	return d, notes
 }
@@ -44,12 +44,12 @@ func tableNamed(t *testing.T, d designer.Design, name string) designer.Table {
 	return designer.Table{}
 }
 
-func TestImportDataModelMD_fixtures(t *testing.T) {
+func TestImport_fixtures(t *testing.T) {
 	tests := []struct {
 		file  string
-		check func(t *testing.T, d designer.Design, notes []ImportNote)
+		check func(t *testing.T, d designer.Design, notes []designer.ImportNote)
 	}{
-		{"template-style.md", func(t *testing.T, d designer.Design, notes []ImportNote) {
+		{"template-style.md", func(t *testing.T, d designer.Design, notes []designer.ImportNote) {
 			if d.Name != "Marketplace" {
 				t.Errorf("name = %q", d.Name)
 			}
@@ -76,7 +76,7 @@ func TestImportDataModelMD_fixtures(t *testing.T) {
 			if v := orders.Items[3].Item["address"]; v.Type != designer.S || v.S != "null" {
 				t.Errorf("null cell = %+v, want the text kept", v)
 			}
-			if !hasNote(notes, "1 cell holds the text null") {
+			if !designertest.HasNote(notes, "1 cell holds the text null") {
 				t.Errorf("no note about the null cell: %v", notes)
 			}
 			if orders.TTLAttribute != "expires_at" {
@@ -121,11 +121,11 @@ func TestImportDataModelMD_fixtures(t *testing.T) {
 			if !slices.ContainsFunc(d.Prose.Sections, func(s designer.Section) bool { return s.Title == "Cost Estimates" }) {
 				t.Errorf("Cost Estimates not kept: %+v", d.Prose.Sections)
 			}
-			if !hasNote(notes, "Validation Results are not read") || !hasNote(notes, "sample table of index OpenOrdersByTenant") {
+			if !designertest.HasNote(notes, "Validation Results are not read") || !designertest.HasNote(notes, "sample table of index OpenOrdersByTenant") {
 				t.Errorf("notes = %v", notes)
 			}
 		}},
-		{"wild-workshop.md", func(t *testing.T, d designer.Design, notes []ImportNote) {
+		{"wild-workshop.md", func(t *testing.T, d designer.Design, notes []designer.ImportNote) {
 			accounts := tableNamed(t, d, "Accounts")
 			if accounts.PartitionKey.Name != "PK" || accounts.SortKey == nil || accounts.SortKey.Name != "SK" {
 				t.Errorf("keys = %+v %+v", accounts.PartitionKey, accounts.SortKey)
@@ -151,12 +151,12 @@ func TestImportDataModelMD_fixtures(t *testing.T) {
 				len(p4.Mapping.Operations) != 1 || p4.Mapping.Operations[0].Table != "Accounts" || strings.Contains(p4.Mapping.Notes, "Tables/Indexes") {
 				t.Errorf("pattern 4 = %+v", p4)
 			}
-			if len(d.Patterns) != 2 || !hasNote(notes, `mapping row "x"`) {
+			if len(d.Patterns) != 2 || !designertest.HasNote(notes, `mapping row "x"`) {
 				t.Errorf("patterns = %d, notes = %v", len(d.Patterns), notes)
 			}
 		}},
 		// The seed's own layout: each GSI's sample table right after its heading.
-		{"gsi-after-heading.md", func(t *testing.T, d designer.Design, notes []ImportNote) {
+		{"gsi-after-heading.md", func(t *testing.T, d designer.Design, notes []designer.ImportNote) {
 			if d.Name != "Books and 1 more tables" || len(d.Tables) != 2 {
 				t.Errorf("name %q, %d tables", d.Name, len(d.Tables))
 			}
@@ -188,12 +188,12 @@ func TestImportDataModelMD_fixtures(t *testing.T) {
 			if len(history.GSIs) != 0 || len(history.Items) != 3 || history.SortKey.Name != "loaned_on" {
 				t.Errorf("LoanHistory = %+v", history)
 			}
-			p3 := pattern(t, d, 3)
+			p3 := designertest.Pattern(t, d, 3)
 			if len(d.Patterns) != 6 || p3.Mapping.Source != "Query(author)" || len(p3.Mapping.Operations) != 1 || p3.Mapping.Operations[0].Op != "Query" ||
 				!strings.Contains(p3.Mapping.Notes, "Eventually consistent") {
 				t.Errorf("pattern 3 = %+v", p3)
 			}
-			if p2 := pattern(t, d, 2); len(p2.Mapping.Operations) != 2 {
+			if p2 := designertest.Pattern(t, d, 2); len(p2.Mapping.Operations) != 2 {
 				t.Errorf("UpdateItem + PutItem gave %+v", p2.Mapping.Operations)
 			}
 			if !strings.Contains(d.Prose.DesignPhilosophy, "lending library") || !strings.Contains(d.Prose.AggregateDecisions, "Loan History") ||
@@ -203,7 +203,7 @@ func TestImportDataModelMD_fixtures(t *testing.T) {
 		}},
 		// The seed's other layout: an index's sample table before its heading, "(Sparse)" headings,
 		// grouped attribute lists, a TTL bullet with an explanation, "Sort Key: None".
-		{"gsi-before-heading.md", func(t *testing.T, d designer.Design, notes []ImportNote) {
+		{"gsi-before-heading.md", func(t *testing.T, d designer.Design, notes []designer.ImportNote) {
 			album := tableNamed(t, d, "AlbumPhotos")
 			if len(album.Items) != 4 || album.Items[0].Item["views"].Type != designer.N {
 				t.Errorf("AlbumPhotos items = %+v", album.Items)
@@ -235,16 +235,16 @@ func TestImportDataModelMD_fixtures(t *testing.T) {
 			if handles.SortKey != nil || handles.SortKeyWhy != "One item per handle" || len(handles.Items) != 2 {
 				t.Errorf("Handles = %+v", handles)
 			}
-			if p7 := pattern(t, d, 7); len(p7.Mapping.Operations) != 0 || !strings.Contains(p7.Mapping.Notes, "Search service") {
+			if p7 := designertest.Pattern(t, d, 7); len(p7.Mapping.Operations) != 0 || !strings.Contains(p7.Mapping.Notes, "Search service") {
 				t.Errorf("pattern 7 = %+v", p7)
 			}
-			if s, ok := proseTitled(d, "Alerts Table"); !ok || !strings.Contains(s.Body, "removes alerts after 30 days") {
+			if s, ok := designertest.ProseTitled(d, "Alerts Table"); !ok || !strings.Contains(s.Body, "removes alerts after 30 days") {
 				t.Errorf("the TTL explanation was not kept: %+v", d.Prose.Sections)
 			}
 		}},
 		// The older layout: entity paragraphs, "GSI1:" headings repeated under each table, Cost
 		// Estimates, Unsolved Patterns, Design Considerations & Integrations, "AP7-8" rows.
-		{"older-layout.md", func(t *testing.T, d designer.Design, notes []ImportNote) {
+		{"older-layout.md", func(t *testing.T, d designer.Design, notes []designer.ImportNote) {
 			accounts, events := tableNamed(t, d, "Accounts"), tableNamed(t, d, "Events")
 			if len(d.Tables) != 2 || !slices.Equal(tableIndexNames(accounts), []string{"GSI1", "GSI2"}) || !slices.Equal(tableIndexNames(events), []string{"GSI1"}) {
 				t.Fatalf("tables %d, Accounts %v, Events %v", len(d.Tables), tableIndexNames(accounts), tableIndexNames(events))
@@ -270,27 +270,27 @@ func TestImportDataModelMD_fixtures(t *testing.T) {
 			if !slices.Equal(numbers, []int{1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12}) {
 				t.Errorf("patterns = %v", numbers)
 			}
-			if p1 := pattern(t, d, 1); len(p1.Mapping.Operations) != 1 || p1.Mapping.Operations[0].Op != "TransactWriteItems" ||
+			if p1 := designertest.Pattern(t, d, 1); len(p1.Mapping.Operations) != 1 || p1.Mapping.Operations[0].Op != "TransactWriteItems" ||
 				!strings.HasPrefix(p1.Mapping.Notes, "Tables/Indexes: Accounts, Emails") {
 				t.Errorf("pattern 1 = %+v", p1)
 			}
 			for _, title := range []string{"Unsolved Patterns & Alternatives", "Cost Estimates", "Design Considerations & Integrations", "GSI1 GSI (Events Table)"} {
-				if _, ok := proseTitled(d, title); !ok {
+				if _, ok := designertest.ProseTitled(d, title); !ok {
 					t.Errorf("section %q was not kept", title)
 				}
 			}
 		}},
 		// The newer 9-column mapping table: type, peak RPS, items returned and item size per pattern.
-		{"nine-columns.md", func(t *testing.T, d designer.Design, notes []ImportNote) {
+		{"nine-columns.md", func(t *testing.T, d designer.Design, notes []designer.ImportNote) {
 			sensors := tableNamed(t, d, "Sensors")
 			if len(sensors.Items) != 3 || sensors.Items[0].Item["celsius"].Type != designer.N || len(sensors.GSIs) != 1 || sensors.GSIs[0].PartitionKey[0] != (designer.KeyAttribute{Name: "battery", Type: designer.N}) {
 				t.Errorf("Sensors = %+v", sensors)
 			}
-			p1, p2, p3 := pattern(t, d, 1), pattern(t, d, 2), pattern(t, d, 3)
-			if p1.Type != designer.Write || rpsOf(p1.PeakRPS) != "800" || p1.SizeBand != "0.2 KB" {
+			p1, p2, p3 := designertest.Pattern(t, d, 1), designertest.Pattern(t, d, 2), designertest.Pattern(t, d, 3)
+			if p1.Type != designer.Write || designertest.RPS(p1.PeakRPS) != "800" || p1.SizeBand != "0.2 KB" {
 				t.Errorf("pattern 1 = %+v", p1)
 			}
-			if p2.Type != designer.Read || rpsOf(p2.PeakRPS) != "50" || p2.ResultBound != "12" || p2.Mapping.Source != "Query(sensor_id, reading_at > :hour_ago)" {
+			if p2.Type != designer.Read || designertest.RPS(p2.PeakRPS) != "50" || p2.ResultBound != "12" || p2.Mapping.Source != "Query(sensor_id, reading_at > :hour_ago)" {
 				t.Errorf("pattern 2 = %+v", p2)
 			}
 			if p3.PeakRPS != nil || !strings.Contains(p3.Mapping.Notes, "Peak RPS: about five") {
@@ -298,27 +298,24 @@ func TestImportDataModelMD_fixtures(t *testing.T) {
 			}
 		}},
 		// A document with most sections missing and no title.
-		{"missing-sections.md", func(t *testing.T, d designer.Design, notes []ImportNote) {
+		{"missing-sections.md", func(t *testing.T, d designer.Design, notes []designer.ImportNote) {
 			carts := tableNamed(t, d, "Carts")
 			if d.Name != "Carts" || len(d.Tables) != 1 || len(d.Patterns) != 0 {
 				t.Errorf("name %q, %d tables, %d patterns", d.Name, len(d.Tables), len(d.Patterns))
 			}
-			if carts.SortKey == nil || *carts.SortKey != (designer.KeyAttribute{Name: "line", Type: designer.N}) || len(carts.Items) != 2 || !dmSameValue(carts.Items[1].Item["qty"], designer.Num("4")) {
+			if carts.SortKey == nil || *carts.SortKey != (designer.KeyAttribute{Name: "line", Type: designer.N}) || len(carts.Items) != 2 || !sameValue(carts.Items[1].Item["qty"], designer.Num("4")) {
 				t.Errorf("Carts = %+v", carts)
 			}
-			if s, ok := proseTitled(d, "Carts Table"); !ok || !strings.Contains(s.Body, "expire after a day") {
+			if s, ok := designertest.ProseTitled(d, "Carts Table"); !ok || !strings.Contains(s.Body, "expire after a day") {
 				t.Errorf("the closing sentence was not kept: %+v", d.Prose.Sections)
 			}
 		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
-			d, notes := importDM(t, readDMFixture(t, tt.file))
+			d, notes := mustImport(t, readFixture(t, tt.file))
 			if err := designer.Check(d); err != nil {
 				t.Fatalf("Check: %v", err)
-			}
-			if got := Recognise(readDMFixture(t, tt.file)); got != KindDataModelMD {
-				t.Errorf("Recognise = %q", got)
 			}
 			tt.check(t, d, notes)
 		})
@@ -335,82 +332,29 @@ func tableIndexNames(t designer.Table) []string {
 
 // Whatever layout a document has, the export of what was read from it reads back to the same
 // export.
-func TestImportDataModelMD_exportOfAnImportIsAFixedPoint(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("testdata", "dmmd", "*.md"))
+func TestImport_exportOfAnImportIsAFixedPoint(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "*.md"))
 	if err != nil || len(files) < 7 {
 		t.Fatalf("testdata documents: %v, %v", files, err)
 	}
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
-			d, _ := importDM(t, readDMFixture(t, filepath.Base(f)))
+			d, _ := mustImport(t, readFixture(t, filepath.Base(f)))
 			assertDataModelFixedPoint(t, d)
 		})
 	}
 }
 
-func TestImportDataModelMD_refusesWhatIsNotADocument(t *testing.T) {
+func TestImport_refusesWhatIsNotADocument(t *testing.T) {
 	for _, in := range []string{"", "   ", "\x00\x01binary", "just a shopping list\n- eggs\n"} {
-		_, _, err := ImportDataModelMD([]byte(in))
+		_, _, err := Import([]byte(in))
 		designertest.WantValidationError(t, err, "file")
 	}
 }
 
-func TestRecognise_dataModelDoesNotStealRequirements(t *testing.T) {
-	for _, name := range []string{"template-style.md", "wild-single-rps.md", "wild-aggregates.md", "golden.md"} {
-		data, err := os.ReadFile(filepath.Join("testdata", "reqmd", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := Recognise(data); got != KindRequirementsMD {
-			t.Errorf("%s: Recognise = %q", name, got)
-		}
-	}
-}
-
-func TestImport_requirementsAndDataModelMakeOneDesign(t *testing.T) {
-	req, err := os.ReadFile(filepath.Join("testdata", "reqmd", "template-style.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	model := readDMFixture(t, "template-style.md")
-	rd, _, err := ImportRequirementsMD(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, order := range [][]File{
-		{{Name: "dynamodb_requirement.md", Data: req}, {Name: "dynamodb_data_model.md", Data: model}},
-		{{Name: "dynamodb_data_model.md", Data: model}, {Name: "dynamodb_requirement.md", Data: req}},
-	} {
-		d, notes, err := Import(order)
-		if err != nil {
-			t.Fatalf("Import: %v", err)
-		}
-		if d.Name != rd.Name || len(d.Entities) != len(rd.Entities) || len(d.Tables) != 2 {
-			t.Errorf("merged: name %q, %d entities, %d tables", d.Name, len(d.Entities), len(d.Tables))
-		}
-		for _, rp := range rd.Patterns {
-			p, _, ok := d.PatternByNumber(rp.Number)
-			if !ok || p.Description != rp.Description {
-				t.Errorf("pattern %d lost its requirement: %+v", rp.Number, p)
-			}
-		}
-		if p, _, _ := d.PatternByNumber(2); p.Mapping.Source == "" {
-			t.Errorf("pattern 2 has no mapping source: %+v", p)
-		}
-		if d.Prose.DesignPhilosophy == "" {
-			t.Errorf("prose lost")
-		}
-		if len(notes) > 0 && !strings.HasPrefix(notes[0].Message, "dynamodb_") {
-			t.Errorf("notes do not name their file: %v", notes[0])
-		}
-	}
-	_, _, err = Import([]File{{Name: "a.md", Data: model}, {Name: "b.md", Data: model}})
-	designertest.WantValidationError(t, err, "file")
-}
-
-// TestImportDataModelMD_sharedSeeds reads the real data models under /work/shared when they are
+// TestImport_sharedSeeds reads the real data models under /work/shared when they are
 // there; what it asserts was checked by reading each document.
-func TestImportDataModelMD_sharedSeeds(t *testing.T) {
+func TestImport_sharedSeeds(t *testing.T) {
 	glob := func(pattern string) string {
 		m, _ := filepath.Glob(pattern)
 		if len(m) == 0 {
@@ -436,7 +380,7 @@ func TestImportDataModelMD_sharedSeeds(t *testing.T) {
 			if names := tableIndexNames(tableNamed(t, d, "TitleHistory")); !slices.Equal(names, []string{"TitleSalaryAnalytics"}) {
 				t.Errorf("TitleHistory indexes = %v", names)
 			}
-			if p13 := pattern(t, d, 13); len(p13.Mapping.Operations) != 2 || p13.Mapping.Operations[0].Op != "PutItem" || p13.Mapping.Operations[1].Op != "UpdateItem" {
+			if p13 := designertest.Pattern(t, d, 13); len(p13.Mapping.Operations) != 2 || p13.Mapping.Operations[0].Op != "PutItem" || p13.Mapping.Operations[1].Op != "UpdateItem" {
 				t.Errorf("pattern 13 = %+v", p13.Mapping)
 			}
 		}},
@@ -470,7 +414,7 @@ func TestImportDataModelMD_sharedSeeds(t *testing.T) {
 				t.Errorf("the AP12-14 row did not give pattern 13: %+v", p)
 			}
 			for _, title := range []string{"Cost Estimates", "Unsolved Patterns & Alternatives", "Design Considerations & Integrations"} {
-				if _, ok := proseTitled(d, title); !ok {
+				if _, ok := designertest.ProseTitled(d, title); !ok {
 					t.Errorf("section %q was not kept", title)
 				}
 			}
@@ -483,10 +427,10 @@ func TestImportDataModelMD_sharedSeeds(t *testing.T) {
 			continue
 		}
 		t.Run(filepath.Base(tt.path), func(t *testing.T) {
-			if got := Recognise(data); got != KindDataModelMD {
-				t.Errorf("Recognise = %q", got)
+			if !Looks(string(data)) && !LooksLoosely(string(data)) {
+				t.Errorf("the document does not look like a data model")
 			}
-			d, _, err := Import([]File{{Name: filepath.Base(tt.path), Data: data}})
+			d, _, err := Import(data)
 			if err != nil {
 				t.Fatalf("Import: %v", err)
 			}
@@ -510,12 +454,12 @@ func TestImportDataModelMD_sharedSeeds(t *testing.T) {
 	}
 }
 
-func FuzzImportDataModelMD(f *testing.F) {
-	files, _ := filepath.Glob(filepath.Join("testdata", "dmmd", "*.md"))
+func FuzzImport(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "*.md"))
 	for _, name := range files {
-		f.Add(readDMFixture(f, filepath.Base(name)))
+		f.Add(readFixture(f, filepath.Base(name)))
 	}
-	f.Add(ExportDataModelMD(sparseIndexesDesign()))
+	f.Add(Export(sparseIndexesDesign()))
 	for _, s := range []string{
 		"# DynamoDB Data Model\n",
 		"### T Table\n| a | b |\n|---|---|\n| 1 | x |\n- **Sort Key**: None\n",
@@ -527,7 +471,7 @@ func FuzzImportDataModelMD(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		d, _, err := ImportDataModelMD(data)
+		d, _, err := Import(data)
 		if err != nil {
 			var ve *designer.ValidationError
 			if !errors.As(err, &ve) || ve.Field != "file" {
@@ -543,7 +487,7 @@ func FuzzImportDataModelMD(f *testing.F) {
 	})
 }
 
-func BenchmarkImportDataModelMD_10Tables50Items(b *testing.B) {
+func BenchmarkImport_10Tables50Items(b *testing.B) {
 	var doc strings.Builder
 	doc.WriteString("# DynamoDB Data Model\n\n## Table Designs\n\n")
 	for t := range 10 {
@@ -558,7 +502,7 @@ func BenchmarkImportDataModelMD_10Tables50Items(b *testing.B) {
 	data := []byte(doc.String())
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, _, err := ImportDataModelMD(data); err != nil {
+		if _, _, err := Import(data); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -567,7 +511,7 @@ func BenchmarkImportDataModelMD_10Tables50Items(b *testing.B) {
 // A mapping row that names its table in the Tables/Indexes column and its key positionally in the
 // operation cell, as data models written by hand often do, gives operations with their table or
 // index and a key condition.
-func TestImportDataModelMD_mappingTargetsAndPositionalKeys(t *testing.T) {
+func TestImport_mappingTargetsAndPositionalKeys(t *testing.T) {
 	doc := `# Shop Data Model
 
 ## Table Designs
@@ -598,7 +542,7 @@ func TestImportDataModelMD_mappingTargetsAndPositionalKeys(t *testing.T) {
 | 4 | Add a line | Carts, Carts | PutItem + UpdateItem | |
 | 5 | Everything | Multiple tables | Scan | |
 `
-	d, _, err := ImportDataModelMD([]byte(doc))
+	d, _, err := Import([]byte(doc))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -637,11 +581,11 @@ func TestImportDataModelMD_mappingTargetsAndPositionalKeys(t *testing.T) {
 		t.Errorf("pattern 5 lost what its row said: %q", p.Mapping.Notes)
 	}
 	// And the document written from it reads back the same.
-	again, _, err := ImportDataModelMD(ExportDataModelMD(d))
+	again, _, err := Import(Export(d))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a, b := ExportDataModelMD(again), ExportDataModelMD(d); !bytes.Equal(a, b) {
+	if a, b := Export(again), Export(d); !bytes.Equal(a, b) {
 		t.Errorf("not a fixed point:\n%s\n----\n%s", a, b)
 	}
 }

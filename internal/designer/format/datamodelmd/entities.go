@@ -1,4 +1,4 @@
-package format
+package datamodelmd
 
 import (
 	"regexp"
@@ -7,18 +7,19 @@ import (
 	"strings"
 
 	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/format/markdown"
 )
 
 // The SK taxonomy, entity paragraphs, attribute lists, projections and the patterns an index serves.
 
 // taxonomy reads the SK taxonomy: each template in backticks, with the words that follow it.
-func (p *dmParser) taxonomy(d *dmTableDraft, f dmField) bool {
+func (p *parser) taxonomy(d *tableDraft, f fieldItem) bool {
 	text := f.full()
 	if f.label == "entity types" || f.label == "entities" {
 		for _, c := range f.cont {
-			cf, ok := dmReadField(mdItem{kind: itemBullet, lines: []string{c}})
+			cf, ok := readField(markdown.Item{Kind: markdown.KindBullet, Lines: []string{c}})
 			if ok && (strings.Contains(c, "PK =") || strings.Contains(c, "SK =")) {
-				p.entityParagraph(d, dmField{raw: cf.raw, label: cf.label, value: cf.value, paren: cf.paren})
+				p.entityParagraph(d, fieldItem{raw: cf.raw, label: cf.label, value: cf.value, paren: cf.paren})
 				continue
 			}
 		}
@@ -27,7 +28,7 @@ func (p *dmParser) taxonomy(d *dmTableDraft, f dmField) bool {
 		}
 		text = f.value
 	}
-	locs := dmBackticks.FindAllStringSubmatchIndex(text, -1)
+	locs := backtickSpan.FindAllStringSubmatchIndex(text, -1)
 	if len(locs) == 0 {
 		return false // no key templates: the text is kept as written
 	}
@@ -36,33 +37,33 @@ func (p *dmParser) taxonomy(d *dmTableDraft, f dmField) bool {
 		if i+1 < len(locs) {
 			end = locs[i+1][0]
 		}
-		tmpl := dmTemplate(text[loc[2]:loc[3]])
+		tmpl := readTemplate(text[loc[2]:loc[3]])
 		desc := strings.TrimSpace(strings.Trim(strings.TrimSpace(text[loc[1]:end]), ",;"))
 		if inner, ok := strings.CutPrefix(desc, "("); ok {
 			if j := strings.Index(inner, ")"); j >= 0 {
 				desc = strings.TrimSpace(inner[:j] + " " + inner[j+1:])
 			}
 		}
-		d.t.EntityTypes = append(d.t.EntityTypes, designer.EntityType{Entity: dmEntityName(tmpl, desc), SKTemplate: tmpl, Description: desc})
+		d.t.EntityTypes = append(d.t.EntityTypes, designer.EntityType{Entity: entityName(tmpl, desc), SKTemplate: tmpl, Description: desc})
 	}
 	return true
 }
 
 // entityParagraph reads "**USER Entity** (`PK = <user_email>`, `SK = #META`):" and the attribute
 // lines below it.
-func (p *dmParser) entityParagraph(d *dmTableDraft, f dmField) {
+func (p *parser) entityParagraph(d *tableDraft, f fieldItem) {
 	name := strings.TrimSpace(strings.TrimSuffix(strings.TrimSuffix(f.raw, " Entity"), " entity"))
-	et := designer.EntityType{Entity: dmTitleCase(name)}
-	for _, m := range dmBackticks.FindAllStringSubmatch(f.paren+" "+f.value, -1) {
+	et := designer.EntityType{Entity: titleCase(name)}
+	for _, m := range backtickSpan.FindAllStringSubmatch(f.paren+" "+f.value, -1) {
 		k, v, ok := strings.Cut(m[1], "=")
 		if !ok {
 			continue
 		}
 		switch strings.TrimSpace(k) {
 		case "PK", d.pkName():
-			et.PKTemplate = dmTemplate(v)
+			et.PKTemplate = readTemplate(v)
 		case "SK", d.skName():
-			et.SKTemplate = dmTemplate(v)
+			et.SKTemplate = readTemplate(v)
 		}
 	}
 	if et.Entity == "" {
@@ -72,21 +73,21 @@ func (p *dmParser) entityParagraph(d *dmTableDraft, f dmField) {
 	p.attributes(d, strings.Join(f.cont, "\n"))
 }
 
-func (d *dmTableDraft) pkName() string {
+func (d *tableDraft) pkName() string {
 	if len(d.pkRaw) > 0 {
 		return d.pkRaw[0]
 	}
 	return "PK"
 }
 
-func (d *dmTableDraft) skName() string {
+func (d *tableDraft) skName() string {
 	if len(d.skRaw) > 0 {
 		return d.skRaw[0]
 	}
 	return "SK"
 }
 
-func dmTitleCase(s string) string {
+func titleCase(s string) string {
 	if s != strings.ToUpper(s) {
 		return s
 	}
@@ -97,13 +98,13 @@ func dmTitleCase(s string) string {
 	return strings.Join(ws, " ")
 }
 
-// dmEntityName guesses the entity an SK taxonomy line is about: "(user entity)" gives User,
+// entityName guesses the entity an SK taxonomy line is about: "(user entity)" gives User,
 // `POST#<post_id>` gives Post.
-func dmEntityName(tmpl, desc string) string {
+func entityName(tmpl, desc string) string {
 	w := strings.Fields(strings.ToLower(desc))
 	for i, x := range w {
 		if (x == "entity" || x == "entities" || x == "record" || x == "records") && i > 0 {
-			return dmTitleCase(strings.ToUpper(strings.Trim(w[i-1], "(),")))
+			return titleCase(strings.ToUpper(strings.Trim(w[i-1], "(),")))
 		}
 	}
 	prefix := tmpl
@@ -111,20 +112,20 @@ func dmEntityName(tmpl, desc string) string {
 		prefix = prefix[:i]
 	}
 	prefix = strings.Trim(prefix, "#_- ")
-	if prefix != "" && dmAttrName.MatchString(prefix) {
-		return dmTitleCase(strings.ToUpper(prefix))
+	if prefix != "" && attrName.MatchString(prefix) {
+		return titleCase(strings.ToUpper(prefix))
 	}
 	if tmpl != "" {
 		return tmpl
 	}
-	return designer.TruncateRunes(oneLine(desc), 60)
+	return designer.TruncateRunes(markdown.OneLine(desc), 60)
 }
 
-var dmAttrEntry = regexp.MustCompile(`^[-*+]?\s*` + "`?" + `([A-Za-z_][A-Za-z0-9_.\-#]*)` + "`?" + `\s*(?:\(([^()]*)\))?\s*(?::\s*(.*)|[-–—]\s*(.*))?$`)
+var attrEntry = regexp.MustCompile(`^[-*+]?\s*` + "`?" + `([A-Za-z_][A-Za-z0-9_.\-#]*)` + "`?" + `\s*(?:\(([^()]*)\))?\s*(?::\s*(.*)|[-–—]\s*(.*))?$`)
 
 // attributes reads "emp_no (Number), name (String)", "`PK` (S): user email" lines, and groups such
 // as "user details (username, firstName)". It returns the entries it could not read.
-func (p *dmParser) attributes(d *dmTableDraft, text string) []string {
+func (p *parser) attributes(d *tableDraft, text string) []string {
 	var left []string
 	for _, line := range strings.Split(text, "\n") {
 		line = strings.TrimSpace(line)
@@ -133,30 +134,30 @@ func (p *dmParser) attributes(d *dmTableDraft, text string) []string {
 		}
 		entries := []string{line}
 		if !strings.HasPrefix(line, "-") && !strings.HasPrefix(line, "*") {
-			entries = dmSplitTop(line)
+			entries = splitTop(line)
 		}
 		for _, e := range entries {
 			e = strings.TrimSpace(e)
 			if e == "" {
 				continue
 			}
-			m := dmAttrEntry.FindStringSubmatch(e)
+			m := attrEntry.FindStringSubmatch(e)
 			if m == nil {
 				// "user details (username, firstName) denormalized": the names in the parentheses.
 				open, end := strings.Index(e, "("), strings.Index(e, ")")
 				if open > 0 && end > open {
-					inner := dmSplitTop(e[open+1 : end])
-					if len(inner) > 1 && !slices.ContainsFunc(inner, func(s string) bool { return !dmAttrName.MatchString(strings.TrimSpace(s)) }) {
+					inner := splitTop(e[open+1 : end])
+					if len(inner) > 1 && !slices.ContainsFunc(inner, func(s string) bool { return !attrName.MatchString(strings.TrimSpace(s)) }) {
 						desc := strings.Join(strings.Fields(e[:open]+" "+e[end+1:]), " ")
 						for _, n := range inner {
-							dmAddAttribute(&d.t, designer.Attribute{Name: strings.TrimSpace(n), Description: desc})
+							addAttribute(&d.t, designer.Attribute{Name: strings.TrimSpace(n), Description: desc})
 						}
 						continue
 					}
 				}
 				// "post_owner_id for notification generation": a name that looks like one.
-				if name, rest, ok := strings.Cut(e, " "); ok && dmLooksLikeName(name, d.sample) {
-					dmAddAttribute(&d.t, designer.Attribute{Name: strings.Trim(name, "`"), Description: strings.TrimSpace(rest)})
+				if name, rest, ok := strings.Cut(e, " "); ok && looksLikeName(name, d.sample) {
+					addAttribute(&d.t, designer.Attribute{Name: strings.Trim(name, "`"), Description: strings.TrimSpace(rest)})
 					continue
 				}
 				left = append(left, e)
@@ -164,7 +165,7 @@ func (p *dmParser) attributes(d *dmTableDraft, text string) []string {
 			}
 			a := designer.Attribute{Name: m[1], Description: strings.TrimSpace(m[3] + m[4])}
 			if m[2] != "" {
-				switch t, err := designer.ParseType(dmTypeWord(m[2])); {
+				switch t, err := designer.ParseType(typeWord(m[2])); {
 				case err == nil:
 					a.Type = t
 				case strings.EqualFold(strings.TrimSpace(m[2]), "ttl"):
@@ -173,14 +174,14 @@ func (p *dmParser) attributes(d *dmTableDraft, text string) []string {
 					a.Description = strings.TrimSpace(strings.TrimSpace(m[2]) + " " + a.Description)
 				}
 			}
-			dmAddAttribute(&d.t, a)
+			addAttribute(&d.t, a)
 		}
 	}
 	return left
 }
 
-// dmTypeWord reads the spellings of types data models use: "StringSet", "Number (epoch)", "Bool".
-func dmTypeWord(s string) string {
+// typeWord reads the spellings of types data models use: "StringSet", "Number (epoch)", "Bool".
+func typeWord(s string) string {
 	w := strings.TrimSpace(s)
 	if i := strings.IndexAny(w, ",;"); i > 0 {
 		w = w[:i]
@@ -198,8 +199,8 @@ func dmTypeWord(s string) string {
 	return w
 }
 
-// dmSplitTop splits at commas outside parentheses and brackets.
-func dmSplitTop(s string) []string {
+// splitTop splits at commas outside parentheses and brackets.
+func splitTop(s string) []string {
 	var out []string
 	depth, start := 0, 0
 	for i, r := range s {
@@ -218,7 +219,7 @@ func dmSplitTop(s string) []string {
 	return append(out, s[start:])
 }
 
-func dmAddAttribute(t *designer.Table, a designer.Attribute) {
+func addAttribute(t *designer.Table, a designer.Attribute) {
 	if _, err := designer.CleanName("name", a.Name); err != nil {
 		return
 	}
@@ -234,20 +235,20 @@ func dmAddAttribute(t *designer.Table, a designer.Attribute) {
 	t.Attributes = append(t.Attributes, a)
 }
 
-// dmFirstName is the first word of "expiresAt field for automatic cleanup".
-func dmFirstName(v string) string {
+// firstName is the first word of "expiresAt field for automatic cleanup".
+func firstName(v string) string {
 	fs := strings.Fields(strings.ReplaceAll(v, "`", ""))
 	if len(fs) == 0 {
 		return ""
 	}
 	n := strings.Trim(fs[0], ",.:;()")
-	if !dmAttrName.MatchString(n) {
+	if !attrName.MatchString(n) {
 		return ""
 	}
 	return n
 }
 
-var dmProjectionWords = []struct {
+var projectionWords = []struct {
 	word, typ string
 }{
 	{"keys_only", designer.KeysOnly}, {"keys-only", designer.KeysOnly}, {"keys only", designer.KeysOnly}, {"keysonly", designer.KeysOnly},
@@ -255,17 +256,17 @@ var dmProjectionWords = []struct {
 }
 
 // projection reads "INCLUDE (a, b) - why", "KEYS_ONLY - why", "keys-only", "ALL".
-func (p *dmParser) projection(d *dmIndexDraft, it mdItem, f dmField) {
-	if pr, why, ok := dmExactProjection(f); ok {
+func (p *parser) projection(d *indexDraft, it markdown.Item, f fieldItem) {
+	if pr, why, ok := exactProjection(f); ok {
 		d.ix.Projection, d.projExact = pr, true
-		dmAppend(&d.ix.ProjectionWhy, why)
+		appendText(&d.ix.ProjectionWhy, why)
 		p.projectionLines(d, it, f.cont)
 		return
 	}
-	head, why, _ := dmCutDash(f.value)
+	head, why, _ := cutDash(f.value)
 	plain := strings.ReplaceAll(strings.TrimSpace(head), "`", "")
 	lower := strings.ToLower(plain)
-	for _, w := range dmProjectionWords {
+	for _, w := range projectionWords {
 		if !strings.HasPrefix(lower, w.word) {
 			continue
 		}
@@ -283,12 +284,12 @@ func (p *dmParser) projection(d *dmIndexDraft, it mdItem, f dmField) {
 				list = why
 			}
 			var attrs []string
-			for _, a := range dmSplitTop(list) {
+			for _, a := range splitTop(list) {
 				a = strings.TrimSpace(a)
 				if a == "" {
 					continue
 				}
-				if !dmAttrName.MatchString(a) {
+				if !attrName.MatchString(a) {
 					attrs = nil
 					break
 				}
@@ -299,8 +300,8 @@ func (p *dmParser) projection(d *dmIndexDraft, it mdItem, f dmField) {
 			}
 			if attrs == nil && why != "" && list == why {
 				// "INCLUDE - follower_username, follower_profilePicture, createdDate for display"
-				for _, a := range dmSplitTop(why) {
-					if n := dmFirstName(a); n != "" {
+				for _, a := range splitTop(why) {
+					if n := firstName(a); n != "" {
 						attrs = append(attrs, n)
 					}
 				}
@@ -313,35 +314,35 @@ func (p *dmParser) projection(d *dmIndexDraft, it mdItem, f dmField) {
 		break
 	}
 	if d.ix.Projection.Type == "" {
-		p.note(it.line, "index %s: projection %q is not KEYS_ONLY, INCLUDE or ALL; ALL was assumed and the text kept in its justification", d.ix.Name, oneLine(f.value))
+		p.note(it.Line, "index %s: projection %q is not KEYS_ONLY, INCLUDE or ALL; ALL was assumed and the text kept in its justification", d.ix.Name, markdown.OneLine(f.value))
 		why = f.value
 	}
-	dmAppend(&d.ix.ProjectionWhy, why)
+	appendText(&d.ix.ProjectionWhy, why)
 	p.projectionLines(d, it, f.cont)
 }
 
 // projectionLines reads the lines under a projection: the per-pattern attributes, and more of
 // its justification.
-func (p *dmParser) projectionLines(d *dmIndexDraft, it mdItem, lines []string) {
+func (p *parser) projectionLines(d *indexDraft, it markdown.Item, lines []string) {
 	for _, c := range lines {
-		cf, ok := dmReadField(mdItem{kind: itemBullet, lines: []string{c}})
+		cf, ok := readField(markdown.Item{Kind: markdown.KindBullet, Lines: []string{c}})
 		if ok && strings.Contains(cf.label, "projected attributes") {
-			if list, exact := dmExactPatternAttributes(cf.escaped); exact {
+			if list, exact := exactPatternAttributes(cf.escaped); exact {
 				d.ix.PatternAttributes = append(d.ix.PatternAttributes, list...)
 				continue
 			}
 			p.patternAttributes(d, it, cf.full())
 			continue
 		}
-		dmAppend(&d.ix.ProjectionWhy, unescapeInline(c))
+		appendText(&d.ix.ProjectionWhy, markdown.Unescape(c))
 	}
 }
 
-var dmPatternRef = regexp.MustCompile(`(?i)(?:pattern\s*#?|\bAP|#)\s*(\d{1,6})\b`)
+var patternRef = regexp.MustCompile(`(?i)(?:pattern\s*#?|\bAP|#)\s*(\d{1,6})\b`)
 
 // patternAttributes reads "Pattern #7 needs dept_no + count, Pattern #9 needs dept_no + salary".
-func (p *dmParser) patternAttributes(d *dmIndexDraft, it mdItem, text string) {
-	locs := dmPatternRef.FindAllStringSubmatchIndex(text, -1)
+func (p *parser) patternAttributes(d *indexDraft, it markdown.Item, text string) {
+	locs := patternRef.FindAllStringSubmatchIndex(text, -1)
 	clean := len(locs) > 0
 	for i, loc := range locs {
 		n, _ := strconv.Atoi(text[loc[2]:loc[3]])
@@ -352,14 +353,14 @@ func (p *dmParser) patternAttributes(d *dmIndexDraft, it mdItem, text string) {
 		seg := strings.TrimSpace(text[loc[1]:end])
 		seg = strings.TrimSpace(strings.TrimRight(seg, ",;. "))
 		for _, lead := range []string{"needs", "requires", "uses", "reads", ":", "-", "—"} {
-			if rest, ok := cutPrefixFold(seg, lead); ok {
+			if rest, ok := markdown.CutPrefixFold(seg, lead); ok {
 				seg = strings.TrimSpace(rest)
 			}
 		}
 		var attrs []string
 		for _, part := range strings.FieldsFunc(seg, func(r rune) bool { return r == '+' || r == ',' || r == '&' }) {
 			part = strings.TrimSpace(part)
-			name := dmFirstName(part)
+			name := firstName(part)
 			if name == "" || strings.EqualFold(name, "and") {
 				clean = false
 				continue
@@ -376,20 +377,20 @@ func (p *dmParser) patternAttributes(d *dmIndexDraft, it mdItem, text string) {
 		}
 	}
 	if !clean {
-		dmAppend(&d.ix.ProjectionWhy, "Per-pattern projected attributes: "+text)
-		p.note(it.line, "index %s: the per-pattern projected attributes were read in part; the wording was kept in the projection justification", d.ix.Name)
+		appendText(&d.ix.ProjectionWhy, "Per-pattern projected attributes: "+text)
+		p.note(it.Line, "index %s: the per-pattern projected attributes were read in part; the wording was kept in the projection justification", d.ix.Name)
 	}
 }
 
-var dmTableNameLine = regexp.MustCompile(`(?i)^\s*(?:[-*+]\s+)?\*\*table name:?\*\*:?\s*(.+)$`)
+var tableNameLine = regexp.MustCompile(`(?i)^\s*(?:[-*+]\s+)?\*\*table name:?\*\*:?\s*(.+)$`)
 
 // looseTableLine reads "**Table Name:** `orders`" in documents without table headings, and the
 // key and billing lines that go with it. The text stays in the section's prose as well.
-func (p *dmParser) looseTableLine(it mdItem) bool {
-	if m := dmTableNameLine.FindStringSubmatch(it.lines[0]); m != nil {
-		name := strings.Trim(strings.TrimSpace(unescapeInline(m[1])), "`")
-		if dmPlainName.MatchString(name) && !slices.ContainsFunc(p.tables, func(d *dmTableDraft) bool { return d.t.Name == name }) {
-			p.tables = append(p.tables, &dmTableDraft{line: it.line, t: designer.Table{Name: name}, loose: true})
+func (p *parser) looseTableLine(it markdown.Item) bool {
+	if m := tableNameLine.FindStringSubmatch(it.Lines[0]); m != nil {
+		name := strings.Trim(strings.TrimSpace(markdown.Unescape(m[1])), "`")
+		if plainName.MatchString(name) && !slices.ContainsFunc(p.tables, func(d *tableDraft) bool { return d.t.Name == name }) {
+			p.tables = append(p.tables, &tableDraft{line: it.Line, t: designer.Table{Name: name}, loose: true})
 			p.recognised = true
 		}
 		return true
@@ -399,7 +400,7 @@ func (p *dmParser) looseTableLine(it mdItem) bool {
 		return false
 	}
 	d := p.tables[len(p.tables)-1]
-	f, ok := dmReadField(it)
+	f, ok := readField(it)
 	if !ok {
 		return false
 	}

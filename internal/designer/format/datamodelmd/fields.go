@@ -1,4 +1,4 @@
-package format
+package datamodelmd
 
 import (
 	"regexp"
@@ -6,42 +6,43 @@ import (
 	"strings"
 
 	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/format/markdown"
 )
 
 // Labelled fields of a data model document's table and index sections: keys, billing, attributes,
-// and the exact forms ExportDataModelMD writes.
+// and the exact forms Export writes.
 
 // labelledLine reads "- **Label**: value", "**Label:** value" and "- Label: value".
 var (
-	dmBoldLabel  = regexp.MustCompile(`^\s*(?:[-*+]\s+)?\*\*([^*]{1,80}?)\*\*\s*(.*)$`)
-	dmPlainLabel = regexp.MustCompile(`^\s*[-*+]\s+([A-Za-z][A-Za-z /&‑-]{0,40}?)\s*:\s*(.*)$`)
+	boldLabel  = regexp.MustCompile(`^\s*(?:[-*+]\s+)?\*\*([^*]{1,80}?)\*\*\s*(.*)$`)
+	plainLabel = regexp.MustCompile(`^\s*[-*+]\s+([A-Za-z][A-Za-z /&‑-]{0,40}?)\s*:\s*(.*)$`)
 )
 
-type dmField struct {
+type fieldItem struct {
 	label string // lower case, hyphens plain
 	raw   string // label as written
 	value string // unescaped text after the label and colon
 	paren string // "(Partition Key)" written between a label and its colon
-	// escaped is the value as written, before unescaping, for the exact forms ExportDataModelMD
+	// escaped is the value as written, before unescaping, for the exact forms Export
 	// writes.
 	escaped string
 	cont    []string
 }
 
-func dmReadField(it mdItem) (dmField, bool) {
-	if it.kind != itemBullet && it.kind != itemText {
-		return dmField{}, false
+func readField(it markdown.Item) (fieldItem, bool) {
+	if it.Kind != markdown.KindBullet && it.Kind != markdown.KindText {
+		return fieldItem{}, false
 	}
-	first := it.lines[0]
+	first := it.Lines[0]
 	var label, rest string
-	if m := dmBoldLabel.FindStringSubmatch(first); m != nil {
+	if m := boldLabel.FindStringSubmatch(first); m != nil {
 		label, rest = m[1], m[2]
-	} else if m := dmPlainLabel.FindStringSubmatch(first); m != nil && it.kind == itemBullet {
+	} else if m := plainLabel.FindStringSubmatch(first); m != nil && it.Kind == markdown.KindBullet {
 		label, rest = m[1], ":"+m[2]
 	} else {
-		return dmField{}, false
+		return fieldItem{}, false
 	}
-	f := dmField{raw: strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(label), ":"))}
+	f := fieldItem{raw: strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(label), ":"))}
 	rest = strings.TrimSpace(rest)
 	if strings.HasPrefix(rest, "(") {
 		if i := strings.Index(rest, ")"); i > 0 {
@@ -51,23 +52,23 @@ func dmReadField(it mdItem) (dmField, bool) {
 	rest = strings.TrimSpace(strings.TrimPrefix(rest, ":"))
 	f.label = strings.ToLower(strings.NewReplacer("‑", "-", "‐", "-", "–", "-").Replace(f.raw))
 	f.escaped = rest
-	f.value = unescapeInline(rest)
-	f.cont = dedent(it.lines[1:])
+	f.value = markdown.Unescape(rest)
+	f.cont = markdown.Dedent(it.Lines[1:])
 	return f, true
 }
 
-func (f dmField) full() string {
+func (f fieldItem) full() string {
 	parts := []string{}
 	if f.value != "" {
 		parts = append(parts, f.value)
 	}
 	for _, c := range f.cont {
-		parts = append(parts, unescapeInline(c))
+		parts = append(parts, markdown.Unescape(c))
 	}
 	return strings.Join(parts, "\n")
 }
 
-func dmAppend(dst *string, s string) {
+func appendText(dst *string, s string) {
 	if s == "" {
 		return
 	}
@@ -79,180 +80,180 @@ func dmAppend(dst *string, s string) {
 
 // Fields of table and index sections.
 const (
-	dmfNone = iota
-	dmfPurpose
-	dmfAggregateBoundary
-	dmfPartitionKey
-	dmfSortKey
-	dmfTaxonomy
-	dmfAttributes
-	dmfEntity
-	dmfBoundedReads
-	dmfServed
-	dmfCapacity
-	dmfTTL
-	dmfBilling
-	dmfLooseKey
-	dmfKeys
-	dmfProjection
-	dmfPatternAttributes
-	dmfSparse
-	dmfMultiAttribute
+	fieldNone = iota
+	fieldPurpose
+	fieldAggregateBoundary
+	fieldPartitionKey
+	fieldSortKey
+	fieldTaxonomy
+	fieldAttributes
+	fieldEntity
+	fieldBoundedReads
+	fieldServed
+	fieldCapacity
+	fieldTTL
+	fieldBilling
+	fieldLooseKey
+	fieldKeys
+	fieldProjection
+	fieldPatternAttributes
+	fieldSparse
+	fieldMultiAttribute
 )
 
-// dmTableFieldID says which field of a table section a labelled line is.
-func dmTableFieldID(f dmField) int {
+// tableFieldID says which field of a table section a labelled line is.
+func tableFieldID(f fieldItem) int {
 	switch {
 	case f.label == "purpose":
-		return dmfPurpose
+		return fieldPurpose
 	case f.label == "aggregate boundary":
-		return dmfAggregateBoundary
+		return fieldAggregateBoundary
 	case f.label == "partition key" || f.label == "pk" && f.paren == "" || f.label == "hash key":
-		return dmfPartitionKey
+		return fieldPartitionKey
 	case f.label == "sort key" || f.label == "sk" && f.paren == "" || f.label == "range key":
-		return dmfSortKey
+		return fieldSortKey
 	case strings.Contains(f.label, "taxonomy") || f.label == "entity types" || f.label == "entities":
-		return dmfTaxonomy
+		return fieldTaxonomy
 	case f.label == "attributes" || f.label == "key attributes":
-		return dmfAttributes
+		return fieldAttributes
 	case strings.HasSuffix(f.label, " entity") || strings.HasSuffix(f.label, " entities"):
-		return dmfEntity
+		return fieldEntity
 	case strings.Contains(f.label, "bounded read"):
-		return dmfBoundedReads
+		return fieldBoundedReads
 	case strings.Contains(f.label, "access patterns served") || f.label == "patterns served":
-		return dmfServed
+		return fieldServed
 	case strings.Contains(f.label, "capacity"):
-		return dmfCapacity
+		return fieldCapacity
 	case f.label == "ttl" || strings.Contains(f.label, "time to live"):
-		return dmfTTL
+		return fieldTTL
 	case f.label == "billing mode":
-		return dmfBilling
+		return fieldBilling
 	case f.paren != "" && (strings.EqualFold(f.paren, "partition key") || strings.EqualFold(f.paren, "sort key")):
-		return dmfLooseKey
+		return fieldLooseKey
 	}
-	return dmfNone
+	return fieldNone
 }
 
-// dmIndexFieldID says which field of an index section a labelled line is.
-func dmIndexFieldID(f dmField) int {
+// indexFieldID says which field of an index section a labelled line is.
+func indexFieldID(f fieldItem) int {
 	switch {
 	case f.label == "purpose" || f.label == "use case":
-		return dmfPurpose
+		return fieldPurpose
 	case f.label == "partition key" || f.label == "hash key" || f.label == "hash" || f.label == "pk":
-		return dmfPartitionKey
+		return fieldPartitionKey
 	case f.label == "sort key" || f.label == "range key" || f.label == "range" || f.label == "sk":
-		return dmfSortKey
+		return fieldSortKey
 	case f.label == "keys" || f.label == "key schema":
-		return dmfKeys
+		return fieldKeys
 	case f.label == "projection":
-		return dmfProjection
+		return fieldProjection
 	case strings.Contains(f.label, "projected attributes"):
-		return dmfPatternAttributes
+		return fieldPatternAttributes
 	case f.label == "sparse":
-		return dmfSparse
+		return fieldSparse
 	case strings.Contains(f.label, "access patterns served") || f.label == "patterns served":
-		return dmfServed
+		return fieldServed
 	case strings.Contains(f.label, "capacity"):
-		return dmfCapacity
+		return fieldCapacity
 	case strings.Contains(f.label, "multi-attribute key"):
-		return dmfMultiAttribute
+		return fieldMultiAttribute
 	}
-	return dmfNone
+	return fieldNone
 }
 
 // field reads one labelled bullet of a table or index section.
-func (p *dmParser) field(s *dmSection, it mdItem) bool {
-	f, ok := dmReadField(it)
+func (p *parser) field(s *sectionDraft, it markdown.Item) bool {
+	f, ok := readField(it)
 	if !ok {
 		return false
 	}
-	if s.kind == dmTable {
+	if s.kind == sectionTable {
 		return p.tableField(s, it, f)
 	}
 	return p.indexField(s, it, f)
 }
 
-func (p *dmParser) tableField(s *dmSection, it mdItem, f dmField) bool {
+func (p *parser) tableField(s *sectionDraft, it markdown.Item, f fieldItem) bool {
 	d := p.tables[s.table]
 	t := &d.t
-	switch dmTableFieldID(f) {
-	case dmfPurpose:
-		dmAppend(&t.Purpose, f.full())
-	case dmfAggregateBoundary:
-		dmAppend(&t.AggregateBoundary, f.full())
-	case dmfPartitionKey:
-		if keys, why, ok := dmExactKeys(f); ok && len(keys) <= 1 {
-			d.pkExact = dmExactKey{set: true, keys: keys}
-			dmAppend(&t.PartitionKeyWhy, why)
+	switch tableFieldID(f) {
+	case fieldPurpose:
+		appendText(&t.Purpose, f.full())
+	case fieldAggregateBoundary:
+		appendText(&t.AggregateBoundary, f.full())
+	case fieldPartitionKey:
+		if keys, why, ok := exactKeys(f); ok && len(keys) <= 1 {
+			d.pkExact = exactKey{set: true, keys: keys}
+			appendText(&t.PartitionKeyWhy, why)
 			return true
 		}
-		names, why, _, ok := dmParseKey(f)
-		dmAppend(&t.PartitionKeyWhy, why)
+		names, why, _, ok := parseKey(f)
+		appendText(&t.PartitionKeyWhy, why)
 		if !ok || len(names) == 0 {
-			p.note(it.line, "table %s: the partition key %q names no attribute Dynaloom can read", t.Name, oneLine(f.value))
+			p.note(it.Line, "table %s: the partition key %q names no attribute Dynaloom can read", t.Name, markdown.OneLine(f.value))
 			return true
 		}
 		if len(names) > 1 {
-			p.note(it.line, "table %s: a table's partition key is one attribute; %s was used (write a#b strings for composite keys)", t.Name, names[0])
+			p.note(it.Line, "table %s: a table's partition key is one attribute; %s was used (write a#b strings for composite keys)", t.Name, names[0])
 		}
-		d.pkRaw, d.keyLine = names[:1], it.line
-	case dmfSortKey:
-		if keys, why, ok := dmExactKeys(f); ok && len(keys) <= 1 {
-			d.skExact = dmExactKey{set: true, keys: keys}
-			dmAppend(&t.SortKeyWhy, why)
+		d.pkRaw, d.keyLine = names[:1], it.Line
+	case fieldSortKey:
+		if keys, why, ok := exactKeys(f); ok && len(keys) <= 1 {
+			d.skExact = exactKey{set: true, keys: keys}
+			appendText(&t.SortKeyWhy, why)
 			return true
 		}
-		names, why, none, ok := dmParseKey(f)
-		dmAppend(&t.SortKeyWhy, why)
+		names, why, none, ok := parseKey(f)
+		appendText(&t.SortKeyWhy, why)
 		if none {
 			d.skRaw = nil
 			return true
 		}
 		if !ok || len(names) == 0 {
-			p.note(it.line, "table %s: the sort key %q names no attribute Dynaloom can read", t.Name, oneLine(f.value))
+			p.note(it.Line, "table %s: the sort key %q names no attribute Dynaloom can read", t.Name, markdown.OneLine(f.value))
 			return true
 		}
 		if len(names) > 1 {
-			p.note(it.line, "table %s: a table's sort key is one attribute; %s was used", t.Name, names[0])
+			p.note(it.Line, "table %s: a table's sort key is one attribute; %s was used", t.Name, names[0])
 		}
 		d.skRaw = names[:1]
-	case dmfTaxonomy:
-		if ets, ok := dmExactTaxonomy(f); ok && strings.Contains(f.label, "taxonomy") {
+	case fieldTaxonomy:
+		if ets, ok := exactTaxonomy(f); ok && strings.Contains(f.label, "taxonomy") {
 			t.EntityTypes = append(t.EntityTypes, ets...)
 			return true
 		}
 		return p.taxonomy(d, f)
-	case dmfAttributes:
-		if attrs, ok := dmExactAttributes(f); ok {
+	case fieldAttributes:
+		if attrs, ok := exactAttributes(f); ok {
 			t.Attributes = append(t.Attributes, attrs...)
 			return true
 		}
 		if left := p.attributes(d, f.full()); len(left) > 0 {
-			p.note(it.line, "table %s: attribute text %q was not read as attributes; the bullet was kept as prose", t.Name, strings.Join(left, ", "))
+			p.note(it.Line, "table %s: attribute text %q was not read as attributes; the bullet was kept as prose", t.Name, strings.Join(left, ", "))
 			return false
 		}
-	case dmfEntity:
+	case fieldEntity:
 		p.entityParagraph(d, f)
-	case dmfBoundedReads:
-		dmAppend(&t.BoundedReads, f.full())
-	case dmfServed:
-		dmAppend(&d.served, f.full())
-	case dmfCapacity:
-		dmAppend(&t.Capacity, f.full())
-	case dmfTTL:
-		if name, rest, ok := dmReadCodeSpan(f.escaped); ok && rest == "" && len(f.cont) == 0 {
+	case fieldBoundedReads:
+		appendText(&t.BoundedReads, f.full())
+	case fieldServed:
+		appendText(&d.served, f.full())
+	case fieldCapacity:
+		appendText(&t.Capacity, f.full())
+	case fieldTTL:
+		if name, rest, ok := readCodeSpan(f.escaped); ok && rest == "" && len(f.cont) == 0 {
 			t.TTLAttribute = name
 			return true
 		}
-		name := dmFirstName(f.value)
+		name := firstName(f.value)
 		if name == "" {
 			return false
 		}
 		t.TTLAttribute = name
 		return false // the explanation is kept as prose
-	case dmfBilling:
+	case fieldBilling:
 		return p.billing(t, f.value)
-	case dmfLooseKey:
+	case fieldLooseKey:
 		return p.looseKey(d, f)
 	default:
 		return false
@@ -261,12 +262,12 @@ func (p *dmParser) tableField(s *dmSection, it mdItem, f dmField) bool {
 }
 
 var (
-	dmReadUnits  = regexp.MustCompile(`(?i)\b(\d{1,15})\s*RCU\b`)
-	dmWriteUnits = regexp.MustCompile(`(?i)\b(\d{1,15})\s*WCU\b`)
+	readUnits  = regexp.MustCompile(`(?i)\b(\d{1,15})\s*RCU\b`)
+	writeUnits = regexp.MustCompile(`(?i)\b(\d{1,15})\s*WCU\b`)
 )
 
 // billing reads "PAY_PER_REQUEST (on-demand)", "Provisioned, 100 RCU, 20 WCU".
-func (p *dmParser) billing(t *designer.Table, v string) bool {
+func (p *parser) billing(t *designer.Table, v string) bool {
 	w := designer.Words(v)
 	switch {
 	case strings.Contains(w, "on demand") || strings.Contains(w, "pay per request"):
@@ -279,7 +280,7 @@ func (p *dmParser) billing(t *designer.Table, v string) bool {
 	for _, u := range []struct {
 		re  *regexp.Regexp
 		dst **int64
-	}{{dmReadUnits, &t.ReadUnits}, {dmWriteUnits, &t.WriteUnits}} {
+	}{{readUnits, &t.ReadUnits}, {writeUnits, &t.WriteUnits}} {
 		if m := u.re.FindStringSubmatch(v); m != nil {
 			if n, err := strconv.ParseInt(m[1], 10, 64); err == nil {
 				*u.dst = &n
@@ -290,84 +291,84 @@ func (p *dmParser) billing(t *designer.Table, v string) bool {
 }
 
 // looseKey reads "**PK** (Partition Key): String - why", as key structure sections write it.
-func (p *dmParser) looseKey(d *dmTableDraft, f dmField) bool {
+func (p *parser) looseKey(d *tableDraft, f fieldItem) bool {
 	name := strings.Trim(f.raw, "` ")
-	if !dmAttrName.MatchString(name) {
+	if !attrName.MatchString(name) {
 		return false
 	}
 	typ, why := "", f.value
-	if head, rest, ok := dmCutDash(f.value); ok {
+	if head, rest, ok := cutDash(f.value); ok {
 		typ, why = head, rest
 	} else if !strings.Contains(f.value, " ") {
 		typ, why = f.value, ""
 	}
 	if tt, err := designer.ParseType(typ); err == nil && typ != "" {
-		dmAddAttribute(&d.t, designer.Attribute{Name: name, Type: tt})
+		addAttribute(&d.t, designer.Attribute{Name: name, Type: tt})
 	}
 	if strings.EqualFold(f.paren, "partition key") {
 		d.pkRaw = []string{name}
-		dmAppend(&d.t.PartitionKeyWhy, why)
+		appendText(&d.t.PartitionKeyWhy, why)
 	} else {
 		d.skRaw = []string{name}
-		dmAppend(&d.t.SortKeyWhy, why)
+		appendText(&d.t.SortKeyWhy, why)
 	}
 	return true
 }
 
-func (p *dmParser) indexField(s *dmSection, it mdItem, f dmField) bool {
+func (p *parser) indexField(s *sectionDraft, it markdown.Item, f fieldItem) bool {
 	d := p.indexes[s.index]
 	ix := &d.ix
-	switch dmIndexFieldID(f) {
-	case dmfPurpose:
-		dmAppend(&ix.Purpose, f.full())
-	case dmfPartitionKey:
-		if keys, why, ok := dmExactKeys(f); ok && len(keys) <= designer.MaxGSIKeyAttributes {
-			d.pkExact = dmExactKey{set: true, keys: keys}
+	switch indexFieldID(f) {
+	case fieldPurpose:
+		appendText(&ix.Purpose, f.full())
+	case fieldPartitionKey:
+		if keys, why, ok := exactKeys(f); ok && len(keys) <= designer.MaxGSIKeyAttributes {
+			d.pkExact = exactKey{set: true, keys: keys}
 			ix.PartitionKey = keys
-			dmAppend(&ix.PartitionKeyWhy, why)
+			appendText(&ix.PartitionKeyWhy, why)
 			return true
 		}
-		names, why, _, ok := dmParseKey(f)
-		dmAppend(&ix.PartitionKeyWhy, why)
+		names, why, _, ok := parseKey(f)
+		appendText(&ix.PartitionKeyWhy, why)
 		if !ok || len(names) == 0 {
-			p.note(it.line, "index %s: the partition key %q names no attribute Dynaloom can read", ix.Name, oneLine(f.value))
+			p.note(it.Line, "index %s: the partition key %q names no attribute Dynaloom can read", ix.Name, markdown.OneLine(f.value))
 			return true
 		}
-		ix.PartitionKey = p.indexKey(it.line, ix.Name, names)
-	case dmfSortKey:
-		if keys, why, ok := dmExactKeys(f); ok && len(keys) <= designer.MaxGSIKeyAttributes {
-			d.skExact = dmExactKey{set: true, keys: keys}
+		ix.PartitionKey = p.indexKey(it.Line, ix.Name, names)
+	case fieldSortKey:
+		if keys, why, ok := exactKeys(f); ok && len(keys) <= designer.MaxGSIKeyAttributes {
+			d.skExact = exactKey{set: true, keys: keys}
 			ix.SortKey = keys
-			dmAppend(&ix.SortKeyWhy, why)
+			appendText(&ix.SortKeyWhy, why)
 			return true
 		}
-		names, why, none, ok := dmParseKey(f)
-		dmAppend(&ix.SortKeyWhy, why)
+		names, why, none, ok := parseKey(f)
+		appendText(&ix.SortKeyWhy, why)
 		if none {
 			ix.SortKey = nil
 			return true
 		}
 		if !ok || len(names) == 0 {
-			p.note(it.line, "index %s: the sort key %q names no attribute Dynaloom can read", ix.Name, oneLine(f.value))
+			p.note(it.Line, "index %s: the sort key %q names no attribute Dynaloom can read", ix.Name, markdown.OneLine(f.value))
 			return true
 		}
-		ix.SortKey = p.indexKey(it.line, ix.Name, names)
-	case dmfKeys:
+		ix.SortKey = p.indexKey(it.Line, ix.Name, names)
+	case fieldKeys:
 		for _, c := range f.cont {
-			if !p.indexKeyLine(s, mdItem{kind: itemBullet, line: it.line, lines: []string{c}}) {
+			if !p.indexKeyLine(s, markdown.Item{Kind: markdown.KindBullet, Line: it.Line, Lines: []string{c}}) {
 				return false
 			}
 		}
-	case dmfProjection:
+	case fieldProjection:
 		p.projection(d, it, f)
-	case dmfPatternAttributes:
-		if list, ok := dmExactPatternAttributes(f.escaped); ok && len(f.cont) == 0 {
+	case fieldPatternAttributes:
+		if list, ok := exactPatternAttributes(f.escaped); ok && len(f.cont) == 0 {
 			ix.PatternAttributes = append(ix.PatternAttributes, list...)
 			return true
 		}
 		p.patternAttributes(d, it, f.full())
-	case dmfSparse:
-		if sparse, note, ok := dmExactSparse(f.escaped); ok && len(f.cont) == 0 {
+	case fieldSparse:
+		if sparse, note, ok := exactSparse(f.escaped); ok && len(f.cont) == 0 {
 			ix.Sparse, ix.SparseNote = sparse, note
 			return true
 		}
@@ -380,12 +381,12 @@ func (p *dmParser) indexField(s *dmSection, it mdItem, f dmField) bool {
 			ix.Sparse = true
 		}
 		ix.SparseNote = v
-	case dmfServed:
-		dmAppend(&d.served, f.full())
-	case dmfCapacity:
-		dmAppend(&ix.Capacity, f.full())
-	case dmfMultiAttribute:
-		dmAppend(&ix.PartitionKeyWhy, "Multi-attribute key decision: "+f.full())
+	case fieldServed:
+		appendText(&d.served, f.full())
+	case fieldCapacity:
+		appendText(&ix.Capacity, f.full())
+	case fieldMultiAttribute:
+		appendText(&ix.PartitionKeyWhy, "Multi-attribute key decision: "+f.full())
 	default:
 		return false
 	}
@@ -393,11 +394,11 @@ func (p *dmParser) indexField(s *dmSection, it mdItem, f dmField) bool {
 }
 
 // indexKeyLine reads "- Hash: `GSI1PK` = `…`" and "- Range: …" lines.
-func (p *dmParser) indexKeyLine(s *dmSection, it mdItem) bool {
-	if s.kind != dmIndex || it.kind != itemBullet {
+func (p *parser) indexKeyLine(s *sectionDraft, it markdown.Item) bool {
+	if s.kind != sectionIndex || it.Kind != markdown.KindBullet {
 		return false
 	}
-	f, ok := dmReadField(it)
+	f, ok := readField(it)
 	if !ok {
 		return false
 	}
@@ -408,11 +409,11 @@ func (p *dmParser) indexKeyLine(s *dmSection, it mdItem) bool {
 	return false
 }
 
-// The exact forms ExportDataModelMD writes. Each reads the escaped value of a field and fails,
+// The exact forms Export writes. Each reads the escaped value of a field and fails,
 // leaving the field to the readers of the forms seen in the wild, unless the whole value fits.
 
-// dmExactKeys reads "name (S) + other (N) - why" and "None - why".
-func dmExactKeys(f dmField) ([]designer.KeyAttribute, string, bool) {
+// exactKeys reads "name (S) + other (N) - why" and "None - why".
+func exactKeys(f fieldItem) ([]designer.KeyAttribute, string, bool) {
 	if len(f.cont) > 0 {
 		return nil, "", false
 	}
@@ -422,7 +423,7 @@ func dmExactKeys(f dmField) ([]designer.KeyAttribute, string, bool) {
 		rest = after
 	} else {
 		for {
-			k, after, ok := dmExactNameType(rest)
+			k, after, ok := exactNameType(rest)
 			if !ok {
 				return nil, "", false
 			}
@@ -438,15 +439,15 @@ func dmExactKeys(f dmField) ([]designer.KeyAttribute, string, bool) {
 	case rest == "":
 		return keys, "", true
 	case strings.HasPrefix(rest, " - "):
-		return keys, unescapeInline(rest[3:]), true
+		return keys, markdown.Unescape(rest[3:]), true
 	}
 	return nil, "", false
 }
 
-// dmExactNameType reads "name (T)" at the start of escaped text: the name up to the first
+// exactNameType reads "name (T)" at the start of escaped text: the name up to the first
 // unescaped "(", then a DynamoDB type in parentheses. It returns the text after it.
-func dmExactNameType(s string) (designer.Attribute, string, bool) {
-	open := dmIndexUnescaped(s, '(')
+func exactNameType(s string) (designer.Attribute, string, bool) {
+	open := indexUnescaped(s, '(')
 	if open < 0 || open > 0 && s[open-1] != ' ' {
 		return designer.Attribute{}, "", false
 	}
@@ -455,7 +456,7 @@ func dmExactNameType(s string) (designer.Attribute, string, bool) {
 		name = s[:open-1]
 	}
 	// A type without a name ("(B)") is no attribute: the line stays prose.
-	if strings.TrimSpace(name) == "" || !dmExactName(name) {
+	if strings.TrimSpace(name) == "" || !exactName(name) {
 		return designer.Attribute{}, "", false
 	}
 	end := strings.IndexByte(s[open:], ')')
@@ -466,17 +467,17 @@ func dmExactNameType(s string) (designer.Attribute, string, bool) {
 	if !typ.Valid() {
 		return designer.Attribute{}, "", false
 	}
-	return designer.Attribute{Name: unescapeInline(name), Type: typ}, s[open+end+1:], true
+	return designer.Attribute{Name: markdown.Unescape(name), Type: typ}, s[open+end+1:], true
 }
 
-// dmExactName reports whether escaped text can be a name in an exact form, which escapes the "`"
+// exactName reports whether escaped text can be a name in an exact form, which escapes the "`"
 // and "*" that wild documents put around names.
-func dmExactName(escaped string) bool {
-	return dmIndexUnescaped(escaped, '`') < 0 && dmIndexUnescaped(escaped, '*') < 0
+func exactName(escaped string) bool {
+	return indexUnescaped(escaped, '`') < 0 && indexUnescaped(escaped, '*') < 0
 }
 
-// dmIndexUnescaped returns the position of the first c in s that no backslash escapes, or -1.
-func dmIndexUnescaped(s string, c byte) int {
+// indexUnescaped returns the position of the first c in s that no backslash escapes, or -1.
+func indexUnescaped(s string, c byte) int {
 	for i := 0; i < len(s); i++ {
 		switch s[i] {
 		case '\\':
@@ -488,15 +489,15 @@ func dmIndexUnescaped(s string, c byte) int {
 	return -1
 }
 
-// dmExactAttributes reads "a (N), b (S)" or sub-bullets "- a (N): description".
-func dmExactAttributes(f dmField) ([]designer.Attribute, bool) {
+// exactAttributes reads "a (N), b (S)" or sub-bullets "- a (N): description".
+func exactAttributes(f fieldItem) ([]designer.Attribute, bool) {
 	var out []designer.Attribute
 	if len(f.cont) == 0 {
 		if f.escaped == "" {
 			return nil, true
 		}
-		for _, part := range splitUnescaped(f.escaped, ',') {
-			a, rest, ok := dmExactNameType(strings.TrimLeft(part, " "))
+		for _, part := range markdown.SplitUnescaped(f.escaped, ',') {
+			a, rest, ok := exactNameType(strings.TrimLeft(part, " "))
 			if !ok || rest != "" {
 				return nil, false
 			}
@@ -512,7 +513,7 @@ func dmExactAttributes(f dmField) ([]designer.Attribute, bool) {
 		if !ok {
 			return nil, false
 		}
-		a, rest, ok := dmExactNameType(entry)
+		a, rest, ok := exactNameType(entry)
 		if !ok {
 			return nil, false
 		}
@@ -521,21 +522,21 @@ func dmExactAttributes(f dmField) ([]designer.Attribute, bool) {
 			if !ok {
 				return nil, false
 			}
-			a.Description = unescapeInline(desc)
+			a.Description = markdown.Unescape(desc)
 		}
 		out = append(out, a)
 	}
 	return out, true
 }
 
-// dmExactTaxonomy reads one sub-bullet per entity type: "- **Order**: PK `…`, SK `…` - description".
-func dmExactTaxonomy(f dmField) ([]designer.EntityType, bool) {
+// exactTaxonomy reads one sub-bullet per entity type: "- **Order**: PK `…`, SK `…` - description".
+func exactTaxonomy(f fieldItem) ([]designer.EntityType, bool) {
 	if f.escaped != "" {
 		return nil, false
 	}
 	var out []designer.EntityType
 	for _, c := range f.cont {
-		et, ok := dmExactEntityType(c)
+		et, ok := exactEntityType(c)
 		if !ok {
 			return nil, false
 		}
@@ -544,7 +545,7 @@ func dmExactTaxonomy(f dmField) ([]designer.EntityType, bool) {
 	return out, true
 }
 
-func dmExactEntityType(l string) (designer.EntityType, bool) {
+func exactEntityType(l string) (designer.EntityType, bool) {
 	var et designer.EntityType
 	if l == "-" {
 		return et, true
@@ -568,7 +569,7 @@ func dmExactEntityType(l string) (designer.EntityType, bool) {
 		if end < 3 || !strings.HasPrefix(rest[end+2:], ":") {
 			return et, false
 		}
-		et.Entity = unescapeInline(rest[2:end])
+		et.Entity = markdown.Unescape(rest[2:end])
 		rest = rest[end+3:]
 		if rest == "" {
 			return et, true
@@ -579,7 +580,7 @@ func dmExactEntityType(l string) (designer.EntityType, bool) {
 	}
 	templates := false
 	if after, ok := strings.CutPrefix(rest, "PK `"); ok {
-		content, r, ok := dmReadCodeSpan("`" + after)
+		content, r, ok := readCodeSpan("`" + after)
 		if !ok {
 			return et, false
 		}
@@ -589,7 +590,7 @@ func dmExactEntityType(l string) (designer.EntityType, bool) {
 		}
 	}
 	if after, ok := strings.CutPrefix(rest, "SK `"); ok {
-		content, r, ok := dmReadCodeSpan("`" + after)
+		content, r, ok := readCodeSpan("`" + after)
 		if !ok {
 			return et, false
 		}
@@ -600,17 +601,17 @@ func dmExactEntityType(l string) (designer.EntityType, bool) {
 			return et, false
 		}
 	}
-	if dmIndexUnescaped(rest, '`') >= 0 {
+	if indexUnescaped(rest, '`') >= 0 {
 		return et, false // the exported form escapes a description's backticks
 	}
-	et.Description = unescapeInline(rest)
+	et.Description = markdown.Unescape(rest)
 	return et, true
 }
 
-// dmReadCodeSpan reads a code span at the start of s (CommonMark: a run of backticks, the text, a
+// readCodeSpan reads a code span at the start of s (CommonMark: a run of backticks, the text, a
 // run of as many; one space stripped from each side of padded text). It returns its text and what
 // follows it.
-func dmReadCodeSpan(s string) (string, string, bool) {
+func readCodeSpan(s string) (string, string, bool) {
 	n := 0
 	for n < len(s) && s[n] == '`' {
 		n++
@@ -639,8 +640,8 @@ func dmReadCodeSpan(s string) (string, string, bool) {
 	return "", "", false
 }
 
-// dmExactProjection reads "KEYS_ONLY - why", "ALL - why" and "INCLUDE (a, b) - why".
-func dmExactProjection(f dmField) (designer.Projection, string, bool) {
+// exactProjection reads "KEYS_ONLY - why", "ALL - why" and "INCLUDE (a, b) - why".
+func exactProjection(f fieldItem) (designer.Projection, string, bool) {
 	var pr designer.Projection
 	rest := f.escaped
 	for _, t := range []string{designer.KeysOnly, designer.Include, designer.All} {
@@ -654,16 +655,16 @@ func dmExactProjection(f dmField) (designer.Projection, string, bool) {
 	}
 	if pr.Type == designer.Include {
 		after, ok := strings.CutPrefix(rest, " (")
-		end := dmIndexUnescaped(after, ')')
+		end := indexUnescaped(after, ')')
 		if !ok || end < 0 {
 			return pr, "", false
 		}
 		if list := after[:end]; list != "" {
-			for _, part := range splitUnescaped(list, ',') {
-				if part = strings.TrimLeft(part, " "); !dmExactName(part) {
+			for _, part := range markdown.SplitUnescaped(list, ',') {
+				if part = strings.TrimLeft(part, " "); !exactName(part) {
 					return pr, "", false
 				}
-				pr.Attributes = append(pr.Attributes, unescapeInline(part))
+				pr.Attributes = append(pr.Attributes, markdown.Unescape(part))
 			}
 		}
 		rest = after[end+1:]
@@ -672,18 +673,18 @@ func dmExactProjection(f dmField) (designer.Projection, string, bool) {
 	case rest == "":
 		return pr, "", true
 	case strings.HasPrefix(rest, " - "):
-		return pr, unescapeInline(rest[3:]), true
+		return pr, markdown.Unescape(rest[3:]), true
 	}
 	return pr, "", false
 }
 
-// dmExactPatternAttributes reads "Pattern #3: a, b; Pattern #7: c".
-func dmExactPatternAttributes(escaped string) ([]designer.PatternAttributes, bool) {
+// exactPatternAttributes reads "Pattern #3: a, b; Pattern #7: c".
+func exactPatternAttributes(escaped string) ([]designer.PatternAttributes, bool) {
 	if escaped == "" {
 		return nil, true
 	}
 	var out []designer.PatternAttributes
-	for _, part := range splitUnescaped(escaped, ';') {
+	for _, part := range markdown.SplitUnescaped(escaped, ';') {
 		entry, ok := strings.CutPrefix(strings.TrimLeft(part, " "), "Pattern #")
 		number, list, found := strings.Cut(entry, ":")
 		n, err := strconv.Atoi(number)
@@ -696,11 +697,11 @@ func dmExactPatternAttributes(escaped string) ([]designer.PatternAttributes, boo
 			if !ok {
 				return nil, false
 			}
-			for _, name := range splitUnescaped(list, ',') {
-				if name = strings.TrimLeft(name, " "); !dmExactName(name) {
+			for _, name := range markdown.SplitUnescaped(list, ',') {
+				if name = strings.TrimLeft(name, " "); !exactName(name) {
 					return nil, false
 				}
-				pa.Attributes = append(pa.Attributes, unescapeInline(name))
+				pa.Attributes = append(pa.Attributes, markdown.Unescape(name))
 			}
 		}
 		out = append(out, pa)
@@ -708,8 +709,8 @@ func dmExactPatternAttributes(escaped string) ([]designer.PatternAttributes, boo
 	return out, true
 }
 
-// dmExactSparse reads "Yes", "No", "Yes - note", "No - note".
-func dmExactSparse(escaped string) (bool, string, bool) {
+// exactSparse reads "Yes", "No", "Yes - note", "No - note".
+func exactSparse(escaped string) (bool, string, bool) {
 	for _, w := range []struct {
 		word   string
 		sparse bool
@@ -719,7 +720,7 @@ func dmExactSparse(escaped string) (bool, string, bool) {
 			case rest == "":
 				return w.sparse, "", true
 			case strings.HasPrefix(rest, " - "):
-				return w.sparse, unescapeInline(rest[3:]), true
+				return w.sparse, markdown.Unescape(rest[3:]), true
 			}
 		}
 	}
@@ -727,7 +728,7 @@ func dmExactSparse(escaped string) (bool, string, bool) {
 }
 
 // indexKey turns key names into key attributes; types are settled once the table is known.
-func (p *dmParser) indexKey(line int, name string, names []string) []designer.KeyAttribute {
+func (p *parser) indexKey(line int, name string, names []string) []designer.KeyAttribute {
 	if len(names) > 4 {
 		p.note(line, "index %s: a key has at most 4 attributes; %s were left out", name, strings.Join(names[4:], ", "))
 		names = names[:4]
@@ -740,23 +741,23 @@ func (p *dmParser) indexKey(line int, name string, names []string) []designer.Ke
 }
 
 var (
-	dmDash       = regexp.MustCompile(`\s+[-–—]\s+`)
-	dmKeyAssign  = regexp.MustCompile(`^\s*([A-Za-z_][A-Za-z0-9_.\-#]*)\s*=`)
-	dmTypeParens = regexp.MustCompile(`^(.+?)\s*\(([^()]*)\)\s*$`)
+	dash       = regexp.MustCompile(`\s+[-–—]\s+`)
+	keyAssign  = regexp.MustCompile(`^\s*([A-Za-z_][A-Za-z0-9_.\-#]*)\s*=`)
+	typeParens = regexp.MustCompile(`^(.+?)\s*\(([^()]*)\)\s*$`)
 )
 
-func dmCutDash(s string) (string, string, bool) {
-	loc := dmDash.FindStringIndex(s)
+func cutDash(s string) (string, string, bool) {
+	loc := dash.FindStringIndex(s)
 	if loc == nil {
 		return s, "", false
 	}
 	return strings.TrimSpace(s[:loc[0]]), strings.TrimSpace(s[loc[1]:]), true
 }
 
-// dmParseKey reads "emp_no - why", "`PK = <user_email>` - why", "tenant_id + region - why",
+// parseKey reads "emp_no - why", "`PK = <user_email>` - why", "tenant_id + region - why",
 // "None - why" and a first line that only introduces "`SK = …`" lines below it.
-func dmParseKey(f dmField) (names []string, why string, none, ok bool) {
-	head, rest, dashed := dmCutDash(f.value)
+func parseKey(f fieldItem) (names []string, why string, none, ok bool) {
+	head, rest, dashed := cutDash(f.value)
 	plain := strings.TrimSpace(strings.NewReplacer("`", "", "**", "").Replace(head))
 	why = rest
 	if !dashed {
@@ -764,7 +765,7 @@ func dmParseKey(f dmField) (names []string, why string, none, ok bool) {
 	}
 	contText := make([]string, 0, len(f.cont))
 	for _, c := range f.cont {
-		contText = append(contText, unescapeInline(c))
+		contText = append(contText, markdown.Unescape(c))
 	}
 	full := func() string {
 		return strings.Join(append([]string{f.value}, contText...), "\n")
@@ -773,10 +774,10 @@ func dmParseKey(f dmField) (names []string, why string, none, ok bool) {
 	case "none", "n/a", "-", "no sort key", "(none)", "not used":
 		return nil, strings.Join(append([]string{rest}, contText...), "\n"), true, true
 	}
-	if m := dmKeyAssign.FindStringSubmatch(plain); m != nil {
+	if m := keyAssign.FindStringSubmatch(plain); m != nil {
 		return []string{m[1]}, full(), false, true
 	}
-	if m := dmTypeParens.FindStringSubmatch(plain); m != nil {
+	if m := typeParens.FindStringSubmatch(plain); m != nil {
 		if _, err := designer.ParseType(m[2]); err == nil {
 			plain = m[1]
 		}
@@ -789,14 +790,14 @@ func dmParseKey(f dmField) (names []string, why string, none, ok bool) {
 			if w == "" {
 				continue
 			}
-			if !dmAttrName.MatchString(w) {
+			if !attrName.MatchString(w) {
 				names = nil
 				break
 			}
 			names = append(names, w)
 		}
 	}
-	if len(names) > 0 && len(names) == dmCountWords(parts) {
+	if len(names) > 0 && len(names) == countWords(parts) {
 		if len(contText) > 0 {
 			why = strings.TrimSpace(strings.Join(append([]string{why}, contText...), "\n"))
 		}
@@ -805,7 +806,7 @@ func dmParseKey(f dmField) (names []string, why string, none, ok bool) {
 	// A first line that introduces the key's forms: "Entity-based sort keys:" + "`SK = #META`".
 	name := ""
 	for _, c := range contText {
-		m := dmKeyAssign.FindStringSubmatch(strings.TrimLeft(strings.ReplaceAll(c, "`", ""), "-*+ "))
+		m := keyAssign.FindStringSubmatch(strings.TrimLeft(strings.ReplaceAll(c, "`", ""), "-*+ "))
 		if m == nil {
 			continue
 		}
@@ -820,7 +821,7 @@ func dmParseKey(f dmField) (names []string, why string, none, ok bool) {
 	return nil, full(), false, false
 }
 
-func dmCountWords(parts []string) int {
+func countWords(parts []string) int {
 	n := 0
 	for _, part := range parts {
 		for _, w := range strings.Split(strings.TrimSpace(part), " and ") {
@@ -832,10 +833,10 @@ func dmCountWords(parts []string) int {
 	return n
 }
 
-var dmBackticks = regexp.MustCompile("`([^`]+)`")
+var backtickSpan = regexp.MustCompile("`([^`]+)`")
 
-// dmTemplate writes a key template the way Dynaloom does: USER#<id> becomes USER#{id}.
-func dmTemplate(s string) string {
+// readTemplate writes a key template the way Dynaloom does: USER#<id> becomes USER#{id}.
+func readTemplate(s string) string {
 	s = strings.Trim(strings.TrimSpace(s), `"'`)
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {

@@ -1,4 +1,4 @@
-package format
+package reqmd
 
 import (
 	"regexp"
@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/format/markdown"
 )
 
 // The requirement document's tables: access patterns and the consolidation review, recognised by
@@ -69,37 +70,10 @@ func consolidationColumn(h string) string {
 	return ""
 }
 
-// splitRow splits a table row into its escaped cells.
-func splitRow(l string) []string {
-	cells := splitUnescaped(strings.TrimPrefix(strings.TrimSpace(l), "|"), '|')
-	if len(cells) > 1 && strings.TrimSpace(cells[len(cells)-1]) == "" {
-		cells = cells[:len(cells)-1]
-	}
-	for i := range cells {
-		cells[i] = strings.TrimSpace(cells[i])
-	}
-	return cells
-}
-
-var separatorCell = regexp.MustCompile(`^:?-+:?$`)
-
-func isSeparatorRow(cells []string) bool {
-	for _, c := range cells {
-		if !separatorCell.MatchString(c) {
-			return false
-		}
-	}
-	return len(cells) > 0
-}
-
-func headerName(cell string) string {
-	return strings.Join(strings.Fields(strings.ToLower(markup.Replace(unescapeInline(cell)))), " ")
-}
-
 // tableKindOf says which of the template's tables a header row starts: "patterns", "candidates"
 // or "".
 func tableKindOf(headerRow string) string {
-	_, _, kind := tableColumns(splitRow(headerRow))
+	_, _, kind := tableColumns(markdown.SplitRow(headerRow))
 	return kind
 }
 
@@ -107,7 +81,7 @@ func tableKindOf(headerRow string) string {
 func tableColumns(header []string) (pcols, ccols map[string]int, kind string) {
 	pcols, ccols = map[string]int{}, map[string]int{}
 	for i, h := range header {
-		name := headerName(h)
+		name := markdown.HeaderName(h)
 		if c := patternColumn(name); c != "" {
 			if _, dup := pcols[c]; !dup {
 				pcols[c] = i
@@ -133,15 +107,15 @@ func tableColumns(header []string) (pcols, ccols map[string]int, kind string) {
 
 // table reads an access pattern table or a consolidation table wherever it is, and reports whether
 // it was one of them.
-func (p *reqParser) table(b *reqBlock, it mdItem) bool {
-	header := splitRow(it.lines[0])
+func (p *parser) table(b *block, it markdown.Item) bool {
+	header := markdown.SplitRow(it.Lines[0])
 	names := make([]string, len(header))
 	for i, h := range header {
-		names[i] = headerName(h)
+		names[i] = markdown.HeaderName(h)
 	}
 	pcols, ccols, kind := tableColumns(header)
-	rows := it.lines[1:]
-	if len(rows) > 0 && isSeparatorRow(splitRow(rows[0])) {
+	rows := it.Lines[1:]
+	if len(rows) > 0 && markdown.IsSeparatorRow(markdown.SplitRow(rows[0])) {
 		rows = rows[1:]
 	}
 	switch kind {
@@ -163,15 +137,15 @@ type rowCells struct {
 	extra []string                // "Header: value" of cells in columns the template does not have
 }
 
-func (p *reqParser) rows(it mdItem, names []string, cols map[string]int, rows []string, read func(rowCells)) {
+func (p *parser) rows(it markdown.Item, names []string, cols map[string]int, rows []string, read func(rowCells)) {
 	known := map[int]bool{}
 	for _, i := range cols {
 		known[i] = true
 	}
 	noted := map[string]bool{}
 	for ri, l := range rows {
-		cells := splitRow(l)
-		rc := rowCells{line: it.line + len(it.lines) - len(rows) + ri}
+		cells := markdown.SplitRow(l)
+		rc := rowCells{line: it.Line + len(it.Lines) - len(rows) + ri}
 		rc.get = func(col string) string {
 			if i, ok := cols[col]; ok && i < len(cells) {
 				return cells[i]
@@ -184,12 +158,12 @@ func (p *reqParser) rows(it mdItem, names []string, cols map[string]int, rows []
 			}
 			name := "Column " + strconv.Itoa(i+1)
 			if i < len(names) && names[i] != "" {
-				name = strings.TrimSpace(unescapeInline(splitRow(it.lines[0])[i]))
+				name = strings.TrimSpace(markdown.Unescape(markdown.SplitRow(it.Lines[0])[i]))
 			}
-			rc.extra = append(rc.extra, escapeInline(oneLine(name), "")+": "+c)
+			rc.extra = append(rc.extra, markdown.Escape(markdown.OneLine(name), "")+": "+c)
 			if !noted[name] {
 				noted[name] = true
-				p.note(it.line, "column %q is not part of the template; its values were added to the row's notes", name)
+				p.note(it.Line, "column %q is not part of the template; its values were added to the row's notes", name)
 			}
 		}
 		read(rc)
@@ -198,14 +172,14 @@ func (p *reqParser) rows(it mdItem, names []string, cols map[string]int, rows []
 
 var patternNumber = regexp.MustCompile(`(?i)^(?:ap|pattern|no\.?)?\s*[-#]?\s*(\d{1,9})$`)
 
-func (p *reqParser) patternRow(rc rowCells) {
-	pt := designer.Pattern{Description: unescapeInline(rc.get("description"))}
+func (p *parser) patternRow(rc rowCells) {
+	pt := designer.Pattern{Description: markdown.Unescape(rc.get("description"))}
 	var extra []string
 	keepRaw := func(label, raw string) {
 		extra = append(extra, label+": "+raw)
 	}
 
-	rawNumber := markup.Replace(unescapeInline(rc.get("number")))
+	rawNumber := markdown.Unmark.Replace(markdown.Unescape(rc.get("number")))
 	if m := patternNumber.FindStringSubmatch(strings.TrimSpace(rawNumber)); m != nil {
 		pt.Number, _ = strconv.Atoi(m[1])
 		if p.numbers[pt.Number] {
@@ -224,7 +198,7 @@ func (p *reqParser) patternRow(rc rowCells) {
 		pt.PeakRPS, pt.AvgRPS = peak, avg
 		if !whole {
 			keepRaw("RPS", raw)
-			p.note(rc.line, "pattern %d: the RPS %q was not read in full; it was kept in the design considerations", pt.Number, unescapeInline(raw))
+			p.note(rc.line, "pattern %d: the RPS %q was not read in full; it was kept in the design considerations", pt.Number, markdown.Unescape(raw))
 		}
 	}
 	for _, c := range []struct {
@@ -236,16 +210,16 @@ func (p *reqParser) patternRow(rc rowCells) {
 		if raw == "" {
 			continue
 		}
-		if v, err := designer.ParseRPS(unescapeInline(raw)); err == nil && *c.target == nil {
+		if v, err := designer.ParseRPS(markdown.Unescape(raw)); err == nil && *c.target == nil {
 			*c.target = v
 		} else {
 			keepRaw(c.label, raw)
-			p.note(rc.line, "pattern %d: %s %q was kept in the design considerations", pt.Number, c.label, unescapeInline(raw))
+			p.note(rc.line, "pattern %d: %s %q was kept in the design considerations", pt.Number, c.label, markdown.Unescape(raw))
 		}
 	}
 
 	if raw := rc.get("type"); raw != "" {
-		plain := markup.Replace(unescapeInline(raw))
+		plain := markdown.Unmark.Replace(markdown.Unescape(raw))
 		t, err := designer.ParsePatternType(plain)
 		switch {
 		case err != nil:
@@ -256,37 +230,37 @@ func (p *reqParser) patternRow(rc rowCells) {
 		}
 		pt.Type = t
 	}
-	pt.Attributes = parseList(rc.get("attributes"))
+	pt.Attributes = markdown.ParseList(rc.get("attributes"))
 
 	var kr keyRequirements
 	kr.parse(rc.get("keyreq"))
 	pt.LatencySLO, pt.Consistency, pt.ResultBound, pt.SizeBand, pt.KeyNotes = kr.latency, kr.consistency, kr.result, kr.size, kr.notes
 
 	cons := rc.get("considerations")
-	if parts := splitBreaks(cons); len(parts) > 0 && isEntitiesLine(parts[len(parts)-1]) {
+	if parts := markdown.SplitBreaks(cons); len(parts) > 0 && isEntitiesLine(parts[len(parts)-1]) {
 		last := strings.TrimSpace(parts[len(parts)-1])
-		pt.Entities = parseList(last[len("entities:"):])
+		pt.Entities = markdown.ParseList(last[len("entities:"):])
 		cons = strings.Join(parts[:len(parts)-1], "<br>")
 	}
 	if raw := rc.get("entities"); raw != "" && len(pt.Entities) == 0 {
-		pt.Entities = parseList(raw)
+		pt.Entities = markdown.ParseList(raw)
 	}
 	extra = append(extra, rc.extra...)
 	texts := []string{}
-	if c := unescapeInline(cons); c != "" {
+	if c := markdown.Unescape(cons); c != "" {
 		texts = append(texts, c)
 	}
 	for _, e := range extra {
-		texts = append(texts, unescapeInline(e))
+		texts = append(texts, markdown.Unescape(e))
 	}
 	pt.Considerations = strings.Join(texts, "\n")
 
 	pt.Status = designer.StatusOpen
 	if raw := rc.get("status"); raw != "" {
-		st, err := designer.ParseStatus(unescapeInline(raw))
+		st, err := designer.ParseStatus(markdown.Unescape(raw))
 		if err != nil {
-			p.note(rc.line, "pattern %d: status %q is not one of ✅ ⏳ ❌ ⚠️; it was set to ⏳ and the text kept in the design considerations", pt.Number, unescapeInline(raw))
-			pt.Considerations = strings.TrimSpace(pt.Considerations + "\nStatus: " + unescapeInline(raw))
+			p.note(rc.line, "pattern %d: status %q is not one of ✅ ⏳ ❌ ⚠️; it was set to ⏳ and the text kept in the design considerations", pt.Number, markdown.Unescape(raw))
+			pt.Considerations = strings.TrimSpace(pt.Considerations + "\nStatus: " + markdown.Unescape(raw))
 		} else {
 			pt.Status = st
 		}
@@ -298,9 +272,6 @@ func (p *reqParser) patternRow(rc rowCells) {
 	p.maxNumber = max(p.maxNumber, pt.Number)
 	p.d.Patterns = append(p.d.Patterns, pt)
 }
-
-// markup removes the emphasis people put around table cells ("**AP1**", "`Read`").
-var markup = strings.NewReplacer("*", "", "`", "")
 
 var (
 	rpsNumber     = regexp.MustCompile(`\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+`)
@@ -314,7 +285,7 @@ func parseRPSCell(raw string) (peak, avg *float64, whole bool) {
 	if peak, avg, ok := exportedRPS(raw); ok {
 		return peak, avg, true
 	}
-	s := unescapeInline(raw)
+	s := markdown.Unescape(raw)
 	locs := rpsNumber.FindAllStringIndex(s, -1)
 	if len(locs) == 0 || len(locs) > 2 {
 		return nil, nil, false
@@ -360,7 +331,7 @@ func parseRPSCell(raw string) (peak, avg *float64, whole bool) {
 	return peak, avg, whole
 }
 
-// exportedRPS reads the three forms ExportRequirementsMD writes, without regular expressions.
+// exportedRPS reads the three forms Export writes, without regular expressions.
 func exportedRPS(s string) (peak, avg *float64, ok bool) {
 	body, ok := strings.CutSuffix(s, " RPS")
 	if !ok {
@@ -429,26 +400,26 @@ func splitFlags(cell string) (rel string, bounded, identifying *bool, ok bool) {
 	return cell[:m[0]], bounded, identifying, true
 }
 
-func (p *reqParser) consolidationRow(rc rowCells) {
+func (p *parser) consolidationRow(rc rowCells) {
 	c := designer.ConsolidationReview{
-		Parent: oneLine(unescapeInline(rc.get("parent"))),
-		Child:  oneLine(unescapeInline(rc.get("child"))),
+		Parent: markdown.OneLine(markdown.Unescape(rc.get("parent"))),
+		Child:  markdown.OneLine(markdown.Unescape(rc.get("child"))),
 	}
 	var extra []string
 	rel, bounded, identifying, _ := splitFlags(rc.get("relationship"))
-	c.Relationship, c.Bounded, c.Identifying = unescapeInline(rel), bounded, identifying
+	c.Relationship, c.Bounded, c.Identifying = markdown.Unescape(rel), bounded, identifying
 	if raw := rc.get("overlap"); raw != "" {
-		v := percentOf(strings.TrimSpace(unescapeInline(raw)))
+		v := percentOf(strings.TrimSpace(markdown.Unescape(raw)))
 		if v == nil {
-			if m := correlationValue.FindStringSubmatch(unescapeInline(raw)); m != nil {
+			if m := correlationValue.FindStringSubmatch(markdown.Unescape(raw)); m != nil {
 				v = percentOf(m[1])
 			}
-			extra = append(extra, "Access Overlap: "+unescapeInline(raw))
-			p.note(rc.line, "consolidation %s → %s: access overlap %q was kept in the justification", c.Parent, c.Child, unescapeInline(raw))
+			extra = append(extra, "Access Overlap: "+markdown.Unescape(raw))
+			p.note(rc.line, "consolidation %s → %s: access overlap %q was kept in the justification", c.Parent, c.Child, markdown.Unescape(raw))
 		}
 		c.OverlapPct = v
 	}
-	if raw := unescapeInline(rc.get("decision")); raw != "" {
+	if raw := markdown.Unescape(rc.get("decision")); raw != "" {
 		dec, whole := parseConsolidationCell(raw)
 		c.Decision = dec
 		if !whole {
@@ -457,12 +428,12 @@ func (p *reqParser) consolidationRow(rc rowCells) {
 		}
 	}
 	texts := []string{}
-	if j := unescapeInline(rc.get("justification")); j != "" {
+	if j := markdown.Unescape(rc.get("justification")); j != "" {
 		texts = append(texts, j)
 	}
 	texts = append(texts, extra...)
 	for _, e := range rc.extra {
-		texts = append(texts, unescapeInline(e))
+		texts = append(texts, markdown.Unescape(e))
 	}
 	c.Justification = strings.Join(texts, "\n")
 	p.d.Consolidations = append(p.d.Consolidations, c)

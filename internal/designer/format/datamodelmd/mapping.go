@@ -1,4 +1,4 @@
-package format
+package datamodelmd
 
 import (
 	"regexp"
@@ -7,12 +7,13 @@ import (
 	"strings"
 
 	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/format/markdown"
 )
 
 // The Access Pattern Mapping table and the operations written in its cells.
 
 // Columns of the Access Pattern Mapping table, 5- and 9-column forms.
-func dmMappingColumn(h string) string {
+func mappingColumn(h string) string {
 	switch {
 	case h == "pattern" || h == "pattern #" || h == "#" || h == "ap" || h == "id" || h == "pattern id" || h == "ap #" || h == "no" || h == "no.":
 		return "number"
@@ -36,16 +37,16 @@ func dmMappingColumn(h string) string {
 	return ""
 }
 
-var dmMappingNumber = regexp.MustCompile(`(?i)^(?:ap|pattern|no\.?)?\s*#?\s*(\d{1,6})(?:\s*(?:-|–|to)\s*(?:ap|#)?\s*(\d{1,6}))?$`)
+var mappingNumber = regexp.MustCompile(`(?i)^(?:ap|pattern|no\.?)?\s*#?\s*(\d{1,6})(?:\s*(?:-|–|to)\s*(?:ap|#)?\s*(\d{1,6}))?$`)
 
-// dmMaxRange bounds "AP12-14": a wider range is more likely a typo than a group of patterns.
-const dmMaxRange = 50
+// maxRange bounds "AP12-14": a wider range is more likely a typo than a group of patterns.
+const maxRange = 50
 
-func (p *dmParser) mappingTable(s *dmSection, it mdItem) bool {
-	header := splitRow(it.lines[0])
+func (p *parser) mappingTable(s *sectionDraft, it markdown.Item) bool {
+	header := markdown.SplitRow(it.Lines[0])
 	cols := map[string]int{}
 	for i, h := range header {
-		if c := dmMappingColumn(headerName(h)); c != "" {
+		if c := mappingColumn(markdown.HeaderName(h)); c != "" {
 			if _, dup := cols[c]; !dup {
 				cols[c] = i
 			}
@@ -57,25 +58,25 @@ func (p *dmParser) mappingTable(s *dmSection, it mdItem) bool {
 	if !hasNumber || !hasOps && !hasDesc {
 		return false
 	}
-	rows := it.lines[1:]
-	first := it.line + 1
-	if len(rows) > 0 && isSeparatorRow(splitRow(rows[0])) {
+	rows := it.Lines[1:]
+	first := it.Line + 1
+	if len(rows) > 0 && markdown.IsSeparatorRow(markdown.SplitRow(rows[0])) {
 		rows, first = rows[1:], first+1
 	}
 	var unread []string
 	for ri, l := range rows {
 		line := first + ri
-		cells := splitRow(l)
+		cells := markdown.SplitRow(l)
 		get := func(c string) string {
 			if i, ok := cols[c]; ok && i < len(cells) {
-				return unescapeInline(cells[i])
+				return markdown.Unescape(cells[i])
 			}
 			return ""
 		}
-		number, status := dmCutStatusMark(get("number"))
-		m := dmMappingNumber.FindStringSubmatch(strings.TrimSpace(markup.Replace(number)))
+		number, status := cutStatusMark(get("number"))
+		m := mappingNumber.FindStringSubmatch(strings.TrimSpace(markdown.Unmark.Replace(number)))
 		if m == nil {
-			p.note(line, "mapping row %q has no pattern number Dynaloom can read; it was kept as prose", oneLine(get("number")))
+			p.note(line, "mapping row %q has no pattern number Dynaloom can read; it was kept as prose", markdown.OneLine(get("number")))
 			unread = append(unread, l)
 			continue
 		}
@@ -83,7 +84,7 @@ func (p *dmParser) mappingTable(s *dmSection, it mdItem) bool {
 		hi := lo
 		if m[2] != "" {
 			hi, _ = strconv.Atoi(m[2])
-			if hi < lo || hi-lo > dmMaxRange {
+			if hi < lo || hi-lo > maxRange {
 				p.note(line, "mapping row %q: the range was read as pattern %d alone", get("number"), lo)
 				hi = lo
 			} else if hi > lo {
@@ -101,8 +102,8 @@ func (p *dmParser) mappingTable(s *dmSection, it mdItem) bool {
 				notes = append(notes, label+": "+v)
 			}
 		}
-		ops := dmParseOperationsCell(get("operations"))
-		if tables := get("tables"); tables != dmTargetsText(ops) {
+		ops := parseOperationsCell(get("operations"))
+		if tables := get("tables"); tables != targetsText(ops) {
 			// What the operations say is not kept twice.
 			add("Tables/Indexes", tables)
 		}
@@ -117,10 +118,10 @@ func (p *dmParser) mappingTable(s *dmSection, it mdItem) bool {
 			}
 		}
 		for i, h := range header {
-			if i >= len(cells) || slices.Contains(dmColumnsUsed(cols), i) || cells[i] == "" {
+			if i >= len(cells) || slices.Contains(columnsUsed(cols), i) || cells[i] == "" {
 				continue
 			}
-			add(dmCellText(h), unescapeInline(cells[i]))
+			add(cellText(h), markdown.Unescape(cells[i]))
 		}
 		if n := get("notes"); n != "" {
 			notes = append(notes, n)
@@ -130,13 +131,13 @@ func (p *dmParser) mappingTable(s *dmSection, it mdItem) bool {
 		}
 	}
 	if len(unread) > 0 {
-		head := it.lines[:min(2, len(it.lines)):min(2, len(it.lines))]
-		s.leftover = append(s.leftover, leftoverPart{first: it.line, last: it.line + it.span() - 1, text: strings.Join(append(head, unread...), "\n")})
+		head := it.Lines[:min(2, len(it.Lines)):min(2, len(it.Lines))]
+		s.leftover = append(s.leftover, markdown.Leftover{First: it.Line, Last: it.Line + it.Span() - 1, Text: strings.Join(append(head, unread...), "\n")})
 	}
 	return true
 }
 
-func dmColumnsUsed(m map[string]int) []int {
+func columnsUsed(m map[string]int) []int {
 	out := make([]int, 0, len(m))
 	for _, v := range m {
 		out = append(out, v)
@@ -144,15 +145,15 @@ func dmColumnsUsed(m map[string]int) []int {
 	return out
 }
 
-func (p *dmParser) mapPattern(line, n int, status, desc, source string, ops []designer.Operation, notes string, peak *float64, items, size, opType string) {
+func (p *parser) mapPattern(line, n int, status, desc, source string, ops []designer.Operation, notes string, peak *float64, items, size, opType string) {
 	for i := range p.patterns {
 		pt := &p.patterns[i]
 		if pt.Number != n {
 			continue
 		}
 		p.note(line, "pattern %d is mapped twice; the operations were joined", n)
-		dmAppend(&pt.Mapping.Source, source)
-		dmAppend(&pt.Mapping.Notes, notes)
+		appendText(&pt.Mapping.Source, source)
+		appendText(&pt.Mapping.Notes, notes)
 		pt.Mapping.Operations = append(pt.Mapping.Operations, ops...)
 		return
 	}
@@ -168,10 +169,10 @@ func (p *dmParser) mapPattern(line, n int, status, desc, source string, ops []de
 	p.patterns = append(p.patterns, pt)
 }
 
-// dmCutStatusMark splits "4 ✅" into "4" and the status the mark stands for; without a mark the
+// cutStatusMark splits "4 ✅" into "4" and the status the mark stands for; without a mark the
 // pattern is open.
-func dmCutStatusMark(cell string) (string, string) {
-	for status, mark := range statusMarkOf {
+func cutStatusMark(cell string) (string, string) {
+	for status, mark := range markdown.StatusMarks {
 		if status == "" {
 			continue
 		}
@@ -184,15 +185,15 @@ func dmCutStatusMark(cell string) (string, string) {
 	return cell, designer.StatusOpen
 }
 
-// dmParseOperationsCell reads the DynamoDB Operations cell of a mapping row: one operation per
-// line in the form ExportDataModelMD writes, or else whatever ParseOperationText makes of it.
-func dmParseOperationsCell(text string) []designer.Operation {
+// parseOperationsCell reads the DynamoDB Operations cell of a mapping row: one operation per
+// line in the form Export writes, or else whatever ParseOperationText makes of it.
+func parseOperationsCell(text string) []designer.Operation {
 	if strings.TrimSpace(text) == "" {
 		return nil
 	}
 	var out []designer.Operation
 	for l := range strings.SplitSeq(text, "\n") {
-		op, ok := dmParseOperation(l)
+		op, ok := parseOperation(l)
 		if !ok {
 			return ParseOperationText(text)
 		}
@@ -201,8 +202,8 @@ func dmParseOperationsCell(text string) []designer.Operation {
 	return out
 }
 
-// dmParseOperation reads "Query on Orders index ByStatus: status = :s; Limit 20; …".
-func dmParseOperation(l string) (designer.Operation, bool) {
+// parseOperation reads "Query on Orders index ByStatus: status = :s; Limit 20; …".
+func parseOperation(l string) (designer.Operation, bool) {
 	var op designer.Operation
 	// The notes run to the end of the line.
 	notes, hasNotes := "", false
@@ -212,7 +213,7 @@ func dmParseOperation(l string) (designer.Operation, bool) {
 			continue
 		}
 		if l[i] == ';' && strings.HasPrefix(l[i:], "; Notes: ") {
-			l, notes, hasNotes = l[:i], dmClauseUnescape(l[i+len("; Notes: "):]), true
+			l, notes, hasNotes = l[:i], clauseUnescape(l[i+len("; Notes: "):]), true
 			break
 		}
 	}
@@ -220,7 +221,7 @@ func dmParseOperation(l string) (designer.Operation, bool) {
 		return op, false
 	}
 	op.Notes = notes
-	parts := dmSplitClauses(l)
+	parts := splitClauses(l)
 	head := parts[0]
 	name, rest := head, ""
 	if i := strings.IndexAny(head, " :"); i >= 0 {
@@ -242,13 +243,13 @@ func dmParseOperation(l string) (designer.Operation, bool) {
 		if end < 0 {
 			end = len(after)
 		}
-		if !dmPlainName.MatchString(after[:end]) {
+		if !plainName.MatchString(after[:end]) {
 			return op, false
 		}
 		*target.dst, rest = after[:end], after[end:]
 	}
 	if cond, ok := strings.CutPrefix(rest, ": "); ok {
-		op.KeyCondition, rest = dmClauseUnescape(cond), ""
+		op.KeyCondition, rest = clauseUnescape(cond), ""
 	}
 	if rest != "" {
 		return op, false
@@ -261,7 +262,7 @@ func dmParseOperation(l string) (designer.Operation, bool) {
 			return op, false
 		}
 		seen[word] = true
-		text = dmClauseUnescape(text)
+		text = clauseUnescape(text)
 		var err error
 		switch word {
 		case "Filter:":
@@ -295,8 +296,8 @@ func dmParseOperation(l string) (designer.Operation, bool) {
 	return op, true
 }
 
-// dmSplitClauses splits an operation line at each unescaped ";".
-func dmSplitClauses(l string) []string {
+// splitClauses splits an operation line at each unescaped ";".
+func splitClauses(l string) []string {
 	var out []string
 	start := 0
 	for i := 0; i < len(l); i++ {
@@ -311,8 +312,8 @@ func dmSplitClauses(l string) []string {
 	return append(out, l[start:])
 }
 
-// dmClauseUnescape reverses dmClauseEscape.
-func dmClauseUnescape(s string) string {
+// clauseUnescape reverses clauseEscape.
+func clauseUnescape(s string) string {
 	if !strings.Contains(s, `\`) {
 		return s
 	}

@@ -1,4 +1,4 @@
-package format
+package datamodelmd
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 
 	"dynaloom/internal/designer"
 	"dynaloom/internal/designer/dynamo"
+	"dynaloom/internal/designer/format/markdown"
 	"dynaloom/internal/designer/rules"
 )
 
@@ -18,7 +19,7 @@ import (
 // order, a sample-item table and the bullet fields for every table, each index grouped under its
 // table with its own sample table, the Access Pattern Mapping table with the template's five
 // columns, and the Validation Results ticked from the design. Everything is written in forms
-// ImportDataModelMD reads back exactly, so that export → import → export gives the same bytes:
+// Import reads back exactly, so that export → import → export gives the same bytes:
 //
 //   - the design name follows the title: "# DynamoDB Data Model — Orders";
 //   - a table is "### Orders Table", an index "### ByStatus GSI" or "### ByTotal LSI" after its
@@ -36,7 +37,7 @@ import (
 //   - a projection is "KEYS_ONLY - why", "ALL - why" or "INCLUDE (a, b) - why", with the
 //     per-pattern attributes below it as "Pattern #3: a, b; Pattern #7: c";
 //   - the mapping table has the template's five columns: Pattern, Description, Tables/Indexes,
-//     DynamoDB Operations, Implementation Notes (ImportDataModelMD also reads the 9-column form);
+//     DynamoDB Operations, Implementation Notes (Import also reads the 9-column form);
 //   - sparseness is "Yes - note" or "No - note";
 //   - "Access Patterns Served" lists the patterns whose operations target the table or index; it is
 //     computed, and an import that finds the same list does not keep it;
@@ -72,70 +73,70 @@ import (
 
 // Headings of the template.
 const (
-	dmTitleText      = "DynamoDB Data Model"
-	dmPhilosophyHead = "Design Philosophy & Approach"
-	dmAggregatesHead = "Aggregate Design Decisions"
-	dmTablesHead     = "Table Designs"
-	dmMappingHead    = "Access Pattern Mapping"
-	dmHotHead        = "Hot Partition Analysis"
-	dmTradeOffsHead  = "Trade-offs and Optimizations"
-	dmValidationHead = "Validation Results"
-	// dmIntroduction is the title of the prose before the first section.
-	dmIntroduction = "Introduction"
+	titleText      = "DynamoDB Data Model"
+	philosophyHead = "Design Philosophy & Approach"
+	aggregatesHead = "Aggregate Design Decisions"
+	tablesHead     = "Table Designs"
+	mappingHead    = "Access Pattern Mapping"
+	hotHead        = "Hot Partition Analysis"
+	tradeOffsHead  = "Trade-offs and Optimizations"
+	validationHead = "Validation Results"
+	// introTitle is the title of the prose before the first section.
+	introTitle = "Introduction"
 )
 
 const (
-	dmMappingHeader    = "| Pattern | Description | Tables/Indexes | DynamoDB Operations | Implementation Notes |"
-	dmMappingSeparator = "|---------|-------------|----------------|---------------------|----------------------|"
+	mappingHeader    = "| Pattern | Description | Tables/Indexes | DynamoDB Operations | Implementation Notes |"
+	mappingSeparator = "|---------|-------------|----------------|---------------------|----------------------|"
 )
 
-// ExportDataModelMD writes d as a dynamodb_data_model.md in the seed template. The output is
-// deterministic and reads back with ImportDataModelMD to a design that exports to the same bytes.
-func ExportDataModelMD(d designer.Design) []byte {
+// Export writes d as a dynamodb_data_model.md in the seed template. The output is
+// deterministic and reads back with Import to a design that exports to the same bytes.
+func Export(d designer.Design) []byte {
 	d = designer.Normalize(d)
-	w := dmWriter{d: d, slots: dmPlaceSections(d)}
-	title := dmTitleText
-	if name := dmEscapeTitle(d.Name); name != "" {
+	w := writer{d: d, slots: placeSections(d)}
+	title := titleText
+	if name := escapeTitle(d.Name); name != "" {
 		title += " — " + name
 	}
 	w.line("# " + title)
-	w.prose(dmSlot{kind: dmPreamble}, dmCtxPreamble)
+	w.prose(proseSlot{kind: sectionPreamble}, ctxPreamble)
 
-	w.heading(dmPhilosophyHead)
-	w.body(d.Prose.DesignPhilosophy, dmCtxGeneric)
-	w.prose(dmSlot{kind: dmPhilosophy}, dmCtxGeneric)
+	w.heading(philosophyHead)
+	w.body(d.Prose.DesignPhilosophy, ctxGeneric)
+	w.prose(proseSlot{kind: sectionPhilosophy}, ctxGeneric)
 
-	w.heading(dmAggregatesHead)
-	w.body(d.Prose.AggregateDecisions, dmCtxGeneric)
-	w.prose(dmSlot{kind: dmAggregates}, dmCtxGeneric)
+	w.heading(aggregatesHead)
+	w.body(d.Prose.AggregateDecisions, ctxGeneric)
+	w.prose(proseSlot{kind: sectionAggregates}, ctxGeneric)
 
-	w.heading(dmTablesHead)
-	w.prose(dmSlot{kind: dmTableDesigns}, dmCtxGeneric)
+	w.heading(tablesHead)
+	w.prose(proseSlot{kind: sectionTableDesigns}, ctxGeneric)
 	for ti, t := range d.Tables {
 		w.table(ti, t)
 	}
 
-	w.heading(dmMappingHead)
+	w.heading(mappingHead)
 	w.mapping()
-	w.prose(dmSlot{kind: dmMapping}, dmCtxMapping)
+	w.prose(proseSlot{kind: sectionMapping}, ctxMapping)
 
-	w.heading(dmHotHead)
-	w.body(d.Prose.HotPartitions, dmCtxGeneric)
-	w.prose(dmSlot{kind: dmHotPartitions}, dmCtxGeneric)
+	w.heading(hotHead)
+	w.body(d.Prose.HotPartitions, ctxGeneric)
+	w.prose(proseSlot{kind: sectionHotPartitions}, ctxGeneric)
 
-	w.heading(dmTradeOffsHead)
-	w.body(d.Prose.TradeOffs, dmCtxGeneric)
-	w.prose(dmSlot{kind: dmTradeOffs}, dmCtxGeneric)
+	w.heading(tradeOffsHead)
+	w.body(d.Prose.TradeOffs, ctxGeneric)
+	w.prose(proseSlot{kind: sectionTradeOffs}, ctxGeneric)
 
 	for i, s := range d.Prose.Sections {
-		if w.slots[i].kind != dmUnknown {
+		if w.slots[i].kind != sectionUnknown {
 			continue
 		}
-		w.heading(dmEscapeTitle(designer.TruncateRunes(oneLine(s.Title), designer.MaxNameLen)))
-		w.body(s.Body, dmCtxGeneric)
+		w.heading(escapeTitle(designer.TruncateRunes(markdown.OneLine(s.Title), designer.MaxNameLen)))
+		w.body(s.Body, ctxGeneric)
 	}
 
-	w.heading(dmValidationHead)
+	w.heading(validationHead)
 	w.line("")
 	view := dataModelView(d)
 	for _, item := range rules.BuildChecklists(view, rules.Validate(view)).DataModel {
@@ -145,23 +146,23 @@ func ExportDataModelMD(d designer.Design) []byte {
 		}
 		w.line("- " + mark + " " + item.Item)
 	}
-	w.prose(dmSlot{kind: dmValidation}, dmCtxValidation)
+	w.prose(proseSlot{kind: sectionValidation}, ctxValidation)
 	return w.buf.Bytes()
 }
 
-// dmSlot is where in the document a prose section is written: a section kind of the template, or
-// one table (kind dmTable) or one index (kind dmIndex) by position. Sections of their own have kind
-// dmUnknown.
-type dmSlot struct {
+// proseSlot is where in the document a prose section is written: a section kind of the template, or
+// one table (kind sectionTable) or one index (kind sectionIndex) by position. Sections of their own have kind
+// sectionUnknown.
+type proseSlot struct {
 	kind, table, index int
 	local              bool
 }
 
-// dmTableProseTitle and dmIndexProseTitle are the titles the prose kept under a table or index
+// tableProseTitle and indexProseTitle are the titles the prose kept under a table or index
 // heading has; the importer gives them and the exporter places sections by them.
-func dmTableProseTitle(table string) string { return table + " Table" }
+func tableProseTitle(table string) string { return table + " Table" }
 
-func dmIndexProseTitle(table, index string, local bool) string {
+func indexProseTitle(table, index string, local bool) string {
 	kind := " GSI"
 	if local {
 		kind = " LSI"
@@ -172,44 +173,44 @@ func dmIndexProseTitle(table, index string, local bool) string {
 	return index + kind + " (" + table + " Table)"
 }
 
-// dmPlaceSections decides where each prose section of d is written.
-func dmPlaceSections(d designer.Design) []dmSlot {
-	titles := map[string]dmSlot{}
+// placeSections decides where each prose section of d is written.
+func placeSections(d designer.Design) []proseSlot {
+	titles := map[string]proseSlot{}
 	for ti, t := range d.Tables {
-		if _, ok := titles[dmTableProseTitle(t.Name)]; !ok {
-			titles[dmTableProseTitle(t.Name)] = dmSlot{kind: dmTable, table: ti}
+		if _, ok := titles[tableProseTitle(t.Name)]; !ok {
+			titles[tableProseTitle(t.Name)] = proseSlot{kind: sectionTable, table: ti}
 		}
 		for _, group := range []struct {
 			local bool
 			ixs   []designer.Index
 		}{{false, t.GSIs}, {true, t.LSIs}} {
 			for j, ix := range group.ixs {
-				title := dmIndexProseTitle(t.Name, ix.Name, group.local)
+				title := indexProseTitle(t.Name, ix.Name, group.local)
 				if _, ok := titles[title]; !ok {
-					titles[title] = dmSlot{kind: dmIndex, table: ti, index: j, local: group.local}
+					titles[title] = proseSlot{kind: sectionIndex, table: ti, index: j, local: group.local}
 				}
 			}
 		}
 	}
-	out := make([]dmSlot, len(d.Prose.Sections))
+	out := make([]proseSlot, len(d.Prose.Sections))
 	for i, s := range d.Prose.Sections {
 		if slot, ok := titles[s.Title]; ok {
 			out[i] = slot
 			continue
 		}
-		if s.Title == dmIntroduction {
-			out[i] = dmSlot{kind: dmPreamble}
+		if s.Title == introTitle {
+			out[i] = proseSlot{kind: sectionPreamble}
 			continue
 		}
 		// The heading the section would get, as the importer sees it.
-		kind, _, _, _ := dmHeadingKind(dmEscapeTitle(designer.TruncateRunes(oneLine(s.Title), designer.MaxNameLen)))
+		kind, _, _, _ := headingKind(escapeTitle(designer.TruncateRunes(markdown.OneLine(s.Title), designer.MaxNameLen)))
 		switch kind {
-		case dmTable, dmIndex:
+		case sectionTable, sectionIndex:
 			// A table or index no longer in the design; under its own heading it would come back
 			// as one.
-			out[i] = dmSlot{kind: dmTableDesigns}
+			out[i] = proseSlot{kind: sectionTableDesigns}
 		default:
-			out[i] = dmSlot{kind: kind}
+			out[i] = proseSlot{kind: kind}
 		}
 	}
 	return out
@@ -225,13 +226,13 @@ func dataModelView(d designer.Design) designer.Design {
 		HotPartitions:      d.Prose.HotPartitions,
 		TradeOffs:          d.Prose.TradeOffs,
 	}}
-	for i, slot := range dmPlaceSections(d) {
-		target := dmProseField(&v.Prose, slot.kind)
+	for i, slot := range placeSections(d) {
+		target := proseField(&v.Prose, slot.kind)
 		if target == nil {
 			v.Prose.Sections = append(v.Prose.Sections, d.Prose.Sections[i])
 			continue
 		}
-		if body := proseBody(d.Prose.Sections[i].Body); body != "" {
+		if body := markdown.ProseBody(d.Prose.Sections[i].Body); body != "" {
 			*target = strings.TrimSpace(*target + "\n\n" + body)
 		}
 	}
@@ -241,21 +242,21 @@ func dataModelView(d designer.Design) designer.Design {
 		for j := range t.Attributes {
 			t.Attributes[j].Generator = nil
 		}
-		t.GSIs, t.LSIs = dmIncludeListsOnly(t.GSIs), dmIncludeListsOnly(t.LSIs)
+		t.GSIs, t.LSIs = includeListsOnly(t.GSIs), includeListsOnly(t.LSIs)
 		v.Tables[i] = t
 	}
-	for _, p := range dmMappedPatterns(d) {
+	for _, p := range mappedPatterns(d) {
 		v.Patterns = append(v.Patterns, designer.Pattern{
 			Number: p.Number, Description: p.Description, Status: p.Status,
-			Mapping: designer.Mapping{Operations: dmWithoutExpected(p.Mapping.Operations), Notes: p.Mapping.Notes, Source: p.Mapping.Source},
+			Mapping: designer.Mapping{Operations: withoutExpected(p.Mapping.Operations), Notes: p.Mapping.Notes, Source: p.Mapping.Source},
 		})
 	}
 	return designer.Normalize(v)
 }
 
-// dmIncludeListsOnly returns the indexes without the attribute lists of projections other than
+// includeListsOnly returns the indexes without the attribute lists of projections other than
 // INCLUDE, which the document does not hold.
-func dmIncludeListsOnly(ixs []designer.Index) []designer.Index {
+func includeListsOnly(ixs []designer.Index) []designer.Index {
 	out := slices.Clone(ixs)
 	for i := range out {
 		if out[i].Projection.Type != designer.Include {
@@ -265,8 +266,8 @@ func dmIncludeListsOnly(ixs []designer.Index) []designer.Index {
 	return out
 }
 
-// dmMappedPatterns are the patterns the mapping table lists, in number order.
-func dmMappedPatterns(d designer.Design) []designer.Pattern {
+// mappedPatterns are the patterns the mapping table lists, in number order.
+func mappedPatterns(d designer.Design) []designer.Pattern {
 	out := make([]designer.Pattern, 0, len(d.Patterns))
 	for _, p := range d.Patterns {
 		if p.Number >= 1 {
@@ -277,7 +278,7 @@ func dmMappedPatterns(d designer.Design) []designer.Pattern {
 	return out
 }
 
-func dmWithoutExpected(ops []designer.Operation) []designer.Operation {
+func withoutExpected(ops []designer.Operation) []designer.Operation {
 	if len(ops) == 0 {
 		return nil
 	}
@@ -291,37 +292,37 @@ func dmWithoutExpected(ops []designer.Operation) []designer.Operation {
 // Contexts a prose body is written in; each escapes what the importer would read as structure
 // there.
 const (
-	dmCtxPreamble = iota
-	dmCtxGeneric
-	dmCtxTable
-	dmCtxIndex
-	dmCtxMapping
-	dmCtxValidation
+	ctxPreamble = iota
+	ctxGeneric
+	ctxTable
+	ctxIndex
+	ctxMapping
+	ctxValidation
 )
 
-type dmWriter struct {
+type writer struct {
 	buf   bytes.Buffer
 	d     designer.Design
-	slots []dmSlot
+	slots []proseSlot
 }
 
-func (w *dmWriter) line(s string) {
+func (w *writer) line(s string) {
 	w.buf.WriteString(s)
 	w.buf.WriteByte('\n')
 }
 
-func (w *dmWriter) heading(title string) {
+func (w *writer) heading(title string) {
 	w.line("")
 	w.line("## " + title)
 }
 
-func (w *dmWriter) subheading(title string) {
+func (w *writer) subheading(title string) {
 	w.line("")
 	w.line("### " + title)
 }
 
 // prose writes the bodies of the prose sections placed in slot.
-func (w *dmWriter) prose(slot dmSlot, ctx int) {
+func (w *writer) prose(slot proseSlot, ctx int) {
 	for i, s := range w.d.Prose.Sections {
 		if w.slots[i] == slot {
 			w.body(s.Body, ctx)
@@ -329,27 +330,27 @@ func (w *dmWriter) prose(slot dmSlot, ctx int) {
 	}
 }
 
-// dmEscapeTitle makes a name or title safe on a heading line; a closing "#" would be read as the
+// escapeTitle makes a name or title safe on a heading line; a closing "#" would be read as the
 // heading's closing sequence.
-func dmEscapeTitle(s string) string {
+func escapeTitle(s string) string {
 	extra := ""
-	if strings.HasSuffix(oneLine(s), "#") {
+	if strings.HasSuffix(markdown.OneLine(s), "#") {
 		extra = "#"
 	}
-	return escapeInline(oneLine(s), extra)
+	return markdown.Escape(markdown.OneLine(s), extra)
 }
 
-// dmNameExtra are the characters the key, attribute and projection forms use as separators, and
+// nameExtra are the characters the key, attribute and projection forms use as separators, and
 // those that would make a name read as code or emphasis.
-const dmNameExtra = "()+,;`*"
+const nameExtra = "()+,;`*"
 
-func dmName(s string) string { return escapeInline(oneLine(s), dmNameExtra) }
+func escapeName(s string) string { return markdown.Escape(markdown.OneLine(s), nameExtra) }
 
-func (w *dmWriter) table(ti int, t designer.Table) {
-	w.subheading(escapeInline(t.Name, "") + " Table")
+func (w *writer) table(ti int, t designer.Table) {
+	w.subheading(markdown.Escape(t.Name, "") + " Table")
 	rows := designer.TableRows(t)
-	cols := dmTableColumns(t, rows)
-	cells := dmSampleCells(t, rows, cols)
+	cols := tableColumns(t, rows)
+	cells := sampleCells(t, rows, cols)
 	w.line("")
 	w.sampleTable(cols, cells)
 	w.line("")
@@ -359,24 +360,24 @@ func (w *dmWriter) table(ti int, t designer.Table) {
 	if t.PartitionKey.Name == "" {
 		pk = nil
 	}
-	w.line("- **Partition Key**: " + dmKeyText(pk, t.PartitionKeyWhy))
+	w.line("- **Partition Key**: " + keyText(pk, t.PartitionKeyWhy))
 	var sk []designer.KeyAttribute
 	if t.SortKey != nil {
 		sk = []designer.KeyAttribute{*t.SortKey}
 	}
-	w.line("- **Sort Key**: " + dmKeyText(sk, t.SortKeyWhy))
+	w.line("- **Sort Key**: " + keyText(sk, t.SortKeyWhy))
 	w.taxonomy(t.EntityTypes)
 	w.attributes(t.Attributes)
 	w.bullet("Bounded Read Strategy", t.BoundedReads)
 	if t.TTLAttribute != "" {
-		w.line("- **TTL**: " + dmCodeSpan(oneLine(t.TTLAttribute)))
+		w.line("- **TTL**: " + codeSpan(markdown.OneLine(t.TTLAttribute)))
 	}
-	if served := dmServedText(w.d.Patterns, t.Name, ""); served != "" {
+	if served := servedText(w.d.Patterns, t.Name, ""); served != "" {
 		w.line("- **Access Patterns Served**: " + served)
 	}
 	w.bullet("Capacity Planning", t.Capacity)
-	w.line("- **Billing Mode**: " + dmBillingText(t))
-	w.prose(dmSlot{kind: dmTable, table: ti}, dmCtxTable)
+	w.line("- **Billing Mode**: " + billingText(t))
+	w.prose(proseSlot{kind: sectionTable, table: ti}, ctxTable)
 
 	byID := make(map[string]int, len(rows))
 	for r, row := range rows {
@@ -388,19 +389,19 @@ func (w *dmWriter) table(ti int, t designer.Table) {
 	}{{false, t.GSIs}, {true, t.LSIs}} {
 		for j, ix := range group.ixs {
 			w.index(t, ix, group.local, cols, cells, byID)
-			w.prose(dmSlot{kind: dmIndex, table: ti, index: j, local: group.local}, dmCtxIndex)
+			w.prose(proseSlot{kind: sectionIndex, table: ti, index: j, local: group.local}, ctxIndex)
 		}
 	}
 }
 
-func (w *dmWriter) index(t designer.Table, ix designer.Index, local bool, tableCols []string, cells [][]string, byID map[string]int) {
+func (w *writer) index(t designer.Table, ix designer.Index, local bool, tableCols []string, cells [][]string, byID map[string]int) {
 	kind := " GSI"
 	if local {
 		kind = " LSI"
 	}
-	w.subheading(escapeInline(ix.Name, "") + kind)
+	w.subheading(markdown.Escape(ix.Name, "") + kind)
 	view := dynamo.IndexItems(t, ix, local)
-	cols := dmIndexColumns(t, ix, local, tableCols, view)
+	cols := indexColumns(t, ix, local, tableCols, view)
 	at := make(map[string]int, len(tableCols))
 	for c, name := range tableCols {
 		at[name] = c
@@ -419,19 +420,19 @@ func (w *dmWriter) index(t designer.Table, ix designer.Index, local bool, tableC
 	w.sampleTable(cols, rows)
 	w.line("")
 	w.bullet("Purpose", ix.Purpose)
-	w.line("- **Partition Key**: " + dmKeyText(ix.PartitionKey, ix.PartitionKeyWhy))
-	w.line("- **Sort Key**: " + dmKeyText(ix.SortKey, ix.SortKeyWhy))
-	w.line("- **Projection**: " + dmProjectionText(ix.Projection, ix.ProjectionWhy))
-	w.line(strings.TrimRight("  - **Per-Pattern Projected Attributes**: "+dmPatternAttributesText(ix.PatternAttributes), " "))
+	w.line("- **Partition Key**: " + keyText(ix.PartitionKey, ix.PartitionKeyWhy))
+	w.line("- **Sort Key**: " + keyText(ix.SortKey, ix.SortKeyWhy))
+	w.line("- **Projection**: " + projectionText(ix.Projection, ix.ProjectionWhy))
+	w.line(strings.TrimRight("  - **Per-Pattern Projected Attributes**: "+patternAttributesText(ix.PatternAttributes), " "))
 	sparse := "No"
 	if ix.Sparse {
 		sparse = "Yes"
 	}
-	if note := dmEscape(ix.SparseNote, ""); note != "" {
+	if note := escape(ix.SparseNote, ""); note != "" {
 		sparse += " - " + note
 	}
 	w.line("- **Sparse**: " + sparse)
-	if served := dmServedText(w.d.Patterns, t.Name, ix.Name); served != "" {
+	if served := servedText(w.d.Patterns, t.Name, ix.Name); served != "" {
 		w.line("- **Access Patterns Served**: " + served)
 	}
 	w.bullet("Capacity Planning", ix.Capacity)
@@ -439,26 +440,26 @@ func (w *dmWriter) index(t designer.Table, ix designer.Index, local bool, tableC
 
 // bullet writes a free-text field as the requirement document does: sub-bullets for a list, <br>
 // between other lines.
-func (w *dmWriter) bullet(label, value string) {
-	if lines, ok := listLines(value); ok {
+func (w *writer) bullet(label, value string) {
+	if lines, ok := markdown.ListLines(value); ok {
 		w.line("- **" + label + "**:")
 		for _, l := range lines {
-			w.line("  " + dmCodeLT(l))
+			w.line("  " + codeLT(l))
 		}
 		return
 	}
-	if v := dmEscape(value, ""); v != "" {
+	if v := escape(value, ""); v != "" {
 		w.line("- **" + label + "**: " + v)
 	} else {
 		w.line("- **" + label + "**:")
 	}
 }
 
-// dmKeyText writes "name (S) + other (N) - why", or "None - why" for no key.
-func dmKeyText(keys []designer.KeyAttribute, why string) string {
+// keyText writes "name (S) + other (N) - why", or "None - why" for no key.
+func keyText(keys []designer.KeyAttribute, why string) string {
 	parts := make([]string, len(keys))
 	for i, k := range keys {
-		parts[i] = dmName(k.Name) + " (" + string(k.Type) + ")"
+		parts[i] = escapeName(k.Name) + " (" + string(k.Type) + ")"
 		if parts[i][0] == ' ' {
 			parts[i] = parts[i][1:] // an empty name
 		}
@@ -467,24 +468,24 @@ func dmKeyText(keys []designer.KeyAttribute, why string) string {
 	if text == "" {
 		text = "None"
 	}
-	if why := dmEscape(why, ""); why != "" {
+	if why := escape(why, ""); why != "" {
 		text += " - " + why
 	}
 	return text
 }
 
-func (w *dmWriter) taxonomy(ets []designer.EntityType) {
+func (w *writer) taxonomy(ets []designer.EntityType) {
 	w.line("- **SK Taxonomy**:")
 	for _, et := range ets {
 		var parts []string
 		if et.PKTemplate != "" {
-			parts = append(parts, "PK "+dmCodeSpan(oneLine(et.PKTemplate)))
+			parts = append(parts, "PK "+codeSpan(markdown.OneLine(et.PKTemplate)))
 		}
 		if et.SKTemplate != "" {
-			parts = append(parts, "SK "+dmCodeSpan(oneLine(et.SKTemplate)))
+			parts = append(parts, "SK "+codeSpan(markdown.OneLine(et.SKTemplate)))
 		}
 		text := strings.Join(parts, ", ")
-		if desc := escapeInline(et.Description, "`"); desc != "" {
+		if desc := markdown.Escape(et.Description, "`"); desc != "" {
 			if text != "" {
 				text += " - "
 			}
@@ -492,7 +493,7 @@ func (w *dmWriter) taxonomy(ets []designer.EntityType) {
 		}
 		l := "  -"
 		if et.Entity != "" {
-			l += " **" + escapeLabel(et.Entity) + "**:"
+			l += " **" + markdown.EscapeLabel(et.Entity) + "**:"
 		}
 		if text != "" {
 			l += " " + text
@@ -501,30 +502,30 @@ func (w *dmWriter) taxonomy(ets []designer.EntityType) {
 	}
 }
 
-func (w *dmWriter) attributes(attrs []designer.Attribute) {
+func (w *writer) attributes(attrs []designer.Attribute) {
 	described := slices.ContainsFunc(attrs, func(a designer.Attribute) bool { return strings.TrimSpace(a.Description) != "" })
 	if !described {
 		parts := make([]string, len(attrs))
 		for i, a := range attrs {
-			parts[i] = strings.TrimLeft(dmName(a.Name)+" ("+string(a.Type)+")", " ")
+			parts[i] = strings.TrimLeft(escapeName(a.Name)+" ("+string(a.Type)+")", " ")
 		}
 		w.line(strings.TrimRight("- **Attributes**: "+strings.Join(parts, ", "), " "))
 		return
 	}
 	w.line("- **Attributes**:")
 	for _, a := range attrs {
-		l := strings.TrimRight("  - "+dmName(a.Name), " ") + " (" + string(a.Type) + ")"
-		if desc := dmEscape(a.Description, ""); desc != "" {
+		l := strings.TrimRight("  - "+escapeName(a.Name), " ") + " (" + string(a.Type) + ")"
+		if desc := escape(a.Description, ""); desc != "" {
 			l += ": " + desc
 		}
 		w.line(l)
 	}
 }
 
-// dmCodeSpan writes s as a markdown code span: fenced with one more backtick than its longest
+// codeSpan writes s as a markdown code span: fenced with one more backtick than its longest
 // run, padded with a space where CommonMark would otherwise take a backtick or space as part of
 // the fence.
-func dmCodeSpan(s string) string {
+func codeSpan(s string) string {
 	longest, run := 0, 0
 	for i := 0; i < len(s); i++ {
 		if s[i] == '`' {
@@ -542,7 +543,7 @@ func dmCodeSpan(s string) string {
 	return fence + pad + s + pad + fence
 }
 
-func dmBillingText(t designer.Table) string {
+func billingText(t designer.Table) string {
 	text := "PAY_PER_REQUEST (on-demand)"
 	if t.BillingMode == designer.Provisioned {
 		text = "PROVISIONED"
@@ -556,39 +557,39 @@ func dmBillingText(t designer.Table) string {
 	return text
 }
 
-// dmProjectionText writes "KEYS_ONLY - why", "INCLUDE (a, b) - why". Only INCLUDE has a list; a
+// projectionText writes "KEYS_ONLY - why", "INCLUDE (a, b) - why". Only INCLUDE has a list; a
 // list left on another type projects nothing and is not written.
-func dmProjectionText(p designer.Projection, why string) string {
+func projectionText(p designer.Projection, why string) string {
 	text := p.Type
 	if p.Type == designer.Include {
 		names := make([]string, len(p.Attributes))
 		for i, a := range p.Attributes {
-			names[i] = dmName(a)
+			names[i] = escapeName(a)
 		}
 		text += " (" + strings.Join(names, ", ") + ")"
 	}
-	if why := dmEscape(why, ""); why != "" {
+	if why := escape(why, ""); why != "" {
 		text += " - " + why
 	}
 	return text
 }
 
-// dmPatternAttributesText writes "Pattern #3: a, b; Pattern #7: c".
-func dmPatternAttributesText(list []designer.PatternAttributes) string {
+// patternAttributesText writes "Pattern #3: a, b; Pattern #7: c".
+func patternAttributesText(list []designer.PatternAttributes) string {
 	parts := make([]string, len(list))
 	for i, pa := range list {
 		names := make([]string, len(pa.Attributes))
 		for j, a := range pa.Attributes {
-			names[j] = dmName(a)
+			names[j] = escapeName(a)
 		}
 		parts[i] = strings.TrimRight("Pattern #"+strconv.Itoa(pa.Pattern)+": "+strings.Join(names, ", "), " ")
 	}
 	return strings.Join(parts, "; ")
 }
 
-// dmServedText lists the patterns with an operation on the table (index "") or on one of its
+// servedText lists the patterns with an operation on the table (index "") or on one of its
 // indexes: "Pattern #1, #4".
-func dmServedText(patterns []designer.Pattern, table, index string) string {
+func servedText(patterns []designer.Pattern, table, index string) string {
 	var numbers []int
 	for _, p := range patterns {
 		if p.Number < 1 {
@@ -610,9 +611,9 @@ func dmServedText(patterns []designer.Pattern, table, index string) string {
 	return "Pattern " + strings.Join(parts, ", ")
 }
 
-// dmTableColumns orders a table's sample columns: the keys, the declared attributes, then every
+// tableColumns orders a table's sample columns: the keys, the declared attributes, then every
 // other attribute an item has, by name.
-func dmTableColumns(t designer.Table, rows []designer.Row) []string {
+func tableColumns(t designer.Table, rows []designer.Row) []string {
 	seen := map[string]bool{}
 	var cols []string
 	add := func(name string) {
@@ -645,9 +646,9 @@ func dmTableColumns(t designer.Table, rows []designer.Row) []string {
 	return cols
 }
 
-// dmIndexColumns orders an index's sample columns: its keys, the table's keys, then the projected
+// indexColumns orders an index's sample columns: its keys, the table's keys, then the projected
 // attributes: the INCLUDE list, or for ALL the table's columns some entry has.
-func dmIndexColumns(t designer.Table, ix designer.Index, local bool, tableCols []string, view dynamo.IndexView) []string {
+func indexColumns(t designer.Table, ix designer.Index, local bool, tableCols []string, view dynamo.IndexView) []string {
 	seen := map[string]bool{}
 	var cols []string
 	add := func(name string) {
@@ -684,11 +685,11 @@ func dmIndexColumns(t designer.Table, ix designer.Index, local bool, tableCols [
 }
 
 // sampleTable writes a markdown table of sample items; cells are already escaped.
-func (w *dmWriter) sampleTable(cols []string, rows [][]string) {
+func (w *writer) sampleTable(cols []string, rows [][]string) {
 	header := make([]string, len(cols))
 	sep := make([]string, len(cols))
 	for i, c := range cols {
-		header[i] = escapeInline(c, "`*")
+		header[i] = markdown.Escape(c, "`*")
 		sep[i] = strings.Repeat("-", max(3, utf8.RuneCountInString(header[i])+2))
 	}
 	w.line("| " + strings.Join(header, " | ") + " |")
@@ -698,11 +699,11 @@ func (w *dmWriter) sampleTable(cols []string, rows [][]string) {
 	}
 }
 
-// dmSampleCells returns the escaped text of every cell of a table's sample, rows by columns. A
+// sampleCells returns the escaped text of every cell of a table's sample, rows by columns. A
 // value is written as the grid shows it where the importer reads that text back as the same value
 // (given the column's declared or inferred type), else as its DynamoDB JSON. A column's inferred
 // type depends on all its cells, so a column is checked again until no cell changes.
-func dmSampleCells(t designer.Table, rows []designer.Row, cols []string) [][]string {
+func sampleCells(t designer.Table, rows []designer.Row, cols []string) [][]string {
 	cells := make([][]string, len(rows))
 	typed := make([][]bool, len(rows))
 	for r, row := range rows {
@@ -710,20 +711,20 @@ func dmSampleCells(t designer.Table, rows []designer.Row, cols []string) [][]str
 		typed[r] = make([]bool, len(cols))
 		for c, name := range cols {
 			if v, ok := row.Item[name]; ok {
-				cells[r][c] = escapeInline(designer.FormatCell(v), "")
+				cells[r][c] = markdown.Escape(designer.FormatCell(v), "")
 			}
 		}
 	}
-	declared := dmDeclaredTypes(t)
+	declared := declaredTypes(t)
 	column := make([]string, len(rows))
 	for c, name := range cols {
 		for {
 			for r := range rows {
-				column[r] = dmCellText(cells[r][c])
+				column[r] = cellText(cells[r][c])
 			}
 			typ, ok := declared[name]
 			if !ok {
-				typ = dmInferColumnType(column)
+				typ = inferColumnType(column)
 			}
 			changed := false
 			for r, row := range rows {
@@ -731,10 +732,10 @@ func dmSampleCells(t designer.Table, rows []designer.Row, cols []string) [][]str
 				if !has || typed[r][c] {
 					continue
 				}
-				if got, present, _ := dmReadCell(column[r], typ); !present || !dmSameValue(got, v) {
+				if got, present, _ := readCell(column[r], typ); !present || !sameValue(got, v) {
 					typed[r][c], changed = true, true
 					if b, err := v.MarshalJSON(); err == nil {
-						cells[r][c] = escapeInline(string(b), "")
+						cells[r][c] = markdown.Escape(string(b), "")
 					}
 				}
 			}
@@ -746,8 +747,8 @@ func dmSampleCells(t designer.Table, rows []designer.Row, cols []string) [][]str
 	return cells
 }
 
-// dmSameValue reports whether two values are the same DynamoDB value.
-func dmSameValue(a, b designer.Value) bool {
+// sameValue reports whether two values are the same DynamoDB value.
+func sameValue(a, b designer.Value) bool {
 	if a.Type != b.Type {
 		return false
 	}
@@ -763,44 +764,44 @@ func dmSameValue(a, b designer.Value) bool {
 	case designer.BS:
 		return slices.EqualFunc(a.BS, b.BS, bytes.Equal)
 	case designer.L:
-		return slices.EqualFunc(a.L, b.L, dmSameValue)
+		return slices.EqualFunc(a.L, b.L, sameValue)
 	case designer.M:
-		return maps.EqualFunc(a.M, b.M, dmSameValue)
+		return maps.EqualFunc(a.M, b.M, sameValue)
 	}
 	return true
 }
 
-func (w *dmWriter) mapping() {
+func (w *writer) mapping() {
 	w.line("")
-	w.line(dmMappingHeader)
-	w.line(dmMappingSeparator)
-	for _, p := range dmMappedPatterns(w.d) {
+	w.line(mappingHeader)
+	w.line(mappingSeparator)
+	for _, p := range mappedPatterns(w.d) {
 		number := strconv.Itoa(p.Number)
-		if mark, ok := statusMarkOf[p.Status]; ok {
+		if mark, ok := markdown.StatusMarks[p.Status]; ok {
 			number += " " + mark
 		}
 		// An import keeps a Tables/Indexes cell its operations do not account for as the first
 		// line of the notes; it goes back to its cell.
-		tables, notes := dmTargetsText(p.Mapping.Operations), p.Mapping.Notes
-		if first, rest, _ := strings.Cut(notes, "\n"); strings.HasPrefix(first, dmTablesNote) && strings.TrimSpace(first[len(dmTablesNote):]) != "" {
-			tables, notes = first[len(dmTablesNote):], rest
+		tables, notes := targetsText(p.Mapping.Operations), p.Mapping.Notes
+		if first, rest, _ := strings.Cut(notes, "\n"); strings.HasPrefix(first, tablesNote) && strings.TrimSpace(first[len(tablesNote):]) != "" {
+			tables, notes = first[len(tablesNote):], rest
 		}
 		w.line("| " + strings.Join([]string{
 			number,
-			dmEscape(p.Description, ""),
-			dmEscape(tables, ""),
-			dmEscape(dmOperationsCell(p.Mapping), ""),
-			dmEscape(notes, ""),
+			escape(p.Description, ""),
+			escape(tables, ""),
+			escape(operationsCell(p.Mapping), ""),
+			escape(notes, ""),
 		}, " | ") + " |")
 	}
 }
 
-// dmTablesNote starts the line of the mapping notes that keeps a Tables/Indexes cell.
-const dmTablesNote = "Tables/Indexes: "
+// tablesNote starts the line of the mapping notes that keeps a Tables/Indexes cell.
+const tablesNote = "Tables/Indexes: "
 
-// dmTargetsText is the Tables/Indexes cell: every table, or index with its table, the operations
+// targetsText is the Tables/Indexes cell: every table, or index with its table, the operations
 // target, in order.
-func dmTargetsText(ops []designer.Operation) string {
+func targetsText(ops []designer.Operation) string {
 	var out []string
 	for _, op := range ops {
 		target := op.Table
@@ -814,23 +815,23 @@ func dmTargetsText(ops []designer.Operation) string {
 	return strings.Join(out, ", ")
 }
 
-// dmOperationsCell is the DynamoDB Operations cell: the pattern's own wording while it still reads
+// operationsCell is the DynamoDB Operations cell: the pattern's own wording while it still reads
 // as its operations, else the operations written out.
-func dmOperationsCell(m designer.Mapping) string {
-	ops := dmWithoutExpected(m.Operations)
+func operationsCell(m designer.Mapping) string {
+	ops := withoutExpected(m.Operations)
 	if src := strings.TrimSpace(m.Source); src != "" || len(ops) == 0 {
-		if dmSameOperations(dmParseOperationsCell(src), ops) {
+		if sameOperations(parseOperationsCell(src), ops) {
 			return src
 		}
 	}
 	lines := make([]string, len(ops))
 	for i, op := range ops {
-		lines[i] = dmOperationText(op)
+		lines[i] = operationText(op)
 	}
 	return strings.Join(lines, "\n")
 }
 
-func dmSameOperations(a, b []designer.Operation) bool {
+func sameOperations(a, b []designer.Operation) bool {
 	if len(a) != len(b) {
 		return false
 	}
@@ -844,8 +845,8 @@ func dmSameOperations(a, b []designer.Operation) bool {
 	return true
 }
 
-// dmOperationText writes one operation in the form dmParseOperation reads.
-func dmOperationText(op designer.Operation) string {
+// operationText writes one operation in the form parseOperation reads.
+func operationText(op designer.Operation) string {
 	var b strings.Builder
 	b.WriteString(op.Op)
 	if op.Table != "" {
@@ -855,17 +856,17 @@ func dmOperationText(op designer.Operation) string {
 		b.WriteString(" index " + op.Index)
 	}
 	if op.KeyCondition != "" {
-		b.WriteString(": " + dmClauseEscape(op.KeyCondition))
+		b.WriteString(": " + clauseEscape(op.KeyCondition))
 	}
 	clause := func(s string) { b.WriteString("; " + s) }
 	if op.Action != "" {
 		clause("Action: " + op.Action)
 	}
 	if op.Filter != "" {
-		clause("Filter: " + dmClauseEscape(op.Filter))
+		clause("Filter: " + clauseEscape(op.Filter))
 	}
 	if op.Projection != "" {
-		clause("Projection: " + dmClauseEscape(op.Projection))
+		clause("Projection: " + clauseEscape(op.Projection))
 	}
 	if op.Limit != nil {
 		clause("Limit " + strconv.Itoa(*op.Limit))
@@ -877,25 +878,25 @@ func dmOperationText(op designer.Operation) string {
 		clause("ConsistentRead=true")
 	}
 	if names := designer.FormatOperationNames(op); names != "" {
-		clause("Names: " + dmClauseEscape(names))
+		clause("Names: " + clauseEscape(names))
 	}
 	if values := designer.FormatOperationValues(op); values != "" {
-		clause("Values: " + dmClauseEscape(values))
+		clause("Values: " + clauseEscape(values))
 	}
 	if op.Notes != "" {
 		// The notes come last and run to the end of the line, so they keep their semicolons.
-		clause("Notes: " + dmNotesEscape(op.Notes))
+		clause("Notes: " + notesEscape(op.Notes))
 	}
 	return b.String()
 }
 
-// dmClauseEscape keeps a part of an operation line on its line and within its clause.
-func dmClauseEscape(s string) string { return dmEscapeOperationText(s, true) }
+// clauseEscape keeps a part of an operation line on its line and within its clause.
+func clauseEscape(s string) string { return escapeOperationText(s, true) }
 
-// dmNotesEscape keeps an operation's notes, the last part of its line, on the line.
-func dmNotesEscape(s string) string { return dmEscapeOperationText(s, false) }
+// notesEscape keeps an operation's notes, the last part of its line, on the line.
+func notesEscape(s string) string { return escapeOperationText(s, false) }
 
-func dmEscapeOperationText(s string, semicolons bool) string {
+func escapeOperationText(s string, semicolons bool) string {
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
@@ -914,13 +915,13 @@ func dmEscapeOperationText(s string, semicolons bool) string {
 	return b.String()
 }
 
-// dmEscape is escapeInline for text that may hold code spans, such as `ORDER#<id>`: inside a code
+// escape is Escape for text that may hold code spans, such as `ORDER#<id>`: inside a code
 // span a "<" shows as written, so it is not escaped there unless it would read as <br>.
-func dmEscape(s, extra string) string { return dmCodeLT(escapeInline(s, extra)) }
+func escape(s, extra string) string { return codeLT(markdown.Escape(s, extra)) }
 
-// dmCodeLT removes the backslash escapeInline put before a "<" inside a code span of escaped text.
+// codeLT removes the backslash Escape put before a "<" inside a code span of escaped text.
 // Either way the importer reads the same text.
-func dmCodeLT(e string) string {
+func codeLT(e string) string {
 	if !strings.Contains(e, "`") || !strings.Contains(e, `\<`) {
 		return e
 	}
@@ -940,7 +941,7 @@ func dmCodeLT(e string) string {
 		for i+n < len(e) && e[i+n] == '`' {
 			n++
 		}
-		end := dmClosingRun(e, i+n, n)
+		end := closingRun(e, i+n, n)
 		if end < 0 {
 			b.WriteString(e[i : i+n])
 			i += n
@@ -966,8 +967,8 @@ func dmCodeLT(e string) string {
 	return b.String()
 }
 
-// dmClosingRun returns where the next run of exactly n backticks at or after from starts, or -1.
-func dmClosingRun(s string, from, n int) int {
+// closingRun returns where the next run of exactly n backticks at or after from starts, or -1.
+func closingRun(s string, from, n int) int {
 	for i := from; i < len(s); {
 		if s[i] != '`' {
 			i++
@@ -987,8 +988,8 @@ func dmClosingRun(s string, from, n int) int {
 
 // body writes a prose body after a blank line, escaping each line the importer would read as
 // structure in ctx; runs of blank lines, which the importer keeps as one, are written as one.
-func (w *dmWriter) body(s string, ctx int) {
-	body := proseBody(s)
+func (w *writer) body(s string, ctx int) {
+	body := markdown.ProseBody(s)
 	if body == "" {
 		return
 	}
@@ -1008,47 +1009,47 @@ func (w *dmWriter) body(s string, ctx int) {
 			if strings.TrimSpace(l) == fence {
 				fence = ""
 			}
-		case fenceMarker(l) != "":
-			fence = fenceMarker(l)
+		case markdown.FenceMarker(l) != "":
+			fence = markdown.FenceMarker(l)
 		default:
-			l = dmEscapeProseLine(l, ctx)
+			l = escapeProseLine(l, ctx)
 		}
 		w.line(l)
 	}
 }
 
-// dmEscapeProseLine returns l, or l behind a backslash when the importer would read it as
+// escapeProseLine returns l, or l behind a backslash when the importer would read it as
 // structure in ctx rather than keep it as prose.
-func dmEscapeProseLine(l string, ctx int) string {
+func escapeProseLine(l string, ctx int) string {
 	escaped := `\` + strings.TrimLeft(l, " ")
 	trimmed := strings.TrimSpace(l)
-	if level, text, ok := headingLine(l); ok {
-		kind, _, _, _ := dmHeadingKind(text)
+	if level, text, ok := markdown.Heading(l); ok {
+		kind, _, _, _ := headingKind(text)
 		switch {
-		case ctx != dmCtxGeneric && ctx != dmCtxValidation || kind != dmUnknown:
+		case ctx != ctxGeneric && ctx != ctxValidation || kind != sectionUnknown:
 			return escaped
 		case level < 3:
 			return "### " + text
 		}
 		return l
 	}
-	if dmBoilerplate[strings.ToLower(trimmed)] || dmRuleLine(trimmed) {
+	if boilerplate[strings.ToLower(trimmed)] || ruleLine(trimmed) {
 		return escaped
 	}
 	switch ctx {
-	case dmCtxPreamble, dmCtxGeneric:
-		if dmTableNameLine.MatchString(l) {
+	case ctxPreamble, ctxGeneric:
+		if tableNameLine.MatchString(l) {
 			return escaped
 		}
-	case dmCtxTable, dmCtxIndex:
-		if isTableLine(l) || dmLineIsField(l, ctx == dmCtxIndex) {
+	case ctxTable, ctxIndex:
+		if markdown.IsTableLine(l) || lineIsField(l, ctx == ctxIndex) {
 			return escaped
 		}
-	case dmCtxMapping:
-		if isTableLine(l) {
+	case ctxMapping:
+		if markdown.IsTableLine(l) {
 			return escaped
 		}
-	case dmCtxValidation:
+	case ctxValidation:
 		for _, m := range []string{"- [", "* [", "+ ["} {
 			if strings.HasPrefix(trimmed, m) {
 				return escaped
@@ -1058,25 +1059,25 @@ func dmEscapeProseLine(l string, ctx int) string {
 	return l
 }
 
-// dmRuleLine reports whether a line is a thematic break, which the importer drops.
-func dmRuleLine(trimmed string) bool {
+// ruleLine reports whether a line is a thematic break, which the importer drops.
+func ruleLine(trimmed string) bool {
 	t := strings.ReplaceAll(trimmed, " ", "")
 	return len(t) >= 3 && (strings.Trim(t, "-") == "" || strings.Trim(t, "*") == "" || strings.Trim(t, "_") == "")
 }
 
-// dmLineIsField reports whether a line, read as the start of an item, is a field of a table or
+// lineIsField reports whether a line, read as the start of an item, is a field of a table or
 // index section.
-func dmLineIsField(l string, index bool) bool {
-	it := mdItem{kind: itemText, lines: []string{l}}
-	if indentOf(l) < 4 && bulletStart.MatchString(l) {
-		it.kind = itemBullet
+func lineIsField(l string, index bool) bool {
+	it := markdown.Item{Kind: markdown.KindText, Lines: []string{l}}
+	if markdown.IndentOf(l) < 4 && markdown.BulletStart.MatchString(l) {
+		it.Kind = markdown.KindBullet
 	}
-	f, ok := dmReadField(it)
+	f, ok := readField(it)
 	if !ok {
 		return false
 	}
 	if index {
-		return dmIndexFieldID(f) != dmfNone
+		return indexFieldID(f) != fieldNone
 	}
-	return dmTableFieldID(f) != dmfNone
+	return tableFieldID(f) != fieldNone
 }

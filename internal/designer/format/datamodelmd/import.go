@@ -1,4 +1,4 @@
-package format
+package datamodelmd
 
 import (
 	"fmt"
@@ -7,9 +7,10 @@ import (
 	"strings"
 
 	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/format/markdown"
 )
 
-// ImportDataModelMD reads a dynamodb_data_model.md: the seed template and the layouts seen in the
+// Import reads a dynamodb_data_model.md: the seed template and the layouts seen in the
 // wild (sample tables before or after an index heading, "### GSI1: Name" headings with the same
 // index name under several tables, "Sort Key: None", "(Sparse)" suffixes, keys written
 // "`PK = <user_email>`", "Hash:"/"Range:" key lines, attribute types as "(Number)" or "(S)", the
@@ -19,19 +20,19 @@ import (
 // that cannot be placed is kept in d.Prose.Sections under its heading, and a note says so; text
 // kept under a table or index is titled "Orders Table" or "ByStatus GSI (Orders Table)".
 //
-// The forms ExportDataModelMD writes (typed keys, attribute lists, the SK taxonomy, projections,
+// The forms Export writes (typed keys, attribute lists, the SK taxonomy, projections,
 // status marks, operation lines, cells in DynamoDB JSON) are read exactly, so that exporting what
 // was imported gives a document that imports to the same export.
 //
 // The error is a *ValidationError for field "file" when data is not a data model document at all.
-func ImportDataModelMD(data []byte) (designer.Design, []ImportNote, error) {
-	text, notes, err := cleanInput(data)
+func Import(data []byte) (designer.Design, []designer.ImportNote, error) {
+	text, notes, err := markdown.CleanInput(data)
 	if err != nil {
 		return designer.Design{}, nil, err
 	}
-	p := dmParser{notes: notes}
+	p := parser{notes: notes}
 	p.parse(text)
-	if !p.recognised && dmWeakMarkers(strings.ToLower(text)) {
+	if !p.recognised && weakMarkers(strings.ToLower(text)) {
 		p.recognised = true
 	}
 	if !p.recognised {
@@ -42,163 +43,163 @@ func ImportDataModelMD(data []byte) (designer.Design, []ImportNote, error) {
 		// The parser builds only what Check accepts; this guards against a gap in that promise.
 		return designer.Design{}, nil, fmt.Errorf("import data model document: %w", err)
 	}
-	slices.SortStableFunc(p.notes, func(a, b ImportNote) int { return a.Line - b.Line })
+	slices.SortStableFunc(p.notes, func(a, b designer.ImportNote) int { return a.Line - b.Line })
 	return d, p.notes, nil
 }
 
 // Kinds of section of a data model document.
 const (
-	dmPreamble = iota
-	dmUnknown
-	dmPhilosophy
-	dmAggregates
-	dmTableDesigns
-	dmTable
-	dmIndex
-	dmMapping
-	dmHotPartitions
-	dmTradeOffs
-	dmValidation
+	sectionPreamble = iota
+	sectionUnknown
+	sectionPhilosophy
+	sectionAggregates
+	sectionTableDesigns
+	sectionTable
+	sectionIndex
+	sectionMapping
+	sectionHotPartitions
+	sectionTradeOffs
+	sectionValidation
 )
 
-type dmSection struct {
+type sectionDraft struct {
 	kind  int
 	title string
 	level int
 	line  int
-	lines []srcLine
+	lines []markdown.SourceLine
 	// name, desc and local are what a table or index heading says; table is the index in p.tables
-	// of a dmTable section, index that of a dmIndex section in p.indexes.
+	// of a sectionTable section, index that of a sectionIndex section in p.indexes.
 	name, desc   string
 	local        bool
 	table, index int
-	leftover     []leftoverPart
+	leftover     []markdown.Leftover
 }
 
-// dmIndexDraft is an index while its table is not known for sure.
-type dmIndexDraft struct {
+// indexDraft is an index while its table is not known for sure.
+type indexDraft struct {
 	ix       designer.Index
 	local    bool
 	table    int // index in p.tables, -1 while none
 	line     int
 	desc     string // the heading's words that are not the name
-	sample   *dmSample
+	sample   *sampleDraft
 	served   string
 	projNote string
 	// pkExact and skExact are keys written in the exported form, types included; projExact says
 	// the projection was, so nothing is guessed from the sample table.
-	pkExact, skExact dmExactKey
+	pkExact, skExact exactKey
 	projExact        bool
 }
 
-type dmTableDraft struct {
+type tableDraft struct {
 	t       designer.Table
 	line    int
-	sample  *dmSample
+	sample  *sampleDraft
 	served  string
 	pkRaw   []string // key names as written, before types are known
 	skRaw   []string
 	keyLine int
 	// pkExact and skExact are keys written in the exported form, types included.
-	pkExact, skExact dmExactKey
+	pkExact, skExact exactKey
 	// loose marks a table read from "**Table Name:**" lines, whose key and billing lines may
 	// follow in any section.
 	loose bool
 }
 
-// dmExactKey is a key read in the form ExportDataModelMD writes: set, with no attribute for "None".
-type dmExactKey struct {
+// exactKey is a key read in the form Export writes: set, with no attribute for "None".
+type exactKey struct {
 	set  bool
 	keys []designer.KeyAttribute
 }
 
-// dmSample is a markdown table of sample items: its column names and its rows of cell text.
-type dmSample struct {
+// sampleDraft is a markdown table of sample items: its column names and its rows of cell text.
+type sampleDraft struct {
 	line    int
 	columns []string
 	rows    [][]string // unescaped cell text; "" is an empty cell
 	rowLine []int
 }
 
-type dmParser struct {
-	notes      []ImportNote
-	sections   []*dmSection
+type parser struct {
+	notes      []designer.ImportNote
+	sections   []*sectionDraft
 	recognised bool
 	title      string
-	tables     []*dmTableDraft
-	indexes    []*dmIndexDraft
+	tables     []*tableDraft
+	indexes    []*indexDraft
 	patterns   []designer.Pattern
 	prose      designer.Prose
 	// pending is an index sample table written before its index heading.
-	pending *dmSample
+	pending *sampleDraft
 }
 
-func (p *dmParser) note(line int, format string, args ...any) {
-	p.notes = append(p.notes, ImportNote{Line: line, Message: fmt.Sprintf(format, args...)})
+func (p *parser) note(line int, format string, args ...any) {
+	p.notes = append(p.notes, designer.ImportNote{Line: line, Message: fmt.Sprintf(format, args...)})
 }
 
 var (
-	dmIndexNumbered = regexp.MustCompile(`(?i)^((?:GSI|LSI)\d*)\s*(?::|-|–|—)\s*(.+)$`)
-	dmIndexSuffix   = regexp.MustCompile(`(?i)^(.+?)\s+(GSI|LSI|global secondary index|local secondary index)\s*(\(.*\))?$`)
-	dmTableHeading  = regexp.MustCompile(`(?i)^(.+?)\s+table\b\s*(\(.*\))?$`)
-	dmTablePrefix   = regexp.MustCompile(`(?i)^table\s*:\s*(.+)$`)
-	dmPlainName     = regexp.MustCompile(`^[A-Za-z0-9_.\-]{1,255}$`)
-	dmAttrName      = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.\-#]{0,119}$`)
+	indexNumbered = regexp.MustCompile(`(?i)^((?:GSI|LSI)\d*)\s*(?::|-|–|—)\s*(.+)$`)
+	indexSuffix   = regexp.MustCompile(`(?i)^(.+?)\s+(GSI|LSI|global secondary index|local secondary index)\s*(\(.*\))?$`)
+	tableHeading  = regexp.MustCompile(`(?i)^(.+?)\s+table\b\s*(\(.*\))?$`)
+	tablePrefix   = regexp.MustCompile(`(?i)^table\s*:\s*(.+)$`)
+	plainName     = regexp.MustCompile(`^[A-Za-z0-9_.\-]{1,255}$`)
+	attrName      = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.\-#]{0,119}$`)
 )
 
-// dmHeadingKind recognises the template's headings whatever their level, case or decoration, and
+// headingKind recognises the template's headings whatever their level, case or decoration, and
 // returns the table or index name a table or index heading gives.
-func dmHeadingKind(text string) (kind int, name, desc string, local bool) {
-	plain := strings.TrimSpace(unescapeInline(dmStripEmphasis(text)))
+func headingKind(text string) (kind int, name, desc string, local bool) {
+	plain := strings.TrimSpace(markdown.Unescape(stripEmphasis(text)))
 	plain = strings.TrimSpace(strings.TrimRight(plain, "🔴✅⚠️❌ "))
 	// Index and table headings first: "### GSI1: Products (Potential Hot Partition)" is an index.
 	// "### GSI-1 GSI" names its index in full, so the suffix form is tried first.
 	clean := strings.NewReplacer("`", "", "[", "", "]", "").Replace(plain)
-	if m := dmIndexSuffix.FindStringSubmatch(clean); m != nil && dmPlainName.MatchString(m[1]) {
+	if m := indexSuffix.FindStringSubmatch(clean); m != nil && plainName.MatchString(m[1]) {
 		local = strings.HasPrefix(strings.ToLower(m[2]), "l")
-		return dmIndex, m[1], strings.TrimSpace(strings.Trim(m[3], "()")), local
+		return sectionIndex, m[1], strings.TrimSpace(strings.Trim(m[3], "()")), local
 	}
-	if m := dmIndexNumbered.FindStringSubmatch(clean); m != nil {
+	if m := indexNumbered.FindStringSubmatch(clean); m != nil {
 		rest := strings.TrimSpace(m[2])
 		local = strings.HasPrefix(strings.ToUpper(m[1]), "LSI")
-		base, suffix := dmCutParen(rest)
-		if dmPlainName.MatchString(base) {
-			return dmIndex, base, suffix, local
+		base, suffix := cutParen(rest)
+		if plainName.MatchString(base) {
+			return sectionIndex, base, suffix, local
 		}
-		return dmIndex, m[1], rest, local
+		return sectionIndex, m[1], rest, local
 	}
-	if m := dmTableHeading.FindStringSubmatch(clean); m != nil && dmPlainName.MatchString(m[1]) {
-		return dmTable, m[1], strings.TrimSpace(strings.Trim(m[2], "()")), false
+	if m := tableHeading.FindStringSubmatch(clean); m != nil && plainName.MatchString(m[1]) {
+		return sectionTable, m[1], strings.TrimSpace(strings.Trim(m[2], "()")), false
 	}
-	if m := dmTablePrefix.FindStringSubmatch(clean); m != nil {
-		base, suffix := dmCutParen(strings.TrimSpace(m[1]))
-		if dmPlainName.MatchString(base) {
-			return dmTable, base, suffix, false
+	if m := tablePrefix.FindStringSubmatch(clean); m != nil {
+		base, suffix := cutParen(strings.TrimSpace(m[1]))
+		if plainName.MatchString(base) {
+			return sectionTable, base, suffix, false
 		}
 	}
 	h := strings.ToLower(plain)
 	switch {
 	case strings.Contains(h, "design philosophy"):
-		return dmPhilosophy, "", "", false
+		return sectionPhilosophy, "", "", false
 	case strings.Contains(h, "aggregate design"):
-		return dmAggregates, "", "", false
+		return sectionAggregates, "", "", false
 	case h == "table designs" || h == "table design" || h == "tables":
-		return dmTableDesigns, "", "", false
+		return sectionTableDesigns, "", "", false
 	case strings.Contains(h, "access pattern mapping") || h == "solved patterns":
-		return dmMapping, "", "", false
+		return sectionMapping, "", "", false
 	case strings.Contains(h, "hot partition"):
-		return dmHotPartitions, "", "", false
+		return sectionHotPartitions, "", "", false
 	case strings.Contains(h, "trade-off") || strings.Contains(h, "tradeoff") || strings.Contains(h, "trade off"):
-		return dmTradeOffs, "", "", false
+		return sectionTradeOffs, "", "", false
 	case strings.Contains(h, "validation results"):
-		return dmValidation, "", "", false
+		return sectionValidation, "", "", false
 	}
-	return dmUnknown, "", "", false
+	return sectionUnknown, "", "", false
 }
 
-// dmStripEmphasis removes what decorates a whole heading, before unescaping so that an escaped
+// stripEmphasis removes what decorates a whole heading, before unescaping so that an escaped
 // "\_" of a name stays: "**Orders Table**", "_Orders Table_", a closing ":".
-func dmStripEmphasis(text string) string {
+func stripEmphasis(text string) string {
 	t := strings.TrimSpace(text)
 	for {
 		before := t
@@ -217,8 +218,8 @@ func dmStripEmphasis(text string) string {
 	}
 }
 
-// dmCutParen splits "Name (Sparse)" into "Name" and "Sparse".
-func dmCutParen(s string) (string, string) {
+// cutParen splits "Name (Sparse)" into "Name" and "Sparse".
+func cutParen(s string) (string, string) {
 	if strings.HasSuffix(s, ")") {
 		if i := strings.LastIndex(s, "("); i > 0 {
 			return strings.TrimSpace(s[:i]), strings.TrimSpace(s[i+1 : len(s)-1])
@@ -227,16 +228,16 @@ func dmCutParen(s string) (string, string) {
 	return s, ""
 }
 
-// dmProseKind reports whether a section of this kind takes unknown sub-headings into its own text.
-func dmProseKind(kind int) bool {
+// proseKind reports whether a section of this kind takes unknown sub-headings into its own text.
+func proseKind(kind int) bool {
 	switch kind {
-	case dmPhilosophy, dmAggregates, dmHotPartitions, dmTradeOffs, dmUnknown, dmTableDesigns, dmValidation:
+	case sectionPhilosophy, sectionAggregates, sectionHotPartitions, sectionTradeOffs, sectionUnknown, sectionTableDesigns, sectionValidation:
 		return true
 	}
 	return false
 }
 
-func (p *dmParser) parse(text string) {
+func (p *parser) parse(text string) {
 	lines := strings.Split(text, "\n")
 	first, last := 0, len(lines)-1
 	for first < len(lines) && strings.TrimSpace(lines[first]) == "" {
@@ -245,11 +246,11 @@ func (p *dmParser) parse(text string) {
 	for last > first && strings.TrimSpace(lines[last]) == "" {
 		last--
 	}
-	if first < last && fenceMarker(lines[first]) != "" && strings.TrimSpace(lines[last]) == fenceMarker(lines[first]) {
+	if first < last && markdown.FenceMarker(lines[first]) != "" && strings.TrimSpace(lines[last]) == markdown.FenceMarker(lines[first]) {
 		lines[first], lines[last] = "", ""
 	}
-	cur := &dmSection{kind: dmPreamble}
-	p.sections = []*dmSection{cur}
+	cur := &sectionDraft{kind: sectionPreamble}
+	p.sections = []*sectionDraft{cur}
 	top := cur
 	fence := ""
 	titleSeen := false
@@ -259,42 +260,42 @@ func (p *dmParser) parse(text string) {
 			if strings.TrimSpace(l) == fence {
 				fence = ""
 			}
-			cur.lines = append(cur.lines, srcLine{n, l})
+			cur.lines = append(cur.lines, markdown.SourceLine{N: n, Text: l})
 			continue
 		}
-		if m := fenceMarker(l); m != "" {
+		if m := markdown.FenceMarker(l); m != "" {
 			fence = m
-			cur.lines = append(cur.lines, srcLine{n, l})
+			cur.lines = append(cur.lines, markdown.SourceLine{N: n, Text: l})
 			continue
 		}
-		level, text, ok := headingLine(l)
+		level, text, ok := markdown.Heading(l)
 		if !ok {
-			cur.lines = append(cur.lines, srcLine{n, l})
+			cur.lines = append(cur.lines, markdown.SourceLine{N: n, Text: l})
 			continue
 		}
-		kind, name, desc, local := dmHeadingKind(text)
+		kind, name, desc, local := headingKind(text)
 		// The template's title comes first, whatever the design's name after it says.
-		_, generic := cutPrefixFold(strings.TrimSpace(text), "DynamoDB Data Model")
-		if level == 1 && !titleSeen && top.kind == dmPreamble && (kind == dmUnknown || generic) {
+		_, generic := markdown.CutPrefixFold(strings.TrimSpace(text), "DynamoDB Data Model")
+		if level == 1 && !titleSeen && top.kind == sectionPreamble && (kind == sectionUnknown || generic) {
 			titleSeen = true
 			p.title = text
 			p.recognised = p.recognised || generic
 			continue
 		}
-		if kind == dmUnknown && dmProseKind(top.kind) && top.kind != dmUnknown && level > top.level ||
-			kind == dmUnknown && top.kind == dmUnknown && level > top.level && top.level > 0 {
-			cur.lines = append(cur.lines, srcLine{n, strings.Repeat("#", min(level-top.level+2, 6)) + " " + text})
+		if kind == sectionUnknown && proseKind(top.kind) && top.kind != sectionUnknown && level > top.level ||
+			kind == sectionUnknown && top.kind == sectionUnknown && level > top.level && top.level > 0 {
+			cur.lines = append(cur.lines, markdown.SourceLine{N: n, Text: strings.Repeat("#", min(level-top.level+2, 6)) + " " + text})
 			continue
 		}
-		if kind != dmUnknown {
+		if kind != sectionUnknown {
 			p.recognised = true
 		}
-		cur = &dmSection{kind: kind, title: oneLine(unescapeInline(text)), level: level, line: n, name: name, desc: desc, local: local}
+		cur = &sectionDraft{kind: kind, title: markdown.OneLine(markdown.Unescape(text)), level: level, line: n, name: name, desc: desc, local: local}
 		top = cur
 		p.sections = append(p.sections, cur)
 	}
 	for i, s := range p.sections {
-		var next *dmSection
+		var next *sectionDraft
 		if i+1 < len(p.sections) {
 			next = p.sections[i+1]
 		}
@@ -302,7 +303,7 @@ func (p *dmParser) parse(text string) {
 	}
 }
 
-var dmBoilerplate = map[string]bool{
+var boilerplate = map[string]bool{
 	"🔴 **critical**: you must group gsis with the tables they belong to.":                true,
 	"a markdown table which shows 5-10 representative items for the table":               true,
 	"🔴 critical: list both writes and reads solved.":                                     true,
@@ -310,62 +311,62 @@ var dmBoilerplate = map[string]bool{
 	"a markdown table which shows 5-10 representative items for the index. you must ensure it aligns with selected projection or sparseness. for attributes with no value required, just use an empty cell, do not populate with `null`.": true,
 }
 
-func (p *dmParser) keepItem(s *dmSection, it mdItem) {
-	s.leftover = append(s.leftover, leftoverPart{first: it.line, last: it.line + it.span() - 1, text: strings.Join(it.lines, "\n")})
+func (p *parser) keepItem(s *sectionDraft, it markdown.Item) {
+	s.leftover = append(s.leftover, markdown.Leftover{First: it.Line, Last: it.Line + it.Span() - 1, Text: strings.Join(it.Lines, "\n")})
 }
 
-func (p *dmParser) parseSection(s *dmSection, next *dmSection) {
+func (p *parser) parseSection(s *sectionDraft, next *sectionDraft) {
 	switch s.kind {
-	case dmTable:
+	case sectionTable:
 		s.table = len(p.tables)
-		d := &dmTableDraft{line: s.line}
+		d := &tableDraft{line: s.line}
 		d.t.Name, d.t.Purpose = s.name, s.desc
 		p.tables = append(p.tables, d)
-	case dmIndex:
+	case sectionIndex:
 		s.index = len(p.indexes)
-		d := &dmIndexDraft{table: len(p.tables) - 1, line: s.line, local: s.local, desc: s.desc, sample: p.pending}
+		d := &indexDraft{table: len(p.tables) - 1, line: s.line, local: s.local, desc: s.desc, sample: p.pending}
 		d.ix.Name = s.name
 		d.ix.Sparse = strings.HasPrefix(strings.ToLower(s.desc), "sparse")
 		p.indexes = append(p.indexes, d)
 		p.pending = nil
 	}
-	its := items(s.lines)
+	its := markdown.Items(s.lines)
 	bulletsSeen := false
 	for k, it := range its {
-		if dmThematicBreak(it) {
+		if thematicBreak(it) {
 			continue
 		}
-		if it.kind == itemText || it.kind == itemBullet {
+		if it.Kind == markdown.KindText || it.Kind == markdown.KindBullet {
 			var rest []string
-			for _, l := range it.lines {
-				if !dmBoilerplate[strings.ToLower(strings.TrimSpace(l))] {
+			for _, l := range it.Lines {
+				if !boilerplate[strings.ToLower(strings.TrimSpace(l))] {
 					rest = append(rest, l)
 				}
 			}
 			if len(rest) == 0 {
 				continue
 			}
-			if len(rest) != len(it.lines) {
-				it.spanLines, it.lines = it.span(), rest
+			if len(rest) != len(it.Lines) {
+				it.SpanLines, it.Lines = it.Span(), rest
 			}
 		}
 		handled := false
 		switch s.kind {
-		case dmTable, dmIndex:
-			if it.kind == itemTable {
-				handled = p.sampleItem(s, it, bulletsSeen, next, k == len(its)-1 || dmOnlyTablesAfter(its[k+1:]))
+		case sectionTable, sectionIndex:
+			if it.Kind == markdown.KindTable {
+				handled = p.sampleItem(s, it, bulletsSeen, next, k == len(its)-1 || onlyTablesAfter(its[k+1:]))
 			} else {
 				handled = p.field(s, it)
 				bulletsSeen = bulletsSeen || handled
 			}
-		case dmMapping:
-			if it.kind == itemTable {
+		case sectionMapping:
+			if it.Kind == markdown.KindTable {
 				handled = p.mappingTable(s, it)
 			}
-		case dmValidation:
-			handled = dmChecklistItem(it)
+		case sectionValidation:
+			handled = checklistItem(it)
 		default:
-			if it.kind == itemText || it.kind == itemBullet {
+			if it.Kind == markdown.KindText || it.Kind == markdown.KindBullet {
 				// A loose table line is read, and kept as written as well.
 				p.looseTableLine(it)
 			}
@@ -377,20 +378,20 @@ func (p *dmParser) parseSection(s *dmSection, next *dmSection) {
 	p.placeProse(s)
 }
 
-func dmOnlyTablesAfter(rest []mdItem) bool {
+func onlyTablesAfter(rest []markdown.Item) bool {
 	for _, it := range rest {
-		if it.kind != itemTable {
+		if it.Kind != markdown.KindTable {
 			return false
 		}
 	}
 	return true
 }
 
-func dmChecklistItem(it mdItem) bool {
-	if it.kind != itemBullet {
+func checklistItem(it markdown.Item) bool {
+	if it.Kind != markdown.KindBullet {
 		return false
 	}
-	for _, l := range it.lines {
+	for _, l := range it.Lines {
 		t := strings.ToLower(strings.TrimSpace(l))
 		if !strings.HasPrefix(t, "- [") && !strings.HasPrefix(t, "* [") {
 			return false
@@ -399,27 +400,27 @@ func dmChecklistItem(it mdItem) bool {
 	return true
 }
 
-// dmProseField is the field of pr that holds the text of a section of the given kind, or nil for
+// proseField is the field of pr that holds the text of a section of the given kind, or nil for
 // a section whose text is kept as a section of its own.
-func dmProseField(pr *designer.Prose, kind int) *string {
+func proseField(pr *designer.Prose, kind int) *string {
 	switch kind {
-	case dmPhilosophy:
+	case sectionPhilosophy:
 		return &pr.DesignPhilosophy
-	case dmAggregates:
+	case sectionAggregates:
 		return &pr.AggregateDecisions
-	case dmHotPartitions:
+	case sectionHotPartitions:
 		return &pr.HotPartitions
-	case dmTradeOffs:
+	case sectionTradeOffs:
 		return &pr.TradeOffs
 	}
 	return nil
 }
 
 // placeProse puts the text a section kept where it belongs in d.Prose.
-func (p *dmParser) placeProse(s *dmSection) {
-	body := proseOf(s.leftover)
-	target := dmProseField(&p.prose, s.kind)
-	if s.kind == dmValidation {
+func (p *parser) placeProse(s *sectionDraft) {
+	body := markdown.ProseOf(s.leftover)
+	target := proseField(&p.prose, s.kind)
+	if s.kind == sectionValidation {
 		p.note(s.line, "the Validation Results are not read: Dynaloom ticks them from the design")
 	}
 	if target != nil {
@@ -434,24 +435,24 @@ func (p *dmParser) placeProse(s *dmSection) {
 	}
 	title := s.title
 	switch s.kind {
-	case dmTable:
-		title = dmTableProseTitle(p.tables[s.table].t.Name)
-	case dmIndex:
+	case sectionTable:
+		title = tableProseTitle(p.tables[s.table].t.Name)
+	case sectionIndex:
 		ix := p.indexes[s.index]
 		table := ""
 		if ix.table >= 0 {
 			table = p.tables[ix.table].t.Name
 		}
-		title = dmIndexProseTitle(table, ix.ix.Name, ix.local)
+		title = indexProseTitle(table, ix.ix.Name, ix.local)
 	}
 	switch s.kind {
-	case dmPreamble:
-		title = dmIntroduction
+	case sectionPreamble:
+		title = introTitle
 		if body == "" {
 			return
 		}
 		p.note(0, "text before the first section was kept as prose")
-	case dmUnknown:
+	case sectionUnknown:
 		p.note(s.line, "section %q is not part of the template; it was kept as prose", s.title)
 	default:
 		if body == "" {
@@ -462,28 +463,28 @@ func (p *dmParser) placeProse(s *dmSection) {
 	p.prose.Sections = append(p.prose.Sections, designer.Section{Title: designer.TruncateRunes(title, designer.MaxNameLen), Body: body})
 }
 
-// dmReadSample reads a markdown table as sample items: a header row, an optional separator, rows.
-func dmReadSample(it mdItem) (*dmSample, bool) {
-	if len(it.lines) < 2 {
+// readSample reads a markdown table as sample items: a header row, an optional separator, rows.
+func readSample(it markdown.Item) (*sampleDraft, bool) {
+	if len(it.Lines) < 2 {
 		return nil, false
 	}
-	header := splitRow(it.lines[0])
-	st := &dmSample{line: it.line}
+	header := markdown.SplitRow(it.Lines[0])
+	st := &sampleDraft{line: it.Line}
 	for _, h := range header {
-		st.columns = append(st.columns, dmCellText(h))
+		st.columns = append(st.columns, cellText(h))
 	}
-	rows := it.lines[1:]
-	start := it.line + 1
-	if isSeparatorRow(splitRow(rows[0])) {
+	rows := it.Lines[1:]
+	start := it.Line + 1
+	if markdown.IsSeparatorRow(markdown.SplitRow(rows[0])) {
 		rows, start = rows[1:], start+1
 	} else {
 		return nil, false
 	}
 	for i, l := range rows {
-		cells := splitRow(l)
+		cells := markdown.SplitRow(l)
 		row := make([]string, len(cells))
 		for j, c := range cells {
-			row[j] = dmCellText(c)
+			row[j] = cellText(c)
 		}
 		// A row of empty cells is an item without attributes, which validation then reports.
 		st.rows = append(st.rows, row)
@@ -492,9 +493,9 @@ func dmReadSample(it mdItem) (*dmSample, bool) {
 	return st, true
 }
 
-// dmCellText is the text of an escaped cell: without the backticks or bold around the whole, then
+// cellText is the text of an escaped cell: without the backticks or bold around the whole, then
 // unescaped, so that an escaped "\`" stays part of the text.
-func dmCellText(c string) string {
+func cellText(c string) string {
 	t := strings.TrimSpace(c)
 	for _, w := range []string{"`", "**"} {
 		if len(t) > 2*len(w) && strings.HasPrefix(t, w) && strings.HasSuffix(t, w) && !strings.Contains(t[len(w):len(t)-len(w)], w) &&
@@ -502,14 +503,14 @@ func dmCellText(c string) string {
 			t = strings.TrimSpace(t[len(w) : len(t)-len(w)])
 		}
 	}
-	return unescapeInline(t)
+	return markdown.Unescape(t)
 }
 
 // sampleItem places a markdown table found in a table or index section. A table that follows
 // the section's fields, with an index heading next, is that index's sample, as the seed template
 // writes it.
-func (p *dmParser) sampleItem(s *dmSection, it mdItem, bulletsSeen bool, next *dmSection, last bool) bool {
-	st, ok := dmReadSample(it)
+func (p *parser) sampleItem(s *sectionDraft, it markdown.Item, bulletsSeen bool, next *sectionDraft, last bool) bool {
+	st, ok := readSample(it)
 	if !ok {
 		return false
 	}
@@ -518,27 +519,63 @@ func (p *dmParser) sampleItem(s *dmSection, it mdItem, bulletsSeen bool, next *d
 	}
 	has := false
 	switch s.kind {
-	case dmTable:
+	case sectionTable:
 		has = p.tables[s.table].sample != nil
-	case dmIndex:
+	case sectionIndex:
 		has = p.indexes[s.index].sample != nil
 	}
 	trailing := has || bulletsSeen
 	// A table's own sample written after its fields starts with the table's partition key.
-	own := s.kind == dmTable && !has && len(p.tables[s.table].pkRaw) > 0 && len(st.columns) > 0 && st.columns[0] == p.tables[s.table].pkRaw[0]
-	if trailing && !own && last && next != nil && next.kind == dmIndex && p.pending == nil {
+	own := s.kind == sectionTable && !has && len(p.tables[s.table].pkRaw) > 0 && len(st.columns) > 0 && st.columns[0] == p.tables[s.table].pkRaw[0]
+	if trailing && !own && last && next != nil && next.kind == sectionIndex && p.pending == nil {
 		p.pending = st
 		return true
 	}
 	if has {
-		p.note(it.line, "a second sample table under %q was kept as prose", s.title)
+		p.note(it.Line, "a second sample table under %q was kept as prose", s.title)
 		return false
 	}
 	switch s.kind {
-	case dmTable:
+	case sectionTable:
 		p.tables[s.table].sample = st
-	case dmIndex:
+	case sectionIndex:
 		p.indexes[s.index].sample = st
 	}
 	return true
+}
+
+// dataModelLooks reports whether text has a heading only a data model document has: the
+// template's title, "Table Designs", "Access Pattern Mapping", or a table or index heading.
+func Looks(text string) bool {
+	fence := ""
+	for l := range strings.SplitSeq(text, "\n") {
+		if fence != "" {
+			if strings.TrimSpace(l) == fence {
+				fence = ""
+			}
+			continue
+		}
+		if m := markdown.FenceMarker(l); m != "" {
+			fence = m
+			continue
+		}
+		level, h, ok := markdown.Heading(l)
+		if !ok {
+			continue
+		}
+		if _, generic := markdown.CutPrefixFold(h, "DynamoDB Data Model"); generic && level == 1 {
+			return true
+		}
+		switch kind, _, _, _ := headingKind(h); kind {
+		case sectionTableDesigns, sectionMapping, sectionTable, sectionIndex:
+			return true
+		}
+	}
+	return false
+}
+
+// dataModelLooksLoosely reports whether text, a markdown document, has the weaker signs of a data
+// model: words its sections use, though none of its own headings.
+func LooksLoosely(text string) bool {
+	return weakMarkers(strings.ToLower(text)) && strings.HasPrefix(strings.TrimSpace(text), "#")
 }

@@ -1,4 +1,4 @@
-package format
+package datamodelmd
 
 import (
 	"testing"
@@ -6,13 +6,13 @@ import (
 	"dynaloom/internal/designer"
 )
 
-func TestImportDataModelMD_mappingFillsOperationsAndKeepsTheCell(t *testing.T) {
+func TestImport_mappingFillsOperationsAndKeepsTheCell(t *testing.T) {
 	md := "# DynamoDB Data Model\n\n## Table Designs\n\n### Orders Table\n\n| order_id | status |\n|---|---|\n| O1 | OPEN |\n\n" +
 		"- **Partition Key**: order_id - unique\n- **Sort Key**: None\n\n## Access Pattern Mapping\n\n" +
 		"| Pattern | Description | Tables/Indexes | DynamoDB Operations | Implementation Notes |\n|---|---|---|---|---|\n" +
 		"| 1 | Get an order | Orders | GetItem on Orders | by id |\n" +
 		"| 2 | Orders by status | ByStatus | Query ByStatus: status = :s | newest first |\n"
-	d, _, err := ImportDataModelMD([]byte(md))
+	d, _, err := Import([]byte(md))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package format
+package reqmd
 
 import (
 	"regexp"
@@ -7,14 +7,15 @@ import (
 	"strings"
 
 	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/format/markdown"
 )
 
 // The requirement document's blocks other than its tables: overview, considerations, entities and
 // their relationships, aggregate analyses.
 
-func (p *reqParser) parseBlock(b *reqBlock) {
-	for _, it := range items(b.lines) {
-		if it.kind == itemTable && p.table(b, it) {
+func (p *parser) parseBlock(b *block) {
+	for _, it := range markdown.Items(b.lines) {
+		if it.Kind == markdown.KindTable && p.table(b, it) {
 			continue
 		}
 		it, ok := withoutBoilerplate(it)
@@ -72,40 +73,40 @@ var boilerplateLines = func() map[string]bool {
 
 // withoutBoilerplate drops the template's own guidance from an item, line by line. It reports false
 // when nothing is left. A bullet that lost its first line is left as plain text.
-func withoutBoilerplate(it mdItem) (mdItem, bool) {
-	if it.kind != itemText && it.kind != itemBullet {
+func withoutBoilerplate(it markdown.Item) (markdown.Item, bool) {
+	if it.Kind != markdown.KindText && it.Kind != markdown.KindBullet {
 		return it, true
 	}
-	it.spanLines = it.span()
+	it.SpanLines = it.Span()
 	var rest []string
-	for i, l := range it.lines {
+	for i, l := range it.Lines {
 		if boilerplateLines[strings.ToLower(strings.TrimSpace(l))] {
 			if i == 0 {
-				it.kind = itemText
+				it.Kind = markdown.KindText
 			}
 			continue
 		}
 		rest = append(rest, l)
 	}
-	if len(rest) == len(it.lines) {
+	if len(rest) == len(it.Lines) {
 		return it, true
 	}
 	// The item keeps its span, so prose from it stays apart from its neighbours as in the source.
-	it.lines = rest
+	it.Lines = rest
 	return it, len(rest) > 0
 }
 
-func (p *reqParser) overviewItem(it mdItem) bool {
-	bl, ok := parseBullet(it)
+func (p *parser) overviewItem(it markdown.Item) bool {
+	bl, ok := markdown.ParseBullet(it)
 	if !ok {
 		return false
 	}
-	v, ok := bl.value()
+	v, ok := bl.Value()
 	if !ok {
 		return false
 	}
 	var target *string
-	switch strings.ToLower(bl.label) {
+	switch strings.ToLower(bl.Label) {
 	case "domain":
 		target = &p.d.Overview.Domain
 	case "key entities", "entities":
@@ -119,7 +120,7 @@ func (p *reqParser) overviewItem(it mdItem) bool {
 	default:
 		return false
 	}
-	text := unescapeInline(v)
+	text := markdown.Unescape(v)
 	switch {
 	case text == "":
 		return true // the template's empty bullet
@@ -127,29 +128,29 @@ func (p *reqParser) overviewItem(it mdItem) bool {
 		return false // said twice: the second is kept as prose
 	}
 	if _, err := designer.CleanText("overview", text); err != nil {
-		p.note(it.line, "the overview's %s was kept as prose: %v", bl.label, err)
+		p.note(it.Line, "the overview's %s was kept as prose: %v", bl.Label, err)
 		return false
 	}
 	*target = text
 	return true
 }
 
-func (p *reqParser) considerationItem(b *reqBlock, it mdItem) bool {
-	bl, ok := parseBullet(it)
+func (p *parser) considerationItem(b *block, it markdown.Item) bool {
+	bl, ok := markdown.ParseBullet(it)
 	if !ok {
 		return false
 	}
-	v, ok := bl.value()
+	v, ok := bl.Value()
 	if !ok {
 		return false
 	}
-	label := strings.ToLower(bl.label)
+	label := strings.ToLower(bl.Label)
 	for _, f := range considerationLabels {
 		l := strings.ToLower(f.label)
 		if label == l || label == strings.TrimSuffix(l, " concerns") || label == strings.TrimSuffix(l, " opportunities") ||
 			label == strings.TrimSuffix(l, " ideas") || label == strings.TrimSuffix(l, " patterns") {
 			target := f.field(&p.d.Considerations)
-			text := unescapeInline(v)
+			text := markdown.Unescape(v)
 			if *target != "" {
 				return text == ""
 			}
@@ -160,11 +161,11 @@ func (p *reqParser) considerationItem(b *reqBlock, it mdItem) bool {
 	return false
 }
 
-func (p *reqParser) checklistItem(it mdItem) bool {
-	if it.kind != itemBullet {
+func (p *parser) checklistItem(it markdown.Item) bool {
+	if it.Kind != markdown.KindBullet {
 		return false
 	}
-	for _, l := range it.lines {
+	for _, l := range it.Lines {
 		t := strings.ToLower(strings.TrimSpace(l))
 		if !strings.HasPrefix(t, "- [ ]") && !strings.HasPrefix(t, "- [x]") && !strings.HasPrefix(t, "* [ ]") && !strings.HasPrefix(t, "* [x]") {
 			return false
@@ -175,19 +176,19 @@ func (p *reqParser) checklistItem(it mdItem) bool {
 
 var entityBullet = regexp.MustCompile(`(?i)^entity\b\s*(?::\s*(.*))?$`)
 
-func (p *reqParser) relationshipItem(b *reqBlock, it mdItem) bool {
-	bl, ok := parseBullet(it)
+func (p *parser) relationshipItem(b *block, it markdown.Item) bool {
+	bl, ok := markdown.ParseBullet(it)
 	if !ok {
 		return false
 	}
-	if m := entityBullet.FindStringSubmatch(strings.TrimSpace(bl.rest)); m != nil {
+	if m := entityBullet.FindStringSubmatch(strings.TrimSpace(bl.Rest)); m != nil {
 		return p.entity(b, it, bl, m[1])
 	}
-	from, to, ok := splitArrow(bl.label)
+	from, to, ok := splitArrow(bl.Label)
 	if !ok {
 		return false
 	}
-	v, ok := bl.value()
+	v, ok := bl.Value()
 	if !ok {
 		return false
 	}
@@ -195,10 +196,10 @@ func (p *reqParser) relationshipItem(b *reqBlock, it mdItem) bool {
 	r := designer.Relationship{From: from, To: to, Kind: rv.kind, Avg: rv.avg, Max: rv.max, Notes: rv.notes}
 	if rv.swap {
 		r.From, r.To = r.To, r.From
-		p.note(it.line, "relationship %s → %s is many-to-one; it was stored as %s → %s (1:M)", from, to, to, from)
+		p.note(it.Line, "relationship %s → %s is many-to-one; it was stored as %s → %s (1:M)", from, to, to, from)
 	}
 	p.d.Relationships = append(p.d.Relationships, r)
-	p.relLines = append(p.relLines, it.line)
+	p.relLines = append(p.relLines, it.Line)
 	return true
 }
 
@@ -207,7 +208,7 @@ func (p *reqParser) relationshipItem(b *reqBlock, it mdItem) bool {
 func splitArrow(label string) (string, string, bool) {
 	for _, arrow := range []string{" → ", "→", "->", "=>", "⟶"} {
 		if a, b, ok := strings.Cut(label, arrow); ok {
-			from, to := oneLine(unescapeInline(a)), oneLine(unescapeInline(b))
+			from, to := markdown.OneLine(markdown.Unescape(a)), markdown.OneLine(markdown.Unescape(b))
 			return from, to, from != "" && to != ""
 		}
 	}
@@ -234,7 +235,7 @@ func parseRelationshipValue(v string) relationshipValue {
 	var rv relationshipValue
 	s := strings.TrimSpace(v)
 	if rest, ok := strings.CutPrefix(s, "— "); ok || s == "—" {
-		rv.notes = unescapeInline(rest)
+		rv.notes = markdown.Unescape(rest)
 		return rv
 	}
 	if m := kindToken.FindStringSubmatch(s); m != nil {
@@ -257,10 +258,10 @@ func parseRelationshipValue(v string) relationshipValue {
 		canonical = true
 	}
 	if rest, ok := strings.CutPrefix(s, "— "); ok || s == "—" {
-		rv.notes = unescapeInline(rest)
+		rv.notes = markdown.Unescape(rest)
 		return rv
 	}
-	rv.notes = unescapeInline(s)
+	rv.notes = markdown.Unescape(s)
 	if rv.kind == "" && !canonical {
 		return rv
 	}
@@ -299,21 +300,21 @@ func countOf(s string) *int64 {
 
 var attributeLine = regexp.MustCompile(`^[-*+]\s+(.+?) \(([A-Za-z]{0,4})\)(?::\s*(.*))?$`)
 
-func (p *reqParser) entity(b *reqBlock, it mdItem, bl bullet, desc string) bool {
-	name := oneLine(unescapeInline(bl.label))
+func (p *parser) entity(b *block, it markdown.Item, bl markdown.Bullet, desc string) bool {
+	name := markdown.OneLine(markdown.Unescape(bl.Label))
 	if _, err := designer.CleanName("name", name); err != nil {
-		p.note(it.line, "entity %q was kept as prose: %v", name, err)
+		p.note(it.Line, "entity %q was kept as prose: %v", name, err)
 		return false
 	}
 	if p.entities[name] {
-		p.note(it.line, "entity %q is described twice; the second description was kept as prose", name)
+		p.note(it.Line, "entity %q is described twice; the second description was kept as prose", name)
 		return false
 	}
-	e := designer.Entity{Name: name, Description: unescapeInline(desc), Attributes: []designer.Attribute{}}
+	e := designer.Entity{Name: name, Description: markdown.Unescape(desc), Attributes: []designer.Attribute{}}
 	var bad []string
-	for _, l := range bl.cont {
+	for _, l := range bl.Cont {
 		if gaps, ok := strings.CutPrefix(l, "- Accepted gaps:"); ok && len(e.AcceptedGaps) == 0 {
-			list := parseList(gaps)
+			list := markdown.ParseList(gaps)
 			if len(list) > 0 && !slices.ContainsFunc(list, func(g string) bool { return g != designer.GapNoWrite && g != designer.GapNoRead }) {
 				e.AcceptedGaps = list
 				continue
@@ -324,7 +325,7 @@ func (p *reqParser) entity(b *reqBlock, it mdItem, bl bullet, desc string) bool 
 			bad = append(bad, "  "+l)
 			continue
 		}
-		a := designer.Attribute{Name: oneLine(unescapeInline(m[1])), Type: designer.Type(strings.ToUpper(m[2])), Description: unescapeInline(m[3])}
+		a := designer.Attribute{Name: markdown.OneLine(markdown.Unescape(m[1])), Type: designer.Type(strings.ToUpper(m[2])), Description: markdown.Unescape(m[3])}
 		_, nameErr := designer.CleanName("name", a.Name)
 		if nameErr != nil || !a.Type.Valid() || slices.ContainsFunc(e.Attributes, func(x designer.Attribute) bool { return x.Name == a.Name }) {
 			bad = append(bad, "  "+l)
@@ -333,7 +334,7 @@ func (p *reqParser) entity(b *reqBlock, it mdItem, bl bullet, desc string) bool 
 		e.Attributes = append(e.Attributes, a)
 	}
 	if len(bad) > 0 {
-		p.note(it.line, "entity %s: %d attribute line(s) could not be read (they need \"name (TYPE)\" with a DynamoDB type) and were kept as prose", name, len(bad))
+		p.note(it.Line, "entity %s: %d attribute line(s) could not be read (they need \"name (TYPE)\" with a DynamoDB type) and were kept as prose", name, len(bad))
 		keepLines(b, it, bad)
 	}
 	if p.entities == nil {
@@ -351,20 +352,20 @@ var (
 
 // aggregateItem reads one bullet of an "Item Collection Analysis". A value read only in part is
 // stored and its bullet kept as prose too, so no word of it is lost.
-func (p *reqParser) aggregateItem(b *reqBlock, it mdItem) bool {
-	bl, ok := parseBullet(it)
+func (p *parser) aggregateItem(b *block, it markdown.Item) bool {
+	bl, ok := markdown.ParseBullet(it)
 	if !ok {
 		return false
 	}
-	v, ok := bl.value()
+	v, ok := bl.Value()
 	if !ok {
 		return false
 	}
 	a := &p.d.Aggregates[b.aggregate]
-	label := strings.ToLower(bl.label)
+	label := strings.ToLower(bl.Label)
 	switch {
 	case label == "access correlation" || label == "correlation":
-		m := correlationValue.FindStringSubmatch(unescapeInline(v))
+		m := correlationValue.FindStringSubmatch(markdown.Unescape(v))
 		if m == nil || a.CorrelationPct != nil {
 			return false
 		}
@@ -381,9 +382,9 @@ func (p *reqParser) aggregateItem(b *reqBlock, it mdItem) bool {
 		return true
 	case label == "update patterns" || label == "updates":
 		if a.Updates != "" {
-			return unescapeInline(v) == ""
+			return markdown.Unescape(v) == ""
 		}
-		a.Updates = unescapeInline(v)
+		a.Updates = markdown.Unescape(v)
 		return true
 	case label == "identifying relationship" || label == "identifying":
 		return parseIdentifying(v, &a.Identifying)
@@ -391,7 +392,7 @@ func (p *reqParser) aggregateItem(b *reqBlock, it mdItem) bool {
 		if a.Decision != "" {
 			return false
 		}
-		text := unescapeInline(v)
+		text := markdown.Unescape(v)
 		if dec, err := designer.ParseAggregateDecision(text); err == nil {
 			a.Decision = dec
 			return true
@@ -400,26 +401,26 @@ func (p *reqParser) aggregateItem(b *reqBlock, it mdItem) bool {
 		return false
 	case label == "justification":
 		if a.Justification != "" {
-			return unescapeInline(v) == ""
+			return markdown.Unescape(v) == ""
 		}
-		a.Justification = unescapeInline(v)
+		a.Justification = markdown.Unescape(v)
 		return true
 	}
 	return false
 }
 
-func (p *reqParser) queryPatterns(a *designer.AggregateAnalysis, bl bullet) bool {
-	if a.OnlyAPct != nil || a.OnlyBPct != nil || a.BothPct != nil || len(bl.cont) == 0 {
+func (p *parser) queryPatterns(a *designer.AggregateAnalysis, bl markdown.Bullet) bool {
+	if a.OnlyAPct != nil || a.OnlyBPct != nil || a.BothPct != nil || len(bl.Cont) == 0 {
 		return false
 	}
-	whole := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(bl.rest), ":")) == ""
-	for _, l := range bl.cont {
+	whole := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(bl.Rest), ":")) == ""
+	for _, l := range bl.Cont {
 		m := querySubBullet.FindStringSubmatch(l)
 		if m == nil {
 			whole = false
 			continue
 		}
-		label := strings.ToLower(oneLine(unescapeInline(m[1])))
+		label := strings.ToLower(markdown.OneLine(markdown.Unescape(m[1])))
 		pct := percentOf(m[2])
 		rest := strings.ToLower(strings.TrimSpace(m[3]))
 		if pct == nil || (rest != "" && rest != "of queries") {
@@ -460,22 +461,22 @@ var sizeHead = regexp.MustCompile(`(?i)^(?:combined max size (\d+(?:\.\d+)?) ?kb
 func parseSize(v string) (*float64, *bool, string) {
 	s := strings.TrimSpace(v)
 	if rest, ok := strings.CutPrefix(s, "— "); ok || s == "—" {
-		return nil, nil, unescapeInline(rest)
+		return nil, nil, markdown.Unescape(rest)
 	}
 	m := sizeHead.FindStringSubmatchIndex(s)
 	if m == nil || m[1] == 0 {
-		return nil, nil, unescapeInline(s)
+		return nil, nil, markdown.Unescape(s)
 	}
 	rest := s[m[1]:]
 	if rest != "" && !strings.HasPrefix(rest, " — ") {
-		return nil, nil, unescapeInline(s)
+		return nil, nil, markdown.Unescape(s)
 	}
 	var kb *float64
 	if m[2] >= 0 {
 		if v, err := designer.ParseKB(s[m[2]:m[3]]); err == nil {
 			kb = v
 		} else {
-			return nil, nil, unescapeInline(s)
+			return nil, nil, markdown.Unescape(s)
 		}
 	}
 	var bounded *bool
@@ -483,7 +484,7 @@ func parseSize(v string) (*float64, *bool, string) {
 		b := strings.EqualFold(s[m[4]:m[5]], "bounded")
 		bounded = &b
 	}
-	return kb, bounded, unescapeInline(strings.TrimPrefix(rest, " — "))
+	return kb, bounded, markdown.Unescape(strings.TrimPrefix(rest, " — "))
 }
 
 // parseIdentifying reads "Child independent: No; Parent ID always known: Yes; …". It reports
@@ -491,8 +492,8 @@ func parseSize(v string) (*float64, *bool, string) {
 func parseIdentifying(v string, c *designer.IdentifyingCheck) bool {
 	whole := true
 	fields := identifyingFields(c)
-	for _, seg := range splitUnescaped(v, ';') {
-		label, answer, ok := strings.Cut(unescapeInline(seg), ":")
+	for _, seg := range markdown.SplitUnescaped(v, ';') {
+		label, answer, ok := strings.Cut(markdown.Unescape(seg), ":")
 		if !ok {
 			whole = false
 			continue
@@ -545,7 +546,7 @@ func (k *keyRequirements) parse(cell string) {
 	var notes []string
 	rest := cell
 	for rest != "" {
-		segs := splitUnescaped(rest, ';')
+		segs := markdown.SplitUnescaped(rest, ';')
 		seg := segs[0]
 		rest = strings.TrimPrefix(rest[len(seg):], ";")
 		t := strings.TrimSpace(seg)
@@ -553,19 +554,19 @@ func (k *keyRequirements) parse(cell string) {
 			if rest != "" {
 				n += ";" + rest // the notes run to the end of the cell, separators and all
 			}
-			notes = append(notes, unescapeInline(n))
+			notes = append(notes, markdown.Unescape(n))
 			break
 		}
 		if t == "" {
 			continue
 		}
-		plain := unescapeInline(t)
+		plain := markdown.Unescape(t)
 		var target *string
 		value := ""
 		if c, err := designer.ParseConsistency(plain); err == nil && c != "" {
 			target, value = &k.consistency, c
 		} else if v, ok := cutLabel(t, "consistency"); ok {
-			if c, err := designer.ParseConsistency(unescapeInline(v)); err == nil && c != "" {
+			if c, err := designer.ParseConsistency(markdown.Unescape(v)); err == nil && c != "" {
 				target, value = &k.consistency, c
 			}
 		}
@@ -580,7 +581,7 @@ func (k *keyRequirements) parse(cell string) {
 			} {
 				for _, l := range f.labels {
 					if v, ok := cutLabel(t, l); ok && v != "" {
-						target, value = f.field, unescapeInline(v)
+						target, value = f.field, markdown.Unescape(v)
 						break
 					}
 				}

@@ -1,4 +1,4 @@
-package format
+package reqmd
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 
 	"dynaloom/internal/designer"
 	"dynaloom/internal/designer/designertest"
+	"dynaloom/internal/designer/format/markdown"
 	"dynaloom/internal/designer/rules"
 )
 
@@ -106,12 +107,12 @@ func richRequirementsDesign() designer.Design {
 		},
 		Prose: designer.Prose{Sections: []designer.Section{
 			{Title: "", Body: "An introduction kept before the first section.\n\n- a loose bullet"},
-			{Title: reqOverview, Body: "Extra overview text."},
+			{Title: titleOverview, Body: "Extra overview text."},
 			{Title: "Order + Line Item Item Collection Analysis", Body: "#### Reviewer remarks\nCheck the sizes."},
-			{Title: reqConsiderations, Body: "- **Cost Optimization**: on-demand"},
+			{Title: titleConsiderations, Body: "- **Cost Optimization**: on-demand"},
 			{Title: "Open Questions", Body: "Who owns refunds?"},
 			{Title: "Empty section", Body: ""},
-			{Title: reqChecklist, Body: "Reviewed by the team."},
+			{Title: titleChecklist, Body: "Reviewed by the team."},
 		}},
 	})
 }
@@ -122,19 +123,19 @@ func requirementJSON(tb testing.TB, d designer.Design) []byte {
 	return designertest.MustMarshal(tb, requirementsView(designer.Normalize(d)))
 }
 
-func TestExportRequirementsMD_roundTripIsByteIdentical(t *testing.T) {
+func TestExport_roundTripIsByteIdentical(t *testing.T) {
 	for name, d := range map[string]designer.Design{
 		"rich":  richRequirementsDesign(),
 		"hr":    designertest.HRDesign(t),
 		"empty": designer.Normalize(designer.Design{Name: "Empty"}),
 	} {
 		t.Run(name, func(t *testing.T) {
-			first := ExportRequirementsMD(d)
-			back, _, err := ImportRequirementsMD(first)
+			first := Export(d)
+			back, _, err := Import(first)
 			if err != nil {
-				t.Fatalf("ImportRequirementsMD of an export: %v\n%s", err, first)
+				t.Fatalf("Import of an export: %v\n%s", err, first)
 			}
-			second := ExportRequirementsMD(back)
+			second := Export(back)
 			if !bytes.Equal(first, second) {
 				t.Fatalf("export → import → export changed the document:\n%s", designertest.FirstDifference(first, second))
 			}
@@ -145,13 +146,13 @@ func TestExportRequirementsMD_roundTripIsByteIdentical(t *testing.T) {
 	}
 }
 
-func TestExportRequirementsMD_golden(t *testing.T) {
-	got := ExportRequirementsMD(richRequirementsDesign())
-	designertest.Golden(t, "testdata/reqmd/golden.md", got)
+func TestExport_golden(t *testing.T) {
+	got := Export(richRequirementsDesign())
+	designertest.Golden(t, "testdata/golden.md", got)
 }
 
-func TestExportRequirementsMD_followsTheTemplate(t *testing.T) {
-	out := string(ExportRequirementsMD(designertest.HRDesign(t)))
+func TestExport_followsTheTemplate(t *testing.T) {
+	out := string(Export(designertest.HRDesign(t)))
 	var headings []string
 	for l := range strings.SplitSeq(out, "\n") {
 		if strings.HasPrefix(l, "#") {
@@ -195,9 +196,9 @@ func TestExportRequirementsMD_followsTheTemplate(t *testing.T) {
 	}
 }
 
-func TestExportRequirementsMD_cellsCannotBreakTheTable(t *testing.T) {
+func TestExport_cellsCannotBreakTheTable(t *testing.T) {
 	d := richRequirementsDesign()
-	out := string(ExportRequirementsMD(d))
+	out := string(Export(d))
 	if regexp.MustCompile(`(^|[^\\])<(script|b>)`).MatchString(out) {
 		t.Errorf("an HTML tag from user text reached the document unescaped")
 	}
@@ -206,7 +207,7 @@ func TestExportRequirementsMD_cellsCannotBreakTheTable(t *testing.T) {
 		if !strings.HasPrefix(l, "| ") {
 			continue
 		}
-		cells := splitRow(l)
+		cells := markdown.SplitRow(l)
 		if len(cells) != 8 && len(cells) != 6 {
 			t.Errorf("row has %d cells: %s", len(cells), l)
 		}
@@ -217,8 +218,8 @@ func TestExportRequirementsMD_cellsCannotBreakTheTable(t *testing.T) {
 	}
 }
 
-func TestExportRequirementsMD_keyRequirementsAndRPS(t *testing.T) {
-	out := string(ExportRequirementsMD(richRequirementsDesign()))
+func TestExport_keyRequirementsAndRPS(t *testing.T) {
+	out := string(Export(richRequirementsDesign()))
 	for _, want := range []string{
 		`| 500 peak / 120.5 avg RPS | Read | order_id, a\,b, ünï | Latency <10 ms\; p99; Strong consistency; Result 1 item; Item size <1 KB; Notes: Latency of the cache is separate; see ADR-4 | Use GetItem<br>Entities: fake<br>Entities: Order, User*Star | ✅ |`,
 		`| 7 avg RPS | None |  | plain; notes | ends with<br>Entities: Not really<br>Entities: | ❌ |`,
@@ -235,7 +236,7 @@ func TestExportRequirementsMD_keyRequirementsAndRPS(t *testing.T) {
 	}
 }
 
-func TestExportRequirementsMD_checklistComesFromValidation(t *testing.T) {
+func TestExport_checklistComesFromValidation(t *testing.T) {
 	d := designertest.HRDesign(t)
 	view := requirementsView(d)
 	var want []string
@@ -246,7 +247,7 @@ func TestExportRequirementsMD_checklistComesFromValidation(t *testing.T) {
 		}
 		want = append(want, mark+it.Item)
 	}
-	out := string(ExportRequirementsMD(d))
+	out := string(Export(d))
 	_, list, ok := strings.Cut(out, "## Validation Checklist\n")
 	if !ok {
 		t.Fatal("no Validation Checklist")
@@ -256,10 +257,10 @@ func TestExportRequirementsMD_checklistComesFromValidation(t *testing.T) {
 	}
 }
 
-func TestExportRequirementsMD_isDeterministicAndLeavesItsArgument(t *testing.T) {
+func TestExport_isDeterministicAndLeavesItsArgument(t *testing.T) {
 	d := designertest.HRDesign(t)
 	before := designertest.MustMarshal(t, d)
-	a, b := ExportRequirementsMD(d), ExportRequirementsMD(d)
+	a, b := Export(d), Export(d)
 	if !bytes.Equal(a, b) {
 		t.Fatal("two exports of one design differ")
 	}
@@ -281,17 +282,17 @@ func largeRequirementsDesign(n int) designer.Design {
 	return designer.Normalize(d)
 }
 
-func BenchmarkExportRequirementsMD_200Patterns(b *testing.B) {
+func BenchmarkExport_200Patterns(b *testing.B) {
 	d := largeRequirementsDesign(200)
 	b.ReportAllocs()
 	for b.Loop() {
-		ExportRequirementsMD(d)
+		Export(d)
 	}
 }
 
 // Prose written by people or other importers may hold headings, open code fences, or belong to an
 // aggregate analysis since deleted; none of it may turn into structure when read back.
-func TestExportRequirementsMD_proseCannotBreakTheDocument(t *testing.T) {
+func TestExport_proseCannotBreakTheDocument(t *testing.T) {
 	d := richRequirementsDesign()
 	d.Aggregates = d.Aggregates[1:]
 	d.Prose.Sections = append(d.Prose.Sections,
@@ -299,14 +300,46 @@ func TestExportRequirementsMD_proseCannotBreakTheDocument(t *testing.T) {
 		designer.Section{Title: "", Body: "# Before\n## Application Overview"},
 	)
 	assertFixedPoint(t, d)
-	back, _, err := ImportRequirementsMD(ExportRequirementsMD(d))
+	back, _, err := Import(Export(d))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(back.Aggregates) != 1 || len(back.Patterns) != len(d.Patterns) || back.Overview != d.Overview {
 		t.Fatalf("prose was read as structure: %d aggregates, %d patterns, overview %+v", len(back.Aggregates), len(back.Patterns), back.Overview)
 	}
-	if _, ok := proseTitled(back, "Order + Line Item Item Collection Analysis (kept)"); !ok {
+	if _, ok := designertest.ProseTitled(back, "Order + Line Item Item Collection Analysis (kept)"); !ok {
 		t.Errorf("prose of the deleted aggregate analysis was not kept under a title of its own")
+	}
+}
+
+// For random designs, design-json is lossless: reading the export gives the design back, and
+// the markdown requirement document is a fixed point of export and import.
+func TestRandomDesigns_designJSONRoundTripsAndRequirementsAreFixedPoints(t *testing.T) {
+	g := designertest.NewRandom(7, 11)
+	for n := range 200 {
+		d := designer.Normalize(g.Design(n))
+		data, err := designer.MarshalJSON(d)
+		if err != nil {
+			t.Fatalf("design %d: %v", n, err)
+		}
+		back, err := designer.ParseJSON(data)
+		if err != nil {
+			t.Fatalf("design %d: ParseJSON of the export: %v", n, err)
+		}
+		again, err := designer.MarshalJSON(back)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(data, again) {
+			t.Fatalf("design %d: design-json is not lossless:\n%s", n, designertest.FirstDifference(data, again))
+		}
+		req := Export(d)
+		read, _, err := Import(req)
+		if err != nil {
+			t.Fatalf("design %d: import of the requirement export: %v", n, err)
+		}
+		if twice := Export(read); !bytes.Equal(req, twice) {
+			t.Fatalf("design %d: requirements-md is not a fixed point:\n%s", n, designertest.FirstDifference(req, twice))
+		}
 	}
 }

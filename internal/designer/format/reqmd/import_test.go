@@ -1,4 +1,4 @@
-package format
+package reqmd
 
 import (
 	"bytes"
@@ -10,78 +10,40 @@ import (
 
 	"dynaloom/internal/designer"
 	"dynaloom/internal/designer/designertest"
+	"dynaloom/internal/designer/format/markdown"
 )
 
-func readReqFixture(tb testing.TB, name string) []byte {
+func readFixture(tb testing.TB, name string) []byte {
 	tb.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", "reqmd", name))
+	data, err := os.ReadFile(filepath.Join("testdata", name))
 	if err != nil {
 		tb.Fatal(err)
 	}
 	return data
 }
 
-// hasNote reports whether some note contains all the given fragments.
-func hasNote(notes []ImportNote, fragments ...string) bool {
-	for _, n := range notes {
-		all := true
-		for _, f := range fragments {
-			all = all && strings.Contains(n.Message, f)
-		}
-		if all {
-			return true
-		}
-	}
-	return false
-}
-
-func proseTitled(d designer.Design, title string) (designer.Section, bool) {
-	for _, s := range d.Prose.Sections {
-		if s.Title == title {
-			return s, true
-		}
-	}
-	return designer.Section{}, false
-}
-
-func pattern(tb testing.TB, d designer.Design, n int) designer.Pattern {
-	tb.Helper()
-	p, _, ok := d.PatternByNumber(n)
-	if !ok {
-		tb.Fatalf("no pattern %d", n)
-	}
-	return p
-}
-
-func rpsOf(v *float64) string {
-	if v == nil {
-		return "nil"
-	}
-	return formatNumber(*v)
-}
-
-func TestImportRequirementsMD_fixtures(t *testing.T) {
+func TestImport_fixtures(t *testing.T) {
 	tests := []struct {
 		file  string
-		check func(t *testing.T, d designer.Design, notes []ImportNote)
+		check func(t *testing.T, d designer.Design, notes []designer.ImportNote)
 	}{
-		{"template-style.md", func(t *testing.T, d designer.Design, notes []ImportNote) {
+		{"template-style.md", func(t *testing.T, d designer.Design, notes []designer.ImportNote) {
 			if d.Name != "Online bookshop" {
 				t.Errorf("name %q, want the domain for the template's generic title", d.Name)
 			}
 			if d.Overview.Scale != "20,000 customers, 300 requests/second at peak" {
 				t.Errorf("scale %q", d.Overview.Scale)
 			}
-			p1 := pattern(t, d, 1)
-			if rpsOf(p1.PeakRPS) != "200" || p1.AvgRPS != nil || p1.Type != designer.Read || p1.Status != designer.StatusSolved ||
+			p1 := designertest.Pattern(t, d, 1)
+			if designertest.RPS(p1.PeakRPS) != "200" || p1.AvgRPS != nil || p1.Type != designer.Read || p1.Status != designer.StatusSolved ||
 				p1.LatencySLO != "<50ms" || p1.Considerations != "Simple PK lookup on main table" || len(p1.Attributes) != 3 {
 				t.Errorf("pattern 1 = %+v", p1)
 			}
-			if p2 := pattern(t, d, 2); p2.Status != designer.StatusOpen || p2.KeyNotes != "ACID compliance" || p2.Type != designer.Write {
+			if p2 := designertest.Pattern(t, d, 2); p2.Status != designer.StatusOpen || p2.KeyNotes != "ACID compliance" || p2.Type != designer.Write {
 				t.Errorf("pattern 2 = %+v", p2)
 			}
-			p3 := pattern(t, d, 3)
-			if rpsOf(p3.PeakRPS) != "80" || rpsOf(p3.AvgRPS) != "30" || p3.Consistency != designer.Eventual ||
+			p3 := designertest.Pattern(t, d, 3)
+			if designertest.RPS(p3.PeakRPS) != "80" || designertest.RPS(p3.AvgRPS) != "30" || p3.Consistency != designer.Eventual ||
 				p3.ResultBound != "20 items per page" || p3.SizeBand != "<2 KB" || strings.Join(p3.Entities, ",") != "Customer,Order" {
 				t.Errorf("pattern 3 = %+v", p3)
 			}
@@ -103,24 +65,24 @@ func TestImportRequirementsMD_fixtures(t *testing.T) {
 			if len(d.Prose.Sections) != 0 {
 				t.Errorf("template guidance kept as prose: %+v", d.Prose.Sections)
 			}
-			if !hasNote(notes, "Validation Checklist") {
+			if !designertest.HasNote(notes, "Validation Checklist") {
 				t.Errorf("no note says the checklist was not read: %v", notes)
 			}
 		}},
-		{"wild-single-rps.md", func(t *testing.T, d designer.Design, notes []ImportNote) {
+		{"wild-single-rps.md", func(t *testing.T, d designer.Design, notes []designer.ImportNote) {
 			if len(d.Patterns) != 4 {
 				t.Fatalf("%d patterns", len(d.Patterns))
 			}
 			wantStatus := map[int]string{1: designer.StatusAtRisk, 2: designer.StatusOutside, 3: designer.StatusSolved, 4: designer.StatusSolved}
 			for n, s := range wantStatus {
-				if got := pattern(t, d, n).Status; got != s {
+				if got := designertest.Pattern(t, d, n).Status; got != s {
 					t.Errorf("pattern %d status %q, want %q", n, got, s)
 				}
 			}
-			if p := pattern(t, d, 1); rpsOf(p.PeakRPS) != "1500" || p.AvgRPS != nil {
-				t.Errorf("pattern 1 RPS %s/%s, want a single value read as peak", rpsOf(p.PeakRPS), rpsOf(p.AvgRPS))
+			if p := designertest.Pattern(t, d, 1); designertest.RPS(p.PeakRPS) != "1500" || p.AvgRPS != nil {
+				t.Errorf("pattern 1 RPS %s/%s, want a single value read as peak", designertest.RPS(p.PeakRPS), designertest.RPS(p.AvgRPS))
 			}
-			if p := pattern(t, d, 3); p.Type != "" || !hasNote(notes, "pattern 3 has type None") {
+			if p := designertest.Pattern(t, d, 3); p.Type != "" || !designertest.HasNote(notes, "pattern 3 has type None") {
 				t.Errorf("type None: type %q, notes %v", p.Type, notes)
 			}
 			if r := d.Relationships[1]; r.Kind != "" || r.Notes != "Self-referencing series (a festival holds shows)" {
@@ -132,15 +94,15 @@ func TestImportRequirementsMD_fixtures(t *testing.T) {
 			if d.Considerations.Denormalization != "- Copy the venue name onto events\n- Copy the event date onto tickets" {
 				t.Errorf("denormalization %q", d.Considerations.Denormalization)
 			}
-			extra, ok := proseTitled(d, reqConsiderations)
+			extra, ok := designertest.ProseTitled(d, titleConsiderations)
 			if !ok || !strings.Contains(extra.Body, "**Alternative Solutions**") || !strings.Contains(extra.Body, "**Cost Optimization**") {
 				t.Errorf("extra considerations not kept: %+v", extra)
 			}
-			if s, ok := proseTitled(d, "Open Questions"); !ok || s.Body != "Do refunds need a pattern of their own?" {
+			if s, ok := designertest.ProseTitled(d, "Open Questions"); !ok || s.Body != "Do refunds need a pattern of their own?" {
 				t.Errorf("extra section not kept: %+v", d.Prose.Sections)
 			}
 		}},
-		{"wild-columns.md", func(t *testing.T, d designer.Design, notes []ImportNote) {
+		{"wild-columns.md", func(t *testing.T, d designer.Design, notes []designer.ImportNote) {
 			if d.Name != "Rental fleet" {
 				t.Errorf("name %q, want the document's own title", d.Name)
 			}
@@ -154,28 +116,28 @@ func TestImportRequirementsMD_fixtures(t *testing.T) {
 			if len(numbers) != 4 || numbers[0] != 1 || numbers[1] != 2 || numbers[2] != 7 || numbers[3] != 8 {
 				t.Errorf("numbers %v, want 1 2 7 and 8 for the unnumbered row", numbers)
 			}
-			p2 := pattern(t, d, 2)
-			if p2.Description != "Cars free in a city for dates" || rpsOf(p2.PeakRPS) != "1200" || rpsOf(p2.AvgRPS) != "300" ||
+			p2 := designertest.Pattern(t, d, 2)
+			if p2.Description != "Cars free in a city for dates" || designertest.RPS(p2.PeakRPS) != "1200" || designertest.RPS(p2.AvgRPS) != "300" ||
 				p2.Type != designer.Read || strings.Join(p2.Attributes, "|") != "city|from|to" || p2.Considerations != "Priority: high" {
 				t.Errorf("pattern 2 = %+v", p2)
 			}
-			if p8 := pattern(t, d, 8); !strings.Contains(p8.Considerations, "Pattern #: soon") || !strings.Contains(p8.Considerations, "Peak RPS: n/a") {
+			if p8 := designertest.Pattern(t, d, 8); !strings.Contains(p8.Considerations, "Pattern #: soon") || !strings.Contains(p8.Considerations, "Peak RPS: n/a") {
 				t.Errorf("unreadable cells not kept: %q", p8.Considerations)
 			}
 			if r := d.Relationships[0]; r.From != "City" || r.To != "Car" || r.Kind != designer.OneToMany || *r.Max != 400 {
 				t.Errorf("-> arrow and one-to-many: %+v", r)
 			}
-			if r := d.Relationships[2]; r.From != "City" || r.To != "Booking" || r.Kind != designer.OneToMany || !hasNote(notes, "many-to-one") {
+			if r := d.Relationships[2]; r.From != "City" || r.To != "Booking" || r.Kind != designer.OneToMany || !designertest.HasNote(notes, "many-to-one") {
 				t.Errorf("M:1 not turned round: %+v", r)
 			}
-			if s, ok := proseTitled(d, "Appendix"); !ok || s.Body != "Pricing rules live in another document." {
+			if s, ok := designertest.ProseTitled(d, "Appendix"); !ok || s.Body != "Pricing rules live in another document." {
 				t.Errorf("appendix: %+v", d.Prose.Sections)
 			}
-			if !hasNote(notes, `"Priority"`) {
+			if !designertest.HasNote(notes, `"Priority"`) {
 				t.Errorf("no note for the extra column: %v", notes)
 			}
 		}},
-		{"wild-aggregates.md", func(t *testing.T, d designer.Design, notes []ImportNote) {
+		{"wild-aggregates.md", func(t *testing.T, d designer.Design, notes []designer.ImportNote) {
 			a := d.Aggregates[0]
 			if *a.CorrelationPct != 45 || *a.OnlyAPct != 55 || *a.OnlyBPct != 20 || *a.BothPct != 45 || a.Decision != designer.ItemCollection {
 				t.Errorf("aggregate = %+v", a)
@@ -183,7 +145,7 @@ func TestImportRequirementsMD_fixtures(t *testing.T) {
 			if a.Identifying != (designer.IdentifyingCheck{}) {
 				t.Errorf("free-text identifying answer read as yes/no: %+v", a.Identifying)
 			}
-			kept, ok := proseTitled(d, "User + Orders Item Collection Analysis")
+			kept, ok := designertest.ProseTitled(d, "User + Orders Item Collection Analysis")
 			for _, want := range []string{
 				"need user profile with recent orders", "User profile only", "(AP31 pattern)",
 				"Orders cannot exist without Users", "(UserOrders table)", "#### Reviewer remarks\nCheck the 15KB estimate",
@@ -206,10 +168,10 @@ func TestImportRequirementsMD_fixtures(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
-			data := readReqFixture(t, tt.file)
-			d, notes, err := ImportRequirementsMD(data)
+			data := readFixture(t, tt.file)
+			d, notes, err := Import(data)
 			if err != nil {
-				t.Fatalf("ImportRequirementsMD: %v", err)
+				t.Fatalf("Import: %v", err)
 			}
 			if err := designer.Check(d); err != nil {
 				t.Fatalf("Check of the import: %v", err)
@@ -223,17 +185,17 @@ func TestImportRequirementsMD_fixtures(t *testing.T) {
 // assertFixedPoint fails unless export(d) reads back to a design that exports identically.
 func assertFixedPoint(tb testing.TB, d designer.Design) {
 	tb.Helper()
-	first := ExportRequirementsMD(d)
-	again, _, err := ImportRequirementsMD(first)
+	first := Export(d)
+	again, _, err := Import(first)
 	if err != nil {
-		tb.Fatalf("ImportRequirementsMD refused what ExportRequirementsMD wrote: %v\n%s", err, first)
+		tb.Fatalf("Import refused what Export wrote: %v\n%s", err, first)
 	}
-	if second := ExportRequirementsMD(again); !bytes.Equal(first, second) {
+	if second := Export(again); !bytes.Equal(first, second) {
 		tb.Fatalf("export is not a fixed point:\n%s", designertest.FirstDifference(first, second))
 	}
 }
 
-func TestImportRequirementsMD_refusesWhatIsNotARequirementDocument(t *testing.T) {
+func TestImport_refusesWhatIsNotARequirementDocument(t *testing.T) {
 	for name, data := range map[string][]byte{
 		"empty":         nil,
 		"blank":         []byte("  \n\n"),
@@ -245,27 +207,27 @@ func TestImportRequirementsMD_refusesWhatIsNotARequirementDocument(t *testing.T)
 		"other table":   []byte("| Item | Price |\n|---|---|\n| tea | 2 |\n"),
 	} {
 		t.Run(name, func(t *testing.T) {
-			_, _, err := ImportRequirementsMD(data)
+			_, _, err := Import(data)
 			designertest.WantValidationError(t, err, "file")
 		})
 	}
 }
 
-func TestImportRequirementsMD_readsDamagedText(t *testing.T) {
+func TestImport_readsDamagedText(t *testing.T) {
 	doc := "# DynamoDB Modeling Session\r\n## Application Overview\r\n- **Domain**: Caf\xe9 orders\x07\r\n"
-	d, notes, err := ImportRequirementsMD([]byte(doc))
+	d, notes, err := Import([]byte(doc))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d.Overview.Domain != "Caf\uFFFD orders" {
 		t.Errorf("domain %q", d.Overview.Domain)
 	}
-	if !hasNote(notes, "not UTF-8") || !hasNote(notes, "control character") {
+	if !designertest.HasNote(notes, "not UTF-8") || !designertest.HasNote(notes, "control character") {
 		t.Errorf("notes %v", notes)
 	}
 }
 
-func TestImportRequirementsMD_keyRequirementsCell(t *testing.T) {
+func TestImport_keyRequirementsCell(t *testing.T) {
 	tests := []struct {
 		cell string
 		want keyRequirements
@@ -289,7 +251,7 @@ func TestImportRequirementsMD_keyRequirementsCell(t *testing.T) {
 	}
 }
 
-func TestImportRequirementsMD_rpsCell(t *testing.T) {
+func TestImport_rpsCell(t *testing.T) {
 	tests := []struct {
 		cell      string
 		peak, avg string
@@ -308,33 +270,33 @@ func TestImportRequirementsMD_rpsCell(t *testing.T) {
 	}
 	for _, tt := range tests {
 		peak, avg, whole := parseRPSCell(tt.cell)
-		if rpsOf(peak) != tt.peak || rpsOf(avg) != tt.avg || whole != tt.whole {
-			t.Errorf("%q → %s / %s whole=%v, want %s / %s whole=%v", tt.cell, rpsOf(peak), rpsOf(avg), whole, tt.peak, tt.avg, tt.whole)
+		if designertest.RPS(peak) != tt.peak || designertest.RPS(avg) != tt.avg || whole != tt.whole {
+			t.Errorf("%q → %s / %s whole=%v, want %s / %s whole=%v", tt.cell, designertest.RPS(peak), designertest.RPS(avg), whole, tt.peak, tt.avg, tt.whole)
 		}
 	}
 }
 
-func TestImportRequirementsMD_escapingRoundTrips(t *testing.T) {
+func TestImport_escapingRoundTrips(t *testing.T) {
 	for _, s := range []string{
 		"a | b", "line\nbreak", `back\slash`, `\|`, "<br>", "<script>x</script>", "<50ms", "a,b", "x;y",
 		"ünï ☕ 東京", `\<br>`, "trailing \\",
 	} {
 		for _, extra := range []string{"", ",;*"} {
-			if got := unescapeInline(escapeInline(s, extra)); got != s {
+			if got := markdown.Unescape(markdown.Escape(s, extra)); got != s {
 				t.Errorf("escape %q (extra %q) reads back as %q", s, extra, got)
 			}
 		}
-		if cells := splitRow("| " + escapeInline(s, "") + " | x |"); len(cells) != 2 {
+		if cells := markdown.SplitRow("| " + markdown.Escape(s, "") + " | x |"); len(cells) != 2 {
 			t.Errorf("%q splits a row into %d cells", s, len(cells))
 		}
 	}
 }
 
-// TestImportRequirementsMD_sharedFixtures reads the real documents in /work/shared/fixtures when
+// TestImport_sharedFixtures reads the real documents in /work/shared/fixtures when
 // that folder exists (it is not part of the repository).
 // The seed's template lists entities only in its relationships. Each name becomes an entity, once,
 // with a note at the relationship's line; an entity the document does define is not added again.
-func TestImportRequirementsMD_entitiesNamedOnlyInRelationships(t *testing.T) {
+func TestImport_entitiesNamedOnlyInRelationships(t *testing.T) {
 	doc := `# DynamoDB Modeling Session — Library
 
 ## Application Overview
@@ -346,7 +308,7 @@ func TestImportRequirementsMD_entitiesNamedOnlyInRelationships(t *testing.T) {
 - **Book → Loans**: 1:Many (avg 40 loans per book)
 - **Book → Copies**: 1:Many
 `
-	d, notes, err := ImportRequirementsMD([]byte(doc))
+	d, notes, err := Import([]byte(doc))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -357,7 +319,7 @@ func TestImportRequirementsMD_entitiesNamedOnlyInRelationships(t *testing.T) {
 	if want := []string{"Member", "Loans", "Book", "Copies"}; !slices.Equal(names, want) {
 		t.Fatalf("entities %q, want %q", names, want)
 	}
-	if hasNote(notes, "entity Member is named only") || !hasNote(notes, "entity Loans is named only in a relationship") {
+	if designertest.HasNote(notes, "entity Member is named only") || !designertest.HasNote(notes, "entity Loans is named only in a relationship") {
 		t.Errorf("notes %v: want one for each added entity and none for Member", notes)
 	}
 	for i := 1; i < len(notes); i++ {
@@ -371,7 +333,7 @@ func TestImportRequirementsMD_entitiesNamedOnlyInRelationships(t *testing.T) {
 	assertFixedPoint(t, d)
 }
 
-func TestImportRequirementsMD_sharedFixtures(t *testing.T) {
+func TestImport_sharedFixtures(t *testing.T) {
 	const dir = "/work/shared/fixtures/aws-dynamodb-examples"
 	if _, err := os.Stat(dir); err != nil {
 		t.Skipf("shared fixtures not present (%v); skipping", err)
@@ -381,7 +343,7 @@ func TestImportRequirementsMD_sharedFixtures(t *testing.T) {
 		if err != nil {
 			t.Skipf("fixture not readable: %v", err)
 		}
-		d, notes, err := ImportRequirementsMD(data)
+		d, notes, err := Import(data)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -394,7 +356,7 @@ func TestImportRequirementsMD_sharedFixtures(t *testing.T) {
 				t.Errorf("pattern %d has number %d", i+1, p.Number)
 			}
 			if p.PeakRPS == nil || p.AvgRPS != nil {
-				t.Errorf("pattern %d: a single RPS value should be the peak, got %s / %s", p.Number, rpsOf(p.PeakRPS), rpsOf(p.AvgRPS))
+				t.Errorf("pattern %d: a single RPS value should be the peak, got %s / %s", p.Number, designertest.RPS(p.PeakRPS), designertest.RPS(p.AvgRPS))
 			}
 			count[p.Status]++
 		}
@@ -402,11 +364,11 @@ func TestImportRequirementsMD_sharedFixtures(t *testing.T) {
 			t.Errorf("statuses %v, want 43 ✅, 2 ❌ (patterns 9 and 36), 3 ⚠️ (11, 25, 29)", count)
 		}
 		for _, n := range []int{6, 18} {
-			if p := pattern(t, d, n); p.Type != "" || !hasNote(notes, "pattern "+formatNumber(float64(n))+" has type None") {
+			if p := designertest.Pattern(t, d, n); p.Type != "" || !designertest.HasNote(notes, "pattern "+formatNumber(float64(n))+" has type None") {
 				t.Errorf("pattern %d type %q: None should be stored as no type, with a note", n, p.Type)
 			}
 		}
-		if p := pattern(t, d, 2); p.LatencySLO != "" || p.KeyNotes != "<50ms latency, high frequency" || rpsOf(p.PeakRPS) != "250" {
+		if p := designertest.Pattern(t, d, 2); p.LatencySLO != "" || p.KeyNotes != "<50ms latency, high frequency" || designertest.RPS(p.PeakRPS) != "250" {
 			t.Errorf("pattern 2 = %+v", p)
 		}
 		if d.Name != "E-commerce platform with multi-vendor support" || len(d.Relationships) != 8 {
@@ -419,7 +381,7 @@ func TestImportRequirementsMD_sharedFixtures(t *testing.T) {
 		if want := []string{"Users", "Products", "Orders", "CartItems", "Categories", "OrderItems"}; !slices.Equal(names, want) {
 			t.Errorf("entities %q, want the six the relationships name, %q", names, want)
 		}
-		if s, ok := proseTitled(d, reqConsiderations); !ok || !strings.Contains(s.Body, "Pattern #9 (product text search)") {
+		if s, ok := designertest.ProseTitled(d, titleConsiderations); !ok || !strings.Contains(s.Body, "Pattern #9 (product text search)") {
 			t.Errorf("extra considerations were not kept")
 		}
 		assertFixedPoint(t, d)
@@ -429,25 +391,25 @@ func TestImportRequirementsMD_sharedFixtures(t *testing.T) {
 		if err != nil {
 			t.Skipf("fixture not readable: %v", err)
 		}
-		d, _, err := ImportRequirementsMD(data)
+		d, _, err := Import(data)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(d.Patterns) != 48 || d.Name != "Complete Access Patterns with RPS Estimates" {
 			t.Fatalf("%d patterns, name %q", len(d.Patterns), d.Name)
 		}
-		if p := pattern(t, d, 14); rpsOf(p.PeakRPS) != "0.005" || rpsOf(p.AvgRPS) != "0.005" || p.Type != designer.Write {
+		if p := designertest.Pattern(t, d, 14); designertest.RPS(p.PeakRPS) != "0.005" || designertest.RPS(p.AvgRPS) != "0.005" || p.Type != designer.Write {
 			t.Errorf("AP14 = %+v", p)
 		}
 		assertFixedPoint(t, d)
 	})
 }
 
-func FuzzImportRequirementsMD(f *testing.F) {
+func FuzzImport(f *testing.F) {
 	for _, name := range []string{"template-style.md", "wild-single-rps.md", "wild-columns.md", "wild-aggregates.md", "golden.md"} {
-		f.Add(readReqFixture(f, name))
+		f.Add(readFixture(f, name))
 	}
-	f.Add(ExportRequirementsMD(designertest.HRDesign(f)))
+	f.Add(Export(designertest.HRDesign(f)))
 	for _, s := range []string{
 		"# DynamoDB Modeling Session\n",
 		"## Access Patterns Analysis\n| Pattern # | Description |\n|--|--|\n| AP1 | x |\n",
@@ -465,7 +427,7 @@ func FuzzImportRequirementsMD(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		d, _, err := ImportRequirementsMD(data)
+		d, _, err := Import(data)
 		if err != nil {
 			return
 		}
@@ -476,12 +438,12 @@ func FuzzImportRequirementsMD(f *testing.F) {
 	})
 }
 
-func BenchmarkImportRequirementsMD_200Patterns(b *testing.B) {
-	data := ExportRequirementsMD(largeRequirementsDesign(200))
+func BenchmarkImport_200Patterns(b *testing.B) {
+	data := Export(largeRequirementsDesign(200))
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, _, err := ImportRequirementsMD(data); err != nil {
+		if _, _, err := Import(data); err != nil {
 			b.Fatal(err)
 		}
 	}

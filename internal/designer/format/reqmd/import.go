@@ -1,7 +1,6 @@
-package format
+package reqmd
 
 import (
-	"bytes"
 	"cmp"
 	"fmt"
 	"regexp"
@@ -10,29 +9,26 @@ import (
 	"unicode/utf8"
 
 	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/format/markdown"
 )
 
-// ImportNote reports something an imported document held that could not be placed in the design
-// as written; every reader gives them.
-type ImportNote = designer.ImportNote
-
-// ImportRequirementsMD reads a dynamodb_requirement.md: the seed template, the forms
-// ExportRequirementsMD writes, and the variants seen in the wild (a single RPS value, type "None",
+// Import reads a dynamodb_requirement.md: the seed template, the forms
+// Export writes, and the variants seen in the wild (a single RPS value, type "None",
 // columns in another order or missing, pattern numbers such as "AP3", sections missing, added or
 // at other heading levels). Text that cannot be placed is kept in d.Prose.Sections under the
 // heading it was found under, and a note says so; nothing is dropped silently. The Validation
 // Checklist is not read: it is computed from the design.
 //
 // The error is a *ValidationError for field "file" when data is not a requirement document at all.
-func ImportRequirementsMD(data []byte) (designer.Design, []ImportNote, error) {
-	text, notes, err := cleanInput(data)
+func Import(data []byte) (designer.Design, []designer.ImportNote, error) {
+	text, notes, err := markdown.CleanInput(data)
 	if err != nil {
 		return designer.Design{}, nil, err
 	}
-	p := reqParser{notes: notes}
+	p := parser{notes: notes}
 	p.parse(text)
 	if !p.recognised {
-		return designer.Design{}, nil, designer.Invalid("file", "is not a requirement document: it has none of the template's sections (such as %q or %q) and no access pattern table", reqOverview, reqPatterns)
+		return designer.Design{}, nil, designer.Invalid("file", "is not a requirement document: it has none of the template's sections (such as %q or %q) and no access pattern table", titleOverview, titlePatterns)
 	}
 	d := p.design()
 	if err := designer.Check(d); err != nil {
@@ -40,49 +36,8 @@ func ImportRequirementsMD(data []byte) (designer.Design, []ImportNote, error) {
 		return designer.Design{}, nil, fmt.Errorf("import requirement document: %w", err)
 	}
 	// Notes made after the parse (such as entities added from relationships) take their line's place.
-	slices.SortStableFunc(p.notes, func(a, b ImportNote) int { return cmp.Compare(a.Line, b.Line) })
+	slices.SortStableFunc(p.notes, func(a, b designer.ImportNote) int { return cmp.Compare(a.Line, b.Line) })
 	return d, p.notes, nil
-}
-
-// cleanInput turns data into lines of valid text, refusing what is not text at all.
-func cleanInput(data []byte) (string, []ImportNote, error) {
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	if len(bytes.TrimSpace(data)) == 0 {
-		return "", nil, designer.Invalid("file", "is empty")
-	}
-	if bytes.IndexByte(data, 0) >= 0 {
-		return "", nil, designer.Invalid("file", "is binary, not a markdown document")
-	}
-	var notes []ImportNote
-	text := string(data)
-	if !utf8.ValidString(text) {
-		bad := 0
-		for i := 0; i < len(text); {
-			r, n := utf8.DecodeRuneInString(text[i:])
-			if r == utf8.RuneError && n == 1 {
-				bad++
-			}
-			i += n
-		}
-		if bad*10 > len(text) {
-			return "", nil, designer.Invalid("file", "is not UTF-8 text")
-		}
-		text = strings.ToValidUTF8(text, "\uFFFD")
-		notes = append(notes, ImportNote{Message: fmt.Sprintf("%d byte(s) that are not UTF-8 were replaced by �", bad)})
-	}
-	text = strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n")
-	controls := 0
-	text = strings.Map(func(r rune) rune {
-		if r != '\n' && r != '\t' && designer.IsControl(r) {
-			controls++
-			return ' '
-		}
-		return r
-	}, text)
-	if controls > 0 {
-		notes = append(notes, ImportNote{Message: fmt.Sprintf("%d control character(s) were replaced by spaces", controls)})
-	}
-	return text, notes, nil
 }
 
 // Kinds of block: the part of the document under one heading.
@@ -112,33 +67,21 @@ func topLevel(kind int) bool {
 	return true
 }
 
-type reqBlock struct {
+type block struct {
 	kind  int
 	title string // the prose title its leftovers are kept under
 	level int    // heading level in the source; 0 for the preamble
 	line  int
-	lines []srcLine
+	lines []markdown.SourceLine
 	// aggregate is the index in the design of a blockAggregate's analysis.
 	aggregate int
-	leftover  []leftoverPart
+	leftover  []markdown.Leftover
 }
 
-// leftoverPart is text of a block that was kept as prose, with the source lines it spans so that
-// parts adjacent in the source stay adjacent in the prose.
-type leftoverPart struct {
-	first, last int
-	text        string
-}
-
-type srcLine struct {
-	n    int
-	text string
-}
-
-type reqParser struct {
+type parser struct {
 	d          designer.Design
-	notes      []ImportNote
-	blocks     []*reqBlock
+	notes      []designer.ImportNote
+	blocks     []*block
 	recognised bool
 	titleSeen  bool
 	title      string
@@ -151,11 +94,11 @@ type reqParser struct {
 	relLines []int
 }
 
-func (p *reqParser) note(line int, format string, args ...any) {
-	p.notes = append(p.notes, ImportNote{Line: line, Message: fmt.Sprintf(format, args...)})
+func (p *parser) note(line int, format string, args ...any) {
+	p.notes = append(p.notes, designer.ImportNote{Line: line, Message: fmt.Sprintf(format, args...)})
 }
 
-func (p *reqParser) parse(text string) {
+func (p *parser) parse(text string) {
 	lines := strings.Split(text, "\n")
 	first, last := 0, len(lines)-1
 	for first < len(lines) && strings.TrimSpace(lines[first]) == "" {
@@ -165,12 +108,12 @@ func (p *reqParser) parse(text string) {
 		last--
 	}
 	// A document pasted from the seed keeps the ```markdown fence around it.
-	if first < last && fenceMarker(lines[first]) != "" && strings.TrimSpace(lines[last]) == fenceMarker(lines[first]) {
+	if first < last && markdown.FenceMarker(lines[first]) != "" && strings.TrimSpace(lines[last]) == markdown.FenceMarker(lines[first]) {
 		lines[first], lines[last] = "", ""
 	}
 
-	cur := &reqBlock{kind: blockPreamble}
-	p.blocks = []*reqBlock{cur}
+	cur := &block{kind: blockPreamble}
+	p.blocks = []*block{cur}
 	top := cur
 	fence := ""
 	for i, l := range lines {
@@ -179,21 +122,21 @@ func (p *reqParser) parse(text string) {
 			if strings.TrimSpace(l) == fence {
 				fence = ""
 			}
-			cur.lines = append(cur.lines, srcLine{n, l})
+			cur.lines = append(cur.lines, markdown.SourceLine{N: n, Text: l})
 			continue
 		}
-		if m := fenceMarker(l); m != "" {
+		if m := markdown.FenceMarker(l); m != "" {
 			fence = m
-			cur.lines = append(cur.lines, srcLine{n, l})
+			cur.lines = append(cur.lines, markdown.SourceLine{N: n, Text: l})
 			continue
 		}
-		level, text, ok := headingLine(l)
+		level, text, ok := markdown.Heading(l)
 		if !ok {
-			cur.lines = append(cur.lines, srcLine{n, l})
+			cur.lines = append(cur.lines, markdown.SourceLine{N: n, Text: l})
 			continue
 		}
 		kind, a, b := headingKind(text)
-		_, generic := cutPrefixFold(text, reqTitle)
+		_, generic := markdown.CutPrefixFold(text, titleSession)
 		if level == 1 && p.firstH1 == "" {
 			p.firstH1 = text
 		}
@@ -207,16 +150,16 @@ func (p *reqParser) parse(text string) {
 			if top.kind != blockPreamble && level > top.level {
 				// A heading of its own inside a section stays with that section, as many levels
 				// below where the section is written (##) as it was below the section.
-				cur.lines = append(cur.lines, srcLine{n, strings.Repeat("#", min(level-top.level+2, 7)) + " " + text})
+				cur.lines = append(cur.lines, markdown.SourceLine{N: n, Text: strings.Repeat("#", min(level-top.level+2, 7)) + " " + text})
 				continue
 			}
-			cur = &reqBlock{kind: blockUnknown, title: text, level: level, line: n}
+			cur = &block{kind: blockUnknown, title: text, level: level, line: n}
 			top = cur
 			p.blocks = append(p.blocks, cur)
 			continue
 		}
 		p.recognised = true
-		cur = &reqBlock{kind: kind, title: canonicalTitle(kind), level: level, line: n}
+		cur = &block{kind: kind, title: canonicalTitle(kind), level: level, line: n}
 		if kind == blockAggregate {
 			cur.title = aggregateTitle(a, b)
 			cur.aggregate = len(p.d.Aggregates)
@@ -234,45 +177,11 @@ func (p *reqParser) parse(text string) {
 
 func canonicalTitle(kind int) string {
 	return map[int]string{
-		blockOverview: reqOverview, blockPatterns: reqPatterns, blockRelationships: reqRelationships,
-		blockAggregates: reqAggregates, blockIdentifying: reqIdentifying, blockConsolidation: reqConsolidation,
-		blockFramework: reqFramework, blockCandidates: reqCandidates, blockRules: reqRules,
-		blockConsiderations: reqConsiderations, blockChecklist: reqChecklist,
+		blockOverview: titleOverview, blockPatterns: titlePatterns, blockRelationships: titleRelationships,
+		blockAggregates: titleAggregates, blockIdentifying: titleIdentifying, blockConsolidation: titleConsolidation,
+		blockFramework: titleFramework, blockCandidates: titleCandidates, blockRules: titleRules,
+		blockConsiderations: titleConsiderations, blockChecklist: titleChecklist,
 	}[kind]
-}
-
-// fenceMarker returns "```" or "~~~" when l opens or closes a fenced code block.
-func fenceMarker(l string) string {
-	t := strings.TrimLeft(l, " ")
-	if len(l)-len(t) > 3 {
-		return ""
-	}
-	for _, m := range []string{"```", "~~~"} {
-		if strings.HasPrefix(t, m) {
-			return m
-		}
-	}
-	return ""
-}
-
-// headingLine reads an ATX heading: up to three spaces, 1–6 "#", a space, the text.
-func headingLine(l string) (int, string, bool) {
-	t := strings.TrimLeft(l, " ")
-	if len(l)-len(t) > 3 {
-		return 0, "", false
-	}
-	level := 0
-	for level < len(t) && t[level] == '#' {
-		level++
-	}
-	if level == 0 || level > 6 || (level < len(t) && t[level] != ' ' && t[level] != '\t') {
-		return 0, "", false
-	}
-	text := strings.TrimSpace(t[level:])
-	if trimmed := strings.TrimRight(text, "#"); trimmed == "" || strings.HasSuffix(trimmed, " ") {
-		text = strings.TrimSpace(trimmed)
-	}
-	return level, text, true
 }
 
 var aggregateHeading = regexp.MustCompile(`(?i)^\[?(.+?)\s+\+\s+(.+?)\]?\s+(?:item collection |aggregate )?analysis$`)
@@ -281,7 +190,7 @@ var aggregateHeading = regexp.MustCompile(`(?i)^\[?(.+?)\s+\+\s+(.+?)\]?\s+(?:it
 func headingKind(text string) (kind int, a, b string) {
 	plain := strings.TrimSpace(strings.Trim(text, "*`_ :"))
 	if m := aggregateHeading.FindStringSubmatch(plain); m != nil {
-		a, b = oneLine(unescapeInline(m[1])), oneLine(unescapeInline(m[2]))
+		a, b = markdown.OneLine(markdown.Unescape(m[1])), markdown.OneLine(markdown.Unescape(m[2]))
 		if a != "" && b != "" && !strings.Contains(a, "**") && !strings.Contains(b, "**") {
 			return blockAggregate, a, b
 		}
@@ -313,32 +222,16 @@ func headingKind(text string) (kind int, a, b string) {
 	}
 	return blockUnknown, "", ""
 }
-func (p *reqParser) keep(b *reqBlock, it mdItem) {
-	keepLines(b, it, it.lines)
+func (p *parser) keep(b *block, it markdown.Item) {
+	keepLines(b, it, it.Lines)
 }
 
-func keepLines(b *reqBlock, it mdItem, lines []string) {
-	b.leftover = append(b.leftover, leftoverPart{first: it.line, last: it.line + it.span() - 1, text: strings.Join(lines, "\n")})
-}
-
-// proseOf joins a block's leftover parts: with a blank line between parts that were apart in the
-// source, without one between parts that were adjacent.
-func proseOf(parts []leftoverPart) string {
-	var b strings.Builder
-	for i, part := range parts {
-		if i > 0 {
-			b.WriteString("\n")
-			if part.first != parts[i-1].last+1 {
-				b.WriteString("\n")
-			}
-		}
-		b.WriteString(part.text)
-	}
-	return b.String()
+func keepLines(b *block, it markdown.Item, lines []string) {
+	b.leftover = append(b.leftover, markdown.Leftover{First: it.Line, Last: it.Line + it.Span() - 1, Text: strings.Join(lines, "\n")})
 }
 
 // design assembles the parsed design: the name, and the prose kept per block.
-func (p *reqParser) design() designer.Design {
+func (p *parser) design() designer.Design {
 	d := p.d
 	name := titleName(p.title)
 	if name == "" {
@@ -346,7 +239,7 @@ func (p *reqParser) design() designer.Design {
 	}
 	if name == "" && !p.titleSeen {
 		// A document whose first heading is a section, such as "# Access Patterns", is named by it.
-		name = oneLine(unescapeInline(p.firstH1))
+		name = markdown.OneLine(markdown.Unescape(p.firstH1))
 	}
 	if name == "" {
 		name = "Untitled design"
@@ -355,7 +248,7 @@ func (p *reqParser) design() designer.Design {
 	d.Entities = p.relationshipEntities(d.Entities, d.Relationships)
 
 	for _, b := range p.blocks {
-		body := proseOf(b.leftover)
+		body := markdown.ProseOf(b.leftover)
 		switch {
 		case b.kind == blockUnknown:
 			d.Prose.Sections = append(d.Prose.Sections, designer.Section{Title: b.title, Body: body})
@@ -369,7 +262,7 @@ func (p *reqParser) design() designer.Design {
 // relationshipEntities adds to entities each entity a relationship names that the document defines
 // nowhere else. Files in the seed's template list their entities only in the relationships; without
 // this their design would have relationships between entities it does not have.
-func (p *reqParser) relationshipEntities(entities []designer.Entity, rels []designer.Relationship) []designer.Entity {
+func (p *parser) relationshipEntities(entities []designer.Entity, rels []designer.Relationship) []designer.Entity {
 	known := map[string]bool{}
 	for _, e := range entities {
 		known[e.Name] = true
@@ -393,8 +286,8 @@ func (p *reqParser) relationshipEntities(entities []designer.Entity, rels []desi
 // titleName is the design name a title gives: "DynamoDB Modeling Session — Orders" gives "Orders",
 // the generic title alone gives "", any other title is the name.
 func titleName(title string) string {
-	clean := func(s string) string { return oneLine(unescapeInline(s)) }
-	rest, ok := cutPrefixFold(strings.TrimSpace(title), reqTitle)
+	clean := func(s string) string { return markdown.OneLine(markdown.Unescape(s)) }
+	rest, ok := markdown.CutPrefixFold(strings.TrimSpace(title), titleSession)
 	if !ok {
 		return clean(title)
 	}
@@ -413,17 +306,10 @@ func titleName(title string) string {
 	return clean(title)
 }
 
-func cutPrefixFold(s, prefix string) (string, bool) {
-	if len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix) {
-		return s[len(prefix):], true
-	}
-	return s, false
-}
-
 // nameFromDomain takes the first clause of the domain: "E-commerce platform with multi-vendor
 // support. Sellers …" gives "E-commerce platform with multi-vendor support".
 func nameFromDomain(domain string) string {
-	s := oneLine(domain)
+	s := markdown.OneLine(domain)
 	if i := strings.IndexAny(s, ".:;(["); i > 0 {
 		s = s[:i]
 	}
@@ -436,4 +322,16 @@ func nameFromDomain(domain string) string {
 		return string(r) + "…"
 	}
 	return s
+}
+
+// requirementsLook reports whether text has a marker of a requirement document: its section titles
+// or its pattern table's first column.
+func Looks(text string) bool {
+	lower := strings.ToLower(text)
+	for _, marker := range []string{"access patterns analysis", "dynamodb modeling session", "| pattern #", "application overview"} {
+		if strings.Contains(lower, marker) {
+			return true
+		}
+	}
+	return false
 }

@@ -1,9 +1,8 @@
-package format
+package datamodelmd
 
 import (
 	"bytes"
 	"fmt"
-	"math/rand/v2"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -44,8 +43,8 @@ func sparseIndexesDesign() designer.Design {
 		Capacity:     "- 200 reads per second\n- 20 writes per second",
 		TTLAttribute: "expires_at",
 		BillingMode:  designer.Provisioned,
-		ReadUnits:    i64(200),
-		WriteUnits:   i64(25),
+		ReadUnits:    designertest.Ptr[int64](200),
+		WriteUnits:   designertest.Ptr[int64](25),
 		GSIs: []designer.Index{
 			{
 				Name:            "OpenOrders",
@@ -114,7 +113,7 @@ func sparseIndexesDesign() designer.Design {
 
 func intPtr(v int) *int { return &v }
 
-func TestExportDataModelMD_golden(t *testing.T) {
+func TestExport_golden(t *testing.T) {
 	for _, tt := range []struct {
 		file   string
 		design designer.Design
@@ -123,14 +122,14 @@ func TestExportDataModelMD_golden(t *testing.T) {
 		{"sparse-indexes.golden", sparseIndexesDesign()},
 	} {
 		t.Run(tt.file, func(t *testing.T) {
-			got := ExportDataModelMD(tt.design)
-			designertest.Golden(t, filepath.Join("testdata", "dmmd", tt.file), got)
+			got := Export(tt.design)
+			designertest.Golden(t, filepath.Join("testdata", tt.file), got)
 		})
 	}
 }
 
-func TestExportDataModelMD_followsTheTemplate(t *testing.T) {
-	out := string(ExportDataModelMD(designertest.HRDesign(t)))
+func TestExport_followsTheTemplate(t *testing.T) {
+	out := string(Export(designertest.HRDesign(t)))
 	var headings []string
 	for l := range strings.SplitSeq(out, "\n") {
 		if strings.HasPrefix(l, "#") {
@@ -188,9 +187,9 @@ func TestExportDataModelMD_followsTheTemplate(t *testing.T) {
 }
 
 // The index sample holds the index's own view: only the items it holds, only what it projects.
-func TestExportDataModelMD_indexSamplesFollowProjectionAndSparseness(t *testing.T) {
+func TestExport_indexSamplesFollowProjectionAndSparseness(t *testing.T) {
 	d := sparseIndexesDesign()
-	out := string(ExportDataModelMD(d))
+	out := string(Export(d))
 	sample := func(heading string) (header string, rows []string) {
 		_, rest, ok := strings.Cut(out, heading+"\n\n")
 		if !ok {
@@ -235,7 +234,7 @@ func TestExportDataModelMD_indexSamplesFollowProjectionAndSparseness(t *testing.
 	}
 }
 
-func TestExportDataModelMD_checklistComesFromTheDocumentsView(t *testing.T) {
+func TestExport_checklistComesFromTheDocumentsView(t *testing.T) {
 	d := designertest.HRDesign(t)
 	view := dataModelView(d)
 	var want []string
@@ -246,7 +245,7 @@ func TestExportDataModelMD_checklistComesFromTheDocumentsView(t *testing.T) {
 		}
 		want = append(want, mark+it.Item)
 	}
-	_, list, ok := strings.Cut(string(ExportDataModelMD(d)), "## Validation Results\n")
+	_, list, ok := strings.Cut(string(Export(d)), "## Validation Results\n")
 	if !ok {
 		t.Fatal("no Validation Results")
 	}
@@ -260,10 +259,10 @@ func TestExportDataModelMD_checklistComesFromTheDocumentsView(t *testing.T) {
 	}
 }
 
-func TestExportDataModelMD_isDeterministicAndLeavesItsArgument(t *testing.T) {
+func TestExport_isDeterministicAndLeavesItsArgument(t *testing.T) {
 	d := designertest.HRDesign(t)
 	before := designertest.MustMarshal(t, d)
-	if a, b := ExportDataModelMD(d), ExportDataModelMD(d); !bytes.Equal(a, b) {
+	if a, b := Export(d), Export(d); !bytes.Equal(a, b) {
 		t.Fatal("two exports of one design differ")
 	}
 	designertest.AssertUnchanged(t, before, d)
@@ -273,12 +272,12 @@ func TestExportDataModelMD_isDeterministicAndLeavesItsArgument(t *testing.T) {
 // the same bytes, and returns that design.
 func assertDataModelFixedPoint(tb testing.TB, d designer.Design) designer.Design {
 	tb.Helper()
-	first := ExportDataModelMD(d)
-	back, _, err := ImportDataModelMD(first)
+	first := Export(d)
+	back, _, err := Import(first)
 	if err != nil {
-		tb.Fatalf("ImportDataModelMD refused what ExportDataModelMD wrote: %v\n%s", err, first)
+		tb.Fatalf("Import refused what Export wrote: %v\n%s", err, first)
 	}
-	if second := ExportDataModelMD(back); !bytes.Equal(first, second) {
+	if second := Export(back); !bytes.Equal(first, second) {
 		tb.Fatalf("export → import → export changed the document:\n%s", designertest.FirstDifference(first, second))
 	}
 	return back
@@ -302,14 +301,14 @@ func dataModelCarried(tb testing.TB, d designer.Design) string {
 		t.Items = items
 		c.Tables = append(c.Tables, t)
 	}
-	for _, p := range dmMappedPatterns(d) {
+	for _, p := range mappedPatterns(d) {
 		c.Patterns = append(c.Patterns, designer.Pattern{Number: p.Number, Description: p.Description, Status: p.Status,
-			Mapping: designer.Mapping{Operations: dmWithoutExpected(p.Mapping.Operations), Notes: p.Mapping.Notes}})
+			Mapping: designer.Mapping{Operations: withoutExpected(p.Mapping.Operations), Notes: p.Mapping.Notes}})
 	}
 	return string(designertest.MustMarshal(tb, c))
 }
 
-func TestExportDataModelMD_roundTripKeepsTablesItemsAndMappings(t *testing.T) {
+func TestExport_roundTripKeepsTablesItemsAndMappings(t *testing.T) {
 	for name, d := range map[string]designer.Design{
 		"hr":     designertest.HRDesign(t),
 		"sparse": sparseIndexesDesign(),
@@ -327,37 +326,8 @@ func TestExportDataModelMD_roundTripKeepsTablesItemsAndMappings(t *testing.T) {
 	}
 }
 
-// The requirement document and the data model document exported from one design read back as
-// that design: requirements from the first, tables and mappings from the second.
-func TestExportDataModelMD_withTheRequirementDocumentMakesTheDesign(t *testing.T) {
-	d := designertest.HRDesign(t)
-	files := []File{
-		{Name: "dynamodb_data_model.md", Data: ExportDataModelMD(d)},
-		{Name: "dynamodb_requirement.md", Data: ExportRequirementsMD(d)},
-	}
-	back, _, err := Import(files)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(back.Entities) != len(d.Entities) || len(back.Aggregates) != len(d.Aggregates) {
-		t.Errorf("requirements lost: %d entities, %d aggregates", len(back.Entities), len(back.Aggregates))
-	}
-	if want, got := dataModelCarried(t, d), dataModelCarried(t, back); want != got {
-		t.Fatalf("tables or mappings differ:\n%s", designertest.FirstDifference([]byte(want), []byte(got)))
-	}
-	for _, p := range d.Patterns {
-		bp, _, ok := back.PatternByNumber(p.Number)
-		if !ok || bp.Type != p.Type || rpsOf(bp.PeakRPS) != rpsOf(p.PeakRPS) || bp.Consistency != p.Consistency {
-			t.Errorf("pattern %d: %+v", p.Number, bp)
-		}
-	}
-	if !bytes.Equal(ExportDataModelMD(back), files[0].Data) {
-		t.Errorf("the merged design exports another data model")
-	}
-}
-
 // Text chosen to break a careless writer: every line of it must come back as written.
-func TestExportDataModelMD_escapesWhatWouldBreakTheDocument(t *testing.T) {
+func TestExport_escapesWhatWouldBreakTheDocument(t *testing.T) {
 	d := sparseIndexesDesign()
 	tbl := &d.Tables[0]
 	tbl.Purpose = "a | b\n# not a heading\n- **Sort Key**: not a field\n<script>alert(1)</script> \\ `x|y` `<id>`"
@@ -370,7 +340,7 @@ func TestExportDataModelMD_escapesWhatWouldBreakTheDocument(t *testing.T) {
 	if want, got := dataModelCarried(t, d), dataModelCarried(t, back); want != got {
 		t.Fatalf("import of the export lost something:\n%s", designertest.FirstDifference([]byte(want), []byte(got)))
 	}
-	out := string(ExportDataModelMD(d))
+	out := string(Export(d))
 	if regexp.MustCompile(`(^|[^\\])<script`).MatchString(out) {
 		t.Errorf("an HTML tag from user text reached the document unescaped")
 	}
@@ -380,10 +350,10 @@ func TestExportDataModelMD_escapesWhatWouldBreakTheDocument(t *testing.T) {
 }
 
 // Prose sections are written where they were found and come back under the same titles.
-func TestExportDataModelMD_proseSectionsComeBack(t *testing.T) {
+func TestExport_proseSectionsComeBack(t *testing.T) {
 	d := sparseIndexesDesign()
 	d.Prose.Sections = []designer.Section{
-		{Title: dmIntroduction, Body: "Written for the review on Monday.\n# A heading in the introduction"},
+		{Title: introTitle, Body: "Written for the review on Monday.\n# A heading in the introduction"},
 		{Title: "Orders Table", Body: "- **TTL**: expires_at, a year after delivery\n| a | b |\n|---|---|\n| 1 | 2 |"},
 		{Title: "OpenOrders GSI (Orders Table)", Body: "### Not a section\nBack office notes."},
 		{Title: "Cost Estimates", Body: "About $40 a month.\n\n---\n\n## Sub heading\n**Table Name:** ghost"},
@@ -392,7 +362,7 @@ func TestExportDataModelMD_proseSectionsComeBack(t *testing.T) {
 	}
 	back := assertDataModelFixedPoint(t, d)
 	for _, s := range d.Prose.Sections {
-		if _, ok := proseTitled(back, s.Title); !ok {
+		if _, ok := designertest.ProseTitled(back, s.Title); !ok {
 			t.Errorf("section %q did not come back: %+v", s.Title, back.Prose.Sections)
 		}
 	}
@@ -401,182 +371,10 @@ func TestExportDataModelMD_proseSectionsComeBack(t *testing.T) {
 	}
 }
 
-// genDesigns draws designs from a fixed seed: tables with every projection and LSIs, items with
-// every type of value, names and text with pipes, backslashes, HTML, markdown and unicode.
-type genDesigns struct{ r *rand.Rand }
-
-var (
-	genTexts = []string{
-		"plain words", "a | pipe", `back\slash`, "<b>bold</b> & <script>x</script>", "ünïcödé ☕ 東京",
-		"**strong** and _em_", "`code <id>`", "line one\nline two", "- a\n- b", "# heading-like", "ends with #",
-		"100", "true", "null", "Pattern #3", "semi; colon", "x - y", "(parens) + plus, comma", "<br> literal",
-	}
-	genNames  = []string{"pk", "sk", "emp_no", "first name", "a|b", `c\d`, "ünï", "x(y)", "p+q", "r,s", "t;u", "v-w", "#hash", "data.1", "`tick`", "*star*"}
-	genTables = []string{"Orders", "users.v2", "Event-Log", "T_9", "GSI1"}
-)
-
-func (g genDesigns) pick(list []string) string { return list[g.r.IntN(len(list))] }
-
-func (g genDesigns) text() string {
-	if g.r.IntN(4) == 0 {
-		return ""
-	}
-	parts := make([]string, 1+g.r.IntN(2))
-	for i := range parts {
-		parts[i] = g.pick(genTexts)
-	}
-	return strings.Join(parts, " ")
-}
-
-func (g genDesigns) keyType() designer.Type {
-	return []designer.Type{designer.S, designer.N, designer.B}[g.r.IntN(3)]
-}
-
-func (g genDesigns) value(t designer.Type, depth int) designer.Value {
-	switch t {
-	case designer.S:
-		return designer.Str(g.pick(append(genTexts, "", " padded ", "[1,2]", `{"S":"x"}`, "-0", "1e3", "`x`", "**y**")))
-	case designer.N:
-		return designer.Num(g.pick([]string{"0", "1", "1.50", "-3e5", "42", "1234567890123"}))
-	case designer.B:
-		return designer.Bin([]byte(g.pick([]string{"\x00\x01", "abc", "ü"})))
-	case designer.BOOL:
-		return designer.Boolean(g.r.IntN(2) == 0)
-	case designer.NULL:
-		return designer.Null()
-	case designer.SS:
-		return designer.Value{Type: designer.SS, SS: []string{g.pick(genTexts), "z|z"}}
-	case designer.NS:
-		return designer.Value{Type: designer.NS, SS: []string{"1", "2.5"}}
-	case designer.BS:
-		return designer.Value{Type: designer.BS, BS: [][]byte{[]byte("a"), []byte("b")}}
-	case designer.L:
-		if depth > 1 {
-			return designer.List()
-		}
-		return designer.List(g.value(designer.S, depth+1), g.value(designer.N, depth+1), g.value(designer.M, depth+1))
-	case designer.M:
-		if depth > 1 {
-			return designer.Map(map[string]designer.Value{})
-		}
-		return designer.Map(map[string]designer.Value{"k|1": g.value(designer.S, depth+1), "n": g.value(designer.NULL, depth+1), "l": g.value(designer.L, depth+1)})
-	}
-	return designer.Str("?")
-}
-
-func (g genDesigns) design(n int) designer.Design {
-	d := designer.Design{Name: fmt.Sprintf("Design %d %s", n, oneLine(g.pick(genTexts))), Prose: designer.Prose{
-		DesignPhilosophy: g.text(), AggregateDecisions: g.text(), HotPartitions: g.text(), TradeOffs: g.text(),
-	}}
-	tables := g.r.Perm(len(genTables))[:1+g.r.IntN(3)]
-	for _, ti := range tables {
-		d.Tables = append(d.Tables, g.table(genTables[ti]))
-	}
-	numbers := g.r.Perm(20)[:g.r.IntN(6)]
-	for _, num := range numbers {
-		p := designer.Pattern{Number: num + 1, Description: g.text(), Status: []string{designer.StatusSolved, designer.StatusOpen, designer.StatusOutside, designer.StatusAtRisk}[g.r.IntN(4)]}
-		for range g.r.IntN(3) {
-			p.Mapping.Operations = append(p.Mapping.Operations, g.operation(d))
-		}
-		p.Mapping.Notes = g.text()
-		if g.r.IntN(4) == 0 {
-			p.Mapping.Source = g.text()
-		}
-		d.Patterns = append(d.Patterns, p)
-	}
-	if g.r.IntN(2) == 0 {
-		d.Prose.Sections = append(d.Prose.Sections,
-			designer.Section{Title: g.pick([]string{dmIntroduction, "Cost Estimates", "Hot spots", d.Tables[0].Name + " Table"}), Body: g.text() + "\n\n" + g.text()})
-	}
-	return designer.Normalize(d)
-}
-
-func (g genDesigns) table(name string) designer.Table {
-	t := designer.Table{Name: name, PartitionKey: designer.KeyAttribute{Name: g.pick(genNames), Type: g.keyType()},
-		Purpose: g.text(), AggregateBoundary: g.text(), PartitionKeyWhy: g.text(), SortKeyWhy: g.text(),
-		BoundedReads: g.text(), Capacity: g.text(), BillingMode: designer.OnDemand}
-	if g.r.IntN(3) > 0 {
-		sk := designer.KeyAttribute{Name: g.pick(genNames), Type: g.keyType()}
-		if sk.Name != t.PartitionKey.Name {
-			t.SortKey = &sk
-		}
-	}
-	if g.r.IntN(3) == 0 {
-		t.BillingMode, t.ReadUnits, t.WriteUnits = designer.Provisioned, i64(int64(g.r.IntN(100))), i64(5)
-	}
-	if g.r.IntN(3) == 0 {
-		t.TTLAttribute = g.pick(genNames)
-	}
-	for range g.r.IntN(3) {
-		t.EntityTypes = append(t.EntityTypes, designer.EntityType{Entity: g.pick(genNames), PKTemplate: g.pick([]string{"", "USER#{id}", "`x`"}),
-			SKTemplate: g.pick([]string{"", "ORDER#<id>", "A``B"}), Description: g.text()})
-	}
-	attrTypes := []designer.Type{designer.S, designer.N, designer.B, designer.BOOL, designer.NULL, designer.M, designer.L, designer.SS, designer.NS, designer.BS}
-	for _, name := range g.r.Perm(len(genNames))[:g.r.IntN(5)] {
-		t.Attributes = append(t.Attributes, designer.Attribute{Name: genNames[name], Type: attrTypes[g.r.IntN(len(attrTypes))], Description: g.text()})
-	}
-	for range g.r.IntN(7) {
-		it := designer.Item{t.PartitionKey.Name: g.value(t.PartitionKey.Type, 0)}
-		if t.SortKey != nil {
-			it[t.SortKey.Name] = g.value(t.SortKey.Type, 0)
-		}
-		for range g.r.IntN(4) {
-			it[g.pick(genNames)] = g.value(attrTypes[g.r.IntN(len(attrTypes))], 0)
-		}
-		t.Items = append(t.Items, designer.SampleItem{Item: it})
-	}
-	for i := range g.r.IntN(4) {
-		ix := designer.Index{Name: fmt.Sprintf("Idx-%d.%s", i, g.pick([]string{"a", "GSI", "By"})), Projection: designer.Projection{Type: []string{designer.KeysOnly, designer.Include, designer.All}[i%3]},
-			Sparse: g.r.IntN(2) == 0, SparseNote: g.text(), Purpose: g.text(), PartitionKeyWhy: g.text(), SortKeyWhy: g.text(),
-			ProjectionWhy: g.text(), Capacity: g.text()}
-		for range 1 + g.r.IntN(2) {
-			ix.PartitionKey = append(ix.PartitionKey, designer.KeyAttribute{Name: g.pick(genNames), Type: g.keyType()})
-		}
-		for range g.r.IntN(3) {
-			ix.SortKey = append(ix.SortKey, designer.KeyAttribute{Name: g.pick(genNames), Type: g.keyType()})
-		}
-		if ix.Projection.Type == designer.Include {
-			ix.Projection.Attributes = []string{g.pick(genNames), g.pick(genNames)}
-		}
-		if g.r.IntN(2) == 0 {
-			ix.PatternAttributes = []designer.PatternAttributes{{Pattern: 1 + g.r.IntN(9), Attributes: []string{g.pick(genNames)}}}
-		}
-		t.GSIs = append(t.GSIs, ix)
-	}
-	if t.SortKey != nil && g.r.IntN(2) == 0 {
-		t.LSIs = append(t.LSIs, designer.Index{Name: "Local_1", PartitionKey: []designer.KeyAttribute{t.PartitionKey},
-			SortKey: []designer.KeyAttribute{{Name: g.pick(genNames), Type: g.keyType()}}, Projection: designer.Projection{Type: designer.All}})
-	}
-	return t
-}
-
-func (g genDesigns) operation(d designer.Design) designer.Operation {
-	t := d.Tables[g.r.IntN(len(d.Tables))]
-	op := designer.Operation{Op: designer.Operations[g.r.IntN(len(designer.Operations))], Table: t.Name, KeyCondition: g.pick([]string{"", "pk = :v", "#n = :v AND begins_with(sk, :p)"}),
-		Filter: g.text(), Projection: g.pick([]string{"", "a, b"}), Descending: g.r.IntN(2) == 0, Consistent: g.r.IntN(2) == 0, Notes: g.text()}
-	if len(t.GSIs) > 0 && g.r.IntN(2) == 0 {
-		op.Index = t.GSIs[0].Name
-	}
-	if g.r.IntN(2) == 0 {
-		op.Limit = intPtr(g.r.IntN(100))
-	}
-	if g.r.IntN(2) == 0 {
-		op.Names = map[string]string{"#n": g.pick([]string{"name", "first name", "ünï"})}
-		op.Values = map[string]designer.Value{":v": g.value([]designer.Type{designer.S, designer.N, designer.BOOL, designer.SS}[g.r.IntN(4)], 0), ":p": designer.Str("ORD#")}
-	}
-	if g.r.IntN(3) == 0 {
-		op.Expected = &[]designer.Item{{"pk": designer.Str("x")}}
-	}
-	if actions := designer.OperationActions(op.Op); len(actions) > 0 && g.r.IntN(3) > 0 {
-		op.Action = g.pick(actions)
-	}
-	return op
-}
-
-func TestExportDataModelMD_randomDesignsAreFixedPoints(t *testing.T) {
-	g := genDesigns{rand.New(rand.NewPCG(2024, 6))}
+func TestExport_randomDesignsAreFixedPoints(t *testing.T) {
+	g := designertest.NewRandom(2024, 6)
 	for n := range 200 {
-		d := g.design(n)
+		d := g.Design(n)
 		if err := designer.Check(d); err != nil {
 			t.Fatalf("design %d: the generator made a design Check refuses: %v", n, err)
 		}
@@ -625,7 +423,7 @@ func largeDataModelDesign(itemsPerTable int) designer.Design {
 	return designer.Normalize(d)
 }
 
-func TestExportDataModelMD_largeDesignIsAFixedPoint(t *testing.T) {
+func TestExport_largeDesignIsAFixedPoint(t *testing.T) {
 	if testing.Short() {
 		t.Skip("large design skipped in -short mode")
 	}
@@ -636,53 +434,21 @@ func TestExportDataModelMD_largeDesignIsAFixedPoint(t *testing.T) {
 	}
 }
 
-// BenchmarkExportDataModelMD exports 10 tables with 20 GSIs and 200 patterns, with 1,000 items in
+// BenchmarkExport exports 10 tables with 20 GSIs and 200 patterns, with 1,000 items in
 // all and with 1,000 in each table.
-func BenchmarkExportDataModelMD(b *testing.B) {
+func BenchmarkExport(b *testing.B) {
 	for _, perTable := range []int{100, 1000} {
 		d := largeDataModelDesign(perTable)
 		b.Run(fmt.Sprintf("%d_items", 10*perTable), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				ExportDataModelMD(d)
+				Export(d)
 			}
 		})
 	}
 }
 
-// For random designs, design-json is lossless: reading the export gives the design back, and
-// the markdown requirement document is a fixed point of export and import.
-func TestRandomDesigns_designJSONRoundTripsAndRequirementsAreFixedPoints(t *testing.T) {
-	g := genDesigns{rand.New(rand.NewPCG(7, 11))}
-	for n := range 200 {
-		d := designer.Normalize(g.design(n))
-		data, err := designer.MarshalJSON(d)
-		if err != nil {
-			t.Fatalf("design %d: %v", n, err)
-		}
-		back, err := designer.ParseJSON(data)
-		if err != nil {
-			t.Fatalf("design %d: ParseJSON of the export: %v", n, err)
-		}
-		again, err := designer.MarshalJSON(back)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(data, again) {
-			t.Fatalf("design %d: design-json is not lossless:\n%s", n, designertest.FirstDifference(data, again))
-		}
-		req := ExportRequirementsMD(d)
-		read, _, err := ImportRequirementsMD(req)
-		if err != nil {
-			t.Fatalf("design %d: import of the requirement export: %v", n, err)
-		}
-		if twice := ExportRequirementsMD(read); !bytes.Equal(req, twice) {
-			t.Fatalf("design %d: requirements-md is not a fixed point:\n%s", n, designertest.FirstDifference(req, twice))
-		}
-	}
-}
-
-func TestExportDataModelMD_operationAction(t *testing.T) {
+func TestExport_operationAction(t *testing.T) {
 	d := designertest.HRDesign(t)
 	p, pi, _ := d.PatternByID("ap11")
 	p.Mapping.Source = ""
@@ -691,7 +457,7 @@ func TestExportDataModelMD_operationAction(t *testing.T) {
 	p.Mapping.Operations[1].Action = ""
 	p.Mapping.Operations[4].Action = designer.ActionUpdate
 	d.Patterns[pi] = p
-	out := ExportDataModelMD(d)
+	out := Export(d)
 	if want := "TransactWriteItems on Employee: emp_no = :emp_no AND record_key = :profile; Action: condition_check; Values: "; !bytes.Contains(out, []byte(want)) {
 		t.Fatalf("the export lacks %q", want)
 	}
@@ -707,11 +473,37 @@ func TestExportDataModelMD_operationAction(t *testing.T) {
 	// A line whose action the operation cannot take is not read as an operation line.
 	for _, bad := range []string{"Action: upsert", "Action: update", "Action: "} {
 		line := "BatchWriteItem on Employee: emp_no = :e; " + bad
-		if op, ok := dmParseOperation(line); ok {
+		if op, ok := parseOperation(line); ok {
 			t.Errorf("%q read as %+v", line, op)
 		}
 	}
-	if op, ok := dmParseOperation("BatchWriteItem on Employee: emp_no = :e; Action: delete"); !ok || op.Action != designer.ActionDelete {
+	if op, ok := parseOperation("BatchWriteItem on Employee: emp_no = :e; Action: delete"); !ok || op.Action != designer.ActionDelete {
 		t.Errorf("a batch delete line read as %+v, %v", op, ok)
+	}
+}
+
+// Merge with the requirement design gives the design back: its requirements, its tables and
+// mappings, and patterns matched by number.
+func TestMerge_withTheRequirementDesignMakesTheDesign(t *testing.T) {
+	d := designertest.HRDesign(t)
+	model, _, err := Import(Export(d))
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, _ := Merge(d, model)
+	if len(back.Entities) != len(d.Entities) || len(back.Aggregates) != len(d.Aggregates) {
+		t.Errorf("requirements lost: %d entities, %d aggregates", len(back.Entities), len(back.Aggregates))
+	}
+	if want, got := dataModelCarried(t, d), dataModelCarried(t, back); want != got {
+		t.Fatalf("tables or mappings differ:\n%s", designertest.FirstDifference([]byte(want), []byte(got)))
+	}
+	for _, p := range d.Patterns {
+		bp, _, ok := back.PatternByNumber(p.Number)
+		if !ok || bp.Type != p.Type || designertest.RPS(bp.PeakRPS) != designertest.RPS(p.PeakRPS) || bp.Consistency != p.Consistency {
+			t.Errorf("pattern %d: %+v", p.Number, bp)
+		}
+	}
+	if !bytes.Equal(Export(back), Export(d)) {
+		t.Errorf("the merged design exports another data model")
 	}
 }

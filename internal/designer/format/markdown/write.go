@@ -1,0 +1,88 @@
+package markdown
+
+import (
+	"regexp"
+	"strings"
+
+	"dynaloom/internal/designer"
+)
+
+var listMarker = regexp.MustCompile(`^(?:[-*+]|\d{1,9}[.)]) `)
+
+// ListLines returns the escaped lines of a value that is a list of two or more lines, each of which
+// reads back unchanged as a continuation line.
+func ListLines(value string) ([]string, bool) {
+	lines := strings.Split(strings.TrimSpace(strings.ReplaceAll(strings.ReplaceAll(value, "\r\n", "\n"), "\r", "\n")), "\n")
+	if len(lines) < 2 || !listMarker.MatchString(lines[0]) {
+		return nil, false
+	}
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		if l == "" || l != strings.TrimSpace(l) || strings.ContainsAny(l[:1], "#|>") ||
+			strings.HasPrefix(l, "```") || strings.HasPrefix(l, "~~~") {
+			return nil, false
+		}
+		out[i] = Escape(l, "")
+	}
+	return out, true
+}
+
+// ProseBody trims a prose body and closes a code fence it leaves open, which would otherwise
+// swallow the rest of the document.
+func ProseBody(s string) string {
+	s = strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
+	s = strings.TrimRight(strings.TrimLeft(s, "\n"), " \t\n")
+	open := ""
+	for l := range strings.SplitSeq(s, "\n") {
+		switch {
+		case open != "" && strings.TrimSpace(l) == open:
+			open = ""
+		case open == "":
+			open = FenceMarker(l)
+		}
+	}
+	if open != "" {
+		s += "\n" + open
+	}
+	return s
+}
+
+// OneLine joins the lines of s with spaces, for text that must stay on one line unescaped.
+func OneLine(s string) string {
+	return strings.TrimSpace(strings.Join(strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' }), " "))
+}
+
+// Escape makes s safe inside a table cell or on a bullet line: newlines become <br>, and "\",
+// "|", the characters in extra and a "<" that could open an HTML tag get a backslash. Markdown shows
+// each escaped character as itself.
+func Escape(s, extra string) string {
+	s = strings.TrimSpace(strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n"))
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\n':
+			b.WriteString("<br>")
+		case c == '\\' || c == '|' || strings.IndexByte(extra, c) >= 0:
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case c == '<' && i+1 < len(s) && opensTag(s[i+1]):
+			b.WriteString(`\<`)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+func opensTag(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '/' || c == '!' || c == '?'
+}
+
+// EscapeLabel escapes a name written in bold, where "*" would end the bold.
+func EscapeLabel(s string) string { return Escape(OneLine(s), "*") }
+
+// StatusMarks are the marks both documents write for a pattern's status.
+var StatusMarks = map[string]string{
+	designer.StatusSolved: "✅", designer.StatusOpen: "⏳", "": "⏳", designer.StatusOutside: "❌", designer.StatusAtRisk: "⚠️",
+}
