@@ -131,7 +131,7 @@ func (s *Server) addComment(c echo.Context) error {
 	return s.apply(c, commentTargetHref(designFrom(c), target), designer.AddComment{
 		Target: target, ParentID: parent, Body: body,
 		Author: author(c), At: time.Now().UTC().Format(time.RFC3339),
-	}, commentAnswer(c, target, body, parent))
+	}, commentPart(c, target, body, parent))
 }
 
 // resolveComment resolves a thread or reopens it.
@@ -146,7 +146,7 @@ func (s *Server) resolveComment(c echo.Context) error {
 	}
 	id, target := form.get("id"), strings.TrimSpace(form.get("target"))
 	return s.apply(c, commentTargetHref(designFrom(c), target), designer.ResolveComment{ID: id, Target: commentTarget(c, id, target), Resolved: resolved},
-		commentAnswer(c, target, "", ""))
+		commentPart(c, target, "", ""))
 }
 
 // deleteComment deletes one of the participant's own comments.
@@ -162,7 +162,7 @@ func (s *Server) deleteComment(c echo.Context) error {
 		}
 	}
 	return s.apply(c, commentTargetHref(designFrom(c), target), designer.DeleteComment{ID: id, Target: commentTarget(c, id, target)},
-		commentAnswer(c, target, "", ""))
+		commentPart(c, target, "", ""))
 }
 
 // commentTarget is the element the comment id is about, or fallback when there is no such comment
@@ -176,10 +176,10 @@ func commentTarget(c echo.Context, id, fallback string) string {
 	return fallback
 }
 
-// commentAnswer answers a comment edit with the thread panel and the element's comment button. A
+// commentPart answers a comment edit with the thread panel and the element's comment button. A
 // refused comment is shown in the thread with what was typed; a form posted without htmx has no
 // thread to show it in, and is refused with the error page.
-func commentAnswer(c echo.Context, target, draft, parent string) part {
+func commentPart(c echo.Context, target, draft, parent string) part {
 	return func(d *designContext, r *refused) (templ.Component, error) {
 		if r != nil && !isHTMX(c) {
 			return nil, errNotShown
