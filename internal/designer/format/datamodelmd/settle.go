@@ -406,7 +406,7 @@ func (p *parser) settleTable(td *tableDraft) designer.Table {
 		p.note(td.line, "table %s has no partition key", t.Name)
 	default:
 		pk := resolve(td.pkRaw, 0, "partition key")
-		if pk == "" && td.sample != nil && len(td.sample.columns) > 0 {
+		if pk == "" && td.sample != nil && len(td.sample.columns) > 0 && strings.TrimSpace(td.sample.columns[0]) != "" {
 			pk = td.sample.columns[0]
 			p.note(td.line, "table %s states no partition key; the first column, %s, was taken", t.Name, pk)
 		}
@@ -645,7 +645,9 @@ func (p *parser) settleIndex(t designer.Table, d *indexDraft) designer.Index {
 			ix.Purpose = d.desc + " — " + ix.Purpose
 		}
 	}
-	if len(ix.PartitionKey) == 0 && !d.local && !d.pkExact.set && d.sample != nil && len(d.sample.columns) > 0 {
+	// A sample whose first column has no name gives no key: an attribute needs a name.
+	if len(ix.PartitionKey) == 0 && !d.local && !d.pkExact.set && d.sample != nil && len(d.sample.columns) > 0 &&
+		strings.TrimSpace(d.sample.columns[0]) != "" {
 		ix.PartitionKey = []designer.KeyAttribute{{Name: d.sample.columns[0]}}
 		p.note(d.line, "index %s states no partition key; the first column of its sample, %s, was taken", ix.Name, d.sample.columns[0])
 	}
