@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -176,13 +175,13 @@ func map002KeyedOperations(d designer.Design, out []Finding) []Finding {
 			out = append(out, f)
 			continue
 		}
-		terms, err := ReadKeyCondition(o.op.KeyCondition, o.op.Names)
+		terms, err := dynamo.ParseKeyCondition(o.op.KeyCondition, o.op.Names)
 		switch {
 		case strings.TrimSpace(o.op.KeyCondition) == "":
 			f.Message = o.label() + " gives no key; write " + keyList + " with =, as in " + equalityExample(keys)
 		case err != nil:
 			f.Message = o.label() + " has a key condition that cannot be read: " + err.Error() + "; write it as " + equalityExample(keys)
-		case Unresolved(terms):
+		case dynamo.Unresolved(terms):
 			continue // MAP012 names the missing placeholder
 		default:
 			f.Message = keyedProblem(terms, keys, keyList)
@@ -196,18 +195,18 @@ func map002KeyedOperations(d designer.Design, out []Finding) []Finding {
 	return out
 }
 
-func keyedProblem(terms []keyTerm, keys []string, keyList string) string {
+func keyedProblem(terms []dynamo.KeyTerm, keys []string, keyList string) string {
 	for _, term := range terms {
-		if !slices.Contains(keys, term.attr) {
-			return "names " + term.attr + ", which is not part of " + keyList + "; give exactly the key, and put other conditions in a condition expression"
+		if !slices.Contains(keys, term.Attr) {
+			return "names " + term.Attr + ", which is not part of " + keyList + "; give exactly the key, and put other conditions in a condition expression"
 		}
-		if term.op != "=" {
-			return "compares " + term.attr + " with " + term.op + "; a key is given with =, as in " + equalityExample(keys)
+		if term.Op != "=" {
+			return "compares " + term.Attr + " with " + term.Op + "; a key is given with =, as in " + equalityExample(keys)
 		}
 	}
 	var missing []string
 	for _, k := range keys {
-		if !slices.ContainsFunc(terms, func(t keyTerm) bool { return t.attr == k }) {
+		if !slices.ContainsFunc(terms, func(t dynamo.KeyTerm) bool { return t.Attr == k }) {
 			missing = append(missing, k)
 		}
 	}
@@ -248,13 +247,13 @@ func map003QueryKeys(d designer.Design, out []Finding) []Finding {
 		}
 		f := Finding{Code: "MAP003", Severity: SeverityError, Path: o.path("key_condition")}
 		pkNames := keyNames(o.target.pk)
-		terms, err := ReadKeyCondition(o.op.KeyCondition, o.op.Names)
+		terms, err := dynamo.ParseKeyCondition(o.op.KeyCondition, o.op.Names)
 		switch {
 		case strings.TrimSpace(o.op.KeyCondition) == "":
 			f.Message = o.label() + " has no key condition; a Query needs " + equalityExample(pkNames)
 		case err != nil:
 			f.Message = o.label() + " has a key condition that cannot be read: " + err.Error() + "; start it with " + equalityExample(pkNames)
-		case Unresolved(terms):
+		case dynamo.Unresolved(terms):
 			continue
 		default:
 			problem := queryKeyProblem(o.target, terms)
@@ -269,15 +268,15 @@ func map003QueryKeys(d designer.Design, out []Finding) []Finding {
 }
 
 // queryKeyProblem says what DynamoDB would refuse in a Query's key condition, or "".
-func queryKeyProblem(m mapTarget, terms []keyTerm) string {
+func queryKeyProblem(m mapTarget, terms []dynamo.KeyTerm) string {
 	keys := m.keyNames()
-	byAttr := map[string][]keyTerm{}
+	byAttr := map[string][]dynamo.KeyTerm{}
 	for _, t := range terms {
-		if !slices.Contains(keys, t.attr) {
-			return "uses " + t.attr + " in its key condition, but " + t.attr + " is not a key attribute of " + m.label() +
+		if !slices.Contains(keys, t.Attr) {
+			return "uses " + t.Attr + " in its key condition, but " + t.Attr + " is not a key attribute of " + m.label() +
 				" (" + strings.Join(keys, ", ") + "); move it to the filter"
 		}
-		byAttr[t.attr] = append(byAttr[t.attr], t)
+		byAttr[t.Attr] = append(byAttr[t.Attr], t)
 	}
 	for _, k := range m.pk {
 		ts := byAttr[k.Name]
@@ -286,8 +285,8 @@ func queryKeyProblem(m mapTarget, terms []keyTerm) string {
 			return "does not give the partition key " + k.Name + " of " + m.label() + "; a Query needs " + k.Name + " = :" + valuePlaceholderFor(k.Name)
 		case len(ts) > 1:
 			return "has " + strconv.Itoa(len(ts)) + " conditions on the partition key " + k.Name + "; give it once, with ="
-		case ts[0].op != "=":
-			return "compares the partition key " + k.Name + " with " + ts[0].op + "; a partition key takes only =, so a range over it needs another key design"
+		case ts[0].Op != "=":
+			return "compares the partition key " + k.Name + " with " + ts[0].Op + "; a partition key takes only =, so a range over it needs another key design"
 		}
 	}
 	last := -1
@@ -305,15 +304,15 @@ func queryKeyProblem(m mapTarget, terms []keyTerm) string {
 		last = i
 		t := ts[0]
 		switch {
-		case t.op == "<>":
+		case t.Op == "<>":
 			return "compares the sort key " + k.Name + " with <>, which key conditions do not allow; use = < <= > >= BETWEEN or begins_with, or move it to the filter"
-		case t.op == "begins_with" && k.Type != designer.S && k.Type != designer.B:
+		case t.Op == "begins_with" && k.Type != designer.S && k.Type != designer.B:
 			return "uses begins_with on the sort key " + k.Name + ", a " + designer.CellTypeName(k.Type) + "; begins_with works only on strings and binaries, so use BETWEEN or a comparison"
 		}
 	}
 	for i := 0; i < last; i++ {
-		if t := byAttr[m.sk[i].Name][0]; t.op != "=" {
-			return "compares the sort key attribute " + m.sk[i].Name + " with " + t.op + " but conditions " + m.sk[i+1].Name +
+		if t := byAttr[m.sk[i].Name][0]; t.Op != "=" {
+			return "compares the sort key attribute " + m.sk[i].Name + " with " + t.Op + " but conditions " + m.sk[i+1].Name +
 				" after it; only the last conditioned sort attribute may use a range, the ones before it take ="
 		}
 	}
@@ -412,7 +411,7 @@ func patternNeeds(o mapOp) []string {
 		return needs
 	}
 	if strings.TrimSpace(o.op.Projection) != "" {
-		attrs, missing, err := ExpressionAttributes(o.op.Projection, o.op.Names)
+		attrs, missing, err := dynamo.ExpressionAttributes(o.op.Projection, o.op.Names)
 		if err == nil && len(missing) == 0 {
 			return attrs
 		}
@@ -431,7 +430,7 @@ func map007FilterOnKey(d designer.Design, out []Finding) []Finding {
 		if o.op.Op != "Query" || !o.found || strings.TrimSpace(o.op.Filter) == "" {
 			continue
 		}
-		attrs, _, err := ExpressionAttributes(o.op.Filter, o.op.Names)
+		attrs, _, err := dynamo.ExpressionAttributes(o.op.Filter, o.op.Names)
 		if err != nil {
 			continue
 		}
@@ -600,7 +599,7 @@ func map012Names(d designer.Design, out []Finding) []Finding {
 			if strings.TrimSpace(e.text) == "" {
 				continue
 			}
-			used, missing, err := ExpressionAttributes(e.text, o.op.Names)
+			used, missing, err := dynamo.ExpressionAttributes(e.text, o.op.Names)
 			if err != nil {
 				continue // MAP002 and MAP003 say a key condition cannot be read; DynamoDB reports the rest
 			}
@@ -713,16 +712,16 @@ func runForKeys(cache *dynamo.Cache, d designer.Design, op designer.Operation) d
 	var used map[string]string
 	// A GetItem's names are the evaluator's to sort out: those of its key condition build the key.
 	for _, expr := range []string{op.KeyCondition, op.Filter} {
-		toks, err := scanExpr(expr)
+		placeholders, err := dynamo.NamePlaceholders(expr)
 		if err != nil {
 			return cache.RunOperation(d, op)
 		}
-		for _, t := range toks {
-			if real, ok := op.Names[t.text]; ok && t.kind == mtNamePH {
+		for _, ph := range placeholders {
+			if real, ok := op.Names[ph]; ok {
 				if used == nil {
 					used = map[string]string{}
 				}
-				used[t.text] = real
+				used[ph] = real
 			}
 		}
 	}
@@ -781,330 +780,4 @@ func keyList(keys []string) string {
 		return strings.Join(keys[:3], "; ") + " and " + strconv.Itoa(len(keys)-3) + " more"
 	}
 	return strings.Join(keys, "; ")
-}
-
-// Reading expressions. The rules need to know which attributes an expression uses and, for key
-// conditions, with which operator; they do not evaluate anything.
-
-type mapTokKind int
-
-const (
-	mtName    mapTokKind = iota // a bare attribute name, keyword or function name
-	mtNamePH                    // #placeholder
-	mtValuePH                   // :placeholder
-	mtNumber                    // a list index
-	mtPunct                     // ( ) , [ ] . = <> < <= > >=
-)
-
-type mapTok struct {
-	kind mapTokKind
-	text string
-}
-
-func scanExpr(s string) ([]mapTok, error) {
-	var out []mapTok
-	for i := 0; i < len(s); {
-		c := s[i]
-		switch {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-			i++
-		case c == '#' || c == ':':
-			j := i + 1
-			for j < len(s) && designer.IsNameByte(s[j]) {
-				j++
-			}
-			if j == i+1 {
-				return nil, fmt.Errorf("%q is not followed by a placeholder name", string(c))
-			}
-			kind := mtNamePH
-			if c == ':' {
-				kind = mtValuePH
-			}
-			out = append(out, mapTok{kind, s[i:j]})
-			i = j
-		case designer.IsDigit(c):
-			j := i
-			for j < len(s) && designer.IsDigit(s[j]) {
-				j++
-			}
-			out = append(out, mapTok{mtNumber, s[i:j]})
-			i = j
-		case designer.IsNameByte(c):
-			j := i
-			for j < len(s) && designer.IsNameByte(s[j]) {
-				j++
-			}
-			out = append(out, mapTok{mtName, s[i:j]})
-			i = j
-		case c == '<' || c == '>':
-			j := i + 1
-			if j < len(s) && (s[j] == '=' || c == '<' && s[j] == '>') {
-				j++
-			}
-			out = append(out, mapTok{mtPunct, s[i:j]})
-			i = j
-		case strings.IndexByte("(),[].=", c) >= 0:
-			out = append(out, mapTok{mtPunct, s[i : i+1]})
-			i++
-		default:
-			r := []rune(s[i:])[0]
-			return nil, fmt.Errorf("%q is not allowed here; a name with it needs a #placeholder", r)
-		}
-	}
-	return out, nil
-}
-
-var mapExprKeywords = []string{"AND", "OR", "NOT", "BETWEEN", "IN"}
-
-func isExprKeyword(t mapTok) bool {
-	return t.kind == mtName && slices.ContainsFunc(mapExprKeywords, func(k string) bool { return strings.EqualFold(k, t.text) })
-}
-
-// ExpressionAttributes returns the top-level attributes an expression (condition, filter or projection)
-// names, #placeholders resolved, and the placeholders names does not define.
-func ExpressionAttributes(expr string, names map[string]string) (attrs, missing []string, err error) {
-	toks, err := scanExpr(expr)
-	if err != nil {
-		return nil, nil, err
-	}
-	seenAttr, seenMissing := map[string]bool{}, map[string]bool{}
-	for i, t := range toks {
-		if t.kind != mtName && t.kind != mtNamePH {
-			continue
-		}
-		nested := i > 0 && toks[i-1].text == "."
-		function := i+1 < len(toks) && toks[i+1].text == "("
-		if nested || (t.kind == mtName && (function || isExprKeyword(t))) {
-			continue
-		}
-		name := t.text
-		if t.kind == mtNamePH {
-			real, ok := names[t.text]
-			if !ok {
-				if !seenMissing[t.text] {
-					seenMissing[t.text] = true
-					missing = append(missing, t.text)
-				}
-				continue
-			}
-			name = real
-		}
-		if !seenAttr[name] {
-			seenAttr[name] = true
-			attrs = append(attrs, name)
-		}
-	}
-	return attrs, missing, nil
-}
-
-// keyTerm is one condition of a key condition: the attribute (resolved), the operator ("=", "<",
-// "<=", ">", ">=", "<>", "BETWEEN" or "begins_with"), and whether a #placeholder was undefined.
-type keyTerm struct {
-	attr       string
-	op         string
-	unresolved bool
-}
-
-func Unresolved(terms []keyTerm) bool {
-	return slices.ContainsFunc(terms, func(t keyTerm) bool { return t.unresolved })
-}
-
-// ReadKeyCondition reads the forms a key condition takes: conditions joined by AND, each
-// `a = :v` (any comparator, either way round), `a BETWEEN :x AND :y` or `begins_with(a, :p)`,
-// optionally in parentheses.
-func ReadKeyCondition(expr string, names map[string]string) ([]keyTerm, error) {
-	toks, err := scanExpr(expr)
-	if err != nil {
-		return nil, err
-	}
-	r := keyReader{toks: toks, names: names}
-	terms, err := r.and()
-	if err != nil {
-		return nil, err
-	}
-	if r.i < len(toks) {
-		return nil, fmt.Errorf("%q is unexpected after a complete condition", toks[r.i].text)
-	}
-	return terms, nil
-}
-
-type keyReader struct {
-	toks  []mapTok
-	i     int
-	names map[string]string
-	// depth counts the parentheses open around the current term; each level is a call deeper.
-	depth int
-}
-
-func (r *keyReader) peek() mapTok {
-	if r.i < len(r.toks) {
-		return r.toks[r.i]
-	}
-	return mapTok{kind: -1}
-}
-
-func (r *keyReader) word(w string) bool {
-	t := r.peek()
-	return t.kind == mtName && strings.EqualFold(t.text, w)
-}
-
-func (r *keyReader) expect(text string) error {
-	t := r.peek()
-	if t.kind == -1 {
-		return fmt.Errorf("the condition ends where %q is expected", text)
-	}
-	if t.text != text {
-		return fmt.Errorf("%q is where %q is expected", t.text, text)
-	}
-	r.i++
-	return nil
-}
-
-func (r *keyReader) and() ([]keyTerm, error) {
-	var terms []keyTerm
-	for {
-		more, err := r.term()
-		if err != nil {
-			return nil, err
-		}
-		terms = append(terms, more...)
-		switch {
-		case r.word("AND"):
-			r.i++
-		case r.word("OR"), r.word("NOT"):
-			return nil, fmt.Errorf("a key condition joins conditions only with AND, not %s", strings.ToUpper(r.peek().text))
-		default:
-			return terms, nil
-		}
-	}
-}
-
-func (r *keyReader) term() ([]keyTerm, error) {
-	t := r.peek()
-	switch {
-	case t.text == "(" && t.kind == mtPunct:
-		if r.depth == dynamo.MaxExpressionDepth {
-			return nil, fmt.Errorf("the condition nests parentheses deeper than %d levels", dynamo.MaxExpressionDepth)
-		}
-		r.i++
-		r.depth++
-		defer func() { r.depth-- }()
-		terms, err := r.and()
-		if err != nil {
-			return nil, err
-		}
-		return terms, r.expect(")")
-	case t.kind == mtName && r.i+1 < len(r.toks) && r.toks[r.i+1].text == "(":
-		if t.text != "begins_with" {
-			return nil, fmt.Errorf("a key condition allows only the function begins_with, not %s", t.text)
-		}
-		r.i += 2
-		term, err := r.attribute()
-		if err != nil {
-			return nil, err
-		}
-		term.op = "begins_with"
-		if err := r.expect(","); err != nil {
-			return nil, err
-		}
-		if err := r.value(); err != nil {
-			return nil, err
-		}
-		return []keyTerm{term}, r.expect(")")
-	case t.kind == mtValuePH:
-		r.i++
-		op, err := r.comparator()
-		if err != nil {
-			return nil, err
-		}
-		term, err := r.attribute()
-		term.op = flipComparator(op)
-		return []keyTerm{term}, err
-	}
-	term, err := r.attribute()
-	if err != nil {
-		return nil, err
-	}
-	if r.word("BETWEEN") {
-		r.i++
-		term.op = "BETWEEN"
-		if err := r.value(); err != nil {
-			return nil, err
-		}
-		if !r.word("AND") {
-			return nil, fmt.Errorf("BETWEEN needs two values joined by AND")
-		}
-		r.i++
-		return []keyTerm{term}, r.value()
-	}
-	if term.op, err = r.comparator(); err != nil {
-		return nil, err
-	}
-	return []keyTerm{term}, r.value()
-}
-
-func (r *keyReader) attribute() (keyTerm, error) {
-	t := r.peek()
-	switch {
-	case t.kind == mtNamePH:
-		r.i++
-		real, ok := r.names[t.text]
-		if !ok {
-			return keyTerm{attr: t.text, unresolved: true}, nil
-		}
-		return keyTerm{attr: real}, r.topLevel(real)
-	case t.kind == mtName && !isExprKeyword(t):
-		r.i++
-		return keyTerm{attr: t.text}, r.topLevel(t.text)
-	case t.kind == -1:
-		return keyTerm{}, fmt.Errorf("the condition ends where an attribute name is expected")
-	}
-	return keyTerm{}, fmt.Errorf("%q is where an attribute name is expected", t.text)
-}
-
-// topLevel refuses a document path: keys are top-level attributes.
-func (r *keyReader) topLevel(name string) error {
-	if t := r.peek(); t.text == "." || t.text == "[" {
-		return fmt.Errorf("%s%s…: a key attribute is a top-level attribute, not a document path", name, t.text)
-	}
-	return nil
-}
-
-func (r *keyReader) value() error {
-	t := r.peek()
-	if t.kind != mtValuePH {
-		if t.kind == -1 {
-			return fmt.Errorf("the condition ends where a :value is expected")
-		}
-		return fmt.Errorf("%q is where a :value placeholder is expected", t.text)
-	}
-	r.i++
-	return nil
-}
-
-func (r *keyReader) comparator() (string, error) {
-	t := r.peek()
-	if t.kind == mtPunct && slices.Contains([]string{"=", "<>", "<", "<=", ">", ">="}, t.text) {
-		r.i++
-		return t.text, nil
-	}
-	if t.kind == -1 {
-		return "", fmt.Errorf("the condition ends where a comparison is expected")
-	}
-	return "", fmt.Errorf("%q is where a comparison (= < <= > >= BETWEEN) is expected", t.text)
-}
-
-// flipComparator turns ":v < a" into "a > :v".
-func flipComparator(op string) string {
-	switch op {
-	case "<":
-		return ">"
-	case "<=":
-		return ">="
-	case ">":
-		return "<"
-	case ">=":
-		return "<="
-	}
-	return op
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"dynaloom/internal/designer"
-	"dynaloom/internal/designer/rules"
+	"dynaloom/internal/designer/dynamo"
 )
 
 // ParseOperationText reads the operation cell of a data model's Access Pattern Mapping table, as
@@ -170,7 +170,7 @@ scan:
 		}
 	}
 	candidate := strings.TrimSpace(s[:end])
-	if terms, err := rules.ReadKeyCondition(candidate, nil); err == nil && len(terms) > 0 && !rules.Unresolved(terms) {
+	if terms, err := dynamo.ParseKeyCondition(candidate, nil); err == nil && len(terms) > 0 && !dynamo.Unresolved(terms) {
 		return candidate, true
 	}
 	return "", false
