@@ -1,7 +1,6 @@
 package designer
 
 import (
-	"bytes"
 	"fmt"
 	"maps"
 	"slices"
@@ -408,7 +407,7 @@ func (c FillKeyFromTemplate) Apply(d Design) (Design, error) {
 		if err != nil {
 			return Invalid(pathOfItem(t.Name, it.ID)+"/"+key.Name, "the template %s gives %q: %v", tmpl, text, err)
 		}
-		if old, ok := item[key.Name]; ok && sameKeyValue(old, v) {
+		if old, ok := item[key.Name]; ok && old.Identical(v) {
 			return nil
 		}
 		if !changed {
@@ -432,11 +431,6 @@ func (c FillKeyFromTemplate) Apply(d Design) (Design, error) {
 	t.Items = replaceAt(t.Items, j, it)
 	d.Tables = replaceAt(d.Tables, i, t)
 	return d, nil
-}
-
-// sameKeyValue reports whether two key values (S, N or B) are the same.
-func sameKeyValue(a, b Value) bool {
-	return a.Type == b.Type && a.S == b.S && bytes.Equal(a.B, b.B)
 }
 
 // entityTypeAttributes are the attribute names that commonly say which entity an item is.

@@ -435,7 +435,7 @@ func FormatOperationValues(op Operation) string {
 		document := v.Type == M || v.Type == L || v.Type == SS || v.Type == NS || v.Type == BS
 		if text == "" || text != strings.TrimSpace(text) || !document && strings.ContainsAny(text, "\"{}[],") ||
 			strings.ContainsFunc(text, IsControl) ||
-			!sameValue(InferCell(text), v) {
+			!InferCell(text).Identical(v) {
 			if b, err := marshalPlain(v); err == nil {
 				text = b
 			}
@@ -455,12 +455,6 @@ func marshalPlain(v Value) (string, error) {
 		return "", err
 	}
 	return strings.TrimSuffix(b.String(), "\n"), nil
-}
-
-func sameValue(a, b Value) bool {
-	ja, errA := json.Marshal(a)
-	jb, errB := json.Marshal(b)
-	return errA == nil && errB == nil && string(ja) == string(jb)
 }
 
 // DeleteOperation deletes one operation of a pattern.

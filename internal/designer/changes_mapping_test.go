@@ -129,7 +129,7 @@ func TestOperationValues_roundTrip(t *testing.T) {
 		t.Fatalf("ParseOperationValues(%q): %v", text, err)
 	}
 	for k, v := range values {
-		if !sameValue(got[k], v) {
+		if !got[k].Identical(v) {
 			t.Errorf("%s: %q read back as %#v, want %#v", k, text, got[k], v)
 		}
 	}
@@ -151,7 +151,7 @@ func TestParseOperationValues_keepsCommasInsideValues(t *testing.T) {
 	}
 	want := map[string]Value{":tags": {Type: SS, SS: []string{"a", "b"}}, ":pk": Str("USER#1"), ":n": Num("5")}
 	for k, v := range want {
-		if !sameValue(got[k], v) {
+		if !got[k].Identical(v) {
 			t.Errorf("%s = %#v, want %#v", k, got[k], v)
 		}
 	}
@@ -297,7 +297,7 @@ func FuzzOperationValues(f *testing.F) {
 			t.Fatalf("%q formatted as %q reads back %d values, want %d", s, text, len(again), len(values))
 		}
 		for k, v := range values {
-			if !sameValue(again[k], v) {
+			if !again[k].Identical(v) {
 				t.Fatalf("%q formatted as %q reads %s back as %#v, want %#v", s, text, k, again[k], v)
 			}
 		}

@@ -54,7 +54,7 @@ func SameKey(t Table, a, b Item) bool {
 		}
 		va, oka := a[name]
 		vb, okb := b[name]
-		if oka != okb || (oka && CompareKeyValues(va, vb) != 0) {
+		if oka != okb || (oka && !va.Equal(vb)) {
 			return false
 		}
 	}

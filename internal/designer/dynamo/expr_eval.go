@@ -27,7 +27,7 @@ func evalCondition(e *condExpr, it designer.Item) bool {
 		a, okA := resolveOperandValue(&e.args[0], it)
 		b, okB := resolveOperandValue(&e.args[1], it)
 		if e.op == "<>" {
-			return !(okA && okB && ValuesEqual(a, b))
+			return !(okA && okB && a.Equal(b))
 		}
 		if !okA || !okB || a.Type != b.Type {
 			return false
@@ -39,7 +39,7 @@ func evalCondition(e *condExpr, it designer.Item) bool {
 			case designer.N:
 				return designer.CompareNumberText(a.S, b.S) == 0
 			}
-			return ValuesEqual(a, b)
+			return a.Equal(b)
 		}
 		if a.Type != designer.S && a.Type != designer.N && a.Type != designer.B {
 			return false
@@ -68,7 +68,7 @@ func evalCondition(e *condExpr, it designer.Item) bool {
 			return false
 		}
 		for i := 1; i < len(e.args); i++ {
-			if w, ok := resolveOperandValue(&e.args[i], it); ok && ValuesEqual(v, w) {
+			if w, ok := resolveOperandValue(&e.args[i], it); ok && v.Equal(w) {
 				return true
 			}
 		}
@@ -137,7 +137,7 @@ func containsValue(v, x designer.Value) bool {
 		}
 	case v.Type == designer.L:
 		for _, m := range v.L {
-			if ValuesEqual(m, x) {
+			if m.Equal(x) {
 				return true
 			}
 		}
@@ -227,82 +227,6 @@ func compareScalar(a, b designer.Value) int {
 		return bytes.Compare(a.B, b.B)
 	}
 	return strings.Compare(a.S, b.S)
-}
-
-// ValuesEqual is DynamoDB's equality: same type and same value; numbers compare by value, sets
-// ignore order, lists and maps compare element by element.
-func ValuesEqual(a, b designer.Value) bool {
-	if a.Type != b.Type {
-		return false
-	}
-	switch a.Type {
-	case designer.S:
-		return a.S == b.S
-	case designer.N:
-		return designer.CompareNumberText(a.S, b.S) == 0
-	case designer.B:
-		return bytes.Equal(a.B, b.B)
-	case designer.BOOL:
-		return a.Bool == b.Bool
-	case designer.NULL:
-		return true
-	case designer.SS, designer.NS:
-		if len(a.SS) != len(b.SS) {
-			return false
-		}
-		for _, x := range a.SS {
-			found := false
-			for _, y := range b.SS {
-				if x == y || a.Type == designer.NS && designer.CompareNumberText(x, y) == 0 {
-					found = true
-					break
-				}
-			}
-			if !found {
-				return false
-			}
-		}
-		return true
-	case designer.BS:
-		if len(a.BS) != len(b.BS) {
-			return false
-		}
-		for _, x := range a.BS {
-			found := false
-			for _, y := range b.BS {
-				if bytes.Equal(x, y) {
-					found = true
-					break
-				}
-			}
-			if !found {
-				return false
-			}
-		}
-		return true
-	case designer.L:
-		if len(a.L) != len(b.L) {
-			return false
-		}
-		for i := range a.L {
-			if !ValuesEqual(a.L[i], b.L[i]) {
-				return false
-			}
-		}
-		return true
-	case designer.M:
-		if len(a.M) != len(b.M) {
-			return false
-		}
-		for k, x := range a.M {
-			y, ok := b.M[k]
-			if !ok || !ValuesEqual(x, y) {
-				return false
-			}
-		}
-		return true
-	}
-	return false
 }
 
 // projectItem keeps the attributes and document paths of a ProjectionExpression. List elements

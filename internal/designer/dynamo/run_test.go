@@ -72,7 +72,7 @@ func TestRunOperation_readsLikeEvaluateJSON(t *testing.T) {
 		t.Fatal(res.Error)
 	}
 	want := []designer.Item{{"sk": designer.Str("ORDER#002"), "total": designer.Num("99.9")}}
-	if !reflect.DeepEqual(res.Items, want) || res.Count != 1 || res.ScannedCount != 2 || !ValuesEqual(res.LastEvaluatedKey["total"], designer.Num("30.5")) {
+	if !reflect.DeepEqual(res.Items, want) || res.Count != 1 || res.ScannedCount != 2 || !res.LastEvaluatedKey["total"].Equal(designer.Num("30.5")) {
 		t.Errorf("got %+v", res)
 	}
 	if res.CapacityUnits != 0.5 {
@@ -84,7 +84,7 @@ func TestRunOperation_getItemTakesItsKeyFromTheKeyCondition(t *testing.T) {
 	d := evalDesign()
 	res := RunOperation(d, designer.Operation{Op: "GetItem", Table: "Orders", KeyCondition: "pk = :pk AND #sk = :sk", Projection: "#n",
 		Names: map[string]string{"#sk": "sk", "#n": "name"}, Values: map[string]designer.Value{":pk": designer.Str("C#1"), ":sk": designer.Str("PROFILE")}})
-	if res.Error != "" || len(res.Items) != 1 || !ValuesEqual(res.Items[0]["name"], designer.Str("Ann")) || res.CapacityUnits != 0.5 {
+	if res.Error != "" || len(res.Items) != 1 || !res.Items[0]["name"].Equal(designer.Str("Ann")) || res.CapacityUnits != 0.5 {
 		t.Errorf("got %+v", res)
 	}
 	res = RunOperation(d, designer.Operation{Op: "BatchGetItem", Table: "Orders", KeyCondition: "pk = :pk AND sk IN (:a, :b)",
@@ -115,7 +115,7 @@ func TestQuery_multiAttributeGSIKeys(t *testing.T) {
 	res := RunOperation(d, designer.Operation{Op: "Query", Table: "Orders", Index: "ByCustomerStatus",
 		KeyCondition: "customer = :c AND #s = :s AND #t >= :t", Names: map[string]string{"#s": "status", "#t": "total"},
 		Values: map[string]designer.Value{":c": designer.Str("ann"), ":s": designer.Str("OPEN"), ":t": designer.Num("10")}})
-	if res.Error != "" || res.Count != 2 || !ValuesEqual(res.Items[0]["sk"], designer.Str("ORDER#002")) {
+	if res.Error != "" || res.Count != 2 || !res.Items[0]["sk"].Equal(designer.Str("ORDER#002")) {
 		t.Errorf("got %+v", res)
 	}
 	res = RunOperation(d, designer.Operation{Op: "Query", Table: "Orders", Index: "ByCustomerStatus",

@@ -311,7 +311,7 @@ func sameIndexKey(t designer.Table, ix designer.Index, local bool, a, b designer
 	return !slices.ContainsFunc(names, func(n string) bool {
 		x, okA := a[n]
 		y, okB := b[n]
-		return okA != okB || okA && !ValuesEqual(x, y)
+		return okA != okB || okA && !x.Equal(y)
 	})
 }
 
@@ -322,7 +322,7 @@ func sameItem(a, b designer.Item) bool {
 	}
 	for k, x := range a {
 		y, ok := b[k]
-		if !ok || !ValuesEqual(x, y) {
+		if !ok || !x.Equal(y) {
 			return false
 		}
 	}

@@ -3,7 +3,6 @@ package datamodelmd
 import (
 	"bytes"
 	"encoding/json"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -732,7 +731,7 @@ func sampleCells(t designer.Table, rows []designer.Row, cols []string) [][]strin
 				if !has || typed[r][c] {
 					continue
 				}
-				if got, present, _ := readCell(column[r], typ); !present || !sameValue(got, v) {
+				if got, present, _ := readCell(column[r], typ); !present || !got.Identical(v) {
 					typed[r][c], changed = true, true
 					if b, err := v.MarshalJSON(); err == nil {
 						cells[r][c] = markdown.Escape(string(b), "")
@@ -745,30 +744,6 @@ func sampleCells(t designer.Table, rows []designer.Row, cols []string) [][]strin
 		}
 	}
 	return cells
-}
-
-// sameValue reports whether two values are the same DynamoDB value.
-func sameValue(a, b designer.Value) bool {
-	if a.Type != b.Type {
-		return false
-	}
-	switch a.Type {
-	case designer.S, designer.N:
-		return a.S == b.S
-	case designer.B:
-		return bytes.Equal(a.B, b.B)
-	case designer.BOOL:
-		return a.Bool == b.Bool
-	case designer.SS, designer.NS:
-		return slices.Equal(a.SS, b.SS)
-	case designer.BS:
-		return slices.EqualFunc(a.BS, b.BS, bytes.Equal)
-	case designer.L:
-		return slices.EqualFunc(a.L, b.L, sameValue)
-	case designer.M:
-		return maps.EqualFunc(a.M, b.M, sameValue)
-	}
-	return true
 }
 
 func (w *writer) mapping() {

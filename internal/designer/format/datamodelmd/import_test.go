@@ -12,7 +12,6 @@ import (
 
 	"dynaloom/internal/designer"
 	"dynaloom/internal/designer/designertest"
-	"dynaloom/internal/designer/dynamo"
 )
 
 func readFixture(tb testing.TB, name string) []byte {
@@ -303,7 +302,7 @@ func TestImport_fixtures(t *testing.T) {
 			if d.Name != "Carts" || len(d.Tables) != 1 || len(d.Patterns) != 0 {
 				t.Errorf("name %q, %d tables, %d patterns", d.Name, len(d.Tables), len(d.Patterns))
 			}
-			if carts.SortKey == nil || *carts.SortKey != (designer.KeyAttribute{Name: "line", Type: designer.N}) || len(carts.Items) != 2 || !sameValue(carts.Items[1].Item["qty"], designer.Num("4")) {
+			if carts.SortKey == nil || *carts.SortKey != (designer.KeyAttribute{Name: "line", Type: designer.N}) || len(carts.Items) != 2 || !carts.Items[1].Item["qty"].Identical(designer.Num("4")) {
 				t.Errorf("Carts = %+v", carts)
 			}
 			if s, ok := designertest.ProseTitled(d, "Carts Table"); !ok || !strings.Contains(s.Body, "expire after a day") {
@@ -568,7 +567,7 @@ func TestImport_mappingTargetsAndPositionalKeys(t *testing.T) {
 				t.Errorf("pattern %d operation %d = %+v, want %+v", n, i, g, w)
 			}
 			for k, v := range w.Values {
-				if !dynamo.ValuesEqual(g.Values[k], v) {
+				if !g.Values[k].Equal(v) {
 					t.Errorf("pattern %d value %s = %+v, want %+v", n, k, g.Values[k], v)
 				}
 			}
