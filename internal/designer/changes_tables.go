@@ -95,14 +95,12 @@ func attributeType(t Table, name string) (Type, bool) {
 
 // declare returns the attributes with name declared as typ, added at the end if it is new.
 func declare(attrs []Attribute, name string, typ Type) []Attribute {
-	for i, a := range attrs {
-		if a.Name == name {
-			if a.Type == typ {
-				return attrs
-			}
-			a.Type = typ
-			return replaceAt(attrs, i, a)
+	if a, i, ok := Lookup(attrs, name, nameOfAttribute); ok {
+		if a.Type == typ {
+			return attrs
 		}
+		a.Type = typ
+		return replaceAt(attrs, i, a)
 	}
 	return append(slices.Clip(attrs), Attribute{Name: name, Type: typ})
 }

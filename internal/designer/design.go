@@ -374,58 +374,32 @@ type Comment struct {
 
 // EntityByName returns the entity with the given name (names are case-sensitive) and its index.
 func (d Design) EntityByName(name string) (Entity, int, bool) {
-	for i, e := range d.Entities {
-		if e.Name == name {
-			return e, i, true
-		}
-	}
-	return Entity{}, -1, false
+	return Lookup(d.Entities, name, nameOfEntity)
 }
 
 // AttributeByName returns the attribute of e with the given name and its index.
 func (e Entity) AttributeByName(name string) (Attribute, int, bool) {
-	for i, a := range e.Attributes {
-		if a.Name == name {
-			return a, i, true
-		}
-	}
-	return Attribute{}, -1, false
+	return Lookup(e.Attributes, name, nameOfAttribute)
 }
 
 // TableByName returns the table with the given name (names are case-sensitive) and its index.
 func (d Design) TableByName(name string) (Table, int, bool) {
-	for i, t := range d.Tables {
-		if t.Name == name {
-			return t, i, true
-		}
-	}
-	return Table{}, -1, false
+	return Lookup(d.Tables, name, nameOfTable)
 }
 
 // AttributeByName returns the declared attribute of t with the given name and its index.
 func (t Table) AttributeByName(name string) (Attribute, int, bool) {
-	for i, a := range t.Attributes {
-		if a.Name == name {
-			return a, i, true
-		}
-	}
-	return Attribute{}, -1, false
+	return Lookup(t.Attributes, name, nameOfAttribute)
 }
 
 // IndexByName returns the GSI or LSI of t with the given name, whether it is local, and its
 // position in its list. GSIs and LSIs share one namespace.
 func (t Table) IndexByName(name string) (ix Index, local bool, i int, ok bool) {
-	for i, ix := range t.GSIs {
-		if ix.Name == name {
-			return ix, false, i, true
-		}
+	if ix, i, ok := Lookup(t.GSIs, name, nameOfIndex); ok {
+		return ix, false, i, true
 	}
-	for i, ix := range t.LSIs {
-		if ix.Name == name {
-			return ix, true, i, true
-		}
-	}
-	return Index{}, false, -1, false
+	ix, i, ok = Lookup(t.LSIs, name, nameOfIndex)
+	return ix, ok, i, ok
 }
 
 // ItemByID returns the sample item of t with the given id and its index.
@@ -445,12 +419,7 @@ func (d Design) PatternByID(id string) (Pattern, int, bool) {
 
 // PatternByNumber returns the first access pattern with the given number and its index.
 func (d Design) PatternByNumber(n int) (Pattern, int, bool) {
-	for i, p := range d.Patterns {
-		if p.Number == n {
-			return p, i, true
-		}
-	}
-	return Pattern{}, -1, false
+	return Lookup(d.Patterns, n, numberOfPattern)
 }
 
 // AggregateByID returns the aggregate analysis with the given id and its index.
@@ -463,15 +432,11 @@ func (d Design) ConsolidationByID(id string) (ConsolidationReview, int, bool) {
 	return byID(d.Consolidations, id, func(c *ConsolidationReview) string { return c.ID })
 }
 
+// byID is Lookup by id, where an empty id names nothing.
 func byID[T any](rows []T, id string, idOf func(*T) string) (T, int, bool) {
-	for i := range rows {
-		if id == "" {
-			break
-		}
-		if idOf(&rows[i]) == id {
-			return rows[i], i, true
-		}
+	if id == "" {
+		var zero T
+		return zero, -1, false
 	}
-	var zero T
-	return zero, -1, false
+	return Lookup(rows, id, idOf)
 }

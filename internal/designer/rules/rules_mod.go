@@ -899,10 +899,8 @@ func declaredAttributeType(t designer.Table, name string) (designer.Type, bool) 
 	if t.SortKey != nil && t.SortKey.Name == name {
 		return t.SortKey.Type, true
 	}
-	for _, a := range t.Attributes {
-		if a.Name == name {
-			return a.Type, true
-		}
+	if a, _, ok := t.AttributeByName(name); ok {
+		return a.Type, true
 	}
 	return "", false
 }

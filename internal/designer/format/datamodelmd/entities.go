@@ -223,14 +223,12 @@ func addAttribute(t *designer.Table, a designer.Attribute) {
 	if _, err := designer.CleanName("name", a.Name); err != nil {
 		return
 	}
-	for i, x := range t.Attributes {
-		if x.Name == a.Name {
-			if x.Type == "" {
-				t.Attributes = slices.Clone(t.Attributes)
-				t.Attributes[i].Type = a.Type
-			}
-			return
+	if x, i, ok := t.AttributeByName(a.Name); ok {
+		if x.Type == "" {
+			t.Attributes = slices.Clone(t.Attributes)
+			t.Attributes[i].Type = a.Type
 		}
+		return
 	}
 	t.Attributes = append(t.Attributes, a)
 }

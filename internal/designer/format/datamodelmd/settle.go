@@ -50,7 +50,7 @@ func (p *parser) design() designer.Design {
 			}
 			settled := p.settleIndex(t, ix)
 			p.served(&settled.Capacity, ix.served, t.Name, settled.Name)
-			if _, _, _, dup := indexByName(t, settled.Name); dup {
+			if _, _, _, dup := t.IndexByName(settled.Name); dup {
 				p.note(ix.line, "table %s has two indexes named %s; both were kept", t.Name, settled.Name)
 			}
 			if ix.local {
@@ -245,10 +245,8 @@ var (
 
 // findTarget finds a table or an index by name.
 func findTarget(tables []designer.Table, name string) (table, index string, ok bool) {
-	for _, t := range tables {
-		if t.Name == name {
-			return t.Name, "", true
-		}
+	if t, _, ok := designer.Lookup(tables, name, func(t *designer.Table) string { return t.Name }); ok {
+		return t.Name, "", true
 	}
 	for _, t := range tables {
 		if _, _, _, found := t.IndexByName(name); found {
@@ -256,20 +254,6 @@ func findTarget(tables []designer.Table, name string) (table, index string, ok b
 		}
 	}
 	return "", "", false
-}
-
-func indexByName(t designer.Table, name string) (designer.Index, bool, int, bool) {
-	for i, ix := range t.GSIs {
-		if ix.Name == name {
-			return ix, false, i, true
-		}
-	}
-	for i, ix := range t.LSIs {
-		if ix.Name == name {
-			return ix, true, i, true
-		}
-	}
-	return designer.Index{}, false, -1, false
 }
 
 func titleName(title string) string {
@@ -721,10 +705,8 @@ func declaredType(t designer.Table, name string) designer.Type {
 	if t.SortKey != nil && t.SortKey.Name == name {
 		return t.SortKey.Type
 	}
-	for _, a := range t.Attributes {
-		if a.Name == name {
-			return a.Type
-		}
+	if a, _, ok := t.AttributeByName(name); ok {
+		return a.Type
 	}
 	return ""
 }
