@@ -8,6 +8,7 @@ import (
 )
 
 func TestFormatCell(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		v    Value
 		want string
@@ -35,6 +36,7 @@ func TestFormatCell(t *testing.T) {
 }
 
 func TestParseCell(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		text string
 		typ  Type
@@ -74,6 +76,7 @@ func TestParseCell(t *testing.T) {
 }
 
 func TestParseCell_errorsSayWhatIsWrong(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		text string
 		typ  Type
@@ -107,6 +110,7 @@ func TestParseCell_errorsSayWhatIsWrong(t *testing.T) {
 }
 
 func TestInferCell(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		text string
 		want Value
@@ -145,6 +149,7 @@ func TestInferCell(t *testing.T) {
 }
 
 func TestParseCell_roundTripsEveryType(t *testing.T) {
+	t.Parallel()
 	for _, v := range cellSamples() {
 		text := FormatCell(v)
 		got, err := ParseCell(text, v.Type)

@@ -8,6 +8,7 @@ import (
 )
 
 func TestSetName(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		in        string
@@ -50,6 +51,7 @@ func TestSetName(t *testing.T) {
 }
 
 func TestSetOverviewField(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		field     string
@@ -99,6 +101,7 @@ func TestSetOverviewField(t *testing.T) {
 }
 
 func TestOverviewFields_allAddressable(t *testing.T) {
+	t.Parallel()
 	var o Overview
 	for _, f := range OverviewFields {
 		p := o.field(f)
@@ -114,6 +117,7 @@ func TestOverviewFields_allAddressable(t *testing.T) {
 }
 
 func TestReplaceDesign_refusesInvalidDesign(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		edit  func(*Design)
@@ -172,6 +176,7 @@ func TestReplaceDesign_refusesInvalidDesign(t *testing.T) {
 }
 
 func TestReplaceDesign_normalizes(t *testing.T) {
+	t.Parallel()
 	got, err := ReplaceDesign{Design: Design{Name: "Orders", Tables: []Table{{
 		Name:         "Orders",
 		PartitionKey: KeyAttribute{Name: "order_id", Type: S},
@@ -190,6 +195,7 @@ func TestReplaceDesign_normalizes(t *testing.T) {
 }
 
 func TestChange_roundTrip(t *testing.T) {
+	t.Parallel()
 	changes := []Change{
 		SetName{Name: "Payroll ✓"},
 		SetOverviewField{Field: "business_context", Value: "line one\nline <two> & three"},
@@ -310,6 +316,7 @@ func TestChange_roundTrip(t *testing.T) {
 }
 
 func TestUnmarshalChange_refuses(t *testing.T) {
+	t.Parallel()
 	for _, in := range []string{
 		``,
 		`[]`,
@@ -324,6 +331,7 @@ func TestUnmarshalChange_refuses(t *testing.T) {
 }
 
 func TestChange_kindsAreStable(t *testing.T) {
+	t.Parallel()
 	// Kinds are stored in history; renaming one would orphan every stored change of that kind.
 	want := map[string]Change{
 		"set_name":                SetName{},

@@ -6,6 +6,7 @@ import (
 )
 
 func TestAggregateChanges(t *testing.T) {
+	t.Parallel()
 	agg := func(check func(*testing.T, AggregateAnalysis)) func(*testing.T, Design, Design) {
 		return func(t *testing.T, _, after Design) {
 			a, _, ok := after.AggregateByID("ag1")
@@ -101,6 +102,7 @@ func TestAggregateChanges(t *testing.T) {
 }
 
 func TestConsolidationChanges(t *testing.T) {
+	t.Parallel()
 	review := func(check func(*testing.T, ConsolidationReview)) func(*testing.T, Design, Design) {
 		return func(t *testing.T, _, after Design) {
 			r, _, ok := after.ConsolidationByID("c1")
@@ -165,6 +167,7 @@ func TestConsolidationChanges(t *testing.T) {
 }
 
 func TestSetConsideration(t *testing.T) {
+	t.Parallel()
 	var cases []changeCase
 	for _, f := range ConsiderationFields {
 		cases = append(cases, changeCase{name: f, change: SetConsideration{Field: f, Value: f + "\r\nnotes "}, check: func(t *testing.T, before, after Design) {
@@ -186,6 +189,7 @@ func TestSetConsideration(t *testing.T) {
 }
 
 func TestAnalysisChanges_describe(t *testing.T) {
+	t.Parallel()
 	d := hrDesign(t)
 	tests := []struct {
 		change  Change

@@ -23,6 +23,7 @@ func withThread(t *testing.T) Design {
 }
 
 func TestAddComment(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("é", MaxCommentLen)
 	runChangeCases(t, []changeCase{
 		{name: "on a pattern", change: AddComment{Target: " access_patterns/ap4 ", Body: "  Peak or average?\r\nAsk ops. ", Author: " Ada ", At: "2025-03-01T10:30:00+01:00"},
@@ -55,6 +56,7 @@ func TestAddComment(t *testing.T) {
 }
 
 func TestAddComment_messagesNameWhatIsWrong(t *testing.T) {
+	t.Parallel()
 	d := withThread(t)
 	for _, tt := range []struct {
 		change Change
@@ -74,6 +76,7 @@ func TestAddComment_messagesNameWhatIsWrong(t *testing.T) {
 }
 
 func TestAddComment_repliesJoinTheThread(t *testing.T) {
+	t.Parallel()
 	d := withThread(t)
 	d = applyAll(t, d, comment("access_patterns/ap4", "cm2", "A reply to the reply."))
 	threads := CommentThreads(d, "access_patterns/ap4")
@@ -93,6 +96,7 @@ func TestAddComment_repliesJoinTheThread(t *testing.T) {
 }
 
 func TestAddComment_idsComeFromTheDesign(t *testing.T) {
+	t.Parallel()
 	d := withThread(t)
 	onTable := comment("tables/Employee", "", "x")
 	d = applyAll(t, d, onTable)
@@ -111,6 +115,7 @@ func TestAddComment_idsComeFromTheDesign(t *testing.T) {
 }
 
 func TestResolveComment(t *testing.T) {
+	t.Parallel()
 	d := withThread(t)
 	before := mustMarshal(t, d)
 	resolved, err := ResolveComment{ID: "cm1", Target: "access_patterns/ap4", Resolved: true}.Apply(d)
@@ -146,6 +151,7 @@ func TestResolveComment(t *testing.T) {
 }
 
 func TestDeleteComment(t *testing.T) {
+	t.Parallel()
 	d := withThread(t)
 	before := mustMarshal(t, d)
 	_, err := DeleteComment{ID: "cm1", Target: "access_patterns/ap4"}.Apply(d)
@@ -171,6 +177,7 @@ func TestDeleteComment(t *testing.T) {
 }
 
 func TestOpenCommentCount_countsUnresolvedThreadsPerElement(t *testing.T) {
+	t.Parallel()
 	d := withThread(t)
 	d = applyAll(t, d,
 		comment("access_patterns/ap4", "", "Second thread."),
@@ -194,6 +201,7 @@ func TestOpenCommentCount_countsUnresolvedThreadsPerElement(t *testing.T) {
 }
 
 func TestComments_replayThroughHistoryGivesTheSameDesign(t *testing.T) {
+	t.Parallel()
 	changes := []Change{
 		comment("access_patterns/ap4", "", "Is 500 RPS the peak?"),
 		comment("access_patterns/ap4", "cm1", "Yes, at month end."),
@@ -229,6 +237,7 @@ func TestComments_replayThroughHistoryGivesTheSameDesign(t *testing.T) {
 }
 
 func TestComments_historyLinesAndPaths(t *testing.T) {
+	t.Parallel()
 	d := withThread(t)
 	tests := []struct {
 		change Change
@@ -259,6 +268,7 @@ func TestComments_historyLinesAndPaths(t *testing.T) {
 // its comments): the design still passes Check and round-trips, and undoing the deletion shows the
 // thread again.
 func TestComments_onVanishedElementsDoNotBreakTheDesign(t *testing.T) {
+	t.Parallel()
 	d := applyAll(t, hrDesign(t),
 		comment("tables/TitleHistory", "", "Needed?"),
 		comment("tables/TitleHistory/items/t10001a", "", "Typo?"),
@@ -294,6 +304,7 @@ func TestComments_onVanishedElementsDoNotBreakTheDesign(t *testing.T) {
 
 // Renaming a table or an index keeps its comments with it.
 func TestComments_followRenamedTablesAndIndexes(t *testing.T) {
+	t.Parallel()
 	d, err := ExampleDesign("hr-employees")
 	if err != nil {
 		t.Fatal(err)

@@ -73,6 +73,7 @@ func mustEntity(t *testing.T, d Design, name string) Entity {
 }
 
 func TestAddEntity(t *testing.T) {
+	t.Parallel()
 	runChangeCases(t, []changeCase{
 		{name: "adds at the end", change: AddEntity{Name: "  Office "}, check: func(t *testing.T, before, after Design) {
 			if len(after.Entities) != len(before.Entities)+1 {
@@ -96,6 +97,7 @@ func TestAddEntity(t *testing.T) {
 }
 
 func TestAddEntity_doesNotWriteIntoSharedBackingArray(t *testing.T) {
+	t.Parallel()
 	d := hrDesign(t)
 	d.Entities = append(make([]Entity, 0, 20), d.Entities...)
 	a, err := AddEntity{Name: "A"}.Apply(d)
@@ -112,6 +114,7 @@ func TestAddEntity_doesNotWriteIntoSharedBackingArray(t *testing.T) {
 }
 
 func TestRenameEntity(t *testing.T) {
+	t.Parallel()
 	runChangeCases(t, []changeCase{
 		{name: "every reference follows", change: RenameEntity{Entity: "Employee", To: "Staff"}, check: func(t *testing.T, before, after Design) {
 			if _, _, ok := after.EntityByName("Employee"); ok {
@@ -158,6 +161,7 @@ func TestRenameEntity(t *testing.T) {
 }
 
 func TestRenameEntity_selfRelationship(t *testing.T) {
+	t.Parallel()
 	d := hrDesign(t)
 	d.Relationships = append(slices.Clip(d.Relationships), Relationship{ID: "r99", From: "Employee", To: "Employee", Kind: OneToMany})
 	got, err := RenameEntity{Entity: "Employee", To: "Person"}.Apply(d)
@@ -170,6 +174,7 @@ func TestRenameEntity_selfRelationship(t *testing.T) {
 }
 
 func TestDeleteEntity_cascades(t *testing.T) {
+	t.Parallel()
 	runChangeCases(t, []changeCase{
 		{name: "Employee", change: DeleteEntity{Entity: "Employee"}, check: func(t *testing.T, before, after Design) {
 			if slices.Contains(entityNames(after), "Employee") || len(after.Entities) != len(before.Entities)-1 {
@@ -210,6 +215,7 @@ func TestDeleteEntity_cascades(t *testing.T) {
 }
 
 func TestSetEntityDescription(t *testing.T) {
+	t.Parallel()
 	runChangeCases(t, []changeCase{
 		{name: "sets", change: SetEntityDescription{Entity: "Department", Description: "A unit\nof the company  "}, check: func(t *testing.T, _, after Design) {
 			if got := mustEntity(t, after, "Department").Description; got != "A unit\nof the company" {
@@ -223,6 +229,7 @@ func TestSetEntityDescription(t *testing.T) {
 }
 
 func TestMoveEntity(t *testing.T) {
+	t.Parallel()
 	order := func(want ...string) func(*testing.T, Design, Design) {
 		return func(t *testing.T, _, after Design) {
 			if got := entityNames(after)[:len(want)]; !slices.Equal(got, want) {
@@ -245,6 +252,7 @@ func TestMoveEntity(t *testing.T) {
 }
 
 func TestSetEntityGap(t *testing.T) {
+	t.Parallel()
 	gaps := func(want ...string) func(*testing.T, Design, Design) {
 		return func(t *testing.T, _, after Design) {
 			if got := mustEntity(t, after, "Department").AcceptedGaps; !slices.Equal(got, want) {
@@ -280,6 +288,7 @@ func TestSetEntityGap(t *testing.T) {
 }
 
 func TestAttributeChanges(t *testing.T) {
+	t.Parallel()
 	attrs := func(want ...string) func(*testing.T, Design, Design) {
 		return func(t *testing.T, _, after Design) {
 			if got := attributeNames(mustEntity(t, after, "TitleRecord")); !slices.Equal(got, want) {
@@ -325,6 +334,7 @@ func TestAttributeChanges(t *testing.T) {
 }
 
 func TestRelationshipChanges(t *testing.T) {
+	t.Parallel()
 	rel := func(check func(*testing.T, Relationship)) func(*testing.T, Design, Design) {
 		return func(t *testing.T, _, after Design) {
 			r, _, ok := after.RelationshipByID("r2")
@@ -389,6 +399,7 @@ func TestRelationshipChanges(t *testing.T) {
 }
 
 func TestAddRelationship_idIsNotReused(t *testing.T) {
+	t.Parallel()
 	d := hrDesign(t)
 	d, err := DeleteRelationship{ID: "r3"}.Apply(d)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 // Undoing a change with UndoChange gives the same design as never having made it, when the
 // changes made after it touch other parts: for every kind of part a change can touch.
 func TestUndoChange_equalsTheHistoryWithoutTheChange(t *testing.T) {
+	t.Parallel()
 	notes := SetOverviewField{Field: "notes", Value: "Written after the undone change."}
 	cases := []struct {
 		undone Change
@@ -61,6 +62,7 @@ func TestUndoChange_equalsTheHistoryWithoutTheChange(t *testing.T) {
 }
 
 func TestUndoChange_refuses(t *testing.T) {
+	t.Parallel()
 	d := hrDesign(t)
 	before := mustMarshal(t, d)
 	_, err := UndoChange{Before: d, Revision: 1, Touched: []string{"name"}}.Apply(d)
@@ -73,6 +75,7 @@ func TestUndoChange_refuses(t *testing.T) {
 }
 
 func TestUndoChange_summaryAndPaths(t *testing.T) {
+	t.Parallel()
 	c := UndoChange{Revision: 7, Undone: `Renamed the design to "Payroll"`, Touched: []string{"name"}}
 	if got := c.Summary(); got != `Undid revision 7: Renamed the design to "Payroll"` {
 		t.Errorf("Summary = %q", got)

@@ -35,6 +35,7 @@ func withIndexes(t *testing.T, gsis, lsis int) Design {
 }
 
 func TestAddIndex(t *testing.T) {
+	t.Parallel()
 	runOrdersCases(t, []changeCase{
 		{name: "GSI projects ALL and declares new key attributes", change: AddIndex{Table: "Orders", Name: "ByOrder", PartitionKey: keyAttrs("order_id"), SortKey: []KeyAttribute{{Name: "placed", Type: N}}},
 			check: func(t *testing.T, _, after Design) {
@@ -84,6 +85,7 @@ func TestAddIndex(t *testing.T) {
 }
 
 func TestAddIndex_limits(t *testing.T) {
+	t.Parallel()
 	d := withIndexes(t, MaxGSIs, MaxLSIs)
 	before := mustMarshal(t, d)
 	_, err := AddIndex{Table: "Orders", Name: "G21", PartitionKey: keyAttrs("order_id")}.Apply(d)
@@ -98,6 +100,7 @@ func TestAddIndex_limits(t *testing.T) {
 }
 
 func TestRenameIndex(t *testing.T) {
+	t.Parallel()
 	runOrdersCases(t, []changeCase{
 		{name: "operations follow", change: RenameIndex{Table: "Orders", Index: "ByStatus", To: "ByState"},
 			check: func(t *testing.T, _, after Design) {
@@ -115,6 +118,7 @@ func TestRenameIndex(t *testing.T) {
 }
 
 func TestSetIndexKey(t *testing.T) {
+	t.Parallel()
 	runOrdersCases(t, []changeCase{
 		{name: "a projected attribute that becomes a key leaves the INCLUDE list", change: SetIndexKey{Table: "Orders", Index: "ByStatus", PartitionKey: keyAttrs("status"), SortKey: keyAttrs("total")},
 			check: func(t *testing.T, _, after Design) {
@@ -139,6 +143,7 @@ func TestSetIndexKey(t *testing.T) {
 }
 
 func TestSetIndexProjection(t *testing.T) {
+	t.Parallel()
 	many := make([]string, MaxProjectedAttributes+1)
 	for i := range many {
 		many[i] = fmt.Sprintf("a%d", i)
@@ -177,6 +182,7 @@ func TestSetIndexProjection(t *testing.T) {
 }
 
 func TestSetIndexProjection_tableTotal(t *testing.T) {
+	t.Parallel()
 	d := withIndexes(t, 6, 1)
 	for i := 1; i < 6; i++ {
 		attrs := make([]string, MaxProjectedAttributes)
@@ -195,6 +201,7 @@ func TestSetIndexProjection_tableTotal(t *testing.T) {
 }
 
 func TestSetIndexField(t *testing.T) {
+	t.Parallel()
 	runOrdersCases(t, []changeCase{
 		{name: "sparse yes", change: SetIndexField{Table: "Orders", Index: "ByStatus", Field: "sparse", Value: "yes"},
 			check: func(t *testing.T, _, after Design) {
@@ -224,6 +231,7 @@ func TestSetIndexField(t *testing.T) {
 }
 
 func TestSetIndexPatternAttributes(t *testing.T) {
+	t.Parallel()
 	runOrdersCases(t, []changeCase{
 		{name: "a new pattern", change: SetIndexPatternAttributes{Table: "Orders", Index: "ByStatus", Pattern: 2, Attributes: []string{"total"}},
 			check: func(t *testing.T, _, after Design) {
@@ -251,6 +259,7 @@ func TestSetIndexPatternAttributes(t *testing.T) {
 }
 
 func TestDeleteIndex(t *testing.T) {
+	t.Parallel()
 	runOrdersCases(t, []changeCase{
 		{name: "GSI", change: DeleteIndex{Table: "Orders", Index: "ByStatus"},
 			check: func(t *testing.T, _, after Design) {
@@ -269,6 +278,7 @@ func TestDeleteIndex(t *testing.T) {
 }
 
 func TestIndexChanges_pathsAndSummaries(t *testing.T) {
+	t.Parallel()
 	c := SetIndexField{Table: "Orders", Index: "ByStatus", Field: "sparse", Value: "yes"}
 	if got := c.Summary(); got != "Marked index ByStatus of table Orders sparse" {
 		t.Errorf("summary %q", got)

@@ -18,6 +18,7 @@ func itemIDs(tb Table) []string {
 }
 
 func TestAddItem(t *testing.T) {
+	t.Parallel()
 	runOrdersCases(t, []changeCase{
 		{name: "blank row after an item", change: AddItem{Table: "Orders", After: "i1"},
 			check: func(t *testing.T, _, after Design) {
@@ -48,6 +49,7 @@ func TestAddItem(t *testing.T) {
 }
 
 func TestAddItem_idIsHighestPlusOne(t *testing.T) {
+	t.Parallel()
 	d := ordersDesign(t)
 	d, err := DeleteItems{Table: "Orders", IDs: []string{"i2"}}.Apply(d)
 	if err != nil {
@@ -63,6 +65,7 @@ func TestAddItem_idIsHighestPlusOne(t *testing.T) {
 }
 
 func TestDuplicateAndDeleteItems(t *testing.T) {
+	t.Parallel()
 	runOrdersCases(t, []changeCase{
 		{name: "duplicate", change: DuplicateItem{Table: "Orders", ID: "i1"},
 			check: func(t *testing.T, before, after Design) {
@@ -87,6 +90,7 @@ func TestDuplicateAndDeleteItems(t *testing.T) {
 }
 
 func TestSetItemCell(t *testing.T) {
+	t.Parallel()
 	runOrdersCases(t, []changeCase{
 		{name: "a declared number", change: SetItemCell{Table: "Orders", ID: "i3", Attribute: "total", Text: "19.99"},
 			check: func(t *testing.T, before, after Design) {
@@ -137,6 +141,7 @@ func TestSetItemCell(t *testing.T) {
 }
 
 func TestPasteItems(t *testing.T) {
+	t.Parallel()
 	tsv := "customer_id\tsk\ttotal\nC7\tPROFILE\t\nC7\tORDER#1\t12.50\n"
 	runOrdersCases(t, []changeCase{
 		{name: "two rows after an item, one change", change: PasteItems{Table: "Orders", Text: tsv, After: "i1"},
@@ -163,6 +168,7 @@ func TestPasteItems(t *testing.T) {
 }
 
 func TestPasteItems_noRowCap(t *testing.T) {
+	t.Parallel()
 	text := "customer_id\tsk\n"
 	for i := range 5000 {
 		text += fmt.Sprintf("C%d\tPROFILE\n", i)
@@ -180,6 +186,7 @@ func TestPasteItems_noRowCap(t *testing.T) {
 }
 
 func TestAddItemColumn(t *testing.T) {
+	t.Parallel()
 	runOrdersCases(t, []changeCase{
 		{name: "new", change: AddItemColumn{Table: "Orders", Attribute: "qty", Type: N},
 			check: func(t *testing.T, _, after Design) {
@@ -199,6 +206,7 @@ func TestAddItemColumn(t *testing.T) {
 }
 
 func TestFillKeyFromTemplate(t *testing.T) {
+	t.Parallel()
 	runOrdersCases(t, []changeCase{
 		{name: "an empty sort key", change: FillKeyFromTemplate{Table: "Orders", ID: "i3"},
 			check: func(t *testing.T, _, after Design) {
@@ -250,6 +258,7 @@ func TestFillKeyFromTemplate(t *testing.T) {
 }
 
 func TestGenerateSampleItems(t *testing.T) {
+	t.Parallel()
 	runOrdersCases(t, []changeCase{
 		{name: "three", change: GenerateSampleItems{Table: "Orders", Count: 3, Seed: 7},
 			check: func(t *testing.T, _, after Design) {

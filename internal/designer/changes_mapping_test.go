@@ -17,6 +17,7 @@ func mustOperation(t *testing.T, d Design, id string, i int) Operation {
 }
 
 func TestAddOperation(t *testing.T) {
+	t.Parallel()
 	runChangeCases(t, []changeCase{
 		{name: "to an outside pattern", change: AddOperation{Pattern: "ap16", Op: "scan"}, check: func(t *testing.T, _, after Design) {
 			// Four tables: the table is left to choose.
@@ -51,6 +52,7 @@ func TestAddOperation(t *testing.T) {
 }
 
 func TestSetOperationField(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		pattern string
 		field   string
@@ -118,6 +120,7 @@ func TestSetOperationField(t *testing.T) {
 }
 
 func TestOperationValues_roundTrip(t *testing.T) {
+	t.Parallel()
 	values := map[string]Value{
 		":s": Str("USER#1"), ":n": Num("5"), ":digits": Str("10001"), ":t": Str("true"), ":b": Boolean(true),
 		":empty": Str(""), ":spaced": Str(" x "), ":comma": Str("a, :b=c"), ":ss": {Type: SS, SS: []string{"a", "b"}},
@@ -145,6 +148,7 @@ func TestOperationValues_roundTrip(t *testing.T) {
 }
 
 func TestParseOperationValues_keepsCommasInsideValues(t *testing.T) {
+	t.Parallel()
 	got, err := ParseOperationValues(`:tags=["a","b"], :pk = USER#1,:n=5`)
 	if err != nil {
 		t.Fatal(err)
@@ -158,6 +162,7 @@ func TestParseOperationValues_keepsCommasInsideValues(t *testing.T) {
 }
 
 func TestDeleteOperation(t *testing.T) {
+	t.Parallel()
 	runChangeCases(t, []changeCase{
 		{name: "one of several", change: DeleteOperation{Pattern: "ap11", Index: 1}, check: func(t *testing.T, before, after Design) {
 			was, now := mustPattern(t, before, "ap11").Mapping.Operations, mustPattern(t, after, "ap11").Mapping.Operations
@@ -175,6 +180,7 @@ func TestDeleteOperation(t *testing.T) {
 }
 
 func TestToggleExpected(t *testing.T) {
+	t.Parallel()
 	metadata := Item{"dept_no": Str("d005"), "record_key": Str("METADATA")}
 	runChangeCases(t, []changeCase{
 		{name: "adds a key, keeping only the key", change: ToggleExpected{Pattern: "ap5", Key: Item{"dept_no": Str("d005"), "record_key": Str("METADATA"), "headcount": Num("3")}},
@@ -209,6 +215,7 @@ func TestToggleExpected(t *testing.T) {
 }
 
 func TestToggleExpected_queryKeysAreKeptInTheOrderMarked(t *testing.T) {
+	t.Parallel()
 	// Pattern 9 reads TitleHistory newest first; the keys are marked oldest first.
 	d, err := ClearExpected{Pattern: "ap9"}.Apply(hrDesign(t))
 	if err != nil {
@@ -230,6 +237,7 @@ func TestToggleExpected_queryKeysAreKeptInTheOrderMarked(t *testing.T) {
 }
 
 func TestClearExpected(t *testing.T) {
+	t.Parallel()
 	runChangeCases(t, []changeCase{
 		{name: "back to not stated", change: ClearExpected{Pattern: "ap4"}, check: func(t *testing.T, _, after Design) {
 			if got := mustOperation(t, after, "ap4", 0).Expected; got != nil {
@@ -241,6 +249,7 @@ func TestClearExpected(t *testing.T) {
 }
 
 func TestSetMappingNotes(t *testing.T) {
+	t.Parallel()
 	runChangeCases(t, []changeCase{
 		{name: "set", change: SetMappingNotes{Pattern: "ap3", Notes: "Page by 50.\n\n"}, check: func(t *testing.T, _, after Design) {
 			if got := mustPattern(t, after, "ap3").Mapping.Notes; got != "Page by 50." {
@@ -253,6 +262,7 @@ func TestSetMappingNotes(t *testing.T) {
 }
 
 func TestMappingChanges_describe(t *testing.T) {
+	t.Parallel()
 	d := hrDesign(t)
 	tests := []struct {
 		change Change
@@ -305,6 +315,7 @@ func FuzzOperationValues(f *testing.F) {
 }
 
 func TestSetOperationField_action(t *testing.T) {
+	t.Parallel()
 	action := func(o Operation) any { return o.Action }
 	for _, tt := range []struct {
 		pattern, value, want string

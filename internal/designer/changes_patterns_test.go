@@ -26,6 +26,7 @@ func patternIDs(d Design) []string {
 }
 
 func TestAddPattern(t *testing.T) {
+	t.Parallel()
 	runChangeCases(t, []changeCase{
 		{name: "at the end", change: AddPattern{Type: "W", Description: "Close a department", Entities: []string{"Department"}}, check: func(t *testing.T, before, after Design) {
 			p := after.Patterns[len(after.Patterns)-1]
@@ -62,6 +63,7 @@ func TestAddPattern(t *testing.T) {
 }
 
 func TestSetPatternField(t *testing.T) {
+	t.Parallel()
 	f := func(v float64) *float64 { return &v }
 	tests := []struct {
 		field, value string
@@ -133,6 +135,7 @@ func TestSetPatternField(t *testing.T) {
 }
 
 func TestSetPatternField_messages(t *testing.T) {
+	t.Parallel()
 	d := hrDesign(t)
 	for _, tt := range []struct {
 		change SetPatternField
@@ -150,6 +153,7 @@ func TestSetPatternField_messages(t *testing.T) {
 }
 
 func TestSetPatternField_numberChangeFollowsIndexReferences(t *testing.T) {
+	t.Parallel()
 	d := hrDesign(t)
 	got, err := SetPatternField{ID: "ap3", Field: "number", Value: "30"}.Apply(d)
 	if err != nil {
@@ -171,6 +175,7 @@ func TestSetPatternField_numberChangeFollowsIndexReferences(t *testing.T) {
 }
 
 func TestDeleteAndMovePattern(t *testing.T) {
+	t.Parallel()
 	runChangeCases(t, []changeCase{
 		{name: "delete", change: DeletePattern{ID: "ap2"}, check: func(t *testing.T, before, after Design) {
 			if ids := patternIDs(after); len(ids) != 15 || slices.Contains(ids, "ap2") {
@@ -193,6 +198,7 @@ func TestDeleteAndMovePattern(t *testing.T) {
 }
 
 func TestRenumberPatterns_followsIndexReferences(t *testing.T) {
+	t.Parallel()
 	d := hrDesign(t)
 	// Move pattern 7 (read through EmployeesByTitle) to the top and 3 (EmployeesByDepartment) to
 	// the end, then renumber: 7 becomes 1, 3 becomes 16.
@@ -231,6 +237,7 @@ func TestRenumberPatterns_followsIndexReferences(t *testing.T) {
 }
 
 func TestRenumberPatterns_duplicateNumbersGoToTheFirst(t *testing.T) {
+	t.Parallel()
 	d := Normalize(Design{Name: "x",
 		Patterns: []Pattern{{Number: 5}, {Number: 5}, {Number: 2}},
 		Tables: []Table{{Name: "T", PartitionKey: KeyAttribute{Name: "id", Type: S}, GSIs: []Index{{
@@ -251,6 +258,7 @@ func TestRenumberPatterns_duplicateNumbersGoToTheFirst(t *testing.T) {
 }
 
 func TestPatternChanges_describe(t *testing.T) {
+	t.Parallel()
 	d := hrDesign(t)
 	d, err := MovePattern{ID: "ap4", To: 0}.Apply(d)
 	if err != nil {
@@ -280,6 +288,7 @@ func TestPatternChanges_describe(t *testing.T) {
 }
 
 func TestChanges_pathsUseIDsAndNames(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		change Change
 		want   []string

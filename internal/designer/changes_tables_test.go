@@ -151,6 +151,7 @@ func wantMessage(t *testing.T, err error, parts ...string) {
 }
 
 func TestAddTable(t *testing.T) {
+	t.Parallel()
 	runOrdersCases(t, []changeCase{
 		{name: "defaults to S and on-demand", change: AddTable{Name: " Users ", PartitionKey: "user_id"},
 			check: func(t *testing.T, _, after Design) {
@@ -182,6 +183,7 @@ func TestAddTable(t *testing.T) {
 }
 
 func TestRenameTable(t *testing.T) {
+	t.Parallel()
 	runOrdersCases(t, []changeCase{
 		{name: "operations follow", change: RenameTable{Table: "Orders", To: "Sales"},
 			check: func(t *testing.T, _, after Design) {
@@ -204,6 +206,7 @@ func TestRenameTable(t *testing.T) {
 }
 
 func TestSetTableField(t *testing.T) {
+	t.Parallel()
 	runOrdersCases(t, []changeCase{
 		{name: "purpose", change: SetTableField{Table: "Orders", Field: "purpose", Value: "Orders by customer\n"},
 			check: func(t *testing.T, _, after Design) {
@@ -259,6 +262,7 @@ func TestSetTableField(t *testing.T) {
 }
 
 func TestSetTableKey(t *testing.T) {
+	t.Parallel()
 	runOrdersCases(t, []changeCase{
 		{name: "renaming the partition key renames it everywhere", change: SetTableKey{Table: "Orders", Which: "partition", Name: "cust"},
 			check: func(t *testing.T, _, after Design) {
@@ -316,6 +320,7 @@ func TestSetTableKey(t *testing.T) {
 }
 
 func TestDeleteAndMoveTable(t *testing.T) {
+	t.Parallel()
 	runOrdersCases(t, []changeCase{
 		{name: "delete", change: DeleteTable{Table: "Orders"},
 			check: func(t *testing.T, _, after Design) {
@@ -335,6 +340,7 @@ func TestDeleteAndMoveTable(t *testing.T) {
 }
 
 func TestTableAttributes(t *testing.T) {
+	t.Parallel()
 	runOrdersCases(t, []changeCase{
 		{name: "add", change: AddTableAttribute{Table: "Orders", Name: "coupon", Type: "string set"},
 			check: func(t *testing.T, _, after Design) {
@@ -403,6 +409,7 @@ func TestTableAttributes(t *testing.T) {
 func floatPtr(v float64) *float64 { return &v }
 
 func TestDeleteTableAttribute_namesTheKey(t *testing.T) {
+	t.Parallel()
 	_, err := DeleteTableAttribute{Table: "Orders", Attribute: "status"}.Apply(ordersDesign(t))
 	wantMessage(t, err, "partition key of index ByStatus")
 	_, err = DeleteTableAttribute{Table: "Orders", Attribute: "customer_id"}.Apply(ordersDesign(t))
@@ -410,6 +417,7 @@ func TestDeleteTableAttribute_namesTheKey(t *testing.T) {
 }
 
 func TestRenameTableAttribute_followsEveryReference(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, attr, to string
 		check          func(t *testing.T, tb Table, d Design)
@@ -504,6 +512,7 @@ func TestRenameTableAttribute_followsEveryReference(t *testing.T) {
 }
 
 func TestEntityTypes(t *testing.T) {
+	t.Parallel()
 	runOrdersCases(t, []changeCase{
 		{name: "add", change: AddEntityType{Table: "Orders", Entity: "Invoice", PKTemplate: "{customer_id}", SKTemplate: "INVOICE#{invoice_id}"},
 			check: func(t *testing.T, _, after Design) {
@@ -534,6 +543,7 @@ func TestEntityTypes(t *testing.T) {
 }
 
 func TestTableChanges_summaries(t *testing.T) {
+	t.Parallel()
 	d := ordersDesign(t)
 	tests := []struct {
 		c    Change
@@ -555,6 +565,7 @@ func TestTableChanges_summaries(t *testing.T) {
 }
 
 func TestNormalize_fillsItemIDs(t *testing.T) {
+	t.Parallel()
 	d := Normalize(Design{Name: "x", Tables: []Table{{
 		Name: "T", PartitionKey: KeyAttribute{Name: "k", Type: S}, BillingMode: OnDemand,
 		Items: []SampleItem{{Item: Item{}}, {ID: "i1", Item: Item{}}, {Item: Item{}}, {ID: "i3", Item: Item{}}, {Item: Item{}}},
@@ -572,6 +583,7 @@ func TestNormalize_fillsItemIDs(t *testing.T) {
 }
 
 func TestCheck_refusesDuplicateItemIDs(t *testing.T) {
+	t.Parallel()
 	d := ordersDesign(t)
 	d.Tables = clone(d.Tables)
 	d.Tables[0].Items = clone(d.Tables[0].Items)

@@ -75,6 +75,7 @@ func diffLine(d Difference) string {
 }
 
 func TestDiff_sameDesignHasNoDifferences(t *testing.T) {
+	t.Parallel()
 	for name, d := range map[string]Design{"shop": diffBase(t), "hr example": hrDesign(t), "empty": Normalize(Design{Name: "x"})} {
 		if got := Diff(d, d); len(got) != 0 {
 			t.Errorf("%s: Diff(d, d) = %d differences, first %q", name, len(got), diffLine(got[0]))
@@ -83,6 +84,7 @@ func TestDiff_sameDesignHasNoDifferences(t *testing.T) {
 }
 
 func TestDiff_patternFieldShowsOldAndNewValue(t *testing.T) {
+	t.Parallel()
 	a := diffBase(t)
 	b := applyAll(t, a, SetPatternField{ID: "ap1", Field: "peak_rps", Value: "200"},
 		SetPatternField{ID: "ap1", Field: "consistency", Value: Strong})
@@ -93,6 +95,7 @@ func TestDiff_patternFieldShowsOldAndNewValue(t *testing.T) {
 }
 
 func TestDiff_mappingOperationFieldIsNamedByItsRow(t *testing.T) {
+	t.Parallel()
 	a := diffBase(t)
 	b := applyAll(t, a, SetOperationField{Pattern: "ap1", Index: 0, Field: "key_condition", Value: "customer_id = :cid"})
 	wantDiff(t, Diff(a, b), []Difference{
@@ -102,6 +105,7 @@ func TestDiff_mappingOperationFieldIsNamedByItsRow(t *testing.T) {
 }
 
 func TestDiff_addedAndRemovedPatterns(t *testing.T) {
+	t.Parallel()
 	a := diffBase(t)
 	b := applyAll(t, a, DeletePattern{ID: "ap1"}, AddPattern{Type: Read, Description: "List open orders"})
 	added := b.Patterns[len(b.Patterns)-1]
@@ -113,6 +117,7 @@ func TestDiff_addedAndRemovedPatterns(t *testing.T) {
 }
 
 func TestDiff_reorderedPatternsShowTheOrder(t *testing.T) {
+	t.Parallel()
 	a := diffBase(t)
 	b := applyAll(t, a, MovePattern{ID: "ap2", To: 0})
 	wantDiff(t, Diff(a, b), []Difference{
@@ -121,6 +126,7 @@ func TestDiff_reorderedPatternsShowTheOrder(t *testing.T) {
 }
 
 func TestDiff_indexProjectionAndNewIndex(t *testing.T) {
+	t.Parallel()
 	a := diffBase(t)
 	b := applyAll(t, a,
 		SetIndexProjection{Table: "Orders", Index: "ByStatus", Type: Include, Attributes: []string{"total"}},
@@ -141,6 +147,7 @@ func TestDiff_indexProjectionAndNewIndex(t *testing.T) {
 }
 
 func TestDiff_keyedRowsOfAFieldAreNamedByTheirKey(t *testing.T) {
+	t.Parallel()
 	a := diffBase(t)
 	b := applyAll(t, a, AddTableAttribute{Table: "Orders", Name: "placed_at", Type: N})
 	wantDiff(t, Diff(a, b), []Difference{
@@ -149,6 +156,7 @@ func TestDiff_keyedRowsOfAFieldAreNamedByTheirKey(t *testing.T) {
 }
 
 func TestDiff_itemsByIDWithChangedAttributes(t *testing.T) {
+	t.Parallel()
 	a := diffBase(t)
 	b := applyAll(t, a,
 		SetItemCell{Table: "Orders", ID: "i2", Attribute: "total", Text: ""},
@@ -167,6 +175,7 @@ func TestDiff_itemsByIDWithChangedAttributes(t *testing.T) {
 }
 
 func TestDiff_tableFieldsAndRenamedTable(t *testing.T) {
+	t.Parallel()
 	a := diffBase(t)
 	b := applyAll(t, a, SetTableField{Table: "Orders", Field: "purpose", Value: "Orders by customer"})
 	wantDiff(t, Diff(a, b), []Difference{
@@ -192,6 +201,7 @@ func TestDiff_tableFieldsAndRenamedTable(t *testing.T) {
 }
 
 func TestDiff_nameOverviewAndEntities(t *testing.T) {
+	t.Parallel()
 	a := diffBase(t)
 	b := applyAll(t, a, SetName{Name: "Shop 2"}, SetOverviewField{Field: "domain", Value: "E-commerce"},
 		SetAttributeType{Entity: "Order", Attribute: "status", Type: N})
@@ -205,6 +215,7 @@ func TestDiff_nameOverviewAndEntities(t *testing.T) {
 // Swapping the two designs swaps added with removed and old with new: nothing is seen from one
 // side only.
 func TestDiff_isSymmetric(t *testing.T) {
+	t.Parallel()
 	a := hrDesign(t)
 	b := a
 	b.Name = a.Name + " (copy)"

@@ -54,6 +54,7 @@ func everyValueDesign() Design {
 }
 
 func TestJSON_roundTrip(t *testing.T) {
+	t.Parallel()
 	designs := map[string]Design{
 		"hr example":  hrDesign(t),
 		"every value": everyValueDesign(),
@@ -75,6 +76,7 @@ func TestJSON_roundTrip(t *testing.T) {
 }
 
 func TestMarshalJSON_isReadable(t *testing.T) {
+	t.Parallel()
 	out := string(mustMarshal(t, everyValueDesign()))
 	for _, want := range []string{`"format": "dynaloom/1"`, `<b>bold</b> & \"quoted\"`, `"N": "0.000000000000000000000000000000000001"`} {
 		if !strings.Contains(out, want) {
@@ -84,6 +86,7 @@ func TestMarshalJSON_isReadable(t *testing.T) {
 }
 
 func TestParseJSON_partialDocumentGetsDefaults(t *testing.T) {
+	t.Parallel()
 	d, err := ParseJSON([]byte(`{"name":"Orders"}`))
 	if err != nil {
 		t.Fatalf("ParseJSON: %v", err)
@@ -104,6 +107,7 @@ func TestParseJSON_partialDocumentGetsDefaults(t *testing.T) {
 }
 
 func TestParseJSON_defaults(t *testing.T) {
+	t.Parallel()
 	d, err := ParseJSON([]byte(`{
 		"entities": [{"name": "User"}],
 		"access_patterns": [{"number": 1, "description": "Get user"}],
@@ -130,6 +134,7 @@ func TestParseJSON_defaults(t *testing.T) {
 }
 
 func TestParseJSON_refuses(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		in    string
@@ -173,6 +178,7 @@ func TestParseJSON_refuses(t *testing.T) {
 }
 
 func TestParseJSON_errorMessageNamesTheProblem(t *testing.T) {
+	t.Parallel()
 	_, err := ParseJSON([]byte(`{"tables":[{"name":"T","partition_key":{"name":"id","type":"S"},"items":[{"id":"a","item":{"id":{"N":"fast"}}}]}]}`))
 	if err == nil || !strings.Contains(err.Error(), `"fast" is not a number`) {
 		t.Errorf("error = %v, want it to quote the bad number", err)
@@ -184,6 +190,7 @@ func TestParseJSON_errorMessageNamesTheProblem(t *testing.T) {
 }
 
 func TestMarshalJSON_doesNotChangeItsArgument(t *testing.T) {
+	t.Parallel()
 	d := Design{Name: "x", Tables: []Table{{Name: "T", PartitionKey: KeyAttribute{Name: "id", Type: S}}},
 		Patterns: []Pattern{{Number: 1}}, Entities: []Entity{{Name: "E"}}}
 	mustMarshal(t, d)
@@ -204,6 +211,7 @@ func firstDifference(a, b []byte) string {
 
 // The JSON field names in the docs must match the struct tags; this catches a renamed tag.
 func TestMarshalJSON_topLevelMembers(t *testing.T) {
+	t.Parallel()
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(mustMarshal(t, Design{Name: "x"}), &m); err != nil {
 		t.Fatal(err)
@@ -221,6 +229,7 @@ func TestMarshalJSON_topLevelMembers(t *testing.T) {
 }
 
 func TestNormalize_assignsIDsDeterministically(t *testing.T) {
+	t.Parallel()
 	d := Design{Name: "x",
 		Relationships:  []Relationship{{From: "A"}, {ID: "r2", From: "B"}, {From: "C"}, {From: "D"}},
 		Patterns:       []Pattern{{ID: "ap1"}, {}, {ID: "custom"}, {}},
@@ -271,6 +280,7 @@ func TestNormalize_sharesListsThatHaveIDs(t *testing.T) {
 }
 
 func TestHRExample_hasIDsInListOrder(t *testing.T) {
+	t.Parallel()
 	d := hrDesign(t)
 	for i, p := range d.Patterns {
 		if want := "ap" + strconv.Itoa(i+1); p.ID != want {
@@ -283,6 +293,7 @@ func TestHRExample_hasIDsInListOrder(t *testing.T) {
 }
 
 func TestCheck_refusesBadIDs(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, in, field string
 	}{

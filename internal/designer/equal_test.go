@@ -5,6 +5,7 @@ import "testing"
 // The cases on which the five equalities that came before Equal and Identical disagreed: numbers
 // written differently and sets in another order are DynamoDB's same value, but not the same text.
 func TestValue_equalAndIdentical(t *testing.T) {
+	t.Parallel()
 	set := func(typ Type, members ...string) Value { return Value{Type: typ, SS: members} }
 	tests := []struct {
 		name             string
@@ -45,6 +46,7 @@ func TestValue_equalAndIdentical(t *testing.T) {
 }
 
 func TestSameKey_numbersCompareByValue(t *testing.T) {
+	t.Parallel()
 	tb := Table{PartitionKey: KeyAttribute{Name: "pk", Type: N}, SortKey: &KeyAttribute{Name: "sk", Type: S}}
 	if !SameKey(tb, Item{"pk": Num("1.0"), "sk": Str("x")}, Item{"pk": Num("1"), "sk": Str("x")}) {
 		t.Error("keys 1.0 and 1 name different items; DynamoDB stores them as one")

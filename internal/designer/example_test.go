@@ -8,6 +8,7 @@ import (
 )
 
 func TestExamples_listsEveryFileWithText(t *testing.T) {
+	t.Parallel()
 	list := Examples()
 	if len(list) == 0 {
 		t.Fatal("no examples")
@@ -39,6 +40,7 @@ func TestExamples_listsEveryFileWithText(t *testing.T) {
 }
 
 func TestExampleDesign_unknown(t *testing.T) {
+	t.Parallel()
 	for _, id := range []string{"", "nope", "HR-EMPLOYEES", "hr-employees.json", "../example", "examples/hr-employees", "*"} {
 		d, err := ExampleDesign(id)
 		if !errors.Is(err, ErrUnknownExample) {
@@ -48,6 +50,7 @@ func TestExampleDesign_unknown(t *testing.T) {
 }
 
 func TestExampleDesign_returnsAnIndependentCopy(t *testing.T) {
+	t.Parallel()
 	a := hrDesign(t)
 	a.Tables[0].Items[0].Item["first_name"] = Str("changed")
 	b := hrDesign(t)
@@ -59,6 +62,7 @@ func TestExampleDesign_returnsAnIndependentCopy(t *testing.T) {
 // TestHRExample_isComplete holds the example to what the gallery promises: every part of the
 // method filled in, so a new user sees what a finished design looks like.
 func TestHRExample_isComplete(t *testing.T) {
+	t.Parallel()
 	d := hrDesign(t)
 	if d.Name == "" || d.Overview.Domain == "" || d.Overview.KeyEntities == "" || d.Overview.BusinessContext == "" || d.Overview.Scale == "" {
 		t.Errorf("overview incomplete: %+v", d.Overview)

@@ -7,6 +7,7 @@ import (
 )
 
 func TestParseRPS(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in      string
 		want    float64
@@ -56,6 +57,7 @@ func TestParseRPS(t *testing.T) {
 }
 
 func TestParseTriState(t *testing.T) {
+	t.Parallel()
 	yes, no := true, false
 	for in, want := range map[string]*bool{
 		"yes": &yes, "Yes": &yes, "Y": &yes, "true": &yes, "✅": &yes, " TRUE ": &yes,
@@ -73,6 +75,7 @@ func TestParseTriState(t *testing.T) {
 }
 
 func TestParseEnumerations(t *testing.T) {
+	t.Parallel()
 	type parser func(string) (string, error)
 	tests := []struct {
 		name  string
@@ -127,6 +130,7 @@ func TestParseEnumerations(t *testing.T) {
 }
 
 func TestParseRelationshipKind_manyToOneSaysToSwap(t *testing.T) {
+	t.Parallel()
 	_, err := ParseRelationshipKind("M:1")
 	if err == nil || !strings.Contains(err.Error(), "swap from and to") {
 		t.Errorf("error = %v", err)
@@ -134,6 +138,7 @@ func TestParseRelationshipKind_manyToOneSaysToSwap(t *testing.T) {
 }
 
 func TestParsePercentAndCounts(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]float64{"45": 45, "45%": 45, " 12.5 % ": 12.5, "0": 0, "100": 100} {
 		if got, err := ParsePercent(in); err != nil || *got != want {
 			t.Errorf("parsePercent(%q) = %v, %v", in, got, err)
@@ -171,6 +176,7 @@ func TestParsePercentAndCounts(t *testing.T) {
 }
 
 func TestParseType(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]Type{"": S, "s": S, "N": N, "string": S, "Number": N, "bool": BOOL, "string set": SS, "ns": NS} {
 		if got, err := ParseType(in); err != nil || got != want {
 			t.Errorf("parseType(%q) = %q, %v; want %q", in, got, err, want)
@@ -182,6 +188,7 @@ func TestParseType(t *testing.T) {
 }
 
 func TestSplitList(t *testing.T) {
+	t.Parallel()
 	tests := map[string][]string{
 		"a, b ,c":       {"a", "b", "c"},
 		" , a,,b, ":     {"a", "b"},

@@ -50,6 +50,7 @@ func everyGenerator() map[string]Generator {
 }
 
 func TestGenerateItems_sameSeedSameItems(t *testing.T) {
+	t.Parallel()
 	tbl, gens := generateTable(), everyGenerator()
 	a := GenerateItems(tbl, gens, 50, 42)
 	b := GenerateItems(tbl, gens, 50, 42)
@@ -66,6 +67,7 @@ func TestGenerateItems_sameSeedSameItems(t *testing.T) {
 }
 
 func TestGenerateItems_eachKind(t *testing.T) {
+	t.Parallel()
 	items := GenerateItems(generateTable(), everyGenerator(), 200, 7)
 	if len(items) != 200 {
 		t.Fatalf("%d items, want 200", len(items))
@@ -131,6 +133,7 @@ func TestGenerateItems_eachKind(t *testing.T) {
 }
 
 func TestGenerateItems_keyDefaultsFollowEntityTemplates(t *testing.T) {
+	t.Parallel()
 	tbl := generateTable()
 	items := GenerateItems(tbl, map[string]Generator{"created_at": {Kind: "date"}}, 4, 1)
 	rows := TableRows(Table{PartitionKey: tbl.PartitionKey, SortKey: tbl.SortKey, EntityTypes: tbl.EntityTypes, Items: sampleItems(items)})
@@ -158,6 +161,7 @@ func TestGenerateItems_keyDefaultsFollowEntityTemplates(t *testing.T) {
 }
 
 func TestGenerateItems_keyDefaultsWithoutTemplates(t *testing.T) {
+	t.Parallel()
 	tbl := Table{
 		PartitionKey: KeyAttribute{Name: "tenant", Type: S},
 		SortKey:      &KeyAttribute{Name: "seq", Type: N},
@@ -173,6 +177,7 @@ func TestGenerateItems_keyDefaultsWithoutTemplates(t *testing.T) {
 }
 
 func TestGenerator_jsonForm(t *testing.T) {
+	t.Parallel()
 	data, err := json.Marshal(Generator{Kind: "number", Min: genTestFloat(1), Max: genTestFloat(5)})
 	if err != nil {
 		t.Fatal(err)
@@ -199,6 +204,7 @@ func BenchmarkGenerateItems1000(b *testing.B) {
 }
 
 func TestGenerateItems_tableKeysAreNeverLeftOut(t *testing.T) {
+	t.Parallel()
 	tbl := Table{PartitionKey: KeyAttribute{Name: "PK", Type: S}, GSIs: []Index{{Name: "G", PartitionKey: []KeyAttribute{{Name: "g", Type: S}}}}}
 	gens := map[string]Generator{
 		"PK": {Kind: "template", Template: "X#{missing}"},

@@ -3,6 +3,7 @@ package designer
 import "testing"
 
 func TestCompareKeyValues(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		a, b Value
@@ -40,6 +41,7 @@ func TestCompareKeyValues(t *testing.T) {
 }
 
 func TestCompareKeys_isLexicographic(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		a, b []Value

@@ -23,6 +23,7 @@ func pasteTestTable() Table {
 }
 
 func TestParsePaste_tsvUsesDeclaredTypesAndInfersTheRest(t *testing.T) {
+	t.Parallel()
 	text := "PK\tSK\ttotal\ttags\tcode\trank\tactive\tnote\r\n" +
 		"USER#1\tORDER#1\t12.50\t[\"a\",\"b\"]\t007\t3\ttrue\tfirst order\r\n" +
 		"\t\t\t\t\t\t\t\r\n" +
@@ -43,6 +44,7 @@ func TestParsePaste_tsvUsesDeclaredTypesAndInfersTheRest(t *testing.T) {
 }
 
 func TestParsePaste_tsvUnquotesSpreadsheetCells(t *testing.T) {
+	t.Parallel()
 	text := "PK\tnote\taddress\n" +
 		"A\t\"two\nlines\"\t{\"city\":{\"S\":\"Lisbon\"}}\n" +
 		"B\tsays \"hi\"\t\n"
@@ -57,6 +59,7 @@ func TestParsePaste_tsvUnquotesSpreadsheetCells(t *testing.T) {
 }
 
 func TestParsePaste_csv(t *testing.T) {
+	t.Parallel()
 	text := "PK,SK,total,address,note\n" +
 		`USER#1,PROFILE,3,"{""city"":{""S"":""Porto""}}","hello, world"` + "\n" +
 		"USER#2,PROFILE,,,\n"
@@ -72,6 +75,7 @@ func TestParsePaste_csv(t *testing.T) {
 }
 
 func TestParsePaste_dynamoDBJSON(t *testing.T) {
+	t.Parallel()
 	one := Item{"PK": Str("USER#1"), "n": Num("1")}
 	two := Item{"PK": Str("USER#2"), "tags": {Type: SS, SS: []string{"x"}}}
 	for _, tc := range []struct {
@@ -94,6 +98,7 @@ func TestParsePaste_dynamoDBJSON(t *testing.T) {
 }
 
 func TestParsePaste_jsonAttributesNamedItemOrItems(t *testing.T) {
+	t.Parallel()
 	text := `{"PK":{"S":"A"},"Items":{"L":[]},"Item":{"S":"x"}}`
 	items, err := ParsePaste(text, pasteTestTable())
 	if err != nil {
@@ -103,6 +108,7 @@ func TestParsePaste_jsonAttributesNamedItemOrItems(t *testing.T) {
 }
 
 func TestParsePaste_errorsNameRowAndColumn(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, text string
 		want       string
@@ -132,6 +138,7 @@ func TestParsePaste_errorsNameRowAndColumn(t *testing.T) {
 }
 
 func TestParsePaste_nothingToPaste(t *testing.T) {
+	t.Parallel()
 	for _, text := range []string{"", "  \n\t\n", "PK\tSK\n", "PK,SK\n,\n", "[]", `{"Items":[]}`, "\uFEFF"} {
 		if _, err := ParsePaste(text, pasteTestTable()); !errors.Is(err, ErrEmptyPaste) {
 			t.Errorf("ParsePaste(%q) error = %v, want ErrEmptyPaste", text, err)

@@ -3,6 +3,7 @@ package designer
 import "testing"
 
 func TestPathsOverlap(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		a, b []string

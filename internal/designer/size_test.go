@@ -9,6 +9,7 @@ import (
 )
 
 func TestItemSize_awsWorkedExample(t *testing.T) {
+	t.Parallel()
 	// Constraints – Items: {"shirt-color":"R","shirt-size":"M"} is 23 bytes (11+1 + 10+1).
 	it := Item{"shirt-color": Str("R"), "shirt-size": Str("M")}
 	if got := ItemSize(it); got != 23 {
@@ -17,6 +18,7 @@ func TestItemSize_awsWorkedExample(t *testing.T) {
 }
 
 func TestItemSize_calculatorSample(t *testing.T) {
+	t.Parallel()
 	// The sample item of the calculator the reference cites (§1.2): 10 + 19 + 35 + 18 + 16 bytes.
 	var it Item
 	if err := json.Unmarshal([]byte(`{
@@ -34,6 +36,7 @@ func TestItemSize_calculatorSample(t *testing.T) {
 }
 
 func TestValueSize(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		v    Value
@@ -63,6 +66,7 @@ func TestValueSize(t *testing.T) {
 }
 
 func TestValueSize_numbers(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		n    string
 		want int
@@ -94,6 +98,7 @@ func TestValueSize_numbers(t *testing.T) {
 // TestValueSize_numbersMatchTheCalculator compares numberSize with a direct port of the cited
 // calculator's string algorithm (calculateNumberSizeInBytes and measure) on many numbers.
 func TestValueSize_numbersMatchTheCalculator(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range 20000 {
 		digits := make([]byte, 1+rng.IntN(38))
@@ -185,6 +190,7 @@ func calculatorZeros(n string, left, right bool) string {
 }
 
 func TestIndexEntrySize_isTheEntrysItemSize(t *testing.T) {
+	t.Parallel()
 	entry := Item{"pk": Str("USER#1"), "sk": Str("PROFILE"), "status": Str("active")}
 	if got, want := IndexEntrySize(entry), 2+6+2+7+6+6; got != want {
 		t.Fatalf("IndexEntrySize = %d, want %d", got, want)
@@ -206,6 +212,7 @@ func BenchmarkItemSize(b *testing.B) {
 // TestNumberShape_agreesWithParseDecimal checks the allocation-free reading used for sizes against
 // the package's number parser.
 func TestNumberShape_agreesWithParseDecimal(t *testing.T) {
+	t.Parallel()
 	texts := []string{"", "-", "+", ".", "e5", "1e", "1e+", "0", "-0", "00.00", "+1", ".5", "5.", "1.5e-3", "-120E+2", "0.00120", "1x", "1.2.3", "١"}
 	rng := rand.New(rand.NewPCG(3, 4))
 	const alphabet = "0123456789.-+eE"

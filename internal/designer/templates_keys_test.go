@@ -6,6 +6,7 @@ import (
 )
 
 func TestTemplateAttributes(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		tmpl string
 		want []string
@@ -24,6 +25,7 @@ func TestTemplateAttributes(t *testing.T) {
 }
 
 func TestFillTemplate(t *testing.T) {
+	t.Parallel()
 	it := Item{
 		"user_id":    Str("u-42"),
 		"created_at": Str("2024-05-01"),
@@ -51,6 +53,7 @@ func TestFillTemplate(t *testing.T) {
 }
 
 func TestMatchTemplate(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		tmpl, value string
 		want        bool
@@ -90,6 +93,7 @@ func TestMatchTemplate(t *testing.T) {
 // TestMatchTemplate_acceptsWhatFillTemplateBuilds checks the two agree whatever the values hold,
 // including the template's own literal text.
 func TestMatchTemplate_acceptsWhatFillTemplateBuilds(t *testing.T) {
+	t.Parallel()
 	tmpl := "ORDER#{a}#{b}#END"
 	for _, a := range []string{"x", "#", "END", "#END#", "ORDER#"} {
 		for _, b := range []string{"y", "#", "END", "##"} {

@@ -6,6 +6,7 @@ import (
 )
 
 func TestParsePatternList(t *testing.T) {
+	t.Parallel()
 	got, err := ParsePatternList(" 4: first_name, last_name ; #7: total;")
 	if err != nil || FormatPatternList(got) != "4: first_name, last_name; 7: total" {
 		t.Fatalf("got %v %v", got, err)
@@ -19,6 +20,7 @@ func TestParsePatternList(t *testing.T) {
 }
 
 func TestSetIndexPatternList_replacesTheWholeList(t *testing.T) {
+	t.Parallel()
 	d, err := ExampleDesign("hr-employees")
 	if err != nil {
 		t.Fatal(err)
@@ -44,6 +46,7 @@ func TestSetIndexPatternList_replacesTheWholeList(t *testing.T) {
 }
 
 func TestParseGenerator_roundTrips(t *testing.T) {
+	t.Parallel()
 	for _, text := range []string{"name", "email", "uuid", "date", "number 1..100", "text 3..8", "one_of OPEN|SHIPPED", "template ORDER#{order_id}"} {
 		g, err := ParseGenerator(text)
 		if err != nil || FormatGenerator(g) != text {

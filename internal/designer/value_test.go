@@ -8,6 +8,7 @@ import (
 )
 
 func TestValue_wireForm(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		v    Value
 		want string
@@ -60,12 +61,14 @@ func TestValue_wireForm(t *testing.T) {
 }
 
 func TestValue_marshalWithoutTypeFails(t *testing.T) {
+	t.Parallel()
 	if _, err := json.Marshal(Value{}); err == nil {
 		t.Error("a value without a type was encoded")
 	}
 }
 
 func TestValue_refusesMalformed(t *testing.T) {
+	t.Parallel()
 	for _, in := range []string{
 		`{"N":"fast"}`,
 		`{"N":42}`,
@@ -115,6 +118,7 @@ func TestValue_refusesMalformed(t *testing.T) {
 }
 
 func TestValue_acceptsDynamoDBNumbers(t *testing.T) {
+	t.Parallel()
 	for _, n := range []string{
 		"0", "-0", "42", "-17", "+5", "3.25", ".5", "5.", "007", "1e10", "1E-5", "-2.5e+3",
 		"1e-130", "9.9999999999999999999999999999999999999e125",
@@ -129,6 +133,7 @@ func TestValue_acceptsDynamoDBNumbers(t *testing.T) {
 }
 
 func TestCanonicalNumber(t *testing.T) {
+	t.Parallel()
 	same := [][]string{
 		{"1", "1.0", "01", "10e-1", "0.1e1", "+1"},
 		{"0", "-0", "0.000", "0e99"},
@@ -147,6 +152,7 @@ func TestCanonicalNumber(t *testing.T) {
 }
 
 func TestItem_SortedNames(t *testing.T) {
+	t.Parallel()
 	got := Item{"b": Null(), "a": Null(), "B": Null()}.SortedNames()
 	if want := []string{"B", "a", "b"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("SortedNames = %v, want %v", got, want)
@@ -154,6 +160,7 @@ func TestItem_SortedNames(t *testing.T) {
 }
 
 func TestType_Valid(t *testing.T) {
+	t.Parallel()
 	for _, ty := range Types {
 		if !ty.Valid() {
 			t.Errorf("%s not valid", ty)

@@ -28,6 +28,7 @@ func parseSteps(t *testing.T, s string) (steps, tokens int, msg string) {
 const stepsPerToken = 16
 
 func TestParseCondition_workIsLinearInNestedParentheses(t *testing.T) {
+	t.Parallel()
 	for n := 1; n <= 60; n++ {
 		open := strings.Repeat("(", n)
 		redundant := "The expression has redundant parentheses;"
@@ -53,6 +54,7 @@ func TestParseCondition_workIsLinearInNestedParentheses(t *testing.T) {
 }
 
 func TestParseCondition_tenThousandParenthesesAreTooDeep(t *testing.T) {
+	t.Parallel()
 	in := strings.Repeat("(", 10_000)
 	steps, tokens, msg := parseSteps(t, in)
 	if steps > stepsPerToken*tokens {
@@ -64,6 +66,7 @@ func TestParseCondition_tenThousandParenthesesAreTooDeep(t *testing.T) {
 }
 
 func TestParseCondition_workIsLinearInRandomNesting(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(12, 34))
 	parts := []string{"(", "(", "(", "((", ")", "))", "a", "b.c", "#n", "=", ":v", "AND", "OR", "NOT", ",",
 		"size(", "begins_with(", "[0]", "BETWEEN", "IN", "<"}
@@ -95,6 +98,7 @@ func BenchmarkParseCondition_unclosedParentheses(b *testing.B) {
 // A request's expressions are held to DynamoDB's 4 KB before they are parsed, so a request body
 // of megabytes cannot make the parser build a memo of megabytes; the refusal names the expression.
 func TestEvaluateJSON_expressionsOver4KBAreRefused(t *testing.T) {
+	t.Parallel()
 	d := designer.Design{Tables: []designer.Table{{Name: "Tbl", PartitionKey: designer.KeyAttribute{Name: "pk", Type: designer.S}}}}
 	long := strings.Repeat("(", 4000) + "pk = :p" + strings.Repeat(")", 4000)
 	body := `{"TableName":"Tbl","KeyConditionExpression":"pk = :p","FilterExpression":"` + long + `","ExpressionAttributeValues":{":p":{"S":"x"}}}`

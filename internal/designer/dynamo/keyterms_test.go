@@ -7,6 +7,7 @@ import (
 )
 
 func TestParseKeyCondition(t *testing.T) {
+	t.Parallel()
 	names := map[string]string{"#s": "status", "#d": "created.at"}
 	tests := []struct {
 		in   string
@@ -62,6 +63,7 @@ func TestParseKeyCondition(t *testing.T) {
 }
 
 func TestExpressionAttributes(t *testing.T) {
+	t.Parallel()
 	names := map[string]string{"#s": "status", "#n": "name"}
 	attrs, missing, err := ExpressionAttributes(
 		"#s IN (:a, :b) AND NOT attribute_exists(deleted_at) OR size(tags) > :n AND address.city = :c AND items[0].sku = :k AND #x = :x AND #n BETWEEN :a AND :b",

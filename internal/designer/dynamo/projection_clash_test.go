@@ -33,6 +33,7 @@ func clashesPairwise(paths [][]pathElem) (overlap, conflict string) {
 }
 
 func TestProjectionClashes_answersAsComparingEveryPair(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(5, 6))
 	elems := []pathElem{{name: "a"}, {name: "b"}, {index: 0, isIndex: true}, {index: 1, isIndex: true}}
 	for range 20_000 {

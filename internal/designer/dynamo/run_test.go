@@ -25,6 +25,7 @@ func bigItemsDesign(n, size int) designer.Design {
 }
 
 func TestQuery_pageEndsAfterTheItemThatReachesOneMegabyte(t *testing.T) {
+	t.Parallel()
 	d := bigItemsDesign(15, 100_000)
 	// Each item counts 100,738 bytes toward the page (pageItemSize, checked against dynalite): ten make 1,007,380, the
 	// eleventh crosses 1 MB and is still read.
@@ -47,6 +48,7 @@ func TestQuery_pageEndsAfterTheItemThatReachesOneMegabyte(t *testing.T) {
 }
 
 func TestQuery_capacitySumsItemsReadThenRoundsUp(t *testing.T) {
+	t.Parallel()
 	d := bigItemsDesign(3, 5_000)
 	out, err := EvaluateJSON(d, "Query", []byte(`{"TableName":"Blobs","KeyConditionExpression":"pk = :p","FilterExpression":"n > :z","ExpressionAttributeValues":{":p":{"S":"P"},":z":{"N":"9"}},"ReturnConsumedCapacity":"TOTAL"}`))
 	if err != nil {
@@ -63,6 +65,7 @@ func TestQuery_capacitySumsItemsReadThenRoundsUp(t *testing.T) {
 }
 
 func TestRunOperation_readsLikeEvaluateJSON(t *testing.T) {
+	t.Parallel()
 	d := evalDesign()
 	limit := 2
 	res := RunOperation(d, designer.Operation{Op: "Query", Table: "Orders", Index: "ByStatus", KeyCondition: "#s = :s",
@@ -81,6 +84,7 @@ func TestRunOperation_readsLikeEvaluateJSON(t *testing.T) {
 }
 
 func TestRunOperation_getItemTakesItsKeyFromTheKeyCondition(t *testing.T) {
+	t.Parallel()
 	d := evalDesign()
 	res := RunOperation(d, designer.Operation{Op: "GetItem", Table: "Orders", KeyCondition: "pk = :pk AND #sk = :sk", Projection: "#n",
 		Names: map[string]string{"#sk": "sk", "#n": "name"}, Values: map[string]designer.Value{":pk": designer.Str("C#1"), ":sk": designer.Str("PROFILE")}})
@@ -99,6 +103,7 @@ func TestRunOperation_getItemTakesItsKeyFromTheKeyCondition(t *testing.T) {
 }
 
 func TestRunOperation_reportsDynamoDBErrors(t *testing.T) {
+	t.Parallel()
 	res := RunOperation(evalDesign(), designer.Operation{Op: "Query", Table: "Orders", KeyCondition: "pk = :p AND begins_with(sk, :s)",
 		Values: map[string]designer.Value{":p": designer.Str("C#1")}})
 	if !strings.Contains(res.Error, "attribute value: :s") {
@@ -107,6 +112,7 @@ func TestRunOperation_reportsDynamoDBErrors(t *testing.T) {
 }
 
 func TestQuery_multiAttributeGSIKeys(t *testing.T) {
+	t.Parallel()
 	d := evalDesign()
 	tb := &d.Tables[0]
 	tb.GSIs = append(tb.GSIs, designer.Index{Name: "ByCustomerStatus",
@@ -126,6 +132,7 @@ func TestQuery_multiAttributeGSIKeys(t *testing.T) {
 }
 
 func TestFixedNumber(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{"1.50": "1.5", "1E3": "1000", "-0": "0", "0.00120": "0.0012", "1e-7": "0.0000001", "-12.340": "-12.34", "007": "7"} {
 		if got := fixedNumber(in); got != want {
 			t.Errorf("fixedNumber(%q) = %q, want %q", in, got, want)
@@ -221,6 +228,7 @@ func BenchmarkQuery10kPartitionWithFilterCold(b *testing.B) {
 }
 
 func TestIsFixedNumber(t *testing.T) {
+	t.Parallel()
 	for _, s := range []string{"0", "7", "-7", "1.5", "0.0012", "-12.34", "1.50", "1E3", "-0", "007", "1.", ".5", "", "-", "1.5e2", "10"} {
 		if _, ok := designer.ParseDecimal(s); !ok {
 			continue
@@ -234,6 +242,7 @@ func TestIsFixedNumber(t *testing.T) {
 // The measurements a Cache remembers for a table's items are those of the items the read sees: a
 // changed design (which has a new items slice) is measured afresh, and concurrent reads agree.
 func TestCache_remembersOnlyTheItemsItRead(t *testing.T) {
+	t.Parallel()
 	d := bigItemsDesign(40, 100)
 	op := designer.Operation{Op: "Query", Table: d.Tables[0].Name, KeyCondition: "pk = :p", Values: map[string]designer.Value{":p": d.Tables[0].Items[0].Item["pk"]}}
 	c := NewCache()
@@ -264,6 +273,7 @@ func TestCache_remembersOnlyTheItemsItRead(t *testing.T) {
 // A large partition read for the first time is measured by two goroutines: what it returns is
 // what the same read returns from remembered measurements.
 func TestQueryFirstReadOfALargePartitionAgreesWithLaterReads(t *testing.T) {
+	t.Parallel()
 	d, op := query10kDesign(t)
 	tb := d.Tables[0]
 	tb.Items = slices.Clone(tb.Items)

@@ -8,6 +8,7 @@ import (
 )
 
 func TestVerdict_queryKeysMarkedInAnyOrderPass(t *testing.T) {
+	t.Parallel()
 	// Pattern 9 reads TitleHistory newest first; the keys are marked oldest first.
 	d, err := designer.ClearExpected{Pattern: "ap9"}.Apply(designertest.HRDesign(t))
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 )
 
 func TestIndexItemsFirst_buildsOnlyTheFirstEntriesOfTheSameOrder(t *testing.T) {
+	t.Parallel()
 	tbl := designer.Table{
 		Name:         "Orders",
 		PartitionKey: designer.KeyAttribute{Name: "pk", Type: designer.S},

@@ -33,6 +33,7 @@ func viewsTable() designer.Table {
 }
 
 func TestTableRows_keyOrderEntityTypesAndSizes(t *testing.T) {
+	t.Parallel()
 	rows := designer.TableRows(viewsTable())
 	var got []string
 	for _, r := range rows {
@@ -60,6 +61,7 @@ func TestTableRows_keyOrderEntityTypesAndSizes(t *testing.T) {
 }
 
 func TestTableRows_numberKeysSortNumerically(t *testing.T) {
+	t.Parallel()
 	tbl := designer.Table{PartitionKey: designer.KeyAttribute{Name: "id", Type: designer.N}}
 	for i, n := range []string{"10", "9", "-1", "1.5", "100"} {
 		tbl.Items = append(tbl.Items, designer.SampleItem{ID: strconv.Itoa(i), Item: designer.Item{"id": designer.Num(n)}})
@@ -74,6 +76,7 @@ func TestTableRows_numberKeysSortNumerically(t *testing.T) {
 }
 
 func TestTableRows_entityTypeNeedsEveryStatedTemplate(t *testing.T) {
+	t.Parallel()
 	tbl := designer.Table{
 		PartitionKey: designer.KeyAttribute{Name: "PK", Type: designer.S},
 		SortKey:      &designer.KeyAttribute{Name: "SK", Type: designer.S},
@@ -98,6 +101,7 @@ func TestTableRows_entityTypeNeedsEveryStatedTemplate(t *testing.T) {
 }
 
 func TestIndexItems_sparseIndexLeavesItemsOutWithAReason(t *testing.T) {
+	t.Parallel()
 	tbl := viewsTable()
 	ix := designer.Index{
 		Name:         "ByStatus",
@@ -129,6 +133,7 @@ func TestIndexItems_sparseIndexLeavesItemsOutWithAReason(t *testing.T) {
 }
 
 func TestIndexItems_wrongTypeOrEmptyKeyIsExplained(t *testing.T) {
+	t.Parallel()
 	tbl := designer.Table{
 		Name:         "T",
 		PartitionKey: designer.KeyAttribute{Name: "id", Type: designer.S},
@@ -153,6 +158,7 @@ func TestIndexItems_wrongTypeOrEmptyKeyIsExplained(t *testing.T) {
 }
 
 func TestIndexItems_projection(t *testing.T) {
+	t.Parallel()
 	tbl := viewsTable()
 	key := []designer.KeyAttribute{{Name: "status", Type: designer.S}}
 	entry := func(p designer.Projection) designer.Item {
@@ -184,6 +190,7 @@ func TestIndexItems_projection(t *testing.T) {
 }
 
 func TestIndexItems_ordersByIndexKeysThenTableKeys(t *testing.T) {
+	t.Parallel()
 	tbl := designer.Table{
 		Name:         "T",
 		PartitionKey: designer.KeyAttribute{Name: "id", Type: designer.S},
@@ -215,6 +222,7 @@ func TestIndexItems_ordersByIndexKeysThenTableKeys(t *testing.T) {
 }
 
 func TestIndexItems_lsiUsesTheTablePartitionKey(t *testing.T) {
+	t.Parallel()
 	tbl := viewsTable()
 	ix := designer.Index{Name: "ByTotal", SortKey: []designer.KeyAttribute{{Name: "total", Type: designer.N}}, Projection: designer.Projection{Type: designer.KeysOnly}}
 	view := IndexItems(tbl, ix, true)
@@ -291,6 +299,7 @@ func BenchmarkTableRows1000(b *testing.B) {
 // TestCompareKeyParts_agreesWithCompareKeys checks the views' prepared comparison against
 // CompareKeys on values of every type.
 func TestCompareKeyParts_agreesWithCompareKeys(t *testing.T) {
+	t.Parallel()
 	values := []designer.Value{
 		designer.Str(""), designer.Str("a"), designer.Str("A"), designer.Str("¿"), designer.Str("USER#10"), designer.Str("USER#2"),
 		designer.Num("0"), designer.Num("-0"), designer.Num("1.50"), designer.Num("15E-1"), designer.Num("-2"), designer.Num("1E-130"), designer.Num("99"), designer.Num("abc"), designer.Num("zzz"),

@@ -98,6 +98,7 @@ func column(items []map[string]any, name string) []string {
 }
 
 func TestQuery_sortKeyOperators(t *testing.T) {
+	t.Parallel()
 	d := evalDesign()
 	tests := []struct {
 		cond   string
@@ -129,6 +130,7 @@ func TestQuery_sortKeyOperators(t *testing.T) {
 }
 
 func TestQuery_numberAndBinarySortKeysOrderByValue(t *testing.T) {
+	t.Parallel()
 	d := evalDesign()
 	r := evalJSON(t, d, "Query", `{"TableName":"Orders","IndexName":"ByTotal","KeyConditionExpression":"pk = :p AND #t > :min","ExpressionAttributeNames":{"#t":"total"},"ExpressionAttributeValues":{":p":{"S":"C#1"},":min":{"N":"9.99"}}}`)
 	if got, want := column(r.Items, "total"), []string{"N:10", "N:10", "N:30.5"}; !reflect.DeepEqual(got, want) {
@@ -145,6 +147,7 @@ func TestQuery_numberAndBinarySortKeysOrderByValue(t *testing.T) {
 }
 
 func TestQuery_gsiSeesProjectedAttributesAndSparseEntries(t *testing.T) {
+	t.Parallel()
 	d := evalDesign()
 	r := evalJSON(t, d, "Query", `{"TableName":"Orders","IndexName":"ByStatus","KeyConditionExpression":"#s = :s","ExpressionAttributeNames":{"#s":"status"},"ExpressionAttributeValues":{":s":{"S":"OPEN"}}}`)
 	if got, want := column(r.Items, "total"), []string{"N:-5", "N:10", "N:30.5", "N:99.9"}; !reflect.DeepEqual(got, want) {
@@ -174,6 +177,7 @@ func TestQuery_gsiSeesProjectedAttributesAndSparseEntries(t *testing.T) {
 }
 
 func TestQuery_limitCountsItemsBeforeTheFilterAndPagesRoundTrip(t *testing.T) {
+	t.Parallel()
 	d := evalDesign()
 	base := `"TableName":"Orders","KeyConditionExpression":"pk = :p","FilterExpression":"customer = :c","ExpressionAttributeValues":{":p":{"S":"C#1"},":c":{"S":"ann"}},"Limit":2`
 	var got []string
@@ -202,6 +206,7 @@ func TestQuery_limitCountsItemsBeforeTheFilterAndPagesRoundTrip(t *testing.T) {
 }
 
 func TestQuery_descendingPagesResumeBeforeTheStartKey(t *testing.T) {
+	t.Parallel()
 	d := evalDesign()
 	r := evalJSON(t, d, "Query", `{"TableName":"Orders","KeyConditionExpression":"pk = :p","ExpressionAttributeValues":{":p":{"S":"C#1"}},"ScanIndexForward":false,"Limit":1,
 		"ExclusiveStartKey":{"pk":{"S":"C#1"},"sk":{"S":"ORDER#003"}}}`)
@@ -214,6 +219,7 @@ func TestQuery_descendingPagesResumeBeforeTheStartKey(t *testing.T) {
 }
 
 func TestQuery_indexLastEvaluatedKeyHoldsTableAndIndexKeys(t *testing.T) {
+	t.Parallel()
 	d := evalDesign()
 	r := evalJSON(t, d, "Query", `{"TableName":"Orders","IndexName":"ByStatus","KeyConditionExpression":"#s = :s","ExpressionAttributeNames":{"#s":"status"},"ExpressionAttributeValues":{":s":{"S":"OPEN"}},"Limit":1}`)
 	want := map[string]any{"pk": map[string]any{"S": "C#2"}, "sk": map[string]any{"S": "ORDER#001"},
@@ -224,6 +230,7 @@ func TestQuery_indexLastEvaluatedKeyHoldsTableAndIndexKeys(t *testing.T) {
 }
 
 func TestScan_pagesCoverEveryItemOnce(t *testing.T) {
+	t.Parallel()
 	d := evalDesign()
 	seen := map[string]int{}
 	start := ""
@@ -249,6 +256,7 @@ func TestScan_pagesCoverEveryItemOnce(t *testing.T) {
 }
 
 func TestScan_ordersLikeDynalite(t *testing.T) {
+	t.Parallel()
 	// dynalite keys items by MD5("Outliers"+partition bytes)[:6]; these vectors come from its
 	// db.hashPrefix.
 	cases := []struct {
@@ -276,6 +284,7 @@ func TestScan_ordersLikeDynalite(t *testing.T) {
 }
 
 func TestFilter_operatorsAndFunctions(t *testing.T) {
+	t.Parallel()
 	d := evalDesign()
 	tests := []struct {
 		filter, names, values string
@@ -331,6 +340,7 @@ func TestFilter_operatorsAndFunctions(t *testing.T) {
 }
 
 func TestProjection_nestedPaths(t *testing.T) {
+	t.Parallel()
 	d := evalDesign()
 	r := evalJSON(t, d, "GetItem", `{"TableName":"Orders","Key":{"pk":{"S":"C#1"},"sk":{"S":"ORDER#003"}},"ProjectionExpression":"parts[1].sku, parts[0].qty, #t, absent","ExpressionAttributeNames":{"#t":"total"}}`)
 	got, _ := json.Marshal(r.Item)
@@ -341,6 +351,7 @@ func TestProjection_nestedPaths(t *testing.T) {
 }
 
 func TestGetItem_missingItemHasNoItemAndCostsHalfAUnit(t *testing.T) {
+	t.Parallel()
 	d := evalDesign()
 	out, err := EvaluateJSON(d, "GetItem", []byte(`{"TableName":"Orders","Key":{"pk":{"S":"C#1"},"sk":{"S":"NOPE"}},"ReturnConsumedCapacity":"TOTAL"}`))
 	if err != nil {
@@ -352,6 +363,7 @@ func TestGetItem_missingItemHasNoItemAndCostsHalfAUnit(t *testing.T) {
 }
 
 func TestBatchGetItem_returnsFoundItemsPerTable(t *testing.T) {
+	t.Parallel()
 	d := evalDesign()
 	r := evalJSON(t, d, "BatchGetItem", `{"RequestItems":{"Orders":{"Keys":[{"pk":{"S":"C#1"},"sk":{"S":"PROFILE"}},{"pk":{"S":"C#3"},"sk":{"S":"X"}}],"ProjectionExpression":"#n","ExpressionAttributeNames":{"#n":"name"}},
 		"Scores":{"Keys":[{"game":{"N":"7"},"score":{"B":"/w=="}}],"ConsistentRead":true}},"ReturnConsumedCapacity":"TOTAL"}`)
@@ -368,6 +380,7 @@ func TestBatchGetItem_returnsFoundItemsPerTable(t *testing.T) {
 }
 
 func TestEvaluate_errors(t *testing.T) {
+	t.Parallel()
 	d := evalDesign()
 	const p = `"ExpressionAttributeValues":{":p":{"S":"C#1"}}`
 	tests := []struct {

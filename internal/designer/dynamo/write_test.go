@@ -27,6 +27,7 @@ func runWriteOK(t *testing.T, d designer.Design, op designer.Operation) Operatio
 }
 
 func TestRunOperation_putIntoSparseIndex(t *testing.T) {
+	t.Parallel()
 	d := evalDesign()
 	before := len(d.Tables[0].Items)
 	res := runWriteOK(t, d, designer.Operation{Op: "PutItem", Table: "Orders", KeyCondition: "pk = :p AND sk = :s",
@@ -52,6 +53,7 @@ func TestRunOperation_putIntoSparseIndex(t *testing.T) {
 }
 
 func TestRunOperation_putKeyFromValues(t *testing.T) {
+	t.Parallel()
 	res := runWriteOK(t, evalDesign(), designer.Operation{Op: "PutItem", Table: "Orders",
 		Values: map[string]designer.Value{":pk": designer.Str("C#9"), ":sk": designer.Str("X"), ":status": designer.Str("OPEN"), ":total": designer.Num("1")}})
 	want := map[string][2]float64{"ByFlag": {0, 0}, "ByStatus": {1, 1}, "ByTotal": {1, 1}}
@@ -61,6 +63,7 @@ func TestRunOperation_putKeyFromValues(t *testing.T) {
 }
 
 func TestRunOperation_updateChangingAnIndexKeyWritesTwice(t *testing.T) {
+	t.Parallel()
 	d := evalDesign()
 	res := runWriteOK(t, d, designer.Operation{Op: "UpdateItem", Table: "Orders", KeyCondition: "pk = :pk AND sk = :sk",
 		Values: map[string]designer.Value{":pk": designer.Str("C#1"), ":sk": designer.Str("ORDER#002"), ":status": designer.Str("SHIPPED")}})
@@ -79,6 +82,7 @@ func TestRunOperation_updateChangingAnIndexKeyWritesTwice(t *testing.T) {
 }
 
 func TestRunOperation_deleteRemovesEntries(t *testing.T) {
+	t.Parallel()
 	res := runWriteOK(t, evalDesign(), designer.Operation{Op: "DeleteItem", Table: "Orders", KeyCondition: "pk = :pk AND sk = :sk",
 		Values: map[string]designer.Value{":pk": designer.Str("C#1"), ":sk": designer.Str("ORDER#001")}})
 	want := map[string][2]float64{"ByStatus": {1, 1}, "ByTotal": {1, 1}, "ByFlag": {1, 1}}
@@ -97,6 +101,7 @@ func TestRunOperation_deleteRemovesEntries(t *testing.T) {
 }
 
 func TestRunOperation_projectedOnlyChange(t *testing.T) {
+	t.Parallel()
 	d := evalDesign()
 	// customer is projected into ByStatus (INCLUDE) and ByTotal (ALL).
 	res := runWriteOK(t, d, designer.Operation{Op: "UpdateItem", Table: "Orders", KeyCondition: "pk = :pk AND sk = :sk",
@@ -115,6 +120,7 @@ func TestRunOperation_projectedOnlyChange(t *testing.T) {
 }
 
 func TestRunOperation_largeEntriesCostPerKilobyte(t *testing.T) {
+	t.Parallel()
 	big := designer.Str(strings.Repeat("x", 1500))
 	res := runWriteOK(t, evalDesign(), designer.Operation{Op: "PutItem", Table: "Orders", KeyCondition: "pk = :pk AND sk = :sk",
 		Values: map[string]designer.Value{":pk": designer.Str("C#1"), ":sk": designer.Str("ORDER#002"), ":status": designer.Str("OPEN"), ":total": designer.Num("10"), ":customer": big}})
@@ -140,6 +146,7 @@ func TestRunOperation_largeEntriesCostPerKilobyte(t *testing.T) {
 }
 
 func TestRunOperation_batchAndTransactionWrites(t *testing.T) {
+	t.Parallel()
 	op := designer.Operation{Op: "BatchWriteItem", Table: "Orders", KeyCondition: "pk = :pk AND sk IN (:a, :b)",
 		Values: map[string]designer.Value{":pk": designer.Str("C#5"), ":a": designer.Str("A"), ":b": designer.Str("B"), ":flag": designer.Str("x")}}
 	res := runWriteOK(t, evalDesign(), op)
@@ -159,6 +166,7 @@ func TestRunOperation_batchAndTransactionWrites(t *testing.T) {
 }
 
 func TestRunOperation_transactionRowActions(t *testing.T) {
+	t.Parallel()
 	key := map[string]designer.Value{":pk": designer.Str("C#1"), ":sk": designer.Str("ORDER#002")}
 	with := func(extra map[string]designer.Value) map[string]designer.Value {
 		out := map[string]designer.Value{}
@@ -227,6 +235,7 @@ func TestRunOperation_transactionRowActions(t *testing.T) {
 }
 
 func TestRunOperation_batchRowActions(t *testing.T) {
+	t.Parallel()
 	// Deleting two keys that the values also give attributes for.
 	op := designer.Operation{Op: "BatchWriteItem", Table: "Orders", KeyCondition: "pk = :pk AND sk IN (:a, :b)", Action: designer.ActionDelete,
 		Values: map[string]designer.Value{":pk": designer.Str("C#1"), ":a": designer.Str("ORDER#001"), ":b": designer.Str("ORDER#002"), ":note": designer.Str("x")}}
@@ -243,6 +252,7 @@ func TestRunOperation_batchRowActions(t *testing.T) {
 }
 
 func TestRunOperation_refusedWrites(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		op   designer.Operation
 		want string

@@ -10,6 +10,7 @@ import (
 )
 
 func TestComments_areInNoMarkdownExport(t *testing.T) {
+	t.Parallel()
 	const secret = "Comment-only remark 7f3a: keep out of exports"
 	comment := func(target, body string) designer.AddComment {
 		return designer.AddComment{Target: target, Body: body, Author: "Ada", At: "2025-03-01T09:30:00Z"}

@@ -12,6 +12,7 @@ import (
 )
 
 func TestWriteDated_otherFormatsKeepTheirBytes(t *testing.T) {
+	t.Parallel()
 	created := time.Date(2026, 3, 5, 9, 7, 0, 0, time.UTC)
 	modified := time.Date(2026, 11, 21, 16, 45, 0, 0, time.UTC)
 	dj, err := FindExportFormat("design-json")

@@ -31,6 +31,7 @@ func workbenchFixture(tb testing.TB, name string) (designer.Design, []ImportNote
 }
 
 func TestImport_workbenchModelsAsTheirReaderReadsThem(t *testing.T) {
+	t.Parallel()
 	for _, file := range []string{"v1-facets.json", "v2-dynobase.json", "v3-include.json", "no-version.json"} {
 		t.Run(file, func(t *testing.T) {
 			data := readFixture(t, "workbench", file)
@@ -50,6 +51,7 @@ func TestImport_workbenchModelsAsTheirReaderReadsThem(t *testing.T) {
 }
 
 func TestRecognise_workbenchModelOrDesignJSON(t *testing.T) {
+	t.Parallel()
 	imported, _ := workbenchFixture(t, "v3-include.json")
 	tests := []struct {
 		name string

@@ -13,6 +13,7 @@ import (
 )
 
 func TestRecognise_dataModelFixtures(t *testing.T) {
+	t.Parallel()
 	for format, want := range map[string]string{"datamodelmd": KindDataModelMD} {
 		files, err := filepath.Glob(filepath.Join(format, "testdata", "*.md"))
 		if err != nil || len(files) == 0 {
@@ -32,6 +33,7 @@ func TestRecognise_dataModelFixtures(t *testing.T) {
 
 // TestRecognise_sharedSeeds reads the real data models under /work/shared when they are there.
 func TestRecognise_sharedSeeds(t *testing.T) {
+	t.Parallel()
 	for _, pattern := range []string{"000_*.txt", "002_*.txt", "003_*.txt", "004_*.txt"} {
 		m, _ := filepath.Glob(filepath.Join("/work/shared/seeds", pattern))
 		if len(m) == 0 {
@@ -51,6 +53,7 @@ func TestRecognise_sharedSeeds(t *testing.T) {
 // The requirement document and the data model document exported from one design read back as
 // that design: requirements from the first, tables and mappings from the second.
 func TestImport_dataModelWithTheRequirementDocumentMakesTheDesign(t *testing.T) {
+	t.Parallel()
 	d := designertest.HRDesign(t)
 	files := []File{
 		{Name: "dynamodb_data_model.md", Data: datamodelmd.Export(d)},
@@ -75,6 +78,7 @@ func TestImport_dataModelWithTheRequirementDocumentMakesTheDesign(t *testing.T) 
 }
 
 func TestRecognise_dataModelDoesNotStealRequirements(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"template-style.md", "wild-single-rps.md", "wild-aggregates.md", "golden.md"} {
 		data, err := os.ReadFile(filepath.Join("reqmd", "testdata", name))
 		if err != nil {
@@ -87,6 +91,7 @@ func TestRecognise_dataModelDoesNotStealRequirements(t *testing.T) {
 }
 
 func TestImport_requirementsAndDataModelMakeOneDesign(t *testing.T) {
+	t.Parallel()
 	req, err := os.ReadFile(filepath.Join("reqmd", "testdata", "template-style.md"))
 	if err != nil {
 		t.Fatal(err)

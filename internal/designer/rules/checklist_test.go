@@ -29,6 +29,7 @@ func checklistLine(tb testing.TB, items []ChecklistItem, prefix string) bool {
 }
 
 func TestBuildChecklists_seedLinesInOrder(t *testing.T) {
+	t.Parallel()
 	c := BuildChecklists(designer.Design{}, nil)
 	if len(c.Requirements) != 10 || len(c.DataModel) != 11 {
 		t.Fatalf("%d requirement and %d data-model lines, want the seed's 10 and 11", len(c.Requirements), len(c.DataModel))
@@ -50,6 +51,7 @@ func TestBuildChecklists_seedLinesInOrder(t *testing.T) {
 }
 
 func TestBuildChecklists_example(t *testing.T) {
+	t.Parallel()
 	d := designertest.HRDesign(t)
 	c := BuildChecklists(d, Validate(d))
 	for item, ok := range ticked(c.Requirements) {
@@ -66,6 +68,7 @@ func TestBuildChecklists_example(t *testing.T) {
 }
 
 func TestBuildChecklists_ticksFollowFindingsAndContent(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		edit  func(d *designer.Design)

@@ -29,6 +29,7 @@ func gappyDesign() designer.Design {
 }
 
 func TestQuestions_mostUsefulFirstAndLimited(t *testing.T) {
+	t.Parallel()
 	d := gappyDesign()
 	all := Questions(d, Validate(d), 0)
 	want := []string{"req003-write-Order", "req005-Payment", "req001-ap1", "req004-ap2-consistency", "req009-r1"}
@@ -61,6 +62,7 @@ func TestQuestions_mostUsefulFirstAndLimited(t *testing.T) {
 }
 
 func TestQuestions_keysSurviveUnrelatedEdits(t *testing.T) {
+	t.Parallel()
 	d := gappyDesign()
 	before := questionKeys(Questions(d, Validate(d), 0))
 
@@ -83,6 +85,7 @@ func TestQuestions_keysSurviveUnrelatedEdits(t *testing.T) {
 }
 
 func TestAnswerQuestion_answerClosesTheQuestion(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name     string
 		edit     func(d *designer.Design)
@@ -137,6 +140,7 @@ func TestAnswerQuestion_answerClosesTheQuestion(t *testing.T) {
 }
 
 func TestAnswerQuestion_addsANamedPatternOfTheMissingType(t *testing.T) {
+	t.Parallel()
 	d := cleanRequirements()
 	d.Patterns[3].Type = designer.Read
 	c, err := AnswerQuestion(d, "req003-write-Order", "add")
@@ -151,6 +155,7 @@ func TestAnswerQuestion_addsANamedPatternOfTheMissingType(t *testing.T) {
 }
 
 func TestAnswerQuestion_refusesUnknownQuestionsAndActions(t *testing.T) {
+	t.Parallel()
 	d := gappyDesign()
 	_, err := AnswerQuestion(d, "req003-write-Nobody", "add")
 	designertest.WantValidationError(t, err, "question")

@@ -35,6 +35,7 @@ func editTable(d *designer.Design, name string) *designer.Table {
 }
 
 func TestValidate_mappingRules(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		code   string
@@ -337,6 +338,7 @@ func repeatOperation(d *designer.Design, n int, kind string, count int) {
 }
 
 func TestValidate_exampleHasNoMappingErrors(t *testing.T) {
+	t.Parallel()
 	for _, f := range Validate(designertest.HRDesign(t)) {
 		if strings.HasPrefix(f.Code, "MAP") && f.Severity != SeverityInfo {
 			t.Errorf("hr-employees: %s %s %s: %s", f.Severity, f.Code, f.Path, f.Message)
@@ -345,6 +347,7 @@ func TestValidate_exampleHasNoMappingErrors(t *testing.T) {
 }
 
 func TestParseResultBound(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in        string
 		n         float64

@@ -77,6 +77,7 @@ func modFindings(fs []Finding) []Finding {
 }
 
 func TestValidate_cleanModelHasNoModelFindings(t *testing.T) {
+	t.Parallel()
 	if got := modFindings(Validate(cleanModel())); len(got) != 0 {
 		t.Fatalf("Validate(clean model) = %v\n%v", findingKeys(got), got)
 	}
@@ -132,6 +133,7 @@ func renameAttribute(d *designer.Design, from, to string) {
 }
 
 func TestValidate_modelRules(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		edit   func(d *designer.Design)
@@ -493,6 +495,7 @@ func numbered(prefix string, n int) []string {
 }
 
 func TestGenericName(t *testing.T) {
+	t.Parallel()
 	for name, want := range map[string]bool{
 		"PK": true, "SK": true, "pk": true, "GSI1PK": true, "GSI1SK": true, "gsi_2_sk": true, "GSI1": true, "LSI1": true,
 		"data": true, "Data": true, "key": true, "PK1": true, "hash_key": true, "idx": true,
@@ -506,6 +509,7 @@ func TestGenericName(t *testing.T) {
 }
 
 func TestValidate_hrExampleHasNoModelErrors(t *testing.T) {
+	t.Parallel()
 	d := designertest.HRDesign(t)
 	for _, f := range modFindings(Validate(d)) {
 		if f.Severity != SeverityInfo {

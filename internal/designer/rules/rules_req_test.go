@@ -58,12 +58,14 @@ func findingKeys(fs []Finding) []string {
 }
 
 func TestValidate_cleanRequirementsHaveNoFindings(t *testing.T) {
+	t.Parallel()
 	if got := Validate(cleanRequirements()); len(got) != 0 {
 		t.Fatalf("Validate(clean) = %v, want none", findingKeys(got))
 	}
 }
 
 func TestValidate_requirementRules(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		edit   func(d *designer.Design)
@@ -201,6 +203,7 @@ func TestValidate_requirementRules(t *testing.T) {
 }
 
 func TestValidate_exampleHasNoWarnings(t *testing.T) {
+	t.Parallel()
 	for _, f := range Validate(designertest.HRDesign(t)) {
 		if f.Severity != SeverityInfo {
 			t.Errorf("hr-employees: %s %s %s: %s", f.Severity, f.Code, f.Path, f.Message)

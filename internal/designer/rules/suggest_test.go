@@ -8,6 +8,7 @@ import (
 )
 
 func TestSuggestAggregate_thresholds(t *testing.T) {
+	t.Parallel()
 	bounded := func(corr, kb float64) designer.AggregateAnalysis {
 		return designer.AggregateAnalysis{EntityA: "Order", EntityB: "OrderItem", CorrelationPct: refOf(corr), CombinedKB: refOf(kb), Bounded: refOf(true)}
 	}
@@ -49,6 +50,7 @@ func TestSuggestAggregate_thresholds(t *testing.T) {
 }
 
 func TestSuggestConsolidation_rules(t *testing.T) {
+	t.Parallel()
 	review := func(overlap float64) designer.ConsolidationReview {
 		return designer.ConsolidationReview{Parent: "User", Child: "Order", Relationship: designer.OneToMany, OverlapPct: refOf(overlap),
 			Bounded: refOf(true), Identifying: refOf(true)}

@@ -10,6 +10,7 @@ import (
 )
 
 func TestValidate_ordersBySeverityCodeAndPatternNumber(t *testing.T) {
+	t.Parallel()
 	d := cleanRequirements()
 	for n := 5; n <= 11; n++ {
 		d.Patterns = append(d.Patterns, designer.Pattern{Number: n, Type: designer.Read, Entities: []string{"User"}, PeakRPS: refOf(1.0), AvgRPS: refOf(1.0)})
@@ -50,6 +51,7 @@ func TestValidate_ordersBySeverityCodeAndPatternNumber(t *testing.T) {
 }
 
 func TestNaturalCompare(t *testing.T) {
+	t.Parallel()
 	sorted := []string{"", "a", "a/2/x", "a/9", "a/10", "a/10/x", "a/010", "ap2", "ap10", "b"}
 	for i := range sorted {
 		for j := range sorted {

@@ -48,6 +48,7 @@ func cfnTable(t *testing.T, tpl cfnTestTemplate, name string) tabledef.Table {
 }
 
 func TestExport_golden(t *testing.T) {
+	t.Parallel()
 	got, err := Export(designertest.OrdersDesign())
 	if err != nil {
 		t.Fatal(err)
@@ -56,6 +57,7 @@ func TestExport_golden(t *testing.T) {
 }
 
 func TestExport_hrGolden(t *testing.T) {
+	t.Parallel()
 	got, err := Export(designertest.HRDesign(t))
 	if err != nil {
 		t.Fatal(err)
@@ -64,6 +66,7 @@ func TestExport_hrGolden(t *testing.T) {
 }
 
 func TestExport_templateShape(t *testing.T) {
+	t.Parallel()
 	out, err := Export(designertest.OrdersDesign())
 	if err != nil {
 		t.Fatal(err)
@@ -115,6 +118,7 @@ func keyAttributesOf(tb designer.Table) map[string]designer.Type {
 }
 
 func TestExport_attributeDefinitionsAreTheKeyAttributes(t *testing.T) {
+	t.Parallel()
 	for name, d := range map[string]designer.Design{"export test": designertest.OrdersDesign(), "hr": designertest.HRDesign(t)} {
 		t.Run(name, func(t *testing.T) {
 			tpl := exportCFN(t, d)
@@ -158,6 +162,7 @@ func keySchemasOf(def tabledef.Table) [][]tabledef.KeySchemaElement {
 }
 
 func TestExport_indexesProjectionsCapacityAndTTL(t *testing.T) {
+	t.Parallel()
 	tpl := exportCFN(t, designertest.OrdersDesign())
 	orders := cfnTable(t, tpl, "orders.v2-main")
 	if orders.BillingMode != designer.Provisioned || orders.ProvisionedThroughput == nil ||
@@ -213,6 +218,7 @@ func TestExport_indexesProjectionsCapacityAndTTL(t *testing.T) {
 }
 
 func TestExport_defaultsForBlankModes(t *testing.T) {
+	t.Parallel()
 	d := designer.Design{Tables: []designer.Table{{
 		Name: "Plain", PartitionKey: designer.KeyAttribute{Name: "id"},
 		GSIs: []designer.Index{{Name: "ByKind", PartitionKey: []designer.KeyAttribute{{Name: "kind"}}}},
@@ -230,6 +236,7 @@ func TestExport_defaultsForBlankModes(t *testing.T) {
 }
 
 func TestLogicalIDs_alphanumericUniqueAndStable(t *testing.T) {
+	t.Parallel()
 	tables := []designer.Table{{Name: "a.b"}, {Name: "A-B"}, {Name: "ab"}, {Name: "AB"}, {Name: "ABTable"}, {Name: "___"}, {Name: "2024_orders"},
 		{Name: strings.Repeat("x", 255)}, {Name: strings.Repeat("x", 254) + "y"}}
 	ids := logicalIDs(tables)
@@ -254,6 +261,7 @@ func TestLogicalIDs_alphanumericUniqueAndStable(t *testing.T) {
 }
 
 func TestExport_refusesWhatDynamoDBWouldRefuse(t *testing.T) {
+	t.Parallel()
 	for _, tc := range designertest.TableErrorCases() {
 		t.Run(tc.Name, func(t *testing.T) {
 			d := designertest.OrdersDesign()
@@ -272,6 +280,7 @@ func TestExport_refusesWhatDynamoDBWouldRefuse(t *testing.T) {
 }
 
 func TestExport_errorsNameTheIndex(t *testing.T) {
+	t.Parallel()
 	d := designertest.OrdersDesign()
 	d.Tables[0].GSIs[0].SortKey = append(d.Tables[0].GSIs[0].SortKey, designer.KeyAttribute{Name: "a", Type: designer.S}, designer.KeyAttribute{Name: "b", Type: designer.S}, designer.KeyAttribute{Name: "c", Type: designer.S})
 	_, err := Export(d)
@@ -282,10 +291,12 @@ func TestExport_errorsNameTheIndex(t *testing.T) {
 }
 
 func TestExport_deterministic(t *testing.T) {
+	t.Parallel()
 	designertest.AssertDeterministic(t, Export, designertest.OrdersDesign())
 }
 
 func TestExport_namesRoundTripThroughJSON(t *testing.T) {
+	t.Parallel()
 	d := designertest.OrdersDesign()
 	d.Name = "Quote \" brace } newline \n tab \t </script> \u2028 $(rm -rf /)"
 	d.Tables[0].TTLAttribute = `ttl"},"Enabled":false,"x":{"y`
@@ -299,6 +310,7 @@ func TestExport_namesRoundTripThroughJSON(t *testing.T) {
 }
 
 func TestDescription_fitsCloudFormationsLimit(t *testing.T) {
+	t.Parallel()
 	desc := description(strings.Repeat("é", 2000))
 	if len(desc) > descriptionMax || !strings.HasSuffix(desc, "é…”") {
 		t.Fatalf("description of %d bytes ends %q", len(desc), desc[len(desc)-8:])
@@ -306,6 +318,7 @@ func TestDescription_fitsCloudFormationsLimit(t *testing.T) {
 }
 
 func TestExport_midSizeDesign(t *testing.T) {
+	t.Parallel()
 	if _, err := Export(designertest.MidSizeDesign()); err != nil {
 		t.Fatal(err)
 	}

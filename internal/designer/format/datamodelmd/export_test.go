@@ -114,6 +114,7 @@ func sparseIndexesDesign() designer.Design {
 func intPtr(v int) *int { return &v }
 
 func TestExport_golden(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		file   string
 		design designer.Design
@@ -129,6 +130,7 @@ func TestExport_golden(t *testing.T) {
 }
 
 func TestExport_followsTheTemplate(t *testing.T) {
+	t.Parallel()
 	out := string(Export(designertest.HRDesign(t)))
 	var headings []string
 	for l := range strings.SplitSeq(out, "\n") {
@@ -188,6 +190,7 @@ func TestExport_followsTheTemplate(t *testing.T) {
 
 // The index sample holds the index's own view: only the items it holds, only what it projects.
 func TestExport_indexSamplesFollowProjectionAndSparseness(t *testing.T) {
+	t.Parallel()
 	d := sparseIndexesDesign()
 	out := string(Export(d))
 	sample := func(heading string) (header string, rows []string) {
@@ -235,6 +238,7 @@ func TestExport_indexSamplesFollowProjectionAndSparseness(t *testing.T) {
 }
 
 func TestExport_checklistComesFromTheDocumentsView(t *testing.T) {
+	t.Parallel()
 	d := designertest.HRDesign(t)
 	view := dataModelView(d)
 	var want []string
@@ -260,6 +264,7 @@ func TestExport_checklistComesFromTheDocumentsView(t *testing.T) {
 }
 
 func TestExport_isDeterministicAndLeavesItsArgument(t *testing.T) {
+	t.Parallel()
 	d := designertest.HRDesign(t)
 	before := designertest.MustMarshal(t, d)
 	if a, b := Export(d), Export(d); !bytes.Equal(a, b) {
@@ -309,6 +314,7 @@ func dataModelCarried(tb testing.TB, d designer.Design) string {
 }
 
 func TestExport_roundTripKeepsTablesItemsAndMappings(t *testing.T) {
+	t.Parallel()
 	for name, d := range map[string]designer.Design{
 		"hr":     designertest.HRDesign(t),
 		"sparse": sparseIndexesDesign(),
@@ -328,6 +334,7 @@ func TestExport_roundTripKeepsTablesItemsAndMappings(t *testing.T) {
 
 // Text chosen to break a careless writer: every line of it must come back as written.
 func TestExport_escapesWhatWouldBreakTheDocument(t *testing.T) {
+	t.Parallel()
 	d := sparseIndexesDesign()
 	tbl := &d.Tables[0]
 	tbl.Purpose = "a | b\n# not a heading\n- **Sort Key**: not a field\n<script>alert(1)</script> \\ `x|y` `<id>`"
@@ -351,6 +358,7 @@ func TestExport_escapesWhatWouldBreakTheDocument(t *testing.T) {
 
 // Prose sections are written where they were found and come back under the same titles.
 func TestExport_proseSectionsComeBack(t *testing.T) {
+	t.Parallel()
 	d := sparseIndexesDesign()
 	d.Prose.Sections = []designer.Section{
 		{Title: introTitle, Body: "Written for the review on Monday.\n# A heading in the introduction"},
@@ -372,6 +380,7 @@ func TestExport_proseSectionsComeBack(t *testing.T) {
 }
 
 func TestExport_randomDesignsAreFixedPoints(t *testing.T) {
+	t.Parallel()
 	g := designertest.NewRandom(2024, 6)
 	for n := range 200 {
 		d := g.Design(n)
@@ -424,6 +433,7 @@ func largeDataModelDesign(itemsPerTable int) designer.Design {
 }
 
 func TestExport_largeDesignIsAFixedPoint(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("large design skipped in -short mode")
 	}
@@ -449,6 +459,7 @@ func BenchmarkExport(b *testing.B) {
 }
 
 func TestExport_operationAction(t *testing.T) {
+	t.Parallel()
 	d := designertest.HRDesign(t)
 	p, pi, _ := d.PatternByID("ap11")
 	p.Mapping.Source = ""
@@ -485,6 +496,7 @@ func TestExport_operationAction(t *testing.T) {
 // Merge with the requirement design gives the design back: its requirements, its tables and
 // mappings, and patterns matched by number.
 func TestMerge_withTheRequirementDesignMakesTheDesign(t *testing.T) {
+	t.Parallel()
 	d := designertest.HRDesign(t)
 	model, _, err := Import(Export(d))
 	if err != nil {

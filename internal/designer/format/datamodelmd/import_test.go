@@ -44,6 +44,7 @@ func tableNamed(t *testing.T, d designer.Design, name string) designer.Table {
 }
 
 func TestImport_fixtures(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		file  string
 		check func(t *testing.T, d designer.Design, notes []designer.ImportNote)
@@ -332,6 +333,7 @@ func tableIndexNames(t designer.Table) []string {
 // Whatever layout a document has, the export of what was read from it reads back to the same
 // export.
 func TestImport_exportOfAnImportIsAFixedPoint(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob(filepath.Join("testdata", "*.md"))
 	if err != nil || len(files) < 7 {
 		t.Fatalf("testdata documents: %v, %v", files, err)
@@ -345,6 +347,7 @@ func TestImport_exportOfAnImportIsAFixedPoint(t *testing.T) {
 }
 
 func TestImport_refusesWhatIsNotADocument(t *testing.T) {
+	t.Parallel()
 	for _, in := range []string{"", "   ", "\x00\x01binary", "just a shopping list\n- eggs\n"} {
 		_, _, err := Import([]byte(in))
 		designertest.WantValidationError(t, err, "file")
@@ -354,6 +357,7 @@ func TestImport_refusesWhatIsNotADocument(t *testing.T) {
 // TestImport_sharedSeeds reads the real data models under /work/shared when they are
 // there; what it asserts was checked by reading each document.
 func TestImport_sharedSeeds(t *testing.T) {
+	t.Parallel()
 	glob := func(pattern string) string {
 		m, _ := filepath.Glob(pattern)
 		if len(m) == 0 {
@@ -511,6 +515,7 @@ func BenchmarkImport_10Tables50Items(b *testing.B) {
 // operation cell, as data models written by hand often do, gives operations with their table or
 // index and a key condition.
 func TestImport_mappingTargetsAndPositionalKeys(t *testing.T) {
+	t.Parallel()
 	doc := `# Shop Data Model
 
 ## Table Designs

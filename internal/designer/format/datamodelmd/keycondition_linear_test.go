@@ -33,6 +33,7 @@ func TestLeadingKeyCondition_readsOnceWhateverTheCommas(t *testing.T) {
 }
 
 func TestParseKeyCondition_deepParenthesesAreRefused(t *testing.T) {
+	t.Parallel()
 	// The evaluator refuses parentheses around parentheses (DynamoDB calls them redundant) and this
 	// deep a nest, so the reader does too; a reader of its own once accepted both.
 	for _, n := range []int{2, dynamo.MaxExpressionDepth} {
@@ -50,6 +51,7 @@ func TestParseKeyCondition_deepParenthesesAreRefused(t *testing.T) {
 }
 
 func TestExpressionAttributes_namesEachAttributeOnceInOrder(t *testing.T) {
+	t.Parallel()
 	attrs, missing, err := dynamo.ExpressionAttributes("b, a, #x, b.c, #y, #x, size(a)", map[string]string{"#x": "c"})
 	if err != nil || fmt.Sprint(attrs) != "[b a c]" || fmt.Sprint(missing) != "[#y]" {
 		t.Errorf("attrs %v, missing %v, err %v", attrs, missing, err)

@@ -8,6 +8,7 @@ import (
 )
 
 func TestParseOperationText(t *testing.T) {
+	t.Parallel()
 	limit := func(n int) *int { return &n }
 	tests := []struct {
 		in   string

@@ -7,6 +7,7 @@ import (
 )
 
 func TestImport_mappingFillsOperationsAndKeepsTheCell(t *testing.T) {
+	t.Parallel()
 	md := "# DynamoDB Data Model\n\n## Table Designs\n\n### Orders Table\n\n| order_id | status |\n|---|---|\n| O1 | OPEN |\n\n" +
 		"- **Partition Key**: order_id - unique\n- **Sort Key**: None\n\n## Access Pattern Mapping\n\n" +
 		"| Pattern | Description | Tables/Indexes | DynamoDB Operations | Implementation Notes |\n|---|---|---|---|---|\n" +

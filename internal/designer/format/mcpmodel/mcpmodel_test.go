@@ -45,6 +45,7 @@ func exportMCP(t *testing.T, d designer.Design) ([]byte, testModel) {
 }
 
 func TestExport_golden(t *testing.T) {
+	t.Parallel()
 	got, err := Export(designertest.OrdersDesign())
 	if err != nil {
 		t.Fatal(err)
@@ -53,6 +54,7 @@ func TestExport_golden(t *testing.T) {
 }
 
 func TestExport_hrGolden(t *testing.T) {
+	t.Parallel()
 	got, err := Export(designertest.HRDesign(t))
 	if err != nil {
 		t.Fatal(err)
@@ -61,6 +63,7 @@ func TestExport_hrGolden(t *testing.T) {
 }
 
 func TestExport_topLevelIsTablesItemsAccessPatterns(t *testing.T) {
+	t.Parallel()
 	for name, d := range map[string]designer.Design{"export test": designertest.OrdersDesign(), "hr": designertest.HRDesign(t), "empty": {Name: "empty"}} {
 		t.Run(name, func(t *testing.T) {
 			out, err := Export(d)
@@ -91,6 +94,7 @@ func TestExport_topLevelIsTablesItemsAccessPatterns(t *testing.T) {
 }
 
 func TestExport_tablesAreCreateTableRequests(t *testing.T) {
+	t.Parallel()
 	d := designertest.OrdersDesign()
 	_, m := exportMCP(t, d)
 	want, err := tabledef.Tables(d, false)
@@ -118,6 +122,7 @@ func TestExport_tablesAreCreateTableRequests(t *testing.T) {
 }
 
 func TestExport_itemsRoundTrip(t *testing.T) {
+	t.Parallel()
 	d := designertest.OrdersDesign()
 	_, m := exportMCP(t, d)
 	if len(m.Items) != len(d.Tables) {
@@ -144,6 +149,7 @@ func TestExport_itemsRoundTrip(t *testing.T) {
 }
 
 func TestExport_accessPatternEntries(t *testing.T) {
+	t.Parallel()
 	_, m := exportMCP(t, designertest.OrdersDesign())
 	type entry struct{ pattern, op, table, index string }
 	want := []entry{
@@ -204,6 +210,7 @@ func TestExport_accessPatternEntries(t *testing.T) {
 }
 
 func TestLetterSuffix(t *testing.T) {
+	t.Parallel()
 	for k, want := range map[int]string{0: "a", 1: "b", 25: "z", 26: "aa", 27: "ab", 701: "zz", 702: "aaa"} {
 		if got := letterSuffix(k); got != want {
 			t.Errorf("letterSuffix(%d) = %q, want %q", k, got, want)
@@ -242,6 +249,7 @@ func needShell(t *testing.T) {
 }
 
 func TestShellQuote_examples(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"Orders": "Orders", "orders.v2-main": "orders.v2-main", "": "''", "a b": "'a b'",
 		"it's": `'it'\''s'`, "$(x)": "'$(x)'", `{"a":1}`: `'{"a":1}'`, "~": "'~'", "a=b": "'a=b'",
@@ -255,6 +263,7 @@ func TestShellQuote_examples(t *testing.T) {
 // The same words read back through the Go reader the fuzz test uses, so the quoting is checked
 // even where there is no shell.
 func TestShellQuote_readsBackWord(t *testing.T) {
+	t.Parallel()
 	line := "aws"
 	for _, w := range nastyWords {
 		line += " " + shellQuote(w)
@@ -369,6 +378,7 @@ func TestExport_commandsSurviveARealShell(t *testing.T) {
 }
 
 func TestExport_hostileTextRoundTripsThroughJSON(t *testing.T) {
+	t.Parallel()
 	d := injectionDesign("/nonexistent/pwned")
 	_, m := exportMCP(t, d)
 	evil := d.Name
@@ -431,6 +441,7 @@ func cliRequest(t *testing.T, words []string) (string, []byte, bool) {
 // Every read command is a request DynamoDB accepts: the evaluator, which refuses unused or missing
 // placeholders as DynamoDB does, runs it and finds what the mapping's operation finds.
 func TestExport_readCommandsRunOnTheEvaluator(t *testing.T) {
+	t.Parallel()
 	for name, d := range map[string]designer.Design{"export test": designertest.OrdersDesign(), "hr": designertest.HRDesign(t)} {
 		t.Run(name, func(t *testing.T) {
 			checked := 0
@@ -476,6 +487,7 @@ func TestExport_readCommandsRunOnTheEvaluator(t *testing.T) {
 }
 
 func TestExport_writeCommandsWriteWhatTheEvaluatorWrites(t *testing.T) {
+	t.Parallel()
 	d := designertest.OrdersDesign()
 	for _, n := range []int{4, 5} { // PutItem and UpdateItem
 		p, i, _ := d.PatternByNumber(n)
@@ -533,6 +545,7 @@ func TestExport_writeCommandsWriteWhatTheEvaluatorWrites(t *testing.T) {
 }
 
 func TestExport_refusesOperationsNoCommandExpresses(t *testing.T) {
+	t.Parallel()
 	op0 := "access_patterns/0/mapping/operations/0"
 	for _, tc := range []struct {
 		name, field string
@@ -585,6 +598,7 @@ func TestExport_refusesOperationsNoCommandExpresses(t *testing.T) {
 }
 
 func TestExport_deterministic(t *testing.T) {
+	t.Parallel()
 	for name, d := range map[string]designer.Design{"export test": designertest.OrdersDesign(), "hr": designertest.HRDesign(t)} {
 		t.Run(name, func(t *testing.T) { designertest.AssertDeterministic(t, Export, d) })
 	}
@@ -687,6 +701,7 @@ func designSnapshot(d designer.Design) string {
 }
 
 func TestMidSizeDesign_exports(t *testing.T) {
+	t.Parallel()
 	d := designertest.MidSizeDesign()
 	_, m := exportMCP(t, d)
 	if n := len(m.AccessPatterns); n != 200 {
@@ -717,6 +732,7 @@ func flagJSON(t *testing.T, c opCommand, flag string) string {
 }
 
 func TestExport_rowActions(t *testing.T) {
+	t.Parallel()
 	d := designertest.OrdersDesign()
 	batch, tx := &d.Patterns[9].Mapping, &d.Patterns[10].Mapping
 	// The batch deletes two keys although its row gives an attribute, and puts a key-only item.
@@ -771,6 +787,7 @@ func TestExport_rowActions(t *testing.T) {
 }
 
 func TestExport_refusesRowActions(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name  string
 		edit  func(*designer.Design)

@@ -124,6 +124,7 @@ func requirementJSON(tb testing.TB, d designer.Design) []byte {
 }
 
 func TestExport_roundTripIsByteIdentical(t *testing.T) {
+	t.Parallel()
 	for name, d := range map[string]designer.Design{
 		"rich":  richRequirementsDesign(),
 		"hr":    designertest.HRDesign(t),
@@ -147,11 +148,13 @@ func TestExport_roundTripIsByteIdentical(t *testing.T) {
 }
 
 func TestExport_golden(t *testing.T) {
+	t.Parallel()
 	got := Export(richRequirementsDesign())
 	designertest.Golden(t, "testdata/golden.md", got)
 }
 
 func TestExport_followsTheTemplate(t *testing.T) {
+	t.Parallel()
 	out := string(Export(designertest.HRDesign(t)))
 	var headings []string
 	for l := range strings.SplitSeq(out, "\n") {
@@ -197,6 +200,7 @@ func TestExport_followsTheTemplate(t *testing.T) {
 }
 
 func TestExport_cellsCannotBreakTheTable(t *testing.T) {
+	t.Parallel()
 	d := richRequirementsDesign()
 	out := string(Export(d))
 	if regexp.MustCompile(`(^|[^\\])<(script|b>)`).MatchString(out) {
@@ -219,6 +223,7 @@ func TestExport_cellsCannotBreakTheTable(t *testing.T) {
 }
 
 func TestExport_keyRequirementsAndRPS(t *testing.T) {
+	t.Parallel()
 	out := string(Export(richRequirementsDesign()))
 	for _, want := range []string{
 		`| 500 peak / 120.5 avg RPS | Read | order_id, a\,b, ünï | Latency <10 ms\; p99; Strong consistency; Result 1 item; Item size <1 KB; Notes: Latency of the cache is separate; see ADR-4 | Use GetItem<br>Entities: fake<br>Entities: Order, User*Star | ✅ |`,
@@ -237,6 +242,7 @@ func TestExport_keyRequirementsAndRPS(t *testing.T) {
 }
 
 func TestExport_checklistComesFromValidation(t *testing.T) {
+	t.Parallel()
 	d := designertest.HRDesign(t)
 	view := requirementsView(d)
 	var want []string
@@ -258,6 +264,7 @@ func TestExport_checklistComesFromValidation(t *testing.T) {
 }
 
 func TestExport_isDeterministicAndLeavesItsArgument(t *testing.T) {
+	t.Parallel()
 	d := designertest.HRDesign(t)
 	before := designertest.MustMarshal(t, d)
 	a, b := Export(d), Export(d)
@@ -293,6 +300,7 @@ func BenchmarkExport_200Patterns(b *testing.B) {
 // Prose written by people or other importers may hold headings, open code fences, or belong to an
 // aggregate analysis since deleted; none of it may turn into structure when read back.
 func TestExport_proseCannotBreakTheDocument(t *testing.T) {
+	t.Parallel()
 	d := richRequirementsDesign()
 	d.Aggregates = d.Aggregates[1:]
 	d.Prose.Sections = append(d.Prose.Sections,
@@ -315,6 +323,7 @@ func TestExport_proseCannotBreakTheDocument(t *testing.T) {
 // For random designs, design-json is lossless: reading the export gives the design back, and
 // the markdown requirement document is a fixed point of export and import.
 func TestRandomDesigns_designJSONRoundTripsAndRequirementsAreFixedPoints(t *testing.T) {
+	t.Parallel()
 	g := designertest.NewRandom(7, 11)
 	for n := range 200 {
 		d := designer.Normalize(g.Design(n))

@@ -23,6 +23,7 @@ func readFixture(tb testing.TB, name string) []byte {
 }
 
 func TestImport_fixtures(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		file  string
 		check func(t *testing.T, d designer.Design, notes []designer.ImportNote)
@@ -196,6 +197,7 @@ func assertFixedPoint(tb testing.TB, d designer.Design) {
 }
 
 func TestImport_refusesWhatIsNotARequirementDocument(t *testing.T) {
+	t.Parallel()
 	for name, data := range map[string][]byte{
 		"empty":         nil,
 		"blank":         []byte("  \n\n"),
@@ -214,6 +216,7 @@ func TestImport_refusesWhatIsNotARequirementDocument(t *testing.T) {
 }
 
 func TestImport_readsDamagedText(t *testing.T) {
+	t.Parallel()
 	doc := "# DynamoDB Modeling Session\r\n## Application Overview\r\n- **Domain**: Caf\xe9 orders\x07\r\n"
 	d, notes, err := Import([]byte(doc))
 	if err != nil {
@@ -228,6 +231,7 @@ func TestImport_readsDamagedText(t *testing.T) {
 }
 
 func TestImport_keyRequirementsCell(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		cell string
 		want keyRequirements
@@ -252,6 +256,7 @@ func TestImport_keyRequirementsCell(t *testing.T) {
 }
 
 func TestImport_rpsCell(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		cell      string
 		peak, avg string
@@ -277,6 +282,7 @@ func TestImport_rpsCell(t *testing.T) {
 }
 
 func TestImport_escapingRoundTrips(t *testing.T) {
+	t.Parallel()
 	for _, s := range []string{
 		"a | b", "line\nbreak", `back\slash`, `\|`, "<br>", "<script>x</script>", "<50ms", "a,b", "x;y",
 		"ünï ☕ 東京", `\<br>`, "trailing \\",
@@ -297,6 +303,7 @@ func TestImport_escapingRoundTrips(t *testing.T) {
 // The seed's template lists entities only in its relationships. Each name becomes an entity, once,
 // with a note at the relationship's line; an entity the document does define is not added again.
 func TestImport_entitiesNamedOnlyInRelationships(t *testing.T) {
+	t.Parallel()
 	doc := `# DynamoDB Modeling Session — Library
 
 ## Application Overview
@@ -334,6 +341,7 @@ func TestImport_entitiesNamedOnlyInRelationships(t *testing.T) {
 }
 
 func TestImport_sharedFixtures(t *testing.T) {
+	t.Parallel()
 	const dir = "/work/shared/fixtures/aws-dynamodb-examples"
 	if _, err := os.Stat(dir); err != nil {
 		t.Skipf("shared fixtures not present (%v); skipping", err)

@@ -35,6 +35,7 @@ func nestedJSON(levels int) string {
 const tooDeepText = "attribute value nests deeper than 32 levels, DynamoDB's limit"
 
 func TestValueJSON_nestsAtMost32Levels(t *testing.T) {
+	t.Parallel()
 	var v designer.Value
 	if err := v.UnmarshalJSON([]byte(nestedJSON(designer.MaxValueDepth))); err != nil {
 		t.Fatalf("%d levels: %v", designer.MaxValueDepth, err)
@@ -48,6 +49,7 @@ func TestValueJSON_nestsAtMost32Levels(t *testing.T) {
 }
 
 func TestParseJSON_refusesAnItemNestedPast32Levels(t *testing.T) {
+	t.Parallel()
 	doc := func(levels int) []byte {
 		d := designer.Design{Name: "Deep", Tables: []designer.Table{{Name: "Tab", PartitionKey: designer.KeyAttribute{Name: "pk", Type: designer.S},
 			Items: []designer.SampleItem{{ID: "1", Item: designer.Item{"pk": designer.Str("a"), "deep": designer.Str("HERE")}}}}}}
@@ -68,6 +70,7 @@ func TestParseJSON_refusesAnItemNestedPast32Levels(t *testing.T) {
 }
 
 func TestParsePaste_refusesAValueNestedPast32Levels(t *testing.T) {
+	t.Parallel()
 	table := designer.Table{Name: "Tab", PartitionKey: designer.KeyAttribute{Name: "pk", Type: designer.S}}
 	if _, err := designer.ParsePaste(`[{"pk":{"S":"a"},"deep":`+nestedJSON(designer.MaxValueDepth)+`}]`, table); err != nil {
 		t.Fatalf("%d levels: %v", designer.MaxValueDepth, err)
@@ -80,6 +83,7 @@ func TestParsePaste_refusesAValueNestedPast32Levels(t *testing.T) {
 }
 
 func TestParseCell_refusesAMapOrListNestedPast32Levels(t *testing.T) {
+	t.Parallel()
 	// A map cell is itself the first level, so its members may nest 31 more.
 	inner := nestedJSON(designer.MaxValueDepth - 1)
 	for _, c := range []struct {
@@ -102,6 +106,7 @@ func TestParseCell_refusesAMapOrListNestedPast32Levels(t *testing.T) {
 }
 
 func TestImport_dropsAValueNestedPast32Levels(t *testing.T) {
+	t.Parallel()
 	model := func(levels int) []byte {
 		return []byte(`{"DataModel": [{"TableName": "T", "KeyAttributes": {"PartitionKey": {"AttributeName": "id", "AttributeType": "S"}},` +
 			`"TableData": [{"id": {"S": "1"}, "deep": ` + nestedJSON(levels) + `}]}]}`)
@@ -127,6 +132,7 @@ func TestImport_dropsAValueNestedPast32Levels(t *testing.T) {
 }
 
 func TestEvaluateJSON_refusesValuesNestedPast32Levels(t *testing.T) {
+	t.Parallel()
 	d := designer.Design{Tables: []designer.Table{{Name: "Tab", PartitionKey: designer.KeyAttribute{Name: "pk", Type: designer.S},
 		Items: []designer.SampleItem{{ID: "1", Item: designer.Item{"pk": designer.Str("a")}}}}}}
 	want := "Nesting Levels have exceeded supported limits: " + tooDeepText

@@ -112,11 +112,13 @@ func has(v any, member string) bool {
 }
 
 func TestExport_golden(t *testing.T) {
+	t.Parallel()
 	got := mustExport(t, libraryDesign(t))
 	designertest.Golden(t, "testdata/library.golden", got)
 }
 
 func TestExport_writesWhatWorkbenchReads(t *testing.T) {
+	t.Parallel()
 	d := libraryDesign(t)
 	out := mustExport(t, d)
 	for range 3 {
@@ -233,6 +235,7 @@ func TestExport_writesWhatWorkbenchReads(t *testing.T) {
 }
 
 func TestDated_fillsOnlyTheDatesAModelLacks(t *testing.T) {
+	t.Parallel()
 	created := time.Date(2026, 3, 5, 9, 7, 0, 0, time.UTC)
 	modified := time.Date(2026, 11, 21, 16, 45, 0, 0, time.FixedZone("CET", 3600))
 	d := libraryDesign(t)
@@ -272,6 +275,7 @@ func TestDated_fillsOnlyTheDatesAModelLacks(t *testing.T) {
 }
 
 func TestImport_versions(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		file  string
 		check func(t *testing.T, d designer.Design, notes []designer.ImportNote)
@@ -451,6 +455,7 @@ func itemSortKeys(t designer.Table) []string {
 }
 
 func TestImport_keptMembersAreWrittenBack(t *testing.T) {
+	t.Parallel()
 	for _, file := range []string{"v2-dynobase.json", "v3-include.json"} {
 		t.Run(file, func(t *testing.T) {
 			data := readFixture(t, file)
@@ -500,6 +505,7 @@ func TestImport_keptMembersAreWrittenBack(t *testing.T) {
 // TestExportImport_roundTripIsAFixedPoint checks export → import → export gives the same bytes,
 // and that reading an export needs no notes.
 func TestExportImport_roundTripIsAFixedPoint(t *testing.T) {
+	t.Parallel()
 	designs := map[string]designer.Design{"hr-employees": designertest.HRDesign(t), "library-design.json": libraryDesign(t)}
 	for _, file := range []string{"v1-facets.json", "v2-dynobase.json", "v3-include.json", "no-version.json"} {
 		designs[file], _ = mustImport(t, readFixture(t, file))
@@ -545,6 +551,7 @@ func tableShape(tb testing.TB, t designer.Table) string {
 }
 
 func TestExportImport_importOfExportKeepsTheModel(t *testing.T) {
+	t.Parallel()
 	for _, d := range []designer.Design{designertest.HRDesign(t), libraryDesign(t)} {
 		t.Run(d.Name, func(t *testing.T) {
 			back, _ := mustImport(t, mustExport(t, d))
@@ -579,6 +586,7 @@ func TestExportImport_importOfExportKeepsTheModel(t *testing.T) {
 }
 
 func TestImport_notesWhatItLeavesOut(t *testing.T) {
+	t.Parallel()
 	data := []byte(`{
   "ModelName": "Odd\tmodel",
   "ModelMetadata": {"Version": "4.1", "Description": "bell \u0007 here"},
@@ -647,6 +655,7 @@ func TestImport_notesWhatItLeavesOut(t *testing.T) {
 }
 
 func TestImport_refusesWhatItCannotRead(t *testing.T) {
+	t.Parallel()
 	table := func(members string) string {
 		return `{"ModelName": "M", "DataModel": [{` + members + `}]}`
 	}
@@ -687,6 +696,7 @@ func TestImport_refusesWhatItCannotRead(t *testing.T) {
 }
 
 func TestTemplate_readsWorkbenchPlaceholders(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ alias, want string }{
 		{"USER#<id>", "USER#{id}"},
 		{"TICKET#${ticketId}", "TICKET#{ticketId}"},
@@ -710,6 +720,7 @@ func TestTemplate_readsWorkbenchPlaceholders(t *testing.T) {
 // TestImport_sharedFixtures reads the real Workbench exports under /work/shared when
 // they are there; the names and counts were read from the files.
 func TestImport_sharedFixtures(t *testing.T) {
+	t.Parallel()
 	const dir = "/work/shared/fixtures/aws-dynamodb-examples"
 	if _, err := os.Stat(dir); err != nil {
 		t.Skip("the shared fixtures are not here (" + dir + "); this test reads real Workbench exports when they are")
