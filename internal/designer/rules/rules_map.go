@@ -147,13 +147,8 @@ func map001Unmapped(d designer.Design, out []Finding) []Finding {
 		if p.Status == designer.StatusOutside || len(p.Mapping.Operations) > 0 {
 			continue
 		}
-		out = append(out, Finding{
-			Code:     "MAP001",
-			Severity: SeverityError,
-			Message: patternName(p) + " has no operation; map it to the DynamoDB operations that serve it, " +
-				"or mark it as served outside DynamoDB and say how in its mapping notes",
-			Path: patternFieldPath(p, "mapping"),
-		})
+		out = append(out, finding("MAP001", patternFieldPath(p, "mapping"),
+			patternName(p)+" has no operation; map it to the DynamoDB operations that serve it, "+"or mark it as served outside DynamoDB and say how in its mapping notes"))
 	}
 	return out
 }
@@ -165,7 +160,7 @@ func map002KeyedOperations(d designer.Design, out []Finding) []Finding {
 		if !keyedOp(o.op.Op) || !o.found {
 			continue
 		}
-		f := Finding{Code: "MAP002", Severity: SeverityError, Path: o.path("key_condition")}
+		f := finding("MAP002", o.path("key_condition"), "")
 		keys := designer.TableKeyNames(o.target.t)
 		keyList := o.target.t.Name + "'s primary key (" + strings.Join(keys, ", ") + ")"
 		if o.op.Index != "" {
@@ -245,7 +240,7 @@ func map003QueryKeys(d designer.Design, out []Finding) []Finding {
 		if o.op.Op != "Query" || !o.found {
 			continue
 		}
-		f := Finding{Code: "MAP003", Severity: SeverityError, Path: o.path("key_condition")}
+		f := finding("MAP003", o.path("key_condition"), "")
 		pkNames := keyNames(o.target.pk)
 		terms, err := dynamo.ParseKeyCondition(o.op.KeyCondition, o.op.Names)
 		switch {
@@ -325,13 +320,8 @@ func map004Scans(d designer.Design, out []Finding) []Finding {
 		if o.op.Op != "Scan" {
 			continue
 		}
-		out = append(out, Finding{
-			Code:     "MAP004",
-			Severity: SeverityWarning,
-			Message: o.label() + " reads every item and pays for all of them; give the pattern a key it can Query " +
-				"(a table key or a GSI), or mark the pattern as served outside DynamoDB",
-			Path: o.path(""),
-		})
+		out = append(out, finding("MAP004", o.path(""),
+			o.label()+" reads every item and pays for all of them; give the pattern a key it can Query "+"(a table key or a GSI), or mark the pattern as served outside DynamoDB"))
 	}
 	return out
 }
@@ -342,13 +332,8 @@ func map005ConsistentGSI(d designer.Design, out []Finding) []Finding {
 		if !o.op.Consistent || !o.found || !o.target.gsi() {
 			continue
 		}
-		out = append(out, Finding{
-			Code:     "MAP005",
-			Severity: SeverityError,
-			Message: o.label() + " asks for a strongly consistent read, which a GSI cannot give; read eventually consistent, " +
-				"or serve the pattern from the table or an LSI",
-			Path: o.path("consistent"),
-		})
+		out = append(out, finding("MAP005", o.path("consistent"),
+			o.label()+" asks for a strongly consistent read, which a GSI cannot give; read eventually consistent, "+"or serve the pattern from the table or an LSI"))
 	}
 	return out
 }
@@ -382,13 +367,8 @@ func map006Projection(d designer.Design, out []Finding) []Finding {
 		if o.target.lsi {
 			cost = "DynamoDB fetches them from " + o.target.t.Name + " for each result, at extra read cost"
 		}
-		out = append(out, Finding{
-			Code:     "MAP006",
-			Severity: SeverityWarning,
-			Message: o.label() + " needs " + designer.ListAnd(missing) + ", which " + o.target.label() + " does not project; " + cost +
-				". Add " + pluralThem(len(missing)) + " to the index's INCLUDE projection, or accept the extra reads",
-			Path: o.path("index"),
-		})
+		out = append(out, finding("MAP006", o.path("index"),
+			o.label()+" needs "+designer.ListAnd(missing)+", which "+o.target.label()+" does not project; "+cost+". Add "+pluralThem(len(missing))+" to the index's INCLUDE projection, or accept the extra reads"))
 	}
 	return out
 }
@@ -444,13 +424,8 @@ func map007FilterOnKey(d designer.Design, out []Finding) []Finding {
 		if len(used) == 0 {
 			continue
 		}
-		out = append(out, Finding{
-			Code:     "MAP007",
-			Severity: SeverityError,
-			Message: o.label() + " filters on " + designer.ListAnd(used) + ", a key attribute of " + o.target.label() +
-				", which DynamoDB refuses in a Query filter; move the condition into the key condition",
-			Path: o.path("filter"),
-		})
+		out = append(out, finding("MAP007", o.path("filter"),
+			o.label()+" filters on "+designer.ListAnd(used)+", a key attribute of "+o.target.label()+", which DynamoDB refuses in a Query filter; move the condition into the key condition"))
 	}
 	return out
 }
@@ -483,13 +458,8 @@ func map008CallSizes(d designer.Design, out []Finding) []Finding {
 				continue
 			}
 			o := mapOp{p: p, i: first, op: p.Mapping.Operations[first]}
-			out = append(out, Finding{
-				Code:     "MAP008",
-				Severity: SeverityError,
-				Message: patternName(*p) + " puts " + strconv.Itoa(n) + " requests into one " + l.op + ", which takes at most " +
-					strconv.Itoa(l.most) + " " + l.words + "; split them into calls of " + strconv.Itoa(l.most) + " or fewer",
-				Path: o.path(""),
-			})
+			out = append(out, finding("MAP008", o.path(""),
+				patternName(*p)+" puts "+strconv.Itoa(n)+" requests into one "+l.op+", which takes at most "+strconv.Itoa(l.most)+" "+l.words+"; split them into calls of "+strconv.Itoa(l.most)+" or fewer"))
 		}
 	}
 	return out
@@ -507,13 +477,8 @@ func map010Unbounded(d designer.Design, out []Finding) []Finding {
 			continue
 		}
 		bound := "its result bound is " + inQuotes(strings.TrimSpace(o.p.ResultBound))
-		out = append(out, Finding{
-			Code:     "MAP010",
-			Severity: SeverityWarning,
-			Message: o.label() + " has no Limit, and " + bound + "; set a Limit and page with LastEvaluatedKey, " +
-				"so that each request reads a bounded page instead of up to 1 MB",
-			Path: o.path("limit"),
-		})
+		out = append(out, finding("MAP010", o.path("limit"),
+			o.label()+" has no Limit, and "+bound+"; set a Limit and page with LastEvaluatedKey, "+"so that each request reads a bounded page instead of up to 1 MB"))
 	}
 	return out
 }
@@ -570,7 +535,7 @@ func parseResultBound(s string) (n float64, unbounded, known bool) {
 func map012Names(d designer.Design, out []Finding) []Finding {
 	known := map[string]map[string]bool{}
 	for _, o := range mapOperations(d) {
-		f := Finding{Code: "MAP012", Severity: SeverityError}
+		f := finding("MAP012", "", "")
 		t, _, tableOK := d.TableByName(o.op.Table)
 		switch {
 		case strings.TrimSpace(o.op.Table) == "":
@@ -611,13 +576,11 @@ func map012Names(d designer.Design, out []Finding) []Finding {
 			}
 			switch {
 			case len(missing) > 0:
-				out = append(out, Finding{Code: "MAP012", Severity: SeverityError, Path: o.path(e.field),
-					Message: o.label() + "'s " + e.label + " uses " + designer.ListAnd(missing) + ", which its names do not define; add " +
-						missing[0] + "=<attribute> to the operation's names"})
+				out = append(out, finding("MAP012", o.path(e.field),
+					o.label()+"'s "+e.label+" uses "+designer.ListAnd(missing)+", which its names do not define; add "+missing[0]+"=<attribute> to the operation's names"))
 			case len(unknown) > 0:
-				out = append(out, Finding{Code: "MAP012", Severity: SeverityError, Path: o.path(e.field),
-					Message: o.label() + "'s " + e.label + " names " + designer.ListAnd(unknown) + ", which " + t.Name +
-						" neither declares nor holds in any sample item; correct the name, or declare the attribute"})
+				out = append(out, finding("MAP012", o.path(e.field),
+					o.label()+"'s "+e.label+" names "+designer.ListAnd(unknown)+", which "+t.Name+" neither declares nor holds in any sample item; correct the name, or declare the attribute"))
 			}
 		}
 	}
@@ -678,24 +641,15 @@ func mapEvaluated(d designer.Design, out []Finding) []Finding {
 				returned = returned || len(res.Items) > 0
 			}
 			if stated, pass := dynamo.Verdict(o.target.t, op, res); stated && !pass {
-				out = append(out, Finding{
-					Code:     "MAP009",
-					Severity: SeverityWarning,
-					Message:  o.label() + " " + expectedDifference(o.target.t, op, res) + "; correct the operation or the sample items, or record what it returns as expected",
-					Path:     o.path("expected"),
-				})
+				out = append(out, finding("MAP009", o.path("expected"),
+					o.label()+" "+expectedDifference(o.target.t, op, res)+"; correct the operation or the sample items, or record what it returns as expected"))
 			}
 		}
 		if read && firstRead >= 0 && !returned {
 			o := mapOp{p: p, i: firstRead, op: p.Mapping.Operations[firstRead]}
 			o.target, o.found = resolveTarget(d, o.op)
-			out = append(out, Finding{
-				Code:     "MAP011",
-				Severity: SeverityWarning,
-				Message: o.label() + " returns no item from the sample data, so the samples do not show it working; " +
-					"add sample items it should find, or check its key condition and values",
-				Path: o.path(""),
-			})
+			out = append(out, finding("MAP011", o.path(""),
+				o.label()+" returns no item from the sample data, so the samples do not show it working; "+"add sample items it should find, or check its key condition and values"))
 		}
 	}
 	return out

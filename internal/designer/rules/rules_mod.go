@@ -139,41 +139,23 @@ func mod001Names(d designer.Design, out []Finding) []Finding {
 	for _, t := range d.Tables {
 		seen[t.Name]++
 		if seen[t.Name] == 2 {
-			out = append(out, Finding{
-				Code:     "MOD001",
-				Severity: SeverityError,
-				Message:  strconv.Itoa(countTables(d, t.Name)) + " tables are named " + inQuotes(t.Name) + "; give each table its own name",
-				Path:     tablePath(t),
-			})
+			out = append(out, finding("MOD001", tablePath(t),
+				strconv.Itoa(countTables(d, t.Name))+" tables are named "+inQuotes(t.Name)+"; give each table its own name"))
 		}
 		if problem := nameProblem(t.Name); problem != "" {
-			out = append(out, Finding{
-				Code:     "MOD001",
-				Severity: SeverityError,
-				Message:  "Table name " + inQuotes(t.Name) + " " + problem + "; a table name is 3 to 255 letters, digits, \"_\", \"-\" or \".\"",
-				Path:     tablePath(t),
-			})
+			out = append(out, finding("MOD001", tablePath(t),
+				"Table name "+inQuotes(t.Name)+" "+problem+"; a table name is 3 to 255 letters, digits, \"_\", \"-\" or \".\""))
 		}
 		indexSeen := map[string]int{}
 		for _, m := range modIndexes(t) {
 			indexSeen[m.ix.Name]++
 			if indexSeen[m.ix.Name] == 2 {
-				out = append(out, Finding{
-					Code:     "MOD001",
-					Severity: SeverityError,
-					Message: t.Name + " has " + strconv.Itoa(countIndexes(t, m.ix.Name)) + " indexes named " + inQuotes(m.ix.Name) +
-						"; GSIs and LSIs of one table need distinct names, so rename all but one",
-					Path: indexPath(t, m.ix),
-				})
+				out = append(out, finding("MOD001", indexPath(t, m.ix),
+					t.Name+" has "+strconv.Itoa(countIndexes(t, m.ix.Name))+" indexes named "+inQuotes(m.ix.Name)+"; GSIs and LSIs of one table need distinct names, so rename all but one"))
 			}
 			if problem := nameProblem(m.ix.Name); problem != "" {
-				out = append(out, Finding{
-					Code:     "MOD001",
-					Severity: SeverityError,
-					Message: m.kind() + " name " + inQuotes(m.ix.Name) + " on " + t.Name + " " + problem +
-						"; an index name is 3 to 255 letters, digits, \"_\", \"-\" or \".\"",
-					Path: indexPath(t, m.ix),
-				})
+				out = append(out, finding("MOD001", indexPath(t, m.ix),
+					m.kind()+" name "+inQuotes(m.ix.Name)+" on "+t.Name+" "+problem+"; an index name is 3 to 255 letters, digits, \"_\", \"-\" or \".\""))
 			}
 		}
 	}
@@ -225,13 +207,8 @@ func mod002KeyTypes(d designer.Design, out []Finding) []Finding {
 			if k.attr.Type == "" {
 				has = "has no type"
 			}
-			out = append(out, Finding{
-				Code:     "MOD002",
-				Severity: SeverityError,
-				Message: "Key attribute " + k.attr.Name + ", " + k.role(t) + ", " + has +
-					"; key attributes are S, N or B, so change its type or key on another attribute",
-				Path: keyPath(t, k),
-			})
+			out = append(out, finding("MOD002", keyPath(t, k),
+				"Key attribute "+k.attr.Name+", "+k.role(t)+", "+has+"; key attributes are S, N or B, so change its type or key on another attribute"))
 		}
 	}
 	return out
@@ -266,13 +243,8 @@ func mod003KeyShape(d designer.Design, out []Finding) []Finding {
 				if len(part.keys) <= limit {
 					continue
 				}
-				out = append(out, Finding{
-					Code:     "MOD003",
-					Severity: SeverityError,
-					Message: m.label(t) + " has " + strconv.Itoa(len(part.keys)) + " " + part.name + " key attributes (" +
-						designer.ListAnd(keyNames(part.keys)) + ")" + advice,
-					Path: indexPath(t, m.ix) + part.field,
-				})
+				out = append(out, finding("MOD003", indexPath(t, m.ix)+part.field,
+					m.label(t)+" has "+strconv.Itoa(len(part.keys))+" "+part.name+" key attributes ("+designer.ListAnd(keyNames(part.keys))+")"+advice))
 			}
 		}
 	}
@@ -292,22 +264,12 @@ func keyNames(keys []designer.KeyAttribute) []string {
 func mod004IndexCounts(d designer.Design, out []Finding) []Finding {
 	for _, t := range d.Tables {
 		if n := len(t.GSIs); n > maxGSIsPerTable {
-			out = append(out, Finding{
-				Code:     "MOD004",
-				Severity: SeverityError,
-				Message: t.Name + " has " + strconv.Itoa(n) + " GSIs; a table has at most 20 (the default quota), so remove " +
-					strconv.Itoa(n-maxGSIsPerTable) + " or serve their patterns with shared, overloaded GSIs",
-				Path: tablePath(t),
-			})
+			out = append(out, finding("MOD004", tablePath(t),
+				t.Name+" has "+strconv.Itoa(n)+" GSIs; a table has at most 20 (the default quota), so remove "+strconv.Itoa(n-maxGSIsPerTable)+" or serve their patterns with shared, overloaded GSIs"))
 		}
 		if n := len(t.LSIs); n > maxLSIsPerTable {
-			out = append(out, Finding{
-				Code:     "MOD004",
-				Severity: SeverityError,
-				Message: t.Name + " has " + strconv.Itoa(n) + " LSIs; a table has at most 5, so remove " +
-					strconv.Itoa(n-maxLSIsPerTable) + " or make them GSIs",
-				Path: tablePath(t),
-			})
+			out = append(out, finding("MOD004", tablePath(t),
+				t.Name+" has "+strconv.Itoa(n)+" LSIs; a table has at most 5, so remove "+strconv.Itoa(n-maxLSIsPerTable)+" or make them GSIs"))
 		}
 		for i := range t.LSIs {
 			ix := &t.LSIs[i]
@@ -316,14 +278,8 @@ func mod004IndexCounts(d designer.Design, out []Finding) []Finding {
 				continue
 			}
 			k := ix.PartitionKey[0]
-			out = append(out, Finding{
-				Code:     "MOD004",
-				Severity: SeverityError,
-				Message: "LSI " + ix.Name + " on " + t.Name + " has partition key " + k.Name + " (" + string(k.Type) +
-					"), but an LSI shares the table's, " + t.PartitionKey.Name + " (" + string(t.PartitionKey.Type) +
-					"); use the table's partition key, or make it a GSI",
-				Path: indexPath(t, ix) + "/partition_key",
-			})
+			out = append(out, finding("MOD004", indexPath(t, ix)+"/partition_key",
+				"LSI "+ix.Name+" on "+t.Name+" has partition key "+k.Name+" ("+string(k.Type)+"), but an LSI shares the table's, "+t.PartitionKey.Name+" ("+string(t.PartitionKey.Type)+"); use the table's partition key, or make it a GSI"))
 		}
 	}
 	return out
@@ -353,32 +309,17 @@ func mod005Projections(d designer.Design, out []Finding) []Finding {
 			total += len(nonKey)
 			path := indexPath(t, m.ix) + "/projection"
 			if len(listedKeys) > 0 {
-				out = append(out, Finding{
-					Code:     "MOD005",
-					Severity: SeverityError,
-					Message: m.label(t) + " lists key attribute" + plural(len(listedKeys)) + " " + designer.ListAnd(listedKeys) +
-						" in its INCLUDE projection; keys are always projected and DynamoDB refuses them there, so remove them from the list",
-					Path: path,
-				})
+				out = append(out, finding("MOD005", path,
+					m.label(t)+" lists key attribute"+plural(len(listedKeys))+" "+designer.ListAnd(listedKeys)+" in its INCLUDE projection; keys are always projected and DynamoDB refuses them there, so remove them from the list"))
 			}
 			if len(nonKey) > maxProjectedPerIndex {
-				out = append(out, Finding{
-					Code:     "MOD005",
-					Severity: SeverityError,
-					Message: m.label(t) + " projects " + strconv.Itoa(len(nonKey)) +
-						" non-key attributes; INCLUDE allows at most 20, so trim the list to what its patterns read or project ALL",
-					Path: path,
-				})
+				out = append(out, finding("MOD005", path,
+					m.label(t)+" projects "+strconv.Itoa(len(nonKey))+" non-key attributes; INCLUDE allows at most 20, so trim the list to what its patterns read or project ALL"))
 			}
 		}
 		if total > maxProjectedPerTable {
-			out = append(out, Finding{
-				Code:     "MOD005",
-				Severity: SeverityError,
-				Message: "The indexes of " + t.Name + " project " + strconv.Itoa(total) +
-					" non-key attributes in all; DynamoDB allows at most 100 per table (a name in two indexes counts twice), so trim the INCLUDE lists",
-				Path: tablePath(t),
-			})
+			out = append(out, finding("MOD005", tablePath(t),
+				"The indexes of "+t.Name+" project "+strconv.Itoa(total)+" non-key attributes in all; DynamoDB allows at most 100 per table (a name in two indexes counts twice), so trim the INCLUDE lists"))
 		}
 	}
 	return out
@@ -516,25 +457,15 @@ func (r *itemRules) mod006ItemKeys(i int, it designer.SampleItem, out []Finding)
 		tk, isTable := k.tableKey()
 		if !ok {
 			if isTable {
-				out = append(out, Finding{
-					Code:     "MOD006",
-					Severity: SeverityError,
-					Message: itemLabel(t, it, i) + " lacks " + k.name + ", " + tk.role(t) +
-						"; every item needs the table's key attributes, so add it",
-					Path: itemPath(t, it, i) + "/" + k.name,
-				})
+				out = append(out, finding("MOD006", itemPath(t, it, i)+"/"+k.name,
+					itemLabel(t, it, i)+" lacks "+k.name+", "+tk.role(t)+"; every item needs the table's key attributes, so add it"))
 			}
 			continue
 		}
 		mistyped := isTable && v.Type != tk.attr.Type
 		if mistyped {
-			out = append(out, Finding{
-				Code:     "MOD006",
-				Severity: SeverityError,
-				Message: itemLabel(t, it, i) + " holds " + k.name + " as " + string(v.Type) + ", but it is " + tk.role(t) +
-					" of type " + string(tk.attr.Type) + "; store it as " + string(tk.attr.Type),
-				Path: itemPath(t, it, i) + "/" + k.name,
-			})
+			out = append(out, finding("MOD006", itemPath(t, it, i)+"/"+k.name,
+				itemLabel(t, it, i)+" holds "+k.name+" as "+string(v.Type)+", but it is "+tk.role(t)+" of type "+string(tk.attr.Type)+"; store it as "+string(tk.attr.Type)))
 		}
 		switch size := keyValueBytes(v); {
 		case mistyped:
@@ -544,34 +475,18 @@ func (r *itemRules) mod006ItemKeys(i int, it designer.SampleItem, out []Finding)
 			for j, u := range k.uses {
 				roles[j] = u.role(t)
 			}
-			out = append(out, Finding{
-				Code:     "MOD006",
-				Severity: SeverityError,
-				Message: itemLabel(t, it, i) + " holds an empty " + typeWord(v.Type) + " in " + k.name + ", " + designer.ListAnd(roles) +
-					"; DynamoDB refuses empty key values, so give it a value" + leaveOutAdvice(k),
-				Path: itemPath(t, it, i) + "/" + k.name,
-			})
+			out = append(out, finding("MOD006", itemPath(t, it, i)+"/"+k.name,
+				itemLabel(t, it, i)+" holds an empty "+typeWord(v.Type)+" in "+k.name+", "+designer.ListAnd(roles)+"; DynamoDB refuses empty key values, so give it a value"+leaveOutAdvice(k)))
 		case size > k.limit:
-			out = append(out, Finding{
-				Code:     "MOD008",
-				Severity: SeverityError,
-				Message: itemLabel(t, it, i) + " holds a " + formatBytes(size) + " value in " + k.name + ", " + k.limitUse.role(t) +
-					"; a " + keyKind(k.limitUse) + " value is at most " + formatBytes(k.limit) + ", so shorten it or key on a hash of it",
-				Path: itemPath(t, it, i) + "/" + k.name,
-			})
+			out = append(out, finding("MOD008", itemPath(t, it, i)+"/"+k.name,
+				itemLabel(t, it, i)+" holds a "+formatBytes(size)+" value in "+k.name+", "+k.limitUse.role(t)+"; a "+keyKind(k.limitUse)+" value is at most "+formatBytes(k.limit)+", so shorten it or key on a hash of it"))
 		}
 		for _, u := range k.typed {
 			if v.Type == u.attr.Type {
 				continue
 			}
-			out = append(out, Finding{
-				Code:     "MOD009",
-				Severity: SeverityError,
-				Message: itemLabel(t, it, i) + " holds " + k.name + " as " + string(v.Type) + ", but " + u.idx.label(t) +
-					" declares it " + string(u.attr.Type) + "; DynamoDB refuses the whole write, so store it as " +
-					string(u.attr.Type) + " or leave it out",
-				Path: itemPath(t, it, i) + "/" + k.name,
-			})
+			out = append(out, finding("MOD009", itemPath(t, it, i)+"/"+k.name,
+				itemLabel(t, it, i)+" holds "+k.name+" as "+string(v.Type)+", but "+u.idx.label(t)+" declares it "+string(u.attr.Type)+"; DynamoDB refuses the whole write, so store it as "+string(u.attr.Type)+" or leave it out"))
 		}
 	}
 	return out
@@ -626,7 +541,7 @@ func (r *itemRules) mod007ItemSize(i int, it designer.SampleItem, out []Finding)
 	if size <= largeItemBytes {
 		return out
 	}
-	f := Finding{Code: "MOD007", Path: itemPath(r.t, it, i)}
+	f := finding("MOD007", itemPath(r.t, it, i), "")
 	switch {
 	case size > maxItemBytes:
 		f.Severity = SeverityError
@@ -707,13 +622,8 @@ func duplicateKeyFinding(t designer.Table, rows []int) Finding {
 		key += ", " + t.SortKey.Name + " = " + keyValueText(first[t.SortKey.Name])
 	}
 	second := rows[1]
-	return Finding{
-		Code:     "MOD010",
-		Severity: SeverityError,
-		Message: "Items " + designer.ListAnd(ids) + " of " + t.Name + " share the primary key " + key +
-			"; DynamoDB keeps only the last one written, so give each item its own key",
-		Path: itemPath(t, t.Items[second], second),
-	}
+	return finding("MOD010", itemPath(t, t.Items[second], second),
+		"Items "+designer.ListAnd(ids)+" of "+t.Name+" share the primary key "+key+"; DynamoDB keeps only the last one written, so give each item its own key")
 }
 
 // keyValueText writes a key value as a message shows it: strings quoted, numbers as written.
@@ -735,13 +645,8 @@ func (r *itemRules) mod011NullText(i int, it designer.SampleItem, out []Finding)
 		if v.Type != designer.S || len(v.S) != 4 || !strings.EqualFold(v.S, "null") {
 			continue
 		}
-		out = append(out, Finding{
-			Code:     "MOD011",
-			Severity: SeverityWarning,
-			Message: itemLabel(r.t, it, i) + " holds the text " + inQuotes(v.S) + " in " + name +
-				"; leave the attribute out of the item instead (an empty cell)",
-			Path: itemPath(r.t, it, i) + "/" + name,
-		})
+		out = append(out, finding("MOD011", itemPath(r.t, it, i)+"/"+name,
+			itemLabel(r.t, it, i)+" holds the text "+inQuotes(v.S)+" in "+name+"; leave the attribute out of the item instead (an empty cell)"))
 	}
 	return out
 }
@@ -766,13 +671,8 @@ func (r *itemRules) mod014Taxonomy(i int, it designer.SampleItem, out []Finding)
 	if r.taxonomyBySK {
 		kind, taxonomy = "sort key", "SK taxonomy"
 	}
-	return append(out, Finding{
-		Code:     "MOD014",
-		Severity: SeverityWarning,
-		Message: itemLabel(r.t, it, i) + " has " + kind + " " + strconv.Quote(v.S) + ", which matches none of the " + taxonomy +
-			" (" + strings.Join(r.templates, ", ") + "); fix the key, or add the entity type it belongs to",
-		Path: itemPath(r.t, it, i) + "/" + r.taxonomy.Name,
-	})
+	return append(out, finding("MOD014", itemPath(r.t, it, i)+"/"+r.taxonomy.Name,
+		itemLabel(r.t, it, i)+" has "+kind+" "+strconv.Quote(v.S)+", which matches none of the "+taxonomy+" ("+strings.Join(r.templates, ", ")+"); fix the key, or add the entity type it belongs to"))
 }
 
 // mod015TTLNumber is MOD015 on an item: DynamoDB expires an item only when its TTL attribute is a
@@ -785,13 +685,8 @@ func (r *itemRules) mod015TTLNumber(i int, it designer.SampleItem, out []Finding
 	if !ok || v.Type == designer.N {
 		return out
 	}
-	return append(out, Finding{
-		Code:     "MOD015",
-		Severity: SeverityError,
-		Message: itemLabel(r.t, it, i) + " holds its TTL attribute " + r.ttl + " as " + string(v.Type) +
-			"; TTL ignores anything but a Number of Unix epoch seconds (such as 1767225600), so the item would never expire",
-		Path: itemPath(r.t, it, i) + "/" + r.ttl,
-	})
+	return append(out, finding("MOD015", itemPath(r.t, it, i)+"/"+r.ttl,
+		itemLabel(r.t, it, i)+" holds its TTL attribute "+r.ttl+" as "+string(v.Type)+"; TTL ignores anything but a Number of Unix epoch seconds (such as 1767225600), so the item would never expire"))
 }
 
 // mod015TTLDeclared is MOD015 on the table: a TTL attribute declared with another type than N.
@@ -803,13 +698,8 @@ func mod015TTLDeclared(t designer.Table, out []Finding) []Finding {
 	if !ok || typ == designer.N {
 		return out
 	}
-	return append(out, Finding{
-		Code:     "MOD015",
-		Severity: SeverityError,
-		Message: "The TTL attribute " + t.TTLAttribute + " of " + t.Name + " is declared " + string(typ) +
-			"; TTL needs a Number of Unix epoch seconds, so declare it N",
-		Path: tablePath(t) + "/ttl_attribute",
-	})
+	return append(out, finding("MOD015", tablePath(t)+"/ttl_attribute",
+		"The TTL attribute "+t.TTLAttribute+" of "+t.Name+" is declared "+string(typ)+"; TTL needs a Number of Unix epoch seconds, so declare it N"))
 }
 
 // mod012GenericNames is MOD012: the seed's "Natural Keys Over Generic Identifiers". An index key
@@ -824,24 +714,15 @@ func mod012GenericNames(d designer.Design, out []Finding) []Finding {
 			if !k.table() {
 				what = k.idx.label(t)
 			}
-			out = append(out, Finding{
-				Code:     "MOD012",
-				Severity: SeverityInfo,
-				Message: "The " + keyKind(k) + " of " + what + " is the generic " + k.attr.Name +
-					"; a natural name (customer_id, order_date) says what the key identifies without extra documentation",
-				Path: keyPath(t, k),
-			})
+			out = append(out, finding("MOD012", keyPath(t, k),
+				"The "+keyKind(k)+" of "+what+" is the generic "+k.attr.Name+"; a natural name (customer_id, order_date) says what the key identifies without extra documentation"))
 		}
 		for _, m := range modIndexes(t) {
 			if !genericName(m.ix.Name) {
 				continue
 			}
-			out = append(out, Finding{
-				Code:     "MOD012",
-				Severity: SeverityInfo,
-				Message:  m.label(t) + " has a generic name; name it after the query it serves, such as OrdersByCustomer",
-				Path:     indexPath(t, m.ix),
-			})
+			out = append(out, finding("MOD012", indexPath(t, m.ix),
+				m.label(t)+" has a generic name; name it after the query it serves, such as OrdersByCustomer"))
 		}
 	}
 	return out
@@ -879,13 +760,8 @@ func genericName(name string) bool {
 func mod013FewItems(d designer.Design, out []Finding) []Finding {
 	for _, t := range d.Tables {
 		if n := len(t.Items); n < minSampleItems {
-			out = append(out, Finding{
-				Code:     "MOD013",
-				Severity: SeverityWarning,
-				Message: t.Name + " has " + strconv.Itoa(n) + " sample item" + plural(n) +
-					"; add representative items (the seed asks for 5 to 10) so its access patterns can be checked against them",
-				Path: tablePath(t),
-			})
+			out = append(out, finding("MOD013", tablePath(t),
+				t.Name+" has "+strconv.Itoa(n)+" sample item"+plural(n)+"; add representative items (the seed asks for 5 to 10) so its access patterns can be checked against them"))
 		}
 	}
 	return out
@@ -978,12 +854,8 @@ func mod016UnusedIndex(d designer.Design, out []Finding) []Finding {
 			if m.lsi {
 				advice = "; map the pattern that needs it to a Query on it (an LSI can only be removed by recreating the table)"
 			}
-			out = append(out, Finding{
-				Code:     "MOD016",
-				Severity: SeverityWarning,
-				Message:  m.label(t) + " serves no access pattern but still costs writes and storage" + advice,
-				Path:     indexPath(t, m.ix),
-			})
+			out = append(out, finding("MOD016", indexPath(t, m.ix),
+				m.label(t)+" serves no access pattern but still costs writes and storage"+advice))
 		}
 	}
 	return out
@@ -1015,7 +887,7 @@ func mod017Sparse(d designer.Design, out []Finding) []Finding {
 					left = append(left, i)
 				}
 			}
-			f := Finding{Code: "MOD017", Severity: SeverityWarning, Path: indexPath(t, m.ix) + "/sparse"}
+			f := finding("MOD017", indexPath(t, m.ix)+"/sparse", "")
 			switch {
 			case m.ix.Sparse && len(left) == 0:
 				f.Message = m.label(t) + " is marked sparse, but every sample item has its key attributes" +
@@ -1106,12 +978,8 @@ func mod018AllProjection(d designer.Design, out []Finding) []Finding {
 				continue
 			}
 			slices.Sort(patterns)
-			out = append(out, Finding{
-				Code:     "MOD018",
-				Severity: SeverityInfo,
-				Message:  m.label(t) + " projects ALL, but " + patternNumbers(patterns) + " " + readsAtMost(len(patterns), most, union) + ": " + projectionAdvice(union),
-				Path:     indexPath(t, m.ix) + "/projection",
-			})
+			out = append(out, finding("MOD018", indexPath(t, m.ix)+"/projection",
+				m.label(t)+" projects ALL, but "+patternNumbers(patterns)+" "+readsAtMost(len(patterns), most, union)+": "+projectionAdvice(union)))
 		}
 	}
 	return out
@@ -1202,13 +1070,8 @@ func mod019Undeclared(d designer.Design, out []Finding) []Finding {
 		}
 		use(t.TTLAttribute, "TTL")
 		for _, attr := range order {
-			out = append(out, Finding{
-				Code:     "MOD019",
-				Severity: SeverityWarning,
-				Message: t.Name + " uses " + attr + " (" + strings.Join(usesOf[attr], ", ") + ") but does not declare it; add " +
-					attr + " to the table's attributes with its type, or correct the name",
-				Path: tablePath(t) + "/attributes/" + attr,
-			})
+			out = append(out, finding("MOD019", tablePath(t)+"/attributes/"+attr,
+				t.Name+" uses "+attr+" ("+strings.Join(usesOf[attr], ", ")+") but does not declare it; add "+attr+" to the table's attributes with its type, or correct the name"))
 		}
 	}
 	return out

@@ -25,12 +25,8 @@ func req001PatternRPS(d designer.Design, out []Finding) []Finding {
 		default:
 			continue
 		}
-		out = append(out, Finding{
-			Code:     "REQ001",
-			Severity: SeverityError,
-			Message:  patternName(p) + " has " + missing + "; every pattern needs its peak and average RPS (estimate them from the business context if nobody knows)",
-			Path:     patternFieldPath(p, field),
-		})
+		out = append(out, finding("REQ001", patternFieldPath(p, field),
+			patternName(p)+" has "+missing+"; every pattern needs its peak and average RPS (estimate them from the business context if nobody knows)"))
 	}
 	return out
 }
@@ -55,12 +51,8 @@ func req002DuplicateNumbers(d designer.Design, out []Finding) []Finding {
 				labels = append(labels, inQuotes(q.Description))
 			}
 		}
-		out = append(out, Finding{
-			Code:     "REQ002",
-			Severity: SeverityError,
-			Message:  strconv.Itoa(len(labels)) + " patterns share number " + strconv.Itoa(p.Number) + " (" + designer.ListAnd(labels) + "); give each pattern its own number",
-			Path:     patternFieldPath(p, "number"),
-		})
+		out = append(out, finding("REQ002", patternFieldPath(p, "number"),
+			strconv.Itoa(len(labels))+" patterns share number "+strconv.Itoa(p.Number)+" ("+designer.ListAnd(labels)+"); give each pattern its own number"))
 	}
 	return out
 }
@@ -114,28 +106,14 @@ func req003EntityCoverage(d designer.Design, out []Finding) []Finding {
 		path := "entities/" + e.Name
 		switch {
 		case !u.listed:
-			out = append(out, Finding{
-				Code:     "REQ005",
-				Severity: SeverityWarning,
-				Message:  e.Name + " has no access pattern; add a pattern that reads or writes " + e.Name + ", or remove the entity",
-				Path:     path,
-			})
+			out = append(out, finding("REQ005", path,
+				e.Name+" has no access pattern; add a pattern that reads or writes "+e.Name+", or remove the entity"))
 		case len(u.reads) > 0 && len(u.writes) == 0 && !hasGap(e, designer.GapNoWrite):
-			out = append(out, Finding{
-				Code:     "REQ003",
-				Severity: SeverityWarning,
-				Message: e.Name + " is read by " + patternList(u.reads) + " but written by no pattern; add a write pattern for " +
-					e.Name + ", or accept the gap if it is written outside this design",
-				Path: path,
-			})
+			out = append(out, finding("REQ003", path,
+				e.Name+" is read by "+patternList(u.reads)+" but written by no pattern; add a write pattern for "+e.Name+", or accept the gap if it is written outside this design"))
 		case len(u.writes) > 0 && len(u.reads) == 0 && !hasGap(e, designer.GapNoRead):
-			out = append(out, Finding{
-				Code:     "REQ003",
-				Severity: SeverityWarning,
-				Message: e.Name + " is written by " + patternList(u.writes) + " but read by no pattern; add a read pattern for " +
-					e.Name + ", or accept the gap if nothing here reads it back",
-				Path: path,
-			})
+			out = append(out, finding("REQ003", path,
+				e.Name+" is written by "+patternList(u.writes)+" but read by no pattern; add a read pattern for "+e.Name+", or accept the gap if nothing here reads it back"))
 		}
 	}
 	return out
@@ -172,13 +150,8 @@ func req004PatternKeyNeeds(d designer.Design, out []Finding) []Finding {
 		if len(missing) == 0 {
 			continue
 		}
-		out = append(out, Finding{
-			Code:     "REQ004",
-			Severity: SeverityWarning,
-			Message: patternName(p) + " has no " + designer.ListOr(missing) +
-				"; every pattern needs its latency SLO, consistency, expected result bound and item size band",
-			Path: patternFieldPath(p, field),
-		})
+		out = append(out, finding("REQ004", patternFieldPath(p, field),
+			patternName(p)+" has no "+designer.ListOr(missing)+"; every pattern needs its latency SLO, consistency, expected result bound and item size band"))
 	}
 	return out
 }
@@ -193,7 +166,7 @@ func req006AggregateDecision(d designer.Design, out []Finding) []Finding {
 		if s.Decision == "" || s.Decision == a.Decision {
 			continue
 		}
-		f := Finding{Code: "REQ006", Path: "aggregates/" + rowID(a.ID, "ag", i) + "/decision"}
+		f := finding("REQ006", "aggregates/"+rowID(a.ID, "ag", i)+"/decision", "")
 		label := "Aggregate " + a.EntityA + " + " + a.EntityB + " is decided as " + decisionName(a.Decision)
 		if strings.TrimSpace(a.Justification) == "" {
 			f.Severity = SeverityWarning
@@ -221,14 +194,8 @@ func req007Identifying(d designer.Design, out []Finding) []Finding {
 			continue
 		}
 		parent, child := a.EntityA, a.EntityB
-		out = append(out, Finding{
-			Code:     "REQ007",
-			Severity: SeverityWarning,
-			Message: child + " cannot exist without " + parent + " and is always read with the " + parent +
-				" id, yet a separate table plus a GSI is planned; use an identifying relationship instead: PK = " +
-				parent + " id, SK = " + child + " id, and drop the GSI",
-			Path: "aggregates/" + rowID(a.ID, "ag", i) + "/separate_table_planned",
-		})
+		out = append(out, finding("REQ007", "aggregates/"+rowID(a.ID, "ag", i)+"/separate_table_planned",
+			child+" cannot exist without "+parent+" and is always read with the "+parent+" id, yet a separate table plus a GSI is planned; use an identifying relationship instead: PK = "+parent+" id, SK = "+child+" id, and drop the GSI"))
 	}
 	return out
 }
@@ -244,13 +211,8 @@ func req008Consolidation(d designer.Design, out []Finding) []Finding {
 		if s.Decision == "" || s.Decision == c.Decision {
 			continue
 		}
-		out = append(out, Finding{
-			Code:     "REQ008",
-			Severity: SeverityWarning,
-			Message: "Consolidation of " + c.Parent + " and " + c.Child + " is decided as " + decisionName(c.Decision) +
-				", but " + s.Reason + "; write the justification, or follow the rule",
-			Path: "consolidations/" + rowID(c.ID, "c", i) + "/decision",
-		})
+		out = append(out, finding("REQ008", "consolidations/"+rowID(c.ID, "c", i)+"/decision",
+			"Consolidation of "+c.Parent+" and "+c.Child+" is decided as "+decisionName(c.Decision)+", but "+s.Reason+"; write the justification, or follow the rule"))
 	}
 	return out
 }
@@ -270,12 +232,8 @@ func req009RelationshipCount(d designer.Design, out []Finding) []Finding {
 		default:
 			continue
 		}
-		out = append(out, Finding{
-			Code:     "REQ009",
-			Severity: SeverityInfo,
-			Message:  "Relationship " + relationshipText(r) + " has " + missing + "; give both, as in \"avg 5 orders per user, max 1000\"",
-			Path:     "relationships/" + rowID(r.ID, "r", i) + "/" + field,
-		})
+		out = append(out, finding("REQ009", "relationships/"+rowID(r.ID, "r", i)+"/"+field,
+			"Relationship "+relationshipText(r)+" has "+missing+"; give both, as in \"avg 5 orders per user, max 1000\""))
 	}
 	return out
 }

@@ -27,43 +27,72 @@ type Finding struct {
 	Path     string `json:"path"`
 }
 
-// rule appends what one rule of the catalogue finds in d to out. Rules only read d, so they can run
-// in any order; Validate sorts their findings.
+// rule appends what one check of the catalogue finds in d to out. Checks only read d, so they can
+// run in any order; Validate sorts their findings.
 type rule func(d designer.Design, out []Finding) []Finding
 
-// rules is the catalogue Validate runs. Each group of RULES.md adds its file of rules here.
-var rules = []rule{
-	req001PatternRPS,
-	req002DuplicateNumbers,
-	req003EntityCoverage, // and REQ005
-	req004PatternKeyNeeds,
-	req006AggregateDecision,
-	req007Identifying,
-	req008Consolidation,
-	req009RelationshipCount,
-	mod001Names,
-	mod002KeyTypes,
-	mod003KeyShape,
-	mod004IndexCounts,
-	mod005Projections,
-	modItemRules, // MOD006-MOD011, MOD014, MOD015
-	mod012GenericNames,
-	mod013FewItems,
-	mod016UnusedIndex,
-	mod017Sparse,
-	mod018AllProjection,
-	mod019Undeclared,
-	map001Unmapped,
-	map002KeyedOperations,
-	map003QueryKeys,
-	map004Scans,
-	map005ConsistentGSI,
-	map006Projection,
-	map007FilterOnKey,
-	map008CallSizes,
-	mapEvaluated, // MAP009, MAP011
-	map010Unbounded,
-	map012Names,
+// catalogue is RULES.md as a table: each code, its severity, and the check that finds it, run in
+// this order. A check that finds several codes in one pass is listed under the first; the rows of
+// the others name no check. REQ006 and MOD007 choose their severity per finding.
+var catalogue = []struct {
+	code, severity string
+	check          rule
+}{
+	{"REQ001", SeverityError, req001PatternRPS},
+	{"REQ002", SeverityError, req002DuplicateNumbers},
+	{"REQ003", SeverityWarning, req003EntityCoverage},
+	{"REQ005", SeverityWarning, nil}, // req003EntityCoverage
+	{"REQ004", SeverityWarning, req004PatternKeyNeeds},
+	{"REQ006", "", req006AggregateDecision},
+	{"REQ007", SeverityWarning, req007Identifying},
+	{"REQ008", SeverityWarning, req008Consolidation},
+	{"REQ009", SeverityInfo, req009RelationshipCount},
+	{"MOD001", SeverityError, mod001Names},
+	{"MOD002", SeverityError, mod002KeyTypes},
+	{"MOD003", SeverityError, mod003KeyShape},
+	{"MOD004", SeverityError, mod004IndexCounts},
+	{"MOD005", SeverityError, mod005Projections},
+	{"MOD006", SeverityError, modItemRules},
+	{"MOD007", "", nil},              // modItemRules
+	{"MOD008", SeverityError, nil},   // modItemRules
+	{"MOD009", SeverityError, nil},   // modItemRules
+	{"MOD010", SeverityError, nil},   // modItemRules
+	{"MOD011", SeverityWarning, nil}, // modItemRules
+	{"MOD014", SeverityWarning, nil}, // modItemRules
+	{"MOD015", SeverityError, nil},   // modItemRules
+	{"MOD012", SeverityInfo, mod012GenericNames},
+	{"MOD013", SeverityWarning, mod013FewItems},
+	{"MOD016", SeverityWarning, mod016UnusedIndex},
+	{"MOD017", SeverityWarning, mod017Sparse},
+	{"MOD018", SeverityInfo, mod018AllProjection},
+	{"MOD019", SeverityWarning, mod019Undeclared},
+	{"MAP001", SeverityError, map001Unmapped},
+	{"MAP002", SeverityError, map002KeyedOperations},
+	{"MAP003", SeverityError, map003QueryKeys},
+	{"MAP004", SeverityWarning, map004Scans},
+	{"MAP005", SeverityError, map005ConsistentGSI},
+	{"MAP006", SeverityWarning, map006Projection},
+	{"MAP007", SeverityError, map007FilterOnKey},
+	{"MAP008", SeverityError, map008CallSizes},
+	{"MAP009", SeverityWarning, mapEvaluated},
+	{"MAP011", SeverityWarning, nil}, // mapEvaluated
+	{"MAP010", SeverityWarning, map010Unbounded},
+	{"MAP012", SeverityError, map012Names},
+}
+
+// severityOf is each code's severity in the catalogue. It is filled by init: the checks use it
+// through finding, so the catalogue's own initializer cannot build it.
+var severityOf = map[string]string{}
+
+func init() {
+	for _, r := range catalogue {
+		severityOf[r.code] = r.severity
+	}
+}
+
+// finding is one finding of code at path, with the severity the catalogue gives code.
+func finding(code, path, message string) Finding {
+	return Finding{Code: code, Severity: severityOf[code], Path: path, Message: message}
 }
 
 // Validate runs every rule on d. The findings come errors first, then warnings, then advice; within
@@ -71,8 +100,10 @@ var rules = []rule{
 // The result is never nil.
 func Validate(d designer.Design) []Finding {
 	out := make([]Finding, 0, 16)
-	for _, r := range rules {
-		out = r(d, out)
+	for _, r := range catalogue {
+		if r.check != nil {
+			out = r.check(d, out)
+		}
 	}
 	slices.SortStableFunc(out, compareFindings)
 	return out

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/designertest"
 )
 
 func TestValidate_ordersBySeverityCodeAndPatternNumber(t *testing.T) {
@@ -108,5 +109,24 @@ func BenchmarkValidate200(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		Validate(d)
+	}
+}
+
+func TestCatalogue_everyCodeOnceAndEveryFindingWithItsSeverity(t *testing.T) {
+	t.Parallel()
+	seen := map[string]bool{}
+	for _, r := range catalogue {
+		if seen[r.code] {
+			t.Errorf("%s is in the catalogue twice", r.code)
+		}
+		seen[r.code] = true
+	}
+	for _, f := range Validate(designertest.HRDesign(t)) {
+		if !seen[f.Code] {
+			t.Errorf("finding %s has a code the catalogue lacks", f.Code)
+		}
+		if want := severityOf[f.Code]; want != "" && f.Severity != want {
+			t.Errorf("finding %s is %s; the catalogue says %s", f.Code, f.Severity, want)
+		}
 	}
 }
