@@ -238,41 +238,11 @@ func proseKind(kind int) bool {
 }
 
 func (p *parser) parse(text string) {
-	lines := strings.Split(text, "\n")
-	first, last := 0, len(lines)-1
-	for first < len(lines) && strings.TrimSpace(lines[first]) == "" {
-		first++
-	}
-	for last > first && strings.TrimSpace(lines[last]) == "" {
-		last--
-	}
-	if first < last && markdown.FenceMarker(lines[first]) != "" && strings.TrimSpace(lines[last]) == markdown.FenceMarker(lines[first]) {
-		lines[first], lines[last] = "", ""
-	}
 	cur := &sectionDraft{kind: sectionPreamble}
 	p.sections = []*sectionDraft{cur}
 	top := cur
-	fence := ""
 	titleSeen := false
-	for i, l := range lines {
-		n := i + 1
-		if fence != "" {
-			if strings.TrimSpace(l) == fence {
-				fence = ""
-			}
-			cur.lines = append(cur.lines, markdown.SourceLine{N: n, Text: l})
-			continue
-		}
-		if m := markdown.FenceMarker(l); m != "" {
-			fence = m
-			cur.lines = append(cur.lines, markdown.SourceLine{N: n, Text: l})
-			continue
-		}
-		level, text, ok := markdown.Heading(l)
-		if !ok {
-			cur.lines = append(cur.lines, markdown.SourceLine{N: n, Text: l})
-			continue
-		}
+	markdown.Walk(text, func(n, level int, text string) {
 		kind, name, desc, local := headingKind(text)
 		// The template's title comes first, whatever the design's name after it says.
 		_, generic := markdown.CutPrefixFold(strings.TrimSpace(text), "DynamoDB Data Model")
@@ -280,12 +250,12 @@ func (p *parser) parse(text string) {
 			titleSeen = true
 			p.title = text
 			p.recognised = p.recognised || generic
-			continue
+			return
 		}
 		if kind == sectionUnknown && proseKind(top.kind) && top.kind != sectionUnknown && level > top.level ||
 			kind == sectionUnknown && top.kind == sectionUnknown && level > top.level && top.level > 0 {
 			cur.lines = append(cur.lines, markdown.SourceLine{N: n, Text: strings.Repeat("#", min(level-top.level+2, 6)) + " " + text})
-			continue
+			return
 		}
 		if kind != sectionUnknown {
 			p.recognised = true
@@ -293,7 +263,7 @@ func (p *parser) parse(text string) {
 		cur = &sectionDraft{kind: kind, title: markdown.OneLine(markdown.Unescape(text)), level: level, line: n, name: name, desc: desc, local: local}
 		top = cur
 		p.sections = append(p.sections, cur)
-	}
+	}, func(l markdown.SourceLine) { cur.lines = append(cur.lines, l) })
 	for i, s := range p.sections {
 		var next *sectionDraft
 		if i+1 < len(p.sections) {

@@ -99,42 +99,10 @@ func (p *parser) note(line int, format string, args ...any) {
 }
 
 func (p *parser) parse(text string) {
-	lines := strings.Split(text, "\n")
-	first, last := 0, len(lines)-1
-	for first < len(lines) && strings.TrimSpace(lines[first]) == "" {
-		first++
-	}
-	for last > first && strings.TrimSpace(lines[last]) == "" {
-		last--
-	}
-	// A document pasted from the seed keeps the ```markdown fence around it.
-	if first < last && markdown.FenceMarker(lines[first]) != "" && strings.TrimSpace(lines[last]) == markdown.FenceMarker(lines[first]) {
-		lines[first], lines[last] = "", ""
-	}
-
 	cur := &block{kind: blockPreamble}
 	p.blocks = []*block{cur}
 	top := cur
-	fence := ""
-	for i, l := range lines {
-		n := i + 1
-		if fence != "" {
-			if strings.TrimSpace(l) == fence {
-				fence = ""
-			}
-			cur.lines = append(cur.lines, markdown.SourceLine{N: n, Text: l})
-			continue
-		}
-		if m := markdown.FenceMarker(l); m != "" {
-			fence = m
-			cur.lines = append(cur.lines, markdown.SourceLine{N: n, Text: l})
-			continue
-		}
-		level, text, ok := markdown.Heading(l)
-		if !ok {
-			cur.lines = append(cur.lines, markdown.SourceLine{N: n, Text: l})
-			continue
-		}
+	markdown.Walk(text, func(n, level int, text string) {
 		kind, a, b := headingKind(text)
 		_, generic := markdown.CutPrefixFold(text, titleSession)
 		if level == 1 && p.firstH1 == "" {
@@ -144,19 +112,19 @@ func (p *parser) parse(text string) {
 			p.titleSeen = true
 			p.title = text
 			p.recognised = p.recognised || generic
-			continue
+			return
 		}
 		if kind == blockUnknown {
 			if top.kind != blockPreamble && level > top.level {
 				// A heading of its own inside a section stays with that section, as many levels
 				// below where the section is written (##) as it was below the section.
 				cur.lines = append(cur.lines, markdown.SourceLine{N: n, Text: strings.Repeat("#", min(level-top.level+2, 7)) + " " + text})
-				continue
+				return
 			}
 			cur = &block{kind: blockUnknown, title: text, level: level, line: n}
 			top = cur
 			p.blocks = append(p.blocks, cur)
-			continue
+			return
 		}
 		p.recognised = true
 		cur = &block{kind: kind, title: canonicalTitle(kind), level: level, line: n}
@@ -169,7 +137,7 @@ func (p *parser) parse(text string) {
 			top = cur
 		}
 		p.blocks = append(p.blocks, cur)
-	}
+	}, func(l markdown.SourceLine) { cur.lines = append(cur.lines, l) })
 	for _, b := range p.blocks {
 		p.parseBlock(b)
 	}
