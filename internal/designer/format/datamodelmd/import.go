@@ -514,7 +514,7 @@ func (p *parser) sampleItem(s *sectionDraft, it markdown.Item, bulletsSeen bool,
 	return true
 }
 
-// dataModelLooks reports whether text has a heading only a data model document has: the
+// Looks reports whether text has a heading only a data model document has: the
 // template's title, "Table Designs", "Access Pattern Mapping", or a table or index heading.
 func Looks(text string) bool {
 	fence := ""
@@ -544,7 +544,7 @@ func Looks(text string) bool {
 	return false
 }
 
-// dataModelLooksLoosely reports whether text, a markdown document, has the weaker signs of a data
+// LooksLoosely reports whether text, a markdown document, has the weaker signs of a data
 // model: words its sections use, though none of its own headings.
 func LooksLoosely(text string) bool {
 	return weakMarkers(strings.ToLower(text)) && strings.HasPrefix(strings.TrimSpace(text), "#")

@@ -41,7 +41,7 @@ import (
 	"dynaloom/internal/designer/format/tabledef"
 )
 
-// mcpModel is the whole document; its members are written in the order the guide asks for.
+// modelFile is the whole document; its members are written in the order the guide asks for.
 type modelFile struct {
 	Tables         []tabledef.Table          `json:"tables"`
 	Items          map[string][]writeRequest `json:"items"`

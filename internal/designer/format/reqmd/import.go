@@ -292,7 +292,7 @@ func nameFromDomain(domain string) string {
 	return s
 }
 
-// requirementsLook reports whether text has a marker of a requirement document: its section titles
+// Looks reports whether text has a marker of a requirement document: its section titles
 // or its pattern table's first column.
 func Looks(text string) bool {
 	lower := strings.ToLower(text)
