@@ -969,9 +969,9 @@ func (w *writer) body(s string, ctx int) {
 		return
 	}
 	w.line("")
-	fence, blank := "", false
-	for l := range strings.SplitSeq(body, "\n") {
-		if fence == "" && strings.TrimSpace(l) == "" {
+	blank := false
+	for l, fenced := range markdown.FencedLines(body) {
+		if !fenced && strings.TrimSpace(l) == "" {
 			if !blank {
 				w.line("")
 			}
@@ -979,14 +979,7 @@ func (w *writer) body(s string, ctx int) {
 			continue
 		}
 		blank = false
-		switch {
-		case fence != "":
-			if strings.TrimSpace(l) == fence {
-				fence = ""
-			}
-		case markdown.FenceMarker(l) != "":
-			fence = markdown.FenceMarker(l)
-		default:
+		if !fenced {
 			l = escapeProseLine(l, ctx)
 		}
 		w.line(l)

@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"iter"
 	"regexp"
 	"strings"
 
@@ -85,4 +86,28 @@ func EscapeLabel(s string) string { return Escape(OneLine(s), "*") }
 // StatusMarks are the marks both documents write for a pattern's status.
 var StatusMarks = map[string]string{
 	designer.StatusSolved: "✅", designer.StatusOpen: "⏳", "": "⏳", designer.StatusOutside: "❌", designer.StatusAtRisk: "⚠️",
+}
+
+// FencedLines yields each line of body with whether it belongs to a fenced code block, fences
+// included: a writer escapes only the lines outside one, which a reader could take for structure.
+func FencedLines(body string) iter.Seq2[string, bool] {
+	return func(yield func(string, bool) bool) {
+		fence := ""
+		for l := range strings.SplitSeq(body, "\n") {
+			fenced := true
+			switch {
+			case fence != "":
+				if strings.TrimSpace(l) == fence {
+					fence = ""
+				}
+			case FenceMarker(l) != "":
+				fence = FenceMarker(l)
+			default:
+				fenced = false
+			}
+			if !yield(l, fenced) {
+				return
+			}
+		}
+	}
 }

@@ -303,30 +303,21 @@ func (w *writer) body(s string, inSection bool) {
 		return
 	}
 	w.line("")
-	fence, inTable := "", false
-	for l := range strings.SplitSeq(body, "\n") {
-		table := fence == "" && markdown.IsTableLine(l)
+	inTable := false
+	for l, fenced := range markdown.FencedLines(body) {
+		table := !fenced && markdown.IsTableLine(l)
 		if table && !inTable && tableKindOf(l) != "" {
 			// A table the importer would read as the patterns or candidates table stays text.
 			l = `\` + strings.TrimLeft(l, " ")
 		}
 		inTable = table
-		switch {
-		case fence != "":
-			if strings.TrimSpace(l) == fence {
-				fence = ""
-			}
-		case markdown.FenceMarker(l) != "":
-			fence = markdown.FenceMarker(l)
-		default:
-			if level, text, ok := markdown.Heading(l); ok {
-				kind, _, _ := headingKind(text)
-				switch {
-				case !inSection || kind != blockUnknown:
-					l = `\` + strings.TrimLeft(l, " ")
-				case level < 3:
-					l = "### " + text
-				}
+		if level, text, ok := markdown.Heading(l); ok && !fenced {
+			kind, _, _ := headingKind(text)
+			switch {
+			case !inSection || kind != blockUnknown:
+				l = `\` + strings.TrimLeft(l, " ")
+			case level < 3:
+				l = "### " + text
 			}
 		}
 		w.line(l)
