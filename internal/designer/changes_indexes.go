@@ -371,18 +371,6 @@ func (c SetIndexProjection) Summary() string {
 }
 func (c SetIndexProjection) Paths() []string { return []string{pathOfIndex(c.Table, c.Index)} }
 
-// IndexFields are the fields SetIndexField sets.
-var IndexFields = []string{
-	"purpose", "partition_key_justification", "sort_key_justification", "projection_justification",
-	"sparse", "sparse_note", "capacity_notes",
-}
-
-var indexLabels = map[string]string{
-	"purpose": "purpose", "partition_key_justification": "partition key justification",
-	"sort_key_justification": "sort key justification", "projection_justification": "projection justification",
-	"sparse": "sparse flag", "sparse_note": "sparse note", "capacity_notes": "capacity notes",
-}
-
 // SetIndexField sets one field of an index from what a person typed; sparse is yes or no.
 type SetIndexField struct {
 	Table string `json:"table"`
@@ -398,28 +386,11 @@ func (c SetIndexField) Apply(d Design) (Design, error) {
 	if err != nil {
 		return d, err
 	}
-	switch c.Field {
-	case "purpose":
-		ix.Purpose, err = CleanText(c.Field, c.Value)
-	case "partition_key_justification":
-		ix.PartitionKeyWhy, err = CleanText(c.Field, c.Value)
-	case "sort_key_justification":
-		ix.SortKeyWhy, err = CleanText(c.Field, c.Value)
-	case "projection_justification":
-		ix.ProjectionWhy, err = CleanText(c.Field, c.Value)
-	case "sparse":
-		var sparse *bool
-		if sparse, err = ParseTriState(c.Value); err == nil {
-			ix.Sparse = sparse != nil && *sparse
-		}
-	case "sparse_note":
-		ix.SparseNote, err = CleanText(c.Field, c.Value)
-	case "capacity_notes":
-		ix.Capacity, err = CleanText(c.Field, c.Value)
-	default:
+	f, _, ok := Lookup(IndexFields, c.Field, keyOfField)
+	if !ok {
 		return d, Invalid("field", "indexes have no field %q", c.Field)
 	}
-	if err != nil {
+	if err := f.set(&ix, c.Field, c.Value); err != nil {
 		return d, fieldError(c.Field, err)
 	}
 	d.Tables = replaceAt(d.Tables, i, withIndex(t, local, j, ix))
@@ -436,7 +407,8 @@ func (c SetIndexField) Summary() string {
 			return "Marked " + subject + " not sparse"
 		}
 	}
-	return fieldSummary(escapePercent(subject)+"'s %s", indexLabels[c.Field], c.Value, true)
+	f, _, _ := Lookup(IndexFields, c.Field, keyOfField)
+	return fieldSummary(escapePercent(subject)+"'s %s", f.Label, c.Value, true)
 }
 func (c SetIndexField) Paths() []string {
 	return []string{pathOfIndex(c.Table, c.Index) + "/" + c.Field}

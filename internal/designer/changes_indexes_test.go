@@ -221,11 +221,16 @@ func TestSetIndexField(t *testing.T) {
 		{name: "control character", change: SetIndexField{Table: "Orders", Index: "ByStatus", Field: "sparse_note", Value: "\x01"}, field: "sparse_note"},
 	})
 	for _, f := range IndexFields {
-		if _, ok := indexLabels[f]; !ok {
-			t.Errorf("field %q has no label", f)
+		if f.Label == "" {
+			t.Errorf("field %q has no label", f.Key)
 		}
-		if _, err := (SetIndexField{Table: "Orders", Index: "ByStatus", Field: f, Value: "no"}).Apply(ordersDesign(t)); err != nil {
-			t.Errorf("%s: %v", f, err)
+		d, err := (SetIndexField{Table: "Orders", Index: "ByStatus", Field: f.Key, Value: "no"}).Apply(ordersDesign(t))
+		if err != nil {
+			t.Errorf("%s: %v", f.Key, err)
+			continue
+		}
+		if ix, _, _, _ := d.Tables[0].IndexByName("ByStatus"); f.Get(ix) != "no" {
+			t.Errorf("%s reads %q after it was set to no", f.Key, f.Get(ix))
 		}
 	}
 }

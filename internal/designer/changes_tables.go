@@ -237,21 +237,6 @@ func (c RenameTable) Paths() []string {
 	return []string{pathOfTable(c.Table), pathOfTable(c.To), "access_patterns"}
 }
 
-// TableFields are the fields SetTableField sets.
-var TableFields = []string{
-	"purpose", "aggregate_boundary", "partition_key_justification", "sort_key_justification",
-	"bounded_read_strategy", "capacity_notes", "ttl_attribute", "billing_mode", "read_capacity_units",
-	"write_capacity_units",
-}
-
-var tableLabels = map[string]string{
-	"purpose": "purpose", "aggregate_boundary": "aggregate boundary",
-	"partition_key_justification": "partition key justification", "sort_key_justification": "sort key justification",
-	"bounded_read_strategy": "bounded read strategy", "capacity_notes": "capacity notes",
-	"ttl_attribute": "TTL attribute", "billing_mode": "billing mode", "read_capacity_units": "read capacity units",
-	"write_capacity_units": "write capacity units",
-}
-
 // SetTableField sets one field of a table from what a person typed. The billing mode may be written
 // "on-demand" or "provisioned"; capacity units are whole numbers, blank clearing them; a blank TTL
 // attribute turns TTL off.
@@ -268,34 +253,11 @@ func (c SetTableField) Apply(d Design) (Design, error) {
 	if err != nil {
 		return d, err
 	}
-	switch c.Field {
-	case "purpose":
-		t.Purpose, err = CleanText(c.Field, c.Value)
-	case "aggregate_boundary":
-		t.AggregateBoundary, err = CleanText(c.Field, c.Value)
-	case "partition_key_justification":
-		t.PartitionKeyWhy, err = CleanText(c.Field, c.Value)
-	case "sort_key_justification":
-		t.SortKeyWhy, err = CleanText(c.Field, c.Value)
-	case "bounded_read_strategy":
-		t.BoundedReads, err = CleanText(c.Field, c.Value)
-	case "capacity_notes":
-		t.Capacity, err = CleanText(c.Field, c.Value)
-	case "ttl_attribute":
-		t.TTLAttribute = ""
-		if strings.TrimSpace(c.Value) != "" {
-			t.TTLAttribute, err = CleanName(c.Field, c.Value)
-		}
-	case "billing_mode":
-		t.BillingMode, err = ParseBillingMode(c.Value)
-	case "read_capacity_units":
-		t.ReadUnits, err = parseCount(c.Value)
-	case "write_capacity_units":
-		t.WriteUnits, err = parseCount(c.Value)
-	default:
+	f, _, ok := Lookup(TableFields, c.Field, keyOfField)
+	if !ok {
 		return d, Invalid("field", "tables have no field %q", c.Field)
 	}
-	if err != nil {
+	if err := f.set(&t, c.Field, c.Value); err != nil {
 		return d, fieldError(c.Field, err)
 	}
 	d.Tables = replaceAt(d.Tables, i, t)
@@ -310,7 +272,8 @@ func (c SetTableField) Summary() string {
 		}
 	}
 	prose := c.Field != "ttl_attribute" && c.Field != "billing_mode" && !strings.HasSuffix(c.Field, "_units")
-	return fieldSummary("table "+escapePercent(shorten(c.Table))+"'s %s", tableLabels[c.Field], value, prose)
+	f, _, _ := Lookup(TableFields, c.Field, keyOfField)
+	return fieldSummary("table "+escapePercent(shorten(c.Table))+"'s %s", f.Label, value, prose)
 }
 func (c SetTableField) Paths() []string { return []string{pathOfTable(c.Table) + "/" + c.Field} }
 

@@ -252,11 +252,15 @@ func TestSetTableField(t *testing.T) {
 		{name: "TTL name on two lines", change: SetTableField{Table: "Orders", Field: "ttl_attribute", Value: "a\nb"}, field: "ttl_attribute"},
 	})
 	for _, f := range TableFields {
-		if _, ok := tableLabels[f]; !ok {
-			t.Errorf("field %q has no label", f)
+		if f.Label == "" {
+			t.Errorf("field %q has no label", f.Key)
 		}
-		if _, err := (SetTableField{Table: "Orders", Field: f, Value: ""}).Apply(ordersDesign(t)); err != nil && f != "billing_mode" {
-			t.Errorf("clearing %s: %v", f, err)
+		d, err := (SetTableField{Table: "Orders", Field: f.Key, Value: ""}).Apply(ordersDesign(t))
+		if err != nil && f.Key != "billing_mode" {
+			t.Errorf("clearing %s: %v", f.Key, err)
+		}
+		if err == nil && f.Get(d.Tables[0]) != "" {
+			t.Errorf("%s reads %q after it was cleared", f.Key, f.Get(d.Tables[0]))
 		}
 	}
 }
