@@ -90,7 +90,7 @@ func operationView(d *designContext, p designer.Pattern, i int, op designer.Oper
 		tables = append(tables, templates.Option{Value: t.Name, Label: t.Name})
 	}
 	indexes := []templates.Option{{Value: "", Label: "(the table)"}}
-	if t, ok := tableByName(design, op.Table); ok {
+	if t, _, ok := design.TableByName(op.Table); ok {
 		for _, ix := range append(append([]designer.Index{}, t.GSIs...), t.LSIs...) {
 			indexes = append(indexes, templates.Option{Value: ix.Name, Label: ix.Name})
 		}
@@ -143,7 +143,7 @@ func resultView(d *designContext, p designer.Pattern, i int, op designer.Operati
 	base := "/d/" + d.Token
 	design := d.Record.Design
 	r := templates.ResultView{ID: elemID("result", p.ID, itoa(i))}
-	t, ok := tableByName(design, op.Table)
+	t, _, ok := design.TableByName(op.Table)
 	if !ok {
 		r.Error = "Choose the table this operation reads."
 		return r

@@ -39,15 +39,6 @@ func tablesHref(d *designContext, table string) string {
 	return href
 }
 
-func tableByName(d designer.Design, name string) (designer.Table, bool) {
-	for _, t := range d.Tables {
-		if t.Name == name {
-			return t, true
-		}
-	}
-	return designer.Table{}, false
-}
-
 func (s *Server) tablesModel(c echo.Context, table string, grid gridState) (templates.Tables, error) {
 	d := designFrom(c)
 	w, err := s.workspaceModel(c, "tables")
@@ -62,7 +53,7 @@ func (s *Server) tablesModel(c echo.Context, table string, grid gridState) (temp
 	for _, t := range design.Tables {
 		m.Tabs = append(m.Tabs, templates.Step{ID: elemID("t", t.Name), Label: t.Name, Href: tablesHref(d, t.Name), Current: t.Name == table})
 	}
-	if t, ok := tableByName(design, table); ok {
+	if t, _, ok := design.TableByName(table); ok {
 		tv := tableView(d, t, grid)
 		m.Table = &tv
 	}
@@ -500,7 +491,7 @@ func (s *Server) saveTableField(c echo.Context) error {
 		return err
 	}
 	table, field, value := form.get("table"), form.get("field"), form.get("value")
-	t, ok := tableByName(designFrom(c).Record.Design, table)
+	t, _, ok := designFrom(c).Record.Design.TableByName(table)
 	if !ok {
 		return badInput("table: no table named %q; it may have been renamed or deleted", table)
 	}
@@ -554,7 +545,7 @@ func (s *Server) saveTableField(c echo.Context) error {
 // (the table, index or item was renamed or deleted meanwhile), and the step reloads.
 func tableCell(table, value string, cell func(d *designContext, t designer.Table) (c templates.Cell, extra templ.Component, ok bool)) part {
 	return func(d *designContext, r *refused) (templ.Component, error) {
-		t, ok := tableByName(d.Record.Design, table)
+		t, _, ok := d.Record.Design.TableByName(table)
 		if !ok {
 			return reload(tablesHref(d, table)), nil
 		}

@@ -20,7 +20,7 @@ func tableFromForm(c echo.Context, form formValues) (string, designer.Table, err
 	if name == "" {
 		name = c.QueryParam("table")
 	}
-	t, ok := tableByName(designFrom(c).Record.Design, name)
+	t, _, ok := designFrom(c).Record.Design.TableByName(name)
 	if !ok {
 		return name, t, badInput("table: no table named %q; it may have been renamed or deleted", name)
 	}
@@ -143,15 +143,6 @@ func (s *Server) addIndex(c echo.Context) error {
 		reloadTables(name))
 }
 
-func findIndex(t designer.Table, name string) (designer.Index, bool) {
-	for _, ix := range append(slices.Clone(t.GSIs), t.LSIs...) {
-		if ix.Name == name {
-			return ix, true
-		}
-	}
-	return designer.Index{}, false
-}
-
 func (s *Server) saveIndexField(c echo.Context) error {
 	form, err := postedForm(c)
 	if err != nil {
@@ -162,12 +153,12 @@ func (s *Server) saveIndexField(c echo.Context) error {
 		return err
 	}
 	index, field, value := form.get("index"), form.get("field"), form.get("value")
-	ix, ok := findIndex(t, index)
+	ix, _, _, ok := t.IndexByName(index)
 	if !ok {
 		return badInput("index: %s has no index named %q", table, index)
 	}
 	cell := tableCell(table, value, func(d *designContext, t designer.Table) (templates.Cell, templ.Component, bool) {
-		ix, ok := findIndex(t, index)
+		ix, _, _, ok := t.IndexByName(index)
 		if !ok {
 			return templates.Cell{}, nil, false
 		}
@@ -240,13 +231,13 @@ func (s *Server) deleteIndex(c echo.Context) error {
 // grid; a table gone meanwhile reloads the step.
 func gridPart(c echo.Context, table string) part {
 	before := map[string]bool{}
-	if t, ok := tableByName(designFrom(c).Record.Design, table); ok {
+	if t, _, ok := designFrom(c).Record.Design.TableByName(table); ok {
 		for _, it := range t.Items {
 			before[it.ID] = true
 		}
 	}
 	return func(d *designContext, r *refused) (templ.Component, error) {
-		t, ok := tableByName(d.Record.Design, table)
+		t, _, ok := d.Record.Design.TableByName(table)
 		if !ok {
 			return reload(tablesHref(d, "")), nil
 		}
@@ -351,7 +342,7 @@ func (s *Server) saveItemCell(c echo.Context) error {
 	change := designer.SetItemCell{Table: table, ID: id, Attribute: attr, Text: value}
 	if attr == t.PartitionKey.Name || (t.SortKey != nil && attr == t.SortKey.Name) {
 		return s.apply(c, tablesBack(c), change, func(d *designContext, r *refused) (templ.Component, error) {
-			t, _ := tableByName(d.Record.Design, table)
+			t, _, _ := d.Record.Design.TableByName(table)
 			return gridView(d, t, gridState{cell: itemCellID(table, id, attr), value: value, refused: r}), nil
 		})
 	}
@@ -365,7 +356,7 @@ type itemEntry struct {
 
 func apiTable(c echo.Context) (designer.Table, error) {
 	name := c.Param("table")
-	t, ok := tableByName(designFrom(c).Record.Design, name)
+	t, _, ok := designFrom(c).Record.Design.TableByName(name)
 	if !ok {
 		return t, &apiError{http.StatusNotFound, "not_found", "table: this design has no table named " + strconv.Quote(name)}
 	}
@@ -393,7 +384,7 @@ func (s *Server) apiIndexItems(c echo.Context) error {
 		return err
 	}
 	name := c.Param("index")
-	ix, ok := findIndex(t, name)
+	ix, _, _, ok := t.IndexByName(name)
 	if !ok {
 		return &apiError{http.StatusNotFound, "not_found", "index: table " + t.Name + " has no index named " + strconv.Quote(name)}
 	}
