@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 )
@@ -285,38 +284,5 @@ func TestGenerateSampleItems(t *testing.T) {
 	}
 	if got := itemOf(t, a, "Orders", "i8")["status"]; !reflect.DeepEqual(got, Str("SHIPPED")) {
 		t.Errorf("generator not used: status %+v", got)
-	}
-}
-
-// BenchmarkSetItemCell1000 edits one cell of a table with 1,000 items and 5 GSIs.
-func BenchmarkSetItemCell1000(b *testing.B) {
-	items := make([]SampleItem, 1000)
-	for i := range items {
-		n := strconv.Itoa(i)
-		items[i] = SampleItem{ID: "i" + strconv.Itoa(i+1), Item: Item{
-			"pk": Str("USER#" + n), "sk": Str("ORDER#" + n), "status": Str("OPEN"), "total": Num(n + ".5"),
-			"created_at": Str("2025-01-01"), "g1": Str("a"), "g2": Str("b"), "g3": Str("c"), "g4": Str("d"),
-		}}
-	}
-	var gsis []Index
-	for g := range 5 {
-		gsis = append(gsis, Index{
-			Name:         "GSI" + strconv.Itoa(g+1),
-			PartitionKey: []KeyAttribute{{Name: "g" + strconv.Itoa(g), Type: S}},
-			SortKey:      []KeyAttribute{{Name: "created_at", Type: S}},
-			Projection:   Projection{Type: All},
-		})
-	}
-	d := Normalize(Design{Name: "Bench", Tables: []Table{{
-		Name: "Orders", PartitionKey: KeyAttribute{Name: "pk", Type: S}, SortKey: &KeyAttribute{Name: "sk", Type: S},
-		Attributes: []Attribute{{Name: "total", Type: N}, {Name: "status", Type: S}},
-		GSIs:       gsis, Items: items,
-	}}})
-	c := SetItemCell{Table: "Orders", ID: "i500", Attribute: "total", Text: "19.99"}
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := c.Apply(d); err != nil {
-			b.Fatal(err)
-		}
 	}
 }

@@ -317,34 +317,3 @@ func TestChanges_pathsUseIDsAndNames(t *testing.T) {
 		}
 	}
 }
-
-// BenchmarkSetPatternField200 measures one cell edit of a large design, as the workshop makes
-// them: 200 patterns, 20 entities.
-func BenchmarkSetPatternField200(b *testing.B) {
-	d := Design{Name: "Large"}
-	for i := range 20 {
-		d.Entities = append(d.Entities, Entity{Name: fmt.Sprintf("Entity%d", i), Attributes: []Attribute{
-			{Name: "id", Type: S}, {Name: "name", Type: S}, {Name: "created_at", Type: S}, {Name: "total", Type: N},
-		}})
-	}
-	for i := range 200 {
-		rps := float64(i)
-		d.Patterns = append(d.Patterns, Pattern{
-			Number: i + 1, Description: fmt.Sprintf("Read entity %d by its id and the date it was made", i%20),
-			Type: Read, PeakRPS: &rps, Attributes: []string{"id", "name", "total"}, Consistency: Eventual,
-			Entities: []string{fmt.Sprintf("Entity%d", i%20)},
-			Mapping:  Mapping{Operations: []Operation{{Op: "GetItem", Table: "Main", KeyCondition: "pk = :pk AND sk = :sk"}}},
-		})
-	}
-	d = Normalize(d)
-	if err := Check(d); err != nil {
-		b.Fatal(err)
-	}
-	c := SetPatternField{ID: "ap150", Field: "peak_rps", Value: "1,500 RPS"}
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := c.Apply(d); err != nil {
-			b.Fatal(err)
-		}
-	}
-}

@@ -12,6 +12,7 @@ import (
 	"github.com/a-h/templ"
 
 	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/designertest"
 	"dynaloom/internal/storage"
 	"dynaloom/web/templates"
 )
@@ -119,10 +120,10 @@ func TestTables_cellEditAnswersWithCellSizeAndIndexGrids(t *testing.T) {
 // rendered answer.
 func BenchmarkItemCellEdit1000x5(b *testing.B) {
 	a := newTestApp(b)
-	c := a.createJSON(tableDesign(1000, 5))
+	c := a.createJSON(string(designertest.MustMarshal(b, designertest.Large(designertest.Size{Tables: 1, Items: 1000, GSIs: 5}))))
 	path := "/d/" + c.EditToken + "/items/cell"
 	for i := 0; b.Loop(); i++ {
-		rec := a.hx(path, "table", "Orders", "id", "i500", "attribute", "status", "value", fmt.Sprint("S", i%9))
+		rec := a.hx(path, "table", "Table00", "id", "i500", "attribute", "status", "value", fmt.Sprint("S", i%9))
 		if rec.Code != http.StatusOK {
 			b.Fatalf("edit: %d %s", rec.Code, rec.Body.String()[:200])
 		}
@@ -134,20 +135,17 @@ func BenchmarkItemCellEdit1000x5(b *testing.B) {
 // the answer (cell, index grids, live panel) — without HTTP and without the SQLite write, which
 // BenchmarkItemCellEdit1000x5 adds.
 func BenchmarkItemCellPipeline1000x5(b *testing.B) {
-	d, err := designer.ParseJSON([]byte(tableDesign(1000, 5)))
-	if err != nil {
-		b.Fatal(err)
-	}
+	d := designertest.Large(designertest.Size{Tables: 1, Items: 1000, GSIs: 5})
 	dc := &designContext{ID: "bench", Token: "token", Access: storage.EditAccess, Record: storage.Record{Design: d, Revision: 1}}
 	ctx := context.Background()
 	for i := 0; b.Loop(); i++ {
 		value := fmt.Sprint("S", i%9)
-		next, err := designer.SetItemCell{Table: "Orders", ID: "i500", Attribute: "status", Text: value}.Apply(dc.Record.Design)
+		next, err := designer.SetItemCell{Table: "Table00", ID: "i500", Attribute: "status", Text: value}.Apply(dc.Record.Design)
 		if err != nil {
 			b.Fatal(err)
 		}
 		dc.Record.Design = next
-		answer, err := itemCellPart("Orders", "i500", "status", value)(dc, nil)
+		answer, err := itemCellPart("Table00", "i500", "status", value)(dc, nil)
 		if _, reloads := answer.(reload); err != nil || reloads {
 			b.Fatalf("no answer: %v", err)
 		}

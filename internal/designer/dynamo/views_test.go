@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/designertest"
 )
 
 func viewsTable() designer.Table {
@@ -240,45 +241,10 @@ func TestIndexItems_lsiUsesTheTablePartitionKey(t *testing.T) {
 	}
 }
 
-// benchIndexTable is a table of n items with five GSIs of different shapes and projections.
-func benchIndexTable(n int) designer.Table {
-	tbl := designer.Table{
-		Name:         "Bench",
-		PartitionKey: designer.KeyAttribute{Name: "PK", Type: designer.S},
-		SortKey:      &designer.KeyAttribute{Name: "SK", Type: designer.S},
-		GSIs: []designer.Index{
-			{Name: "ByStatus", PartitionKey: []designer.KeyAttribute{{Name: "status", Type: designer.S}}, SortKey: []designer.KeyAttribute{{Name: "created_at", Type: designer.S}}, Projection: designer.Projection{Type: designer.All}},
-			{Name: "ByEmail", PartitionKey: []designer.KeyAttribute{{Name: "email", Type: designer.S}}, Projection: designer.Projection{Type: designer.KeysOnly}},
-			{Name: "ByTotal", PartitionKey: []designer.KeyAttribute{{Name: "tenant", Type: designer.S}}, SortKey: []designer.KeyAttribute{{Name: "total", Type: designer.N}}, Projection: designer.Projection{Type: designer.Include, Attributes: []string{"status", "email"}}},
-			{Name: "ByTenantRegion", PartitionKey: []designer.KeyAttribute{{Name: "tenant", Type: designer.S}, {Name: "region", Type: designer.S}}, SortKey: []designer.KeyAttribute{{Name: "created_at", Type: designer.S}, {Name: "total", Type: designer.N}}, Projection: designer.Projection{Type: designer.KeysOnly}},
-			{Name: "Sparse", PartitionKey: []designer.KeyAttribute{{Name: "flagged", Type: designer.S}}, Projection: designer.Projection{Type: designer.All}},
-		},
-	}
-	for i := range n {
-		it := designer.Item{
-			"PK":         designer.Str(fmt.Sprintf("USER#%d", i%97)),
-			"SK":         designer.Str(fmt.Sprintf("ORDER#%05d", i)),
-			"status":     designer.Str([]string{"NEW", "PAID", "SHIPPED", "DONE"}[i%4]),
-			"created_at": designer.Str(fmt.Sprintf("2024-%02d-%02dT10:00:00Z", i%12+1, i%28+1)),
-			"email":      designer.Str(fmt.Sprintf("user%d@example.com", i%97)),
-			"total":      designer.Num(fmt.Sprintf("%d.%02d", i*37%1000, i%100)),
-			"tenant":     designer.Str(fmt.Sprintf("T%d", i%7)),
-			"region":     designer.Str([]string{"eu", "us", "ap"}[i%3]),
-			"note":       designer.Str("some longer free text that makes the item a little bigger"),
-			"lines":      designer.List(designer.Map(map[string]designer.Value{"sku": designer.Str("A1"), "qty": designer.Num("2")})),
-		}
-		if i%10 == 0 {
-			it["flagged"] = designer.Str("yes")
-		}
-		tbl.Items = append(tbl.Items, designer.SampleItem{ID: strconv.Itoa(i), Item: it})
-	}
-	return tbl
-}
-
 // BenchmarkIndexItems1000x5 computes all five index views of a 1,000-item table, as every edit
 // does.
 func BenchmarkIndexItems1000x5(b *testing.B) {
-	tbl := benchIndexTable(1000)
+	tbl := designertest.Large(designertest.Size{Tables: 1, Items: 1000, GSIs: 5}).Tables[0]
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, ix := range tbl.GSIs {
@@ -288,8 +254,7 @@ func BenchmarkIndexItems1000x5(b *testing.B) {
 }
 
 func BenchmarkTableRows1000(b *testing.B) {
-	tbl := benchIndexTable(1000)
-	tbl.EntityTypes = []designer.EntityType{{Entity: "Order", PKTemplate: "USER#{user_id}", SKTemplate: "ORDER#{order_id}"}}
+	tbl := designertest.Large(designertest.Size{Tables: 1, Items: 1000}).Tables[0]
 	b.ReportAllocs()
 	for b.Loop() {
 		designer.TableRows(tbl)

@@ -518,71 +518,10 @@ func TestValidate_hrExampleHasNoModelErrors(t *testing.T) {
 	}
 }
 
-// largeDesign has 50 tables of 200 items each, two GSIs per table and 10 patterns per table, each
-// read through a table or an index. Each table has one finding (a "null" note), as a design being
-// worked on does.
-func largeDesign() designer.Design {
-	var d designer.Design
-	d.Name = "Large"
-	for ti := range 50 {
-		name := fmt.Sprintf("Table%02d", ti)
-		t := designer.Table{
-			Name:         name,
-			PartitionKey: designer.KeyAttribute{Name: "tenant_id", Type: designer.S},
-			SortKey:      &designer.KeyAttribute{Name: "record_key", Type: designer.S},
-			EntityTypes: []designer.EntityType{
-				{Entity: "Tenant", PKTemplate: "{tenant_id}", SKTemplate: "PROFILE"},
-				{Entity: "Order", PKTemplate: "{tenant_id}", SKTemplate: "ORDER#{created_at}#{order_id}"},
-			},
-			Attributes: []designer.Attribute{
-				{Name: "status", Type: designer.S}, {Name: "created_at", Type: designer.S}, {Name: "order_id", Type: designer.S},
-				{Name: "total", Type: designer.N}, {Name: "note", Type: designer.S}, {Name: "expires_at", Type: designer.N},
-			},
-			TTLAttribute: "expires_at",
-			GSIs: []designer.Index{
-				{Name: "ByStatus", PartitionKey: []designer.KeyAttribute{{Name: "status", Type: designer.S}}, SortKey: []designer.KeyAttribute{{Name: "created_at", Type: designer.S}},
-					Projection: designer.Projection{Type: designer.All}, Sparse: true, PatternAttributes: []designer.PatternAttributes{{Pattern: ti*10 + 2, Attributes: []string{"total"}}}},
-				{Name: "ByOrder", PartitionKey: []designer.KeyAttribute{{Name: "order_id", Type: designer.S}},
-					Projection: designer.Projection{Type: designer.Include, Attributes: []string{"total", "note"}}, Sparse: true},
-			},
-		}
-		for i := range 200 {
-			tenant := fmt.Sprintf("tenant-%03d", i/10)
-			it := designer.Item{"tenant_id": designer.Str(tenant), "record_key": designer.Str("PROFILE"), "note": designer.Str("a tenant of the large design")}
-			if i == 100 {
-				it["note"] = designer.Str("null") // one MOD011 per table
-			}
-			if i%10 != 0 {
-				date := fmt.Sprintf("2025-%02d-%02d", i%12+1, i%28+1)
-				id := fmt.Sprintf("o%05d", i)
-				it = designer.Item{
-					"tenant_id": designer.Str(tenant), "record_key": designer.Str("ORDER#" + date + "#" + id), "status": designer.Str([]string{"OPEN", "SHIPPED", "CANCELLED"}[i%3]),
-					"created_at": designer.Str(date), "order_id": designer.Str(id), "total": designer.Num(fmt.Sprintf("%d.%02d", i, i%100)),
-					"expires_at": designer.Num("1767225600"), "note": designer.Str(strings.Repeat("n", i%50)),
-				}
-			}
-			t.Items = append(t.Items, designer.SampleItem{ID: fmt.Sprintf("i%d", i+1), Item: it})
-		}
-		d.Tables = append(d.Tables, t)
-		for p := range 10 {
-			n := ti*10 + p + 1
-			op := designer.Operation{Op: "Query", Table: name}
-			switch p % 3 {
-			case 1:
-				op.Index = "ByStatus"
-			case 2:
-				op.Index, op.Projection = "ByOrder", "order_id, total"
-			}
-			d.Patterns = append(d.Patterns, designer.Pattern{Number: n, Description: fmt.Sprintf("Pattern %d", n), Type: designer.Read,
-				PeakRPS: refOf(100.0), AvgRPS: refOf(10.0), LatencySLO: "<20 ms", Consistency: designer.Eventual, ResultBound: "50", SizeBand: "<1 KB",
-				Mapping: designer.Mapping{Operations: []designer.Operation{op}}})
-		}
-	}
-	return designer.Normalize(d)
-}
-
+// BenchmarkValidateLarge validates 50 tables of 200 items each, two GSIs per table and 10 mapped
+// read patterns per table.
 func BenchmarkValidateLarge(b *testing.B) {
-	d := largeDesign()
+	d := designertest.Large(designertest.Size{Tables: 50, Items: 10_000, GSIs: 100, Patterns: 500})
 	if n := len(modFindings(Validate(d))); n == 0 {
 		b.Fatal("the large design has no model findings")
 	}

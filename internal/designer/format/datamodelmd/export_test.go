@@ -396,48 +396,12 @@ func TestExport_randomDesignsAreFixedPoints(t *testing.T) {
 	}
 }
 
-// largeDataModelDesign has 10 tables with 20 GSIs between them, itemsPerTable items in each table
-// and 200 patterns.
-func largeDataModelDesign(itemsPerTable int) designer.Design {
-	d := designer.Design{Name: "Large", Prose: designer.Prose{DesignPhilosophy: "Many tables.", HotPartitions: "Spread.", TradeOffs: "Some."}}
-	for ti := range 10 {
-		t := designer.Table{
-			Name: fmt.Sprintf("Table%d", ti), PartitionKey: designer.KeyAttribute{Name: "pk", Type: designer.S}, SortKey: &designer.KeyAttribute{Name: "sk", Type: designer.S},
-			Purpose: "Orders of a customer", PartitionKeyWhy: "customers", SortKeyWhy: "orders", Capacity: "100 RPS",
-			Attributes:  []designer.Attribute{{Name: "pk", Type: designer.S}, {Name: "sk", Type: designer.S}, {Name: "status", Type: designer.S}, {Name: "total", Type: designer.N}, {Name: "tags", Type: designer.SS}},
-			EntityTypes: []designer.EntityType{{Entity: "Order", PKTemplate: "CUST#{id}", SKTemplate: "ORDER#{n}"}},
-		}
-		for gi := range 2 {
-			t.GSIs = append(t.GSIs, designer.Index{Name: fmt.Sprintf("ByStatus%d", gi), PartitionKey: []designer.KeyAttribute{{Name: "status", Type: designer.S}},
-				SortKey: []designer.KeyAttribute{{Name: "total", Type: designer.N}}, Projection: designer.Projection{Type: []string{designer.Include, designer.KeysOnly}[gi], Attributes: []string{"tags"}[:1-gi]},
-				Purpose: "by status", PartitionKeyWhy: "few values", ProjectionWhy: "small"})
-		}
-		for i := range itemsPerTable {
-			it := designer.Item{"pk": designer.Str(fmt.Sprintf("CUST#%d", i%13)), "sk": designer.Str(fmt.Sprintf("ORDER#%04d", i)), "total": designer.Num(strconv.Itoa(i * 7)),
-				"tags": designer.Value{Type: designer.SS, SS: []string{"a", "b|c"}}, "note": designer.Str("gift | wrap\nsecond line")}
-			if i%3 == 0 {
-				it["status"] = designer.Str("OPEN")
-			}
-			t.Items = append(t.Items, designer.SampleItem{Item: it})
-		}
-		d.Tables = append(d.Tables, t)
-	}
-	for n := range 200 {
-		t := fmt.Sprintf("Table%d", n%10)
-		d.Patterns = append(d.Patterns, designer.Pattern{Number: n + 1, Description: "Orders by status | page", Status: designer.StatusSolved, Mapping: designer.Mapping{
-			Operations: []designer.Operation{{Op: "Query", Table: t, Index: "ByStatus0", KeyCondition: "status = :s", Limit: intPtr(20), Values: map[string]designer.Value{":s": designer.Str("OPEN")}}},
-			Notes:      "Paged.",
-		}})
-	}
-	return designer.Normalize(d)
-}
-
 func TestExport_largeDesignIsAFixedPoint(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
 		t.Skip("large design skipped in -short mode")
 	}
-	d := largeDataModelDesign(100)
+	d := designertest.Large(designertest.Size{Tables: 10, Items: 1000, GSIs: 20, Patterns: 200})
 	back := assertDataModelFixedPoint(t, d)
 	if want, got := dataModelCarried(t, d), dataModelCarried(t, back); want != got {
 		t.Fatalf("import of the export lost something:\n%s", designertest.FirstDifference([]byte(want), []byte(got)))
@@ -448,7 +412,7 @@ func TestExport_largeDesignIsAFixedPoint(t *testing.T) {
 // all and with 1,000 in each table.
 func BenchmarkExport(b *testing.B) {
 	for _, perTable := range []int{100, 1000} {
-		d := largeDataModelDesign(perTable)
+		d := designertest.Large(designertest.Size{Tables: 10, Items: 10 * perTable, GSIs: 20, Patterns: 200})
 		b.Run(fmt.Sprintf("%d_items", 10*perTable), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {

@@ -846,45 +846,9 @@ func FuzzImport(f *testing.F) {
 	})
 }
 
-// benchDesign is a mid-size design: 10 tables of 100 items, each with two entity types and
-// two GSIs.
-func benchDesign() designer.Design {
-	d := designer.Design{Name: "Bench"}
-	for ti := range 10 {
-		t := designer.Table{
-			Name:         fmt.Sprintf("Table%d", ti),
-			PartitionKey: designer.KeyAttribute{Name: "PK", Type: designer.S},
-			SortKey:      &designer.KeyAttribute{Name: "SK", Type: designer.S},
-			EntityTypes: []designer.EntityType{
-				{Entity: "Customer", PKTemplate: "CUST#{id}", SKTemplate: "PROFILE"},
-				{Entity: "Order", PKTemplate: "CUST#{id}", SKTemplate: "ORDER#{order_id}"},
-			},
-			Attributes: []designer.Attribute{{Name: "PK", Type: designer.S}, {Name: "SK", Type: designer.S}, {Name: "name", Type: designer.S}, {Name: "total", Type: designer.N}, {Name: "status", Type: designer.S}},
-			GSIs: []designer.Index{
-				{Name: "ByStatus", PartitionKey: []designer.KeyAttribute{{Name: "status", Type: designer.S}}, SortKey: []designer.KeyAttribute{{Name: "SK", Type: designer.S}}, Projection: designer.Projection{Type: designer.Include, Attributes: []string{"total"}}},
-				{Name: "ByName", PartitionKey: []designer.KeyAttribute{{Name: "name", Type: designer.S}}, Projection: designer.Projection{Type: designer.KeysOnly}},
-			},
-		}
-		for i := range 100 {
-			it := designer.Item{"PK": designer.Str(fmt.Sprintf("CUST#%d", i/5)), "status": designer.Str("open"), "tags": designer.Value{Type: designer.SS, SS: []string{"a", "b"}}}
-			if i%5 == 0 {
-				it["SK"] = designer.Str("PROFILE")
-				it["name"] = designer.Str(fmt.Sprintf("Customer %d", i))
-				it["address"] = designer.Map(map[string]designer.Value{"city": designer.Str("Porto"), "zip": designer.Str("4000-001")})
-			} else {
-				it["SK"] = designer.Str(fmt.Sprintf("ORDER#%04d", i))
-				it["total"] = designer.Num(strconv.Itoa(i * 3))
-				it["lines"] = designer.List(designer.Str("bolt"), designer.Num("2"))
-			}
-			t.Items = append(t.Items, designer.SampleItem{Item: it})
-		}
-		d.Tables = append(d.Tables, t)
-	}
-	return designer.Normalize(d)
-}
-
+// BenchmarkExport exports 10 tables of 100 items, each with two GSIs.
 func BenchmarkExport(b *testing.B) {
-	d := benchDesign()
+	d := designertest.Large(designertest.Size{Tables: 10, Items: 1000, GSIs: 20})
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := Export(d); err != nil {
