@@ -12,6 +12,7 @@ import (
 
 	"dynaloom/internal/designer"
 	"dynaloom/internal/designer/format"
+	"dynaloom/internal/storage"
 )
 
 type createdDesign struct {
@@ -105,15 +106,9 @@ func (s *Server) apiGetDesign(c echo.Context) error {
 
 // apiPutDesign replaces the whole design when If-Match names the current revision.
 func (s *Server) apiPutDesign(c echo.Context) error {
-	d := designFrom(c)
-	ifMatch := strings.TrimSpace(c.Request().Header.Get("If-Match"))
-	if ifMatch == "" {
-		return &apiError{http.StatusPreconditionRequired, "if_match_required",
-			"If-Match: send the revision you are replacing, as given by GET (ETag) or \"revision\"."}
-	}
-	rev, err := strconv.ParseInt(strings.Trim(strings.TrimPrefix(ifMatch, "W/"), `"`), 10, 64)
-	if err != nil || rev < 1 {
-		return badInput("If-Match: %q is not a revision number", ifMatch)
+	rev, err := ifMatchRevision(c, true)
+	if err != nil {
+		return err
 	}
 	body, err := readBody(c)
 	if err != nil {
@@ -123,10 +118,39 @@ func (s *Server) apiPutDesign(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	rec, err := s.commit(c.Request().Context(), d.ID, author(c), designer.ReplaceDesign{Design: next}, rev)
+	rec, err := s.apiCommit(c, designer.ReplaceDesign{Design: next}, rev)
 	if err != nil {
 		return err
 	}
-	c.Response().Header().Set("ETag", etag(rec.Revision))
 	return c.JSON(http.StatusOK, map[string]any{"id": rec.ID, "revision": rec.Revision})
+}
+
+// ifMatchRevision reads the revision an API write is made against from If-Match, in the form
+// the API's ETag gives it ("4", W/"4" or 4); 0 when there is none and required is false.
+func ifMatchRevision(c echo.Context, required bool) (int64, error) {
+	raw := strings.TrimSpace(c.Request().Header.Get("If-Match"))
+	if raw == "" {
+		if required {
+			return 0, &apiError{http.StatusPreconditionRequired, "if_match_required",
+				"If-Match: send the revision you are replacing, as given by GET (ETag) or \"revision\"."}
+		}
+		return 0, nil
+	}
+	rev, err := strconv.ParseInt(strings.Trim(strings.TrimPrefix(raw, "W/"), `"`), 10, 64)
+	if err != nil || rev < 1 {
+		return 0, badInput("If-Match: %q is not a revision number", raw)
+	}
+	return rev, nil
+}
+
+// apiCommit commits one change for the API through the one edit path (commit), refused with 412
+// unless ifRevision, when not 0, is the newest revision. The answer's ETag names the revision the
+// change made; a refusal goes to the error handler, which answers it as JSON.
+func (s *Server) apiCommit(c echo.Context, change designer.Change, ifRevision int64) (storage.Record, error) {
+	rec, err := s.commit(c, storage.Edit{Change: change, IfRevision: ifRevision})
+	if err != nil {
+		return storage.Record{}, err
+	}
+	c.Response().Header().Set("ETag", etag(rec.Revision))
+	return rec, nil
 }

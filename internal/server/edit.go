@@ -27,7 +27,6 @@ import (
 // taking the other (app.js). "Someone else" is another browser tab (X-Dynaloom-Tab), or for a
 // request without one, another display name.
 func (s *Server) edit(c echo.Context, change designer.Change) error {
-	d := designFrom(c)
 	base, err := baseRevision(c)
 	if err != nil {
 		return err
@@ -36,7 +35,21 @@ func (s *Server) edit(c echo.Context, change designer.Change) error {
 	if err != nil {
 		return err
 	}
-	rec, err := s.store.ApplyEdit(c.Request().Context(), d.ID, storage.Edit{Change: change, Author: author(c), Tab: tab, Base: base})
+	_, err = s.commit(c, storage.Edit{Change: change, Tab: tab, Base: base})
+	return err
+}
+
+// commit is where every change a request makes reaches the store, from a page (edit) or the API
+// (apiCommit) alike. ed holds the change and its preconditions: IfRevision (the API's If-Match,
+// refused with storage.ErrStale unless it names the newest revision) and Base with Tab (a page's
+// conflict check, refused with a *storage.ConflictError); its Author is the request's. A refusal
+// is returned as it is, for the one classifier (classify, or refusal for an answer shown in place)
+// to word; nothing is stored then. A committed change leaves the request's design at the new
+// revision, and the store's commit hook tells every participant.
+func (s *Server) commit(c echo.Context, ed storage.Edit) (storage.Record, error) {
+	d := designFrom(c)
+	ed.Author = author(c)
+	rec, err := s.store.ApplyEdit(c.Request().Context(), d.ID, ed)
 	var ce *storage.ConflictError
 	if errors.As(err, &ce) {
 		// The page names who it conflicts with, and "keep mine" resends from the revision the
@@ -46,13 +59,13 @@ func (s *Server) edit(c echo.Context, change designer.Change) error {
 		h.Set("X-Dynaloom-Conflict-Revision", strconv.FormatInt(ce.Head, 10))
 	}
 	if err != nil {
-		return err
+		return storage.Record{}, err
 	}
 	d.Record = rec
 	// The page learns the revision its own edit made, so that the event announcing it does not
 	// make the page fetch itself again.
 	c.Response().Header().Set("X-Dynaloom-Revision", strconv.FormatInt(rec.Revision, 10))
-	return nil
+	return rec, nil
 }
 
 // baseRevision reads the optional base_revision of an edit's form; 0 means none was given.

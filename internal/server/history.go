@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -332,16 +331,14 @@ func (s *Server) restoreRevision(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	tab, err := editorTab(c)
+	change, err := s.restoreChange(c, n)
 	if err != nil {
 		return err
 	}
-	rec, err := s.restore(c.Request().Context(), d.ID, storage.Edit{Author: author(c), Tab: tab}, n)
-	if err != nil {
+	if err := s.edit(c, change); err != nil {
 		return s.historyRefusal(c, err)
 	}
-	d.Record = rec
-	notice := fmt.Sprintf("Restored revision %d as revision %d.", n, rec.Revision)
+	notice := fmt.Sprintf("Restored revision %d as revision %d.", n, d.Record.Revision)
 	if isHTMX(c) && c.Request().Header.Get("HX-Target") != "history" {
 		c.Response().Header().Set("HX-Redirect", stepHref(d, "history"))
 		return c.NoContent(http.StatusOK)
@@ -352,15 +349,15 @@ func (s *Server) restoreRevision(c echo.Context) error {
 	return s.renderHistory(c, http.StatusOK, notice, "")
 }
 
-// restore stores revision n's content as the next revision.
-// ed names who restores (Author, Tab) and the precondition (IfRevision); its Change is set here.
-func (s *Server) restore(ctx context.Context, id string, ed storage.Edit, n int64) (storage.Record, error) {
-	old, err := s.store.DesignAt(ctx, id, n)
+// restoreChange is the change that stores revision n's content as the next revision. It is
+// committed like any other edit, with its preconditions: a page's base revision, the API's
+// If-Match.
+func (s *Server) restoreChange(c echo.Context, n int64) (designer.Change, error) {
+	old, err := s.store.DesignAt(c.Request().Context(), designFrom(c).ID, n)
 	if err != nil {
-		return storage.Record{}, err
+		return nil, err
 	}
-	ed.Change = designer.ReplaceDesign{Design: old, Note: fmt.Sprintf("Restored revision %d", n)}
-	return s.store.ApplyEdit(ctx, id, ed)
+	return designer.ReplaceDesign{Design: old, Note: fmt.Sprintf("Restored revision %d", n)}, nil
 }
 
 // undoMine takes back the participant's own last change.
@@ -439,17 +436,17 @@ func (s *Server) apiRestoreRevision(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var ifRevision int64
-	if raw := strings.TrimSpace(c.Request().Header.Get("If-Match")); raw != "" {
-		ifRevision, err = strconv.ParseInt(strings.Trim(strings.TrimPrefix(raw, "W/"), `"`), 10, 64)
-		if err != nil || ifRevision < 1 {
-			return badInput("If-Match: %q is not a revision number", raw)
-		}
-	}
-	rec, err := s.restore(c.Request().Context(), d.ID, storage.Edit{Author: author(c), IfRevision: ifRevision}, n)
+	ifRevision, err := ifMatchRevision(c, false)
 	if err != nil {
 		return err
 	}
-	c.Response().Header().Set("ETag", etag(rec.Revision))
+	change, err := s.restoreChange(c, n)
+	if err != nil {
+		return err
+	}
+	rec, err := s.apiCommit(c, change, ifRevision)
+	if err != nil {
+		return err
+	}
 	return c.JSON(http.StatusOK, designResponse{Design: rec.Design, Revision: rec.Revision})
 }

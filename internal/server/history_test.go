@@ -385,6 +385,32 @@ func TestHistory_restoreFromThePage(t *testing.T) {
 	}
 }
 
+// A restore is an edit like any other: made from a page that showed revision 2, it is refused
+// over Bob's later change (revision 3), since restoring replaces every part of the design, and
+// nothing changes; made from the newest revision it is stored.
+func TestHistory_restoreFromAStalePageIsAConflict(t *testing.T) {
+	a := newTestApp(t)
+	created := threeRevisions(t, a)
+	restore := "/d/" + created.EditToken + "/history/1/restore"
+	rec := a.request(http.MethodPost, restore, formType, strings.NewReader("base_revision=2"),
+		"HX-Request", "true", "HX-Target", "history", "Cookie", participantCookie+"=Carol")
+	if rec.Code != http.StatusConflict || rec.Header().Get("X-Dynaloom-Conflict-Author") != "Bob" {
+		t.Fatalf("restore from revision 2 over Bob's revision 3: %d, conflict author %q, want 409 naming Bob",
+			rec.Code, rec.Header().Get("X-Dynaloom-Conflict-Author"))
+	}
+	if d, rev := a.design(created.EditToken); rev != 3 || d.Overview.Domain != "Retail" {
+		t.Fatalf("a refused restore changed the design: revision %d, domain %q", rev, d.Overview.Domain)
+	}
+	rec = a.request(http.MethodPost, restore, formType, strings.NewReader("base_revision=3"),
+		"HX-Request", "true", "HX-Target", "history", "Cookie", participantCookie+"=Carol")
+	if rec.Code != http.StatusOK || rec.Header().Get("X-Dynaloom-Revision") != "4" {
+		t.Fatalf("restore from the newest revision: %d, X-Dynaloom-Revision %q", rec.Code, rec.Header().Get("X-Dynaloom-Revision"))
+	}
+	if revs := a.revisions(created.EditToken); revs[0].Author != "Carol" || revs[0].Summary != "Restored revision 1" {
+		t.Fatalf("newest revision after the restore: %+v", revs[0])
+	}
+}
+
 // Twenty writers change one design at once for ten seconds. Every change acknowledged to a writer
 // must be in the history under its own revision, with its author and history line, the revisions
 // must follow one another without a gap, and replaying the history must give the stored design.
@@ -440,7 +466,7 @@ func TestCommit_twentyWritersForTenSecondsKeepEveryChange(t *testing.T) {
 				} else {
 					change = designer.SetPatternField{ID: start.Patterns[w].ID, Field: "description", Value: fmt.Sprintf("%s, change %d", who, i)}
 				}
-				got, err := a.srv.commit(ctx, rec.ID, who, change, 0)
+				got, err := a.srv.store.Apply(ctx, rec.ID, who, change, 0)
 				if err != nil {
 					t.Errorf("%s: change %d refused: %v", who, i, err)
 					return

@@ -1,14 +1,12 @@
 package server
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"sort"
 	"sync"
 	"time"
 
-	"dynaloom/internal/designer"
 	"dynaloom/internal/storage"
 )
 
@@ -23,12 +21,6 @@ import (
 // room keeps the current list and tells each stream that it changed, and a stream writes the list
 // at most every presenceEvery, so a room of hundreds costs each join a signal per stream rather
 // than a rendered list per stream.
-
-// commit stores one change by author; the commit hook announces it. ifRevision is as for
-// storage.Store.Apply.
-func (s *Server) commit(ctx context.Context, id, author string, change designer.Change, ifRevision int64) (storage.Record, error) {
-	return s.store.Apply(ctx, id, author, change, ifRevision)
-}
 
 // event is one server-sent event.
 type event struct {
