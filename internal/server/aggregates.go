@@ -38,70 +38,132 @@ func suggestionText(decision string, opts []templates.Option) string {
 	return optionLabel(opts, decision)
 }
 
+// aggregateCell is the cell of one field of an aggregate analysis, by the field's name; ok is false
+// for a name no field has.
+func aggregateCell(d *designContext, a designer.AggregateAnalysis, field string) (lc templates.LabeledCell, ok bool) {
+	var label, value, kind string
+	var opts []templates.Option
+	switch field {
+	case "correlation_pct":
+		label, value, kind = "Access correlation %", formatFloat(a.CorrelationPct), "number"
+	case "only_a_pct":
+		label, value, kind = a.EntityA+" only %", formatFloat(a.OnlyAPct), "number"
+	case "only_b_pct":
+		label, value, kind = a.EntityB+" only %", formatFloat(a.OnlyBPct), "number"
+	case "both_pct":
+		label, value, kind = "Both together %", formatFloat(a.BothPct), "number"
+	case "combined_kb":
+		label, value, kind = "Combined size (KB)", formatFloat(a.CombinedKB), "number"
+	case "bounded":
+		label, value, kind, opts = "Bounded growth", formatTri(a.Bounded), "select", triOptions
+	case "size_constraints":
+		label, value, kind = "Size constraints", a.Size, "text"
+	case "update_patterns":
+		label, value, kind = "Update patterns", a.Updates, "text"
+	case "child_independent":
+		label, value, kind, opts = "Can "+a.EntityB+" exist without "+a.EntityA+"?", formatTri(a.Identifying.ChildIndependent), "select", triOptions
+	case "parent_id_known":
+		label, value, kind, opts = "Is the "+a.EntityA+" id always known when reading "+a.EntityB+"?", formatTri(a.Identifying.ParentIDKnown), "select", triOptions
+	case "separate_table_planned":
+		label, value, kind, opts = "Is a separate table with a GSI planned?", formatTri(a.Identifying.SeparateTablePlanned), "select", triOptions
+	case "decision":
+		label, value, kind, opts = "Team decision", a.Decision, "select", decisionOptions
+	case "justification":
+		label, value, kind = "Justification", a.Justification, "textarea"
+	default:
+		return templates.LabeledCell{}, false
+	}
+	c := templates.Cell{ID: elemID("aggf", a.ID, field), Label: label, Value: value, Action: "/d/" + d.Token + "/aggregates/field",
+		Vals: vals("id", a.ID, "field", field), Kind: kind, Options: opts, CanEdit: d.canEdit()}
+	if opts != nil {
+		c.Shown = optionLabel(opts, value)
+	}
+	if field == "justification" {
+		c.Class = "w-full"
+	}
+	return templates.LabeledCell{Label: label, Cell: c}, true
+}
+
 func aggregateCard(d *designContext, a designer.AggregateAnalysis) templates.AggregateCard {
 	cardID := elemID("agg", a.ID)
-	cell := func(field, label, value, kind string, opts []templates.Option) templates.LabeledCell {
-		c := templates.Cell{ID: elemID("aggf", a.ID, field), Label: label, Value: value, Action: "/d/" + d.Token + "/aggregates/field",
-			Vals: vals("id", a.ID, "field", field), Kind: kind, Options: opts, CanEdit: d.canEdit()}
-		if opts != nil {
-			c.Shown = optionLabel(opts, value)
+	cell := func(field string) templates.LabeledCell {
+		lc, _ := aggregateCell(d, a, field)
+		return lc
+	}
+	cells := func(fields ...string) []templates.LabeledCell {
+		out := make([]templates.LabeledCell, len(fields))
+		for i, f := range fields {
+			out[i] = cell(f)
 		}
-		return templates.LabeledCell{Label: label, Cell: c}
+		return out
 	}
 	sug := rules.SuggestAggregate(a)
 	card := templates.AggregateCard{
 		ID:    cardID,
 		Title: a.EntityA + " + " + a.EntityB,
-		Cells: []templates.LabeledCell{
-			cell("correlation_pct", "Access correlation %", formatFloat(a.CorrelationPct), "number", nil),
-			cell("only_a_pct", a.EntityA+" only %", formatFloat(a.OnlyAPct), "number", nil),
-			cell("only_b_pct", a.EntityB+" only %", formatFloat(a.OnlyBPct), "number", nil),
-			cell("both_pct", "Both together %", formatFloat(a.BothPct), "number", nil),
-			cell("combined_kb", "Combined size (KB)", formatFloat(a.CombinedKB), "number", nil),
-			cell("bounded", "Bounded growth", formatTri(a.Bounded), "select", triOptions),
-			cell("size_constraints", "Size constraints", a.Size, "text", nil),
-			cell("update_patterns", "Update patterns", a.Updates, "text", nil),
-		},
-		Identifying: []templates.LabeledCell{
-			cell("child_independent", "Can "+a.EntityB+" exist without "+a.EntityA+"?", formatTri(a.Identifying.ChildIndependent), "select", triOptions),
-			cell("parent_id_known", "Is the "+a.EntityA+" id always known when reading "+a.EntityB+"?", formatTri(a.Identifying.ParentIDKnown), "select", triOptions),
-			cell("separate_table_planned", "Is a separate table with a GSI planned?", formatTri(a.Identifying.SeparateTablePlanned), "select", triOptions),
-		},
-		Decision:   cell("decision", "Team decision", a.Decision, "select", decisionOptions),
-		Justify:    cell("justification", "Justification", a.Justification, "textarea", nil),
-		Suggestion: suggestionText(sug.Decision, decisionOptions),
-		Reason:     sug.Reason,
-		Agrees:     sug.Decision != "" && sug.Decision == a.Decision,
+		Cells: cells("correlation_pct", "only_a_pct", "only_b_pct", "both_pct", "combined_kb", "bounded",
+			"size_constraints", "update_patterns"),
+		Identifying: cells("child_independent", "parent_id_known", "separate_table_planned"),
+		Decision:    cell("decision"),
+		Justify:     cell("justification"),
+		Suggestion:  suggestionText(sug.Decision, decisionOptions),
+		Reason:      sug.Reason,
+		Agrees:      sug.Decision != "" && sug.Decision == a.Decision,
 		Delete: templates.Button{Label: "Delete the " + a.EntityA + " + " + a.EntityB + " analysis", Text: "Delete",
 			Action: "/d/" + d.Token + "/aggregates/delete", Params: []templates.Param{{Name: "id", Value: a.ID}},
 			Target: "#aggregate-list", Class: "danger", Confirm: "Delete this analysis? History keeps it."},
 	}
-	card.Justify.Cell.Class = "w-full"
 	return card
 }
 
+// consolidationCell is the cell of one field of a consolidation review, by the field's name; ok is
+// false for a name no field has.
+func consolidationCell(d *designContext, r designer.ConsolidationReview, entities []templates.Option, field string) (templates.Cell, bool) {
+	var label, value, kind string
+	var opts []templates.Option
+	switch field {
+	case "parent":
+		label, value, kind, opts = "Parent", r.Parent, "select", entities
+	case "child":
+		label, value, kind, opts = "Child", r.Child, "select", entities
+	case "relationship":
+		label, value, kind = "Relationship", r.Relationship, "text"
+	case "overlap_pct":
+		label, value, kind = "Access overlap %", formatFloat(r.OverlapPct), "number"
+	case "bounded":
+		label, value, kind, opts = "Bounded", formatTri(r.Bounded), "select", triOptions
+	case "identifying":
+		label, value, kind, opts = "Identifying", formatTri(r.Identifying), "select", triOptions
+	case "decision":
+		label, value, kind, opts = "Decision", r.Decision, "select", consolidationOptions
+	case "justification":
+		label, value, kind = "Justification", r.Justification, "text"
+	default:
+		return templates.Cell{}, false
+	}
+	c := templates.Cell{ID: elemID("consf", r.ID, field), Label: label, Value: value, Action: "/d/" + d.Token + "/consolidations/field",
+		Vals: vals("id", r.ID, "field", field), Kind: kind, Options: opts, CanEdit: d.canEdit()}
+	if opts != nil {
+		c.Shown = optionLabel(opts, value)
+	}
+	if field == "overlap_pct" {
+		c.Class = "w-num"
+	}
+	return c, true
+}
+
+// consolidationFields are the fields of a consolidation review, in the order its row shows them.
+var consolidationFields = []string{"parent", "child", "relationship", "overlap_pct", "bounded", "identifying", "decision", "justification"}
+
 func consolidationRow(d *designContext, r designer.ConsolidationReview, entities []templates.Option) templates.ConsolidationRow {
-	cell := func(field, label, value, kind string, opts []templates.Option) templates.Cell {
-		c := templates.Cell{ID: elemID("consf", r.ID, field), Label: label, Value: value, Action: "/d/" + d.Token + "/consolidations/field",
-			Vals: vals("id", r.ID, "field", field), Kind: kind, Options: opts, CanEdit: d.canEdit()}
-		if opts != nil {
-			c.Shown = optionLabel(opts, value)
-		}
-		return c
+	cells := make([]templates.Cell, len(consolidationFields))
+	for i, f := range consolidationFields {
+		cells[i], _ = consolidationCell(d, r, entities, f)
 	}
 	sug := rules.SuggestConsolidation(r)
 	row := templates.ConsolidationRow{
-		RowID: elemID("cons", r.ID),
-		Cells: []templates.Cell{
-			cell("parent", "Parent", r.Parent, "select", entities),
-			cell("child", "Child", r.Child, "select", entities),
-			cell("relationship", "Relationship", r.Relationship, "text", nil),
-			cell("overlap_pct", "Access overlap %", formatFloat(r.OverlapPct), "number", nil),
-			cell("bounded", "Bounded", formatTri(r.Bounded), "select", triOptions),
-			cell("identifying", "Identifying", formatTri(r.Identifying), "select", triOptions),
-			cell("decision", "Decision", r.Decision, "select", consolidationOptions),
-			cell("justification", "Justification", r.Justification, "text", nil),
-		},
+		RowID:      elemID("cons", r.ID),
+		Cells:      cells,
 		Suggestion: suggestionText(sug.Decision, consolidationOptions),
 		Reason:     sug.Reason,
 		Agrees:     sug.Decision != "" && sug.Decision == r.Decision,
@@ -109,7 +171,6 @@ func consolidationRow(d *designContext, r designer.ConsolidationReview, entities
 			Action: "/d/" + d.Token + "/consolidations/delete", Params: []templates.Param{{Name: "id", Value: r.ID}},
 			Target: "#consolidation", Class: "danger"},
 	}
-	row.Cells[3].Class = "w-num"
 	return row
 }
 
@@ -193,11 +254,9 @@ func (s *Server) saveAggregateField(c echo.Context) error {
 		func(d *designContext, r *refused) (templ.Component, error) {
 			i := slices.IndexFunc(d.Record.Design.Aggregates, func(a designer.AggregateAnalysis) bool { return a.ID == id })
 			if i >= 0 {
-				card := aggregateCard(d, d.Record.Design.Aggregates[i])
-				for _, lc := range append(append(card.Cells, card.Identifying...), card.Decision, card.Justify) {
-					if lc.Cell.ID == elemID("aggf", id, field) {
-						return templ.Join(templates.CellView(withRefusal(lc.Cell, r, value)), templates.AggregateSuggestion(card, true)), nil
-					}
+				a := d.Record.Design.Aggregates[i]
+				if lc, ok := aggregateCell(d, a, field); ok {
+					return templ.Join(templates.CellView(withRefusal(lc.Cell, r, value)), templates.AggregateSuggestion(aggregateCard(d, a), true)), nil
 				}
 			}
 			// No such analysis or figure: the list shows what there is.
@@ -236,11 +295,9 @@ func (s *Server) saveConsolidationField(c echo.Context) error {
 			design := d.Record.Design
 			i := slices.IndexFunc(design.Consolidations, func(cr designer.ConsolidationReview) bool { return cr.ID == id })
 			if i >= 0 {
-				row := consolidationRow(d, design.Consolidations[i], entityOptions(design))
-				for _, cell := range row.Cells {
-					if cell.ID == elemID("consf", id, field) {
-						return templ.Join(templates.CellView(withRefusal(cell, r, value)), templates.ConsolidationSuggestion(row, true)), nil
-					}
+				cr, entities := design.Consolidations[i], entityOptions(design)
+				if cell, ok := consolidationCell(d, cr, entities, field); ok {
+					return templ.Join(templates.CellView(withRefusal(cell, r, value)), templates.ConsolidationSuggestion(consolidationRow(d, cr, entities), true)), nil
 				}
 			}
 			a, err := s.aggregatesModel(c)

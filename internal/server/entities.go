@@ -134,30 +134,54 @@ func entityCard(d *designContext, ent designer.Entity, index, count int) templat
 	return card
 }
 
+// relationshipCell is the cell of one field of a relationship, by the field's name; ok is false
+// for a name no field has.
+func relationshipCell(d *designContext, r designer.Relationship, entities []templates.Option, field string) (templates.Cell, bool) {
+	var label, value, kind string
+	var opts []templates.Option
+	switch field {
+	case "from":
+		label, value, kind, opts = "From entity", r.From, "select", withCurrent(entities, r.From)
+	case "kind":
+		label, value, kind, opts = "Relationship kind", r.Kind, "select", kindOptions
+	case "to":
+		label, value, kind, opts = "To entity", r.To, "select", withCurrent(entities, r.To)
+	case "avg_count":
+		label, value, kind = "Average count", formatInt(r.Avg), "number"
+	case "max_count":
+		label, value, kind = "Maximum count", formatInt(r.Max), "number"
+	case "notes":
+		label, value, kind = "Notes", r.Notes, "text"
+	default:
+		return templates.Cell{}, false
+	}
+	c := templates.Cell{ID: elemID("relf", r.ID, field), Label: label, Value: value, Action: "/d/" + d.Token + "/relationships/field",
+		Vals: vals("id", r.ID, "field", field), Kind: kind, Options: opts, CanEdit: d.canEdit()}
+	if opts != nil {
+		c.Shown = optionLabel(opts, value)
+	}
+	if kind == "number" {
+		c.Class = "w-num"
+	}
+	return c, true
+}
+
 func relationshipRow(d *designContext, r designer.Relationship, entities []templates.Option) templates.RelationshipRow {
-	base := "/d/" + d.Token
-	rowID := elemID("rel", r.ID)
-	cell := func(field, label, value, kind string, opts []templates.Option) templates.Cell {
-		c := templates.Cell{ID: elemID("relf", r.ID, field), Label: label, Value: value, Action: base + "/relationships/field",
-			Vals: vals("id", r.ID, "field", field), Kind: kind, Options: opts, CanEdit: d.canEdit()}
-		if opts != nil {
-			c.Shown = optionLabel(opts, value)
-		}
+	cell := func(field string) templates.Cell {
+		c, _ := relationshipCell(d, r, entities, field)
 		return c
 	}
-	row := templates.RelationshipRow{
-		RowID: rowID,
-		From:  cell("from", "From entity", r.From, "select", withCurrent(entities, r.From)),
-		Kind:  cell("kind", "Relationship kind", r.Kind, "select", kindOptions),
-		To:    cell("to", "To entity", r.To, "select", withCurrent(entities, r.To)),
-		Avg:   cell("avg_count", "Average count", formatInt(r.Avg), "number", nil),
-		Max:   cell("max_count", "Maximum count", formatInt(r.Max), "number", nil),
-		Notes: cell("notes", "Notes", r.Notes, "text", nil),
-		Delete: templates.Button{Label: "Delete relationship " + r.From + " → " + r.To, Text: "✕", Action: base + "/relationships/delete",
+	return templates.RelationshipRow{
+		RowID: elemID("rel", r.ID),
+		From:  cell("from"),
+		Kind:  cell("kind"),
+		To:    cell("to"),
+		Avg:   cell("avg_count"),
+		Max:   cell("max_count"),
+		Notes: cell("notes"),
+		Delete: templates.Button{Label: "Delete relationship " + r.From + " → " + r.To, Text: "✕", Action: "/d/" + d.Token + "/relationships/delete",
 			Params: []templates.Param{{Name: "id", Value: r.ID}}, Target: "#relationships", Class: "danger"},
 	}
-	row.Avg.Class, row.Max.Class = "w-num", "w-num"
-	return row
 }
 
 func (s *Server) entitiesPage(c echo.Context) error {
@@ -352,11 +376,8 @@ func (s *Server) saveRelationshipField(c echo.Context) error {
 			design := d.Record.Design
 			i := slices.IndexFunc(design.Relationships, func(rel designer.Relationship) bool { return rel.ID == id })
 			if i >= 0 {
-				row := relationshipRow(d, design.Relationships[i], entityOptions(design))
-				for _, cell := range []templates.Cell{row.From, row.Kind, row.To, row.Avg, row.Max, row.Notes} {
-					if cell.ID == elemID("relf", id, field) {
-						return templates.CellView(withRefusal(cell, r, value)), nil
-					}
+				if cell, ok := relationshipCell(d, design.Relationships[i], entityOptions(design), field); ok {
+					return templates.CellView(withRefusal(cell, r, value)), nil
 				}
 			}
 			return s.relationshipsSection(c)(d, r)

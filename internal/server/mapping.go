@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"slices"
 	"strconv"
 
 	"github.com/a-h/templ"
@@ -69,71 +68,105 @@ func mappingCard(d *designContext, p designer.Pattern) templates.MappingCard {
 	return card
 }
 
+// operationFields are the fields of an operation, in the order its row shows them; a batch or
+// transaction row also has "action", after "op".
+var operationFields = []string{"op", "table", "index", "key_condition", "filter", "projection", "limit", "direction",
+	"consistent", "names", "values", "notes"}
+
+// operationCell is the cell of one field of operation i of pattern p, by the field's name; ok is
+// false for a name no field of this operation has.
+func operationCell(d *designContext, p designer.Pattern, i int, op designer.Operation, field string) (templates.LabeledCell, bool) {
+	design := d.Record.Design
+	var label, value, kind string
+	var opts []templates.Option
+	switch field {
+	case "op":
+		label, value, kind, opts = "Operation", op.Op, "select", operationOptions
+	case "action":
+		actions := designer.OperationActions(op.Op)
+		if len(actions) == 0 {
+			// Only a batch or transaction row says what it does to its keys.
+			return templates.LabeledCell{}, false
+		}
+		opts = []templates.Option{{Value: "", Label: "From the values (put, or delete without attributes)"}}
+		for _, a := range actions {
+			opts = append(opts, templates.Option{Value: a, Label: actionLabels[a]})
+		}
+		label, value, kind = "Action", op.Action, "select"
+	case "table":
+		opts = []templates.Option{{Value: "", Label: "—"}}
+		for _, t := range design.Tables {
+			opts = append(opts, templates.Option{Value: t.Name, Label: t.Name})
+		}
+		label, value, kind = "Table", op.Table, "select"
+	case "index":
+		opts = []templates.Option{{Value: "", Label: "(the table)"}}
+		if t, _, ok := design.TableByName(op.Table); ok {
+			for _, ix := range append(append([]designer.Index{}, t.GSIs...), t.LSIs...) {
+				opts = append(opts, templates.Option{Value: ix.Name, Label: ix.Name})
+			}
+		}
+		label, value, kind = "Index", op.Index, "select"
+	case "key_condition":
+		label, value, kind = "Key condition", op.KeyCondition, "text"
+	case "filter":
+		label, value, kind = "Filter", op.Filter, "text"
+	case "projection":
+		label, value, kind = "Projection", op.Projection, "text"
+	case "limit":
+		label, kind = "Limit", "number"
+		if op.Limit != nil {
+			value = strconv.Itoa(*op.Limit)
+		}
+	case "direction":
+		label, value, kind, opts = "Direction", "asc", "select", directionOptions
+		if op.Descending {
+			value = "desc"
+		}
+	case "consistent":
+		label, value, kind, opts = "Consistency", "no", "select", consistentOptions
+		if op.Consistent {
+			value = "yes"
+		}
+	case "names":
+		label, value, kind = "Names (#n=name)", designer.FormatOperationNames(op), "text"
+	case "values":
+		label, value, kind = "Values (:v=text)", designer.FormatOperationValues(op), "text"
+	case "notes":
+		label, value, kind = "Notes", op.Notes, "text"
+	default:
+		return templates.LabeledCell{}, false
+	}
+	c := templates.Cell{ID: elemID("opf", p.ID, itoa(i), field), Label: "Pattern " + itoa(p.Number) + " operation " + itoa(i+1) + " " + label,
+		Value: value, Action: "/d/" + d.Token + "/mapping/field", Vals: vals("pattern", p.ID, "index", itoa(i), "field", field),
+		Kind: kind, Options: opts, CanEdit: d.canEdit()}
+	if opts != nil {
+		c.Shown = optionLabel(opts, value)
+	}
+	if field == "op" || field == "table" {
+		// The answer to these is the whole card (setOperationField): it replaces the card.
+		c.Target = "#" + elemID("map", p.ID)
+	}
+	return templates.LabeledCell{Label: label, Cell: c}, true
+}
+
 func operationView(d *designContext, p designer.Pattern, i int, op designer.Operation) templates.OperationView {
 	base := "/d/" + d.Token
-	design := d.Record.Design
-	cell := func(field, label, value, kind string, opts []templates.Option) templates.LabeledCell {
-		c := templates.Cell{ID: elemID("opf", p.ID, itoa(i), field), Label: "Pattern " + itoa(p.Number) + " operation " + itoa(i+1) + " " + label,
-			Value: value, Action: base + "/mapping/field", Vals: vals("pattern", p.ID, "index", itoa(i), "field", field),
-			Kind: kind, Options: opts, CanEdit: d.canEdit()}
-		if opts != nil {
-			c.Shown = optionLabel(opts, value)
-		}
-		if field == "op" || field == "table" {
-			// The answer to these is the whole card (setOperationField): it replaces the card.
-			c.Target = "#" + elemID("map", p.ID)
-		}
-		return templates.LabeledCell{Label: label, Cell: c}
-	}
-	tables := []templates.Option{{Value: "", Label: "—"}}
-	for _, t := range design.Tables {
-		tables = append(tables, templates.Option{Value: t.Name, Label: t.Name})
-	}
-	indexes := []templates.Option{{Value: "", Label: "(the table)"}}
-	if t, _, ok := design.TableByName(op.Table); ok {
-		for _, ix := range append(append([]designer.Index{}, t.GSIs...), t.LSIs...) {
-			indexes = append(indexes, templates.Option{Value: ix.Name, Label: ix.Name})
-		}
-	}
-	limit := ""
-	if op.Limit != nil {
-		limit = strconv.Itoa(*op.Limit)
-	}
-	direction, consistent := "asc", "no"
-	if op.Descending {
-		direction = "desc"
-	}
-	if op.Consistent {
-		consistent = "yes"
-	}
 	v := templates.OperationView{
 		ID: elemID("op", p.ID, itoa(i)),
-		Cells: []templates.LabeledCell{
-			cell("op", "Operation", op.Op, "select", operationOptions),
-			cell("table", "Table", op.Table, "select", tables),
-			cell("index", "Index", op.Index, "select", indexes),
-			cell("key_condition", "Key condition", op.KeyCondition, "text", nil),
-			cell("filter", "Filter", op.Filter, "text", nil),
-			cell("projection", "Projection", op.Projection, "text", nil),
-			cell("limit", "Limit", limit, "number", nil),
-			cell("direction", "Direction", direction, "select", directionOptions),
-			cell("consistent", "Consistency", consistent, "select", consistentOptions),
-			cell("names", "Names (#n=name)", designer.FormatOperationNames(op), "text", nil),
-			cell("values", "Values (:v=text)", designer.FormatOperationValues(op), "text", nil),
-			cell("notes", "Notes", op.Notes, "text", nil),
-		},
 		Delete: templates.Button{Label: "Delete operation " + itoa(i+1) + " of pattern " + itoa(p.Number), Text: "Delete",
 			Action: base + "/mapping/delete", Params: []templates.Param{{Name: "pattern", Value: p.ID}, {Name: "index", Value: itoa(i)}},
 			Target: "#" + elemID("map", p.ID), Class: "danger"},
 		Result: resultView(d, p, i, op),
 	}
-	if actions := designer.OperationActions(op.Op); len(actions) > 0 {
-		// A batch or transaction row says what it does to its keys; only these rows have the cell.
-		opts := []templates.Option{{Value: "", Label: "From the values (put, or delete without attributes)"}}
-		for _, a := range actions {
-			opts = append(opts, templates.Option{Value: a, Label: actionLabels[a]})
+	for _, f := range operationFields {
+		lc, _ := operationCell(d, p, i, op, f)
+		v.Cells = append(v.Cells, lc)
+		if f == "op" {
+			if lc, ok := operationCell(d, p, i, op, "action"); ok {
+				v.Cells = append(v.Cells, lc)
+			}
 		}
-		v.Cells = slices.Insert(v.Cells, 1, cell("action", "Action", op.Action, "select", opts))
 	}
 	return v
 }
@@ -291,11 +324,9 @@ func (s *Server) saveOperationField(c echo.Context) error {
 			return nil, err
 		}
 		if i >= 0 && i < len(p.Mapping.Operations) {
-			op := operationView(d, p, i, p.Mapping.Operations[i])
-			for _, lc := range op.Cells {
-				if lc.Cell.ID == elemID("opf", pattern, itoa(i), field) {
-					return templ.Join(templates.CellView(withRefusal(lc.Cell, r, value)), templates.ResultBox(op.Result, d.canEdit(), true)), nil
-				}
+			op := p.Mapping.Operations[i]
+			if lc, ok := operationCell(d, p, i, op, field); ok {
+				return templ.Join(templates.CellView(withRefusal(lc.Cell, r, value)), templates.ResultBox(resultView(d, p, i, op), d.canEdit(), true)), nil
 			}
 		}
 		return templates.MappingCardView(mappingCard(d, p), d.canEdit()), nil

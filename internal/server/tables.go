@@ -149,20 +149,35 @@ func entityTypeCell(d *designContext, t designer.Table, i int, f entityTypeField
 		Kind: "text", CanEdit: d.canEdit()}
 }
 
-// tableAttributeCells are the cells of one declared attribute of a table: name, type, generator.
+// tableAttributeFields are the fields of a declared attribute of a table, in the order its row
+// shows them.
+var tableAttributeFields = []string{"name", "type", "generator"}
+
+// tableAttributeCells are the cells of one declared attribute of a table.
 func tableAttributeCells(d *designContext, t designer.Table, a designer.Attribute) []templates.Cell {
-	action := "/d/" + d.Token + "/tables/attributes/field"
-	return []templates.Cell{
-		{ID: elemID("taf", t.Name, a.Name, "name"), Label: "Attribute name", Value: a.Name,
-			Action: action, Vals: vals("table", t.Name, "attribute", a.Name, "field", "name"),
-			Kind: "text", CanEdit: d.canEdit()},
-		{ID: elemID("taf", t.Name, a.Name, "type"), Label: a.Name + " type", Value: string(a.Type),
-			Action: action, Vals: vals("table", t.Name, "attribute", a.Name, "field", "type"),
-			Kind: "select", Options: attributeTypeOptions, CanEdit: d.canEdit(), Class: "w-type"},
-		{ID: elemID("taf", t.Name, a.Name, "generator"), Label: a.Name + " sample-data generator",
-			Value: designer.FormatGenerator(a.Generator), Action: action,
-			Vals: vals("table", t.Name, "attribute", a.Name, "field", "generator"), Kind: "text", CanEdit: d.canEdit()},
+	cells := make([]templates.Cell, len(tableAttributeFields))
+	for i, f := range tableAttributeFields {
+		cells[i], _ = tableAttributeCell(d, t, a, f)
 	}
+	return cells
+}
+
+// tableAttributeCell is the cell of one field of a declared attribute, by the field's name; ok is
+// false for a name no field has.
+func tableAttributeCell(d *designContext, t designer.Table, a designer.Attribute, field string) (templates.Cell, bool) {
+	c := templates.Cell{ID: elemID("taf", t.Name, a.Name, field), Action: "/d/" + d.Token + "/tables/attributes/field",
+		Vals: vals("table", t.Name, "attribute", a.Name, "field", field), Kind: "text", CanEdit: d.canEdit()}
+	switch field {
+	case "name":
+		c.Label, c.Value = "Attribute name", a.Name
+	case "type":
+		c.Label, c.Value, c.Kind, c.Options, c.Class = a.Name+" type", string(a.Type), "select", attributeTypeOptions, "w-type"
+	case "generator":
+		c.Label, c.Value = a.Name+" sample-data generator", designer.FormatGenerator(a.Generator)
+	default:
+		return templates.Cell{}, false
+	}
+	return c, true
 }
 
 func tableView(d *designContext, t designer.Table, grid gridState) templates.TableView {
@@ -237,36 +252,62 @@ func tableNote(t designer.Table, field string) string {
 	return ""
 }
 
+// indexFields are the fields of an index, in the order its card shows them.
+var indexFields = []string{"name", "partition_key", "sort_key", "projection", "include", "sparse", "sparse_note",
+	"pattern_attributes", "purpose", "projection_justification", "capacity_notes"}
+
+// indexCell is the cell of one field of an index, by the field's name; ok is false for a name no
+// field has.
+func indexCell(d *designContext, t designer.Table, ix designer.Index, field string) (templates.LabeledCell, bool) {
+	var label, value, kind string
+	var opts []templates.Option
+	switch field {
+	case "name":
+		label, value, kind = "Name", ix.Name, "text"
+	case "partition_key":
+		label, value, kind = "Partition key", designer.FormatKeyAttributes(ix.PartitionKey), "text"
+	case "sort_key":
+		label, value, kind = "Sort key", designer.FormatKeyAttributes(ix.SortKey), "text"
+	case "projection":
+		label, value, kind, opts = "Projection", ix.Projection.Type, "select", projectionOptions
+	case "include":
+		label, value, kind = "Projected attributes (INCLUDE)", strings.Join(ix.Projection.Attributes, ", "), "text"
+	case "sparse":
+		label, value, kind, opts = "Sparse", "no", "select", yesNoOptions
+		if ix.Sparse {
+			value = "yes"
+		}
+	case "sparse_note":
+		label, value, kind = "Sparse on", ix.SparseNote, "text"
+	case "pattern_attributes":
+		label, value, kind = "Per-pattern attributes (4: a, b; 7: c)", designer.FormatPatternList(ix.PatternAttributes), "text"
+	case "purpose":
+		label, value, kind = "Purpose", ix.Purpose, "textarea"
+	case "projection_justification":
+		label, value, kind = "Projection justification", ix.ProjectionWhy, "textarea"
+	case "capacity_notes":
+		label, value, kind = "Capacity planning", ix.Capacity, "textarea"
+	default:
+		return templates.LabeledCell{}, false
+	}
+	c := templates.Cell{ID: elemID("ixf", t.Name, ix.Name, field), Label: ix.Name + " " + strings.ToLower(label), Value: value,
+		Action: "/d/" + d.Token + "/tables/indexes/field", Vals: vals("table", t.Name, "index", ix.Name, "field", field),
+		Kind: kind, Options: opts, CanEdit: d.canEdit()}
+	if opts != nil {
+		c.Shown = optionLabel(opts, value)
+	}
+	return templates.LabeledCell{Label: label, Cell: c}, true
+}
+
 func indexCard(d *designContext, t designer.Table, ix designer.Index, kind string) templates.IndexCard {
 	base := "/d/" + d.Token
-	cell := func(field, label, value, k string, opts []templates.Option) templates.LabeledCell {
-		c := templates.Cell{ID: elemID("ixf", t.Name, ix.Name, field), Label: ix.Name + " " + strings.ToLower(label), Value: value,
-			Action: base + "/tables/indexes/field", Vals: vals("table", t.Name, "index", ix.Name, "field", field),
-			Kind: k, Options: opts, CanEdit: d.canEdit()}
-		if opts != nil {
-			c.Shown = optionLabel(opts, value)
-		}
-		return templates.LabeledCell{Label: label, Cell: c}
-	}
-	sparse := "no"
-	if ix.Sparse {
-		sparse = "yes"
+	cells := make([]templates.LabeledCell, len(indexFields))
+	for i, f := range indexFields {
+		cells[i], _ = indexCell(d, t, ix, f)
 	}
 	card := templates.IndexCard{
 		ID: elemID("index", t.Name, ix.Name), Name: ix.Name, Kind: kind,
-		Cells: []templates.LabeledCell{
-			cell("name", "Name", ix.Name, "text", nil),
-			cell("partition_key", "Partition key", designer.FormatKeyAttributes(ix.PartitionKey), "text", nil),
-			cell("sort_key", "Sort key", designer.FormatKeyAttributes(ix.SortKey), "text", nil),
-			cell("projection", "Projection", ix.Projection.Type, "select", projectionOptions),
-			cell("include", "Projected attributes (INCLUDE)", strings.Join(ix.Projection.Attributes, ", "), "text", nil),
-			cell("sparse", "Sparse", sparse, "select", yesNoOptions),
-			cell("sparse_note", "Sparse on", ix.SparseNote, "text", nil),
-			cell("pattern_attributes", "Per-pattern attributes (4: a, b; 7: c)", designer.FormatPatternList(ix.PatternAttributes), "text", nil),
-			cell("purpose", "Purpose", ix.Purpose, "textarea", nil),
-			cell("projection_justification", "Projection justification", ix.ProjectionWhy, "textarea", nil),
-			cell("capacity_notes", "Capacity planning", ix.Capacity, "textarea", nil),
-		},
+		Cells: cells,
 		Delete: templates.Button{Label: "Delete index " + ix.Name, Text: "Delete", Action: base + "/tables/indexes/delete",
 			Params: []templates.Param{{Name: "table", Value: t.Name}, {Name: "index", Value: ix.Name}}, Class: "danger", Swap: "none",
 			Confirm: "Delete index " + ix.Name + "? History keeps it."},

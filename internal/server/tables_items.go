@@ -48,12 +48,8 @@ func (s *Server) saveTableAttributeField(c echo.Context) error {
 		if i < 0 {
 			return templates.Cell{}, nil, false
 		}
-		cells := tableAttributeCells(d, t, t.Attributes[i])
-		j := slices.IndexFunc(cells, func(c templates.Cell) bool { return c.ID == elemID("taf", t.Name, attr, field) })
-		if j < 0 {
-			return templates.Cell{}, nil, false
-		}
-		return cells[j], nil, true
+		cell, ok := tableAttributeCell(d, t, t.Attributes[i], field)
+		return cell, nil, ok
 	})
 	switch field {
 	case "name":
@@ -162,16 +158,8 @@ func (s *Server) saveIndexField(c echo.Context) error {
 		if !ok {
 			return templates.Cell{}, nil, false
 		}
-		kind := "GSI"
-		if slices.ContainsFunc(t.LSIs, func(l designer.Index) bool { return l.Name == index }) {
-			kind = "LSI"
-		}
-		for _, lc := range indexCard(d, t, ix, kind).Cells {
-			if lc.Cell.ID == elemID("ixf", t.Name, index, field) {
-				return lc.Cell, nil, true
-			}
-		}
-		return templates.Cell{}, nil, false
+		lc, ok := indexCell(d, t, ix, field)
+		return lc.Cell, nil, ok
 	})
 	var change designer.Change
 	switch field {
