@@ -62,9 +62,6 @@ func (c SetName) Summary() string {
 }
 func (SetName) Paths() []string { return []string{"name"} }
 
-// Overview field names, as used by SetOverviewField and in paths.
-var OverviewFields = []string{"domain", "key_entities", "business_context", "scale", "notes"}
-
 // SetOverviewField sets one text field of the overview.
 type SetOverviewField struct {
 	Field string `json:"field"`
@@ -74,45 +71,29 @@ type SetOverviewField struct {
 func (SetOverviewField) Kind() string { return "set_overview_field" }
 
 func (c SetOverviewField) Apply(d Design) (Design, error) {
-	path := "overview/" + c.Field
-	target := d.Overview.field(c.Field)
-	if target == nil {
+	f, ok := fieldNamed(OverviewFields, c.Field)
+	if !ok {
 		return d, Invalid("field", "unknown overview field %q", c.Field)
 	}
-	value, err := CleanText(path, c.Value)
-	if err != nil {
+	if err := f.set(&d, &d.Overview, "overview/"+c.Field, c.Value); err != nil {
 		return d, err
 	}
-	*target = value
 	return d, nil
 }
 
 func (c SetOverviewField) Summary() string {
-	return "Edited the overview's " + strings.ReplaceAll(c.Field, "_", " ")
+	f, ok := fieldNamed(OverviewFields, c.Field)
+	if !ok {
+		f.Label = strings.ReplaceAll(c.Field, "_", " ")
+	}
+	return "Edited the overview's " + f.Label
 }
 func (c SetOverviewField) Paths() []string { return []string{"overview/" + c.Field} }
 
-// field returns a pointer into o for a field name, or nil. o must be a copy the caller owns.
-func (o *Overview) field(name string) *string {
-	switch name {
-	case "domain":
-		return &o.Domain
-	case "key_entities":
-		return &o.KeyEntities
-	case "business_context":
-		return &o.BusinessContext
-	case "scale":
-		return &o.Scale
-	case "notes":
-		return &o.Notes
-	}
-	return nil
-}
-
 // Field returns the value of one overview field by name.
 func (o Overview) Field(name string) string {
-	if p := o.field(name); p != nil {
-		return *p
+	if f, ok := fieldNamed(OverviewFields, name); ok {
+		return f.Get(o)
 	}
 	return ""
 }

@@ -64,24 +64,6 @@ func (c AddAggregate) Summary() string {
 }
 func (AddAggregate) Paths() []string { return []string{"aggregates"} }
 
-// AggregateFields are the fields SetAggregateField sets.
-var AggregateFields = []string{
-	"entity_a", "entity_b", "correlation_pct", "only_a_pct", "only_b_pct", "both_pct", "size_constraints",
-	"combined_kb", "bounded", "update_patterns", "child_independent", "parent_id_known",
-	"separate_table_planned", "decision", "justification",
-}
-
-var aggregateLabels = map[string]string{
-	"entity_a": "first entity", "entity_b": "second entity", "correlation_pct": "access correlation",
-	"only_a_pct": "share of reads of the first only", "only_b_pct": "share of reads of the second only",
-	"both_pct": "share of reads of both", "size_constraints": "size constraints", "combined_kb": "combined size",
-	"bounded": "bounded answer", "update_patterns": "update patterns",
-	"child_independent":      "answer to \"can the child exist alone?\"",
-	"parent_id_known":        "answer to \"is the parent id always known?\"",
-	"separate_table_planned": "answer to \"is a separate table planned?\"",
-	"decision":               "decision", "justification": "justification",
-}
-
 // SetAggregateField sets one field of an aggregate analysis from what a person typed. Percentages
 // may end in "%"; yes/no answers accept yes, no, true, false or blank for "not answered"; the
 // decision may be worded as the seed words it.
@@ -98,47 +80,12 @@ func (c SetAggregateField) Apply(d Design) (Design, error) {
 	if !ok {
 		return d, Invalid("id", "no aggregate analysis with id %q; it may have been deleted", c.ID)
 	}
-	var err error
-	switch c.Field {
-	case "entity_a", "entity_b":
-		if _, _, err = findEntity(d, c.Field, c.Value); err == nil {
-			if c.Field == "entity_a" {
-				a.EntityA = c.Value
-			} else {
-				a.EntityB = c.Value
-			}
-		}
-	case "correlation_pct":
-		a.CorrelationPct, err = ParsePercent(c.Value)
-	case "only_a_pct":
-		a.OnlyAPct, err = ParsePercent(c.Value)
-	case "only_b_pct":
-		a.OnlyBPct, err = ParsePercent(c.Value)
-	case "both_pct":
-		a.BothPct, err = ParsePercent(c.Value)
-	case "size_constraints":
-		a.Size, err = CleanText(c.Field, c.Value)
-	case "combined_kb":
-		a.CombinedKB, err = ParseKB(c.Value)
-	case "bounded":
-		a.Bounded, err = ParseTriState(c.Value)
-	case "update_patterns":
-		a.Updates, err = CleanText(c.Field, c.Value)
-	case "child_independent":
-		a.Identifying.ChildIndependent, err = ParseTriState(c.Value)
-	case "parent_id_known":
-		a.Identifying.ParentIDKnown, err = ParseTriState(c.Value)
-	case "separate_table_planned":
-		a.Identifying.SeparateTablePlanned, err = ParseTriState(c.Value)
-	case "decision":
-		a.Decision, err = ParseAggregateDecision(c.Value)
-	case "justification":
-		a.Justification, err = CleanText(c.Field, c.Value)
-	default:
+	f, ok := fieldNamed(AggregateFields, c.Field)
+	if !ok {
 		return d, Invalid("field", "aggregate analyses have no field %q", c.Field)
 	}
-	if err != nil {
-		return d, fieldError(c.Field, err)
+	if err := f.apply(&d, &a, c.Value); err != nil {
+		return d, err
 	}
 	d.Aggregates = replaceAt(d.Aggregates, i, a)
 	return d, nil
@@ -149,8 +96,8 @@ func (c SetAggregateField) Describe(before Design) string {
 	return c.summary(aggregateLabel(before, c.ID))
 }
 func (c SetAggregateField) summary(label string) string {
-	prose := c.Field == "size_constraints" || c.Field == "update_patterns" || c.Field == "justification"
-	return fieldSummary("the %s of "+label, aggregateLabels[c.Field], c.Value, prose)
+	f, _ := fieldNamed(AggregateFields, c.Field)
+	return f.summary("the %s of "+label, c.Value)
 }
 func (c SetAggregateField) Paths() []string { return []string{"aggregates/" + c.ID + "/" + c.Field} }
 
@@ -201,17 +148,6 @@ func (c AddConsolidation) Summary() string {
 }
 func (AddConsolidation) Paths() []string { return []string{"consolidations"} }
 
-// ConsolidationFields are the fields SetConsolidationField sets.
-var ConsolidationFields = []string{
-	"parent", "child", "relationship", "overlap_pct", "bounded", "identifying", "decision", "justification",
-}
-
-var consolidationLabels = map[string]string{
-	"parent": "parent", "child": "child", "relationship": "relationship", "overlap_pct": "access overlap",
-	"bounded": "bounded answer", "identifying": "identifying answer", "decision": "decision",
-	"justification": "justification",
-}
-
 // SetConsolidationField sets one field of a consolidation review from what a person typed.
 type SetConsolidationField struct {
 	ID    string `json:"id"`
@@ -226,33 +162,12 @@ func (c SetConsolidationField) Apply(d Design) (Design, error) {
 	if !ok {
 		return d, Invalid("id", "no consolidation review with id %q; it may have been deleted", c.ID)
 	}
-	var err error
-	switch c.Field {
-	case "parent", "child":
-		if _, _, err = findEntity(d, c.Field, c.Value); err == nil {
-			if c.Field == "parent" {
-				r.Parent = c.Value
-			} else {
-				r.Child = c.Value
-			}
-		}
-	case "relationship":
-		r.Relationship, err = CleanText(c.Field, c.Value)
-	case "overlap_pct":
-		r.OverlapPct, err = ParsePercent(c.Value)
-	case "bounded":
-		r.Bounded, err = ParseTriState(c.Value)
-	case "identifying":
-		r.Identifying, err = ParseTriState(c.Value)
-	case "decision":
-		r.Decision, err = ParseConsolidationDecision(c.Value)
-	case "justification":
-		r.Justification, err = CleanText(c.Field, c.Value)
-	default:
+	f, ok := fieldNamed(ConsolidationFields, c.Field)
+	if !ok {
 		return d, Invalid("field", "consolidation reviews have no field %q", c.Field)
 	}
-	if err != nil {
-		return d, fieldError(c.Field, err)
+	if err := f.apply(&d, &r, c.Value); err != nil {
+		return d, err
 	}
 	d.Consolidations = replaceAt(d.Consolidations, i, r)
 	return d, nil
@@ -263,7 +178,8 @@ func (c SetConsolidationField) Describe(before Design) string {
 	return c.summary(consolidationLabel(before, c.ID))
 }
 func (c SetConsolidationField) summary(label string) string {
-	return fieldSummary("the %s of "+label, consolidationLabels[c.Field], c.Value, c.Field == "justification")
+	f, _ := fieldNamed(ConsolidationFields, c.Field)
+	return f.summary("the %s of "+label, c.Value)
 }
 func (c SetConsolidationField) Paths() []string {
 	return []string{"consolidations/" + c.ID + "/" + c.Field}
@@ -291,12 +207,6 @@ func (c DeleteConsolidation) Describe(before Design) string {
 }
 func (c DeleteConsolidation) Paths() []string { return []string{"consolidations/" + c.ID} }
 
-// ConsiderationFields are the headings of the design-considerations scratchpad, as used by
-// SetConsideration and in paths.
-var ConsiderationFields = []string{
-	"hot_partitions", "gsi_projections", "sparse_gsis", "item_collections", "multi_entity_queries", "denormalization",
-}
-
 // SetConsideration sets the text under one heading of the design-considerations scratchpad.
 type SetConsideration struct {
 	Field string `json:"field"`
@@ -306,46 +216,29 @@ type SetConsideration struct {
 func (SetConsideration) Kind() string { return "set_consideration" }
 
 func (c SetConsideration) Apply(d Design) (Design, error) {
-	target := d.Considerations.field(c.Field)
-	if target == nil {
+	f, ok := fieldNamed(ConsiderationFields, c.Field)
+	if !ok {
 		return d, Invalid("field", "the design considerations have no heading %q", c.Field)
 	}
-	value, err := CleanText("considerations/"+c.Field, c.Value)
-	if err != nil {
+	if err := f.set(&d, &d.Considerations, "considerations/"+c.Field, c.Value); err != nil {
 		return d, err
 	}
-	*target = value
 	return d, nil
 }
 
 func (c SetConsideration) Summary() string {
-	return "Edited the design considerations on " + strings.ReplaceAll(c.Field, "_", " ")
+	f, ok := fieldNamed(ConsiderationFields, c.Field)
+	if !ok {
+		f.Label = strings.ReplaceAll(c.Field, "_", " ")
+	}
+	return "Edited the design considerations on " + f.Label
 }
 func (c SetConsideration) Paths() []string { return []string{"considerations/" + c.Field} }
 
-// field returns a pointer into c for a heading, or nil. c must be a copy the caller owns.
-func (c *Considerations) field(name string) *string {
-	switch name {
-	case "hot_partitions":
-		return &c.HotPartitions
-	case "gsi_projections":
-		return &c.GSIProjections
-	case "sparse_gsis":
-		return &c.SparseGSIs
-	case "item_collections":
-		return &c.ItemCollections
-	case "multi_entity_queries":
-		return &c.MultiEntityQueries
-	case "denormalization":
-		return &c.Denormalization
-	}
-	return nil
-}
-
 // Field returns the text under one heading by name.
 func (c Considerations) Field(name string) string {
-	if p := c.field(name); p != nil {
-		return *p
+	if f, ok := fieldNamed(ConsiderationFields, name); ok {
+		return f.Get(c)
 	}
 	return ""
 }

@@ -169,14 +169,15 @@ func TestConsolidationChanges(t *testing.T) {
 func TestSetConsideration(t *testing.T) {
 	t.Parallel()
 	var cases []changeCase
-	for _, f := range ConsiderationFields {
+	for _, field := range ConsiderationFields {
+		f := field.Key
 		cases = append(cases, changeCase{name: f, change: SetConsideration{Field: f, Value: f + "\r\nnotes "}, check: func(t *testing.T, before, after Design) {
 			if got := after.Considerations.Field(f); got != f+"\nnotes" {
 				t.Errorf("%s = %q", f, got)
 			}
 			for _, other := range ConsiderationFields {
-				if other != f && after.Considerations.Field(other) != before.Considerations.Field(other) {
-					t.Errorf("%s changed too", other)
+				if other.Key != f && after.Considerations.Field(other.Key) != before.Considerations.Field(other.Key) {
+					t.Errorf("%s changed too", other.Key)
 				}
 			}
 		}})

@@ -447,14 +447,6 @@ func (c AddRelationship) Summary() string {
 }
 func (AddRelationship) Paths() []string { return []string{"relationships"} }
 
-// RelationshipFields are the fields SetRelationshipField sets.
-var RelationshipFields = []string{"from", "to", "kind", "avg_count", "max_count", "notes"}
-
-var relationshipLabels = map[string]string{
-	"from": "from entity", "to": "to entity", "kind": "kind", "avg_count": "average count",
-	"max_count": "maximum count", "notes": "notes",
-}
-
 // SetRelationshipField sets one field of a relationship from what a person typed. An empty count
 // clears it.
 type SetRelationshipField struct {
@@ -470,30 +462,12 @@ func (c SetRelationshipField) Apply(d Design) (Design, error) {
 	if !ok {
 		return d, Invalid("id", "no relationship with id %q; it may have been deleted", c.ID)
 	}
-	var err error
-	switch c.Field {
-	case "from", "to":
-		var e Entity
-		if e, _, err = findEntity(d, c.Field, c.Value); err == nil {
-			if c.Field == "from" {
-				r.From = e.Name
-			} else {
-				r.To = e.Name
-			}
-		}
-	case "kind":
-		r.Kind, err = ParseRelationshipKind(c.Value)
-	case "avg_count":
-		r.Avg, err = parseCount(c.Value)
-	case "max_count":
-		r.Max, err = parseCount(c.Value)
-	case "notes":
-		r.Notes, err = CleanText("notes", c.Value)
-	default:
+	f, ok := fieldNamed(RelationshipFields, c.Field)
+	if !ok {
 		return d, Invalid("field", "relationships have no field %q", c.Field)
 	}
-	if err != nil {
-		return d, fieldError(c.Field, err)
+	if err := f.apply(&d, &r, c.Value); err != nil {
+		return d, err
 	}
 	d.Relationships = replaceAt(d.Relationships, i, r)
 	return d, nil
@@ -506,7 +480,8 @@ func (c SetRelationshipField) Describe(before Design) string {
 }
 
 func (c SetRelationshipField) summary(label string) string {
-	return fieldSummary("the %s of "+label, relationshipLabels[c.Field], c.Value, c.Field == "notes")
+	f, _ := fieldNamed(RelationshipFields, c.Field)
+	return f.summary("the %s of "+label, c.Value)
 }
 func (c SetRelationshipField) Paths() []string {
 	return []string{"relationships/" + c.ID + "/" + c.Field}

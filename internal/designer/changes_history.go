@@ -76,22 +76,18 @@ func restorePath(d, from Design, p string) (Design, error) {
 	case head == "overview" && rest == "":
 		d.Overview = from.Overview
 	case head == "overview":
-		o := d.Overview
-		f := o.field(rest)
-		if f == nil {
+		o, ok := withMember(d.Overview, from.Overview, rest)
+		if !ok {
 			return d, Invalid("paths", "no overview field %q", rest)
 		}
-		*f = from.Overview.Field(rest)
 		d.Overview = o
 	case head == "considerations" && rest == "":
 		d.Considerations = from.Considerations
 	case head == "considerations":
-		c := d.Considerations
-		f := c.field(rest)
-		if f == nil {
+		c, ok := withMember(d.Considerations, from.Considerations, rest)
+		if !ok {
 			return d, Invalid("paths", "no design consideration %q", rest)
 		}
-		*f = from.Considerations.Field(rest)
 		d.Considerations = c
 	case head == "prose":
 		d.Prose = from.Prose

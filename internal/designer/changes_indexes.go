@@ -386,12 +386,12 @@ func (c SetIndexField) Apply(d Design) (Design, error) {
 	if err != nil {
 		return d, err
 	}
-	f, _, ok := Lookup(IndexFields, c.Field, keyOfField)
+	f, ok := fieldNamed(IndexFields, c.Field)
 	if !ok {
 		return d, Invalid("field", "indexes have no field %q", c.Field)
 	}
-	if err := f.set(&ix, c.Field, c.Value); err != nil {
-		return d, fieldError(c.Field, err)
+	if err := f.apply(&d, &ix, c.Value); err != nil {
+		return d, err
 	}
 	d.Tables = replaceAt(d.Tables, i, withIndex(t, local, j, ix))
 	return d, nil
@@ -399,7 +399,7 @@ func (c SetIndexField) Apply(d Design) (Design, error) {
 
 func (c SetIndexField) Summary() string {
 	subject := fmt.Sprintf("index %s of table %s", shorten(c.Index), shorten(c.Table))
-	if c.Field == "sparse" {
+	if c.Field == sparseKey {
 		if sparse, err := ParseTriState(c.Value); err == nil {
 			if sparse != nil && *sparse {
 				return "Marked " + subject + " sparse"
@@ -407,8 +407,8 @@ func (c SetIndexField) Summary() string {
 			return "Marked " + subject + " not sparse"
 		}
 	}
-	f, _, _ := Lookup(IndexFields, c.Field, keyOfField)
-	return fieldSummary(escapePercent(subject)+"'s %s", f.Label, c.Value, true)
+	f, _ := fieldNamed(IndexFields, c.Field)
+	return f.summary(escapePercent(subject)+"'s %s", c.Value)
 }
 func (c SetIndexField) Paths() []string {
 	return []string{pathOfIndex(c.Table, c.Index) + "/" + c.Field}

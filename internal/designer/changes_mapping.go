@@ -95,18 +95,6 @@ func (c AddOperation) summary(label string) string {
 }
 func (c AddOperation) Paths() []string { return []string{patternPath(c.Pattern)} }
 
-// OperationFields are the fields SetOperationField sets.
-var OperationFields = []string{
-	"op", "table", "index", "key_condition", "filter", "projection", "limit", "direction", "consistent",
-	"names", "values", "action", "notes",
-}
-
-var operationLabels = map[string]string{
-	"op": "API call", "table": "table", "index": "index", "key_condition": "key condition", "filter": "filter",
-	"projection": "projection", "limit": "limit", "direction": "direction", "consistent": "consistency",
-	"names": "names", "values": "values", "action": "action", "notes": "notes",
-}
-
 // SetOperationField sets one field of an operation from what a person typed:
 //
 //	op             a DynamoDB operation name, in any case; an action the new operation cannot take
@@ -138,51 +126,44 @@ func (c SetOperationField) Apply(d Design) (Design, error) {
 	if err != nil {
 		return d, err
 	}
-	switch c.Field {
-	case "op":
-		if op.Op, err = ParseOperationName(c.Value); err == nil && !slices.Contains(OperationActions(op.Op), op.Action) {
-			op.Action = ""
-		}
-	case "table":
-		var t Table
-		if strings.TrimSpace(c.Value) == "" {
-			return d, Invalid(c.Field, "must name a table: %s", TableChoice(d))
-		}
-		if t, _, err = findTable(d, c.Field, strings.TrimSpace(c.Value)); err == nil {
-			op.Table = t.Name
-			if _, _, _, ok := t.IndexByName(op.Index); !ok {
-				op.Index = ""
-			}
-		}
-	case "index":
-		op.Index, err = operationIndex(d, op, strings.TrimSpace(c.Value))
-	case "key_condition":
-		op.KeyCondition, err = CleanText(c.Field, c.Value)
-	case "filter":
-		op.Filter, err = CleanText(c.Field, c.Value)
-	case "projection":
-		op.Projection, err = CleanText(c.Field, c.Value)
-	case "limit":
-		op.Limit, err = parseLimit(c.Value)
-	case "direction":
-		op.Descending, err = parseDirection(c.Value)
-	case "consistent":
-		op.Consistent, err = parseConsistentRead(c.Value)
-	case "names":
-		op.Names, err = ParseOperationNames(c.Value)
-	case "values":
-		op.Values, err = ParseOperationValues(c.Value)
-	case "action":
-		op.Action, err = parseAction(op.Op, c.Value)
-	case "notes":
-		op.Notes, err = CleanText(c.Field, c.Value)
-	default:
-		return d, Invalid("field", "operations have no field %q; the fields are %s", c.Field, strings.Join(OperationFields, ", "))
+	f, ok := fieldNamed(OperationFields, c.Field)
+	if !ok {
+		return d, Invalid("field", "operations have no field %q; the fields are %s", c.Field, operationFieldKeys())
 	}
-	if err != nil {
-		return d, fieldError(c.Field, err)
+	if err := f.apply(&d, &op, c.Value); err != nil {
+		return d, err
 	}
 	return withOperation(d, pi, c.Index, op), nil
+}
+
+// setOperationName sets the API call; an action the new call cannot take is cleared.
+func setOperationName(_ *Design, op *Operation, _, value string) error {
+	name, err := ParseOperationName(value)
+	if err != nil {
+		return err
+	}
+	op.Op = name
+	if !slices.Contains(OperationActions(op.Op), op.Action) {
+		op.Action = ""
+	}
+	return nil
+}
+
+// setOperationTable points the operation at a table of the design; an index the new table lacks
+// is cleared.
+func setOperationTable(d *Design, op *Operation, name, value string) error {
+	if strings.TrimSpace(value) == "" {
+		return Invalid(name, "must name a table: %s", TableChoice(*d))
+	}
+	t, _, err := findTable(*d, name, strings.TrimSpace(value))
+	if err != nil {
+		return err
+	}
+	op.Table = t.Name
+	if _, _, _, ok := t.IndexByName(op.Index); !ok {
+		op.Index = ""
+	}
+	return nil
 }
 
 // operationIndex checks that name is an index of the operation's table; empty means the table.
@@ -273,7 +254,8 @@ func (c SetOperationField) Describe(before Design) string {
 	return c.summary(patternLabel(before, c.Pattern))
 }
 func (c SetOperationField) summary(label string) string {
-	return fieldSummary("the %s of "+escapePercent(operationLabel(label, c.Index)), operationLabels[c.Field], c.Value, c.Field == "notes")
+	f, _ := fieldNamed(OperationFields, c.Field)
+	return f.summary("the %s of "+escapePercent(operationLabel(label, c.Index)), c.Value)
 }
 func (c SetOperationField) Paths() []string {
 	return []string{fmt.Sprintf("%s/mapping/operations/%d/%s", patternPath(c.Pattern), c.Index, c.Field)}

@@ -100,19 +100,6 @@ func (c AddPattern) Summary() string {
 }
 func (AddPattern) Paths() []string { return []string{"access_patterns"} }
 
-// PatternFields are the fields SetPatternField sets.
-var PatternFields = []string{
-	"number", "description", "type", "peak_rps", "avg_rps", "attributes", "latency_slo", "consistency",
-	"result_bound", "item_size_band", "key_notes", "considerations", "status", "entities",
-}
-
-var patternLabels = map[string]string{
-	"number": "number", "description": "description", "type": "type", "peak_rps": "peak RPS",
-	"avg_rps": "average RPS", "attributes": "attributes", "latency_slo": "latency SLO",
-	"consistency": "consistency", "result_bound": "result bound", "item_size_band": "item size band",
-	"key_notes": "key notes", "considerations": "considerations", "status": "status", "entities": "entities",
-}
-
 // SetPatternField sets one field of an access pattern from what a person typed: numbers may have
 // thousands separators and units, enumerations may be spelt as people spell them, lists are
 // comma-separated. An empty value clears an optional field. When the number changes, the indexes'
@@ -130,54 +117,32 @@ func (c SetPatternField) Apply(d Design) (Design, error) {
 	if err != nil {
 		return d, err
 	}
-	switch c.Field {
-	case "number":
-		var n int
-		if n, err = parsePatternNumber(c.Value); err != nil {
-			break
-		}
-		if other, j, taken := d.PatternByNumber(n); taken && j != i {
-			return d, Invalid("number", "%d is already used by pattern %d %q", n, n, shorten(other.Description))
-		}
-		if n != p.Number {
-			old := p.Number
-			d.Tables = renumberIndexes(d.Tables, func(k int) (int, bool) { return n, k == old })
-		}
-		p.Number = n
-	case "description":
-		p.Description, err = CleanText(c.Field, c.Value)
-	case "type":
-		p.Type, err = ParsePatternType(c.Value)
-	case "peak_rps":
-		p.PeakRPS, err = ParseRPS(c.Value)
-	case "avg_rps":
-		p.AvgRPS, err = ParseRPS(c.Value)
-	case "attributes":
-		p.Attributes, err = nameList(c.Field, c.Value)
-	case "latency_slo":
-		p.LatencySLO, err = CleanText(c.Field, c.Value)
-	case "consistency":
-		p.Consistency, err = ParseConsistency(c.Value)
-	case "result_bound":
-		p.ResultBound, err = CleanText(c.Field, c.Value)
-	case "item_size_band":
-		p.SizeBand, err = CleanText(c.Field, c.Value)
-	case "key_notes":
-		p.KeyNotes, err = CleanText(c.Field, c.Value)
-	case "considerations":
-		p.Considerations, err = CleanText(c.Field, c.Value)
-	case "status":
-		p.Status, err = ParseStatus(c.Value)
-	case "entities":
-		p.Entities, err = entityList(d, c.Field, splitList(c.Value))
-	default:
+	f, ok := fieldNamed(PatternFields, c.Field)
+	if !ok {
 		return d, Invalid("field", "access patterns have no field %q", c.Field)
 	}
-	if err != nil {
-		return d, fieldError(c.Field, err)
+	if err := f.apply(&d, &p, c.Value); err != nil {
+		return d, err
 	}
 	d.Patterns = replaceAt(d.Patterns, i, p)
 	return d, nil
+}
+
+// setPatternNumber renumbers a pattern; the indexes' per-pattern attribute lists follow it.
+func setPatternNumber(d *Design, p *Pattern, name, value string) error {
+	n, err := parsePatternNumber(value)
+	if err != nil {
+		return err
+	}
+	if other, _, taken := d.PatternByNumber(n); taken && other.ID != p.ID {
+		return Invalid(name, "%d is already used by pattern %d %q", n, n, shorten(other.Description))
+	}
+	if n != p.Number {
+		old := p.Number
+		d.Tables = renumberIndexes(d.Tables, func(k int) (int, bool) { return n, k == old })
+	}
+	p.Number = n
+	return nil
 }
 
 // nameList reads a comma-separated list of names; nil when it is empty.
@@ -198,12 +163,12 @@ func (c SetPatternField) Describe(before Design) string {
 }
 
 func (c SetPatternField) summary(label string) string {
-	prose := c.Field == "description" || c.Field == "key_notes" || c.Field == "considerations"
-	return fieldSummary(label+"'s %s", patternLabels[c.Field], c.Value, prose)
+	f, _ := fieldNamed(PatternFields, c.Field)
+	return f.summary(label+"'s %s", c.Value)
 }
 
 func (c SetPatternField) Paths() []string {
-	if c.Field == "number" {
+	if c.Field == patternNumberKey {
 		return []string{patternPath(c.ID), "tables"}
 	}
 	return []string{patternPath(c.ID) + "/" + c.Field}

@@ -253,12 +253,12 @@ func (c SetTableField) Apply(d Design) (Design, error) {
 	if err != nil {
 		return d, err
 	}
-	f, _, ok := Lookup(TableFields, c.Field, keyOfField)
+	f, ok := fieldNamed(TableFields, c.Field)
 	if !ok {
 		return d, Invalid("field", "tables have no field %q", c.Field)
 	}
-	if err := f.set(&t, c.Field, c.Value); err != nil {
-		return d, fieldError(c.Field, err)
+	if err := f.apply(&d, &t, c.Value); err != nil {
+		return d, err
 	}
 	d.Tables = replaceAt(d.Tables, i, t)
 	return d, nil
@@ -266,14 +266,13 @@ func (c SetTableField) Apply(d Design) (Design, error) {
 
 func (c SetTableField) Summary() string {
 	value := c.Value
-	if c.Field == "billing_mode" {
+	if c.Field == billingModeKey {
 		if mode, err := ParseBillingMode(c.Value); err == nil {
 			value = mode
 		}
 	}
-	prose := c.Field != "ttl_attribute" && c.Field != "billing_mode" && !strings.HasSuffix(c.Field, "_units")
-	f, _, _ := Lookup(TableFields, c.Field, keyOfField)
-	return fieldSummary("table "+escapePercent(shorten(c.Table))+"'s %s", f.Label, value, prose)
+	f, _ := fieldNamed(TableFields, c.Field)
+	return f.summary("table "+escapePercent(shorten(c.Table))+"'s %s", value)
 }
 func (c SetTableField) Paths() []string { return []string{pathOfTable(c.Table) + "/" + c.Field} }
 
@@ -805,13 +804,6 @@ func finite(field string, v *float64) error {
 	return nil
 }
 
-// EntityTypeFields are the fields SetEntityTypeField sets.
-var EntityTypeFields = []string{"entity", "pk_template", "sk_template", "description"}
-
-var entityTypeLabels = map[string]string{
-	"entity": "entity", "pk_template": "PK template", "sk_template": "SK template", "description": "description",
-}
-
 // cleanTemplate reads a key template such as USER#{user_id}: one line, blank allowed.
 func cleanTemplate(field, s string) (string, error) {
 	if strings.TrimSpace(s) == "" {
@@ -885,20 +877,12 @@ func (c SetEntityTypeField) Apply(d Design) (Design, error) {
 		return d, err
 	}
 	et := t.EntityTypes[c.Index]
-	switch c.Field {
-	case "entity":
-		et.Entity, err = CleanName(c.Field, c.Value)
-	case "pk_template":
-		et.PKTemplate, err = cleanTemplate(c.Field, c.Value)
-	case "sk_template":
-		et.SKTemplate, err = cleanTemplate(c.Field, c.Value)
-	case "description":
-		et.Description, err = CleanText(c.Field, c.Value)
-	default:
+	f, ok := fieldNamed(EntityTypeFields, c.Field)
+	if !ok {
 		return d, Invalid("field", "entity types have no field %q", c.Field)
 	}
-	if err != nil {
-		return d, fieldError(c.Field, err)
+	if err := f.apply(&d, &et, c.Value); err != nil {
+		return d, err
 	}
 	t.EntityTypes = replaceAt(t.EntityTypes, c.Index, et)
 	d.Tables = replaceAt(d.Tables, i, t)
@@ -907,7 +891,8 @@ func (c SetEntityTypeField) Apply(d Design) (Design, error) {
 
 func (c SetEntityTypeField) Summary() string {
 	whose := fmt.Sprintf("entity type %d of table %s's %%s", c.Index+1, escapePercent(shorten(c.Table)))
-	return fieldSummary(whose, entityTypeLabels[c.Field], c.Value, c.Field == "description")
+	f, _ := fieldNamed(EntityTypeFields, c.Field)
+	return f.summary(whose, c.Value)
 }
 func (c SetEntityTypeField) Paths() []string { return []string{pathOfTable(c.Table)} }
 

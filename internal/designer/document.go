@@ -276,7 +276,7 @@ func Check(d Design) error {
 		return err
 	}
 	for _, f := range OverviewFields {
-		if _, err := CleanText("overview/"+f, d.Overview.Field(f)); err != nil {
+		if _, err := CleanText("overview/"+f.Key, f.Get(d.Overview)); err != nil {
 			return err
 		}
 	}

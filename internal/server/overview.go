@@ -42,7 +42,7 @@ func (s *Server) overviewModel(c echo.Context) (templates.Overview, error) {
 	}
 	o := templates.Overview{Workspace: w, NameField: nameField(d, d.Record.Design.Name, "", false)}
 	for _, f := range designer.OverviewFields {
-		o.Fields = append(o.Fields, overviewField(d, f, d.Record.Design.Overview.Field(f), "", false))
+		o.Fields = append(o.Fields, overviewField(d, f.Key, f.Get(d.Record.Design.Overview), "", false))
 	}
 	return o, nil
 }
@@ -72,7 +72,7 @@ func (s *Server) saveName(c echo.Context) error {
 
 func (s *Server) saveOverviewField(c echo.Context) error {
 	field := c.Param("field")
-	if !slices.Contains(designer.OverviewFields, field) {
+	if !slices.ContainsFunc(designer.OverviewFields, func(f designer.Field[designer.Overview]) bool { return f.Key == field }) {
 		return echo.ErrNotFound
 	}
 	form, err := postedForm(c)

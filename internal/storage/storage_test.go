@@ -392,7 +392,7 @@ func TestConcurrentWriters(t *testing.T) {
 		wg.Go(func() {
 			for i := range each {
 				var c designer.Change = designer.SetOverviewField{
-					Field: designer.OverviewFields[(w+i)%len(designer.OverviewFields)],
+					Field: designer.OverviewFields[(w+i)%len(designer.OverviewFields)].Key,
 					Value: fmt.Sprintf("writer %d edit %d", w, i),
 				}
 				if i%5 == 4 {
