@@ -71,7 +71,7 @@ type SetOverviewField struct {
 func (SetOverviewField) Kind() string { return "set_overview_field" }
 
 func (c SetOverviewField) Apply(d Design) (Design, error) {
-	f, ok := fieldNamed(OverviewFields, c.Field)
+	f, ok := FieldNamed(OverviewFields, c.Field)
 	if !ok {
 		return d, Invalid("field", "unknown overview field %q", c.Field)
 	}
@@ -82,7 +82,7 @@ func (c SetOverviewField) Apply(d Design) (Design, error) {
 }
 
 func (c SetOverviewField) Summary() string {
-	f, ok := fieldNamed(OverviewFields, c.Field)
+	f, ok := FieldNamed(OverviewFields, c.Field)
 	if !ok {
 		f.Label = strings.ReplaceAll(c.Field, "_", " ")
 	}
@@ -92,7 +92,7 @@ func (c SetOverviewField) Paths() []string { return []string{"overview/" + c.Fie
 
 // Field returns the value of one overview field by name.
 func (o Overview) Field(name string) string {
-	if f, ok := fieldNamed(OverviewFields, name); ok {
+	if f, ok := FieldNamed(OverviewFields, name); ok {
 		return f.Get(o)
 	}
 	return ""

@@ -80,7 +80,7 @@ func (c SetAggregateField) Apply(d Design) (Design, error) {
 	if !ok {
 		return d, Invalid("id", "no aggregate analysis with id %q; it may have been deleted", c.ID)
 	}
-	f, ok := fieldNamed(AggregateFields, c.Field)
+	f, ok := FieldNamed(AggregateFields, c.Field)
 	if !ok {
 		return d, Invalid("field", "aggregate analyses have no field %q", c.Field)
 	}
@@ -96,7 +96,7 @@ func (c SetAggregateField) Describe(before Design) string {
 	return c.summary(aggregateLabel(before, c.ID))
 }
 func (c SetAggregateField) summary(label string) string {
-	f, _ := fieldNamed(AggregateFields, c.Field)
+	f, _ := FieldNamed(AggregateFields, c.Field)
 	return f.summary("the %s of "+label, c.Value)
 }
 func (c SetAggregateField) Paths() []string { return []string{"aggregates/" + c.ID + "/" + c.Field} }
@@ -162,7 +162,7 @@ func (c SetConsolidationField) Apply(d Design) (Design, error) {
 	if !ok {
 		return d, Invalid("id", "no consolidation review with id %q; it may have been deleted", c.ID)
 	}
-	f, ok := fieldNamed(ConsolidationFields, c.Field)
+	f, ok := FieldNamed(ConsolidationFields, c.Field)
 	if !ok {
 		return d, Invalid("field", "consolidation reviews have no field %q", c.Field)
 	}
@@ -178,7 +178,7 @@ func (c SetConsolidationField) Describe(before Design) string {
 	return c.summary(consolidationLabel(before, c.ID))
 }
 func (c SetConsolidationField) summary(label string) string {
-	f, _ := fieldNamed(ConsolidationFields, c.Field)
+	f, _ := FieldNamed(ConsolidationFields, c.Field)
 	return f.summary("the %s of "+label, c.Value)
 }
 func (c SetConsolidationField) Paths() []string {
@@ -216,7 +216,7 @@ type SetConsideration struct {
 func (SetConsideration) Kind() string { return "set_consideration" }
 
 func (c SetConsideration) Apply(d Design) (Design, error) {
-	f, ok := fieldNamed(ConsiderationFields, c.Field)
+	f, ok := FieldNamed(ConsiderationFields, c.Field)
 	if !ok {
 		return d, Invalid("field", "the design considerations have no heading %q", c.Field)
 	}
@@ -227,7 +227,7 @@ func (c SetConsideration) Apply(d Design) (Design, error) {
 }
 
 func (c SetConsideration) Summary() string {
-	f, ok := fieldNamed(ConsiderationFields, c.Field)
+	f, ok := FieldNamed(ConsiderationFields, c.Field)
 	if !ok {
 		f.Label = strings.ReplaceAll(c.Field, "_", " ")
 	}
@@ -237,7 +237,7 @@ func (c SetConsideration) Paths() []string { return []string{"considerations/" +
 
 // Field returns the text under one heading by name.
 func (c Considerations) Field(name string) string {
-	if f, ok := fieldNamed(ConsiderationFields, name); ok {
+	if f, ok := FieldNamed(ConsiderationFields, name); ok {
 		return f.Get(c)
 	}
 	return ""

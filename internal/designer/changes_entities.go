@@ -462,7 +462,7 @@ func (c SetRelationshipField) Apply(d Design) (Design, error) {
 	if !ok {
 		return d, Invalid("id", "no relationship with id %q; it may have been deleted", c.ID)
 	}
-	f, ok := fieldNamed(RelationshipFields, c.Field)
+	f, ok := FieldNamed(RelationshipFields, c.Field)
 	if !ok {
 		return d, Invalid("field", "relationships have no field %q", c.Field)
 	}
@@ -480,7 +480,7 @@ func (c SetRelationshipField) Describe(before Design) string {
 }
 
 func (c SetRelationshipField) summary(label string) string {
-	f, _ := fieldNamed(RelationshipFields, c.Field)
+	f, _ := FieldNamed(RelationshipFields, c.Field)
 	return f.summary("the %s of "+label, c.Value)
 }
 func (c SetRelationshipField) Paths() []string {

@@ -386,7 +386,7 @@ func (c SetIndexField) Apply(d Design) (Design, error) {
 	if err != nil {
 		return d, err
 	}
-	f, ok := fieldNamed(IndexFields, c.Field)
+	f, ok := FieldNamed(IndexFields, c.Field)
 	if !ok {
 		return d, Invalid("field", "indexes have no field %q", c.Field)
 	}
@@ -399,7 +399,7 @@ func (c SetIndexField) Apply(d Design) (Design, error) {
 
 func (c SetIndexField) Summary() string {
 	subject := fmt.Sprintf("index %s of table %s", shorten(c.Index), shorten(c.Table))
-	if c.Field == sparseKey {
+	if c.Field == IndexField.Sparse.Key {
 		if sparse, err := ParseTriState(c.Value); err == nil {
 			if sparse != nil && *sparse {
 				return "Marked " + subject + " sparse"
@@ -407,7 +407,7 @@ func (c SetIndexField) Summary() string {
 			return "Marked " + subject + " not sparse"
 		}
 	}
-	f, _ := fieldNamed(IndexFields, c.Field)
+	f, _ := FieldNamed(IndexFields, c.Field)
 	return f.summary(escapePercent(subject)+"'s %s", c.Value)
 }
 func (c SetIndexField) Paths() []string {

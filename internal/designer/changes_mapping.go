@@ -126,7 +126,7 @@ func (c SetOperationField) Apply(d Design) (Design, error) {
 	if err != nil {
 		return d, err
 	}
-	f, ok := fieldNamed(OperationFields, c.Field)
+	f, ok := FieldNamed(OperationFields, c.Field)
 	if !ok {
 		return d, Invalid("field", "operations have no field %q; the fields are %s", c.Field, operationFieldKeys())
 	}
@@ -254,7 +254,7 @@ func (c SetOperationField) Describe(before Design) string {
 	return c.summary(patternLabel(before, c.Pattern))
 }
 func (c SetOperationField) summary(label string) string {
-	f, _ := fieldNamed(OperationFields, c.Field)
+	f, _ := FieldNamed(OperationFields, c.Field)
 	return f.summary("the %s of "+escapePercent(operationLabel(label, c.Index)), c.Value)
 }
 func (c SetOperationField) Paths() []string {

@@ -117,7 +117,7 @@ func (c SetPatternField) Apply(d Design) (Design, error) {
 	if err != nil {
 		return d, err
 	}
-	f, ok := fieldNamed(PatternFields, c.Field)
+	f, ok := FieldNamed(PatternFields, c.Field)
 	if !ok {
 		return d, Invalid("field", "access patterns have no field %q", c.Field)
 	}
@@ -163,12 +163,12 @@ func (c SetPatternField) Describe(before Design) string {
 }
 
 func (c SetPatternField) summary(label string) string {
-	f, _ := fieldNamed(PatternFields, c.Field)
+	f, _ := FieldNamed(PatternFields, c.Field)
 	return f.summary(label+"'s %s", c.Value)
 }
 
 func (c SetPatternField) Paths() []string {
-	if c.Field == patternNumberKey {
+	if c.Field == PatternField.Number.Key {
 		return []string{patternPath(c.ID), "tables"}
 	}
 	return []string{patternPath(c.ID) + "/" + c.Field}

@@ -253,7 +253,7 @@ func (c SetTableField) Apply(d Design) (Design, error) {
 	if err != nil {
 		return d, err
 	}
-	f, ok := fieldNamed(TableFields, c.Field)
+	f, ok := FieldNamed(TableFields, c.Field)
 	if !ok {
 		return d, Invalid("field", "tables have no field %q", c.Field)
 	}
@@ -266,12 +266,12 @@ func (c SetTableField) Apply(d Design) (Design, error) {
 
 func (c SetTableField) Summary() string {
 	value := c.Value
-	if c.Field == billingModeKey {
+	if c.Field == TableField.BillingMode.Key {
 		if mode, err := ParseBillingMode(c.Value); err == nil {
 			value = mode
 		}
 	}
-	f, _ := fieldNamed(TableFields, c.Field)
+	f, _ := FieldNamed(TableFields, c.Field)
 	return f.summary("table "+escapePercent(shorten(c.Table))+"'s %s", value)
 }
 func (c SetTableField) Paths() []string { return []string{pathOfTable(c.Table) + "/" + c.Field} }
@@ -877,7 +877,7 @@ func (c SetEntityTypeField) Apply(d Design) (Design, error) {
 		return d, err
 	}
 	et := t.EntityTypes[c.Index]
-	f, ok := fieldNamed(EntityTypeFields, c.Field)
+	f, ok := FieldNamed(EntityTypeFields, c.Field)
 	if !ok {
 		return d, Invalid("field", "entity types have no field %q", c.Field)
 	}
@@ -891,7 +891,7 @@ func (c SetEntityTypeField) Apply(d Design) (Design, error) {
 
 func (c SetEntityTypeField) Summary() string {
 	whose := fmt.Sprintf("entity type %d of table %s's %%s", c.Index+1, escapePercent(shorten(c.Table)))
-	f, _ := fieldNamed(EntityTypeFields, c.Field)
+	f, _ := FieldNamed(EntityTypeFields, c.Field)
 	return f.summary(whose, c.Value)
 }
 func (c SetEntityTypeField) Paths() []string { return []string{pathOfTable(c.Table)} }

@@ -1,39 +1,63 @@
 package designer
 
 import (
+	"reflect"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Field is one field of a row kind (a table, a pattern, an operation…) that a person sets by
 // typing: its key, the name forms, changes and paths use; its label, as a change's summary names
-// it; Prose, whether it is free text, which a summary says was edited rather than quoting; Get, its
-// value as a form shows it; and set, how the change that sets it reads the text typed. set may
-// consult the design the row belongs to, and update it where other rows follow the field (a
-// pattern's number); name is what a refusal names, usually the key. The XFields tables below are
+// it; Title, the heading a page shows it under where that is not the label with a capital (see
+// Heading); Prose, whether it is free text, which a summary says was edited rather than quoting;
+// Get, its value as a form shows it; and set, how the change that sets it reads the text typed.
+// set may consult the design the row belongs to, and update it where other rows follow the field
+// (a pattern's number); name is what a refusal names, usually the key.
+//
+// Each row kind has its fields by name (PatternField.LatencySLO) and as a list (PatternFields),
 // the one place each field is spelled.
 type Field[R any] struct {
-	Key, Label string
-	Prose      bool
-	Get        func(R) string
-	set        func(d *Design, r *R, name, value string) error
+	Key, Label, Title string
+	Prose             bool
+	Get               func(R) string
+	set               func(d *Design, r *R, name, value string) error
 }
 
-// Keys a change treats specially besides setting the field: a pattern's number moves references
-// in the tables, a billing mode is summarised as it reads, and sparse says "marked sparse".
-const (
-	patternNumberKey = "number"
-	billingModeKey   = "billing_mode"
-	sparseKey        = "sparse"
-)
+// Heading is the heading a page shows the field under: its Title, else its label with a capital.
+func (f Field[R]) Heading() string {
+	if f.Title != "" {
+		return f.Title
+	}
+	r, size := utf8.DecodeRuneInString(f.Label)
+	return string(unicode.ToUpper(r)) + f.Label[size:]
+}
 
-func keyOfField[R any](f *Field[R]) string { return f.Key }
+// titled returns f with the heading a page shows it under.
+func (f Field[R]) titled(title string) Field[R] {
+	f.Title = title
+	return f
+}
 
-// fieldNamed finds a field of a row kind by key.
-func fieldNamed[R any](fields []Field[R], key string) (Field[R], bool) {
+// FieldNamed finds a field of a row kind by key.
+func FieldNamed[R any](fields []Field[R], key string) (Field[R], bool) {
 	f, _, ok := Lookup(fields, key, keyOfField)
 	return f, ok
 }
+
+// fieldsOf lists the fields of a row kind's set of named fields, in the order the set declares
+// them, so that the list and the names cannot disagree.
+func fieldsOf[R any](set any) []Field[R] {
+	v := reflect.ValueOf(set)
+	out := make([]Field[R], v.NumField())
+	for i := range out {
+		out[i] = v.Field(i).Interface().(Field[R])
+	}
+	return out
+}
+
+func keyOfField[R any](f *Field[R]) string { return f.Key }
 
 // apply sets f of r in d from value; a refusal names the field by its key.
 func (f Field[R]) apply(d *Design, r *R, value string) error {
@@ -148,90 +172,108 @@ func listField[R any](key, label string, at func(*R) *[]string, parse func(d Des
 		}}
 }
 
-// OverviewFields are the fields SetOverviewField sets, in the order the overview shows them.
-var OverviewFields = []Field[Overview]{
-	proseField("domain", "domain", func(o *Overview) *string { return &o.Domain }),
-	proseField("key_entities", "key entities", func(o *Overview) *string { return &o.KeyEntities }),
-	proseField("business_context", "business context", func(o *Overview) *string { return &o.BusinessContext }),
-	proseField("scale", "scale", func(o *Overview) *string { return &o.Scale }),
-	proseField("notes", "notes", func(o *Overview) *string { return &o.Notes }),
+// OverviewField names the fields SetOverviewField sets; OverviewFields lists them in the order
+// the overview shows them.
+var OverviewField = struct{ Domain, KeyEntities, BusinessContext, Scale, Notes Field[Overview] }{
+	Domain:          proseField("domain", "domain", func(o *Overview) *string { return &o.Domain }),
+	KeyEntities:     proseField("key_entities", "key entities", func(o *Overview) *string { return &o.KeyEntities }),
+	BusinessContext: proseField("business_context", "business context", func(o *Overview) *string { return &o.BusinessContext }),
+	Scale:           proseField("scale", "scale", func(o *Overview) *string { return &o.Scale }),
+	Notes:           proseField("notes", "notes", func(o *Overview) *string { return &o.Notes }),
 }
 
-// RelationshipFields are the fields SetRelationshipField sets; an empty count clears it.
-var RelationshipFields = []Field[Relationship]{
-	entityField("from", "from entity", func(r *Relationship) *string { return &r.From }),
-	entityField("to", "to entity", func(r *Relationship) *string { return &r.To }),
-	choiceField("kind", "kind", func(r *Relationship) *string { return &r.Kind }, ParseRelationshipKind),
-	countField("avg_count", "average count", func(r *Relationship) **int64 { return &r.Avg }),
-	countField("max_count", "maximum count", func(r *Relationship) **int64 { return &r.Max }),
-	proseField("notes", "notes", func(r *Relationship) *string { return &r.Notes }),
+var OverviewFields = fieldsOf[Overview](OverviewField)
+
+// RelationshipField names the fields SetRelationshipField sets; an empty count clears it.
+var RelationshipField = struct{ From, To, Kind, AvgCount, MaxCount, Notes Field[Relationship] }{
+	From:     entityField("from", "from entity", func(r *Relationship) *string { return &r.From }),
+	To:       entityField("to", "to entity", func(r *Relationship) *string { return &r.To }),
+	Kind:     choiceField("kind", "kind", func(r *Relationship) *string { return &r.Kind }, ParseRelationshipKind).titled("Relationship kind"),
+	AvgCount: countField("avg_count", "average count", func(r *Relationship) **int64 { return &r.Avg }),
+	MaxCount: countField("max_count", "maximum count", func(r *Relationship) **int64 { return &r.Max }),
+	Notes:    proseField("notes", "notes", func(r *Relationship) *string { return &r.Notes }),
 }
 
-// PatternFields are the fields SetPatternField sets: numbers may have thousands separators and
+var RelationshipFields = fieldsOf[Relationship](RelationshipField)
+
+// PatternField names the fields SetPatternField sets: numbers may have thousands separators and
 // units, enumerations may be spelt as people spell them, lists are comma-separated.
-var PatternFields = []Field[Pattern]{
-	{Key: patternNumberKey, Label: "number", Get: func(p Pattern) string { return strconv.Itoa(p.Number) }, set: setPatternNumber},
-	proseField("description", "description", func(p *Pattern) *string { return &p.Description }),
-	choiceField("type", "type", func(p *Pattern) *string { return &p.Type }, ParsePatternType),
-	numberField("peak_rps", "peak RPS", func(p *Pattern) **float64 { return &p.PeakRPS }, ParseRPS),
-	numberField("avg_rps", "average RPS", func(p *Pattern) **float64 { return &p.AvgRPS }, ParseRPS),
-	listField("attributes", "attributes", func(p *Pattern) *[]string { return &p.Attributes },
-		func(_ Design, name, value string) ([]string, error) { return nameList(name, value) }),
-	textField("latency_slo", "latency SLO", func(p *Pattern) *string { return &p.LatencySLO }),
-	choiceField("consistency", "consistency", func(p *Pattern) *string { return &p.Consistency }, ParseConsistency),
-	textField("result_bound", "result bound", func(p *Pattern) *string { return &p.ResultBound }),
-	textField("item_size_band", "item size band", func(p *Pattern) *string { return &p.SizeBand }),
-	proseField("key_notes", "key notes", func(p *Pattern) *string { return &p.KeyNotes }),
-	proseField("considerations", "considerations", func(p *Pattern) *string { return &p.Considerations }),
-	choiceField("status", "status", func(p *Pattern) *string { return &p.Status }, ParseStatus),
-	listField("entities", "entities", func(p *Pattern) *[]string { return &p.Entities },
+var PatternField = struct {
+	Number, Description, Type, PeakRPS, AvgRPS, Attributes, LatencySLO, Consistency, ResultBound,
+	ItemSizeBand, KeyNotes, Considerations, Status, Entities Field[Pattern]
+}{
+	Number: Field[Pattern]{Key: "number", Label: "number", Title: "#",
+		Get: func(p Pattern) string { return strconv.Itoa(p.Number) }, set: setPatternNumber},
+	Description: proseField("description", "description", func(p *Pattern) *string { return &p.Description }),
+	Type:        choiceField("type", "type", func(p *Pattern) *string { return &p.Type }, ParsePatternType),
+	PeakRPS:     numberField("peak_rps", "peak RPS", func(p *Pattern) **float64 { return &p.PeakRPS }, ParseRPS),
+	AvgRPS:      numberField("avg_rps", "average RPS", func(p *Pattern) **float64 { return &p.AvgRPS }, ParseRPS).titled("Avg RPS"),
+	Attributes: listField("attributes", "attributes", func(p *Pattern) *[]string { return &p.Attributes },
+		func(_ Design, name, value string) ([]string, error) { return nameList(name, value) }).titled("Attributes needed"),
+	LatencySLO:     textField("latency_slo", "latency SLO", func(p *Pattern) *string { return &p.LatencySLO }),
+	Consistency:    choiceField("consistency", "consistency", func(p *Pattern) *string { return &p.Consistency }, ParseConsistency),
+	ResultBound:    textField("result_bound", "result bound", func(p *Pattern) *string { return &p.ResultBound }),
+	ItemSizeBand:   textField("item_size_band", "item size band", func(p *Pattern) *string { return &p.SizeBand }).titled("Item size"),
+	KeyNotes:       proseField("key_notes", "key notes", func(p *Pattern) *string { return &p.KeyNotes }).titled("Other key requirements"),
+	Considerations: proseField("considerations", "considerations", func(p *Pattern) *string { return &p.Considerations }).titled("Design considerations"),
+	Status:         choiceField("status", "status", func(p *Pattern) *string { return &p.Status }, ParseStatus),
+	Entities: listField("entities", "entities", func(p *Pattern) *[]string { return &p.Entities },
 		func(d Design, name, value string) ([]string, error) { return entityList(d, name, splitList(value)) }),
 }
 
-// OperationFields are the fields SetOperationField sets, in the order its refusal lists them.
-var OperationFields = []Field[Operation]{
-	{Key: "op", Label: "API call", Get: func(op Operation) string { return op.Op }, set: setOperationName},
-	{Key: "table", Label: "table", Get: func(op Operation) string { return op.Table }, set: setOperationTable},
-	{Key: "index", Label: "index", Get: func(op Operation) string { return op.Index },
+var PatternFields = fieldsOf[Pattern](PatternField)
+
+// OperationField names the fields SetOperationField sets; OperationFields lists them in the order
+// its refusal of an unknown field does.
+var OperationField = struct {
+	Op, Table, Index, KeyCondition, Filter, Projection, Limit, Direction, Consistent, Names, Values,
+	Action, Notes Field[Operation]
+}{
+	Op: Field[Operation]{Key: "op", Label: "API call", Title: "Operation",
+		Get: func(op Operation) string { return op.Op }, set: setOperationName},
+	Table: Field[Operation]{Key: "table", Label: "table", Get: func(op Operation) string { return op.Table }, set: setOperationTable},
+	Index: Field[Operation]{Key: "index", Label: "index", Get: func(op Operation) string { return op.Index },
 		set: func(d *Design, op *Operation, _, value string) (err error) {
 			op.Index, err = operationIndex(*d, *op, strings.TrimSpace(value))
 			return err
 		}},
-	textField("key_condition", "key condition", func(op *Operation) *string { return &op.KeyCondition }),
-	textField("filter", "filter", func(op *Operation) *string { return &op.Filter }),
-	textField("projection", "projection", func(op *Operation) *string { return &op.Projection }),
-	parsedField("limit", "limit", func(op *Operation) **int { return &op.Limit }, parseLimit, func(n *int) string {
+	KeyCondition: textField("key_condition", "key condition", func(op *Operation) *string { return &op.KeyCondition }),
+	Filter:       textField("filter", "filter", func(op *Operation) *string { return &op.Filter }),
+	Projection:   textField("projection", "projection", func(op *Operation) *string { return &op.Projection }),
+	Limit: parsedField("limit", "limit", func(op *Operation) **int { return &op.Limit }, parseLimit, func(n *int) string {
 		if n == nil {
 			return ""
 		}
 		return strconv.Itoa(*n)
 	}),
-	parsedField("direction", "direction", func(op *Operation) *bool { return &op.Descending }, parseDirection, func(desc bool) string {
+	Direction: parsedField("direction", "direction", func(op *Operation) *bool { return &op.Descending }, parseDirection, func(desc bool) string {
 		if desc {
 			return "desc"
 		}
 		return "asc"
 	}),
-	parsedField("consistent", "consistency", func(op *Operation) *bool { return &op.Consistent }, parseConsistentRead, func(strong bool) string {
+	Consistent: parsedField("consistent", "consistency", func(op *Operation) *bool { return &op.Consistent }, parseConsistentRead, func(strong bool) string {
 		return formatAnswer(&strong)
 	}),
-	{Key: "names", Label: "names", Get: FormatOperationNames,
+	Names: Field[Operation]{Key: "names", Label: "names", Title: "Names (#n=name)", Get: FormatOperationNames,
 		set: func(_ *Design, op *Operation, _, value string) (err error) {
 			op.Names, err = ParseOperationNames(value)
 			return err
 		}},
-	{Key: "values", Label: "values", Get: FormatOperationValues,
+	Values: Field[Operation]{Key: "values", Label: "values", Title: "Values (:v=text)", Get: FormatOperationValues,
 		set: func(_ *Design, op *Operation, _, value string) (err error) {
 			op.Values, err = ParseOperationValues(value)
 			return err
 		}},
-	{Key: "action", Label: "action", Get: func(op Operation) string { return op.Action },
+	Action: Field[Operation]{Key: "action", Label: "action", Get: func(op Operation) string { return op.Action },
 		set: func(_ *Design, op *Operation, _, value string) (err error) {
 			op.Action, err = parseAction(op.Op, value)
 			return err
 		}},
-	proseField("notes", "notes", func(op *Operation) *string { return &op.Notes }),
+	Notes: proseField("notes", "notes", func(op *Operation) *string { return &op.Notes }),
 }
+
+var OperationFields = fieldsOf[Operation](OperationField)
 
 // operationFieldKeys lists the keys of OperationFields for a refusal.
 func operationFieldKeys() string {
@@ -242,63 +284,82 @@ func operationFieldKeys() string {
 	return strings.Join(keys, ", ")
 }
 
-// AggregateFields are the fields SetAggregateField sets. Percentages may end in "%"; yes/no
+// AggregateField names the fields SetAggregateField sets. Percentages may end in "%"; yes/no
 // answers accept yes, no, true, false or blank for "not answered"; the decision may be worded as
 // the seed words it.
-var AggregateFields = []Field[AggregateAnalysis]{
-	entityField("entity_a", "first entity", func(a *AggregateAnalysis) *string { return &a.EntityA }),
-	entityField("entity_b", "second entity", func(a *AggregateAnalysis) *string { return &a.EntityB }),
-	numberField("correlation_pct", "access correlation", func(a *AggregateAnalysis) **float64 { return &a.CorrelationPct }, ParsePercent),
-	numberField("only_a_pct", "share of reads of the first only", func(a *AggregateAnalysis) **float64 { return &a.OnlyAPct }, ParsePercent),
-	numberField("only_b_pct", "share of reads of the second only", func(a *AggregateAnalysis) **float64 { return &a.OnlyBPct }, ParsePercent),
-	numberField("both_pct", "share of reads of both", func(a *AggregateAnalysis) **float64 { return &a.BothPct }, ParsePercent),
-	proseField("size_constraints", "size constraints", func(a *AggregateAnalysis) *string { return &a.Size }),
-	numberField("combined_kb", "combined size", func(a *AggregateAnalysis) **float64 { return &a.CombinedKB }, ParseKB),
-	answerField("bounded", "bounded answer", func(a *AggregateAnalysis) **bool { return &a.Bounded }),
-	proseField("update_patterns", "update patterns", func(a *AggregateAnalysis) *string { return &a.Updates }),
-	answerField("child_independent", "answer to \"can the child exist alone?\"",
+var AggregateField = struct {
+	EntityA, EntityB, CorrelationPct, OnlyAPct, OnlyBPct, BothPct, SizeConstraints, CombinedKB, Bounded,
+	UpdatePatterns, ChildIndependent, ParentIDKnown, SeparateTablePlanned, Decision, Justification Field[AggregateAnalysis]
+}{
+	EntityA: entityField("entity_a", "first entity", func(a *AggregateAnalysis) *string { return &a.EntityA }),
+	EntityB: entityField("entity_b", "second entity", func(a *AggregateAnalysis) *string { return &a.EntityB }),
+	CorrelationPct: numberField("correlation_pct", "access correlation",
+		func(a *AggregateAnalysis) **float64 { return &a.CorrelationPct }, ParsePercent).titled("Access correlation %"),
+	OnlyAPct:        numberField("only_a_pct", "share of reads of the first only", func(a *AggregateAnalysis) **float64 { return &a.OnlyAPct }, ParsePercent),
+	OnlyBPct:        numberField("only_b_pct", "share of reads of the second only", func(a *AggregateAnalysis) **float64 { return &a.OnlyBPct }, ParsePercent),
+	BothPct:         numberField("both_pct", "share of reads of both", func(a *AggregateAnalysis) **float64 { return &a.BothPct }, ParsePercent).titled("Both together %"),
+	SizeConstraints: proseField("size_constraints", "size constraints", func(a *AggregateAnalysis) *string { return &a.Size }),
+	CombinedKB:      numberField("combined_kb", "combined size", func(a *AggregateAnalysis) **float64 { return &a.CombinedKB }, ParseKB).titled("Combined size (KB)"),
+	Bounded:         answerField("bounded", "bounded answer", func(a *AggregateAnalysis) **bool { return &a.Bounded }).titled("Bounded growth"),
+	UpdatePatterns:  proseField("update_patterns", "update patterns", func(a *AggregateAnalysis) *string { return &a.Updates }),
+	ChildIndependent: answerField("child_independent", "answer to \"can the child exist alone?\"",
 		func(a *AggregateAnalysis) **bool { return &a.Identifying.ChildIndependent }),
-	answerField("parent_id_known", "answer to \"is the parent id always known?\"",
+	ParentIDKnown: answerField("parent_id_known", "answer to \"is the parent id always known?\"",
 		func(a *AggregateAnalysis) **bool { return &a.Identifying.ParentIDKnown }),
-	answerField("separate_table_planned", "answer to \"is a separate table planned?\"",
-		func(a *AggregateAnalysis) **bool { return &a.Identifying.SeparateTablePlanned }),
-	choiceField("decision", "decision", func(a *AggregateAnalysis) *string { return &a.Decision }, ParseAggregateDecision),
-	proseField("justification", "justification", func(a *AggregateAnalysis) *string { return &a.Justification }),
+	SeparateTablePlanned: answerField("separate_table_planned", "answer to \"is a separate table planned?\"",
+		func(a *AggregateAnalysis) **bool { return &a.Identifying.SeparateTablePlanned }).titled("Is a separate table with a GSI planned?"),
+	Decision:      choiceField("decision", "decision", func(a *AggregateAnalysis) *string { return &a.Decision }, ParseAggregateDecision).titled("Team decision"),
+	Justification: proseField("justification", "justification", func(a *AggregateAnalysis) *string { return &a.Justification }),
 }
 
-// ConsolidationFields are the fields SetConsolidationField sets.
-var ConsolidationFields = []Field[ConsolidationReview]{
-	entityField("parent", "parent", func(r *ConsolidationReview) *string { return &r.Parent }),
-	entityField("child", "child", func(r *ConsolidationReview) *string { return &r.Child }),
-	textField("relationship", "relationship", func(r *ConsolidationReview) *string { return &r.Relationship }),
-	numberField("overlap_pct", "access overlap", func(r *ConsolidationReview) **float64 { return &r.OverlapPct }, ParsePercent),
-	answerField("bounded", "bounded answer", func(r *ConsolidationReview) **bool { return &r.Bounded }),
-	answerField("identifying", "identifying answer", func(r *ConsolidationReview) **bool { return &r.Identifying }),
-	choiceField("decision", "decision", func(r *ConsolidationReview) *string { return &r.Decision }, ParseConsolidationDecision),
-	proseField("justification", "justification", func(r *ConsolidationReview) *string { return &r.Justification }),
+var AggregateFields = fieldsOf[AggregateAnalysis](AggregateField)
+
+// ConsolidationField names the fields SetConsolidationField sets; ConsolidationFields lists them in
+// the order a review's row shows them.
+var ConsolidationField = struct {
+	Parent, Child, Relationship, OverlapPct, Bounded, Identifying, Decision, Justification Field[ConsolidationReview]
+}{
+	Parent:       entityField("parent", "parent", func(r *ConsolidationReview) *string { return &r.Parent }),
+	Child:        entityField("child", "child", func(r *ConsolidationReview) *string { return &r.Child }),
+	Relationship: textField("relationship", "relationship", func(r *ConsolidationReview) *string { return &r.Relationship }),
+	OverlapPct: numberField("overlap_pct", "access overlap",
+		func(r *ConsolidationReview) **float64 { return &r.OverlapPct }, ParsePercent).titled("Access overlap %"),
+	Bounded:       answerField("bounded", "bounded answer", func(r *ConsolidationReview) **bool { return &r.Bounded }).titled("Bounded"),
+	Identifying:   answerField("identifying", "identifying answer", func(r *ConsolidationReview) **bool { return &r.Identifying }).titled("Identifying"),
+	Decision:      choiceField("decision", "decision", func(r *ConsolidationReview) *string { return &r.Decision }, ParseConsolidationDecision),
+	Justification: proseField("justification", "justification", func(r *ConsolidationReview) *string { return &r.Justification }),
 }
 
-// ConsiderationFields are the headings of the design-considerations scratchpad, as SetConsideration
-// and paths name them.
-var ConsiderationFields = []Field[Considerations]{
-	proseField("hot_partitions", "hot partitions", func(c *Considerations) *string { return &c.HotPartitions }),
-	proseField("gsi_projections", "gsi projections", func(c *Considerations) *string { return &c.GSIProjections }),
-	proseField("sparse_gsis", "sparse gsis", func(c *Considerations) *string { return &c.SparseGSIs }),
-	proseField("item_collections", "item collections", func(c *Considerations) *string { return &c.ItemCollections }),
-	proseField("multi_entity_queries", "multi entity queries", func(c *Considerations) *string { return &c.MultiEntityQueries }),
-	proseField("denormalization", "denormalization", func(c *Considerations) *string { return &c.Denormalization }),
+var ConsolidationFields = fieldsOf[ConsolidationReview](ConsolidationField)
+
+// ConsiderationField names the headings of the design-considerations scratchpad, as
+// SetConsideration and paths name them; ConsiderationFields lists them in the template's order.
+var ConsiderationField = struct {
+	HotPartitions, GSIProjections, SparseGSIs, ItemCollections, MultiEntityQueries, Denormalization Field[Considerations]
+}{
+	HotPartitions:      proseField("hot_partitions", "hot partitions", func(c *Considerations) *string { return &c.HotPartitions }).titled("Hot partition concerns"),
+	GSIProjections:     proseField("gsi_projections", "gsi projections", func(c *Considerations) *string { return &c.GSIProjections }).titled("GSI projections"),
+	SparseGSIs:         proseField("sparse_gsis", "sparse gsis", func(c *Considerations) *string { return &c.SparseGSIs }).titled("Sparse GSI opportunities"),
+	ItemCollections:    proseField("item_collections", "item collections", func(c *Considerations) *string { return &c.ItemCollections }).titled("Item collection opportunities"),
+	MultiEntityQueries: proseField("multi_entity_queries", "multi entity queries", func(c *Considerations) *string { return &c.MultiEntityQueries }).titled("Multi-entity query patterns"),
+	Denormalization:    proseField("denormalization", "denormalization", func(c *Considerations) *string { return &c.Denormalization }).titled("Denormalization ideas"),
 }
 
-// TableFields are the fields SetTableField sets, in the order a form shows them. The billing mode
-// may be written "on-demand" or "provisioned"; a blank TTL attribute turns TTL off.
-var TableFields = []Field[Table]{
-	proseField("purpose", "purpose", func(t *Table) *string { return &t.Purpose }),
-	proseField("aggregate_boundary", "aggregate boundary", func(t *Table) *string { return &t.AggregateBoundary }),
-	proseField("partition_key_justification", "partition key justification", func(t *Table) *string { return &t.PartitionKeyWhy }),
-	proseField("sort_key_justification", "sort key justification", func(t *Table) *string { return &t.SortKeyWhy }),
-	proseField("bounded_read_strategy", "bounded read strategy", func(t *Table) *string { return &t.BoundedReads }),
-	proseField("capacity_notes", "capacity notes", func(t *Table) *string { return &t.Capacity }),
-	{Key: "ttl_attribute", Label: "TTL attribute",
+var ConsiderationFields = fieldsOf[Considerations](ConsiderationField)
+
+// TableField names the fields SetTableField sets. The billing mode may be written "on-demand" or
+// "provisioned"; a blank TTL attribute turns TTL off.
+var TableField = struct {
+	Purpose, AggregateBoundary, PartitionKeyJustification, SortKeyJustification, BoundedReadStrategy,
+	CapacityNotes, TTLAttribute, BillingMode, ReadCapacityUnits, WriteCapacityUnits Field[Table]
+}{
+	Purpose:                   proseField("purpose", "purpose", func(t *Table) *string { return &t.Purpose }),
+	AggregateBoundary:         proseField("aggregate_boundary", "aggregate boundary", func(t *Table) *string { return &t.AggregateBoundary }),
+	PartitionKeyJustification: proseField("partition_key_justification", "partition key justification", func(t *Table) *string { return &t.PartitionKeyWhy }),
+	SortKeyJustification:      proseField("sort_key_justification", "sort key justification", func(t *Table) *string { return &t.SortKeyWhy }),
+	BoundedReadStrategy:       proseField("bounded_read_strategy", "bounded read strategy", func(t *Table) *string { return &t.BoundedReads }),
+	CapacityNotes:             proseField("capacity_notes", "capacity notes", func(t *Table) *string { return &t.Capacity }).titled("Capacity planning"),
+	TTLAttribute: Field[Table]{Key: "ttl_attribute", Label: "TTL attribute",
 		Get: func(t Table) string { return t.TTLAttribute },
 		set: func(_ *Design, t *Table, name, value string) (err error) {
 			t.TTLAttribute = ""
@@ -307,23 +368,27 @@ var TableFields = []Field[Table]{
 			}
 			return err
 		}},
-	choiceField(billingModeKey, "billing mode", func(t *Table) *string { return &t.BillingMode }, ParseBillingMode),
-	countField("read_capacity_units", "read capacity units", func(t *Table) **int64 { return &t.ReadUnits }),
-	countField("write_capacity_units", "write capacity units", func(t *Table) **int64 { return &t.WriteUnits }),
+	BillingMode:        choiceField("billing_mode", "billing mode", func(t *Table) *string { return &t.BillingMode }, ParseBillingMode),
+	ReadCapacityUnits:  countField("read_capacity_units", "read capacity units", func(t *Table) **int64 { return &t.ReadUnits }),
+	WriteCapacityUnits: countField("write_capacity_units", "write capacity units", func(t *Table) **int64 { return &t.WriteUnits }),
 }
 
-// EntityTypeFields are the fields SetEntityTypeField sets; a key template such as USER#{user_id}
+var TableFields = fieldsOf[Table](TableField)
+
+// EntityTypeField names the fields SetEntityTypeField sets; a key template such as USER#{user_id}
 // is one line, blank allowed.
-var EntityTypeFields = []Field[EntityType]{
-	{Key: "entity", Label: "entity", Get: func(et EntityType) string { return et.Entity },
+var EntityTypeField = struct{ Entity, PKTemplate, SKTemplate, Description Field[EntityType] }{
+	Entity: Field[EntityType]{Key: "entity", Label: "entity", Title: "Entity type", Get: func(et EntityType) string { return et.Entity },
 		set: func(_ *Design, et *EntityType, name, value string) (err error) {
 			et.Entity, err = CleanName(name, value)
 			return err
 		}},
-	templateField("pk_template", "PK template", func(et *EntityType) *string { return &et.PKTemplate }),
-	templateField("sk_template", "SK template", func(et *EntityType) *string { return &et.SKTemplate }),
-	proseField("description", "description", func(et *EntityType) *string { return &et.Description }),
+	PKTemplate:  templateField("pk_template", "PK template", func(et *EntityType) *string { return &et.PKTemplate }),
+	SKTemplate:  templateField("sk_template", "SK template", func(et *EntityType) *string { return &et.SKTemplate }),
+	Description: proseField("description", "description", func(et *EntityType) *string { return &et.Description }),
 }
+
+var EntityTypeFields = fieldsOf[EntityType](EntityTypeField)
 
 func templateField[R any](key, label string, at func(*R) *string) Field[R] {
 	return Field[R]{Key: key, Label: label,
@@ -334,14 +399,16 @@ func templateField[R any](key, label string, at func(*R) *string) Field[R] {
 		}}
 }
 
-// IndexFields are the fields SetIndexField sets, in the order a form shows them; sparse is yes or
-// no.
-var IndexFields = []Field[Index]{
-	proseField("purpose", "purpose", func(ix *Index) *string { return &ix.Purpose }),
-	proseField("partition_key_justification", "partition key justification", func(ix *Index) *string { return &ix.PartitionKeyWhy }),
-	proseField("sort_key_justification", "sort key justification", func(ix *Index) *string { return &ix.SortKeyWhy }),
-	proseField("projection_justification", "projection justification", func(ix *Index) *string { return &ix.ProjectionWhy }),
-	{Key: sparseKey, Label: "sparse flag", Prose: true,
+// IndexField names the fields SetIndexField sets; sparse is yes or no.
+var IndexField = struct {
+	Purpose, PartitionKeyJustification, SortKeyJustification, ProjectionJustification, Sparse, SparseNote,
+	CapacityNotes Field[Index]
+}{
+	Purpose:                   proseField("purpose", "purpose", func(ix *Index) *string { return &ix.Purpose }),
+	PartitionKeyJustification: proseField("partition_key_justification", "partition key justification", func(ix *Index) *string { return &ix.PartitionKeyWhy }),
+	SortKeyJustification:      proseField("sort_key_justification", "sort key justification", func(ix *Index) *string { return &ix.SortKeyWhy }),
+	ProjectionJustification:   proseField("projection_justification", "projection justification", func(ix *Index) *string { return &ix.ProjectionWhy }),
+	Sparse: Field[Index]{Key: "sparse", Label: "sparse flag", Title: "Sparse", Prose: true,
 		Get: func(ix Index) string {
 			if ix.Sparse {
 				return "yes"
@@ -355,6 +422,8 @@ var IndexFields = []Field[Index]{
 			}
 			return err
 		}},
-	proseField("sparse_note", "sparse note", func(ix *Index) *string { return &ix.SparseNote }),
-	proseField("capacity_notes", "capacity notes", func(ix *Index) *string { return &ix.Capacity }),
+	SparseNote:    proseField("sparse_note", "sparse note", func(ix *Index) *string { return &ix.SparseNote }).titled("Sparse on"),
+	CapacityNotes: proseField("capacity_notes", "capacity notes", func(ix *Index) *string { return &ix.Capacity }).titled("Capacity planning"),
 }
+
+var IndexFields = fieldsOf[Index](IndexField)

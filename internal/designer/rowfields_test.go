@@ -34,19 +34,19 @@ func fieldsDesign(tb testing.TB) Design {
 }
 
 // checkFields checks a row kind's field table through the change that sets it: every field has a
-// key and a label of its own, a sample value set by the change reads back unchanged from Get, and
+// key, a label and a heading of its own, a sample value set by the change reads back unchanged from Get, and
 // the change refuses a key no field has, naming it.
 func checkFields[R any](t *testing.T, fields []Field[R], samples map[string]string, change func(key, value string) Change, row func(Design) R) {
 	t.Helper()
-	keys, labels := map[string]bool{}, map[string]bool{}
+	keys, labels, headings := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for _, f := range fields {
 		if f.Key == "" || f.Label == "" || f.Get == nil || f.set == nil {
 			t.Errorf("field %q (label %q) is missing its key, label, Get or set", f.Key, f.Label)
 		}
-		if keys[f.Key] || labels[f.Label] {
-			t.Errorf("field %q (label %q) repeats a key or a label", f.Key, f.Label)
+		if keys[f.Key] || labels[f.Label] || headings[f.Heading()] {
+			t.Errorf("field %q (label %q, heading %q) repeats a key, a label or a heading", f.Key, f.Label, f.Heading())
 		}
-		keys[f.Key], labels[f.Label] = true, true
+		keys[f.Key], labels[f.Label], headings[f.Heading()] = true, true, true
 		sample, ok := samples[f.Key]
 		if !ok {
 			t.Errorf("field %q has no sample value in this test", f.Key)
@@ -148,4 +148,20 @@ func TestFieldTables(t *testing.T) {
 		}, func(k, v string) Change { return SetIndexField{Table: "Orders", Index: "ByStatus", Field: k, Value: v} },
 			func(d Design) Index { ix, _, _, _ := d.Tables[0].IndexByName("ByStatus"); return ix })
 	})
+}
+
+func TestField_headingIsTheTitleElseTheLabelWithACapital(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		f    Field[Table]
+		want string
+	}{
+		{TableField.Purpose, "Purpose"},
+		{TableField.TTLAttribute, "TTL attribute"},
+		{TableField.CapacityNotes, "Capacity planning"},
+	} {
+		if got := tt.f.Heading(); got != tt.want {
+			t.Errorf("%s heads %q, want %q", tt.f.Key, got, tt.want)
+		}
+	}
 }
