@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"sort"
+	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"dynaloom/internal/storage"
@@ -12,9 +14,10 @@ import (
 
 // Live collaboration. Every stored change is told to the hub by the store's commit hook, in
 // revision order, and the hub fans it out to the design's open event streams (sse.go). Each stream
-// has a buffered channel; a stream too slow to keep up is dropped, and its client reconnects with
-// Last-Event-ID (or the revision its page shows) and catches up from the stored history, so
-// dropping loses nothing. The hub also keeps who is here (presence) and who leads ("follow me").
+// has a buffered channel; a stream too slow to keep up falls behind: the changes it has queued are
+// discarded and it writes one "reload" event naming the newest revision instead, after which its
+// page draws its step whole. The stream stays open, so a slow reader never turns into a storm of
+// reconnections. The hub also keeps who is here (presence) and who leads ("follow me").
 //
 // Each design's room has a lock of its own: the hub-wide lock only finds rooms and counts streams
 // per client, so a crowded design never holds up another. Presence is not queued per change: the
@@ -45,7 +48,7 @@ func changeEvent(rev storage.Revision) event {
 	return event{id: rev.Revision, name: "change", data: data}
 }
 
-// subscriberBuffer is how many events a stream may fall behind before it is dropped.
+// subscriberBuffer is how many events a stream may queue before it falls behind.
 const subscriberBuffer = 64
 
 // presenceEvery is the least time between two presence updates written to one stream; changes in
@@ -60,8 +63,12 @@ type subscriber struct {
 	room   *room
 	client string
 	events chan event
-	gone   chan struct{} // closed when the hub drops the stream for falling behind
+	gone   chan struct{} // closed when the hub ends the stream
 	once   sync.Once
+	// behind is the newest revision a change event could not be queued for; reloadDue holds a
+	// signal while the stream has not yet told its client to reload.
+	behind    atomic.Int64
+	reloadDue chan struct{}
 	// presenceDue holds a signal while the room's participants changed since the stream last
 	// wrote them.
 	presenceDue chan struct{}
@@ -77,6 +84,20 @@ type subscriber struct {
 }
 
 func (sub *subscriber) drop() { sub.once.Do(func() { close(sub.gone) }) }
+
+// fallBehind records that the change event of revision rev found the stream's queue full.
+func (sub *subscriber) fallBehind(rev int64) {
+	for {
+		old := sub.behind.Load()
+		if old >= rev || sub.behind.CompareAndSwap(old, rev) {
+			break
+		}
+	}
+	select {
+	case sub.reloadDue <- struct{}{}:
+	default: // already due
+	}
+}
 
 // people is the room's current participants, for the stream to write.
 func (sub *subscriber) people() []presence {
@@ -177,7 +198,7 @@ func (h *hub) subscribe(id, client string, access storage.Access, p *presence) (
 		return nil, nil, err
 	}
 	sub := &subscriber{room: r, client: client, events: make(chan event, subscriberBuffer), gone: make(chan struct{}),
-		presenceDue: make(chan struct{}, 1), expiry: make(chan time.Time, 1), access: access}
+		reloadDue: make(chan struct{}, 1), presenceDue: make(chan struct{}, 1), expiry: make(chan time.Time, 1), access: access}
 	r.mu.Lock()
 	r.subs[sub] = struct{}{}
 	if p != nil {
@@ -242,7 +263,8 @@ func (h *hub) publishChange(rev storage.Revision, designID string) {
 	r.send(changeEvent(rev), nil)
 }
 
-// send puts ev on the streams of r that want it, dropping those that are full. Callers hold r.mu.
+// send puts ev on the streams of r that want it. A full stream falls behind on a change event;
+// other events (follow-me) are not worth a redraw and are left out. Callers hold r.mu.
 func (r *room) send(ev event, want func(*subscriber) bool) {
 	for sub := range r.subs {
 		if sub.ended || want != nil && !want(sub) {
@@ -251,9 +273,17 @@ func (r *room) send(ev event, want func(*subscriber) bool) {
 		select {
 		case sub.events <- ev:
 		default:
-			sub.drop()
+			if ev.name == "change" {
+				sub.fallBehind(ev.id)
+			}
 		}
 	}
+}
+
+// reloadEvent tells a stream's client that it fell behind: the change events up to revision were
+// discarded, and it should read the design (or draw its step) again.
+func reloadEvent(revision int64) event {
+	return event{id: revision, name: "reload", data: []byte(`{"revision":` + strconv.FormatInt(revision, 10) + `}`)}
 }
 
 // presenceChanged tells every stream of the room that the participants changed. Callers hold r.mu.

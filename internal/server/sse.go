@@ -162,6 +162,25 @@ func (s *Server) stream(c echo.Context, p *presence, after int64, writePresence 
 					more = false
 				}
 			}
+		case <-sub.reloadDue:
+			// The queued change events are older than the reload; anything else queued still goes.
+			rev := sub.behind.Load()
+			for more := true; more; {
+				select {
+				case ev := <-sub.events:
+					if ev.name == "change" {
+						rev = max(rev, ev.id)
+					} else {
+						write(w, ev)
+					}
+				default:
+					more = false
+				}
+			}
+			if rev > last {
+				last = rev
+				write(w, reloadEvent(rev))
+			}
 		case <-sub.presenceDue:
 			if wait := presenceEvery - time.Since(presenceAt); wait > 0 {
 				if presenceLater == nil {

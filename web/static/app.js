@@ -191,21 +191,30 @@
     var aside = document.getElementById("aside");
     return Math.max(known, aside ? parseInt(aside.getAttribute("data-revision") || "0", 10) : 0);
   }
+  // The revision everything on the page shows: a refresh brings it to the one it was drawn at; an
+  // own edit moves it on only when no other change came between, which the next refresh brings.
+  var shown = revision();
   // Own edits in flight hold back a refresh until they have answered, so their answers are not
   // overtaken by an older rendering.
-  var inflight = 0, latest = 0;
+  var inflight = 0, latest = 0, whole = false;
   document.addEventListener("htmx:beforeRequest", function (ev) {
     if (ev.detail.requestConfig && ev.detail.requestConfig.verb !== "get") inflight++;
   });
   document.addEventListener("htmx:afterRequest", function (ev) {
-    if (!ev.detail.requestConfig || ev.detail.requestConfig.verb === "get") return;
+    if (!ev.detail.requestConfig) return;
+    var xhr = ev.detail.xhr;
+    var rev = parseInt((xhr && xhr.status === 200 && xhr.getResponseHeader("X-Dynaloom-Revision")) || "0", 10);
+    if (ev.detail.requestConfig.verb === "get") {
+      if (rev > shown) shown = rev; // a step drawn again, whole or in parts
+      return;
+    }
     inflight = Math.max(0, inflight - 1);
-    var rev = parseInt((ev.detail.xhr && ev.detail.xhr.getResponseHeader("X-Dynaloom-Revision")) || "0", 10);
     if (rev > known) known = rev;
+    if (rev === shown + 1) shown = rev;
     catchUp();
   });
   function catchUp() {
-    if (inflight === 0 && latest > revision()) refresh();
+    if (inflight === 0 && (latest > shown || whole)) refresh();
   }
 
   function post(path, fields) {
@@ -227,14 +236,18 @@
     return el && el.nodeType === 1 && (el.tagName === "INPUT" || el.tagName === "TEXTAREA" || el.tagName === "SELECT") && el.name === "value";
   }
 
-  // Refreshing fetches the step again and morphs it in: only what changed is touched, and the
-  // field being typed in keeps its text.
+  // Refreshing asks for the step again, naming the revision the page shows: the server answers
+  // with only the parts changed since, out of band, or with the whole step. Either is morphed in:
+  // only what changed is touched, and the field being typed in keeps its text. After a "reload"
+  // event the page asks for the whole step.
   var lastAuthor = "";
   var refreshing = false, again = false;
   function refresh() {
     if (refreshing) { again = true; return; }
     refreshing = true;
-    htmx.ajax("GET", location.pathname + location.search, { target: "#workspace", select: "#workspace", swap: "morph:outerHTML" })
+    var headers = whole ? {} : { "X-Dynaloom-Since": String(shown) };
+    whole = false;
+    htmx.ajax("GET", location.pathname + location.search, { target: "#workspace", select: "#workspace", swap: "morph:outerHTML", headers: headers })
       .finally(function () {
         refreshing = false;
         markEditing();
@@ -345,7 +358,8 @@
     offerChoice(el, mine === undefined || mine === null ? el.value : String(mine), null, author, at);
   });
 
-  // Events: a change newer than the page refreshes it; follow moves a follower to the leader's step.
+  // Events: a change newer than the page refreshes it, a reload redraws the step whole; follow
+  // moves a follower to the leader's step.
   document.addEventListener("htmx:sseBeforeMessage", function (ev) {
     var msg = ev.detail;
     if (msg.type === "change") {
@@ -354,6 +368,14 @@
       try { data = JSON.parse(msg.data); } catch (e) { return; }
       lastAuthor = data.author || "";
       if (data.revision > latest) latest = data.revision;
+      catchUp();
+    } else if (msg.type === "reload") {
+      // The stream fell behind and its queued changes were dropped: draw the step whole.
+      ev.preventDefault();
+      var behind = {};
+      try { behind = JSON.parse(msg.data); } catch (e) { return; }
+      if (behind.revision > latest) latest = behind.revision;
+      if (latest > shown) whole = true;
       catchUp();
     } else if (msg.type === "follow") {
       ev.preventDefault();

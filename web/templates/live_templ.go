@@ -270,7 +270,7 @@ func liveBar(w Workspace) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 22, "<div hidden sse-swap=\"change\" hx-swap=\"none\"></div><div hidden sse-swap=\"follow\" hx-swap=\"none\"></div><div hidden sse-swap=\"gone\" hx-swap=\"none\"></div>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 22, "<div hidden sse-swap=\"change\" hx-swap=\"none\"></div><div hidden sse-swap=\"reload\" hx-swap=\"none\"></div><div hidden sse-swap=\"follow\" hx-swap=\"none\"></div><div hidden sse-swap=\"gone\" hx-swap=\"none\"></div>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -135,6 +135,9 @@ type Cell struct {
 	// Shown is the text viewers see, when it differs from Value (a select's label).
 	Shown     string
 	Autofocus bool
+	// OOB marks the cell as an out-of-band part of a live refresh: the page morphs it in place of
+	// the cell with its id, keeping what is being typed (app.js).
+	OOB bool
 }
 
 // Field is one text field that saves on change.
@@ -222,6 +225,8 @@ type EntityCard struct {
 	AddAttr     AddAttribute
 	Buttons     []Button
 	CanEdit     bool
+	// OOB marks the card as an out-of-band part of a live refresh, as Cell.OOB.
+	OOB bool
 }
 
 // AttributeRow is one typed attribute of an entity.

@@ -1,0 +1,190 @@
+package server
+
+import (
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+
+	"dynaloom/internal/designer"
+	"dynaloom/web/templates"
+)
+
+// Surgical refreshes. A change event makes every other page ask for its step again, naming the
+// revision it shows (sinceHeader). When each path changed since then is a part of that step drawn
+// on its own — a pattern's cell, an entity's card, an aggregate analysis's figure — the answer is
+// only those parts, each marked out of band for the page to morph in over the one with its id,
+// with the side panel and HX-Reswap: none; otherwise it is the whole step, as for any visit. The
+// parts are the components the step itself renders: there is one way to draw each.
+
+// sinceHeader is the revision a refreshing page shows.
+const sinceHeader = "X-Dynaloom-Since"
+
+// fragmentsHeader marks an answer of parts (its value: how many) rather than the whole step.
+const fragmentsHeader = "X-Dynaloom-Fragments"
+
+// maxFragmentRevisions is how far behind a page may be and still get parts: past it, the step is
+// drawn whole, which costs less than reading and mapping a long history.
+const maxFragmentRevisions = 32
+
+// fragment is one part of a step, by the id of the element it replaces.
+type fragment struct {
+	id   string
+	part templ.Component
+}
+
+// stepParts finds the parts of a step that show what path names. ok is false when the path is
+// not a part the step draws on its own: the whole step is drawn then.
+type stepParts func(d *designContext, path string) (parts []fragment, ok bool)
+
+// partsOf is, per step, how a changed path maps to its parts. Steps not listed are always drawn
+// whole.
+var partsOf = map[string]stepParts{
+	"entities":   entityParts,
+	"patterns":   patternParts,
+	"aggregates": aggregateParts,
+}
+
+// refreshParts answers a page's live refresh of step with the parts changed since the revision
+// it shows, when that is possible, and otherwise lets the step draw itself (next). Either answer
+// names the revision it shows (X-Dynaloom-Revision).
+func (s *Server) refreshParts(step string) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			d := designFrom(c)
+			c.Response().Header().Set("X-Dynaloom-Revision", strconv.FormatInt(d.Record.Revision, 10))
+			raw := c.Request().Header.Get(sinceHeader)
+			if raw == "" || !isHTMX(c) {
+				return next(c)
+			}
+			since, err := strconv.ParseInt(raw, 10, 64)
+			if err != nil || since < 1 || since > d.Record.Revision || d.Record.Revision-since > maxFragmentRevisions {
+				return next(c)
+			}
+			parts, ok, err := s.changedParts(c, step, since)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				return next(c)
+			}
+			h := c.Response().Header()
+			h.Set("HX-Reswap", "none")
+			h.Set(fragmentsHeader, strconv.Itoa(len(parts)))
+			all := make([]templ.Component, 0, len(parts)+1)
+			for _, p := range parts {
+				all = append(all, p.part)
+			}
+			return render(c, http.StatusOK, templ.Join(append(all, templates.AsideView(asideModel(d), true))...))
+		}
+	}
+}
+
+// changedParts is the parts of step showing what changed after revision since, each once, or
+// false when some change is not such a part.
+func (s *Server) changedParts(c echo.Context, step string, since int64) ([]fragment, bool, error) {
+	d := designFrom(c)
+	find := partsOf[step]
+	if find == nil {
+		return nil, false, nil
+	}
+	revs, err := s.store.RevisionsAfter(c.Request().Context(), d.ID, since)
+	if err != nil {
+		return nil, false, err
+	}
+	var out []fragment
+	for _, rev := range revs {
+		if rev.Revision > d.Record.Revision {
+			break // the page hears of it and asks again
+		}
+		if len(rev.Paths) == 0 {
+			return nil, false, nil
+		}
+		for _, path := range rev.Paths {
+			parts, ok := find(d, path)
+			if !ok {
+				return nil, false, nil
+			}
+			for _, p := range parts {
+				if !slices.ContainsFunc(out, func(q fragment) bool { return q.id == p.id }) {
+					out = append(out, p)
+				}
+			}
+		}
+	}
+	return out, true, nil
+}
+
+// splitPath cuts a path of the form kind/key/field (field may be empty) after its kind.
+func splitPath(path, kind string) (key, field string, ok bool) {
+	rest, ok := strings.CutPrefix(path, kind+"/")
+	if !ok || rest == "" {
+		return "", "", false
+	}
+	key, field, _ = strings.Cut(rest, "/")
+	return key, field, true
+}
+
+// patternParts: a field of a pattern is its cell; its comments are its comment button. A pattern's
+// number, or a pattern added, moved or deleted, reshapes the table.
+func patternParts(d *designContext, path string) ([]fragment, bool) {
+	id, field, ok := splitPath(path, "access_patterns")
+	if !ok || field == "" {
+		return nil, false
+	}
+	p, _, found := d.Record.Design.PatternByID(id)
+	if !found {
+		return nil, false
+	}
+	if field == "comments" {
+		b := commentBadge(d, designer.PatternTarget(id))
+		return []fragment{{b.ID, templates.CommentBadgeView(b, true)}}, true
+	}
+	i := slices.IndexFunc(patternColumns, func(col patternColumn) bool { return col.field == field })
+	if i < 0 || field == "number" {
+		return nil, false
+	}
+	cell := patternCell(d, p, patternColumns[i])
+	cell.OOB = true
+	return []fragment{{cell.ID, templates.CellView(cell)}}, true
+}
+
+// entityParts: anything within one entity (its description, its attributes) is its card. A
+// rename, or an entity added, moved or deleted, reshapes the list.
+func entityParts(d *designContext, path string) ([]fragment, bool) {
+	name, field, ok := splitPath(path, "entities")
+	if !ok || field != "" {
+		return nil, false
+	}
+	card, found := entityCardOf(d, name)
+	if !found {
+		return nil, false
+	}
+	card.OOB = true
+	return []fragment{{card.ID, templates.EntityCardView(card)}}, true
+}
+
+// aggregateParts: a figure of an aggregate analysis is its cell and the suggestion it feeds.
+func aggregateParts(d *designContext, path string) ([]fragment, bool) {
+	id, field, ok := splitPath(path, "aggregates")
+	if !ok || field == "" {
+		return nil, false
+	}
+	i := slices.IndexFunc(d.Record.Design.Aggregates, func(a designer.AggregateAnalysis) bool { return a.ID == id })
+	if i < 0 {
+		return nil, false
+	}
+	card := aggregateCard(d, d.Record.Design.Aggregates[i])
+	cellID := elemID("aggf", id, field)
+	for _, lc := range slices.Concat(card.Cells, card.Identifying, []templates.LabeledCell{card.Decision, card.Justify}) {
+		if lc.Cell.ID == cellID {
+			cell := lc.Cell
+			cell.OOB = true
+			return []fragment{{cell.ID, templates.CellView(cell)}, {card.ID + "-suggestion", templates.AggregateSuggestion(card, true)}}, true
+		}
+	}
+	return nil, false
+}

@@ -1,0 +1,136 @@
+package server
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// refreshStep asks for a step as a page's live refresh does: by htmx, naming the revision shown.
+func (a *testApp) refreshStep(path string, since int64) *httptest.ResponseRecorder {
+	a.t.Helper()
+	rec := a.request(http.MethodGet, path, "", nil, "HX-Request", "true", sinceHeader, strconv.FormatInt(since, 10))
+	if rec.Code != http.StatusOK {
+		a.t.Fatalf("refresh %s: %d %s", path, rec.Code, rec.Body)
+	}
+	return rec
+}
+
+// One pattern field changed: the other pages get that cell, out of band, and the side panel —
+// a few kilobytes — instead of the step.
+func TestRefresh_patternFieldChangeAnswersItsCellOnly(t *testing.T) {
+	a := newTestApp(t)
+	created := a.createJSON(`{"example": "hr-employees"}`)
+	d, rev := a.design(created.EditToken)
+	whole := a.request(http.MethodGet, "/d/"+created.EditToken+"/patterns", "", nil, "HX-Request", "true")
+	if rec := a.hx("/d/"+created.EditToken+"/patterns/field", "id", d.Patterns[1].ID, "field", "description", "value", "Find <b>employees</b> by manager"); rec.Code != http.StatusOK {
+		t.Fatalf("edit: %d %s", rec.Code, rec.Body)
+	}
+
+	for _, token := range []string{created.EditToken, created.ViewToken} {
+		rec := a.refreshStep("/d/"+token+"/patterns", rev)
+		body := rec.Body.String()
+		if rec.Header().Get(fragmentsHeader) != "1" || rec.Header().Get("HX-Reswap") != "none" {
+			t.Fatalf("headers %v, want one part and no main swap", rec.Header())
+		}
+		if rec.Header().Get("X-Dynaloom-Revision") != strconv.FormatInt(rev+1, 10) {
+			t.Fatalf("answer names revision %q, want %d", rec.Header().Get("X-Dynaloom-Revision"), rev+1)
+		}
+		if !strings.Contains(body, "Find &lt;b&gt;employees&lt;/b&gt; by manager") || strings.Contains(body, "<b>") {
+			t.Fatalf("the new value is missing or not escaped: %s", body)
+		}
+		cellID := patternCellID(d.Patterns[1].ID, "description")
+		if token == created.EditToken {
+			cellID += "-cell"
+		}
+		if !strings.Contains(body, `id="`+cellID+`" hx-swap-oob="morph"`) || !strings.Contains(body, `data-testid="aside" hx-swap-oob="true"`) {
+			t.Fatalf("want the cell %s and the side panel out of band: %s", cellID, body)
+		}
+		if strings.Contains(body, `id="workspace"`) || strings.Count(body, `hx-swap-oob=`) != 2 {
+			t.Fatalf("the answer holds more than the cell and the panel: %s", body)
+		}
+		if len(body)*5 > whole.Body.Len() {
+			t.Fatalf("parts answer %d bytes, the whole step %d: want at most a fifth", len(body), whole.Body.Len())
+		}
+	}
+	// A comment on the pattern is its comment button.
+	if rec := a.hx("/d/"+created.EditToken+"/comments", "target", "access_patterns/"+d.Patterns[1].ID, "body", "Which index?"); rec.Code != http.StatusOK {
+		t.Fatalf("comment: %d %s", rec.Code, rec.Body)
+	}
+	rec := a.refreshStep("/d/"+created.EditToken+"/patterns", rev)
+	if rec.Header().Get(fragmentsHeader) != "2" || !strings.Contains(rec.Body.String(), `data-testid="comment-badge"`) {
+		t.Fatalf("after a comment: %v %s", rec.Header(), rec.Body)
+	}
+}
+
+// Whatever a step cannot draw in parts is drawn whole: a renumbering, a deleted pattern, a step
+// without parts, a page too far behind, and a page that does not say what it shows.
+func TestRefresh_fallsBackToTheWholeStep(t *testing.T) {
+	a := newTestApp(t)
+	created := a.createJSON(`{"example": "hr-employees"}`)
+	d, rev := a.design(created.EditToken)
+	edit := "/d/" + created.EditToken
+	a.hx(edit+"/patterns/field", "id", d.Patterns[0].ID, "field", "description", "value", "parts")
+	wholeStep := func(what string, rec *httptest.ResponseRecorder) {
+		t.Helper()
+		if rec.Header().Get(fragmentsHeader) != "" || rec.Header().Get("HX-Reswap") != "" || !strings.Contains(rec.Body.String(), `id="workspace"`) {
+			t.Fatalf("%s: want the whole step, got headers %v", what, rec.Header())
+		}
+	}
+	if rec := a.refreshStep(edit+"/patterns", rev); rec.Header().Get(fragmentsHeader) != "1" {
+		t.Fatalf("a description change should be a part: %v", rec.Header())
+	}
+	wholeStep("tables step", a.refreshStep(edit+"/tables", rev))
+	wholeStep("mapping step", a.refreshStep(edit+"/mapping", rev))
+	wholeStep("no revision named", a.request(http.MethodGet, edit+"/patterns", "", nil, "HX-Request", "true"))
+	wholeStep("a revision ahead of the design", a.refreshStep(edit+"/patterns", rev+5))
+
+	a.hx(edit+"/patterns/field", "id", d.Patterns[0].ID, "field", "number", "value", "40")
+	wholeStep("a renumbered pattern", a.refreshStep(edit+"/patterns", rev))
+	wholeStep("a renumbered pattern, after the part", a.refreshStep(edit+"/patterns", rev+1))
+
+	_, now := a.design(created.EditToken)
+	a.hx(edit+"/patterns/delete", "id", d.Patterns[2].ID)
+	wholeStep("a deleted pattern", a.refreshStep(edit+"/patterns", now))
+
+	_, now = a.design(created.EditToken)
+	for i := range maxFragmentRevisions + 1 {
+		a.hx(edit+"/patterns/field", "id", d.Patterns[0].ID, "field", "description", "value", "v"+strconv.Itoa(i))
+	}
+	wholeStep("a page far behind", a.refreshStep(edit+"/patterns", now))
+	if rec := a.refreshStep(edit+"/patterns", now+1); rec.Header().Get(fragmentsHeader) != "1" {
+		t.Fatalf("within the bound, many changes of one cell are that cell once: %v", rec.Header())
+	}
+}
+
+// An entity's attribute and an aggregate analysis's figure are each their own part.
+func TestRefresh_entityCardAndAggregateFigure(t *testing.T) {
+	a := newTestApp(t)
+	created := a.createJSON(`{"example": "hr-employees"}`)
+	d, rev := a.design(created.EditToken)
+	edit := "/d/" + created.EditToken
+	ent := d.Entities[0]
+	if rec := a.hx(edit+"/attributes/add", "entity", ent.Name, "name", "nickname", "type", "S"); rec.Code != http.StatusOK {
+		t.Fatalf("add attribute: %d %s", rec.Code, rec.Body)
+	}
+	rec := a.refreshStep(edit+"/entities", rev)
+	body := rec.Body.String()
+	if rec.Header().Get(fragmentsHeader) != "1" || !strings.Contains(body, `id="`+entityElemID(ent.Name)+`"`) || !strings.Contains(body, "nickname") {
+		t.Fatalf("want %s's card with its new attribute: %v %s", ent.Name, rec.Header(), body)
+	}
+	if len(d.Aggregates) == 0 {
+		t.Fatal("the example has no aggregate analysis to edit")
+	}
+	_, rev = a.design(created.EditToken)
+	agg := d.Aggregates[0]
+	if rec := a.hx(edit+"/aggregates/field", "id", agg.ID, "field", "correlation_pct", "value", "87"); rec.Code != http.StatusOK {
+		t.Fatalf("aggregate: %d %s", rec.Code, rec.Body)
+	}
+	rec = a.refreshStep(edit+"/aggregates", rev)
+	body = rec.Body.String()
+	if rec.Header().Get(fragmentsHeader) != "2" || !strings.Contains(body, `value="87"`) || !strings.Contains(body, `data-testid="suggestion"`) {
+		t.Fatalf("want the figure and the suggestion: %v %s", rec.Header(), body)
+	}
+}
