@@ -108,7 +108,10 @@ func (sub *subscriber) people() []presence {
 
 // presence is one participant's tab, as the others see it.
 type presence struct {
-	Tab    string `json:"-"`
+	Tab string `json:"-"`
+	// ID names the participant to the others for as long as their tab is here; unlike Tab, it
+	// cannot be used to speak for them.
+	ID     int    `json:"id"`
 	Name   string `json:"name"`
 	Color  int    `json:"color"`
 	Step   string `json:"step"`
@@ -132,6 +135,7 @@ type room struct {
 	tabs   map[string]*presence
 	counts map[string]int
 	leader string // the tab the others follow, if any
+	lastID int    // the last presence.ID given out
 	// list is the participants in order, built when first asked for after a change.
 	list []presence
 }
@@ -203,9 +207,10 @@ func (h *hub) subscribe(id, client string, access storage.Access, p *presence) (
 	r.subs[sub] = struct{}{}
 	if p != nil {
 		if old, ok := r.tabs[p.Tab]; ok {
-			p.Color, p.Focus = old.Color, old.Focus
+			p.ID, p.Color, p.Focus = old.ID, old.Color, old.Focus
 		} else {
-			p.Color = r.freeColor()
+			r.lastID++
+			p.ID, p.Color = r.lastID, r.freeColor()
 		}
 		p.Leader = r.leader == p.Tab
 		r.tabs[p.Tab] = p
@@ -318,15 +323,6 @@ func (r *room) participants() []presence {
 	})
 	r.list = out
 	return out
-}
-
-// presenceEventName is the event that carries the room's participants; each stream writes them in
-// its own form (JSON for the API, HTML for pages).
-const presenceEventName = "presence"
-
-// presenceData is the data of an API presence event.
-type presenceData struct {
-	Participants []presence `json:"participants"`
 }
 
 // announceFollow tells the followers where the leader is. Callers hold r.mu.

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"dynaloom/internal/storage"
 )
 
 // Someone editing a field that another person changed since they began gets 409 and the other
@@ -188,7 +190,8 @@ func TestLive_apiEventsStreamChangesAndResumeWithLastEventID(t *testing.T) {
 	}
 }
 
-// A page's stream carries presence as HTML chips, with the focused field of each participant.
+// A page's stream carries presence as HTML chips, with the focused field of each participant:
+// the list when it opens, then only the chips that changed.
 func TestLive_pageStreamCarriesPresence(t *testing.T) {
 	a, url := startLiveServer(t)
 	created := a.createJSON(`{"example": "hr-employees"}`)
@@ -197,24 +200,24 @@ func TestLive_pageStreamCarriesPresence(t *testing.T) {
 	if ev := first.nextNamed(t, "presence"); !strings.Contains(ev.data, `data-name="Ada"`) || !strings.Contains(ev.data, "data-self") {
 		t.Fatalf("first presence: %s", ev.data)
 	}
-	openStream(t, url+"/d/"+created.ViewToken+"/events?step=tables&rev=1&tab="+tabB, "Cookie", participantCookie+"=Grace%20%3Cb%3E")
-	ev := first.nextNamed(t, "presence")
-	if !strings.Contains(ev.data, `data-name="Grace &lt;b&gt;"`) || strings.Contains(ev.data, "<b>") || strings.Count(ev.data, "<li") != 2 {
-		t.Fatalf("second presence should list both, names escaped: %s", ev.data)
+	second := openStream(t, url+"/d/"+created.ViewToken+"/events?step=tables&rev=1&tab="+tabB, "Cookie", participantCookie+"=Grace%20%3Cb%3E")
+	ev := first.nextNamed(t, presenceDeltaEventName)
+	if !strings.Contains(ev.data, `data-name="Grace &lt;b&gt;"`) || strings.Contains(ev.data, "<b>") || strings.Count(ev.data, "<li") != 1 {
+		t.Fatalf("a join should carry the one newcomer, name escaped: %s", ev.data)
+	}
+	if ev := second.nextNamed(t, "presence"); strings.Count(ev.data, "<li") != 2 {
+		t.Fatalf("a newcomer's stream should open with the whole list: %s", ev.data)
 	}
 	rec := a.request(http.MethodPost, "/d/"+created.EditToken+"/presence", formType, strings.NewReader(form("tab", tabA, "focus", "ap-x-description")))
 	if rec.Code != http.StatusNoContent {
 		t.Fatalf("presence: %d %s", rec.Code, rec.Body)
 	}
 	// Ada's own chip does not mark her focus for herself; the others' streams carry it.
-	for {
-		ev := first.nextNamed(t, "presence")
-		if strings.Count(ev.data, "<li") == 2 {
-			if strings.Contains(ev.data, "data-focus") {
-				t.Fatalf("a participant's own focus is marked for them: %s", ev.data)
-			}
-			break
-		}
+	if ev := first.nextNamed(t, presenceDeltaEventName); strings.Count(ev.data, "<li") != 1 || strings.Contains(ev.data, "data-focus") {
+		t.Fatalf("a participant's own focus: %s", ev.data)
+	}
+	if ev := second.nextNamed(t, presenceDeltaEventName); strings.Count(ev.data, "<li") != 1 || !strings.Contains(ev.data, `data-focus="ap-x-description"`) {
+		t.Fatalf("another participant's focus: %s", ev.data)
 	}
 	if rec := a.request(http.MethodPost, "/d/"+created.EditToken+"/presence", formType, strings.NewReader(form("tab", "cccccccccccccccc", "focus", "x"))); rec.Code != http.StatusBadRequest {
 		t.Fatalf("unknown tab: %d", rec.Code)
@@ -253,5 +256,72 @@ func TestLive_replacingALinkEndsItsStreams(t *testing.T) {
 	a.hx("/d/"+created.EditToken+"/patterns/field", "id", d.Patterns[0].ID, "field", "description", "value", "still here")
 	if ev := editor.nextNamed(t, "change"); ev.id != strconv.FormatInt(rev+1, 10) {
 		t.Fatalf("edit stream event %q, want %d", ev.id, rev+1)
+	}
+}
+
+// A stream whose reader stalls is not dropped: once its queue is full, the changes queued are
+// replaced by one "reload" naming the newest revision, and the stream goes on after it.
+func TestLive_stalledReaderGetsReloadAndStaysConnected(t *testing.T) {
+	srv, url := liveServer(t, Options{})
+	created := createOver(t, url, `{"example": "hr-employees"}`)
+	stream := openStream(t, url+"/api/designs/"+created.ViewToken+"/events")
+	for srv.hub.connections() < 1 {
+		time.Sleep(time.Millisecond)
+	}
+	var (
+		id  string
+		sub *subscriber
+	)
+	srv.hub.mu.Lock()
+	for rid, r := range srv.hub.rooms {
+		id = rid
+		r.mu.Lock()
+		for s := range r.subs {
+			sub = s
+		}
+		r.mu.Unlock()
+	}
+	srv.hub.mu.Unlock()
+
+	// Nobody reads: announce changes until the socket is full, the stream's writes block and its
+	// queue overflows. The revisions are made up, above any the design has.
+	rev := int64(1_000)
+	for sub.behind.Load() == 0 {
+		if rev++; rev > 3_000_000 {
+			t.Fatal("the stream never fell behind")
+		}
+		srv.hub.publishChange(storage.Revision{Revision: rev, Author: "Ada", Paths: []string{"name"}}, id)
+	}
+	fellAt := rev
+	for range 3 * subscriberBuffer {
+		rev++
+		srv.hub.publishChange(storage.Revision{Revision: rev, Author: "Ada", Paths: []string{"name"}}, id)
+	}
+	ev := stream.nextNamed(t, "reload")
+	var data struct{ Revision int64 }
+	if err := json.Unmarshal([]byte(ev.data), &data); err != nil || data.Revision < fellAt || ev.id != strconv.FormatInt(data.Revision, 10) {
+		t.Fatalf("reload %q %q, want a revision of at least %d as its id: %v", ev.id, ev.data, fellAt, err)
+	}
+	// Nothing older than the reload follows it, and the next change comes through.
+	rev++
+	srv.hub.publishChange(storage.Revision{Revision: rev, Author: "Ada", Paths: []string{"name"}}, id)
+	for {
+		next, err := stream.next()
+		if err != nil {
+			t.Fatalf("the stream ended after the reload: %v", err)
+		}
+		if next.name != "change" {
+			continue
+		}
+		n, _ := strconv.ParseInt(next.id, 10, 64)
+		if n <= data.Revision {
+			t.Fatalf("change %d sent after a reload to %d", n, data.Revision)
+		}
+		if n == rev {
+			break
+		}
+	}
+	if got := srv.hub.connections(); got != 1 {
+		t.Fatalf("%d streams open, want the stalled one still open", got)
 	}
 }

@@ -2,8 +2,6 @@ package server
 
 import (
 	"bufio"
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -17,21 +15,17 @@ import (
 	"dynaloom/web/templates"
 )
 
-// apiEvents is the API's event stream: change events as JSON, presence as JSON.
+// apiEvents is the API's event stream: change events as JSON, presence as JSON (the participants,
+// then who joined, left or moved).
 func (s *Server) apiEvents(c echo.Context) error {
 	after, _ := strconv.ParseInt(c.Request().Header.Get("Last-Event-ID"), 10, 64)
-	return s.stream(c, nil, after, writeAPIPresence)
-}
-
-// writeAPIPresence writes the participants as the API's JSON presence event.
-func writeAPIPresence(w *bufio.Writer, people []presence) {
-	data, _ := json.Marshal(presenceData{Participants: people}) // cannot fail: strings and numbers
-	writeEvent(w, 0, presenceEventName, data)
+	return s.stream(c, nil, after, apiPresence())
 }
 
 // pageEvents is the stream a workspace page opens (htmx SSE extension). It joins the room as the
 // tab named by ?tab on the step named by ?step; ?rev is the revision the page shows, so that a
-// page reconnecting after a drop catches up. Presence is sent as HTML, for the page to swap in.
+// page reconnecting after a drop catches up. Presence is sent as HTML: the list when the stream
+// opens, then what changed in it (presence.go).
 func (s *Server) pageEvents(c echo.Context) error {
 	d := designFrom(c)
 	tab := c.QueryParam("tab")
@@ -51,13 +45,7 @@ func (s *Server) pageEvents(c echo.Context) error {
 		name = "Guest"
 	}
 	p := &presence{Tab: tab, Name: name, Step: step, Editor: d.canEdit()}
-	return s.stream(c, p, after, func(w *bufio.Writer, people []presence) {
-		var buf bytes.Buffer
-		views, more := presenceViews(people, tab)
-		if templates.PresenceList(views, more).Render(c.Request().Context(), &buf) == nil {
-			writeEvent(w, 0, presenceEventName, buf.Bytes())
-		}
-	})
+	return s.stream(c, p, after, pagePresence(c.Request().Context(), tab))
 }
 
 // stream serves one event stream until the client goes, the hub drops it, or the server stops.
@@ -284,7 +272,7 @@ func presenceViews(ps []presence, self string) (views []templates.PresenceView, 
 			continue
 		}
 		views = append(views, templates.PresenceView{
-			Name: p.Name, Initials: initials(p.Name), Color: p.Color, Step: stepLabel(p.Step),
+			ID: chipID(p), Name: p.Name, Initials: initials(p.Name), Color: p.Color, Step: stepLabel(p.Step),
 			Focus: p.Focus, Leader: p.Leader, Self: p.Tab == self, Editor: p.Editor,
 		})
 	}

@@ -392,7 +392,7 @@
     }
   });
   document.addEventListener("htmx:sseMessage", function (ev) {
-    if (ev.detail && ev.detail.type === "presence") {
+    if (ev.detail && (ev.detail.type === "presence" || ev.detail.type === "presence-delta")) {
       markEditing();
       showFollowState();
     }

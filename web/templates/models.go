@@ -55,12 +55,32 @@ type Workspace struct {
 
 // PresenceView is one participant's tab in the top bar.
 type PresenceView struct {
+	ID             string // the chip's element id, the participant's for as long as their tab is here
 	Name, Initials string
 	Color          int
 	Step           string // the label of the step they are on
 	Focus          string // the id of the element they are editing, if any
 	Leader, Self   bool
 	Editor         bool
+}
+
+// PresenceDelta is what changed in the top bar's list since a stream last wrote it, as
+// out-of-band swaps: chips gone, chips changed in place or new ones put before the chip (or at
+// the end of the list) where they belong, and the count of the others.
+type PresenceDelta struct {
+	Gone  []string // element ids to remove
+	Chips []PresenceChange
+	// More is the new count of the others, written when MoreWhere is set: "true" to replace the
+	// count shown, or where to put a new one.
+	More      int
+	MoreWhere string
+}
+
+// PresenceChange is one chip to write: Where is "true" to replace the chip with its id, or where
+// to put a new one (an htmx out-of-band position, such as "beforebegin:#chip-4").
+type PresenceChange struct {
+	View  PresenceView
+	Where string
 }
 
 func (p PresenceView) title() string {
