@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -142,4 +143,52 @@ func waitForPath(t *testing.T, ctx context.Context, what, suffix string) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	t.Fatalf("wait for %s: the tab is not at …%s", what, suffix)
+}
+
+// An edit reaches the others as the one cell it changed: Bob's page asks for what changed since
+// the revision it shows and gets that cell and the side panel, not the step, while the text he is
+// typing in another cell stays as he left it.
+func TestBrowser_anEditReachesOthersAsTheCellItChanged(t *testing.T) {
+	base := startBrowserApp(t)
+	alice, _ := newBrowser(t)
+	editURL, _ := createDesign(t, alice, base, "Orders", "Alice")
+	const first, second = "tr[data-number='1'] [id$='-description']", "tr[data-number='2'] [id$='-description']"
+	do(t, alice, "add two patterns",
+		chromedp.Navigate(editURL+"/patterns"),
+		chromedp.WaitVisible(chromedp.CSS("[data-testid=add-pattern]")),
+		chromedp.Click(chromedp.CSS("[data-testid=add-pattern]")),
+		chromedp.WaitVisible(chromedp.CSS(first)),
+		chromedp.Click(chromedp.CSS("[data-testid=add-pattern]")),
+		chromedp.WaitVisible(chromedp.CSS(second)),
+	)
+	bob, _ := newIsolatedTab(t, alice)
+	openAndJoin(t, bob, editURL+"/patterns", "Bob")
+	do(t, bob, "open the patterns and note what each refresh is answered with",
+		chromedp.Navigate(editURL+"/patterns"),
+		chromedp.WaitVisible(chromedp.CSS(second)),
+		chromedp.Evaluate[chromedp.Void](`window.refreshAnswers = [];
+			document.addEventListener("htmx:afterRequest", function (ev) {
+				if (ev.detail.requestConfig.verb === "get" && ev.detail.pathInfo.requestPath.endsWith("/patterns"))
+					window.refreshAnswers.push(ev.detail.xhr.getResponseHeader("X-Dynaloom-Fragments") || "whole step");
+			});`),
+		chromedp.Focus(chromedp.CSS(second)),
+		chromedp.Evaluate[chromedp.Void](`document.activeElement.select()`),
+		chromedp.KeyEvent(kb.Backspace),
+		chromedp.KeyEvent("Bob is typing this"),
+	)
+	waitUntil(t, alice, "Bob to be here", `document.querySelectorAll("[data-testid=presence-chip]").length === 2`)
+	before := get(t, bob, "read Bob's revision", chromedp.Evaluate[string](`document.getElementById("aside").dataset.revision`))
+
+	typeOver(t, alice, first, "Look up an order by id")
+	waitUntil(t, bob, "Alice's description to reach Bob", `document.querySelector("`+first+`").value === "Look up an order by id"`)
+	waitUntil(t, bob, "the side panel to move on", `document.getElementById("aside").dataset.revision !== "`+before+`"`)
+	if got := get(t, bob, "read Bob's text", chromedp.Evaluate[string](`document.activeElement.value`)); got != "Bob is typing this" {
+		t.Fatalf("Bob's unsaved text became %q when Alice's edit arrived", got)
+	}
+	answers := get(t, bob, "read the refresh answers", chromedp.Evaluate[[]string](`window.refreshAnswers`))
+	if len(answers) == 0 || slices.Contains(answers, "whole step") {
+		t.Fatalf("Bob's page refreshed with %v, want parts only", answers)
+	}
+	do(t, bob, "finish typing", chromedp.KeyEvent(kb.Tab))
+	waitUntil(t, alice, "Bob's description to reach Alice", `document.querySelector("`+second+`").value === "Bob is typing this"`)
 }
