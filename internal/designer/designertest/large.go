@@ -125,6 +125,7 @@ func largeItem(i, n int) designer.Item {
 }
 
 // largeOperation is the p-th pattern's read of t: on the table, then on each of its indexes in turn.
+// Names stand for status and total, which DynamoDB reserves.
 func largeOperation(t designer.Table, p int) *designer.Operation {
 	tenant, open := designer.Str("tenant-001"), designer.Str("OPEN")
 	op := designer.Operation{Op: "Query", Table: t.Name, KeyCondition: "tenant_id = :t", Values: map[string]designer.Value{":t": tenant}}
@@ -138,12 +139,14 @@ func largeOperation(t designer.Table, p int) *designer.Operation {
 	case "status":
 		op.KeyCondition, op.Names, op.Values = "#s = :s", map[string]string{"#s": "status"}, map[string]designer.Value{":s": open}
 	case "order_id":
-		op.KeyCondition, op.Projection, op.Values = "order_id = :o", "order_id, total", map[string]designer.Value{":o": designer.Str("o00011")}
+		op.KeyCondition, op.Projection, op.Names = "order_id = :o", "order_id, #n", map[string]string{"#n": "total"}
+		op.Values = map[string]designer.Value{":o": designer.Str("o00011")}
 	default:
 		if len(ix.PartitionKey) == 2 {
 			op.KeyCondition, op.Names, op.Values = "tenant_id = :t AND #s = :s", map[string]string{"#s": "status"}, map[string]designer.Value{":t": tenant, ":s": open}
 		} else {
-			op.KeyCondition, op.Values = "tenant_id = :t AND total > :z", map[string]designer.Value{":t": tenant, ":z": designer.Num("0")}
+			op.KeyCondition, op.Names = "tenant_id = :t AND #n > :z", map[string]string{"#n": "total"}
+			op.Values = map[string]designer.Value{":t": tenant, ":z": designer.Num("0")}
 		}
 	}
 	return &op
