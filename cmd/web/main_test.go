@@ -46,13 +46,13 @@ func TestServeFlagsFallBackToEnvironment(t *testing.T) {
 // for no limit, and refuses zero and words with the name of what was wrong.
 func TestServeLimitFlags(t *testing.T) {
 	cfg, err := parseServe(nil, &bytes.Buffer{})
-	if err != nil || cfg.maxItemsPerTable != 25000 || cfg.maxDesignBytes != 16<<20 || cfg.maxStreamsPerClient != 200 || cfg.maxConns != 4096 {
+	if err != nil || cfg.maxItemsPerTable != 25000 || cfg.maxDesignBytes != 16<<20 || cfg.maxStreamsPerClient != 200 || cfg.maxConns != 4096 || cfg.snapshotEvery != 64 {
 		t.Fatalf("defaults: %+v %v", cfg, err)
 	}
 	t.Setenv("DYNALOOM_MAX_ITEMS_PER_TABLE", "500")
 	t.Setenv("DYNALOOM_MAX_CONNS", "-1")
-	cfg, err = parseServe([]string{"--max-revisions", "100"}, &bytes.Buffer{})
-	if err != nil || cfg.maxItemsPerTable != 500 || cfg.maxConns != -1 || cfg.maxRevisions != 100 {
+	cfg, err = parseServe([]string{"--max-revisions", "100", "--snapshot-every", "16"}, &bytes.Buffer{})
+	if err != nil || cfg.maxItemsPerTable != 500 || cfg.maxConns != -1 || cfg.maxRevisions != 100 || cfg.snapshotEvery != 16 {
 		t.Fatalf("env and flags: %+v %v", cfg, err)
 	}
 	if _, err := parseServe([]string{"--max-streams-per-client", "0"}, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "--max-streams-per-client") {

@@ -128,6 +128,7 @@ var changeKinds = map[string]func(json.RawMessage) (Change, error){
 	SetName{}.Kind():             decodeAs[SetName],
 	SetOverviewField{}.Kind():    decodeAs[SetOverviewField],
 	ReplaceDesign{}.Kind():       decodeAs[ReplaceDesign],
+	PatchDesign{}.Kind():         decodeAs[PatchDesign],
 	UndoChange{}.Kind():          decodeAs[UndoChange],
 
 	AddEntity{}.Kind():            decodeAs[AddEntity],

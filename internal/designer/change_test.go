@@ -1,6 +1,7 @@
 package designer
 
 import (
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"strings"
@@ -199,6 +200,7 @@ func TestChange_roundTrip(t *testing.T) {
 		SetOverviewField{Field: "business_context", Value: "line one\nline <two> & three"},
 		ReplaceDesign{Design: hrDesign(t), Note: "Restored revision 4"},
 		ReplaceDesign{Design: Design{Name: "Bare"}},
+		PatchDesign{Ops: []PatchOp{{Op: "replace", Path: "/name", Value: json.RawMessage(`"Payroll"`)}, {Op: "remove", Path: "/access_patterns/0"}}},
 		UndoChange{Before: hrDesign(t), Revision: 5, Undone: "Set pattern 4's peak RPS to 500", Touched: []string{"access_patterns/ap4"}},
 
 		AddEntity{Name: "Office"},
@@ -335,6 +337,7 @@ func TestChange_kindsAreStable(t *testing.T) {
 		"set_name":                SetName{},
 		"set_overview_field":      SetOverviewField{},
 		"replace_design":          ReplaceDesign{},
+		"patch_design":            PatchDesign{},
 		"undo_change":             UndoChange{},
 		"add_entity":              AddEntity{},
 		"rename_entity":           RenameEntity{},

@@ -6,18 +6,21 @@ import (
 	"errors"
 	"fmt"
 	"time"
-
-	"dynaloom/internal/designer"
 )
 
 // History compaction. Every change adds a row to a design's history; past Limits.Revisions rows
 // or Limits.HistoryBytes bytes, the oldest rows are folded into one snapshot: the row of the
 // oldest revision kept gets the whole document as it was at that revision, and the rows before it
 // go. The newest revisions, and so every acknowledged change's effect, are always kept; what goes
-// is the ability to open revisions older than the snapshot.
+// is the ability to open revisions older than the snapshot. The oldest row kept keeps its change
+// too, but is marked (snapshot = 1) as where the history starts.
 //
 // Compaction runs after the commit that passed the limit, in the background, one at a time per
 // design, so a write never waits for it.
+
+// rowBytes is the SQL for what one history row counts towards Limits.HistoryBytes: its change and
+// its snapshot.
+const rowBytes = `length(CAST(change AS BLOB)) + COALESCE(length(doc), 0)`
 
 // needsCompaction reports whether a design with these history figures is past a limit.
 func (l Limits) needsCompaction(head, from, bytes int64) bool {
@@ -78,7 +81,7 @@ func (s *Store) Compact(ctx context.Context, id string) error {
 	if err != nil {
 		return fmt.Errorf("compact %s: %w", id, err)
 	}
-	doc, err := designer.MarshalCompactJSON(d)
+	packed, _, err := snapshotOf(d)
 	if err != nil {
 		return fmt.Errorf("compact %s: %w", id, err)
 	}
@@ -90,15 +93,15 @@ func (s *Store) Compact(ctx context.Context, id string) error {
 		if now != from {
 			return nil // compacted meanwhile (by another process on the same file)
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE revisions SET change = ?, snapshot = 1 WHERE design_id = ? AND revision = ?`,
-			string(doc), id, base); err != nil {
+		if _, err := tx.ExecContext(ctx, `UPDATE revisions SET doc = ?, snapshot = 1 WHERE design_id = ? AND revision = ?`,
+			packed, id, base); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM revisions WHERE design_id = ? AND revision < ?`, id, base); err != nil {
 			return err
 		}
 		_, err := tx.ExecContext(ctx, `UPDATE designs SET history_from = ?, history_bytes =
-			(SELECT SUM(length(CAST(change AS BLOB))) FROM revisions WHERE design_id = ?) WHERE id = ?`, base, id, id)
+			(SELECT SUM(`+rowBytes+`) FROM revisions WHERE design_id = ?) WHERE id = ?`, base, id, id)
 		return err
 	})
 	if err != nil {
@@ -113,13 +116,13 @@ func (s *Store) Compact(ctx context.Context, id string) error {
 // document.
 func (s *Store) compactionBase(ctx context.Context, id string, head int64) (int64, error) {
 	var docBytes int64
-	if err := s.r.QueryRowContext(ctx, `SELECT length(CAST(doc AS BLOB)) FROM designs WHERE id = ?`, id).Scan(&docBytes); err != nil {
+	if err := s.r.QueryRowContext(ctx, `SELECT doc_bytes FROM designs WHERE id = ?`, id).Scan(&docBytes); err != nil {
 		return 0, err
 	}
 	keepRows := int64(s.limits.Revisions) * 3 / 4
 	keepBytes := s.limits.HistoryBytes * 3 / 4
 	rows, err := s.r.QueryContext(ctx,
-		`SELECT revision, length(CAST(change AS BLOB)) FROM revisions WHERE design_id = ? ORDER BY revision DESC`, id)
+		`SELECT revision, `+rowBytes+` FROM revisions WHERE design_id = ? ORDER BY revision DESC`, id)
 	if err != nil {
 		return 0, err
 	}

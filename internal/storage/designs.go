@@ -53,11 +53,11 @@ func (s *Store) Create(ctx context.Context, d designer.Design, author string) (R
 	if err := designer.Check(d); err != nil {
 		return Record{}, Tokens{}, fmt.Errorf("create design: %w", err)
 	}
-	doc, err := designer.MarshalCompactJSON(d)
+	packed, docBytes, err := snapshotOf(d)
 	if err != nil {
 		return Record{}, Tokens{}, fmt.Errorf("create design: %w", err)
 	}
-	if err := s.limits.check(d, len(doc)); err != nil {
+	if err := s.limits.check(d, docBytes); err != nil {
 		return Record{}, Tokens{}, fmt.Errorf("create design: %w", err)
 	}
 	id := newID()
@@ -71,13 +71,14 @@ func (s *Store) Create(ctx context.Context, d designer.Design, author string) (R
 	paths, _ := json.Marshal([]string{""})
 	err = s.inTx(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx,
-			`INSERT INTO designs (id, name, revision, doc, sealed_view, created_at, updated_at, history_from, history_bytes) VALUES (?, ?, 1, ?, ?, ?, ?, 1, ?)`,
-			id, d.Name, string(doc), sealed, at, at, len(doc)); err != nil {
+			`INSERT INTO designs (id, name, revision, sealed_view, created_at, updated_at, history_from, history_bytes, snapshot_revision, doc_bytes)
+				VALUES (?, ?, 1, ?, ?, ?, 1, ?, 1, ?)`,
+			id, d.Name, sealed, at, at, len(packed), docBytes); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx,
-			`INSERT INTO revisions (design_id, revision, author, at, kind, summary, change, paths, snapshot) VALUES (?, 1, ?, ?, ?, ?, ?, ?, 1)`,
-			id, author, at, createKind, createSummary, string(doc), string(paths)); err != nil {
+			`INSERT INTO revisions (design_id, revision, author, at, kind, summary, change, paths, snapshot, doc) VALUES (?, 1, ?, ?, ?, ?, '', ?, 1, ?)`,
+			id, author, at, createKind, createSummary, string(paths), packed); err != nil {
 			return err
 		}
 		for _, t := range []struct{ token, access string }{{tok.Edit, "edit"}, {tok.View, "view"}} {
@@ -95,50 +96,55 @@ func (s *Store) Create(ctx context.Context, d designer.Design, author string) (R
 	// Time as stored, so the record equals what Load returns.
 	stored, _ := parseTime(at)
 	rec := Record{ID: id, Revision: 1, Design: d, CreatedAt: stored, UpdatedAt: stored}
-	s.cache.put(rec, len(doc))
+	s.cache.put(rec, docBytes)
 	return rec, tok, nil
 }
 
-// Load returns the current state of a design.
+// Load returns the current state of a design: from the cache, or rebuilt from the history.
 func (s *Store) Load(ctx context.Context, id string) (Record, error) {
+	tx, err := s.r.BeginTx(ctx, nil)
+	if err != nil {
+		return Record{}, fmt.Errorf("load design %s: %w", id, err)
+	}
+	defer tx.Rollback()
+	rec, err := s.current(ctx, tx, id)
+	if err != nil {
+		return Record{}, fmt.Errorf("load design %s: %w", id, err)
+	}
+	return rec, nil
+}
+
+// current is the current record of design id as q reads it (one transaction): the cached one when
+// the cache holds that revision, or else rebuilt from the history and cached.
+func (s *Store) current(ctx context.Context, q querier, id string) (Record, error) {
 	var (
-		rev              int64
-		doc              string
+		rev, docBytes    int64
 		created, updated string
 	)
-	err := s.r.QueryRowContext(ctx, `SELECT revision, doc, created_at, updated_at FROM designs WHERE id = ?`, id).
-		Scan(&rev, &doc, &created, &updated)
+	err := q.QueryRowContext(ctx, `SELECT revision, created_at, updated_at, doc_bytes FROM designs WHERE id = ?`, id).
+		Scan(&rev, &created, &updated, &docBytes)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
-		return Record{}, fmt.Errorf("load design %s: %w", id, ErrNotFound)
+		return Record{}, ErrNotFound
 	case err != nil:
-		return Record{}, fmt.Errorf("load design %s: %w", id, err)
+		return Record{}, err
 	}
 	if rec, ok := s.cache.get(id, rev); ok {
 		return rec, nil
 	}
-	rec, err := recordFromRow(id, rev, doc, created, updated)
+	d, err := designAt(ctx, q, id, rev)
 	if err != nil {
-		return Record{}, fmt.Errorf("load design %s: %w", id, err)
+		return Record{}, err
 	}
-	s.cache.put(rec, len(doc))
+	rec := Record{ID: id, Revision: rev, Design: d}
+	if rec.CreatedAt, err = parseTime(created); err != nil {
+		return Record{}, err
+	}
+	if rec.UpdatedAt, err = parseTime(updated); err != nil {
+		return Record{}, err
+	}
+	s.cache.put(rec, int(docBytes))
 	return rec, nil
-}
-
-func recordFromRow(id string, rev int64, doc, created, updated string) (Record, error) {
-	d, err := decodeDesign([]byte(doc))
-	if err != nil {
-		return Record{}, fmt.Errorf("revision %d: %w", rev, err)
-	}
-	c, err := parseTime(created)
-	if err != nil {
-		return Record{}, err
-	}
-	u, err := parseTime(updated)
-	if err != nil {
-		return Record{}, err
-	}
-	return Record{ID: id, Revision: rev, Design: d, CreatedAt: c, UpdatedAt: u}, nil
 }
 
 // decodeDesign reads a document this package stored. It is not re-checked: a stored document was
@@ -162,14 +168,15 @@ func (s *Store) Apply(ctx context.Context, id, author string, c designer.Change,
 // *ConflictError if someone else changed the same part since (Edit). An error from the change
 // itself (such as a *designer.ValidationError, reachable with errors.As) stores nothing.
 // ApplyEdit returns only after the transaction has committed.
+//
+// What is written is the change and a few figures of the design: its cost follows the size of the
+// change, not of the design. The design's size is kept up to date from the parts the change
+// touched (designer.SizeChange) and measured exactly at each snapshot; every
+// Limits.SnapshotEvery revisions the row also takes a snapshot of the whole document.
 func (s *Store) ApplyEdit(ctx context.Context, id string, ed Edit) (Record, error) {
 	c, author, ifRevision := ed.Change, ed.Author, ed.IfRevision
 	if c == nil {
 		return Record{}, fmt.Errorf("apply change to %s: no change", id)
-	}
-	change, err := designer.MarshalChange(c)
-	if err != nil {
-		return Record{}, fmt.Errorf("apply change to %s: %w", id, err)
 	}
 	paths, err := json.Marshal(nonNilPaths(c.Paths()))
 	if err != nil {
@@ -178,7 +185,7 @@ func (s *Store) ApplyEdit(ctx context.Context, id string, ed Edit) (Record, erro
 	var (
 		next       Record
 		summary    string
-		docBytes   int
+		docBytes   int64
 		compaction bool
 	)
 	// Writes are serial anyway (one writer connection); holding applyMu until the hook has run
@@ -186,12 +193,9 @@ func (s *Store) ApplyEdit(ctx context.Context, id string, ed Edit) (Record, erro
 	s.applyMu.Lock()
 	defer s.applyMu.Unlock()
 	err = s.inTx(ctx, func(tx *sql.Tx) error {
-		var (
-			rev, from, historyBytes int64
-			created, updated        string
-		)
-		err := tx.QueryRowContext(ctx, `SELECT revision, created_at, updated_at, history_from, history_bytes FROM designs WHERE id = ?`, id).
-			Scan(&rev, &created, &updated, &from, &historyBytes)
+		var rev, from, historyBytes, snapshotRev int64
+		err := tx.QueryRowContext(ctx, `SELECT revision, history_from, history_bytes, snapshot_revision, doc_bytes FROM designs WHERE id = ?`, id).
+			Scan(&rev, &from, &historyBytes, &snapshotRev, &docBytes)
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
 			return ErrNotFound
@@ -204,51 +208,58 @@ func (s *Store) ApplyEdit(ctx context.Context, id string, ed Edit) (Record, erro
 		if err := checkConflict(ctx, tx, id, ed, rev, from); err != nil {
 			return err
 		}
-		cur, ok := s.cache.get(id, rev)
-		if !ok {
-			var doc string
-			if err := tx.QueryRowContext(ctx, `SELECT doc FROM designs WHERE id = ?`, id).Scan(&doc); err != nil {
-				return err
-			}
-			if cur, err = recordFromRow(id, rev, doc, created, updated); err != nil {
-				return err
-			}
+		cur, err := s.current(ctx, tx, id)
+		if err != nil {
+			return err
 		}
 		d, err := c.Apply(cur.Design)
 		if err != nil {
 			return err
 		}
-		doc, err := designer.MarshalCompactJSON(d)
+		d = designer.Normalize(d)
+		change, snapshot, exact, err := storedChange(c, cur.Design, d)
 		if err != nil {
 			return err
 		}
-		if err := s.limits.check(d, len(doc)); err != nil {
+		if exact < 0 {
+			docBytes += int64(designer.SizeChange(cur.Design, d, c.Paths()))
+		} else {
+			docBytes = int64(exact)
+		}
+		if snapshot == nil && s.limits.SnapshotEvery > 0 && rev+1-snapshotRev >= int64(s.limits.SnapshotEvery) {
+			if snapshot, exact, err = snapshotOf(d); err != nil {
+				return err
+			}
+			docBytes = int64(exact)
+		}
+		if err := s.checkSize(d, &docBytes, exact >= 0); err != nil {
 			return err
 		}
-		docBytes = len(doc)
-		historyBytes += int64(len(change))
+		if snapshot != nil {
+			snapshotRev = rev + 1
+		}
+		historyBytes += int64(len(change) + len(snapshot))
 		compaction = s.limits.needsCompaction(rev+1, from, historyBytes)
 		summary = designer.Describe(c, cur.Design)
-		now := time.Now().UTC()
-		at := formatTime(now)
+		at := formatTime(time.Now())
 		if _, err := tx.ExecContext(ctx,
-			`UPDATE designs SET name = ?, revision = ?, doc = ?, updated_at = ?, history_bytes = ? WHERE id = ? AND revision = ?`,
-			d.Name, rev+1, string(doc), at, historyBytes, id, rev); err != nil {
+			`UPDATE designs SET name = ?, revision = ?, updated_at = ?, history_bytes = ?, snapshot_revision = ?, doc_bytes = ? WHERE id = ? AND revision = ?`,
+			d.Name, rev+1, at, historyBytes, snapshotRev, docBytes, id, rev); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx,
-			`INSERT INTO revisions (design_id, revision, author, tab, at, kind, summary, change, paths) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			id, rev+1, author, ed.Tab, at, c.Kind(), summary, string(change), string(paths)); err != nil {
+			`INSERT INTO revisions (design_id, revision, author, tab, at, kind, summary, change, paths, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			id, rev+1, author, ed.Tab, at, c.Kind(), summary, string(change), string(paths), snapshot); err != nil {
 			return err
 		}
 		stored, _ := parseTime(at)
-		next = Record{ID: id, Revision: rev + 1, Design: designer.Normalize(d), CreatedAt: cur.CreatedAt, UpdatedAt: stored}
+		next = Record{ID: id, Revision: rev + 1, Design: d, CreatedAt: cur.CreatedAt, UpdatedAt: stored}
 		return nil
 	})
 	if err != nil {
 		return Record{}, fmt.Errorf("apply %s to %s: %w", c.Kind(), id, err)
 	}
-	s.cache.put(next, docBytes)
+	s.cache.put(next, int(docBytes))
 	if s.onCommit != nil {
 		s.onCommit(Revision{Revision: next.Revision, Author: author, At: next.UpdatedAt, Kind: c.Kind(), Summary: summary, Paths: nonNilPaths(c.Paths())}, id)
 	}
@@ -256,6 +267,27 @@ func (s *Store) ApplyEdit(ctx context.Context, id string, ed Edit) (Record, erro
 		s.scheduleCompaction(id)
 	}
 	return next, nil
+}
+
+// estimateSlack is how far below Limits.DesignBytes a design's size, as kept up to date by
+// designer.SizeChange, is measured exactly before it is held against the limit. SizeChange may be
+// off by a few bytes per change, and the figure is measured exactly at each snapshot, so the
+// estimate strays by far less than this between two snapshots.
+const estimateSlack = 64 << 10
+
+// checkSize refuses d when it passes a limit. docBytes is the length of its document: exact when
+// exact is set, and otherwise kept up to date from the parts changes touched, in which case it
+// is measured exactly (and corrected) when it comes near the limit, so that the limit refuses
+// exactly what it says.
+func (s *Store) checkSize(d designer.Design, docBytes *int64, exact bool) error {
+	if !exact && s.limits.DesignBytes > 0 && *docBytes > s.limits.DesignBytes-estimateSlack {
+		doc, err := designer.MarshalCompactJSON(d)
+		if err != nil {
+			return err
+		}
+		*docBytes = int64(len(doc))
+	}
+	return s.limits.check(d, int(*docBytes))
 }
 
 // OnCommit registers fn to be told of every change Apply stores, after it is durable, in revision
@@ -291,62 +323,10 @@ func (s *Store) Revisions(ctx context.Context, id string) ([]Revision, error) {
 }
 
 // DesignAt rebuilds a design as it was at a revision, by replaying the stored changes onto the
-// newest snapshot at or before it (revision 1's document, or where compaction folded older history).
-// A revision that does not exist, or that compaction folded away, gives ErrNotFound.
+// newest snapshot at or before it (at most Limits.SnapshotEvery of them). A revision that does not
+// exist, or that compaction folded away, gives ErrNotFound.
 func (s *Store) DesignAt(ctx context.Context, id string, revision int64) (designer.Design, error) {
-	if revision < 1 {
-		return designer.Design{}, fmt.Errorf("design %s at revision %d: %w", id, revision, ErrNotFound)
-	}
 	// One statement reads one consistent state of the history: compaction changes it only in a
 	// transaction of its own.
-	rows, err := s.r.QueryContext(ctx,
-		`SELECT revision, snapshot, change FROM revisions WHERE design_id = ? AND revision <= ? AND revision >=
-			(SELECT MAX(revision) FROM revisions WHERE design_id = ? AND revision <= ? AND snapshot = 1) ORDER BY revision`,
-		id, revision, id, revision)
-	if err != nil {
-		return designer.Design{}, fmt.Errorf("design %s at revision %d: %w", id, revision, err)
-	}
-	defer rows.Close()
-	var (
-		d    designer.Design
-		last int64 // 0 until the snapshot is read
-	)
-	for rows.Next() {
-		var (
-			rev      int64
-			snapshot bool
-			change   []byte
-		)
-		if err := rows.Scan(&rev, &snapshot, &change); err != nil {
-			return designer.Design{}, fmt.Errorf("design %s at revision %d: %w", id, revision, err)
-		}
-		if last == 0 {
-			if !snapshot {
-				return designer.Design{}, fmt.Errorf("design %s at revision %d: history starts at revision %d without a snapshot", id, revision, rev)
-			}
-			if d, err = decodeDesign(change); err != nil {
-				return designer.Design{}, fmt.Errorf("design %s at revision %d: %w", id, rev, err)
-			}
-			last = rev
-			continue
-		}
-		if rev != last+1 {
-			return designer.Design{}, fmt.Errorf("design %s at revision %d: history jumps from revision %d to %d", id, revision, last, rev)
-		}
-		last = rev
-		c, err := designer.UnmarshalChange(change)
-		if err != nil {
-			return designer.Design{}, fmt.Errorf("design %s at revision %d: %w", id, rev, err)
-		}
-		if d, err = c.Apply(d); err != nil {
-			return designer.Design{}, fmt.Errorf("design %s: replay revision %d: %w", id, rev, err)
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return designer.Design{}, fmt.Errorf("design %s at revision %d: %w", id, revision, err)
-	}
-	if last != revision {
-		return designer.Design{}, fmt.Errorf("design %s at revision %d: %w", id, revision, ErrNotFound)
-	}
-	return designer.Normalize(d), nil
+	return designAt(ctx, s.r, id, revision)
 }

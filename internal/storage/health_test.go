@@ -3,6 +3,7 @@ package storage
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -204,15 +205,13 @@ func FuzzScanWAL(f *testing.F) {
 func TestOpen_quickCheckFindsDamage_readsGoOnAndWritesAreRefused(t *testing.T) {
 	ctx := context.Background()
 	s, path := openTemp(t)
-	var first Record
+	var ids []string
 	for i := range 40 {
 		rec, _, err := s.Create(ctx, bulkyDesign(t, fmt.Sprint("Design ", i)), "alice")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if i == 0 {
-			first = rec
-		}
+		ids = append(ids, rec.ID)
 	}
 	s.Close()
 	corruptLastPage(t, path)
@@ -224,8 +223,15 @@ func TestOpen_quickCheckFindsDamage_readsGoOnAndWritesAreRefused(t *testing.T) {
 	if err := d.Health(ctx); !errors.Is(err, ErrDamaged) {
 		t.Fatalf("Health = %v, want ErrDamaged", err)
 	}
-	if _, err := d.Load(ctx, first.ID); err != nil {
-		t.Errorf("reading a sound part: %v", err)
+	// The damaged page holds some designs' rows; the others still open.
+	sound := 0
+	for _, id := range ids {
+		if _, err := d.Load(ctx, id); err == nil {
+			sound++
+		}
+	}
+	if sound < len(ids)/2 {
+		t.Errorf("%d of %d designs open on the damaged database, want the most of them", sound, len(ids))
 	}
 	if _, _, err := d.Create(ctx, newDesign(t, "More"), "alice"); !errors.Is(err, ErrDamaged) {
 		t.Fatalf("Create on a damaged database = %v, want ErrDamaged", err)
@@ -238,10 +244,13 @@ func TestOpen_quickCheckFindsDamage_readsGoOnAndWritesAreRefused(t *testing.T) {
 	}
 }
 
-// bulkyDesign is a design with a kilobyte of notes, so that a few of them fill pages.
+// bulkyDesign is a design with a kilobyte of notes that do not compress, so that a few of them
+// fill pages.
 func bulkyDesign(t *testing.T, name string) designer.Design {
 	d := newDesign(t, name)
-	d.Overview.Notes = strings.Repeat("Notes that take room. ", 50)
+	for range 40 {
+		d.Overview.Notes += rand.Text() + " "
+	}
 	return d
 }
 

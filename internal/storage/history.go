@@ -16,7 +16,7 @@ func (s *Store) Changes(ctx context.Context, id string, after, upTo int64) ([]de
 		return nil, fmt.Errorf("changes of %s from revision %d to %d: %w", id, after, upTo, ErrNotFound)
 	}
 	rows, err := s.r.QueryContext(ctx,
-		`SELECT revision, snapshot, change FROM revisions WHERE design_id = ? AND revision > ? AND revision <= ? ORDER BY revision`,
+		`SELECT revision, snapshot, change, doc FROM revisions WHERE design_id = ? AND revision > ? AND revision <= ? ORDER BY revision`,
 		id, after, upTo)
 	if err != nil {
 		return nil, fmt.Errorf("changes of %s: %w", id, err)
@@ -28,9 +28,9 @@ func (s *Store) Changes(ctx context.Context, id string, after, upTo int64) ([]de
 		var (
 			rev      int64
 			snapshot bool
-			raw      []byte
+			raw, doc []byte
 		)
-		if err := rows.Scan(&rev, &snapshot, &raw); err != nil {
+		if err := rows.Scan(&rev, &snapshot, &raw, &doc); err != nil {
 			return nil, fmt.Errorf("changes of %s: %w", id, err)
 		}
 		if snapshot || rev != next && next == after+1 {
@@ -41,7 +41,7 @@ func (s *Store) Changes(ctx context.Context, id string, after, upTo int64) ([]de
 			return nil, fmt.Errorf("changes of %s: history jumps from revision %d to %d", id, next-1, rev)
 		}
 		next++
-		c, err := designer.UnmarshalChange(raw)
+		c, err := replayable(raw, doc)
 		if err != nil {
 			return nil, fmt.Errorf("changes of %s: revision %d: %w", id, rev, err)
 		}

@@ -18,6 +18,11 @@ type Limits struct {
 	// Revisions bounds the history kept per design: 5,000 revisions. Past it, the oldest are
 	// folded into one snapshot (compaction); the newest are always kept.
 	Revisions int
+	// SnapshotEvery is how many revisions at most lie between two snapshots of the whole
+	// document: 64. Opening a revision replays at most this many changes onto a snapshot; a
+	// snapshot costs the encoding and storing of the whole (compressed) document once per this
+	// many changes. Negative takes no snapshots beyond the first.
+	SnapshotEvery int
 	// HistoryBytes bounds the stored history of one design, changes and snapshots: 128 MiB,
 	// enforced by the same compaction.
 	HistoryBytes int64
@@ -30,6 +35,7 @@ const (
 	DefaultItemsPerTable = 25000
 	DefaultRevisions     = 5000
 	DefaultHistoryBytes  = 128 << 20
+	DefaultSnapshotEvery = 64
 )
 
 func (l Limits) withDefaults() Limits {
@@ -46,6 +52,7 @@ func (l Limits) withDefaults() Limits {
 	l.ItemsPerTable = int(pick(int64(l.ItemsPerTable), DefaultItemsPerTable))
 	l.Revisions = int(pick(int64(l.Revisions), DefaultRevisions))
 	l.HistoryBytes = pick(l.HistoryBytes, DefaultHistoryBytes)
+	l.SnapshotEvery = int(pick(int64(l.SnapshotEvery), DefaultSnapshotEvery))
 	return l
 }
 

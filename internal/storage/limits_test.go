@@ -201,7 +201,7 @@ func TestCompaction_boundsTheHistoryBytes(t *testing.T) {
 		s.WaitCompactions()
 	}
 	var stored, counted int64
-	if err := s.r.QueryRowContext(ctx, `SELECT SUM(length(CAST(change AS BLOB))) FROM revisions WHERE design_id = ?`, rec.ID).Scan(&stored); err != nil {
+	if err := s.r.QueryRowContext(ctx, `SELECT SUM(`+rowBytes+`) FROM revisions WHERE design_id = ?`, rec.ID).Scan(&stored); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.r.QueryRowContext(ctx, `SELECT history_bytes FROM designs WHERE id = ?`, rec.ID).Scan(&counted); err != nil {

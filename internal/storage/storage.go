@@ -1,8 +1,12 @@
 // Package storage owns the SQLite persistence of designs, their change history and their tokens.
 //
-// A design is one row of designs holding its current document and revision, plus one row of
-// revisions per accepted change. Revision 1 stores the created document; later rows store the
-// change itself, so any revision can be rebuilt by replaying the changes. Access is by capability
+// A design is one row of designs holding its revision and a few figures (its size, its history's
+// size, its newest snapshot), plus one row of revisions per accepted change. Revision 1 stores the
+// created document; later rows store the change itself, and every Limits.SnapshotEvery revisions
+// a row also holds the whole document (snapshots.go), so any revision, the current one included,
+// is rebuilt by replaying at most that many changes onto a snapshot. The current design of
+// recently used designs is kept in a cache bounded by bytes, so an edit costs the size of the
+// change: it applies the change to the cached design and writes one row. Access is by capability
 // tokens (an edit token and a view token per design) that are stored only as SHA-256 hashes.
 //
 // Writes go through a single connection, each in one IMMEDIATE transaction, and return only after
@@ -270,6 +274,11 @@ func (s *Store) migrate(ctx context.Context) error {
 			}
 			if _, err := tx.ExecContext(ctx, m.sql); err != nil {
 				return err
+			}
+			if after := afterMigration[m.version]; after != nil {
+				if err := after(s, ctx, tx); err != nil {
+					return err
+				}
 			}
 			_, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)`,
 				m.version, m.name, m.checksum, formatTime(time.Now()))

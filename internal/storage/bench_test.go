@@ -1,0 +1,189 @@
+package storage
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/designertest"
+)
+
+// benchDesign is the mid-size design cut down to its first tables, each with its first items:
+// (1, 3) is about 4 KB, (20, 50) about 390 KB with 200 mapped patterns and 1,000 items.
+func benchDesign(tables, items int) designer.Design {
+	d := designertest.MidSizeDesign()
+	d.Tables = d.Tables[:tables]
+	for i := range d.Tables {
+		d.Tables[i].Items = d.Tables[i].Items[:items]
+	}
+	d.Patterns = d.Patterns[:10*tables]
+	return designer.Normalize(d)
+}
+
+// cellEdit is the i-th single-field change of the benchmarks: one cell of one item.
+func cellEdit(i int) designer.Change {
+	return designer.SetItemCell{Table: "Table00", ID: "i" + strconv.Itoa(i%3), Attribute: "title", Text: "Title " + strconv.Itoa(i)}
+}
+
+func benchApplyEdit(b *testing.B, d designer.Design) {
+	ctx := context.Background()
+	s := openWith(b, Options{})
+	rec, _, err := s.Create(ctx, d, "alice")
+	if err != nil {
+		b.Fatal(err)
+	}
+	i := 0
+	for b.Loop() {
+		i++
+		if _, err := s.ApplyEdit(ctx, rec.ID, Edit{Change: cellEdit(i), Author: "bench"}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	doc, _ := designer.MarshalCompactJSON(d)
+	b.ReportMetric(float64(len(doc)), "doc-bytes")
+}
+
+// One cell edit of a 4 KB design, stored and acknowledged.
+func BenchmarkApplyEdit_small(b *testing.B) { benchApplyEdit(b, benchDesign(1, 3)) }
+
+// One cell edit of a 390 KB design (200 mapped patterns, 1,000 items), stored and acknowledged.
+func BenchmarkApplyEdit_large(b *testing.B) { benchApplyEdit(b, benchDesign(20, 50)) }
+
+// The anchor of the ApplyEdit benchmarks: one transaction that inserts one row as large as the
+// history row of one cell edit, through the store's own writer connection (same driver, same
+// pragmas: WAL, synchronous=FULL) and its inTx.
+func BenchmarkBareCommit(b *testing.B) {
+	ctx := context.Background()
+	s := openWith(b, Options{})
+	rec, _, err := s.Create(ctx, benchDesign(1, 3), "alice")
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := s.ApplyEdit(ctx, rec.ID, Edit{Change: cellEdit(1), Author: "bench"}); err != nil {
+		b.Fatal(err)
+	}
+	var rowBytes int
+	if err := s.w.QueryRowContext(ctx, `SELECT length(design_id) + length(author) + length(tab) + length(at) + length(kind) + length(summary) + length(change) + length(paths) + 16
+		FROM revisions WHERE design_id = ? AND revision = 2`, rec.ID).Scan(&rowBytes); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := s.w.ExecContext(ctx, `CREATE TABLE bare (id INTEGER PRIMARY KEY, body TEXT NOT NULL) STRICT`); err != nil {
+		b.Fatal(err)
+	}
+	body := strings.Repeat("x", rowBytes)
+	for b.Loop() {
+		err := s.inTx(ctx, func(tx *sql.Tx) error {
+			_, err := tx.ExecContext(ctx, `INSERT INTO bare (body) VALUES (?)`, body)
+			return err
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+var history1000Built bool
+
+// history1000 is a store holding the 390 KB design with 1,000 revisions of cell edits, built once
+// per test binary: building it is the slow part of the benchmark that opens its revisions.
+var history1000 = sync.OnceValues(func() (*historyFixture, error) {
+	history1000Built = true
+	dir, err := os.MkdirTemp("", "dynaloom-bench-")
+	if err != nil {
+		return nil, err
+	}
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(dir, "history.db"))
+	if err != nil {
+		return nil, err
+	}
+	rec, _, err := s.Create(ctx, benchDesign(20, 50), "alice")
+	if err != nil {
+		return nil, err
+	}
+	for i := 2; i <= 1000; i++ {
+		if rec, err = s.ApplyEdit(ctx, rec.ID, Edit{Change: cellEdit(i), Author: "bench"}); err != nil {
+			return nil, err
+		}
+	}
+	return &historyFixture{s: s, dir: dir, id: rec.ID}, nil
+})
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if f, err := history1000(); history1000Built && err == nil {
+		f.s.Close()
+		os.RemoveAll(f.dir)
+	}
+	os.Exit(code)
+}
+
+type historyFixture struct {
+	s   *Store
+	dir string
+	id  string
+}
+
+// Opening any one of 1,000 revisions of the 390 KB design: the revisions are taken in a stride
+// that visits every part of the history.
+func BenchmarkDesignAt_rev1000(b *testing.B) {
+	f, err := history1000()
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	rev := int64(1)
+	for b.Loop() {
+		rev = rev*7%1000 + 1
+		if _, err := f.s.DesignAt(ctx, f.id, rev); err != nil {
+			b.Fatal(fmt.Errorf("revision %d: %w", rev, err))
+		}
+	}
+}
+
+// dbBytes is the size of the database at path once its write-ahead log is checkpointed into it:
+// pages in use times the page size, free pages left out.
+func dbBytes(t testing.TB, s *Store) int64 {
+	t.Helper()
+	ctx := context.Background()
+	if _, err := s.w.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
+		t.Fatal(err)
+	}
+	var pages, free, size int64
+	for pragma, dst := range map[string]*int64{"page_count": &pages, "freelist_count": &free, "page_size": &size} {
+		if err := s.w.QueryRowContext(ctx, "PRAGMA "+pragma).Scan(dst); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return (pages - free) * size
+}
+
+// A single-field change of the 390 KB design adds at most 2 KB to the database, counted over
+// enough changes to include the snapshots taken among them.
+func TestHistory_singleFieldChangeAddsAtMost2KB(t *testing.T) {
+	ctx := context.Background()
+	s := openWith(t, Options{})
+	rec, _, err := s.Create(ctx, benchDesign(20, 50), "alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := dbBytes(t, s)
+	const changes = 256
+	for i := range changes {
+		if _, err := s.ApplyEdit(ctx, rec.ID, Edit{Change: cellEdit(i), Author: "bench"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	per := (dbBytes(t, s) - before) / changes
+	t.Logf("%d bytes per single-field change, over %d changes", per, changes)
+	if per > 2048 {
+		t.Errorf("a single-field change adds %d bytes to the database, want at most 2048", per)
+	}
+}
