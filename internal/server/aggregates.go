@@ -21,14 +21,6 @@ var (
 		{Value: designer.SeparateTables, Label: "Separate tables"},
 	}
 	consolidationOptions = []templates.Option{{Value: "", Label: "—"}, {Value: designer.Consolidate, Label: "✅ Consolidate"}, {Value: designer.Separate, Label: "❌ Separate"}}
-	considerationFields  = []struct{ field, label string }{
-		{"hot_partitions", "Hot partition concerns"},
-		{"gsi_projections", "GSI projections"},
-		{"sparse_gsis", "Sparse GSI opportunities"},
-		{"item_collections", "Item collection opportunities"},
-		{"multi_entity_queries", "Multi-entity query patterns"},
-		{"denormalization", "Denormalization ideas"},
-	}
 )
 
 func suggestionText(decision string, opts []templates.Option) string {
@@ -41,36 +33,34 @@ func suggestionText(decision string, opts []templates.Option) string {
 // aggregateCell is the cell of one field of an aggregate analysis, by the field's name; ok is false
 // for a name no field has.
 func aggregateCell(d *designContext, a designer.AggregateAnalysis, field string) (lc templates.LabeledCell, ok bool) {
-	var label, value, kind string
+	f, ok := designer.FieldNamed(designer.AggregateFields, field)
+	if !ok {
+		return templates.LabeledCell{}, false
+	}
+	af := designer.AggregateField
+	label, value, kind := f.Heading(), f.Get(a), "text"
 	var opts []templates.Option
 	switch field {
-	case "correlation_pct":
-		label, value, kind = "Access correlation %", formatFloat(a.CorrelationPct), "number"
-	case "only_a_pct":
-		label, value, kind = a.EntityA+" only %", formatFloat(a.OnlyAPct), "number"
-	case "only_b_pct":
-		label, value, kind = a.EntityB+" only %", formatFloat(a.OnlyBPct), "number"
-	case "both_pct":
-		label, value, kind = "Both together %", formatFloat(a.BothPct), "number"
-	case "combined_kb":
-		label, value, kind = "Combined size (KB)", formatFloat(a.CombinedKB), "number"
-	case "bounded":
-		label, value, kind, opts = "Bounded growth", formatTri(a.Bounded), "select", triOptions
-	case "size_constraints":
-		label, value, kind = "Size constraints", a.Size, "text"
-	case "update_patterns":
-		label, value, kind = "Update patterns", a.Updates, "text"
-	case "child_independent":
-		label, value, kind, opts = "Can "+a.EntityB+" exist without "+a.EntityA+"?", formatTri(a.Identifying.ChildIndependent), "select", triOptions
-	case "parent_id_known":
-		label, value, kind, opts = "Is the "+a.EntityA+" id always known when reading "+a.EntityB+"?", formatTri(a.Identifying.ParentIDKnown), "select", triOptions
-	case "separate_table_planned":
-		label, value, kind, opts = "Is a separate table with a GSI planned?", formatTri(a.Identifying.SeparateTablePlanned), "select", triOptions
-	case "decision":
-		label, value, kind, opts = "Team decision", a.Decision, "select", decisionOptions
-	case "justification":
-		label, value, kind = "Justification", a.Justification, "textarea"
+	case af.CorrelationPct.Key, af.BothPct.Key, af.CombinedKB.Key:
+		kind = "number"
+	case af.OnlyAPct.Key:
+		label, kind = a.EntityA+" only %", "number"
+	case af.OnlyBPct.Key:
+		label, kind = a.EntityB+" only %", "number"
+	case af.Bounded.Key, af.SeparateTablePlanned.Key:
+		kind, opts = "select", triOptions
+	case af.SizeConstraints.Key, af.UpdatePatterns.Key:
+		// one line of text, as set above
+	case af.ChildIndependent.Key:
+		label, kind, opts = "Can "+a.EntityB+" exist without "+a.EntityA+"?", "select", triOptions
+	case af.ParentIDKnown.Key:
+		label, kind, opts = "Is the "+a.EntityA+" id always known when reading "+a.EntityB+"?", "select", triOptions
+	case af.Decision.Key:
+		kind, opts = "select", decisionOptions
+	case af.Justification.Key:
+		kind = "textarea"
 	default:
+		// The two entities are the card's title, not cells of it.
 		return templates.LabeledCell{}, false
 	}
 	c := templates.Cell{ID: elemID("aggf", a.ID, field), Label: label, Value: value, Action: "/d/" + d.Token + "/aggregates/field",
@@ -78,7 +68,7 @@ func aggregateCell(d *designContext, a designer.AggregateAnalysis, field string)
 	if opts != nil {
 		c.Shown = optionLabel(opts, value)
 	}
-	if field == "justification" {
+	if field == af.Justification.Key {
 		c.Class = "w-full"
 	}
 	return templates.LabeledCell{Label: label, Cell: c}, true
@@ -86,26 +76,27 @@ func aggregateCell(d *designContext, a designer.AggregateAnalysis, field string)
 
 func aggregateCard(d *designContext, a designer.AggregateAnalysis) templates.AggregateCard {
 	cardID := elemID("agg", a.ID)
-	cell := func(field string) templates.LabeledCell {
-		lc, _ := aggregateCell(d, a, field)
+	cell := func(f designer.Field[designer.AggregateAnalysis]) templates.LabeledCell {
+		lc, _ := aggregateCell(d, a, f.Key)
 		return lc
 	}
-	cells := func(fields ...string) []templates.LabeledCell {
+	cells := func(fields ...designer.Field[designer.AggregateAnalysis]) []templates.LabeledCell {
 		out := make([]templates.LabeledCell, len(fields))
 		for i, f := range fields {
 			out[i] = cell(f)
 		}
 		return out
 	}
+	af := designer.AggregateField
 	sug := rules.SuggestAggregate(a)
 	card := templates.AggregateCard{
 		ID:    cardID,
 		Title: a.EntityA + " + " + a.EntityB,
-		Cells: cells("correlation_pct", "only_a_pct", "only_b_pct", "both_pct", "combined_kb", "bounded",
-			"size_constraints", "update_patterns"),
-		Identifying: cells("child_independent", "parent_id_known", "separate_table_planned"),
-		Decision:    cell("decision"),
-		Justify:     cell("justification"),
+		Cells: cells(af.CorrelationPct, af.OnlyAPct, af.OnlyBPct, af.BothPct, af.CombinedKB, af.Bounded,
+			af.SizeConstraints, af.UpdatePatterns),
+		Identifying: cells(af.ChildIndependent, af.ParentIDKnown, af.SeparateTablePlanned),
+		Decision:    cell(af.Decision),
+		Justify:     cell(af.Justification),
 		Suggestion:  suggestionText(sug.Decision, decisionOptions),
 		Reason:      sug.Reason,
 		Agrees:      sug.Decision != "" && sug.Decision == a.Decision,
@@ -119,46 +110,38 @@ func aggregateCard(d *designContext, a designer.AggregateAnalysis) templates.Agg
 // consolidationCell is the cell of one field of a consolidation review, by the field's name; ok is
 // false for a name no field has.
 func consolidationCell(d *designContext, r designer.ConsolidationReview, entities []templates.Option, field string) (templates.Cell, bool) {
-	var label, value, kind string
+	f, ok := designer.FieldNamed(designer.ConsolidationFields, field)
+	if !ok {
+		return templates.Cell{}, false
+	}
+	cf := designer.ConsolidationField
+	label, value, kind := f.Heading(), f.Get(r), "text"
 	var opts []templates.Option
 	switch field {
-	case "parent":
-		label, value, kind, opts = "Parent", r.Parent, "select", entities
-	case "child":
-		label, value, kind, opts = "Child", r.Child, "select", entities
-	case "relationship":
-		label, value, kind = "Relationship", r.Relationship, "text"
-	case "overlap_pct":
-		label, value, kind = "Access overlap %", formatFloat(r.OverlapPct), "number"
-	case "bounded":
-		label, value, kind, opts = "Bounded", formatTri(r.Bounded), "select", triOptions
-	case "identifying":
-		label, value, kind, opts = "Identifying", formatTri(r.Identifying), "select", triOptions
-	case "decision":
-		label, value, kind, opts = "Decision", r.Decision, "select", consolidationOptions
-	case "justification":
-		label, value, kind = "Justification", r.Justification, "text"
-	default:
-		return templates.Cell{}, false
+	case cf.Parent.Key, cf.Child.Key:
+		kind, opts = "select", entities
+	case cf.OverlapPct.Key:
+		kind = "number"
+	case cf.Bounded.Key, cf.Identifying.Key:
+		kind, opts = "select", triOptions
+	case cf.Decision.Key:
+		kind, opts = "select", consolidationOptions
 	}
 	c := templates.Cell{ID: elemID("consf", r.ID, field), Label: label, Value: value, Action: "/d/" + d.Token + "/consolidations/field",
 		Vals: vals("id", r.ID, "field", field), Kind: kind, Options: opts, CanEdit: d.canEdit()}
 	if opts != nil {
 		c.Shown = optionLabel(opts, value)
 	}
-	if field == "overlap_pct" {
+	if field == cf.OverlapPct.Key {
 		c.Class = "w-num"
 	}
 	return c, true
 }
 
-// consolidationFields are the fields of a consolidation review, in the order its row shows them.
-var consolidationFields = []string{"parent", "child", "relationship", "overlap_pct", "bounded", "identifying", "decision", "justification"}
-
 func consolidationRow(d *designContext, r designer.ConsolidationReview, entities []templates.Option) templates.ConsolidationRow {
-	cells := make([]templates.Cell, len(consolidationFields))
-	for i, f := range consolidationFields {
-		cells[i], _ = consolidationCell(d, r, entities, f)
+	cells := make([]templates.Cell, len(designer.ConsolidationFields))
+	for i, f := range designer.ConsolidationFields {
+		cells[i], _ = consolidationCell(d, r, entities, f.Key)
 	}
 	sug := rules.SuggestConsolidation(r)
 	row := templates.ConsolidationRow{
@@ -190,15 +173,15 @@ func (s *Server) aggregatesModel(c echo.Context) (templates.Aggregates, error) {
 	for _, r := range design.Consolidations {
 		a.Consolidations = append(a.Consolidations, consolidationRow(d, r, a.Entities))
 	}
-	for _, f := range considerationFields {
-		a.Considerations = append(a.Considerations, considerationField(d, f.field, f.label, design.Considerations.Field(f.field), "", false))
+	for _, f := range designer.ConsiderationFields {
+		a.Considerations = append(a.Considerations, considerationField(d, f, f.Get(design.Considerations), "", false))
 	}
 	return a, nil
 }
 
-func considerationField(d *designContext, field, label, value, errMsg string, saved bool) templates.Field {
-	return templates.Field{ID: "consideration-" + field, Name: "value", Label: label, Value: value, Multiline: true,
-		Action: "/d/" + d.Token + "/considerations/" + field, Error: errMsg, Saved: saved, CanEdit: d.canEdit()}
+func considerationField(d *designContext, f designer.Field[designer.Considerations], value, errMsg string, saved bool) templates.Field {
+	return templates.Field{ID: "consideration-" + f.Key, Name: "value", Label: f.Heading(), Value: value, Multiline: true,
+		Action: "/d/" + d.Token + "/considerations/" + f.Key, Error: errMsg, Saved: saved, CanEdit: d.canEdit()}
 }
 
 func (s *Server) aggregatesPage(c echo.Context) error {
@@ -317,9 +300,8 @@ func (s *Server) deleteConsolidation(c echo.Context) error {
 }
 
 func (s *Server) saveConsideration(c echo.Context) error {
-	field := c.Param("field")
-	i := slices.IndexFunc(considerationFields, func(f struct{ field, label string }) bool { return f.field == field })
-	if i < 0 {
+	f, ok := designer.FieldNamed(designer.ConsiderationFields, c.Param("field"))
+	if !ok {
 		return echo.ErrNotFound
 	}
 	form, err := postedForm(c)
@@ -327,12 +309,11 @@ func (s *Server) saveConsideration(c echo.Context) error {
 		return err
 	}
 	value := form.get("value")
-	return s.apply(c, aggregatesBack(c), designer.SetConsideration{Field: field, Value: value},
+	return s.apply(c, aggregatesBack(c), designer.SetConsideration{Field: f.Key, Value: value},
 		func(d *designContext, r *refused) (templ.Component, error) {
 			if r != nil {
-				return templates.FieldView(considerationField(d, field, considerationFields[i].label, value, r.Message, false)), nil
+				return templates.FieldView(considerationField(d, f, value, r.Message, false)), nil
 			}
-			saved := d.Record.Design.Considerations.Field(field)
-			return templates.FieldView(considerationField(d, field, considerationFields[i].label, saved, "", true)), nil
+			return templates.FieldView(considerationField(d, f, f.Get(d.Record.Design.Considerations), "", true)), nil
 		})
 }

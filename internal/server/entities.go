@@ -137,23 +137,20 @@ func entityCard(d *designContext, ent designer.Entity, index, count int) templat
 // relationshipCell is the cell of one field of a relationship, by the field's name; ok is false
 // for a name no field has.
 func relationshipCell(d *designContext, r designer.Relationship, entities []templates.Option, field string) (templates.Cell, bool) {
-	var label, value, kind string
+	f, ok := designer.FieldNamed(designer.RelationshipFields, field)
+	if !ok {
+		return templates.Cell{}, false
+	}
+	rf := designer.RelationshipField
+	label, value, kind := f.Heading(), f.Get(r), "text"
 	var opts []templates.Option
 	switch field {
-	case "from":
-		label, value, kind, opts = "From entity", r.From, "select", withCurrent(entities, r.From)
-	case "kind":
-		label, value, kind, opts = "Relationship kind", r.Kind, "select", kindOptions
-	case "to":
-		label, value, kind, opts = "To entity", r.To, "select", withCurrent(entities, r.To)
-	case "avg_count":
-		label, value, kind = "Average count", formatInt(r.Avg), "number"
-	case "max_count":
-		label, value, kind = "Maximum count", formatInt(r.Max), "number"
-	case "notes":
-		label, value, kind = "Notes", r.Notes, "text"
-	default:
-		return templates.Cell{}, false
+	case rf.From.Key, rf.To.Key:
+		kind, opts = "select", withCurrent(entities, value)
+	case rf.Kind.Key:
+		kind, opts = "select", kindOptions
+	case rf.AvgCount.Key, rf.MaxCount.Key:
+		kind = "number"
 	}
 	c := templates.Cell{ID: elemID("relf", r.ID, field), Label: label, Value: value, Action: "/d/" + d.Token + "/relationships/field",
 		Vals: vals("id", r.ID, "field", field), Kind: kind, Options: opts, CanEdit: d.canEdit()}
@@ -167,18 +164,19 @@ func relationshipCell(d *designContext, r designer.Relationship, entities []temp
 }
 
 func relationshipRow(d *designContext, r designer.Relationship, entities []templates.Option) templates.RelationshipRow {
-	cell := func(field string) templates.Cell {
-		c, _ := relationshipCell(d, r, entities, field)
+	cell := func(f designer.Field[designer.Relationship]) templates.Cell {
+		c, _ := relationshipCell(d, r, entities, f.Key)
 		return c
 	}
+	rf := designer.RelationshipField
 	return templates.RelationshipRow{
 		RowID: elemID("rel", r.ID),
-		From:  cell("from"),
-		Kind:  cell("kind"),
-		To:    cell("to"),
-		Avg:   cell("avg_count"),
-		Max:   cell("max_count"),
-		Notes: cell("notes"),
+		From:  cell(rf.From),
+		Kind:  cell(rf.Kind),
+		To:    cell(rf.To),
+		Avg:   cell(rf.AvgCount),
+		Max:   cell(rf.MaxCount),
+		Notes: cell(rf.Notes),
 		Delete: templates.Button{Label: "Delete relationship " + r.From + " → " + r.To, Text: "✕", Action: "/d/" + d.Token + "/relationships/delete",
 			Params: []templates.Param{{Name: "id", Value: r.ID}}, Target: "#relationships", Class: "danger"},
 	}

@@ -69,20 +69,28 @@ func mappingCard(d *designContext, p designer.Pattern) templates.MappingCard {
 }
 
 // operationFields are the fields of an operation, in the order its row shows them; a batch or
-// transaction row also has "action", after "op".
-var operationFields = []string{"op", "table", "index", "key_condition", "filter", "projection", "limit", "direction",
-	"consistent", "names", "values", "notes"}
+// transaction row also has its action, after its call.
+var operationFields = []designer.Field[designer.Operation]{designer.OperationField.Op, designer.OperationField.Table,
+	designer.OperationField.Index, designer.OperationField.KeyCondition, designer.OperationField.Filter,
+	designer.OperationField.Projection, designer.OperationField.Limit, designer.OperationField.Direction,
+	designer.OperationField.Consistent, designer.OperationField.Names, designer.OperationField.Values,
+	designer.OperationField.Notes}
 
 // operationCell is the cell of one field of operation i of pattern p, by the field's name; ok is
 // false for a name no field of this operation has.
 func operationCell(d *designContext, p designer.Pattern, i int, op designer.Operation, field string) (templates.LabeledCell, bool) {
+	f, ok := designer.FieldNamed(designer.OperationFields, field)
+	if !ok {
+		return templates.LabeledCell{}, false
+	}
 	design := d.Record.Design
-	var label, value, kind string
+	of := designer.OperationField
+	label, value, kind := f.Heading(), f.Get(op), "text"
 	var opts []templates.Option
 	switch field {
-	case "op":
-		label, value, kind, opts = "Operation", op.Op, "select", operationOptions
-	case "action":
+	case of.Op.Key:
+		kind, opts = "select", operationOptions
+	case of.Action.Key:
 		actions := designer.OperationActions(op.Op)
 		if len(actions) == 0 {
 			// Only a batch or transaction row says what it does to its keys.
@@ -92,50 +100,27 @@ func operationCell(d *designContext, p designer.Pattern, i int, op designer.Oper
 		for _, a := range actions {
 			opts = append(opts, templates.Option{Value: a, Label: actionLabels[a]})
 		}
-		label, value, kind = "Action", op.Action, "select"
-	case "table":
+		kind = "select"
+	case of.Table.Key:
 		opts = []templates.Option{{Value: "", Label: "—"}}
 		for _, t := range design.Tables {
 			opts = append(opts, templates.Option{Value: t.Name, Label: t.Name})
 		}
-		label, value, kind = "Table", op.Table, "select"
-	case "index":
+		kind = "select"
+	case of.Index.Key:
 		opts = []templates.Option{{Value: "", Label: "(the table)"}}
 		if t, _, ok := design.TableByName(op.Table); ok {
 			for _, ix := range append(append([]designer.Index{}, t.GSIs...), t.LSIs...) {
 				opts = append(opts, templates.Option{Value: ix.Name, Label: ix.Name})
 			}
 		}
-		label, value, kind = "Index", op.Index, "select"
-	case "key_condition":
-		label, value, kind = "Key condition", op.KeyCondition, "text"
-	case "filter":
-		label, value, kind = "Filter", op.Filter, "text"
-	case "projection":
-		label, value, kind = "Projection", op.Projection, "text"
-	case "limit":
-		label, kind = "Limit", "number"
-		if op.Limit != nil {
-			value = strconv.Itoa(*op.Limit)
-		}
-	case "direction":
-		label, value, kind, opts = "Direction", "asc", "select", directionOptions
-		if op.Descending {
-			value = "desc"
-		}
-	case "consistent":
-		label, value, kind, opts = "Consistency", "no", "select", consistentOptions
-		if op.Consistent {
-			value = "yes"
-		}
-	case "names":
-		label, value, kind = "Names (#n=name)", designer.FormatOperationNames(op), "text"
-	case "values":
-		label, value, kind = "Values (:v=text)", designer.FormatOperationValues(op), "text"
-	case "notes":
-		label, value, kind = "Notes", op.Notes, "text"
-	default:
-		return templates.LabeledCell{}, false
+		kind = "select"
+	case of.Limit.Key:
+		kind = "number"
+	case of.Direction.Key:
+		kind, opts = "select", directionOptions
+	case of.Consistent.Key:
+		kind, opts = "select", consistentOptions
 	}
 	c := templates.Cell{ID: elemID("opf", p.ID, itoa(i), field), Label: "Pattern " + itoa(p.Number) + " operation " + itoa(i+1) + " " + label,
 		Value: value, Action: "/d/" + d.Token + "/mapping/field", Vals: vals("pattern", p.ID, "index", itoa(i), "field", field),
@@ -143,11 +128,17 @@ func operationCell(d *designContext, p designer.Pattern, i int, op designer.Oper
 	if opts != nil {
 		c.Shown = optionLabel(opts, value)
 	}
-	if field == "op" || field == "table" {
-		// The answer to these is the whole card (setOperationField): it replaces the card.
+	if reshapesCard(field) {
+		// The answer to these is the whole card (saveOperationField): it replaces the card.
 		c.Target = "#" + elemID("map", p.ID)
 	}
 	return templates.LabeledCell{Label: label, Cell: c}, true
+}
+
+// reshapesCard reports whether setting an operation's field changes the choices of its other
+// cells (its call, its table), so the answer is the whole card.
+func reshapesCard(field string) bool {
+	return field == designer.OperationField.Op.Key || field == designer.OperationField.Table.Key
 }
 
 func operationView(d *designContext, p designer.Pattern, i int, op designer.Operation) templates.OperationView {
@@ -160,10 +151,10 @@ func operationView(d *designContext, p designer.Pattern, i int, op designer.Oper
 		Result: resultView(d, p, i, op),
 	}
 	for _, f := range operationFields {
-		lc, _ := operationCell(d, p, i, op, f)
+		lc, _ := operationCell(d, p, i, op, f.Key)
 		v.Cells = append(v.Cells, lc)
-		if f == "op" {
-			if lc, ok := operationCell(d, p, i, op, "action"); ok {
+		if f.Key == designer.OperationField.Op.Key {
+			if lc, ok := operationCell(d, p, i, op, designer.OperationField.Action.Key); ok {
 				v.Cells = append(v.Cells, lc)
 			}
 		}
@@ -314,7 +305,7 @@ func (s *Server) saveOperationField(c echo.Context) error {
 		return err
 	}
 	change := designer.SetOperationField{Pattern: pattern, Index: i, Field: field, Value: value}
-	if field == "op" || field == "table" {
+	if reshapesCard(field) {
 		// The other cells' choices depend on these: answer with the whole card.
 		return s.apply(c, mappingBack(c), change, mappingCardPart(pattern))
 	}

@@ -2,7 +2,6 @@ package server
 
 import (
 	"net/http"
-	"slices"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -11,12 +10,13 @@ import (
 	"dynaloom/web/templates"
 )
 
-var overviewLabels = map[string][2]string{
-	"domain":           {"Domain", "What kind of application this is: e-commerce, SaaS, social media, HR…"},
-	"key_entities":     {"Key entities", "The main things and how they relate, e.g. User (1:M) Orders, Order (1:M) OrderItems."},
-	"business_context": {"Business context", "Rules, constraints and compliance needs the data model must respect."},
-	"scale":            {"Scale", "Expected users and total requests per second across all patterns."},
-	"notes":            {"Notes", "Anything else the team should keep in mind."},
+// overviewHints say what each field of the overview asks for, under its heading.
+var overviewHints = map[string]string{
+	designer.OverviewField.Domain.Key:          "What kind of application this is: e-commerce, SaaS, social media, HR…",
+	designer.OverviewField.KeyEntities.Key:     "The main things and how they relate, e.g. User (1:M) Orders, Order (1:M) OrderItems.",
+	designer.OverviewField.BusinessContext.Key: "Rules, constraints and compliance needs the data model must respect.",
+	designer.OverviewField.Scale.Key:           "Expected users and total requests per second across all patterns.",
+	designer.OverviewField.Notes.Key:           "Anything else the team should keep in mind.",
 }
 
 func nameField(d *designContext, value, errMsg string, saved bool) templates.Field {
@@ -26,11 +26,10 @@ func nameField(d *designContext, value, errMsg string, saved bool) templates.Fie
 	}
 }
 
-func overviewField(d *designContext, name, value, errMsg string, saved bool) templates.Field {
-	l := overviewLabels[name]
+func overviewField(d *designContext, f designer.Field[designer.Overview], value, errMsg string, saved bool) templates.Field {
 	return templates.Field{
-		ID: "field-overview-" + name, Name: "value", Label: l[0], Hint: l[1], Value: value, Multiline: true,
-		Action: "/d/" + d.Token + "/overview/" + name, Error: errMsg, Saved: saved, CanEdit: d.canEdit(),
+		ID: "field-overview-" + f.Key, Name: "value", Label: f.Heading(), Hint: overviewHints[f.Key], Value: value, Multiline: true,
+		Action: "/d/" + d.Token + "/overview/" + f.Key, Error: errMsg, Saved: saved, CanEdit: d.canEdit(),
 	}
 }
 
@@ -42,7 +41,7 @@ func (s *Server) overviewModel(c echo.Context) (templates.Overview, error) {
 	}
 	o := templates.Overview{Workspace: w, NameField: nameField(d, d.Record.Design.Name, "", false)}
 	for _, f := range designer.OverviewFields {
-		o.Fields = append(o.Fields, overviewField(d, f.Key, f.Get(d.Record.Design.Overview), "", false))
+		o.Fields = append(o.Fields, overviewField(d, f, f.Get(d.Record.Design.Overview), "", false))
 	}
 	return o, nil
 }
@@ -71,8 +70,8 @@ func (s *Server) saveName(c echo.Context) error {
 }
 
 func (s *Server) saveOverviewField(c echo.Context) error {
-	field := c.Param("field")
-	if !slices.ContainsFunc(designer.OverviewFields, func(f designer.Field[designer.Overview]) bool { return f.Key == field }) {
+	f, ok := designer.FieldNamed(designer.OverviewFields, c.Param("field"))
+	if !ok {
 		return echo.ErrNotFound
 	}
 	form, err := postedForm(c)
@@ -80,12 +79,12 @@ func (s *Server) saveOverviewField(c echo.Context) error {
 		return err
 	}
 	value := form.get("value")
-	return s.saveField(c, designer.SetOverviewField{Field: field, Value: value}, func(d *designContext, errMsg string, saved bool) templates.Field {
+	return s.saveField(c, designer.SetOverviewField{Field: f.Key, Value: value}, func(d *designContext, errMsg string, saved bool) templates.Field {
 		shown := value
 		if saved {
-			shown = d.Record.Design.Overview.Field(field)
+			shown = f.Get(d.Record.Design.Overview)
 		}
-		return overviewField(d, field, shown, errMsg, saved)
+		return overviewField(d, f, shown, errMsg, saved)
 	})
 }
 

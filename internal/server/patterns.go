@@ -12,11 +12,12 @@ import (
 	"dynaloom/web/templates"
 )
 
-// patternColumn is one editable column of the access-patterns table.
+// patternColumn is one editable column of the access-patterns table: a field of
+// designer.PatternFields and how the table shows it.
 type patternColumn struct {
-	field, label, kind, class string
-	options                   []templates.Option
-	value                     func(designer.Pattern) string
+	designer.Field[designer.Pattern]
+	kind, class string
+	options     []templates.Option
 }
 
 var (
@@ -31,27 +32,28 @@ var (
 	}
 )
 
+// patternColumns are the columns of the access-patterns table, in its order.
 var patternColumns = []patternColumn{
-	{"number", "#", "number", "w-num", nil, func(p designer.Pattern) string { return itoa(p.Number) }},
-	{"description", "Description", "textarea", "w-xl", nil, func(p designer.Pattern) string { return p.Description }},
-	{"peak_rps", "Peak RPS", "number", "w-rps", nil, func(p designer.Pattern) string { return formatFloat(p.PeakRPS) }},
-	{"avg_rps", "Avg RPS", "number", "w-rps", nil, func(p designer.Pattern) string { return formatFloat(p.AvgRPS) }},
-	{"type", "Type", "select", "w-sm", typeOptions, func(p designer.Pattern) string { return p.Type }},
-	{"entities", "Entities", "text", "w-md", nil, func(p designer.Pattern) string { return strings.Join(p.Entities, ", ") }},
-	{"attributes", "Attributes needed", "text", "w-lg", nil, func(p designer.Pattern) string { return strings.Join(p.Attributes, ", ") }},
-	{"latency_slo", "Latency SLO", "text", "w-sm", nil, func(p designer.Pattern) string { return p.LatencySLO }},
-	{"consistency", "Consistency", "select", "w-sm", consistencyOptions, func(p designer.Pattern) string { return p.Consistency }},
-	{"result_bound", "Result bound", "text", "w-sm", nil, func(p designer.Pattern) string { return p.ResultBound }},
-	{"item_size_band", "Item size", "text", "w-sm", nil, func(p designer.Pattern) string { return p.SizeBand }},
-	{"key_notes", "Other key requirements", "text", "w-md", nil, func(p designer.Pattern) string { return p.KeyNotes }},
-	{"considerations", "Design considerations", "text", "w-lg", nil, func(p designer.Pattern) string { return p.Considerations }},
-	{"status", "Status", "select", "w-md", statusOptions, func(p designer.Pattern) string { return p.Status }},
+	{designer.PatternField.Number, "number", "w-num", nil},
+	{designer.PatternField.Description, "textarea", "w-xl", nil},
+	{designer.PatternField.PeakRPS, "number", "w-rps", nil},
+	{designer.PatternField.AvgRPS, "number", "w-rps", nil},
+	{designer.PatternField.Type, "select", "w-sm", typeOptions},
+	{designer.PatternField.Entities, "text", "w-md", nil},
+	{designer.PatternField.Attributes, "text", "w-lg", nil},
+	{designer.PatternField.LatencySLO, "text", "w-sm", nil},
+	{designer.PatternField.Consistency, "select", "w-sm", consistencyOptions},
+	{designer.PatternField.ResultBound, "text", "w-sm", nil},
+	{designer.PatternField.ItemSizeBand, "text", "w-sm", nil},
+	{designer.PatternField.KeyNotes, "text", "w-md", nil},
+	{designer.PatternField.Considerations, "text", "w-lg", nil},
+	{designer.PatternField.Status, "select", "w-md", statusOptions},
 }
 
 func patternColumnLabels() []string {
 	labels := make([]string, 0, len(patternColumns)+1)
 	for _, col := range patternColumns {
-		labels = append(labels, col.label)
+		labels = append(labels, col.Heading())
 	}
 	return labels
 }
@@ -59,8 +61,8 @@ func patternColumnLabels() []string {
 // patternCell is the cell of one column of a pattern's row.
 func patternCell(d *designContext, p designer.Pattern, col patternColumn) templates.Cell {
 	cell := templates.Cell{
-		ID: patternCellID(p.ID, col.field), Label: "Pattern " + itoa(p.Number) + " " + strings.ToLower(col.label),
-		Value: col.value(p), Action: "/d/" + d.Token + "/patterns/field", Vals: vals("id", p.ID, "field", col.field),
+		ID: patternCellID(p.ID, col.Key), Label: "Pattern " + itoa(p.Number) + " " + strings.ToLower(col.Heading()),
+		Value: col.Get(p), Action: "/d/" + d.Token + "/patterns/field", Vals: vals("id", p.ID, "field", col.Key),
 		Kind: col.kind, Options: col.options, Class: col.class, CanEdit: d.canEdit(),
 	}
 	if col.options != nil {
@@ -75,7 +77,7 @@ func patternRow(d *designContext, p designer.Pattern, index, count int, focus st
 		Comments: commentBadge(d, designer.PatternTarget(p.ID))}
 	for _, col := range patternColumns {
 		cell := patternCell(d, p, col)
-		cell.Autofocus = focus == col.field
+		cell.Autofocus = focus == col.Key
 		r.Cells = append(r.Cells, cell)
 	}
 	base := "/d/" + d.Token + "/patterns"
@@ -107,7 +109,7 @@ func (s *Server) patternsModel(c echo.Context, focusID string) (templates.Patter
 	for i, pt := range pats {
 		focus := ""
 		if pt.ID == focusID {
-			focus = "description"
+			focus = designer.PatternField.Description.Key
 		}
 		p.Rows = append(p.Rows, patternRow(d, pt, i, len(pats), focus))
 		if pt.Number != i+1 {
@@ -157,7 +159,7 @@ func (s *Server) savePatternField(c echo.Context) error {
 			if !ok {
 				return nil, badInput("id: no access pattern %q; it may have been deleted", id)
 			}
-			i := slices.IndexFunc(patternColumns, func(col patternColumn) bool { return col.field == field })
+			i := slices.IndexFunc(patternColumns, func(col patternColumn) bool { return col.Key == field })
 			if i < 0 {
 				return nil, badInput("field: access patterns have no field %q", field)
 			}

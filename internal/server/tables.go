@@ -21,13 +21,14 @@ var (
 	billingOptions     = []templates.Option{{Value: designer.OnDemand, Label: "On-demand"}, {Value: designer.Provisioned, Label: "Provisioned"}}
 	projectionOptions  = []templates.Option{{Value: designer.KeysOnly, Label: "KEYS_ONLY"}, {Value: designer.Include, Label: "INCLUDE"}, {Value: designer.All, Label: "ALL"}}
 	yesNoOptions       = []templates.Option{{Value: "no", Label: "No"}, {Value: "yes", Label: "Yes"}}
-	tableNoteFields    = []struct{ field, label string }{
-		{"purpose", "Purpose"},
-		{"aggregate_boundary", "Aggregate boundary"},
-		{"partition_key_justification", "Partition key justification"},
-		{"sort_key_justification", "Sort key justification"},
-		{"bounded_read_strategy", "Bounded read strategy"},
-		{"capacity_notes", "Capacity planning"},
+	// tableNoteFields are the free-text fields of a table, in the order its notes show them.
+	tableNoteFields = []designer.Field[designer.Table]{
+		designer.TableField.Purpose,
+		designer.TableField.AggregateBoundary,
+		designer.TableField.PartitionKeyJustification,
+		designer.TableField.SortKeyJustification,
+		designer.TableField.BoundedReadStrategy,
+		designer.TableField.CapacityNotes,
 	}
 )
 
@@ -89,8 +90,8 @@ func sortKeyPart(t designer.Table, typ bool) string {
 var (
 	tableHeaderFields = []tableField{
 		{"name", "Table name", "text", nil, func(t designer.Table) string { return t.Name }},
-		{"billing_mode", "Billing mode", "select", billingOptions, func(t designer.Table) string { return t.BillingMode }},
-		{"ttl_attribute", "TTL attribute", "text", nil, func(t designer.Table) string { return t.TTLAttribute }},
+		shownTableField(designer.TableField.BillingMode, "select", billingOptions),
+		shownTableField(designer.TableField.TTLAttribute, "text", nil),
 	}
 	tableSchemaFields = []tableField{
 		{"pk_name", "Partition key", "text", nil, func(t designer.Table) string { return t.PartitionKey.Name }},
@@ -99,6 +100,11 @@ var (
 		{"sk_type", "Sort key type", "select", sortKeyTypeOptions, func(t designer.Table) string { return sortKeyPart(t, true) }},
 	}
 )
+
+// shownTableField is a field of designer.TableFields as a table's form shows it.
+func shownTableField(f designer.Field[designer.Table], kind string, options []templates.Option) tableField {
+	return tableField{f.Key, f.Heading(), kind, options, f.Get}
+}
 
 // tableFieldCell is the cell of one field of a table.
 func tableFieldCell(d *designContext, t designer.Table, f tableField) templates.LabeledCell {
@@ -124,28 +130,15 @@ func tableFieldNamed(field string) (tableField, bool) {
 func tableNotes() []tableField {
 	out := make([]tableField, len(tableNoteFields))
 	for i, f := range tableNoteFields {
-		out[i] = tableField{f.field, f.label, "textarea", nil, func(t designer.Table) string { return tableNote(t, f.field) }}
+		out[i] = shownTableField(f, "textarea", nil)
 	}
 	return out
 }
 
-// entityTypeField is one field of a table's entity type, shown as one cell of its row.
-type entityTypeField struct {
-	field, label string
-	value        func(designer.EntityType) string
-}
-
-var entityTypeFields = []entityTypeField{
-	{"entity", "Entity type", func(et designer.EntityType) string { return et.Entity }},
-	{"pk_template", "PK template", func(et designer.EntityType) string { return et.PKTemplate }},
-	{"sk_template", "SK template", func(et designer.EntityType) string { return et.SKTemplate }},
-	{"description", "Description", func(et designer.EntityType) string { return et.Description }},
-}
-
 // entityTypeCell is the cell of one field of entity type i of a table.
-func entityTypeCell(d *designContext, t designer.Table, i int, f entityTypeField) templates.Cell {
-	return templates.Cell{ID: elemID("etf", t.Name, itoa(i), f.field), Label: f.label, Value: f.value(t.EntityTypes[i]),
-		Action: "/d/" + d.Token + "/tables/entity-types/field", Vals: vals("table", t.Name, "index", itoa(i), "field", f.field),
+func entityTypeCell(d *designContext, t designer.Table, i int, f designer.Field[designer.EntityType]) templates.Cell {
+	return templates.Cell{ID: elemID("etf", t.Name, itoa(i), f.Key), Label: f.Heading(), Value: f.Get(t.EntityTypes[i]),
+		Action: "/d/" + d.Token + "/tables/entity-types/field", Vals: vals("table", t.Name, "index", itoa(i), "field", f.Key),
 		Kind: "text", CanEdit: d.canEdit()}
 }
 
@@ -208,7 +201,7 @@ func tableView(d *designContext, t designer.Table, grid gridState) templates.Tab
 		row := templates.CellRow{RowID: elemID("et", t.Name, itoa(i)),
 			Buttons: []templates.Button{{Label: "Delete entity type " + et.Entity, Text: "✕", Action: base + "/tables/entity-types/delete",
 				Params: []templates.Param{{Name: "table", Value: t.Name}, {Name: "index", Value: itoa(i)}}, Class: "danger", Swap: "none"}}}
-		for _, f := range entityTypeFields {
+		for _, f := range designer.EntityTypeFields {
 			row.Cells = append(row.Cells, entityTypeCell(d, t, i, f))
 		}
 		tv.EntityTypes = append(tv.EntityTypes, row)
@@ -234,33 +227,20 @@ func tableView(d *designContext, t designer.Table, grid gridState) templates.Tab
 	return tv
 }
 
-func tableNote(t designer.Table, field string) string {
-	switch field {
-	case "purpose":
-		return t.Purpose
-	case "aggregate_boundary":
-		return t.AggregateBoundary
-	case "partition_key_justification":
-		return t.PartitionKeyWhy
-	case "sort_key_justification":
-		return t.SortKeyWhy
-	case "bounded_read_strategy":
-		return t.BoundedReads
-	case "capacity_notes":
-		return t.Capacity
-	}
-	return ""
-}
-
 // indexFields are the fields of an index, in the order its card shows them.
-var indexFields = []string{"name", "partition_key", "sort_key", "projection", "include", "sparse", "sparse_note",
-	"pattern_attributes", "purpose", "projection_justification", "capacity_notes"}
+var indexFields = []string{"name", "partition_key", "sort_key", "projection", "include", designer.IndexField.Sparse.Key,
+	designer.IndexField.SparseNote.Key, "pattern_attributes", designer.IndexField.Purpose.Key,
+	designer.IndexField.ProjectionJustification.Key, designer.IndexField.CapacityNotes.Key}
 
 // indexCell is the cell of one field of an index, by the field's name; ok is false for a name no
 // field has.
 func indexCell(d *designContext, t designer.Table, ix designer.Index, field string) (templates.LabeledCell, bool) {
 	var label, value, kind string
 	var opts []templates.Option
+	if f, ok := designer.FieldNamed(designer.IndexFields, field); ok {
+		label, value = f.Heading(), f.Get(ix)
+	}
+	ixf := designer.IndexField
 	switch field {
 	case "name":
 		label, value, kind = "Name", ix.Name, "text"
@@ -272,21 +252,14 @@ func indexCell(d *designContext, t designer.Table, ix designer.Index, field stri
 		label, value, kind, opts = "Projection", ix.Projection.Type, "select", projectionOptions
 	case "include":
 		label, value, kind = "Projected attributes (INCLUDE)", strings.Join(ix.Projection.Attributes, ", "), "text"
-	case "sparse":
-		label, value, kind, opts = "Sparse", "no", "select", yesNoOptions
-		if ix.Sparse {
-			value = "yes"
-		}
-	case "sparse_note":
-		label, value, kind = "Sparse on", ix.SparseNote, "text"
+	case ixf.Sparse.Key:
+		kind, opts = "select", yesNoOptions
+	case ixf.SparseNote.Key:
+		kind = "text"
 	case "pattern_attributes":
 		label, value, kind = "Per-pattern attributes (4: a, b; 7: c)", designer.FormatPatternList(ix.PatternAttributes), "text"
-	case "purpose":
-		label, value, kind = "Purpose", ix.Purpose, "textarea"
-	case "projection_justification":
-		label, value, kind = "Projection justification", ix.ProjectionWhy, "textarea"
-	case "capacity_notes":
-		label, value, kind = "Capacity planning", ix.Capacity, "textarea"
+	case ixf.Purpose.Key, ixf.ProjectionJustification.Key, ixf.CapacityNotes.Key:
+		kind = "textarea"
 	default:
 		return templates.LabeledCell{}, false
 	}

@@ -97,11 +97,11 @@ func (s *Server) saveEntityTypeField(c echo.Context) error {
 	}
 	return s.apply(c, tablesBack(c), designer.SetEntityTypeField{Table: table, Index: i, Field: field, Value: value},
 		tableCell(table, value, func(d *designContext, t designer.Table) (templates.Cell, templ.Component, bool) {
-			j := slices.IndexFunc(entityTypeFields, func(f entityTypeField) bool { return f.field == field })
-			if i < 0 || i >= len(t.EntityTypes) || j < 0 {
+			f, ok := designer.FieldNamed(designer.EntityTypeFields, field)
+			if i < 0 || i >= len(t.EntityTypes) || !ok {
 				return templates.Cell{}, nil, false
 			}
-			return entityTypeCell(d, t, i, entityTypeFields[j]), nil, true
+			return entityTypeCell(d, t, i, f), nil, true
 		}))
 }
 
