@@ -143,7 +143,7 @@ func patternParts(d *designContext, path string) ([]fragment, bool) {
 		b := commentBadge(d, designer.PatternTarget(id))
 		return []fragment{{b.ID, templates.CommentBadgeView(b, true)}}, true
 	}
-	i := slices.IndexFunc(patternColumns, func(col patternColumn) bool { return col.field == field })
+	i := slices.IndexFunc(patternColumns, func(col patternColumn) bool { return col.Key == field })
 	if i < 0 || field == "number" {
 		return nil, false
 	}
