@@ -1,6 +1,9 @@
 package dynamo
 
 import (
+	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -8,33 +11,195 @@ import (
 	"dynaloom/internal/designer"
 )
 
-// Cache remembers item measurements (measureItem's page size, item size and canonical spelling)
-// for the reads of one design, so that repeated reads of a revision, which is what a page showing
-// every pattern's result and a validation run, do not walk every item again. A caller holds one per
-// design it reads: a nil *Cache remembers nothing and measures every item a read sees.
+// Cache remembers what the reads of one design work out from its items, so that repeated reads
+// of a revision, which is what a page showing every pattern's result and a validation run make, do
+// not walk every item again: item measurements (measureItem's page size, item size and canonical
+// spelling) and each index's entries in index order. A caller holds one per design it reads: a nil
+// *Cache remembers nothing and works everything out for every read.
 //
 // A Cache relies on a design being an immutable value (see package designer): a change never
 // modifies a table's Items slice or an item map in place, it allocates a new slice whenever any
 // item changes. So an Items slice (its first element and its length) names one unchanging list of
-// items for as long as the Cache holds it, and a measurement recorded for it cannot go stale. The
-// entry keeps the slice itself, so the array cannot be freed and its address reused while the entry
-// is cached. A design must therefore not be modified after a Cache has read it; reads of an edited
-// revision (a new slice sharing the untouched item maps) may use the same Cache and inherit the
-// measurements of the items the edit did not touch. The sort key's name is part of the key because
-// the page size depends on it.
+// items for as long as the Cache holds it, and what is recorded for it cannot go stale. An entry
+// keeps the slice itself, so the array cannot be freed and its address reused while the entry is
+// cached. A design must therefore not be modified after a Cache has read it; reads of an edited
+// revision (a new slice sharing the untouched item maps) may use the same Cache, or one made by
+// For, and inherit the measurements of the items the edit did not touch. The sort key's name is
+// part of a measurement's key because the page size depends on it; an index's key schema,
+// projection and the table's key are part of its entries' key.
 //
-// A Cache holds at most cacheSize slices, evicting the oldest, and fills lazily: a read
-// records only the items it measures. Each item's measurement is one atomic word, so concurrent
-// reads may fill it together.
+// A Cache holds the measurements of at most cacheSize slices (or of every table of the design it
+// was made For), evicting the oldest, and the entries of at most maxIndexLists indexes; it fills
+// lazily: a read records only the items it measures and the indexes it reads. Each item's
+// measurement is one atomic word, so concurrent reads may fill it together, and an index's entries
+// are worked out once however many reads ask for them at the same time.
 type Cache struct {
 	mu      sync.Mutex
 	entries []*itemMeasures // oldest first
+	limit   int             // how many entries are kept; cacheSize unless For said more
+	indexes map[indexKey]*indexList
+	order   []indexKey // of indexes, oldest first
 }
 
 // NewCache returns an empty Cache.
-func NewCache() *Cache { return &Cache{} }
+func NewCache() *Cache { return &Cache{limit: cacheSize} }
 
-const cacheSize = 8
+const (
+	cacheSize     = 8
+	maxIndexLists = 1024
+)
+
+// For returns a new Cache for reading d that starts with what c remembers of d's items: the
+// measurements and index entries of every table whose items d still holds, and the measurements
+// of the items an edit left alone in a table it changed. c itself is not changed and stays valid
+// for the design it read, so each revision of a design can have a Cache of its own, made For it
+// from its predecessor's. A nil c gives an empty Cache.
+func (c *Cache) For(d designer.Design) *Cache {
+	next := &Cache{limit: max(cacheSize, len(d.Tables)), indexes: map[indexKey]*indexList{}}
+	if c == nil {
+		return next
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	held := map[*designer.SampleItem]int{}
+	for _, t := range d.Tables {
+		if len(t.Items) == 0 {
+			continue
+		}
+		held[&t.Items[0]] = len(t.Items)
+		rangeKey := ""
+		if t.SortKey != nil {
+			rangeKey = t.SortKey.Name
+		}
+		if e := c.find(t.Items, rangeKey); e != nil {
+			next.entries = append(next.entries, e)
+			continue
+		}
+		e := &itemMeasures{items: t.Items, rangeKey: rangeKey, m: make([]atomic.Uint64, len(t.Items))}
+		e.inherit(c.entries)
+		next.entries = append(next.entries, e)
+	}
+	for _, k := range c.order {
+		if n, ok := held[k.first]; ok && n == k.n {
+			next.indexes[k] = c.indexes[k]
+			next.order = append(next.order, k)
+		}
+	}
+	return next
+}
+
+// Bytes estimates the memory c holds beyond the items it reads: a word per measured item and per
+// index entry, and the entries an index projects into maps of their own.
+func (c *Cache) Bytes() int64 {
+	if c == nil {
+		return 0
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var n int64
+	for _, e := range c.entries {
+		n += 64 + 8*int64(len(e.m))
+	}
+	for _, l := range c.indexes {
+		n += 64 + l.bytes.Load()
+	}
+	return n
+}
+
+// find returns the entry for items read with rangeKey, or nil; c.mu is held.
+func (c *Cache) find(items []designer.SampleItem, rangeKey string) *itemMeasures {
+	for _, e := range c.entries {
+		if &e.items[0] == &items[0] && len(e.items) == len(items) && e.rangeKey == rangeKey {
+			return e
+		}
+	}
+	return nil
+}
+
+// indexKey names one index's entries: the table's items (first element and length) and a text
+// holding everything else they depend on (indexSignature).
+type indexKey struct {
+	first *designer.SampleItem
+	n     int
+	sig   string
+}
+
+// indexList is one index's entries, worked out once.
+type indexList struct {
+	items   []designer.SampleItem // pins the array named by the key
+	once    sync.Once
+	entries []designer.Item
+	bytes   atomic.Int64
+}
+
+// indexEntries returns the entries of tg's index, remembered in c. A nil c works them out.
+func (c *Cache) indexEntries(tg target) []designer.Item {
+	if c == nil || len(tg.table.Items) == 0 {
+		return tg.buildIndexEntries()
+	}
+	k := indexKey{first: &tg.table.Items[0], n: len(tg.table.Items), sig: indexSignature(tg)}
+	c.mu.Lock()
+	l, ok := c.indexes[k]
+	if !ok {
+		if c.indexes == nil {
+			c.indexes = map[indexKey]*indexList{}
+		}
+		if len(c.order) == maxIndexLists {
+			delete(c.indexes, c.order[0])
+			c.order = slices.Delete(c.order, 0, 1)
+		}
+		l = &indexList{items: tg.table.Items}
+		c.indexes[k] = l
+		c.order = append(c.order, k)
+	}
+	c.mu.Unlock()
+	l.once.Do(func() {
+		l.entries = tg.buildIndexEntries()
+		n := 8 * int64(len(l.entries))
+		for _, it := range l.entries {
+			if len(it) != 0 && tg.index.Projection.Type != designer.All {
+				// A projected entry is a map of its own: its header and buckets, and its values.
+				n += 48 + 32*int64(len(it)) + int64(designer.IndexEntrySize(it))
+			}
+		}
+		l.bytes.Store(n)
+	})
+	return l.entries
+}
+
+// indexSignature is everything an index's entries depend on besides the table's items: the
+// table's key as the read types it, the index's keys and projection, and whether it is local.
+// Each name is written with its length, so no two schemas spell the same text.
+func indexSignature(tg target) string {
+	var sb strings.Builder
+	key := func(k designer.KeyAttribute) {
+		sb.WriteString(strconv.Itoa(len(k.Name)))
+		sb.WriteByte(':')
+		sb.WriteString(k.Name)
+		sb.WriteString(string(k.Type))
+		sb.WriteByte(';')
+	}
+	for _, k := range tg.tableKeys {
+		key(k)
+	}
+	sb.WriteByte('|')
+	for _, k := range tg.index.PartitionKey {
+		key(k)
+	}
+	sb.WriteByte('|')
+	for _, k := range tg.index.SortKey {
+		key(k)
+	}
+	sb.WriteByte('|')
+	sb.WriteString(string(tg.index.Projection.Type))
+	for _, a := range tg.index.Projection.Attributes {
+		key(designer.KeyAttribute{Name: a})
+	}
+	if tg.local {
+		sb.WriteString("|local")
+	}
+	return sb.String()
+}
 
 // Bits of a packed measurement: page and size in 31 bits each, canonical, and whether it is set.
 const (
@@ -58,14 +223,12 @@ func (c *Cache) measuresFor(items []designer.SampleItem, rangeKey string) *itemM
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for _, e := range c.entries {
-		if &e.items[0] == &items[0] && len(e.items) == len(items) && e.rangeKey == rangeKey {
-			return e
-		}
+	if e := c.find(items, rangeKey); e != nil {
+		return e
 	}
 	e := &itemMeasures{items: items, rangeKey: rangeKey, m: make([]atomic.Uint64, len(items))}
 	e.inherit(c.entries)
-	if len(c.entries) == cacheSize {
+	if len(c.entries) >= max(c.limit, 1) {
 		n := copy(c.entries, c.entries[1:])
 		c.entries[n] = nil
 		c.entries = c.entries[:n]

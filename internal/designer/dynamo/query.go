@@ -211,7 +211,7 @@ func readPage(tg target, req readRequest, conds map[string]keyCond) readResult {
 		pageScratchPool.Put(scratch)
 	}()
 	if tg.isIndex {
-		for _, it := range tg.entries() {
+		for _, it := range tg.entries(req.cache) {
 			if isQuery && !keyConditionsMatch(it, keys, keyConds) {
 				continue
 			}

@@ -358,12 +358,18 @@ func validKey(it designer.Item, keys []designer.KeyAttribute) (string, bool) {
 	return sb.String(), true
 }
 
-// entries are the items or index entries a read sees.
-func (tg target) entries() []designer.Item {
-	items := storedItems(tg.table, tg.tableKeys)
-	if !tg.isIndex {
-		return items
+// entries are the items or index entries a read sees. An index's entries are remembered by c, if
+// any, for as long as it holds the table's items (Cache.indexEntries).
+func (tg target) entries(c *Cache) []designer.Item {
+	if tg.isIndex {
+		return c.indexEntries(tg)
 	}
+	return storedItems(tg.table, tg.tableKeys)
+}
+
+// buildIndexEntries is an index's entries in index order: those of the items DynamoDB could hold.
+func (tg target) buildIndexEntries() []designer.Item {
+	items := storedItems(tg.table, tg.tableKeys)
 	t := tg.table
 	t.Items = make([]designer.SampleItem, len(items))
 	for i, it := range items {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/designertest"
 )
 
 // bigItemsDesign is one partition of n items, each with a string of size bytes.
@@ -294,4 +295,56 @@ func withItem(items []designer.SampleItem, i int, it designer.Item) []designer.S
 	out := slices.Clone(items)
 	out[i] = designer.SampleItem{ID: items[i].ID, Item: it}
 	return out
+}
+
+// A Cache remembers each index's entries, and a Cache made For the next revision keeps those of
+// the tables an edit left alone: every read of the HR example's mapped operations, and a Scan of
+// each GSI, answers the same through either as without one, before and after edits of a GSI's key
+// value, of projected attributes, of a table's and an index's key schema.
+func TestCache_indexEntriesFollowEdits(t *testing.T) {
+	t.Parallel()
+	d := designertest.HRDesign(t)
+	var ops []designer.Operation
+	for _, p := range d.Patterns {
+		for _, op := range p.Mapping.Operations {
+			if !designer.IsWriteOp(op.Op) {
+				ops = append(ops, op)
+			}
+		}
+	}
+	for _, ix := range d.Tables[0].GSIs {
+		ops = append(ops, designer.Operation{Op: "Scan", Table: d.Tables[0].Name, Index: ix.Name})
+	}
+	ops = append(ops, designer.Operation{Op: "Query", Table: d.Tables[0].Name, Index: "EmployeesByTitle", KeyCondition: "current_title = :t",
+		Values: map[string]designer.Value{":t": designer.Str("Senior Staff")}})
+	c := NewCache()
+	check := func(step string) {
+		t.Helper()
+		for _, op := range ops {
+			if got, want := c.RunOperation(d, op), RunOperation(d, op); !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s: %s on %s %s through the Cache: %+v, want %+v", step, op.Op, op.Table, op.Index, got, want)
+			}
+		}
+	}
+	check("first read")
+	check("second read")
+	emp := d.Tables[0]
+	for _, ch := range []designer.Change{
+		designer.SetItemCell{Table: emp.Name, ID: emp.Items[0].ID, Attribute: "current_title", Text: "Chief"},
+		designer.SetItemCell{Table: emp.Name, ID: emp.Items[1].ID, Attribute: "last_name", Text: "Zed"},
+		designer.SetItemCell{Table: emp.Name, ID: emp.Items[4].ID, Attribute: "last_name", Text: "Aaron"},
+		designer.SetItemCell{Table: emp.Name, ID: emp.Items[2].ID, Attribute: "dept_no", Text: ""},
+		designer.SetTableKey{Table: emp.Name, Which: "sort", Name: "hire_date", Type: "S"},
+		designer.SetIndexKey{Table: emp.Name, Index: "EmployeesByTitle", PartitionKey: []designer.KeyAttribute{{Name: "current_title", Type: designer.S}}, SortKey: []designer.KeyAttribute{{Name: "last_name", Type: designer.S}}},
+	} {
+		next, err := ch.Apply(d)
+		if err != nil {
+			t.Fatalf("%s: %v", ch.Kind(), err)
+		}
+		d, c = next, c.For(next)
+		check(ch.Kind())
+	}
+	if c.Bytes() <= 0 {
+		t.Fatal("a Cache holding index entries estimates no bytes")
+	}
 }
