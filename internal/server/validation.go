@@ -56,7 +56,7 @@ func (s *Server) answerQuestion(c echo.Context) error {
 		return err
 	}
 	d := designFrom(c)
-	change, err := rules.AnswerQuestion(d.Record.Design, form.get("question"), form.get("action"))
+	change, err := rules.AnswerQuestion(d.Record.Design, rules.Validate(d.Record.Design), form.get("question"), form.get("action"))
 	if err != nil {
 		return err
 	}

@@ -124,12 +124,34 @@ type indexKey struct {
 	sig   string
 }
 
-// indexList is one index's entries, worked out once.
+// indexList is one index's entries, or its grid view, worked out once.
 type indexList struct {
 	items   []designer.SampleItem // pins the array named by the key
 	once    sync.Once
 	entries []designer.Item
+	view    IndexView
 	bytes   atomic.Int64
+}
+
+// list returns the indexList of key k, adding an empty one (and evicting the oldest) if there is
+// none.
+func (c *Cache) list(k indexKey, items []designer.SampleItem) *indexList {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if l, ok := c.indexes[k]; ok {
+		return l
+	}
+	if c.indexes == nil {
+		c.indexes = map[indexKey]*indexList{}
+	}
+	if len(c.order) == maxIndexLists {
+		delete(c.indexes, c.order[0])
+		c.order = slices.Delete(c.order, 0, 1)
+	}
+	l := &indexList{items: items}
+	c.indexes[k] = l
+	c.order = append(c.order, k)
+	return l
 }
 
 // indexEntries returns the entries of tg's index, remembered in c. A nil c works them out.
@@ -137,40 +159,58 @@ func (c *Cache) indexEntries(tg target) []designer.Item {
 	if c == nil || len(tg.table.Items) == 0 {
 		return tg.buildIndexEntries()
 	}
-	k := indexKey{first: &tg.table.Items[0], n: len(tg.table.Items), sig: indexSignature(tg)}
-	c.mu.Lock()
-	l, ok := c.indexes[k]
-	if !ok {
-		if c.indexes == nil {
-			c.indexes = map[indexKey]*indexList{}
-		}
-		if len(c.order) == maxIndexLists {
-			delete(c.indexes, c.order[0])
-			c.order = slices.Delete(c.order, 0, 1)
-		}
-		l = &indexList{items: tg.table.Items}
-		c.indexes[k] = l
-		c.order = append(c.order, k)
-	}
-	c.mu.Unlock()
+	l := c.list(indexKey{first: &tg.table.Items[0], n: len(tg.table.Items), sig: "read|" + indexSignature(tg.table, tg.tableKeys, tg.index, tg.local)}, tg.table.Items)
 	l.once.Do(func() {
 		l.entries = tg.buildIndexEntries()
-		n := 8 * int64(len(l.entries))
-		for _, it := range l.entries {
-			if len(it) != 0 && tg.index.Projection.Type != designer.All {
-				// A projected entry is a map of its own: its header and buckets, and its values.
-				n += 48 + 32*int64(len(it)) + int64(designer.IndexEntrySize(it))
-			}
-		}
-		l.bytes.Store(n)
+		l.bytes.Store(entriesBytes(l.entries, tg.index))
 	})
 	return l.entries
 }
 
+// IndexItems is the package's IndexItems, remembered in c: a view is worked out once for as long
+// as c holds the table's items. A nil c works it out every time. The view is shared: callers must
+// not modify it.
+func (c *Cache) IndexItems(t designer.Table, ix designer.Index, lsi bool) IndexView {
+	if c == nil || len(t.Items) == 0 {
+		return IndexItems(t, ix, lsi)
+	}
+	// The view's reasons name the index, and an LSI's entries are keyed by the table's partition key.
+	sig := "view|" + strconv.Itoa(len(ix.Name)) + ":" + ix.Name + "|" + indexSignature(t, nil, ix, lsi)
+	l := c.list(indexKey{first: &t.Items[0], n: len(t.Items), sig: sig}, t.Items)
+	l.once.Do(func() {
+		l.view = IndexItems(t, ix, lsi)
+		n := entriesBytes(nil, ix) + 48*int64(len(l.view.Rows)) + 48*int64(len(l.view.Excluded))
+		for _, r := range l.view.Rows {
+			n += int64(len(r.Partition))
+			if ix.Projection.Type != designer.All {
+				n += 48 + 32*int64(len(r.Item)) + int64(r.Size)
+			}
+		}
+		for _, e := range l.view.Excluded {
+			n += int64(len(e.Reason))
+		}
+		l.bytes.Store(n)
+	})
+	return l.view
+}
+
+// entriesBytes estimates what a list of index entries holds: a word each, and for an index that
+// does not project everything, a map of its own per entry (its header and buckets, and its values).
+func entriesBytes(entries []designer.Item, ix designer.Index) int64 {
+	n := 8 * int64(len(entries))
+	if ix.Projection.Type != designer.All {
+		for _, it := range entries {
+			n += 48 + 32*int64(len(it)) + int64(designer.IndexEntrySize(it))
+		}
+	}
+	return n
+}
+
 // indexSignature is everything an index's entries depend on besides the table's items: the
-// table's key as the read types it, the index's keys and projection, and whether it is local.
-// Each name is written with its length, so no two schemas spell the same text.
-func indexSignature(tg target) string {
+// table's key as written and as a read types it (tableKeys, none for a grid), the index's keys and
+// projection, and whether it is local. Each name is written with its length, so no two schemas
+// spell the same text.
+func indexSignature(t designer.Table, tableKeys []designer.KeyAttribute, ix designer.Index, local bool) string {
 	var sb strings.Builder
 	key := func(k designer.KeyAttribute) {
 		sb.WriteString(strconv.Itoa(len(k.Name)))
@@ -179,23 +219,28 @@ func indexSignature(tg target) string {
 		sb.WriteString(string(k.Type))
 		sb.WriteByte(';')
 	}
-	for _, k := range tg.tableKeys {
+	key(t.PartitionKey)
+	if t.SortKey != nil {
+		key(*t.SortKey)
+	}
+	sb.WriteByte('|')
+	for _, k := range tableKeys {
 		key(k)
 	}
 	sb.WriteByte('|')
-	for _, k := range tg.index.PartitionKey {
+	for _, k := range ix.PartitionKey {
 		key(k)
 	}
 	sb.WriteByte('|')
-	for _, k := range tg.index.SortKey {
+	for _, k := range ix.SortKey {
 		key(k)
 	}
 	sb.WriteByte('|')
-	sb.WriteString(string(tg.index.Projection.Type))
-	for _, a := range tg.index.Projection.Attributes {
+	sb.WriteString(string(ix.Projection.Type))
+	for _, a := range ix.Projection.Attributes {
 		key(designer.KeyAttribute{Name: a})
 	}
-	if tg.local {
+	if local {
 		sb.WriteString("|local")
 	}
 	return sb.String()

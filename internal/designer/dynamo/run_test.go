@@ -299,7 +299,7 @@ func withItem(items []designer.SampleItem, i int, it designer.Item) []designer.S
 
 // A Cache remembers each index's entries, and a Cache made For the next revision keeps those of
 // the tables an edit left alone: every read of the HR example's mapped operations, and a Scan of
-// each GSI, answers the same through either as without one, before and after edits of a GSI's key
+// each GSI, answers the same through either as without one, and so does each GSI's grid view, before and after edits of a GSI's key
 // value, of projected attributes, of a table's and an index's key schema.
 func TestCache_indexEntriesFollowEdits(t *testing.T) {
 	t.Parallel()
@@ -323,6 +323,13 @@ func TestCache_indexEntriesFollowEdits(t *testing.T) {
 		for _, op := range ops {
 			if got, want := c.RunOperation(d, op), RunOperation(d, op); !reflect.DeepEqual(got, want) {
 				t.Fatalf("%s: %s on %s %s through the Cache: %+v, want %+v", step, op.Op, op.Table, op.Index, got, want)
+			}
+		}
+		for _, tb := range d.Tables {
+			for _, ix := range tb.GSIs {
+				if got, want := c.IndexItems(tb, ix, false), IndexItems(tb, ix, false); !reflect.DeepEqual(got, want) {
+					t.Fatalf("%s: the view of %s through the Cache: %+v, want %+v", step, ix.Name, got, want)
+				}
 			}
 		}
 	}

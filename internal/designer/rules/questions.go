@@ -44,10 +44,10 @@ func Questions(d designer.Design, findings []Finding, limit int) []Question {
 }
 
 // AnswerQuestion returns the change that answers a question with one of its actions. The question
-// is looked up again in d, so an answer to a gap someone else has closed meanwhile is refused with a
-// *ValidationError for "question".
-func AnswerQuestion(d designer.Design, questionKey, actionKey string) (designer.Change, error) {
-	for _, q := range questions(d, Validate(d), 0) {
+// is looked up again in d and its findings (Validate(d)), so an answer to a gap someone else has
+// closed meanwhile is refused with a *ValidationError for "question".
+func AnswerQuestion(d designer.Design, findings []Finding, questionKey, actionKey string) (designer.Change, error) {
+	for _, q := range questions(d, findings, 0) {
 		if q.Key != questionKey {
 			continue
 		}

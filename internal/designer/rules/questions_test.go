@@ -119,7 +119,7 @@ func TestAnswerQuestion_answerClosesTheQuestion(t *testing.T) {
 			if !slices.Contains(questionKeys(Questions(d, Validate(d), 0)), tt.question) {
 				t.Fatalf("question %q not asked; asked %q", tt.question, questionKeys(Questions(d, Validate(d), 0)))
 			}
-			c, err := AnswerQuestion(d, tt.question, tt.action)
+			c, err := AnswerQuestion(d, Validate(d), tt.question, tt.action)
 			if err != nil {
 				t.Fatalf("AnswerQuestion: %v", err)
 			}
@@ -133,7 +133,7 @@ func TestAnswerQuestion_answerClosesTheQuestion(t *testing.T) {
 			if keys := questionKeys(Questions(next, Validate(next), 0)); slices.Contains(keys, tt.question) {
 				t.Errorf("question %q still asked after the answer; asked %q", tt.question, keys)
 			}
-			_, err = AnswerQuestion(next, tt.question, tt.action)
+			_, err = AnswerQuestion(next, Validate(next), tt.question, tt.action)
 			designertest.WantValidationError(t, err, "question")
 		})
 	}
@@ -143,7 +143,7 @@ func TestAnswerQuestion_addsANamedPatternOfTheMissingType(t *testing.T) {
 	t.Parallel()
 	d := cleanRequirements()
 	d.Patterns[3].Type = designer.Read
-	c, err := AnswerQuestion(d, "req003-write-Order", "add")
+	c, err := AnswerQuestion(d, Validate(d), "req003-write-Order", "add")
 	if err != nil {
 		t.Fatalf("AnswerQuestion: %v", err)
 	}
@@ -157,10 +157,10 @@ func TestAnswerQuestion_addsANamedPatternOfTheMissingType(t *testing.T) {
 func TestAnswerQuestion_refusesUnknownQuestionsAndActions(t *testing.T) {
 	t.Parallel()
 	d := gappyDesign()
-	_, err := AnswerQuestion(d, "req003-write-Nobody", "add")
+	_, err := AnswerQuestion(d, Validate(d), "req003-write-Nobody", "add")
 	designertest.WantValidationError(t, err, "question")
-	_, err = AnswerQuestion(d, "req003-write-Order", "shrug")
+	_, err = AnswerQuestion(d, Validate(d), "req003-write-Order", "shrug")
 	designertest.WantValidationError(t, err, "action")
-	_, err = AnswerQuestion(d, "req001-ap1", "add")
+	_, err = AnswerQuestion(d, Validate(d), "req001-ap1", "add")
 	designertest.WantValidationError(t, err, "action")
 }

@@ -532,11 +532,11 @@ func parseResultBound(s string) (n float64, unbounded, known bool) {
 
 // map012Names is MAP012: every table, index and attribute a mapping names exists. An attribute
 // exists when it is a key of the table or its indexes, a declared attribute, or in a sample item.
-func map012Names(d designer.Design, out []Finding) []Finding {
-	known := map[string]map[string]bool{}
+func map012Names(v *validation, out []Finding) []Finding {
+	d := v.d
 	for _, o := range mapOperations(d) {
 		f := finding("MAP012", "", "")
-		t, _, tableOK := d.TableByName(o.op.Table)
+		t, ti, tableOK := d.TableByName(o.op.Table)
 		switch {
 		case strings.TrimSpace(o.op.Table) == "":
 			f.Path, f.Message = o.path("table"), o.label()+" names no table; choose the table it reads or writes"
@@ -551,11 +551,7 @@ func map012Names(d designer.Design, out []Finding) []Finding {
 			out = append(out, f)
 			continue
 		}
-		attrs := known[t.Name]
-		if attrs == nil {
-			attrs = tableAttributeNames(t)
-			known[t.Name] = attrs
-		}
+		attrs := v.attributeNames(ti)
 		for _, e := range [...]struct{ field, label, text string }{
 			{"key_condition", "key condition", o.op.KeyCondition},
 			{"filter", "filter", o.op.Filter},
@@ -614,43 +610,46 @@ func tableAttributeNames(t designer.Table) map[string]bool {
 // example (10 read patterns, 29 items) spends about 0.25 ms of a 0.8 ms Validate here; 50 read
 // patterns over a 500-item table about 5 ms (BenchmarkValidateMapping). Operations whose table or
 // index is missing are not run; MAP012 reports them.
-func mapEvaluated(d designer.Design, out []Finding) []Finding {
-	// One Cache for the validation: the operations read the same tables' items.
-	cache := dynamo.NewCache()
-	for pi := range d.Patterns {
-		p := &d.Patterns[pi]
-		read := p.Type == designer.Read && p.Status != designer.StatusOutside
-		firstRead, returned := -1, false
-		for i, op := range p.Mapping.Operations {
-			if op.Expected == nil && !(read && isReadOp(op.Op)) || designer.IsWriteOp(op.Op) {
-				// A write's result is the item it writes, not one to check against expected keys.
-				continue
-			}
-			o := mapOp{p: p, i: i, op: op}
-			if o.target, o.found = resolveTarget(d, op); !o.found {
-				continue
-			}
-			res := runForKeys(cache, d, op)
-			if res.Error != "" {
-				continue
-			}
-			if isReadOp(op.Op) {
-				if firstRead < 0 {
-					firstRead = i
-				}
-				returned = returned || len(res.Items) > 0
-			}
-			if stated, pass := dynamo.Verdict(o.target.t, op, res); stated && !pass {
-				out = append(out, finding("MAP009", o.path("expected"),
-					o.label()+" "+expectedDifference(o.target.t, op, res)+"; correct the operation or the sample items, or record what it returns as expected"))
-			}
+func mapEvaluated(v *validation, out []Finding) []Finding {
+	for pi := range v.d.Patterns {
+		out = v.patternPart(pi, out, func(out []Finding) []Finding { return mapEvaluatedPattern(v.d, &v.d.Patterns[pi], v.cache, out) })
+	}
+	return out
+}
+
+// mapEvaluatedPattern is MAP009 and MAP011 on one pattern, reading the items through cache.
+func mapEvaluatedPattern(d designer.Design, p *designer.Pattern, cache *dynamo.Cache, out []Finding) []Finding {
+	read := p.Type == designer.Read && p.Status != designer.StatusOutside
+	firstRead, returned := -1, false
+	for i, op := range p.Mapping.Operations {
+		if op.Expected == nil && !(read && isReadOp(op.Op)) || designer.IsWriteOp(op.Op) {
+			// A write's result is the item it writes, not one to check against expected keys.
+			continue
 		}
-		if read && firstRead >= 0 && !returned {
-			o := mapOp{p: p, i: firstRead, op: p.Mapping.Operations[firstRead]}
-			o.target, o.found = resolveTarget(d, o.op)
-			out = append(out, finding("MAP011", o.path(""),
-				o.label()+" returns no item from the sample data, so the samples do not show it working; "+"add sample items it should find, or check its key condition and values"))
+		o := mapOp{p: p, i: i, op: op}
+		if o.target, o.found = resolveTarget(d, op); !o.found {
+			continue
 		}
+		res := runForKeys(cache, d, op)
+		if res.Error != "" {
+			continue
+		}
+		if isReadOp(op.Op) {
+			if firstRead < 0 {
+				firstRead = i
+			}
+			returned = returned || len(res.Items) > 0
+		}
+		if stated, pass := dynamo.Verdict(o.target.t, op, res); stated && !pass {
+			out = append(out, finding("MAP009", o.path("expected"),
+				o.label()+" "+expectedDifference(o.target.t, op, res)+"; correct the operation or the sample items, or record what it returns as expected"))
+		}
+	}
+	if read && firstRead >= 0 && !returned {
+		o := mapOp{p: p, i: firstRead, op: p.Mapping.Operations[firstRead]}
+		o.target, o.found = resolveTarget(d, o.op)
+		out = append(out, finding("MAP011", o.path(""),
+			o.label()+" returns no item from the sample data, so the samples do not show it working; "+"add sample items it should find, or check its key condition and values"))
 	}
 	return out
 }

@@ -379,20 +379,22 @@ func newItemRules(t designer.Table, prev *itemRules) *itemRules {
 
 // modItemRules is MOD006–MOD011, MOD014 and MOD015 on every sample item, and the table-level half of
 // MOD015 (the TTL attribute's declared type).
-func modItemRules(d designer.Design, out []Finding) []Finding {
+func modItemRules(v *validation, out []Finding) []Finding {
 	var r *itemRules
-	for _, t := range d.Tables {
-		out = mod015TTLDeclared(t, out)
-		r = newItemRules(t, r)
-		for i, it := range t.Items {
-			out = r.mod006ItemKeys(i, it, out)
-			out = r.mod007ItemSize(i, it, out)
-			r.mod010CollectKey(i, it)
-			out = r.mod011NullText(i, it, out)
-			out = r.mod014Taxonomy(i, it, out)
-			out = r.mod015TTLNumber(i, it, out)
-		}
-		out = r.mod010DuplicateKeys(out)
+	for ti, t := range v.d.Tables {
+		out = v.tablePart(ti, partItems, out, func(out []Finding) []Finding {
+			out = mod015TTLDeclared(t, out)
+			r = newItemRules(t, r)
+			for i, it := range t.Items {
+				out = r.mod006ItemKeys(i, it, out)
+				out = r.mod007ItemSize(i, it, out)
+				r.mod010CollectKey(i, it)
+				out = r.mod011NullText(i, it, out)
+				out = r.mod014Taxonomy(i, it, out)
+				out = r.mod015TTLNumber(i, it, out)
+			}
+			return r.mod010DuplicateKeys(out)
+		})
 	}
 	return out
 }
@@ -868,54 +870,59 @@ func mod016UnusedIndex(d designer.Design, out []Finding) []Finding {
 //
 // The rule asks only which items are left out, so it does not build the index's view: with 100
 // indexes over 10,000 items, projecting every entry would cost more than all other rules together.
-func mod017Sparse(d designer.Design, out []Finding) []Finding {
-	for _, t := range d.Tables {
+func mod017Sparse(v *validation, out []Finding) []Finding {
+	for ti, t := range v.d.Tables {
 		if len(t.Items) == 0 {
 			continue
 		}
-		for _, m := range modIndexes(t) {
-			keys := m.ix.SortKey
-			if !m.lsi {
-				keys = append(slices.Clone(m.ix.PartitionKey), m.ix.SortKey...)
-			}
-			if len(keys) == 0 {
-				continue
-			}
-			var left []int
-			for i, it := range t.Items {
-				if slices.ContainsFunc(keys, func(k designer.KeyAttribute) bool { _, ok := it.Item[k.Name]; return !ok }) {
-					left = append(left, i)
-				}
-			}
-			f := finding("MOD017", indexPath(t, m.ix)+"/sparse", "")
-			switch {
-			case m.ix.Sparse && len(left) == 0:
-				f.Message = m.label(t) + " is marked sparse, but every sample item has its key attributes" +
-					"; add a sample item without them to show what stays out, or unmark it"
-			case !m.ix.Sparse && len(left) > 0:
-				ids := make([]string, 0, 4)
-				for j, i := range left {
-					if j == 3 {
-						ids = append(ids, strconv.Itoa(len(left)-3)+" more")
-						break
-					}
-					ids = append(ids, itemRowID(t.Items[i], i))
-				}
-				first := t.Items[left[0]]
-				var missing []string
-				for _, k := range keys {
-					if _, ok := first.Item[k.Name]; !ok {
-						missing = append(missing, k.Name)
-					}
-				}
-				f.Message = m.label(t) + " is not marked sparse, but it leaves out item" + plural(len(left)) + " " + designer.ListAnd(ids) +
-					" (" + itemRowID(first, left[0]) + " has no " + designer.ListOr(missing) +
-					"); mark it sparse and say why, or give those items its key attributes"
-			default:
-				continue
-			}
-			out = append(out, f)
+		out = v.tablePart(ti, partSparse, out, func(out []Finding) []Finding { return mod017SparseTable(t, out) })
+	}
+	return out
+}
+
+func mod017SparseTable(t designer.Table, out []Finding) []Finding {
+	for _, m := range modIndexes(t) {
+		keys := m.ix.SortKey
+		if !m.lsi {
+			keys = append(slices.Clone(m.ix.PartitionKey), m.ix.SortKey...)
 		}
+		if len(keys) == 0 {
+			continue
+		}
+		var left []int
+		for i, it := range t.Items {
+			if slices.ContainsFunc(keys, func(k designer.KeyAttribute) bool { _, ok := it.Item[k.Name]; return !ok }) {
+				left = append(left, i)
+			}
+		}
+		f := finding("MOD017", indexPath(t, m.ix)+"/sparse", "")
+		switch {
+		case m.ix.Sparse && len(left) == 0:
+			f.Message = m.label(t) + " is marked sparse, but every sample item has its key attributes" +
+				"; add a sample item without them to show what stays out, or unmark it"
+		case !m.ix.Sparse && len(left) > 0:
+			ids := make([]string, 0, 4)
+			for j, i := range left {
+				if j == 3 {
+					ids = append(ids, strconv.Itoa(len(left)-3)+" more")
+					break
+				}
+				ids = append(ids, itemRowID(t.Items[i], i))
+			}
+			first := t.Items[left[0]]
+			var missing []string
+			for _, k := range keys {
+				if _, ok := first.Item[k.Name]; !ok {
+					missing = append(missing, k.Name)
+				}
+			}
+			f.Message = m.label(t) + " is not marked sparse, but it leaves out item" + plural(len(left)) + " " + designer.ListAnd(ids) +
+				" (" + itemRowID(first, left[0]) + " has no " + designer.ListOr(missing) +
+				"); mark it sparse and say why, or give those items its key attributes"
+		default:
+			continue
+		}
+		out = append(out, f)
 	}
 	return out
 }

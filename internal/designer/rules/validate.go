@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/dynamo"
 )
 
 // Finding severities, as RULES.md defines them.
@@ -27,9 +28,16 @@ type Finding struct {
 	Path     string `json:"path"`
 }
 
-// rule appends what one check of the catalogue finds in d to out. Checks only read d, so they can
-// run in any order; Validate sorts their findings.
-type rule func(d designer.Design, out []Finding) []Finding
+// rule appends what one check of the catalogue finds in the design v validates to out. Checks only
+// read it, so they can run in any order; Validate sorts their findings. Most checks read the design
+// as a whole (onDesign); those whose work is per table or per pattern take what the last validation
+// found for the tables and patterns that have not changed since from v (memo.go).
+type rule func(v *validation, out []Finding) []Finding
+
+// onDesign is a check of the whole design as a rule.
+func onDesign(check func(d designer.Design, out []Finding) []Finding) rule {
+	return func(v *validation, out []Finding) []Finding { return check(v.d, out) }
+}
 
 // catalogue is RULES.md as a table: each code, its severity, and the check that finds it, run in
 // this order. A check that finds several codes in one pass is listed under the first; the rows of
@@ -38,20 +46,20 @@ var catalogue = []struct {
 	code, severity string
 	check          rule
 }{
-	{"REQ001", SeverityError, req001PatternRPS},
-	{"REQ002", SeverityError, req002DuplicateNumbers},
-	{"REQ003", SeverityWarning, req003EntityCoverage},
+	{"REQ001", SeverityError, onDesign(req001PatternRPS)},
+	{"REQ002", SeverityError, onDesign(req002DuplicateNumbers)},
+	{"REQ003", SeverityWarning, onDesign(req003EntityCoverage)},
 	{"REQ005", SeverityWarning, nil}, // req003EntityCoverage
-	{"REQ004", SeverityWarning, req004PatternKeyNeeds},
-	{"REQ006", "", req006AggregateDecision},
-	{"REQ007", SeverityWarning, req007Identifying},
-	{"REQ008", SeverityWarning, req008Consolidation},
-	{"REQ009", SeverityInfo, req009RelationshipCount},
-	{"MOD001", SeverityError, mod001Names},
-	{"MOD002", SeverityError, mod002KeyTypes},
-	{"MOD003", SeverityError, mod003KeyShape},
-	{"MOD004", SeverityError, mod004IndexCounts},
-	{"MOD005", SeverityError, mod005Projections},
+	{"REQ004", SeverityWarning, onDesign(req004PatternKeyNeeds)},
+	{"REQ006", "", onDesign(req006AggregateDecision)},
+	{"REQ007", SeverityWarning, onDesign(req007Identifying)},
+	{"REQ008", SeverityWarning, onDesign(req008Consolidation)},
+	{"REQ009", SeverityInfo, onDesign(req009RelationshipCount)},
+	{"MOD001", SeverityError, onDesign(mod001Names)},
+	{"MOD002", SeverityError, onDesign(mod002KeyTypes)},
+	{"MOD003", SeverityError, onDesign(mod003KeyShape)},
+	{"MOD004", SeverityError, onDesign(mod004IndexCounts)},
+	{"MOD005", SeverityError, onDesign(mod005Projections)},
 	{"MOD006", SeverityError, modItemRules},
 	{"MOD007", "", nil},              // modItemRules
 	{"MOD008", SeverityError, nil},   // modItemRules
@@ -60,23 +68,23 @@ var catalogue = []struct {
 	{"MOD011", SeverityWarning, nil}, // modItemRules
 	{"MOD014", SeverityWarning, nil}, // modItemRules
 	{"MOD015", SeverityError, nil},   // modItemRules
-	{"MOD012", SeverityInfo, mod012GenericNames},
-	{"MOD013", SeverityWarning, mod013FewItems},
-	{"MOD016", SeverityWarning, mod016UnusedIndex},
+	{"MOD012", SeverityInfo, onDesign(mod012GenericNames)},
+	{"MOD013", SeverityWarning, onDesign(mod013FewItems)},
+	{"MOD016", SeverityWarning, onDesign(mod016UnusedIndex)},
 	{"MOD017", SeverityWarning, mod017Sparse},
-	{"MOD018", SeverityInfo, mod018AllProjection},
-	{"MOD019", SeverityWarning, mod019Undeclared},
-	{"MAP001", SeverityError, map001Unmapped},
-	{"MAP002", SeverityError, map002KeyedOperations},
-	{"MAP003", SeverityError, map003QueryKeys},
-	{"MAP004", SeverityWarning, map004Scans},
-	{"MAP005", SeverityError, map005ConsistentGSI},
-	{"MAP006", SeverityWarning, map006Projection},
-	{"MAP007", SeverityError, map007FilterOnKey},
-	{"MAP008", SeverityError, map008CallSizes},
+	{"MOD018", SeverityInfo, onDesign(mod018AllProjection)},
+	{"MOD019", SeverityWarning, onDesign(mod019Undeclared)},
+	{"MAP001", SeverityError, onDesign(map001Unmapped)},
+	{"MAP002", SeverityError, onDesign(map002KeyedOperations)},
+	{"MAP003", SeverityError, onDesign(map003QueryKeys)},
+	{"MAP004", SeverityWarning, onDesign(map004Scans)},
+	{"MAP005", SeverityError, onDesign(map005ConsistentGSI)},
+	{"MAP006", SeverityWarning, onDesign(map006Projection)},
+	{"MAP007", SeverityError, onDesign(map007FilterOnKey)},
+	{"MAP008", SeverityError, onDesign(map008CallSizes)},
 	{"MAP009", SeverityWarning, mapEvaluated},
 	{"MAP011", SeverityWarning, nil}, // mapEvaluated
-	{"MAP010", SeverityWarning, map010Unbounded},
+	{"MAP010", SeverityWarning, onDesign(map010Unbounded)},
 	{"MAP012", SeverityError, map012Names},
 }
 
@@ -99,14 +107,26 @@ func finding(code, path, message string) Finding {
 // a severity by code, then by path with numbers compared as numbers, so pattern 10 follows pattern 9.
 // The result is never nil.
 func Validate(d designer.Design) []Finding {
+	out, _ := ValidateFrom(d, nil, nil)
+	return out
+}
+
+// ValidateFrom is Validate for a design that is read again and again, revision after revision. It
+// reads the sample items through cache (nil for none), and takes from prev, what an earlier
+// validation of a revision d was made from remembered (nil for nothing), the findings of every
+// table and pattern whose inputs have not changed since (memo.go), so that an edit of one table
+// repeats only the work on that table and on the patterns that read it. The findings are Validate's,
+// in the same order; the Memo returned is for validating the next revision.
+func ValidateFrom(d designer.Design, cache *dynamo.Cache, prev *Memo) ([]Finding, *Memo) {
+	v := newValidation(d, cache, prev)
 	out := make([]Finding, 0, 16)
 	for _, r := range catalogue {
 		if r.check != nil {
-			out = r.check(d, out)
+			out = r.check(v, out)
 		}
 	}
 	slices.SortStableFunc(out, compareFindings)
-	return out
+	return out, v.next
 }
 
 // HasErrors reports whether any finding has error severity: a design without one is valid.
