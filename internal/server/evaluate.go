@@ -38,7 +38,8 @@ func (s *Server) apiEvaluate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out, err := dynamo.EvaluateJSON(designFrom(c).Record.Design, op, body)
+	d := designFrom(c)
+	out, err := d.derived().Cache().EvaluateJSON(d.Record.Design, op, body)
 	var ee *dynamo.EvalError
 	if errors.As(err, &ee) {
 		return dynamoError(c, dynamoPrefix+ee.Type, ee.Message)

@@ -176,7 +176,7 @@ func resultView(d *designContext, p designer.Pattern, i int, op designer.Operati
 	// unprojected so a projection that leaves out a key still shows, and is judged on, its items.
 	unprojected := op
 	unprojected.Projection = ""
-	res := dynamo.RunOperation(design, unprojected)
+	res := d.derived().Cache().RunOperation(design, unprojected)
 	if res.Error != "" {
 		r.Error = res.Error
 		return r

@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"dynaloom/internal/designer/derive"
 	"dynaloom/internal/storage"
 )
 
@@ -144,6 +145,17 @@ type designContext struct {
 	Presenting bool
 	// AtRevision is set when Record is a past revision, shown read-only (history.go).
 	AtRevision int64
+	// set holds what is derived from each revision (nil: worked out afresh for each request).
+	set *derive.Set
+}
+
+// derived is what is computed from the record shown: findings, questions, checklists, index views
+// and the evaluator's Cache, worked out once per revision and shared by every request for it.
+func (d *designContext) derived() *derive.Derived {
+	if d.set == nil {
+		return derive.New(d.Record.Design, nil)
+	}
+	return d.set.Get(d.ID, d.Record.Revision, d.Record.Design)
 }
 
 func (d *designContext) canEdit() bool {
@@ -166,7 +178,7 @@ func (s *Server) resolveDesign(next echo.HandlerFunc) echo.HandlerFunc {
 			return err
 		}
 		presenting := c.Request().Method == http.MethodGet && c.QueryParam("present") == "1"
-		c.Set(designKey, &designContext{ID: id, Token: token, Access: access, Record: rec, Presenting: presenting})
+		c.Set(designKey, &designContext{ID: id, Token: token, Access: access, Record: rec, Presenting: presenting, set: s.derived})
 		return next(c)
 	}
 }

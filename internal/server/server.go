@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 
+	"dynaloom/internal/designer/derive"
 	"dynaloom/internal/storage"
 )
 
@@ -70,6 +71,8 @@ type Server struct {
 	echo  *echo.Echo
 	opts  Options
 	hub   *hub
+	// derived holds what is computed from recently used revisions (designContext.derived).
+	derived *derive.Set
 
 	createLimit, writeLimit, costlyLimit, writeBytesLimit *limiter
 	conns                                                 *connLimiter
@@ -87,7 +90,7 @@ func New(store *storage.Store, log *slog.Logger, opts Options) *Server {
 	opts.MaxStreamsPerClient = orDefault(opts.MaxStreamsPerClient, DefaultMaxStreamsPerClient)
 	opts.MaxConnsPerClient = orDefault(opts.MaxConnsPerClient, DefaultMaxConnsPerClient)
 	opts.MaxConns = orDefault(opts.MaxConns, DefaultMaxConns)
-	s := &Server{store: store, log: log, echo: echo.New(), opts: opts, hub: newHub(opts.MaxStreamsPerClient)}
+	s := &Server{store: store, log: log, echo: echo.New(), opts: opts, hub: newHub(opts.MaxStreamsPerClient), derived: derive.NewSet(0)}
 	s.createLimit = newLimiter(opts.CreateLimit.orDefault(defaultCreateLimit), time.Now)
 	s.writeLimit = newLimiter(opts.WriteLimit.orDefault(defaultWriteLimit), time.Now)
 	s.costlyLimit = newLimiter(opts.CostlyLimit.orDefault(defaultCostlyLimit), time.Now)

@@ -11,7 +11,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"dynaloom/internal/designer"
-	"dynaloom/internal/designer/dynamo"
 	"dynaloom/web/templates"
 )
 
@@ -223,7 +222,7 @@ func tableView(d *designContext, t designer.Table, grid gridState) templates.Tab
 		}
 	}
 	tv.Grid = itemGrid(d, t, grid)
-	tv.IndexGrids = indexGrids(t)
+	tv.IndexGrids = indexGrids(d, t)
 	return tv
 }
 
@@ -380,7 +379,7 @@ func itemGrid(d *designContext, t designer.Table, state gridState) templates.Ite
 	return g
 }
 
-func indexGrids(t designer.Table) []templates.IndexGrid {
+func indexGrids(d *designContext, t designer.Table) []templates.IndexGrid {
 	var out []templates.IndexGrid
 	for _, group := range []struct {
 		kind string
@@ -388,18 +387,19 @@ func indexGrids(t designer.Table) []templates.IndexGrid {
 		ixs  []designer.Index
 	}{{"GSI", false, t.GSIs}, {"LSI", true, t.LSIs}} {
 		for _, ix := range group.ixs {
-			out = append(out, indexGrid(t, ix, group.kind, group.lsi))
+			out = append(out, indexGrid(d, t, ix, group.kind, group.lsi))
 		}
 	}
 	return out
 }
 
-// maxIndexGridRows is how many entries an index grid shows; the API lists them all. An index grid
-// is recomputed on every edit, and beyond a screenful more rows only cost time.
+// maxIndexGridRows is how many entries an index grid shows; the API lists them all. Beyond a
+// screenful more rows only cost rendering time.
 const maxIndexGridRows = 50
 
-func indexGrid(t designer.Table, ix designer.Index, kind string, lsi bool) templates.IndexGrid {
-	view := dynamo.IndexItemsFirst(t, ix, lsi, maxIndexGridRows)
+func indexGrid(d *designContext, t designer.Table, ix designer.Index, kind string, lsi bool) templates.IndexGrid {
+	view := d.derived().IndexView(t, ix, lsi)
+	view.Rows = view.Rows[:min(len(view.Rows), maxIndexGridRows)]
 	g := templates.IndexGrid{ID: elemID("ixgrid", t.Name, ix.Name), Name: ix.Name, Kind: kind, Projection: projectionText(ix.Projection)}
 	seen := map[string]bool{}
 	add := func(name, role string) {
@@ -567,7 +567,7 @@ func tableCell(table, value string, cell func(d *designContext, t designer.Table
 		if !ok {
 			return reload(tablesHref(d, table)), nil
 		}
-		parts := []templ.Component{templates.CellView(withRefusal(c, r, value)), templates.IndexGridsOOB(elemID("table", t.Name), indexGrids(t))}
+		parts := []templ.Component{templates.CellView(withRefusal(c, r, value)), templates.IndexGridsOOB(elemID("table", t.Name), indexGrids(d, t))}
 		if extra != nil {
 			parts = append(parts, extra)
 		}

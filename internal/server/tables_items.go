@@ -10,7 +10,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"dynaloom/internal/designer"
-	"dynaloom/internal/designer/dynamo"
 	"dynaloom/web/templates"
 )
 
@@ -245,7 +244,7 @@ func gridPart(c echo.Context, table string) part {
 
 // gridView is a table's item grid with its index grids out of band.
 func gridView(d *designContext, t designer.Table, state gridState) templ.Component {
-	return templ.Join(templates.ItemGridView(itemGrid(d, t, state), d.canEdit()), templates.IndexGridsOOB(elemID("table", t.Name), indexGrids(t)))
+	return templ.Join(templates.ItemGridView(itemGrid(d, t, state), d.canEdit()), templates.IndexGridsOOB(elemID("table", t.Name), indexGrids(d, t)))
 }
 
 func (s *Server) addItem(c echo.Context) error {
@@ -378,7 +377,7 @@ func (s *Server) apiIndexItems(c echo.Context) error {
 	}
 	lsi := slices.ContainsFunc(t.LSIs, func(l designer.Index) bool { return l.Name == name })
 	out := []itemEntry{}
-	for _, r := range dynamo.IndexItems(t, ix, lsi).Rows {
+	for _, r := range designFrom(c).derived().IndexView(t, ix, lsi).Rows {
 		out = append(out, itemEntry{Item: r.Item, SizeBytes: r.Size})
 	}
 	return c.JSON(http.StatusOK, map[string]any{"items": out})

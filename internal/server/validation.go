@@ -18,8 +18,8 @@ func (s *Server) validationPage(c echo.Context) error {
 		return err
 	}
 	v := templates.Validation{Workspace: w, AllClear: allClear(designer.Summarize(d.Record.Design))}
-	findings := rules.Validate(d.Record.Design)
-	for _, f := range findings {
+	x := d.derived()
+	for _, f := range x.Findings() {
 		fv := findingView(d, f)
 		switch f.Severity {
 		case rules.SeverityError:
@@ -30,7 +30,7 @@ func (s *Server) validationPage(c echo.Context) error {
 			v.Infos = append(v.Infos, fv)
 		}
 	}
-	lists := rules.BuildChecklists(d.Record.Design, findings)
+	lists := x.Checklists()
 	for _, it := range lists.Requirements {
 		v.Requirements = append(v.Requirements, templates.ChecklistView{Item: it.Item, OK: it.OK})
 	}
@@ -46,8 +46,8 @@ type validationResponse struct {
 }
 
 func (s *Server) apiValidation(c echo.Context) error {
-	rec := designFrom(c).Record
-	return c.JSON(http.StatusOK, validationResponse{Revision: rec.Revision, Report: rules.BuildReport(rec.Design)})
+	d := designFrom(c)
+	return c.JSON(http.StatusOK, validationResponse{Revision: d.Record.Revision, Report: d.derived().Report()})
 }
 
 func (s *Server) answerQuestion(c echo.Context) error {
@@ -56,7 +56,7 @@ func (s *Server) answerQuestion(c echo.Context) error {
 		return err
 	}
 	d := designFrom(c)
-	change, err := rules.AnswerQuestion(d.Record.Design, rules.Validate(d.Record.Design), form.get("question"), form.get("action"))
+	change, err := rules.AnswerQuestion(d.Record.Design, d.derived().Findings(), form.get("question"), form.get("action"))
 	if err != nil {
 		return err
 	}

@@ -82,11 +82,11 @@ func (s *Server) workspaceModel(c echo.Context, step string) (templates.Workspac
 // asideFindings is how many findings the panel lists before linking to the validation step.
 const asideFindings = 6
 
-// asideModel computes the live panel: findings and questions are derived from the design on every
-// render, never stored.
+// asideModel computes the live panel: findings and questions are derived from the design once per
+// revision (designContext.derived), never stored.
 func asideModel(d *designContext) templates.Aside {
-	design := d.Record.Design
-	findings := rules.Validate(design)
+	design, x := d.Record.Design, d.derived()
+	findings := x.Findings()
 	a := templates.Aside{
 		Summary:        designer.Summarize(design),
 		Revision:       d.Record.Revision,
@@ -101,7 +101,7 @@ func asideModel(d *designContext) templates.Aside {
 		}
 		a.Findings = append(a.Findings, findingView(d, f))
 	}
-	for _, q := range rules.Questions(design, findings, 3) {
+	for _, q := range x.Questions(3) {
 		qv := templates.QuestionView{Text: q.Text, Href: anchorFor(d, q.Path)}
 		for _, act := range q.Actions {
 			qv.Actions = append(qv.Actions, templates.ActionView{

@@ -1,0 +1,117 @@
+// Package derive owns what is computed from one revision of a design and shown again and again:
+// its findings, questions and checklists, each index's view of the sample items, and the Cache the
+// evaluator reads the items through (issue 14). A Derived is made for one revision, works each
+// part out once, when first asked, and is shared by every page, answer and API call of that
+// revision. Made from the Derived of an earlier revision of the same design, it repeats only the
+// work whose inputs changed: the index views and item measurements of the tables an edit left
+// alone, and the findings of the tables and patterns it did not touch, are taken over
+// (dynamo.Cache.For, rules.ValidateFrom). Nothing here is stored; a Derived lives in memory beside
+// the design it was made from (Set).
+package derive
+
+import (
+	"sync"
+	"sync/atomic"
+
+	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/dynamo"
+	"dynaloom/internal/designer/rules"
+)
+
+// Derived is what is computed from one design. Its methods may be called from any number of
+// goroutines at once; what they return is shared and must not be modified.
+type Derived struct {
+	design designer.Design
+	cache  *dynamo.Cache
+
+	// prev is the Derived this one was made from, until the findings have taken its Memo.
+	prev *Derived
+
+	findingsOnce sync.Once
+	findings     []rules.Finding
+	memo         atomic.Pointer[rules.Memo] // set once the findings are known
+
+	checklistsOnce sync.Once
+	checklists     rules.Checklists
+
+	mu        sync.Mutex
+	questions map[int][]rules.Question // by limit
+}
+
+// New returns the Derived of d, taking over what prev (the Derived of a revision d was made from,
+// or nil) has worked out and d has not changed. prev is not changed.
+func New(d designer.Design, prev *Derived) *Derived {
+	x := &Derived{design: d, prev: prev}
+	var cache *dynamo.Cache
+	if prev != nil {
+		cache = prev.cache
+	}
+	x.cache = cache.For(d)
+	return x
+}
+
+// Design is the design x was made from.
+func (x *Derived) Design() designer.Design { return x.design }
+
+// Cache is what the evaluator remembers of the design's items: reads of this revision go through it.
+func (x *Derived) Cache() *dynamo.Cache { return x.cache }
+
+// Findings is rules.Validate of the design.
+func (x *Derived) Findings() []rules.Finding {
+	x.findingsOnce.Do(func() {
+		var prev *rules.Memo
+		if x.prev != nil {
+			prev = x.prev.memo.Load()
+		}
+		var memo *rules.Memo
+		x.findings, memo = rules.ValidateFrom(x.design, x.cache, prev)
+		x.memo.Store(memo)
+		x.prev = nil
+	})
+	return x.findings
+}
+
+// Checklists is rules.BuildChecklists of the design and its findings.
+func (x *Derived) Checklists() rules.Checklists {
+	x.checklistsOnce.Do(func() { x.checklists = rules.BuildChecklists(x.design, x.Findings()) })
+	return x.checklists
+}
+
+// Report is rules.BuildReport of the design.
+func (x *Derived) Report() rules.Report {
+	return rules.Report{Findings: x.Findings(), Checklists: x.Checklists()}
+}
+
+// Questions is rules.Questions of the design and its findings, at most limit of them.
+func (x *Derived) Questions(limit int) []rules.Question {
+	findings := x.Findings()
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if q, ok := x.questions[limit]; ok {
+		return q
+	}
+	q := rules.Questions(x.design, findings, limit)
+	if x.questions == nil {
+		x.questions = map[int][]rules.Question{}
+	}
+	x.questions[limit] = q
+	return q
+}
+
+// IndexView is dynamo.IndexItems of index ix of table t, worked out once per revision, or once
+// for as long as t's items and the index are unchanged.
+func (x *Derived) IndexView(t designer.Table, ix designer.Index, lsi bool) dynamo.IndexView {
+	return x.cache.IndexItems(t, ix, lsi)
+}
+
+// Bytes estimates the memory x holds beyond the design itself: the Cache's measurements, entries
+// and views, and the findings, counted twice since the Memo keeps them per table and pattern.
+func (x *Derived) Bytes() int64 {
+	n := 512 + x.cache.Bytes()
+	if x.memo.Load() != nil {
+		for _, f := range x.findings {
+			n += 2 * (64 + int64(len(f.Code)+len(f.Severity)+len(f.Message)+len(f.Path)))
+		}
+	}
+	return n
+}

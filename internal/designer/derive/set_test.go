@@ -1,0 +1,51 @@
+package derive
+
+import (
+	"testing"
+
+	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/designertest"
+)
+
+// A Set answers the same Derived for the same revision, makes a new revision's from the newest it
+// holds of that design, and drops the least recently used once its estimated bytes pass the budget.
+func TestSet_reusesARevisionAndStaysWithinItsBudget(t *testing.T) {
+	t.Parallel()
+	d := designertest.HRDesign(t)
+	s := NewSet(1 << 30)
+	x := s.Get("a", 1, d)
+	if s.Get("a", 1, d) != x {
+		t.Fatal("the same revision was derived twice")
+	}
+	x.Findings()
+	next, err := designer.SetItemCell{Table: "Employee", ID: d.Tables[0].Items[0].ID, Attribute: "last_name", Text: "Zed"}.Apply(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	y := s.Get("a", 2, next)
+	if y == x || y.prev != x {
+		t.Fatal("revision 2 was not made from revision 1")
+	}
+	y.Findings()
+	s.Get("a", 1, d) // counts what the findings added
+	s.Get("a", 2, next)
+	n, used := s.Size()
+	if n != 2 || used < x.Bytes()+y.Bytes() {
+		t.Fatalf("Size() = %d revisions, %d bytes; want 2 and at least %d", n, used, x.Bytes()+y.Bytes())
+	}
+
+	one := New(d, nil)
+	one.Findings()
+	small := NewSet(one.Bytes() + 1)
+	small.Get("a", 1, d).Findings()
+	small.Get("a", 1, d)
+	b := small.Get("b", 1, d)
+	if b.prev != nil {
+		t.Fatal("design b's revision was made from design a's")
+	}
+	b.Findings()
+	small.Get("b", 1, d)
+	if n, used := small.Size(); n != 1 || used > one.Bytes()+1 {
+		t.Fatalf("Size() = %d revisions, %d bytes; want 1 within the budget of %d", n, used, one.Bytes()+1)
+	}
+}
