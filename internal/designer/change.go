@@ -1,8 +1,11 @@
 package designer
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -123,7 +126,7 @@ func (c ReplaceDesign) Summary() string {
 }
 func (ReplaceDesign) Paths() []string { return []string{""} }
 
-var changeKinds = map[string]func(json.RawMessage) (Change, error){
+var changeKinds = map[string]func(raw json.RawMessage, strict bool) (Change, error){
 	SetIndexPatternList{}.Kind(): decodeAs[SetIndexPatternList],
 	SetName{}.Kind():             decodeAs[SetName],
 	SetOverviewField{}.Kind():    decodeAs[SetOverviewField],
@@ -204,10 +207,43 @@ var changeKinds = map[string]func(json.RawMessage) (Change, error){
 	DeleteComment{}.Kind():  decodeAs[DeleteComment],
 }
 
-func decodeAs[T Change](raw json.RawMessage) (Change, error) {
+// decodeAs decodes a change of type T. Strict decoding refuses members T does not have, so that
+// a misspelt member is named rather than read as nothing.
+func decodeAs[T Change](raw json.RawMessage, strict bool) (Change, error) {
 	var c T
-	err := json.Unmarshal(raw, &c)
+	if !strict {
+		err := json.Unmarshal(raw, &c)
+		return c, err
+	}
+	err := decodeStrict(raw, &c)
 	return c, err
+}
+
+var errMoreJSON = errors.New("more than one JSON value")
+
+// decodeStrict decodes one JSON value into v, refusing members v has no field for and anything
+// after the value.
+func decodeStrict(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if dec.More() {
+		return errMoreJSON
+	}
+	return nil
+}
+
+// ChangeKinds lists the kinds of change there are, sorted: every kind MarshalChange writes and
+// UnmarshalChange and ParseChange read.
+func ChangeKinds() []string {
+	kinds := make([]string, 0, len(changeKinds))
+	for k := range changeKinds {
+		kinds = append(kinds, k)
+	}
+	slices.Sort(kinds)
+	return kinds
 }
 
 type changeEnvelope struct {
@@ -234,11 +270,90 @@ func UnmarshalChange(data []byte) (Change, error) {
 	if !ok {
 		return nil, fmt.Errorf("decode change: unknown kind %q", env.Kind)
 	}
-	c, err := decode(env.Change)
+	c, err := decode(env.Change, false)
 	if err != nil {
 		return nil, fmt.Errorf("decode %s: %w", env.Kind, err)
 	}
 	return c, nil
+}
+
+// ParseChange reads one change sent by a person or a script in the envelope MarshalChange writes:
+// {"kind": "set_item_cell", "change": {"table": "Orders", ...}}. It reads strictly, so that a
+// misspelt kind or member is refused rather than read as nothing, and every refusal is a
+// *ValidationError naming the member at fault ("kind", "change/text"). Whether the change fits
+// the design is for its Apply to say.
+func ParseChange(data []byte) (Change, error) {
+	var env changeEnvelope
+	if err := decodeStrict(data, &env); err != nil {
+		return nil, jsonRefusal("", err)
+	}
+	switch {
+	case env.Kind == "":
+		return nil, Invalid("kind", "is missing; give the kind of change, such as \"set_item_cell\"")
+	case changeKinds[env.Kind] == nil:
+		return nil, Invalid("kind", "%q is not a kind of change; docs/changes.md lists every kind with an example", shorten(env.Kind))
+	case len(env.Change) == 0 || string(env.Change) == "null":
+		return nil, Invalid("change", "is missing; give the %s change's members as an object", env.Kind)
+	}
+	c, err := changeKinds[env.Kind](env.Change, true)
+	if err != nil {
+		return nil, jsonRefusal("change", err)
+	}
+	return c, nil
+}
+
+// jsonRefusal words a JSON decoding error of the member at path ("" for the whole body) as a
+// *ValidationError naming the member at fault.
+func jsonRefusal(path string, err error) error {
+	join := func(name string) string {
+		if path == "" {
+			return name
+		}
+		return path + "/" + strings.ReplaceAll(name, ".", "/")
+	}
+	var te *json.UnmarshalTypeError
+	var se *json.SyntaxError
+	switch {
+	case errors.As(err, &te) && te.Field != "":
+		return Invalid(join(te.Field), "must be %s, not a JSON %s", jsonTypeName(te.Type.Kind().String()), te.Value)
+	case errors.As(err, &te):
+		return Invalid(orBody(path), "must be a JSON object, not a JSON %s", te.Value)
+	case errors.As(err, &se):
+		return Invalid(orBody(path), "is not valid JSON: %v", err)
+	case errors.Is(err, io.EOF):
+		return Invalid(orBody(path), "is empty; send one change as {\"kind\": \"...\", \"change\": {...}}")
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return Invalid(orBody(path), "ends before its JSON value does")
+	case errors.Is(err, errMoreJSON):
+		return Invalid(orBody(path), "holds more than one JSON value; send one change at a time")
+	}
+	if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+		name = strings.Trim(name, `"`)
+		return Invalid(join(name), "is not a member of this change; see docs/changes.md for the members of each kind")
+	}
+	return Invalid(orBody(path), "could not be read: %v", err)
+}
+
+func orBody(path string) string {
+	if path == "" {
+		return "body"
+	}
+	return path
+}
+
+// jsonTypeName names a Go kind the way a JSON author knows it.
+func jsonTypeName(kind string) string {
+	switch kind {
+	case "string":
+		return "a string"
+	case "bool":
+		return "true or false"
+	case "slice", "array":
+		return "a list"
+	case "map", "struct", "ptr":
+		return "an object"
+	}
+	return "a number"
 }
 
 func CleanName(field, s string) (string, error) {

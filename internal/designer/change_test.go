@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -439,6 +440,63 @@ func BenchmarkApplySetName(b *testing.B) {
 	for b.Loop() {
 		if _, err := c.Apply(d); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+func TestParseChange_readsTheEnvelopeTheHistoryStores(t *testing.T) {
+	t.Parallel()
+	want := SetItemCell{Table: "Orders", ID: "i7", Attribute: "status", Text: "SHIPPED"}
+	stored, err := MarshalChange(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ParseChange(stored)
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("ParseChange(%s) = %#v, %v; want %#v", stored, got, err, want)
+	}
+	if got, err := ParseChange([]byte(`{"kind": "renumber_patterns", "change": {}}`)); err != nil || got != (RenumberPatterns{}) {
+		t.Fatalf("a change without members: %#v, %v", got, err)
+	}
+}
+
+// A script's mistake is named by the member at fault, never read as nothing.
+func TestParseChange_refusalsNameTheMember(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ in, field string }{
+		{``, "body"},
+		{`{"kind": "set_name", "change": {"name": "x"}`, "body"},
+		{`[]`, "body"},
+		{`{"change": {"name": "Orders"}}`, "kind"},
+		{`{"kind": "set_colour", "change": {}}`, "kind"},
+		{`{"kind": 7, "change": {}}`, "kind"},
+		{`{"kind": "set_name"}`, "change"},
+		{`{"kind": "set_name", "change": null}`, "change"},
+		{`{"kind": "set_name", "change": "Orders"}`, "change"},
+		{`{"kind": "set_name", "change": {"nmae": "Orders"}}`, "change/nmae"},
+		{`{"kind": "set_item_cell", "change": {"table": "Orders", "id": "i7", "attribute": "status", "text": 5}}`, "change/text"},
+		{`{"kind": "move_entity", "change": {"entity": "Order", "to": "first"}}`, "change/to"},
+		{`{"kind": "set_name", "change": {"name": "Orders"}, "author": "Mallory"}`, "author"},
+		{`{"kind": "set_name", "change": {"name": "Orders"}} {}`, "body"},
+	} {
+		c, err := ParseChange([]byte(tc.in))
+		if err == nil {
+			t.Errorf("ParseChange(%s) = %#v, want a refusal of %s", tc.in, c, tc.field)
+			continue
+		}
+		wantValidationError(t, err, tc.field)
+	}
+}
+
+func TestChangeKinds_listsEveryRegisteredKindOnce(t *testing.T) {
+	t.Parallel()
+	kinds := ChangeKinds()
+	if len(kinds) != len(changeKinds) || !slices.IsSorted(kinds) {
+		t.Fatalf("ChangeKinds() = %v: want the %d registered kinds, sorted", kinds, len(changeKinds))
+	}
+	for _, k := range kinds {
+		if changeKinds[k] == nil {
+			t.Errorf("ChangeKinds() lists %q, which is not registered", k)
 		}
 	}
 }
