@@ -156,13 +156,22 @@ func (s *Server) deleteComment(c echo.Context) error {
 		return err
 	}
 	id, target := form.get("id"), strings.TrimSpace(form.get("target"))
+	if err := mayDeleteComment(c, id); err != nil {
+		return err
+	}
+	return s.apply(c, commentTargetHref(designFrom(c), target), designer.DeleteComment{ID: id, Target: commentTarget(c, id, target)},
+		commentPart(c, target, "", ""))
+}
+
+// mayDeleteComment refuses the deletion of comment id by anyone but its author, from a page or
+// the API alike. A comment that is not there is for the change to refuse.
+func mayDeleteComment(c echo.Context, id string) error {
 	for _, cm := range designFrom(c).Record.Design.Comments {
 		if cm.ID == id && cm.Author != author(c) {
 			return &apiError{http.StatusForbidden, "not_author", "Only " + cm.Author + ", who wrote this comment, can delete it."}
 		}
 	}
-	return s.apply(c, commentTargetHref(designFrom(c), target), designer.DeleteComment{ID: id, Target: commentTarget(c, id, target)},
-		commentPart(c, target, "", ""))
+	return nil
 }
 
 // commentTarget is the element the comment id is about, or fallback when there is no such comment

@@ -197,6 +197,7 @@ func New(store *storage.Store, log *slog.Logger, opts Options) *Server {
 	apiDesign := api.Group("/designs/:token", s.resolveDesign, s.limitWrites)
 	apiDesign.GET("", s.apiGetDesign)
 	apiDesign.PUT("", s.apiPutDesign, requireEdit)
+	apiDesign.POST("/changes", s.apiPostChange, requireEdit)
 	apiDesign.POST("/tokens/rotate", s.apiRotateToken, requireEdit)
 	apiDesign.PUT("/tokens/view/expiry", s.apiSetViewExpiry, requireEdit)
 	apiDesign.GET("/validation", s.apiValidation)
