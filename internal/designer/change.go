@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -285,7 +284,7 @@ func UnmarshalChange(data []byte) (Change, error) {
 func ParseChange(data []byte) (Change, error) {
 	var env changeEnvelope
 	if err := decodeStrict(data, &env); err != nil {
-		return nil, jsonRefusal("", err)
+		return nil, jsonError("", err, `the envelope, which holds "kind" and "change"`)
 	}
 	switch {
 	case env.Kind == "":
@@ -297,63 +296,9 @@ func ParseChange(data []byte) (Change, error) {
 	}
 	c, err := changeKinds[env.Kind](env.Change, true)
 	if err != nil {
-		return nil, jsonRefusal("change", err)
+		return nil, jsonError("change", err, "a "+env.Kind+" change; docs/changes.md lists the members of each kind")
 	}
 	return c, nil
-}
-
-// jsonRefusal words a JSON decoding error of the member at path ("" for the whole body) as a
-// *ValidationError naming the member at fault.
-func jsonRefusal(path string, err error) error {
-	join := func(name string) string {
-		if path == "" {
-			return name
-		}
-		return path + "/" + strings.ReplaceAll(name, ".", "/")
-	}
-	var te *json.UnmarshalTypeError
-	var se *json.SyntaxError
-	switch {
-	case errors.As(err, &te) && te.Field != "":
-		return Invalid(join(te.Field), "must be %s, not a JSON %s", jsonTypeName(te.Type.Kind().String()), te.Value)
-	case errors.As(err, &te):
-		return Invalid(orBody(path), "must be a JSON object, not a JSON %s", te.Value)
-	case errors.As(err, &se):
-		return Invalid(orBody(path), "is not valid JSON: %v", err)
-	case errors.Is(err, io.EOF):
-		return Invalid(orBody(path), "is empty; send one change as {\"kind\": \"...\", \"change\": {...}}")
-	case errors.Is(err, io.ErrUnexpectedEOF):
-		return Invalid(orBody(path), "ends before its JSON value does")
-	case errors.Is(err, errMoreJSON):
-		return Invalid(orBody(path), "holds more than one JSON value; send one change at a time")
-	}
-	if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
-		name = strings.Trim(name, `"`)
-		return Invalid(join(name), "is not a member of this change; see docs/changes.md for the members of each kind")
-	}
-	return Invalid(orBody(path), "could not be read: %v", err)
-}
-
-func orBody(path string) string {
-	if path == "" {
-		return "body"
-	}
-	return path
-}
-
-// jsonTypeName names a Go kind the way a JSON author knows it.
-func jsonTypeName(kind string) string {
-	switch kind {
-	case "string":
-		return "a string"
-	case "bool":
-		return "true or false"
-	case "slice", "array":
-		return "a list"
-	case "map", "struct", "ptr":
-		return "an object"
-	}
-	return "a number"
 }
 
 func CleanName(field, s string) (string, error) {

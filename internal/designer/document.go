@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"slices"
 	"strconv"
@@ -176,7 +177,7 @@ func ParseJSON(data []byte) (Design, error) {
 		Format *string `json:"format"`
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
-		return Design{}, jsonError(err)
+		return Design{}, jsonError("", err, "design-json")
 	}
 	if bytes.Equal(bytes.TrimSpace(data), []byte("null")) {
 		return Design{}, Invalid("body", "must be a JSON object, not null")
@@ -192,7 +193,7 @@ func ParseJSON(data []byte) (Design, error) {
 		Revision json.RawMessage `json:"revision"`
 	}
 	if err := dec.Decode(&doc); err != nil {
-		return Design{}, jsonError(err)
+		return Design{}, jsonError("", err, "design-json")
 	}
 	d := Normalize(doc.Design)
 	if strings.TrimSpace(d.Name) == "" {
@@ -204,28 +205,50 @@ func ParseJSON(data []byte) (Design, error) {
 	return d, nil
 }
 
-func jsonError(err error) error {
+// jsonError words an error of decoding JSON as a *ValidationError naming the member at fault:
+// under path ("" for the top level, where "body" names the whole), of saying what the members
+// belong to, for a member that is not one of them.
+func jsonError(path string, err error, of string) error {
+	under := func(name string) string {
+		switch {
+		case name == "":
+			return orBody(path)
+		case path == "":
+			return name
+		}
+		return path + "/" + name
+	}
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
+	var ve *ValidationError
 	switch {
 	case errors.As(err, &syn):
-		return Invalid("body", "is not valid JSON (at byte %d): %v", syn.Offset, err)
+		return Invalid(orBody(path), "is not valid JSON (at byte %d): %v", syn.Offset, err)
 	case errors.As(err, &typ):
 		// ParseJSON decodes into a struct that embeds Design, so the path starts with "Design.".
 		field := strings.ReplaceAll(strings.TrimPrefix(typ.Field, "Design."), ".", "/")
-		if field == "" {
-			field = "body"
-		}
-		return Invalid(field, "must be a JSON %s, not %s", jsonKind(typ.Type.Kind().String()), typ.Value)
+		return Invalid(under(field), "must be a JSON %s, not %s", jsonKind(typ.Type.Kind().String()), typ.Value)
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
 		name := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
-		return Invalid(name, "is not a member of design-json")
-	}
-	var ve *ValidationError
-	if errors.As(err, &ve) {
+		return Invalid(under(name), "is not a member of %s", of)
+	case errors.Is(err, io.EOF):
+		return Invalid(orBody(path), "is empty")
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return Invalid(orBody(path), "ends before its JSON value does")
+	case errors.Is(err, errMoreJSON):
+		return Invalid(orBody(path), "holds more than one JSON value")
+	case errors.As(err, &ve):
 		return ve
 	}
-	return Invalid("body", "%v", err)
+	return Invalid(orBody(path), "%v", err)
+}
+
+// orBody names the member at path, or the whole body for the top level.
+func orBody(path string) string {
+	if path == "" {
+		return "body"
+	}
+	return path
 }
 
 func jsonKind(k string) string {
@@ -234,7 +257,7 @@ func jsonKind(k string) string {
 		return "string"
 	case "slice", "array":
 		return "array"
-	case "map", "struct":
+	case "map", "struct", "ptr":
 		return "object"
 	case "bool":
 		return "boolean"
