@@ -89,64 +89,74 @@ func BenchmarkBareCommit(b *testing.B) {
 	}
 }
 
-var history1000Built bool
-
-// history1000 is a store holding the 390 KB design with 1,000 revisions of cell edits, built once
-// per test binary: building it is the slow part of the benchmark that opens its revisions.
-var history1000 = sync.OnceValues(func() (*historyFixture, error) {
-	history1000Built = true
+// history1000 is the path of a database holding the 390 KB design with 1,000 revisions of cell
+// edits, built once per test binary: building it is the slow part of the benchmarks that open
+// its revisions.
+var history1000 = sync.OnceValues(func() (historyFixture, error) {
 	dir, err := os.MkdirTemp("", "dynaloom-bench-")
 	if err != nil {
-		return nil, err
+		return historyFixture{}, err
 	}
+	f := historyFixture{path: filepath.Join(dir, "history.db")}
 	ctx := context.Background()
-	s, err := Open(ctx, filepath.Join(dir, "history.db"))
+	s, err := Open(ctx, f.path)
 	if err != nil {
-		return nil, err
+		return f, err
 	}
+	defer s.Close()
 	rec, _, err := s.Create(ctx, benchDesign(20, 50), "alice")
 	if err != nil {
-		return nil, err
+		return f, err
 	}
 	for i := 2; i <= 1000; i++ {
 		if rec, err = s.ApplyEdit(ctx, rec.ID, Edit{Change: cellEdit(i), Author: "bench"}); err != nil {
-			return nil, err
+			return f, err
 		}
 	}
-	return &historyFixture{s: s, dir: dir, id: rec.ID}, nil
+	f.id = rec.ID
+	return f, nil
 })
+
+type historyFixture struct {
+	path string
+	id   string
+}
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if f, err := history1000(); history1000Built && err == nil {
-		f.s.Close()
-		os.RemoveAll(f.dir)
+	if f, err := history1000(); f.path != "" && err == nil {
+		os.RemoveAll(filepath.Dir(f.path))
 	}
 	os.Exit(code)
 }
 
-type historyFixture struct {
-	s   *Store
-	dir string
-	id  string
-}
-
-// Opening any one of 1,000 revisions of the 390 KB design: the revisions are taken in a stride
-// that visits every part of the history.
-func BenchmarkDesignAt_rev1000(b *testing.B) {
+// benchDesignAt opens revisions of the 1,000-revision history in a stride that visits every part
+// of it, from a store whose cache budget is cacheBytes.
+func benchDesignAt(b *testing.B, cacheBytes int64) {
 	f, err := history1000()
 	if err != nil {
 		b.Fatal(err)
 	}
 	ctx := context.Background()
+	s, err := OpenWith(ctx, f.path, Options{CacheBytes: cacheBytes})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
 	rev := int64(1)
 	for b.Loop() {
 		rev = rev*7%1000 + 1
-		if _, err := f.s.DesignAt(ctx, f.id, rev); err != nil {
+		if _, err := s.DesignAt(ctx, f.id, rev); err != nil {
 			b.Fatal(fmt.Errorf("revision %d: %w", rev, err))
 		}
 	}
 }
+
+// Opening any one of 1,000 revisions of the 390 KB design, with the decoded snapshots cached.
+func BenchmarkDesignAt_rev1000(b *testing.B) { benchDesignAt(b, 0) }
+
+// The same with no cache: every open decodes its snapshot.
+func BenchmarkDesignAt_rev1000_cold(b *testing.B) { benchDesignAt(b, 1) }
 
 // dbBytes is the size of the database at path once its write-ahead log is checkpointed into it:
 // pages in use times the page size, free pages left out.

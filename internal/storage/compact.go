@@ -100,8 +100,8 @@ func (s *Store) Compact(ctx context.Context, id string) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM revisions WHERE design_id = ? AND revision < ?`, id, base); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `UPDATE designs SET history_from = ?, history_bytes =
-			(SELECT SUM(`+rowBytes+`) FROM revisions WHERE design_id = ?) WHERE id = ?`, base, id, id)
+		_, err := tx.ExecContext(ctx, `UPDATE designs SET history_from = ?, snapshot_revision = MAX(snapshot_revision, ?), history_bytes =
+			(SELECT SUM(`+rowBytes+`) FROM revisions WHERE design_id = ?) WHERE id = ?`, base, base, id, id)
 		return err
 	})
 	if err != nil {

@@ -132,7 +132,7 @@ func (s *Store) current(ctx context.Context, q querier, id string) (Record, erro
 	if rec, ok := s.cache.get(id, rev); ok {
 		return rec, nil
 	}
-	d, err := designAt(ctx, q, id, rev)
+	d, err := s.designAt(ctx, q, id, rev)
 	if err != nil {
 		return Record{}, err
 	}
@@ -328,5 +328,5 @@ func (s *Store) Revisions(ctx context.Context, id string) ([]Revision, error) {
 func (s *Store) DesignAt(ctx context.Context, id string, revision int64) (designer.Design, error) {
 	// One statement reads one consistent state of the history: compaction changes it only in a
 	// transaction of its own.
-	return designAt(ctx, s.r, id, revision)
+	return s.designAt(ctx, s.r, id, revision)
 }

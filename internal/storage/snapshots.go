@@ -7,6 +7,7 @@ import (
 	"database/sql"
 	"fmt"
 	"io"
+	"strconv"
 
 	"dynaloom/internal/designer"
 )
@@ -58,9 +59,16 @@ func snapshotOf(d designer.Design) (packed []byte, docBytes int, err error) {
 // designAt rebuilds design id at revision from the history q reads: the newest snapshot at or
 // before it, with the changes after it replayed. q must read one consistent state of the history
 // (one statement, or a transaction). A revision the history does not hold gives ErrNotFound.
-func designAt(ctx context.Context, q querier, id string, revision int64) (designer.Design, error) {
+//
+// Decoded snapshots are kept in a cache of their own (a quarter of Options.CacheBytes), so that
+// opening revisions near one another, as the history and its diffs do, decodes their snapshot
+// once: decoding a document costs far more than replaying the changes after it.
+func (s *Store) designAt(ctx context.Context, q querier, id string, revision int64) (designer.Design, error) {
 	if revision < 1 {
 		return designer.Design{}, fmt.Errorf("design %s at revision %d: %w", id, revision, ErrNotFound)
+	}
+	if rec, ok := s.cache.get(id, revision); ok {
+		return rec.Design, nil // the current revision, as last applied or rebuilt
 	}
 	rows, err := q.QueryContext(ctx,
 		`SELECT revision, snapshot, change, doc FROM revisions WHERE design_id = ? AND revision <= ? AND revision >=
@@ -85,7 +93,7 @@ func designAt(ctx context.Context, q querier, id string, revision int64) (design
 			return designer.Design{}, fmt.Errorf("design %s at revision %d: %w", id, revision, err)
 		}
 		if last == 0 {
-			if d, err = startDocument(snapshot, change, doc); err != nil {
+			if d, err = s.startDocument(id, rev, snapshot, change, doc); err != nil {
 				return designer.Design{}, fmt.Errorf("design %s at revision %d: %w", id, rev, err)
 			}
 			last = rev
@@ -112,20 +120,27 @@ func designAt(ctx context.Context, q querier, id string, revision int64) (design
 	return designer.Normalize(d), nil
 }
 
-// startDocument is the document a snapshot row holds: its doc column, or, in a row stored before
-// migration 005, its change column.
-func startDocument(snapshot bool, change, doc []byte) (designer.Design, error) {
+// startDocument is the document the snapshot row of revision rev holds: its doc column, or, in a
+// row stored before migration 005, its change column; from the snapshot cache when it is there.
+func (s *Store) startDocument(id string, rev int64, snapshot bool, change, doc []byte) (designer.Design, error) {
+	key := id + "@" + strconv.FormatInt(rev, 10)
+	if rec, ok := s.snapshots.get(key, rev); ok {
+		return rec.Design, nil
+	}
 	if doc != nil {
-		unpacked, err := unpackDocument(doc)
-		if err != nil {
+		var err error
+		if change, err = unpackDocument(doc); err != nil {
 			return designer.Design{}, err
 		}
-		return decodeDesign(unpacked)
-	}
-	if !snapshot {
+	} else if !snapshot {
 		return designer.Design{}, fmt.Errorf("history starts without a snapshot")
 	}
-	return decodeDesign(change)
+	d, err := decodeDesign(change)
+	if err != nil {
+		return designer.Design{}, err
+	}
+	s.snapshots.put(Record{ID: key, Revision: rev, Design: d}, len(change))
+	return d, nil
 }
 
 // storedChange is what the history row of change c, applied to before to give after, holds: the

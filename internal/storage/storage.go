@@ -57,8 +57,9 @@ type Store struct {
 	w *sql.DB // the one writer connection
 	r *sql.DB // read-only pool
 
-	cache  *recordCache // id → current record, as last seen
-	limits Limits
+	cache     *recordCache // id → current record, as last seen
+	snapshots *recordCache // id@revision → the design a snapshot holds, decoded
+	limits    Limits
 
 	compactMu   sync.Mutex
 	compacting  map[string]bool // designs whose history is being compacted
@@ -77,7 +78,8 @@ type Options struct {
 	// Log receives the store's findings about the database's health; nothing is logged when nil.
 	Log *slog.Logger
 	// CacheBytes bounds the memory the cache of current designs may take, as estimated from their
-	// stored size: DefaultCacheBytes when zero.
+	// stored size: DefaultCacheBytes when zero. Decoded snapshots of history may take a quarter
+	// of it more.
 	CacheBytes int64
 	// Limits bound what one design may hold.
 	Limits Limits
@@ -126,7 +128,7 @@ func OpenWith(ctx context.Context, path string, opts Options) (*Store, error) {
 	if cacheBytes == 0 {
 		cacheBytes = DefaultCacheBytes
 	}
-	s := &Store{w: w, cache: newRecordCache(cacheBytes), limits: opts.Limits.withDefaults(), compacting: map[string]bool{},
+	s := &Store{w: w, cache: newRecordCache(cacheBytes), snapshots: newRecordCache(cacheBytes / 4), limits: opts.Limits.withDefaults(), compacting: map[string]bool{},
 		path: path, log: log}
 	// The writer goes first: it creates the file, switches it to WAL, checks and migrates it.
 	damage, err := s.quickCheck(ctx)
