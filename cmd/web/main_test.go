@@ -46,7 +46,7 @@ func TestServeFlagsFallBackToEnvironment(t *testing.T) {
 // for no limit, and refuses zero and words with the name of what was wrong.
 func TestServeLimitFlags(t *testing.T) {
 	cfg, err := parseServe(nil, &bytes.Buffer{})
-	if err != nil || cfg.maxItemsPerTable != 25000 || cfg.maxDesignBytes != 16<<20 || cfg.maxStreamsPerClient != 200 || cfg.maxConns != 4096 || cfg.snapshotEvery != 64 {
+	if err != nil || cfg.maxItemsPerTable != 25000 || cfg.maxDesignBytes != 16<<20 || cfg.maxStreamsPerClient != 200 || cfg.maxConns != 4096 || cfg.snapshotEvery != 128 {
 		t.Fatalf("defaults: %+v %v", cfg, err)
 	}
 	t.Setenv("DYNALOOM_MAX_ITEMS_PER_TABLE", "500")

@@ -208,9 +208,11 @@ func (s *Store) ApplyEdit(ctx context.Context, id string, ed Edit) (Record, erro
 		if err := checkConflict(ctx, tx, id, ed, rev, from); err != nil {
 			return err
 		}
-		cur, err := s.current(ctx, tx, id)
-		if err != nil {
-			return err
+		cur, ok := s.cache.get(id, rev)
+		if !ok {
+			if cur, err = s.current(ctx, tx, id); err != nil {
+				return err
+			}
 		}
 		d, err := c.Apply(cur.Design)
 		if err != nil {
