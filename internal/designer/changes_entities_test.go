@@ -1,53 +1,15 @@
-package designer
+package designer_test
 
 import (
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
+
+	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/designertest"
 )
 
-// changeCase is one application of a change to the HR example: either it is refused for field, or
-// it succeeds and check inspects the result.
-type changeCase struct {
-	name   string
-	change Change
-	field  string
-	check  func(t *testing.T, before, after Design)
-}
-
-// runChangeCases applies each case to a fresh HR design and checks, besides the case's own
-// expectations, that the design given to Apply is unchanged and that the result is a valid,
-// already normalized design.
-func runChangeCases(t *testing.T, cases []changeCase) {
-	t.Helper()
-	for _, tt := range cases {
-		t.Run(tt.name, func(t *testing.T) {
-			d := hrDesign(t)
-			before := mustMarshal(t, d)
-			got, err := tt.change.Apply(d)
-			assertUnchanged(t, before, d)
-			if tt.field != "" {
-				wantValidationError(t, err, tt.field)
-				return
-			}
-			if err != nil {
-				t.Fatalf("Apply: %v", err)
-			}
-			if err := Check(got); err != nil {
-				t.Fatalf("Check after Apply: %v", err)
-			}
-			if !reflect.DeepEqual(Normalize(got), got) {
-				t.Errorf("Apply left the design needing Normalize")
-			}
-			if tt.check != nil {
-				tt.check(t, d, got)
-			}
-		})
-	}
-}
-
-func entityNames(d Design) []string {
+func entityNames(d designer.Design) []string {
 	var names []string
 	for _, e := range d.Entities {
 		names = append(names, e.Name)
@@ -55,7 +17,7 @@ func entityNames(d Design) []string {
 	return names
 }
 
-func attributeNames(e Entity) []string {
+func attributeNames(e designer.Entity) []string {
 	var names []string
 	for _, a := range e.Attributes {
 		names = append(names, a.Name)
@@ -63,7 +25,7 @@ func attributeNames(e Entity) []string {
 	return names
 }
 
-func mustEntity(t *testing.T, d Design, name string) Entity {
+func mustEntity(t *testing.T, d designer.Design, name string) designer.Entity {
 	t.Helper()
 	e, _, ok := d.EntityByName(name)
 	if !ok {
@@ -74,8 +36,8 @@ func mustEntity(t *testing.T, d Design, name string) Entity {
 
 func TestAddEntity(t *testing.T) {
 	t.Parallel()
-	runChangeCases(t, []changeCase{
-		{name: "adds at the end", change: AddEntity{Name: "  Office "}, check: func(t *testing.T, before, after Design) {
+	designertest.RunChangeCases(t, designertest.HRDesign(t), []designertest.ChangeCase{
+		{Name: "adds at the end", Change: designer.AddEntity{Name: "  Office "}, Check: func(t *testing.T, before, after designer.Design) {
 			if len(after.Entities) != len(before.Entities)+1 {
 				t.Fatalf("entities = %d", len(after.Entities))
 			}
@@ -84,13 +46,13 @@ func TestAddEntity(t *testing.T) {
 				t.Errorf("added %+v", last)
 			}
 		}},
-		{name: "names are case-sensitive", change: AddEntity{Name: "employee"}},
-		{name: "duplicate", change: AddEntity{Name: "Employee"}, field: "name"},
-		{name: "empty", change: AddEntity{Name: " "}, field: "name"},
-		{name: "two lines", change: AddEntity{Name: "A\nB"}, field: "name"},
-		{name: "too long", change: AddEntity{Name: strings.Repeat("x", MaxNameLen+1)}, field: "name"},
+		{Name: "names are case-sensitive", Change: designer.AddEntity{Name: "employee"}},
+		{Name: "duplicate", Change: designer.AddEntity{Name: "Employee"}, Field: "name"},
+		{Name: "empty", Change: designer.AddEntity{Name: " "}, Field: "name"},
+		{Name: "two lines", Change: designer.AddEntity{Name: "A\nB"}, Field: "name"},
+		{Name: "too long", Change: designer.AddEntity{Name: strings.Repeat("x", designer.MaxNameLen+1)}, Field: "name"},
 	})
-	_, err := AddEntity{Name: "Employee"}.Apply(hrDesign(t))
+	_, err := designer.AddEntity{Name: "Employee"}.Apply(designertest.HRDesign(t))
 	if err == nil || err.Error() != `name: there is already an entity named "Employee"` {
 		t.Errorf("error = %v", err)
 	}
@@ -98,13 +60,13 @@ func TestAddEntity(t *testing.T) {
 
 func TestAddEntity_doesNotWriteIntoSharedBackingArray(t *testing.T) {
 	t.Parallel()
-	d := hrDesign(t)
-	d.Entities = append(make([]Entity, 0, 20), d.Entities...)
-	a, err := AddEntity{Name: "A"}.Apply(d)
+	d := designertest.HRDesign(t)
+	d.Entities = append(make([]designer.Entity, 0, 20), d.Entities...)
+	a, err := designer.AddEntity{Name: "A"}.Apply(d)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := AddEntity{Name: "B"}.Apply(d)
+	b, err := designer.AddEntity{Name: "B"}.Apply(d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,8 +77,8 @@ func TestAddEntity_doesNotWriteIntoSharedBackingArray(t *testing.T) {
 
 func TestRenameEntity(t *testing.T) {
 	t.Parallel()
-	runChangeCases(t, []changeCase{
-		{name: "every reference follows", change: RenameEntity{Entity: "Employee", To: "Staff"}, check: func(t *testing.T, before, after Design) {
+	designertest.RunChangeCases(t, designertest.HRDesign(t), []designertest.ChangeCase{
+		{Name: "every reference follows", Change: designer.RenameEntity{Entity: "Employee", To: "Staff"}, Check: func(t *testing.T, before, after designer.Design) {
 			if _, _, ok := after.EntityByName("Employee"); ok {
 				t.Errorf("old name still there")
 			}
@@ -124,7 +86,7 @@ func TestRenameEntity(t *testing.T) {
 				t.Errorf("renamed entity at %d, want it where it was", i)
 			}
 			// The HR example also has a table called Employee; that name is not a reference.
-			out := strings.ReplaceAll(string(mustMarshal(t, after)), `"table": "Employee"`, "")
+			out := strings.ReplaceAll(string(designertest.MustMarshal(t, after)), `"table": "Employee"`, "")
 			if n := strings.Count(out, `"Employee"`); n != 1 {
 				t.Errorf("%d references to the old name remain besides the table's name", n-1)
 			}
@@ -145,26 +107,26 @@ func TestRenameEntity(t *testing.T) {
 				t.Errorf("an unrelated table's taxonomy was copied")
 			}
 		}},
-		{name: "relationships follow at either end", change: RenameEntity{Entity: "Department", To: "Dept"}, check: func(t *testing.T, _, after Design) {
+		{Name: "relationships follow at either end", Change: designer.RenameEntity{Entity: "Department", To: "Dept"}, Check: func(t *testing.T, _, after designer.Design) {
 			for _, r := range after.Relationships {
 				if r.From == "Department" || r.To == "Department" {
 					t.Errorf("relationship %s still names Department", r.ID)
 				}
 			}
 		}},
-		{name: "same name is a no-op", change: RenameEntity{Entity: "Employee", To: "Employee"}},
-		{name: "case change", change: RenameEntity{Entity: "Employee", To: "EMPLOYEE"}},
-		{name: "unknown entity", change: RenameEntity{Entity: "Employe", To: "Staff"}, field: "entity"},
-		{name: "taken", change: RenameEntity{Entity: "Employee", To: "Department"}, field: "to"},
-		{name: "empty", change: RenameEntity{Entity: "Employee", To: ""}, field: "to"},
+		{Name: "same name is a no-op", Change: designer.RenameEntity{Entity: "Employee", To: "Employee"}},
+		{Name: "case change", Change: designer.RenameEntity{Entity: "Employee", To: "EMPLOYEE"}},
+		{Name: "unknown entity", Change: designer.RenameEntity{Entity: "Employe", To: "Staff"}, Field: "entity"},
+		{Name: "taken", Change: designer.RenameEntity{Entity: "Employee", To: "Department"}, Field: "to"},
+		{Name: "empty", Change: designer.RenameEntity{Entity: "Employee", To: ""}, Field: "to"},
 	})
 }
 
 func TestRenameEntity_selfRelationship(t *testing.T) {
 	t.Parallel()
-	d := hrDesign(t)
-	d.Relationships = append(slices.Clip(d.Relationships), Relationship{ID: "r99", From: "Employee", To: "Employee", Kind: OneToMany})
-	got, err := RenameEntity{Entity: "Employee", To: "Person"}.Apply(d)
+	d := designertest.HRDesign(t)
+	d.Relationships = append(slices.Clip(d.Relationships), designer.Relationship{ID: "r99", From: "Employee", To: "Employee", Kind: designer.OneToMany})
+	got, err := designer.RenameEntity{Entity: "Employee", To: "Person"}.Apply(d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,8 +137,8 @@ func TestRenameEntity_selfRelationship(t *testing.T) {
 
 func TestDeleteEntity_cascades(t *testing.T) {
 	t.Parallel()
-	runChangeCases(t, []changeCase{
-		{name: "Employee", change: DeleteEntity{Entity: "Employee"}, check: func(t *testing.T, before, after Design) {
+	designertest.RunChangeCases(t, designertest.HRDesign(t), []designertest.ChangeCase{
+		{Name: "Employee", Change: designer.DeleteEntity{Entity: "Employee"}, Check: func(t *testing.T, before, after designer.Design) {
 			if slices.Contains(entityNames(after), "Employee") || len(after.Entities) != len(before.Entities)-1 {
 				t.Errorf("entities = %v", entityNames(after))
 			}
@@ -206,9 +168,9 @@ func TestDeleteEntity_cascades(t *testing.T) {
 				t.Errorf("the SK taxonomy is the table's; it should keep its line")
 			}
 		}},
-		{name: "unknown", change: DeleteEntity{Entity: "Ordr"}, field: "entity"},
+		{Name: "unknown", Change: designer.DeleteEntity{Entity: "Ordr"}, Field: "entity"},
 	})
-	_, err := DeleteEntity{Entity: "Ordr"}.Apply(hrDesign(t))
+	_, err := designer.DeleteEntity{Entity: "Ordr"}.Apply(designertest.HRDesign(t))
 	if err == nil || !strings.Contains(err.Error(), `no entity named "Ordr"`) {
 		t.Errorf("error = %v", err)
 	}
@@ -216,72 +178,72 @@ func TestDeleteEntity_cascades(t *testing.T) {
 
 func TestSetEntityDescription(t *testing.T) {
 	t.Parallel()
-	runChangeCases(t, []changeCase{
-		{name: "sets", change: SetEntityDescription{Entity: "Department", Description: "A unit\nof the company  "}, check: func(t *testing.T, _, after Design) {
+	designertest.RunChangeCases(t, designertest.HRDesign(t), []designertest.ChangeCase{
+		{Name: "sets", Change: designer.SetEntityDescription{Entity: "Department", Description: "A unit\nof the company  "}, Check: func(t *testing.T, _, after designer.Design) {
 			if got := mustEntity(t, after, "Department").Description; got != "A unit\nof the company" {
 				t.Errorf("description = %q", got)
 			}
 		}},
-		{name: "clears", change: SetEntityDescription{Entity: "Department"}},
-		{name: "unknown", change: SetEntityDescription{Entity: "Dept", Description: "x"}, field: "entity"},
-		{name: "control character", change: SetEntityDescription{Entity: "Department", Description: "a\x00"}, field: "description"},
+		{Name: "clears", Change: designer.SetEntityDescription{Entity: "Department"}},
+		{Name: "unknown", Change: designer.SetEntityDescription{Entity: "Dept", Description: "x"}, Field: "entity"},
+		{Name: "control character", Change: designer.SetEntityDescription{Entity: "Department", Description: "a\x00"}, Field: "description"},
 	})
 }
 
 func TestMoveEntity(t *testing.T) {
 	t.Parallel()
-	order := func(want ...string) func(*testing.T, Design, Design) {
-		return func(t *testing.T, _, after Design) {
+	order := func(want ...string) func(*testing.T, designer.Design, designer.Design) {
+		return func(t *testing.T, _, after designer.Design) {
 			if got := entityNames(after)[:len(want)]; !slices.Equal(got, want) {
 				t.Errorf("order = %v, want it to start %v", entityNames(after), want)
 			}
 		}
 	}
-	runChangeCases(t, []changeCase{
-		{name: "down", change: MoveEntity{Entity: "Employee", To: 2}, check: order("Department", "SalaryRecord", "Employee", "TitleRecord")},
-		{name: "up", change: MoveEntity{Entity: "TitleRecord", To: 0}, check: order("TitleRecord", "Employee", "Department")},
-		{name: "same place", change: MoveEntity{Entity: "Employee", To: 0}, check: order("Employee", "Department")},
-		{name: "clamped low", change: MoveEntity{Entity: "Department", To: -4}, check: order("Department", "Employee")},
-		{name: "clamped high", change: MoveEntity{Entity: "Employee", To: 99}, check: func(t *testing.T, _, after Design) {
+	designertest.RunChangeCases(t, designertest.HRDesign(t), []designertest.ChangeCase{
+		{Name: "down", Change: designer.MoveEntity{Entity: "Employee", To: 2}, Check: order("Department", "SalaryRecord", "Employee", "TitleRecord")},
+		{Name: "up", Change: designer.MoveEntity{Entity: "TitleRecord", To: 0}, Check: order("TitleRecord", "Employee", "Department")},
+		{Name: "same place", Change: designer.MoveEntity{Entity: "Employee", To: 0}, Check: order("Employee", "Department")},
+		{Name: "clamped low", Change: designer.MoveEntity{Entity: "Department", To: -4}, Check: order("Department", "Employee")},
+		{Name: "clamped high", Change: designer.MoveEntity{Entity: "Employee", To: 99}, Check: func(t *testing.T, _, after designer.Design) {
 			if names := entityNames(after); names[len(names)-1] != "Employee" {
 				t.Errorf("order = %v", names)
 			}
 		}},
-		{name: "unknown", change: MoveEntity{Entity: "X", To: 1}, field: "entity"},
+		{Name: "unknown", Change: designer.MoveEntity{Entity: "X", To: 1}, Field: "entity"},
 	})
 }
 
 func TestSetEntityGap(t *testing.T) {
 	t.Parallel()
-	gaps := func(want ...string) func(*testing.T, Design, Design) {
-		return func(t *testing.T, _, after Design) {
+	gaps := func(want ...string) func(*testing.T, designer.Design, designer.Design) {
+		return func(t *testing.T, _, after designer.Design) {
 			if got := mustEntity(t, after, "Department").AcceptedGaps; !slices.Equal(got, want) {
 				t.Errorf("gaps = %q, want %q", got, want)
 			}
 		}
 	}
-	runChangeCases(t, []changeCase{
-		{name: "accept", change: SetEntityGap{Entity: "Department", Gap: GapNoWrite, Accepted: true}, check: gaps(GapNoWrite)},
-		{name: "withdraw what is not there", change: SetEntityGap{Entity: "Department", Gap: GapNoRead}, check: gaps()},
-		{name: "unknown gap", change: SetEntityGap{Entity: "Department", Gap: "no_use", Accepted: true}, field: "gap"},
-		{name: "unknown entity", change: SetEntityGap{Entity: "Dept", Gap: GapNoRead, Accepted: true}, field: "entity"},
+	designertest.RunChangeCases(t, designertest.HRDesign(t), []designertest.ChangeCase{
+		{Name: "accept", Change: designer.SetEntityGap{Entity: "Department", Gap: designer.GapNoWrite, Accepted: true}, Check: gaps(designer.GapNoWrite)},
+		{Name: "withdraw what is not there", Change: designer.SetEntityGap{Entity: "Department", Gap: designer.GapNoRead}, Check: gaps()},
+		{Name: "unknown gap", Change: designer.SetEntityGap{Entity: "Department", Gap: "no_use", Accepted: true}, Field: "gap"},
+		{Name: "unknown entity", Change: designer.SetEntityGap{Entity: "Dept", Gap: designer.GapNoRead, Accepted: true}, Field: "entity"},
 	})
-	d := hrDesign(t)
-	for _, c := range []SetEntityGap{
-		{Entity: "Department", Gap: GapNoWrite, Accepted: true},
-		{Entity: "Department", Gap: GapNoRead, Accepted: true},
-		{Entity: "Department", Gap: GapNoWrite, Accepted: true},
+	d := designertest.HRDesign(t)
+	for _, c := range []designer.SetEntityGap{
+		{Entity: "Department", Gap: designer.GapNoWrite, Accepted: true},
+		{Entity: "Department", Gap: designer.GapNoRead, Accepted: true},
+		{Entity: "Department", Gap: designer.GapNoWrite, Accepted: true},
 	} {
 		var err error
 		if d, err = c.Apply(d); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if got := mustEntity(t, d, "Department").AcceptedGaps; !slices.Equal(got, []string{GapNoRead, GapNoWrite}) {
+	if got := mustEntity(t, d, "Department").AcceptedGaps; !slices.Equal(got, []string{designer.GapNoRead, designer.GapNoWrite}) {
 		t.Errorf("gaps = %q, want sorted and unique", got)
 	}
-	d, _ = SetEntityGap{Entity: "Department", Gap: GapNoRead}.Apply(d)
-	d, _ = SetEntityGap{Entity: "Department", Gap: GapNoWrite}.Apply(d)
+	d, _ = designer.SetEntityGap{Entity: "Department", Gap: designer.GapNoRead}.Apply(d)
+	d, _ = designer.SetEntityGap{Entity: "Department", Gap: designer.GapNoWrite}.Apply(d)
 	if got := mustEntity(t, d, "Department").AcceptedGaps; got != nil {
 		t.Errorf("gaps = %q, want nil once none is accepted", got)
 	}
@@ -289,54 +251,54 @@ func TestSetEntityGap(t *testing.T) {
 
 func TestAttributeChanges(t *testing.T) {
 	t.Parallel()
-	attrs := func(want ...string) func(*testing.T, Design, Design) {
-		return func(t *testing.T, _, after Design) {
+	attrs := func(want ...string) func(*testing.T, designer.Design, designer.Design) {
+		return func(t *testing.T, _, after designer.Design) {
 			if got := attributeNames(mustEntity(t, after, "TitleRecord")); !slices.Equal(got, want) {
 				t.Errorf("attributes = %v, want %v", got, want)
 			}
 		}
 	}
-	last := func(want Attribute) func(*testing.T, Design, Design) {
-		return func(t *testing.T, _, after Design) {
+	last := func(want designer.Attribute) func(*testing.T, designer.Design, designer.Design) {
+		return func(t *testing.T, _, after designer.Design) {
 			e := mustEntity(t, after, "TitleRecord")
 			if a := e.Attributes[len(e.Attributes)-1]; a != want {
 				t.Errorf("added %+v, want %+v", a, want)
 			}
 		}
 	}
-	runChangeCases(t, []changeCase{
-		{name: "add defaults to S", change: AddAttribute{Entity: "TitleRecord", Name: " grade "}, check: last(Attribute{Name: "grade", Type: S})},
-		{name: "add with a type in lower case", change: AddAttribute{Entity: "TitleRecord", Name: "grade", Type: "n"}, check: last(Attribute{Name: "grade", Type: N})},
-		{name: "add with a type by name", change: AddAttribute{Entity: "TitleRecord", Name: "tags", Type: "string set"}, check: last(Attribute{Name: "tags", Type: SS})},
-		{name: "add duplicate", change: AddAttribute{Entity: "TitleRecord", Name: "title"}, field: "name"},
-		{name: "add bad type", change: AddAttribute{Entity: "TitleRecord", Name: "x", Type: "DATE"}, field: "type"},
-		{name: "add empty name", change: AddAttribute{Entity: "TitleRecord", Name: ""}, field: "name"},
-		{name: "add to unknown", change: AddAttribute{Entity: "Title", Name: "x"}, field: "entity"},
-		{name: "rename", change: RenameAttribute{Entity: "TitleRecord", Attribute: "title", To: "job_title"}, check: attrs("emp_no", "from_date", "to_date", "job_title")},
-		{name: "rename to itself", change: RenameAttribute{Entity: "TitleRecord", Attribute: "title", To: "title"}, check: attrs("emp_no", "from_date", "to_date", "title")},
-		{name: "rename to taken", change: RenameAttribute{Entity: "TitleRecord", Attribute: "title", To: "from_date"}, field: "to"},
-		{name: "rename to empty", change: RenameAttribute{Entity: "TitleRecord", Attribute: "title", To: " "}, field: "to"},
-		{name: "rename unknown", change: RenameAttribute{Entity: "TitleRecord", Attribute: "salary", To: "x"}, field: "attribute"},
-		{name: "set type", change: SetAttributeType{Entity: "TitleRecord", Attribute: "from_date", Type: N}, check: func(t *testing.T, _, after Design) {
-			if a := mustEntity(t, after, "TitleRecord").Attributes[1]; a.Type != N {
+	designertest.RunChangeCases(t, designertest.HRDesign(t), []designertest.ChangeCase{
+		{Name: "add defaults to S", Change: designer.AddAttribute{Entity: "TitleRecord", Name: " grade "}, Check: last(designer.Attribute{Name: "grade", Type: designer.S})},
+		{Name: "add with a type in lower case", Change: designer.AddAttribute{Entity: "TitleRecord", Name: "grade", Type: "n"}, Check: last(designer.Attribute{Name: "grade", Type: designer.N})},
+		{Name: "add with a type by name", Change: designer.AddAttribute{Entity: "TitleRecord", Name: "tags", Type: "string set"}, Check: last(designer.Attribute{Name: "tags", Type: designer.SS})},
+		{Name: "add duplicate", Change: designer.AddAttribute{Entity: "TitleRecord", Name: "title"}, Field: "name"},
+		{Name: "add bad type", Change: designer.AddAttribute{Entity: "TitleRecord", Name: "x", Type: "DATE"}, Field: "type"},
+		{Name: "add empty name", Change: designer.AddAttribute{Entity: "TitleRecord", Name: ""}, Field: "name"},
+		{Name: "add to unknown", Change: designer.AddAttribute{Entity: "Title", Name: "x"}, Field: "entity"},
+		{Name: "rename", Change: designer.RenameAttribute{Entity: "TitleRecord", Attribute: "title", To: "job_title"}, Check: attrs("emp_no", "from_date", "to_date", "job_title")},
+		{Name: "rename to itself", Change: designer.RenameAttribute{Entity: "TitleRecord", Attribute: "title", To: "title"}, Check: attrs("emp_no", "from_date", "to_date", "title")},
+		{Name: "rename to taken", Change: designer.RenameAttribute{Entity: "TitleRecord", Attribute: "title", To: "from_date"}, Field: "to"},
+		{Name: "rename to empty", Change: designer.RenameAttribute{Entity: "TitleRecord", Attribute: "title", To: " "}, Field: "to"},
+		{Name: "rename unknown", Change: designer.RenameAttribute{Entity: "TitleRecord", Attribute: "salary", To: "x"}, Field: "attribute"},
+		{Name: "set type", Change: designer.SetAttributeType{Entity: "TitleRecord", Attribute: "from_date", Type: designer.N}, Check: func(t *testing.T, _, after designer.Design) {
+			if a := mustEntity(t, after, "TitleRecord").Attributes[1]; a.Type != designer.N {
 				t.Errorf("type = %q", a.Type)
 			}
 		}},
-		{name: "set type empty", change: SetAttributeType{Entity: "TitleRecord", Attribute: "from_date"}, field: "type"},
-		{name: "set type bad", change: SetAttributeType{Entity: "TitleRecord", Attribute: "from_date", Type: "DATE"}, field: "type"},
-		{name: "set type unknown attribute", change: SetAttributeType{Entity: "TitleRecord", Attribute: "x", Type: S}, field: "attribute"},
-		{name: "delete", change: DeleteAttribute{Entity: "TitleRecord", Attribute: "to_date"}, check: attrs("emp_no", "from_date", "title")},
-		{name: "delete unknown", change: DeleteAttribute{Entity: "TitleRecord", Attribute: "nope"}, field: "attribute"},
-		{name: "move up", change: MoveAttribute{Entity: "TitleRecord", Attribute: "title", To: 0}, check: attrs("title", "emp_no", "from_date", "to_date")},
-		{name: "move clamped", change: MoveAttribute{Entity: "TitleRecord", Attribute: "emp_no", To: 7}, check: attrs("from_date", "to_date", "title", "emp_no")},
-		{name: "move unknown entity", change: MoveAttribute{Entity: "T", Attribute: "title", To: 0}, field: "entity"},
+		{Name: "set type empty", Change: designer.SetAttributeType{Entity: "TitleRecord", Attribute: "from_date"}, Field: "type"},
+		{Name: "set type bad", Change: designer.SetAttributeType{Entity: "TitleRecord", Attribute: "from_date", Type: "DATE"}, Field: "type"},
+		{Name: "set type unknown attribute", Change: designer.SetAttributeType{Entity: "TitleRecord", Attribute: "x", Type: designer.S}, Field: "attribute"},
+		{Name: "delete", Change: designer.DeleteAttribute{Entity: "TitleRecord", Attribute: "to_date"}, Check: attrs("emp_no", "from_date", "title")},
+		{Name: "delete unknown", Change: designer.DeleteAttribute{Entity: "TitleRecord", Attribute: "nope"}, Field: "attribute"},
+		{Name: "move up", Change: designer.MoveAttribute{Entity: "TitleRecord", Attribute: "title", To: 0}, Check: attrs("title", "emp_no", "from_date", "to_date")},
+		{Name: "move clamped", Change: designer.MoveAttribute{Entity: "TitleRecord", Attribute: "emp_no", To: 7}, Check: attrs("from_date", "to_date", "title", "emp_no")},
+		{Name: "move unknown entity", Change: designer.MoveAttribute{Entity: "T", Attribute: "title", To: 0}, Field: "entity"},
 	})
 }
 
 func TestRelationshipChanges(t *testing.T) {
 	t.Parallel()
-	rel := func(check func(*testing.T, Relationship)) func(*testing.T, Design, Design) {
-		return func(t *testing.T, _, after Design) {
+	rel := func(check func(*testing.T, designer.Relationship)) func(*testing.T, designer.Design, designer.Design) {
+		return func(t *testing.T, _, after designer.Design) {
 			r, _, ok := after.RelationshipByID("r2")
 			if !ok {
 				t.Fatal("r2 is gone")
@@ -344,68 +306,68 @@ func TestRelationshipChanges(t *testing.T) {
 			check(t, r)
 		}
 	}
-	runChangeCases(t, []changeCase{
-		{name: "add", change: AddRelationship{From: "Employee", To: "Department", RelationshipKind: "one-to-many"}, check: func(t *testing.T, _, after Design) {
+	designertest.RunChangeCases(t, designertest.HRDesign(t), []designertest.ChangeCase{
+		{Name: "add", Change: designer.AddRelationship{From: "Employee", To: "Department", RelationshipKind: "one-to-many"}, Check: func(t *testing.T, _, after designer.Design) {
 			r := after.Relationships[len(after.Relationships)-1]
-			if r.ID != "r7" || r.From != "Employee" || r.To != "Department" || r.Kind != OneToMany {
+			if r.ID != "r7" || r.From != "Employee" || r.To != "Department" || r.Kind != designer.OneToMany {
 				t.Errorf("added %+v", r)
 			}
 		}},
-		{name: "add M:N", change: AddRelationship{From: "Employee", To: "Department", RelationshipKind: "M:N"}, check: func(t *testing.T, _, after Design) {
-			if r := after.Relationships[len(after.Relationships)-1]; r.Kind != ManyToMany {
+		{Name: "add M:N", Change: designer.AddRelationship{From: "Employee", To: "Department", RelationshipKind: "M:N"}, Check: func(t *testing.T, _, after designer.Design) {
+			if r := after.Relationships[len(after.Relationships)-1]; r.Kind != designer.ManyToMany {
 				t.Errorf("kind = %q", r.Kind)
 			}
 		}},
-		{name: "add unknown from", change: AddRelationship{From: "Emp", To: "Department", RelationshipKind: "1:M"}, field: "from"},
-		{name: "add unknown to", change: AddRelationship{From: "Employee", To: "Dept", RelationshipKind: "1:M"}, field: "to"},
-		{name: "add bad kind", change: AddRelationship{From: "Employee", To: "Department", RelationshipKind: "several"}, field: "kind"},
-		{name: "set kind", change: SetRelationshipField{ID: "r2", Field: "kind", Value: "1:1"}, check: rel(func(t *testing.T, r Relationship) {
-			if r.Kind != OneToOne {
+		{Name: "add unknown from", Change: designer.AddRelationship{From: "Emp", To: "Department", RelationshipKind: "1:M"}, Field: "from"},
+		{Name: "add unknown to", Change: designer.AddRelationship{From: "Employee", To: "Dept", RelationshipKind: "1:M"}, Field: "to"},
+		{Name: "add bad kind", Change: designer.AddRelationship{From: "Employee", To: "Department", RelationshipKind: "several"}, Field: "kind"},
+		{Name: "set kind", Change: designer.SetRelationshipField{ID: "r2", Field: "kind", Value: "1:1"}, Check: rel(func(t *testing.T, r designer.Relationship) {
+			if r.Kind != designer.OneToOne {
 				t.Errorf("kind = %q", r.Kind)
 			}
 		})},
-		{name: "set max count", change: SetRelationshipField{ID: "r2", Field: "max_count", Value: "1,200"}, check: rel(func(t *testing.T, r Relationship) {
+		{Name: "set max count", Change: designer.SetRelationshipField{ID: "r2", Field: "max_count", Value: "1,200"}, Check: rel(func(t *testing.T, r designer.Relationship) {
 			if r.Max == nil || *r.Max != 1200 {
 				t.Errorf("max = %v", r.Max)
 			}
 		})},
-		{name: "clear avg count", change: SetRelationshipField{ID: "r2", Field: "avg_count", Value: ""}, check: rel(func(t *testing.T, r Relationship) {
+		{Name: "clear avg count", Change: designer.SetRelationshipField{ID: "r2", Field: "avg_count", Value: ""}, Check: rel(func(t *testing.T, r designer.Relationship) {
 			if r.Avg != nil {
 				t.Errorf("avg = %v", *r.Avg)
 			}
 		})},
-		{name: "set from", change: SetRelationshipField{ID: "r2", Field: "from", Value: "Department"}, check: rel(func(t *testing.T, r Relationship) {
+		{Name: "set from", Change: designer.SetRelationshipField{ID: "r2", Field: "from", Value: "Department"}, Check: rel(func(t *testing.T, r designer.Relationship) {
 			if r.From != "Department" {
 				t.Errorf("from = %q", r.From)
 			}
 		})},
-		{name: "set notes", change: SetRelationshipField{ID: "r2", Field: "notes", Value: "Grows yearly."}, check: rel(func(t *testing.T, r Relationship) {
+		{Name: "set notes", Change: designer.SetRelationshipField{ID: "r2", Field: "notes", Value: "Grows yearly."}, Check: rel(func(t *testing.T, r designer.Relationship) {
 			if r.Notes != "Grows yearly." {
 				t.Errorf("notes = %q", r.Notes)
 			}
 		})},
-		{name: "set unknown to", change: SetRelationshipField{ID: "r2", Field: "to", Value: "Ordr"}, field: "to"},
-		{name: "set fractional count", change: SetRelationshipField{ID: "r2", Field: "avg_count", Value: "2.5"}, field: "avg_count"},
-		{name: "set bad kind", change: SetRelationshipField{ID: "r2", Field: "kind", Value: "lots"}, field: "kind"},
-		{name: "set unknown field", change: SetRelationshipField{ID: "r2", Field: "colour", Value: "red"}, field: "field"},
-		{name: "set unknown id", change: SetRelationshipField{ID: "r42", Field: "notes"}, field: "id"},
-		{name: "delete", change: DeleteRelationship{ID: "r2"}, check: func(t *testing.T, before, after Design) {
+		{Name: "set unknown to", Change: designer.SetRelationshipField{ID: "r2", Field: "to", Value: "Ordr"}, Field: "to"},
+		{Name: "set fractional count", Change: designer.SetRelationshipField{ID: "r2", Field: "avg_count", Value: "2.5"}, Field: "avg_count"},
+		{Name: "set bad kind", Change: designer.SetRelationshipField{ID: "r2", Field: "kind", Value: "lots"}, Field: "kind"},
+		{Name: "set unknown field", Change: designer.SetRelationshipField{ID: "r2", Field: "colour", Value: "red"}, Field: "field"},
+		{Name: "set unknown id", Change: designer.SetRelationshipField{ID: "r42", Field: "notes"}, Field: "id"},
+		{Name: "delete", Change: designer.DeleteRelationship{ID: "r2"}, Check: func(t *testing.T, before, after designer.Design) {
 			if _, _, ok := after.RelationshipByID("r2"); ok || len(after.Relationships) != len(before.Relationships)-1 {
 				t.Errorf("r2 not deleted")
 			}
 		}},
-		{name: "delete unknown", change: DeleteRelationship{ID: "r42"}, field: "id"},
+		{Name: "delete unknown", Change: designer.DeleteRelationship{ID: "r42"}, Field: "id"},
 	})
 }
 
 func TestAddRelationship_idIsNotReused(t *testing.T) {
 	t.Parallel()
-	d := hrDesign(t)
-	d, err := DeleteRelationship{ID: "r3"}.Apply(d)
+	d := designertest.HRDesign(t)
+	d, err := designer.DeleteRelationship{ID: "r3"}.Apply(d)
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err = AddRelationship{From: "Employee", To: "Department"}.Apply(d)
+	d, err = designer.AddRelationship{From: "Employee", To: "Department"}.Apply(d)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package designer
+package designer_test
 
 import (
 	"fmt"
@@ -6,9 +6,12 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/designertest"
 )
 
-func mustPattern(t *testing.T, d Design, id string) Pattern {
+func mustPattern(t *testing.T, d designer.Design, id string) designer.Pattern {
 	t.Helper()
 	p, _, ok := d.PatternByID(id)
 	if !ok {
@@ -17,7 +20,7 @@ func mustPattern(t *testing.T, d Design, id string) Pattern {
 	return p
 }
 
-func patternIDs(d Design) []string {
+func patternIDs(d designer.Design) []string {
 	var ids []string
 	for _, p := range d.Patterns {
 		ids = append(ids, p.ID)
@@ -27,33 +30,33 @@ func patternIDs(d Design) []string {
 
 func TestAddPattern(t *testing.T) {
 	t.Parallel()
-	runChangeCases(t, []changeCase{
-		{name: "at the end", change: AddPattern{Type: "W", Description: "Close a department", Entities: []string{"Department"}}, check: func(t *testing.T, before, after Design) {
+	designertest.RunChangeCases(t, designertest.HRDesign(t), []designertest.ChangeCase{
+		{Name: "at the end", Change: designer.AddPattern{Type: "W", Description: "Close a department", Entities: []string{"Department"}}, Check: func(t *testing.T, before, after designer.Design) {
 			p := after.Patterns[len(after.Patterns)-1]
-			want := Pattern{ID: "ap17", Number: 17, Type: Write, Description: "Close a department", Status: StatusOpen, Entities: []string{"Department"}}
+			want := designer.Pattern{ID: "ap17", Number: 17, Type: designer.Write, Description: "Close a department", Status: designer.StatusOpen, Entities: []string{"Department"}}
 			if !reflect.DeepEqual(p, want) {
 				t.Errorf("added %+v, want %+v", p, want)
 			}
 		}},
-		{name: "after a pattern", change: AddPattern{After: "ap3"}, check: func(t *testing.T, _, after Design) {
+		{Name: "after a pattern", Change: designer.AddPattern{After: "ap3"}, Check: func(t *testing.T, _, after designer.Design) {
 			if ids := patternIDs(after); !slices.Equal(ids[:5], []string{"ap1", "ap2", "ap3", "ap17", "ap4"}) {
 				t.Errorf("order = %v", ids)
 			}
-			if p := after.Patterns[3]; p.Number != 17 || p.Type != "" || p.Status != StatusOpen {
+			if p := after.Patterns[3]; p.Number != 17 || p.Type != "" || p.Status != designer.StatusOpen {
 				t.Errorf("added %+v", p)
 			}
 		}},
-		{name: "after the last", change: AddPattern{After: "ap16"}, check: func(t *testing.T, _, after Design) {
+		{Name: "after the last", Change: designer.AddPattern{After: "ap16"}, Check: func(t *testing.T, _, after designer.Design) {
 			if ids := patternIDs(after); ids[len(ids)-1] != "ap17" {
 				t.Errorf("order = %v", ids)
 			}
 		}},
-		{name: "unknown after", change: AddPattern{After: "ap99"}, field: "after"},
-		{name: "bad type", change: AddPattern{Type: "query"}, field: "type"},
-		{name: "unknown entity", change: AddPattern{Entities: []string{"Employee", "Ordr"}}, field: "entities"},
-		{name: "bad description", change: AddPattern{Description: "a\x01"}, field: "description"},
+		{Name: "unknown after", Change: designer.AddPattern{After: "ap99"}, Field: "after"},
+		{Name: "bad type", Change: designer.AddPattern{Type: "query"}, Field: "type"},
+		{Name: "unknown entity", Change: designer.AddPattern{Entities: []string{"Employee", "Ordr"}}, Field: "entities"},
+		{Name: "bad description", Change: designer.AddPattern{Description: "a\x01"}, Field: "description"},
 	})
-	first, err := AddPattern{Description: "First"}.Apply(Normalize(Design{Name: "x"}))
+	first, err := designer.AddPattern{Description: "First"}.Apply(designer.Normalize(designer.Design{Name: "x"}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,42 +70,42 @@ func TestSetPatternField(t *testing.T) {
 	f := func(v float64) *float64 { return &v }
 	tests := []struct {
 		field, value string
-		want         func(Pattern) any
+		want         func(designer.Pattern) any
 		wantValue    any
 	}{
-		{"number", "17", func(p Pattern) any { return p.Number }, 17},
-		{"number", "#40", func(p Pattern) any { return p.Number }, 40},
-		{"number", "1", func(p Pattern) any { return p.Number }, 1},
-		{"description", "Get the profile\n", func(p Pattern) any { return p.Description }, "Get the profile"},
-		{"type", "W", func(p Pattern) any { return p.Type }, Write},
-		{"type", "Read", func(p Pattern) any { return p.Type }, Read},
-		{"type", "None", func(p Pattern) any { return p.Type }, ""},
-		{"peak_rps", "1,200", func(p Pattern) any { return p.PeakRPS }, f(1200)},
-		{"peak_rps", "500 RPS", func(p Pattern) any { return p.PeakRPS }, f(500)},
-		{"peak_rps", "", func(p Pattern) any { return p.PeakRPS }, (*float64)(nil)},
-		{"avg_rps", "0.5", func(p Pattern) any { return p.AvgRPS }, f(0.5)},
-		{"attributes", " emp_no, first_name,, last_name ,emp_no", func(p Pattern) any { return p.Attributes }, []string{"emp_no", "first_name", "last_name"}},
-		{"attributes", "", func(p Pattern) any { return p.Attributes }, []string(nil)},
-		{"latency_slo", "<10 ms p99", func(p Pattern) any { return p.LatencySLO }, "<10 ms p99"},
-		{"consistency", "strongly consistent", func(p Pattern) any { return p.Consistency }, Strong},
-		{"consistency", "Eventual", func(p Pattern) any { return p.Consistency }, Eventual},
-		{"consistency", "", func(p Pattern) any { return p.Consistency }, ""},
-		{"result_bound", "one item", func(p Pattern) any { return p.ResultBound }, "one item"},
-		{"item_size_band", "<1 KB", func(p Pattern) any { return p.SizeBand }, "<1 KB"},
-		{"key_notes", "needs emp_no", func(p Pattern) any { return p.KeyNotes }, "needs emp_no"},
-		{"considerations", "cache it", func(p Pattern) any { return p.Considerations }, "cache it"},
-		{"status", "⚠️", func(p Pattern) any { return p.Status }, StatusAtRisk},
-		{"status", "solved", func(p Pattern) any { return p.Status }, StatusSolved},
-		{"status", "❌", func(p Pattern) any { return p.Status }, StatusOutside},
-		{"entities", "Department, Employee", func(p Pattern) any { return p.Entities }, []string{"Department", "Employee"}},
-		{"entities", "", func(p Pattern) any { return p.Entities }, []string(nil)},
+		{"number", "17", func(p designer.Pattern) any { return p.Number }, 17},
+		{"number", "#40", func(p designer.Pattern) any { return p.Number }, 40},
+		{"number", "1", func(p designer.Pattern) any { return p.Number }, 1},
+		{"description", "Get the profile\n", func(p designer.Pattern) any { return p.Description }, "Get the profile"},
+		{"type", "W", func(p designer.Pattern) any { return p.Type }, designer.Write},
+		{"type", "Read", func(p designer.Pattern) any { return p.Type }, designer.Read},
+		{"type", "None", func(p designer.Pattern) any { return p.Type }, ""},
+		{"peak_rps", "1,200", func(p designer.Pattern) any { return p.PeakRPS }, f(1200)},
+		{"peak_rps", "500 RPS", func(p designer.Pattern) any { return p.PeakRPS }, f(500)},
+		{"peak_rps", "", func(p designer.Pattern) any { return p.PeakRPS }, (*float64)(nil)},
+		{"avg_rps", "0.5", func(p designer.Pattern) any { return p.AvgRPS }, f(0.5)},
+		{"attributes", " emp_no, first_name,, last_name ,emp_no", func(p designer.Pattern) any { return p.Attributes }, []string{"emp_no", "first_name", "last_name"}},
+		{"attributes", "", func(p designer.Pattern) any { return p.Attributes }, []string(nil)},
+		{"latency_slo", "<10 ms p99", func(p designer.Pattern) any { return p.LatencySLO }, "<10 ms p99"},
+		{"consistency", "strongly consistent", func(p designer.Pattern) any { return p.Consistency }, designer.Strong},
+		{"consistency", "Eventual", func(p designer.Pattern) any { return p.Consistency }, designer.Eventual},
+		{"consistency", "", func(p designer.Pattern) any { return p.Consistency }, ""},
+		{"result_bound", "one item", func(p designer.Pattern) any { return p.ResultBound }, "one item"},
+		{"item_size_band", "<1 KB", func(p designer.Pattern) any { return p.SizeBand }, "<1 KB"},
+		{"key_notes", "needs emp_no", func(p designer.Pattern) any { return p.KeyNotes }, "needs emp_no"},
+		{"considerations", "cache it", func(p designer.Pattern) any { return p.Considerations }, "cache it"},
+		{"status", "⚠️", func(p designer.Pattern) any { return p.Status }, designer.StatusAtRisk},
+		{"status", "solved", func(p designer.Pattern) any { return p.Status }, designer.StatusSolved},
+		{"status", "❌", func(p designer.Pattern) any { return p.Status }, designer.StatusOutside},
+		{"entities", "Department, Employee", func(p designer.Pattern) any { return p.Entities }, []string{"Department", "Employee"}},
+		{"entities", "", func(p designer.Pattern) any { return p.Entities }, []string(nil)},
 	}
-	var cases []changeCase
+	var cases []designertest.ChangeCase
 	for _, tt := range tests {
-		cases = append(cases, changeCase{
-			name:   fmt.Sprintf("%s=%q", tt.field, tt.value),
-			change: SetPatternField{ID: "ap1", Field: tt.field, Value: tt.value},
-			check: func(t *testing.T, before, after Design) {
+		cases = append(cases, designertest.ChangeCase{
+			Name:   fmt.Sprintf("%s=%q", tt.field, tt.value),
+			Change: designer.SetPatternField{ID: "ap1", Field: tt.field, Value: tt.value},
+			Check: func(t *testing.T, before, after designer.Design) {
 				if got := tt.want(mustPattern(t, after, "ap1")); !reflect.DeepEqual(got, tt.wantValue) {
 					t.Errorf("%s = %#v, want %#v", tt.field, got, tt.wantValue)
 				}
@@ -118,32 +121,32 @@ func TestSetPatternField(t *testing.T) {
 		{"number", "2"}, {"number", "0"}, {"number", "one"}, {"number", "1.5"},
 		{"type", "query"}, {"peak_rps", "fast"}, {"peak_rps", "-3"}, {"avg_rps", "lots"},
 		{"attributes", "a, b\x00c"}, {"consistency", "linearizable"}, {"status", "done-ish"}, {"status", ""},
-		{"entities", "Employee, Ordr"}, {"description", "bad \x1b"}, {"latency_slo", strings.Repeat("x", MaxTextLen+1)},
+		{"entities", "Employee, Ordr"}, {"description", "bad \x1b"}, {"latency_slo", strings.Repeat("x", designer.MaxTextLen+1)},
 	} {
-		cases = append(cases, changeCase{
-			name:   fmt.Sprintf("refuses %s=%q", r.field, shorten(r.value)),
-			change: SetPatternField{ID: "ap1", Field: r.field, Value: r.value},
-			field:  r.field,
+		cases = append(cases, designertest.ChangeCase{
+			Name:   fmt.Sprintf("refuses %s=%.60q", r.field, r.value),
+			Change: designer.SetPatternField{ID: "ap1", Field: r.field, Value: r.value},
+			Field:  r.field,
 		})
 	}
 	cases = append(cases,
-		changeCase{name: "unknown field", change: SetPatternField{ID: "ap1", Field: "colour", Value: "red"}, field: "field"},
-		changeCase{name: "mapping is not a field", change: SetPatternField{ID: "ap1", Field: "mapping", Value: "x"}, field: "field"},
-		changeCase{name: "unknown id", change: SetPatternField{ID: "ap99", Field: "peak_rps", Value: "5"}, field: "id"},
+		designertest.ChangeCase{Name: "unknown field", Change: designer.SetPatternField{ID: "ap1", Field: "colour", Value: "red"}, Field: "field"},
+		designertest.ChangeCase{Name: "mapping is not a field", Change: designer.SetPatternField{ID: "ap1", Field: "mapping", Value: "x"}, Field: "field"},
+		designertest.ChangeCase{Name: "unknown id", Change: designer.SetPatternField{ID: "ap99", Field: "peak_rps", Value: "5"}, Field: "id"},
 	)
-	runChangeCases(t, cases)
+	designertest.RunChangeCases(t, designertest.HRDesign(t), cases)
 }
 
 func TestSetPatternField_messages(t *testing.T) {
 	t.Parallel()
-	d := hrDesign(t)
+	d := designertest.HRDesign(t)
 	for _, tt := range []struct {
-		change SetPatternField
+		change designer.SetPatternField
 		want   string
 	}{
-		{SetPatternField{ID: "ap1", Field: "peak_rps", Value: "fast"}, `peak_rps: "fast" is not a number of requests per second`},
-		{SetPatternField{ID: "ap1", Field: "number", Value: "4"}, `number: 4 is already used by pattern 4 "Show a department with the people who have managed it"`},
-		{SetPatternField{ID: "ap1", Field: "entities", Value: "Ordr"}, `entities: no entity named "Ordr"`},
+		{designer.SetPatternField{ID: "ap1", Field: "peak_rps", Value: "fast"}, `peak_rps: "fast" is not a number of requests per second`},
+		{designer.SetPatternField{ID: "ap1", Field: "number", Value: "4"}, `number: 4 is already used by pattern 4 "Show a department with the people who have managed it"`},
+		{designer.SetPatternField{ID: "ap1", Field: "entities", Value: "Ordr"}, `entities: no entity named "Ordr"`},
 	} {
 		_, err := tt.change.Apply(d)
 		if err == nil || err.Error() != tt.want {
@@ -154,8 +157,8 @@ func TestSetPatternField_messages(t *testing.T) {
 
 func TestSetPatternField_numberChangeFollowsIndexReferences(t *testing.T) {
 	t.Parallel()
-	d := hrDesign(t)
-	got, err := SetPatternField{ID: "ap3", Field: "number", Value: "30"}.Apply(d)
+	d := designertest.HRDesign(t)
+	got, err := designer.SetPatternField{ID: "ap3", Field: "number", Value: "30"}.Apply(d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,43 +179,43 @@ func TestSetPatternField_numberChangeFollowsIndexReferences(t *testing.T) {
 
 func TestDeleteAndMovePattern(t *testing.T) {
 	t.Parallel()
-	runChangeCases(t, []changeCase{
-		{name: "delete", change: DeletePattern{ID: "ap2"}, check: func(t *testing.T, before, after Design) {
+	designertest.RunChangeCases(t, designertest.HRDesign(t), []designertest.ChangeCase{
+		{Name: "delete", Change: designer.DeletePattern{ID: "ap2"}, Check: func(t *testing.T, before, after designer.Design) {
 			if ids := patternIDs(after); len(ids) != 15 || slices.Contains(ids, "ap2") {
 				t.Errorf("ids = %v", ids)
 			}
 		}},
-		{name: "delete unknown", change: DeletePattern{ID: "ap2 "}, field: "id"},
-		{name: "move to the top", change: MovePattern{ID: "ap16", To: 0}, check: func(t *testing.T, _, after Design) {
+		{Name: "delete unknown", Change: designer.DeletePattern{ID: "ap2 "}, Field: "id"},
+		{Name: "move to the top", Change: designer.MovePattern{ID: "ap16", To: 0}, Check: func(t *testing.T, _, after designer.Design) {
 			if ids := patternIDs(after); ids[0] != "ap16" || ids[1] != "ap1" || after.Patterns[0].Number != 16 {
 				t.Errorf("ids = %v", ids)
 			}
 		}},
-		{name: "move clamped", change: MovePattern{ID: "ap1", To: 100}, check: func(t *testing.T, _, after Design) {
+		{Name: "move clamped", Change: designer.MovePattern{ID: "ap1", To: 100}, Check: func(t *testing.T, _, after designer.Design) {
 			if ids := patternIDs(after); ids[15] != "ap1" {
 				t.Errorf("ids = %v", ids)
 			}
 		}},
-		{name: "move unknown", change: MovePattern{ID: "nope", To: 1}, field: "id"},
+		{Name: "move unknown", Change: designer.MovePattern{ID: "nope", To: 1}, Field: "id"},
 	})
 }
 
 func TestRenumberPatterns_followsIndexReferences(t *testing.T) {
 	t.Parallel()
-	d := hrDesign(t)
+	d := designertest.HRDesign(t)
 	// Move pattern 7 (read through EmployeesByTitle) to the top and 3 (EmployeesByDepartment) to
 	// the end, then renumber: 7 becomes 1, 3 becomes 16.
-	d, err := MovePattern{ID: "ap7", To: 0}.Apply(d)
+	d, err := designer.MovePattern{ID: "ap7", To: 0}.Apply(d)
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err = MovePattern{ID: "ap3", To: 99}.Apply(d)
+	d, err = designer.MovePattern{ID: "ap3", To: 99}.Apply(d)
 	if err != nil {
 		t.Fatal(err)
 	}
-	before := mustMarshal(t, d)
-	got, err := RenumberPatterns{}.Apply(d)
-	assertUnchanged(t, before, d)
+	before := designertest.MustMarshal(t, d)
+	got, err := designer.RenumberPatterns{}.Apply(d)
+	designertest.AssertUnchanged(t, before, d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,20 +234,20 @@ func TestRenumberPatterns_followsIndexReferences(t *testing.T) {
 	if n := gsis[1].PatternAttributes[0].Pattern; n != 1 {
 		t.Errorf("EmployeesByTitle now names pattern %d, want 1", n)
 	}
-	if err := Check(got); err != nil {
+	if err := designer.Check(got); err != nil {
 		t.Error(err)
 	}
 }
 
 func TestRenumberPatterns_duplicateNumbersGoToTheFirst(t *testing.T) {
 	t.Parallel()
-	d := Normalize(Design{Name: "x",
-		Patterns: []Pattern{{Number: 5}, {Number: 5}, {Number: 2}},
-		Tables: []Table{{Name: "T", PartitionKey: KeyAttribute{Name: "id", Type: S}, GSIs: []Index{{
-			Name: "G", PatternAttributes: []PatternAttributes{{Pattern: 5}, {Pattern: 2}, {Pattern: 9}},
+	d := designer.Normalize(designer.Design{Name: "x",
+		Patterns: []designer.Pattern{{Number: 5}, {Number: 5}, {Number: 2}},
+		Tables: []designer.Table{{Name: "T", PartitionKey: designer.KeyAttribute{Name: "id", Type: designer.S}, GSIs: []designer.Index{{
+			Name: "G", PatternAttributes: []designer.PatternAttributes{{Pattern: 5}, {Pattern: 2}, {Pattern: 9}},
 		}}}},
 	})
-	got, err := RenumberPatterns{}.Apply(d)
+	got, err := designer.RenumberPatterns{}.Apply(d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -259,29 +262,29 @@ func TestRenumberPatterns_duplicateNumbersGoToTheFirst(t *testing.T) {
 
 func TestPatternChanges_describe(t *testing.T) {
 	t.Parallel()
-	d := hrDesign(t)
-	d, err := MovePattern{ID: "ap4", To: 0}.Apply(d)
+	d := designertest.HRDesign(t)
+	d, err := designer.MovePattern{ID: "ap4", To: 0}.Apply(d)
 	if err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
-		change  Change
+		change  designer.Change
 		summary string
 		history string
 	}{
-		{SetPatternField{ID: "ap4", Field: "peak_rps", Value: "500"}, "Set pattern ap4's peak RPS to 500", "Set pattern 4's peak RPS to 500"},
-		{SetPatternField{ID: "ap4", Field: "peak_rps", Value: ""}, "Cleared pattern ap4's peak RPS", "Cleared pattern 4's peak RPS"},
-		{SetPatternField{ID: "ap4", Field: "description", Value: "x"}, "Edited pattern ap4's description", "Edited pattern 4's description"},
-		{DeletePattern{ID: "ap4"}, "Deleted pattern ap4", "Deleted pattern 4"},
-		{MovePattern{ID: "ap4", To: 2}, "Moved pattern ap4 to position 3", "Moved pattern 4 to position 3"},
-		{AddPattern{Description: "Get user profile"}, `Added pattern "Get user profile"`, `Added pattern "Get user profile"`},
-		{SetPatternField{ID: "gone", Field: "status", Value: "✅"}, "Set pattern gone's status to ✅", "Set pattern gone's status to ✅"},
+		{designer.SetPatternField{ID: "ap4", Field: "peak_rps", Value: "500"}, "Set pattern ap4's peak RPS to 500", "Set pattern 4's peak RPS to 500"},
+		{designer.SetPatternField{ID: "ap4", Field: "peak_rps", Value: ""}, "Cleared pattern ap4's peak RPS", "Cleared pattern 4's peak RPS"},
+		{designer.SetPatternField{ID: "ap4", Field: "description", Value: "x"}, "Edited pattern ap4's description", "Edited pattern 4's description"},
+		{designer.DeletePattern{ID: "ap4"}, "Deleted pattern ap4", "Deleted pattern 4"},
+		{designer.MovePattern{ID: "ap4", To: 2}, "Moved pattern ap4 to position 3", "Moved pattern 4 to position 3"},
+		{designer.AddPattern{Description: "Get user profile"}, `Added pattern "Get user profile"`, `Added pattern "Get user profile"`},
+		{designer.SetPatternField{ID: "gone", Field: "status", Value: "✅"}, "Set pattern gone's status to ✅", "Set pattern gone's status to ✅"},
 	}
 	for _, tt := range tests {
 		if got := tt.change.Summary(); got != tt.summary {
 			t.Errorf("Summary() = %q, want %q", got, tt.summary)
 		}
-		if got := Describe(tt.change, d); got != tt.history {
+		if got := designer.Describe(tt.change, d); got != tt.history {
 			t.Errorf("Describe() = %q, want %q", got, tt.history)
 		}
 	}
@@ -290,26 +293,26 @@ func TestPatternChanges_describe(t *testing.T) {
 func TestChanges_pathsUseIDsAndNames(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
-		change Change
+		change designer.Change
 		want   []string
 	}{
-		{SetPatternField{ID: "ap4", Field: "peak_rps"}, []string{"access_patterns/ap4/peak_rps"}},
-		{SetPatternField{ID: "ap4", Field: "number"}, []string{"access_patterns/ap4", "tables"}},
-		{SetRelationshipField{ID: "r2", Field: "kind"}, []string{"relationships/r2/kind"}},
-		{SetAggregateField{ID: "ag1", Field: "decision"}, []string{"aggregates/ag1/decision"}},
-		{DeleteConsolidation{ID: "c1"}, []string{"consolidations/c1"}},
-		{SetConsideration{Field: "sparse_gsis"}, []string{"considerations/sparse_gsis"}},
-		{AddAttribute{Entity: "User", Name: "email"}, []string{"entities/User"}},
-		{SetEntityGap{Entity: "User", Gap: GapNoRead}, []string{"entities/User"}},
-		{SetEntityDescription{Entity: "User"}, []string{"entities/User"}},
-		{RenumberPatterns{}, []string{"access_patterns", "tables"}},
-		{DeleteEntity{Entity: "User"}, []string{"entities/User", "relationships", "access_patterns", "aggregates", "consolidations"}},
-		{RenameEntity{Entity: "User", To: "Customer"}, []string{"entities/User", "entities/Customer", "relationships", "access_patterns", "aggregates", "consolidations", "tables"}},
-		{MoveAttribute{Entity: "User", Attribute: "a"}, []string{"entities/User"}},
-		{AddRelationship{From: "User", To: "Order"}, []string{"relationships"}},
-		{AddPattern{After: "ap1"}, []string{"access_patterns"}},
-		{AddAggregate{EntityA: "User", EntityB: "Order"}, []string{"aggregates"}},
-		{AddConsolidation{Parent: "User", Child: "Order"}, []string{"consolidations"}},
+		{designer.SetPatternField{ID: "ap4", Field: "peak_rps"}, []string{"access_patterns/ap4/peak_rps"}},
+		{designer.SetPatternField{ID: "ap4", Field: "number"}, []string{"access_patterns/ap4", "tables"}},
+		{designer.SetRelationshipField{ID: "r2", Field: "kind"}, []string{"relationships/r2/kind"}},
+		{designer.SetAggregateField{ID: "ag1", Field: "decision"}, []string{"aggregates/ag1/decision"}},
+		{designer.DeleteConsolidation{ID: "c1"}, []string{"consolidations/c1"}},
+		{designer.SetConsideration{Field: "sparse_gsis"}, []string{"considerations/sparse_gsis"}},
+		{designer.AddAttribute{Entity: "User", Name: "email"}, []string{"entities/User"}},
+		{designer.SetEntityGap{Entity: "User", Gap: designer.GapNoRead}, []string{"entities/User"}},
+		{designer.SetEntityDescription{Entity: "User"}, []string{"entities/User"}},
+		{designer.RenumberPatterns{}, []string{"access_patterns", "tables"}},
+		{designer.DeleteEntity{Entity: "User"}, []string{"entities/User", "relationships", "access_patterns", "aggregates", "consolidations"}},
+		{designer.RenameEntity{Entity: "User", To: "Customer"}, []string{"entities/User", "entities/Customer", "relationships", "access_patterns", "aggregates", "consolidations", "tables"}},
+		{designer.MoveAttribute{Entity: "User", Attribute: "a"}, []string{"entities/User"}},
+		{designer.AddRelationship{From: "User", To: "Order"}, []string{"relationships"}},
+		{designer.AddPattern{After: "ap1"}, []string{"access_patterns"}},
+		{designer.AddAggregate{EntityA: "User", EntityB: "Order"}, []string{"aggregates"}},
+		{designer.AddConsolidation{Parent: "User", Child: "Order"}, []string{"consolidations"}},
 	}
 	for _, tt := range tests {
 		if got := tt.change.Paths(); !slices.Equal(got, tt.want) {

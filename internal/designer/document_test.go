@@ -1,4 +1,4 @@
-package designer
+package designer_test
 
 import (
 	"bytes"
@@ -6,70 +6,73 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/designertest"
 )
 
 // everyValueDesign holds every DynamoDB type, nested, in sample items and in operation values.
-func everyValueDesign() Design {
-	nested := Map(map[string]Value{
-		"list": List(Str("a"), Num("-1.5E3"), Null(), Boolean(false),
-			Map(map[string]Value{"deep": List(Bin([]byte{0, 1, 2}))})),
-		"set": {Type: NS, SS: []string{"1", "2.50", "-3"}},
+func everyValueDesign() designer.Design {
+	nested := designer.Map(map[string]designer.Value{
+		"list": designer.List(designer.Str("a"), designer.Num("-1.5E3"), designer.Null(), designer.Boolean(false),
+			designer.Map(map[string]designer.Value{"deep": designer.List(designer.Bin([]byte{0, 1, 2}))})),
+		"set": {Type: designer.NS, SS: []string{"1", "2.50", "-3"}},
 	})
-	item := Item{
-		"pk":   Str("USER#1"),
-		"sk":   Num("42"),
-		"s":    Str("<b>bold</b> & \"quoted\" ünïcode \u2028"),
-		"n":    Num("0.000000000000000000000000000000000001"),
-		"b":    Bin([]byte("\x00\xffbinary")),
-		"bool": Boolean(true),
-		"null": Null(),
+	item := designer.Item{
+		"pk":   designer.Str("USER#1"),
+		"sk":   designer.Num("42"),
+		"s":    designer.Str("<b>bold</b> & \"quoted\" ünïcode \u2028"),
+		"n":    designer.Num("0.000000000000000000000000000000000001"),
+		"b":    designer.Bin([]byte("\x00\xffbinary")),
+		"bool": designer.Boolean(true),
+		"null": designer.Null(),
 		"m":    nested,
-		"l":    List(List(), Map(map[string]Value{})),
-		"ss":   {Type: SS, SS: []string{"red", "green"}},
-		"ns":   {Type: NS, SS: []string{"7", "1e10"}},
-		"bs":   {Type: BS, BS: [][]byte{[]byte("a"), []byte("b")}},
+		"l":    designer.List(designer.List(), designer.Map(map[string]designer.Value{})),
+		"ss":   {Type: designer.SS, SS: []string{"red", "green"}},
+		"ns":   {Type: designer.NS, SS: []string{"7", "1e10"}},
+		"bs":   {Type: designer.BS, BS: [][]byte{[]byte("a"), []byte("b")}},
 	}
 	limit := 10
-	return Design{
+	return designer.Design{
 		Name: "Every value",
-		Entities: []Entity{{Name: "Thing", Attributes: []Attribute{
-			{Name: "pk", Type: S}, {Name: "sk", Type: N}, {Name: "m", Type: M}, {Name: "bs", Type: BS},
+		Entities: []designer.Entity{{Name: "Thing", Attributes: []designer.Attribute{
+			{Name: "pk", Type: designer.S}, {Name: "sk", Type: designer.N}, {Name: "m", Type: designer.M}, {Name: "bs", Type: designer.BS},
 		}}},
-		Patterns: []Pattern{{
-			Number: 1, Description: "Get a thing", Type: Read,
-			Mapping: Mapping{Operations: []Operation{{
+		Patterns: []designer.Pattern{{
+			Number: 1, Description: "Get a thing", Type: designer.Read,
+			Mapping: designer.Mapping{Operations: []designer.Operation{{
 				Op: "Query", Table: "Things", KeyCondition: "#pk = :pk AND sk > :sk", Limit: &limit,
 				Names:    map[string]string{"#pk": "pk"},
-				Values:   map[string]Value{":pk": Str("USER#1"), ":sk": Num("1"), ":m": nested},
-				Expected: &[]Item{{"pk": Str("USER#1"), "sk": Num("42")}},
+				Values:   map[string]designer.Value{":pk": designer.Str("USER#1"), ":sk": designer.Num("1"), ":m": nested},
+				Expected: &[]designer.Item{{"pk": designer.Str("USER#1"), "sk": designer.Num("42")}},
 			}}},
 		}},
-		Tables: []Table{{
+		Tables: []designer.Table{{
 			Name:         "Things",
-			PartitionKey: KeyAttribute{Name: "pk", Type: S},
-			SortKey:      &KeyAttribute{Name: "sk", Type: N},
-			Items:        []SampleItem{{ID: "one", Item: item}, {ID: "two", Item: Item{"pk": Str("USER#2"), "sk": Num("1")}}},
+			PartitionKey: designer.KeyAttribute{Name: "pk", Type: designer.S},
+			SortKey:      &designer.KeyAttribute{Name: "sk", Type: designer.N},
+			Items:        []designer.SampleItem{{ID: "one", Item: item}, {ID: "two", Item: designer.Item{"pk": designer.Str("USER#2"), "sk": designer.Num("1")}}},
 		}},
 	}
 }
 
 func TestJSON_roundTrip(t *testing.T) {
 	t.Parallel()
-	designs := map[string]Design{
-		"hr example":  hrDesign(t),
+	designs := map[string]designer.Design{
+		"hr example":  designertest.HRDesign(t),
 		"every value": everyValueDesign(),
 		"empty":       {Name: "Empty"},
 	}
 	for name, d := range designs {
 		t.Run(name, func(t *testing.T) {
-			first := mustMarshal(t, d)
-			parsed, err := ParseJSON(first)
+			first := designertest.MustMarshal(t, d)
+			parsed, err := designer.ParseJSON(first)
 			if err != nil {
 				t.Fatalf("ParseJSON(MarshalJSON(d)): %v", err)
 			}
-			second := mustMarshal(t, parsed)
+			second := designertest.MustMarshal(t, parsed)
 			if !bytes.Equal(first, second) {
-				t.Fatalf("round trip changed the document:\n%s", firstDifference(first, second))
+				t.Fatalf("round trip changed the document:\n%s", designertest.FirstDifference(first, second))
 			}
 		})
 	}
@@ -77,7 +80,7 @@ func TestJSON_roundTrip(t *testing.T) {
 
 func TestMarshalJSON_isReadable(t *testing.T) {
 	t.Parallel()
-	out := string(mustMarshal(t, everyValueDesign()))
+	out := string(designertest.MustMarshal(t, everyValueDesign()))
 	for _, want := range []string{`"format": "dynaloom/1"`, `<b>bold</b> & \"quoted\"`, `"N": "0.000000000000000000000000000000000001"`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("MarshalJSON output lacks %s", want)
@@ -87,18 +90,18 @@ func TestMarshalJSON_isReadable(t *testing.T) {
 
 func TestParseJSON_partialDocumentGetsDefaults(t *testing.T) {
 	t.Parallel()
-	d, err := ParseJSON([]byte(`{"name":"Orders"}`))
+	d, err := designer.ParseJSON([]byte(`{"name":"Orders"}`))
 	if err != nil {
 		t.Fatalf("ParseJSON: %v", err)
 	}
-	if d.Name != "Orders" || d.Format != Format {
+	if d.Name != "Orders" || d.Format != designer.Format {
 		t.Errorf("name %q format %q", d.Name, d.Format)
 	}
 	if d.Entities == nil || d.Relationships == nil || d.Patterns == nil || d.Aggregates == nil ||
 		d.Consolidations == nil || d.Tables == nil || d.Comments == nil {
 		t.Errorf("a list was left nil: %+v", d)
 	}
-	out := string(mustMarshal(t, d))
+	out := string(designertest.MustMarshal(t, d))
 	for _, want := range []string{`"entities": []`, `"tables": []`, `"comments": []`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %s:\n%s", want, out)
@@ -108,7 +111,7 @@ func TestParseJSON_partialDocumentGetsDefaults(t *testing.T) {
 
 func TestParseJSON_defaults(t *testing.T) {
 	t.Parallel()
-	d, err := ParseJSON([]byte(`{
+	d, err := designer.ParseJSON([]byte(`{
 		"entities": [{"name": "User"}],
 		"access_patterns": [{"number": 1, "description": "Get user"}],
 		"tables": [{"name": "Users", "partition_key": {"name": "user_id", "type": "S"},
@@ -122,10 +125,10 @@ func TestParseJSON_defaults(t *testing.T) {
 	if d.Name != "Untitled design" {
 		t.Errorf("Name = %q, want the default", d.Name)
 	}
-	if d.Patterns[0].Status != StatusOpen {
-		t.Errorf("status = %q, want %q", d.Patterns[0].Status, StatusOpen)
+	if d.Patterns[0].Status != designer.StatusOpen {
+		t.Errorf("status = %q, want %q", d.Patterns[0].Status, designer.StatusOpen)
 	}
-	if tb := d.Tables[0]; tb.BillingMode != OnDemand || tb.GSIs[0].Projection.Type != All {
+	if tb := d.Tables[0]; tb.BillingMode != designer.OnDemand || tb.GSIs[0].Projection.Type != designer.All {
 		t.Errorf("billing %q projection %q", tb.BillingMode, tb.GSIs[0].Projection.Type)
 	}
 	if d.Entities[0].Attributes == nil || d.Tables[0].Items[0].Item == nil {
@@ -168,22 +171,22 @@ func TestParseJSON_refuses(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d, err := ParseJSON([]byte(tt.in))
+			d, err := designer.ParseJSON([]byte(tt.in))
 			if err == nil {
 				t.Fatalf("ParseJSON accepted it: %+v", d)
 			}
-			wantValidationError(t, err, tt.field)
+			designertest.WantValidationError(t, err, tt.field)
 		})
 	}
 }
 
 func TestParseJSON_errorMessageNamesTheProblem(t *testing.T) {
 	t.Parallel()
-	_, err := ParseJSON([]byte(`{"tables":[{"name":"T","partition_key":{"name":"id","type":"S"},"items":[{"id":"a","item":{"id":{"N":"fast"}}}]}]}`))
+	_, err := designer.ParseJSON([]byte(`{"tables":[{"name":"T","partition_key":{"name":"id","type":"S"},"items":[{"id":"a","item":{"id":{"N":"fast"}}}]}]}`))
 	if err == nil || !strings.Contains(err.Error(), `"fast" is not a number`) {
 		t.Errorf("error = %v, want it to quote the bad number", err)
 	}
-	_, err = ParseJSON([]byte(`{"format":"dynaloom/2"}`))
+	_, err = designer.ParseJSON([]byte(`{"format":"dynaloom/2"}`))
 	if err == nil || !strings.Contains(err.Error(), "dynaloom/1") {
 		t.Errorf("error = %v, want it to name the supported format", err)
 	}
@@ -191,29 +194,19 @@ func TestParseJSON_errorMessageNamesTheProblem(t *testing.T) {
 
 func TestMarshalJSON_doesNotChangeItsArgument(t *testing.T) {
 	t.Parallel()
-	d := Design{Name: "x", Tables: []Table{{Name: "T", PartitionKey: KeyAttribute{Name: "id", Type: S}}},
-		Patterns: []Pattern{{Number: 1}}, Entities: []Entity{{Name: "E"}}}
-	mustMarshal(t, d)
+	d := designer.Design{Name: "x", Tables: []designer.Table{{Name: "T", PartitionKey: designer.KeyAttribute{Name: "id", Type: designer.S}}},
+		Patterns: []designer.Pattern{{Number: 1}}, Entities: []designer.Entity{{Name: "E"}}}
+	designertest.MustMarshal(t, d)
 	if d.Tables[0].BillingMode != "" || d.Patterns[0].Status != "" || d.Entities[0].Attributes != nil {
 		t.Errorf("MarshalJSON filled defaults into the caller's design: %+v", d)
 	}
-}
-
-func firstDifference(a, b []byte) string {
-	for i := range min(len(a), len(b)) {
-		if a[i] != b[i] {
-			lo := max(0, i-80)
-			return "first:  …" + string(a[lo:min(len(a), i+80)]) + "\nsecond: …" + string(b[lo:min(len(b), i+80)])
-		}
-	}
-	return "one is a prefix of the other"
 }
 
 // The JSON field names in the docs must match the struct tags; this catches a renamed tag.
 func TestMarshalJSON_topLevelMembers(t *testing.T) {
 	t.Parallel()
 	var m map[string]json.RawMessage
-	if err := json.Unmarshal(mustMarshal(t, Design{Name: "x"}), &m); err != nil {
+	if err := json.Unmarshal(designertest.MustMarshal(t, designer.Design{Name: "x"}), &m); err != nil {
 		t.Fatal(err)
 	}
 	want := []string{"format", "name", "overview", "entities", "relationships", "access_patterns", "aggregates",
@@ -230,13 +223,13 @@ func TestMarshalJSON_topLevelMembers(t *testing.T) {
 
 func TestNormalize_assignsIDsDeterministically(t *testing.T) {
 	t.Parallel()
-	d := Design{Name: "x",
-		Relationships:  []Relationship{{From: "A"}, {ID: "r2", From: "B"}, {From: "C"}, {From: "D"}},
-		Patterns:       []Pattern{{ID: "ap1"}, {}, {ID: "custom"}, {}},
-		Aggregates:     []AggregateAnalysis{{}, {}},
-		Consolidations: []ConsolidationReview{{ID: "c7"}, {}},
+	d := designer.Design{Name: "x",
+		Relationships:  []designer.Relationship{{From: "A"}, {ID: "r2", From: "B"}, {From: "C"}, {From: "D"}},
+		Patterns:       []designer.Pattern{{ID: "ap1"}, {}, {ID: "custom"}, {}},
+		Aggregates:     []designer.AggregateAnalysis{{}, {}},
+		Consolidations: []designer.ConsolidationReview{{ID: "c7"}, {}},
 	}
-	got := Normalize(d)
+	got := designer.Normalize(d)
 	ids := func(n int, id func(int) string) []string {
 		var out []string
 		for i := range n {
@@ -260,28 +253,28 @@ func TestNormalize_assignsIDsDeterministically(t *testing.T) {
 	if d.Relationships[0].ID != "" || d.Patterns[1].ID != "" {
 		t.Errorf("Normalize wrote ids into its argument")
 	}
-	if again := Normalize(d); string(mustMarshal(t, again)) != string(mustMarshal(t, got)) {
+	if again := designer.Normalize(d); string(designertest.MustMarshal(t, again)) != string(designertest.MustMarshal(t, got)) {
 		t.Errorf("Normalize is not deterministic")
 	}
-	if err := Check(got); err != nil {
+	if err := designer.Check(got); err != nil {
 		t.Errorf("Check: %v", err)
 	}
 }
 
 func TestNormalize_sharesListsThatHaveIDs(t *testing.T) {
-	d := hrDesign(t)
-	got := Normalize(d)
+	d := designertest.HRDesign(t)
+	got := designer.Normalize(d)
 	if &got.Patterns[0] != &d.Patterns[0] || &got.Relationships[0] != &d.Relationships[0] {
 		t.Errorf("Normalize copied lists that needed nothing")
 	}
-	if allocs := testing.AllocsPerRun(10, func() { Normalize(d) }); allocs != 0 {
+	if allocs := testing.AllocsPerRun(10, func() { designer.Normalize(d) }); allocs != 0 {
 		t.Errorf("Normalize of a normalized design allocates %v times", allocs)
 	}
 }
 
 func TestHRExample_hasIDsInListOrder(t *testing.T) {
 	t.Parallel()
-	d := hrDesign(t)
+	d := designertest.HRDesign(t)
 	for i, p := range d.Patterns {
 		if want := "ap" + strconv.Itoa(i+1); p.ID != want {
 			t.Errorf("pattern %d id = %q, want %q", p.Number, p.ID, want)
@@ -303,16 +296,16 @@ func TestCheck_refusesBadIDs(t *testing.T) {
 		{"duplicate consolidation id", `{"consolidations":[{"id":"c1"},{"id":"c1"}]}`, "consolidations/1/id"},
 		{"slash in an id", `{"access_patterns":[{"id":"ap/1"}]}`, "access_patterns/0/id"},
 		{"space in an id", `{"relationships":[{"id":"r 1"}]}`, "relationships/0/id"},
-		{"over-long id", `{"aggregates":[{"id":"` + strings.Repeat("a", MaxIDLen+1) + `"}]}`, "aggregates/0/id"},
+		{"over-long id", `{"aggregates":[{"id":"` + strings.Repeat("a", designer.MaxIDLen+1) + `"}]}`, "aggregates/0/id"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := ParseJSON([]byte(tt.in))
-			wantValidationError(t, err, tt.field)
+			_, err := designer.ParseJSON([]byte(tt.in))
+			designertest.WantValidationError(t, err, tt.field)
 		})
 	}
 	// An id given for one row is kept, and the rows without one are numbered around it.
-	d, err := ParseJSON([]byte(`{"access_patterns":[{"number":1},{"id":"ap1","number":2}]}`))
+	d, err := designer.ParseJSON([]byte(`{"access_patterns":[{"number":1},{"id":"ap1","number":2}]}`))
 	if err != nil {
 		t.Fatal(err)
 	}

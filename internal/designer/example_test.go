@@ -1,19 +1,22 @@
-package designer
+package designer_test
 
 import (
 	"errors"
 	"slices"
 	"strings"
 	"testing"
+
+	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/designertest"
 )
 
 func TestExamples_listsEveryFileWithText(t *testing.T) {
 	t.Parallel()
-	list := Examples()
+	list := designer.Examples()
 	if len(list) == 0 {
 		t.Fatal("no examples")
 	}
-	if !slices.IsSortedFunc(list, func(a, b Example) int { return strings.Compare(a.ID, b.ID) }) {
+	if !slices.IsSortedFunc(list, func(a, b designer.Example) int { return strings.Compare(a.ID, b.ID) }) {
 		t.Errorf("Examples not sorted: %v", list)
 	}
 	ids := make([]string, 0, len(list))
@@ -25,14 +28,14 @@ func TestExamples_listsEveryFileWithText(t *testing.T) {
 		if strings.Contains(ex.Summary, "\n") {
 			t.Errorf("example %q summary is not one line", ex.ID)
 		}
-		if _, err := ExampleDesign(ex.ID); err != nil {
+		if _, err := designer.ExampleDesign(ex.ID); err != nil {
 			t.Errorf("ExampleDesign(%q): %v", ex.ID, err)
 		}
 	}
 	if !slices.Contains(ids, "hr-employees") {
 		t.Errorf("hr-employees missing from %v", ids)
 	}
-	for id := range exampleText {
+	for id := range designer.ExampleText {
 		if !slices.Contains(ids, id) {
 			t.Errorf("exampleText has %q but there is no examples/%s.json", id, id)
 		}
@@ -42,8 +45,8 @@ func TestExamples_listsEveryFileWithText(t *testing.T) {
 func TestExampleDesign_unknown(t *testing.T) {
 	t.Parallel()
 	for _, id := range []string{"", "nope", "HR-EMPLOYEES", "hr-employees.json", "../example", "examples/hr-employees", "*"} {
-		d, err := ExampleDesign(id)
-		if !errors.Is(err, ErrUnknownExample) {
+		d, err := designer.ExampleDesign(id)
+		if !errors.Is(err, designer.ErrUnknownExample) {
 			t.Errorf("ExampleDesign(%q) = %v, %v; want ErrUnknownExample", id, d.Name, err)
 		}
 	}
@@ -51,9 +54,9 @@ func TestExampleDesign_unknown(t *testing.T) {
 
 func TestExampleDesign_returnsAnIndependentCopy(t *testing.T) {
 	t.Parallel()
-	a := hrDesign(t)
-	a.Tables[0].Items[0].Item["first_name"] = Str("changed")
-	b := hrDesign(t)
+	a := designertest.HRDesign(t)
+	a.Tables[0].Items[0].Item["first_name"] = designer.Str("changed")
+	b := designertest.HRDesign(t)
 	if b.Tables[0].Items[0].Item["first_name"].S == "changed" {
 		t.Error("two calls share sample items")
 	}
@@ -63,7 +66,7 @@ func TestExampleDesign_returnsAnIndependentCopy(t *testing.T) {
 // method filled in, so a new user sees what a finished design looks like.
 func TestHRExample_isComplete(t *testing.T) {
 	t.Parallel()
-	d := hrDesign(t)
+	d := designertest.HRDesign(t)
 	if d.Name == "" || d.Overview.Domain == "" || d.Overview.KeyEntities == "" || d.Overview.BusinessContext == "" || d.Overview.Scale == "" {
 		t.Errorf("overview incomplete: %+v", d.Overview)
 	}
@@ -85,7 +88,7 @@ func TestHRExample_isComplete(t *testing.T) {
 	if n := len(d.Patterns); n < 12 || n > 16 {
 		t.Errorf("%d access patterns, want 12–16", n)
 	}
-	tables := map[string]Table{}
+	tables := map[string]designer.Table{}
 	for _, tb := range d.Tables {
 		tables[tb.Name] = tb
 	}
@@ -107,7 +110,7 @@ func TestHRExample_isComplete(t *testing.T) {
 				t.Errorf("pattern %d names unknown entity %q", p.Number, e)
 			}
 		}
-		if p.Status != StatusOutside && len(p.Mapping.Operations) == 0 {
+		if p.Status != designer.StatusOutside && len(p.Mapping.Operations) == 0 {
 			t.Errorf("pattern %d has no operation", p.Number)
 		}
 		for _, op := range p.Mapping.Operations {
@@ -116,7 +119,7 @@ func TestHRExample_isComplete(t *testing.T) {
 				t.Errorf("pattern %d uses unknown table %q", p.Number, op.Table)
 				continue
 			}
-			if op.Index != "" && !slices.ContainsFunc(tb.GSIs, func(ix Index) bool { return ix.Name == op.Index }) {
+			if op.Index != "" && !slices.ContainsFunc(tb.GSIs, func(ix designer.Index) bool { return ix.Name == op.Index }) {
 				t.Errorf("pattern %d uses unknown index %q", p.Number, op.Index)
 			}
 			if op.KeyCondition == "" {
@@ -128,22 +131,22 @@ func TestHRExample_isComplete(t *testing.T) {
 				}
 				// A write's other values are the attributes it writes (dynamo/write.go).
 				name := strings.TrimPrefix(placeholder, ":")
-				if !IsWriteOp(op.Op) {
+				if !designer.IsWriteOp(op.Op) {
 					t.Errorf("pattern %d: value %s is used nowhere", p.Number, placeholder)
-				} else if !slices.ContainsFunc(tb.Attributes, func(a Attribute) bool { return a.Name == name }) {
+				} else if !slices.ContainsFunc(tb.Attributes, func(a designer.Attribute) bool { return a.Name == name }) {
 					t.Errorf("pattern %d: value %s writes %s, which is no attribute of %s", p.Number, placeholder, name, tb.Name)
 				}
 			}
 			if op.Expected != nil {
 				for _, key := range *op.Expected {
-					if !slices.ContainsFunc(tb.Items, func(it SampleItem) bool { return sameKey(tb, it.Item, key) }) {
+					if !slices.ContainsFunc(tb.Items, func(it designer.SampleItem) bool { return sameKey(tb, it.Item, key) }) {
 						t.Errorf("pattern %d expects %v, which is no sample item of %s", p.Number, key, tb.Name)
 					}
 				}
 			}
 		}
 	}
-	for _, s := range []string{StatusSolved, StatusAtRisk, StatusOutside} {
+	for _, s := range []string{designer.StatusSolved, designer.StatusAtRisk, designer.StatusOutside} {
 		if !statuses[s] {
 			t.Errorf("no pattern with status %q; the example should show it", s)
 		}
@@ -188,7 +191,7 @@ func TestHRExample_isComplete(t *testing.T) {
 			keys[k] = true
 		}
 		for _, ix := range tb.GSIs {
-			if ix.Projection.Type == Include {
+			if ix.Projection.Type == designer.Include {
 				include++
 			}
 		}
@@ -201,7 +204,7 @@ func TestHRExample_isComplete(t *testing.T) {
 	}
 }
 
-func sameKey(tb Table, item, key Item) bool {
+func sameKey(tb designer.Table, item, key designer.Item) bool {
 	names := []string{tb.PartitionKey.Name}
 	if tb.SortKey != nil {
 		names = append(names, tb.SortKey.Name)

@@ -1,9 +1,12 @@
-package designer
+package designer_test
 
 import (
 	"bytes"
 	"os"
 	"testing"
+
+	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/designertest"
 )
 
 // FuzzParseJSON checks that ParseJSON never panics, and that whatever it accepts survives
@@ -15,7 +18,7 @@ func FuzzParseJSON(f *testing.F) {
 	}
 	for _, seed := range [][]byte{
 		hr,
-		mustMarshal(f, everyValueDesign()),
+		designertest.MustMarshal(f, everyValueDesign()),
 		[]byte(`{"name":"Orders"}`),
 		[]byte(`{}`),
 		[]byte(`null`),
@@ -27,24 +30,24 @@ func FuzzParseJSON(f *testing.F) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		d, err := ParseJSON(data)
+		d, err := designer.ParseJSON(data)
 		if err != nil {
 			return
 		}
-		first, err := MarshalJSON(d)
+		first, err := designer.MarshalJSON(d)
 		if err != nil {
 			t.Fatalf("MarshalJSON of an accepted design: %v", err)
 		}
-		again, err := ParseJSON(first)
+		again, err := designer.ParseJSON(first)
 		if err != nil {
 			t.Fatalf("ParseJSON refused what MarshalJSON wrote: %v\n%s", err, first)
 		}
-		second, err := MarshalJSON(again)
+		second, err := designer.MarshalJSON(again)
 		if err != nil {
 			t.Fatalf("MarshalJSON again: %v", err)
 		}
 		if !bytes.Equal(first, second) {
-			t.Fatalf("round trip changed the document:\n%s", firstDifference(first, second))
+			t.Fatalf("round trip changed the document:\n%s", designertest.FirstDifference(first, second))
 		}
 	})
 }

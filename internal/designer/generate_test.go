@@ -1,4 +1,4 @@
-package designer
+package designer_test
 
 import (
 	"encoding/json"
@@ -8,30 +8,32 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"dynaloom/internal/designer"
 )
 
 func genTestFloat(v float64) *float64 { return &v }
 
-func generateTable() Table {
-	return Table{
+func generateTable() designer.Table {
+	return designer.Table{
 		Name:         "App",
-		PartitionKey: KeyAttribute{Name: "PK", Type: S},
-		SortKey:      &KeyAttribute{Name: "SK", Type: S},
-		Attributes: []Attribute{
-			{Name: "expires_at", Type: N},
-			{Name: "age", Type: N},
-			{Name: "zip", Type: S},
+		PartitionKey: designer.KeyAttribute{Name: "PK", Type: designer.S},
+		SortKey:      &designer.KeyAttribute{Name: "SK", Type: designer.S},
+		Attributes: []designer.Attribute{
+			{Name: "expires_at", Type: designer.N},
+			{Name: "age", Type: designer.N},
+			{Name: "zip", Type: designer.S},
 		},
-		EntityTypes: []EntityType{
+		EntityTypes: []designer.EntityType{
 			{Entity: "User", PKTemplate: "USER#{user_id}", SKTemplate: "PROFILE"},
 			{Entity: "Order", PKTemplate: "USER#{user_id}", SKTemplate: "ORDER#{created_at}#{order_id}"},
 		},
-		GSIs: []Index{{Name: "ByStatus", PartitionKey: []KeyAttribute{{Name: "gsi1pk", Type: S}}, SortKey: []KeyAttribute{{Name: "gsi1sk", Type: N}}}},
+		GSIs: []designer.Index{{Name: "ByStatus", PartitionKey: []designer.KeyAttribute{{Name: "gsi1pk", Type: designer.S}}, SortKey: []designer.KeyAttribute{{Name: "gsi1sk", Type: designer.N}}}},
 	}
 }
 
-func everyGenerator() map[string]Generator {
-	return map[string]Generator{
+func everyGenerator() map[string]designer.Generator {
+	return map[string]designer.Generator{
 		"user_id":    {Kind: "uuid"},
 		"name":       {Kind: "name"},
 		"email":      {Kind: "email"},
@@ -52,23 +54,23 @@ func everyGenerator() map[string]Generator {
 func TestGenerateItems_sameSeedSameItems(t *testing.T) {
 	t.Parallel()
 	tbl, gens := generateTable(), everyGenerator()
-	a := GenerateItems(tbl, gens, 50, 42)
-	b := GenerateItems(tbl, gens, 50, 42)
+	a := designer.GenerateItems(tbl, gens, 50, 42)
+	b := designer.GenerateItems(tbl, gens, 50, 42)
 	if !reflect.DeepEqual(a, b) {
 		t.Fatal("two runs with seed 42 differ")
 	}
-	c := GenerateItems(tbl, gens, 50, 43)
+	c := designer.GenerateItems(tbl, gens, 50, 43)
 	if reflect.DeepEqual(a, c) {
 		t.Fatal("seeds 42 and 43 gave the same items")
 	}
-	if got := GenerateItems(tbl, gens, 0, 42); len(got) != 0 {
+	if got := designer.GenerateItems(tbl, gens, 0, 42); len(got) != 0 {
 		t.Fatalf("count 0 gave %d items", len(got))
 	}
 }
 
 func TestGenerateItems_eachKind(t *testing.T) {
 	t.Parallel()
-	items := GenerateItems(generateTable(), everyGenerator(), 200, 7)
+	items := designer.GenerateItems(generateTable(), everyGenerator(), 200, 7)
 	if len(items) != 200 {
 		t.Fatalf("%d items, want 200", len(items))
 	}
@@ -76,34 +78,34 @@ func TestGenerateItems_eachKind(t *testing.T) {
 	email := regexp.MustCompile(`^[a-z]+\.[a-z]+@[a-z.]+\.(com|org|net)$`)
 	sawAbsentStatus := false
 	for i, it := range items {
-		if v := it["user_id"]; v.Type != S || !uuid.MatchString(v.S) {
+		if v := it["user_id"]; v.Type != designer.S || !uuid.MatchString(v.S) {
 			t.Fatalf("item %d user_id = %+v", i, v)
 		}
-		if v := it["name"]; v.Type != S || len(strings.Fields(v.S)) < 2 {
+		if v := it["name"]; v.Type != designer.S || len(strings.Fields(v.S)) < 2 {
 			t.Fatalf("item %d name = %+v", i, v)
 		}
-		if v := it["email"]; v.Type != S || !email.MatchString(v.S) {
+		if v := it["email"]; v.Type != designer.S || !email.MatchString(v.S) {
 			t.Fatalf("item %d email = %+v", i, v)
 		}
 		created, err := time.Parse(time.RFC3339, it["created_at"].S)
 		if err != nil || created.Unix() < 1704067200 || created.Unix() > 1706745599 {
 			t.Fatalf("item %d created_at = %+v (%v)", i, it["created_at"], err)
 		}
-		if v := it["expires_at"]; v.Type != N {
+		if v := it["expires_at"]; v.Type != designer.N {
 			t.Fatalf("item %d expires_at = %+v, want epoch seconds as a number", i, v)
 		}
 		age, err := strconv.Atoi(it["age"].S)
-		if it["age"].Type != N || err != nil || age < 18 || age > 99 {
+		if it["age"].Type != designer.N || err != nil || age < 18 || age > 99 {
 			t.Fatalf("item %d age = %+v", i, it["age"])
 		}
 		price, err := strconv.ParseFloat(it["price"].S, 64)
-		if it["price"].Type != N || err != nil || price < 0.5 || price > 20 || !strings.Contains(it["price"].S, ".") {
+		if it["price"].Type != designer.N || err != nil || price < 0.5 || price > 20 || !strings.Contains(it["price"].S, ".") {
 			t.Fatalf("item %d price = %+v", i, it["price"])
 		}
-		if v := it["zip"]; v.Type != S {
+		if v := it["zip"]; v.Type != designer.S {
 			t.Fatalf("item %d zip = %+v, want the declared string type", i, v)
 		}
-		if v := it["flag"]; v.Type != BOOL {
+		if v := it["flag"]; v.Type != designer.BOOL {
 			t.Fatalf("item %d flag = %+v, want an inferred boolean", i, v)
 		}
 		if n := len(strings.Fields(it["bio"].S)); n < 2 || n > 4 {
@@ -135,8 +137,8 @@ func TestGenerateItems_eachKind(t *testing.T) {
 func TestGenerateItems_keyDefaultsFollowEntityTemplates(t *testing.T) {
 	t.Parallel()
 	tbl := generateTable()
-	items := GenerateItems(tbl, map[string]Generator{"created_at": {Kind: "date"}}, 4, 1)
-	rows := TableRows(Table{PartitionKey: tbl.PartitionKey, SortKey: tbl.SortKey, EntityTypes: tbl.EntityTypes, Items: sampleItems(items)})
+	items := designer.GenerateItems(tbl, map[string]designer.Generator{"created_at": {Kind: "date"}}, 4, 1)
+	rows := designer.TableRows(designer.Table{PartitionKey: tbl.PartitionKey, SortKey: tbl.SortKey, EntityTypes: tbl.EntityTypes, Items: sampleItems(items)})
 	counts := map[string]int{}
 	for _, r := range rows {
 		counts[r.EntityType]++
@@ -151,10 +153,10 @@ func TestGenerateItems_keyDefaultsFollowEntityTemplates(t *testing.T) {
 		t.Errorf("second SK = %q, want it built from created_at", got)
 	}
 	for i, it := range items {
-		if it["gsi1pk"].Type != S || !strings.HasPrefix(it["gsi1pk"].S, "GSI1PK#") {
+		if it["gsi1pk"].Type != designer.S || !strings.HasPrefix(it["gsi1pk"].S, "GSI1PK#") {
 			t.Errorf("item %d gsi1pk = %+v", i, it["gsi1pk"])
 		}
-		if it["gsi1sk"].Type != N || it["gsi1sk"].S != strconv.Itoa(i+1) {
+		if it["gsi1sk"].Type != designer.N || it["gsi1sk"].S != strconv.Itoa(i+1) {
 			t.Errorf("item %d gsi1sk = %+v", i, it["gsi1sk"])
 		}
 	}
@@ -162,15 +164,15 @@ func TestGenerateItems_keyDefaultsFollowEntityTemplates(t *testing.T) {
 
 func TestGenerateItems_keyDefaultsWithoutTemplates(t *testing.T) {
 	t.Parallel()
-	tbl := Table{
-		PartitionKey: KeyAttribute{Name: "tenant", Type: S},
-		SortKey:      &KeyAttribute{Name: "seq", Type: N},
-		LSIs:         []Index{{Name: "ByBlob", SortKey: []KeyAttribute{{Name: "blob", Type: B}}}},
+	tbl := designer.Table{
+		PartitionKey: designer.KeyAttribute{Name: "tenant", Type: designer.S},
+		SortKey:      &designer.KeyAttribute{Name: "seq", Type: designer.N},
+		LSIs:         []designer.Index{{Name: "ByBlob", SortKey: []designer.KeyAttribute{{Name: "blob", Type: designer.B}}}},
 	}
-	items := GenerateItems(tbl, nil, 3, 9)
+	items := designer.GenerateItems(tbl, nil, 3, 9)
 	for i, it := range items {
 		n := strconv.Itoa(i + 1)
-		if !cellValueEqual(it["tenant"], Str("TENANT#"+n)) || !cellValueEqual(it["seq"], Num(n)) || string(it["blob"].B) != "BLOB#"+n {
+		if !cellValueEqual(it["tenant"], designer.Str("TENANT#"+n)) || !cellValueEqual(it["seq"], designer.Num(n)) || string(it["blob"].B) != "BLOB#"+n {
 			t.Errorf("item %d = %v", i, it)
 		}
 	}
@@ -178,7 +180,7 @@ func TestGenerateItems_keyDefaultsWithoutTemplates(t *testing.T) {
 
 func TestGenerator_jsonForm(t *testing.T) {
 	t.Parallel()
-	data, err := json.Marshal(Generator{Kind: "number", Min: genTestFloat(1), Max: genTestFloat(5)})
+	data, err := json.Marshal(designer.Generator{Kind: "number", Min: genTestFloat(1), Max: genTestFloat(5)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,10 +189,10 @@ func TestGenerator_jsonForm(t *testing.T) {
 	}
 }
 
-func sampleItems(items []Item) []SampleItem {
-	out := make([]SampleItem, len(items))
+func sampleItems(items []designer.Item) []designer.SampleItem {
+	out := make([]designer.SampleItem, len(items))
 	for i, it := range items {
-		out[i] = SampleItem{ID: strconv.Itoa(i), Item: it}
+		out[i] = designer.SampleItem{ID: strconv.Itoa(i), Item: it}
 	}
 	return out
 }
@@ -199,18 +201,18 @@ func BenchmarkGenerateItems1000(b *testing.B) {
 	tbl, gens := generateTable(), everyGenerator()
 	b.ReportAllocs()
 	for b.Loop() {
-		GenerateItems(tbl, gens, 1000, 1)
+		designer.GenerateItems(tbl, gens, 1000, 1)
 	}
 }
 
 func TestGenerateItems_tableKeysAreNeverLeftOut(t *testing.T) {
 	t.Parallel()
-	tbl := Table{PartitionKey: KeyAttribute{Name: "PK", Type: S}, GSIs: []Index{{Name: "G", PartitionKey: []KeyAttribute{{Name: "g", Type: S}}}}}
-	gens := map[string]Generator{
+	tbl := designer.Table{PartitionKey: designer.KeyAttribute{Name: "PK", Type: designer.S}, GSIs: []designer.Index{{Name: "G", PartitionKey: []designer.KeyAttribute{{Name: "g", Type: designer.S}}}}}
+	gens := map[string]designer.Generator{
 		"PK": {Kind: "template", Template: "X#{missing}"},
 		"g":  {Kind: "one_of", Values: []string{""}},
 	}
-	for i, it := range GenerateItems(tbl, gens, 3, 5) {
+	for i, it := range designer.GenerateItems(tbl, gens, 3, 5) {
 		if want := "PK#" + strconv.Itoa(i+1); it["PK"].S != want {
 			t.Errorf("item %d PK = %+v, want %s", i, it["PK"], want)
 		}

@@ -1,24 +1,26 @@
-package designer
+package designer_test
 
 import (
 	"errors"
 	"fmt"
 	"strings"
 	"testing"
+
+	"dynaloom/internal/designer"
 )
 
-func pasteTestTable() Table {
-	return Table{
+func pasteTestTable() designer.Table {
+	return designer.Table{
 		Name:         "Orders",
-		PartitionKey: KeyAttribute{Name: "PK", Type: S},
-		SortKey:      &KeyAttribute{Name: "SK", Type: S},
-		Attributes: []Attribute{
-			{Name: "total", Type: N},
-			{Name: "tags", Type: SS},
-			{Name: "address", Type: M},
-			{Name: "code", Type: S},
+		PartitionKey: designer.KeyAttribute{Name: "PK", Type: designer.S},
+		SortKey:      &designer.KeyAttribute{Name: "SK", Type: designer.S},
+		Attributes: []designer.Attribute{
+			{Name: "total", Type: designer.N},
+			{Name: "tags", Type: designer.SS},
+			{Name: "address", Type: designer.M},
+			{Name: "code", Type: designer.S},
 		},
-		GSIs: []Index{{Name: "ByRank", PartitionKey: []KeyAttribute{{Name: "rank", Type: N}}}},
+		GSIs: []designer.Index{{Name: "ByRank", PartitionKey: []designer.KeyAttribute{{Name: "rank", Type: designer.N}}}},
 	}
 }
 
@@ -28,17 +30,17 @@ func TestParsePaste_tsvUsesDeclaredTypesAndInfersTheRest(t *testing.T) {
 		"USER#1\tORDER#1\t12.50\t[\"a\",\"b\"]\t007\t3\ttrue\tfirst order\r\n" +
 		"\t\t\t\t\t\t\t\r\n" +
 		"USER#2\tORDER#2\t\t\t\t\t\t\r\n"
-	items, err := ParsePaste(text, pasteTestTable())
+	items, err := designer.ParsePaste(text, pasteTestTable())
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Item{
+	want := []designer.Item{
 		{
-			"PK": Str("USER#1"), "SK": Str("ORDER#1"), "total": Num("12.50"),
-			"tags": {Type: SS, SS: []string{"a", "b"}}, "code": Str("007"), "rank": Num("3"),
-			"active": Boolean(true), "note": Str("first order"),
+			"PK": designer.Str("USER#1"), "SK": designer.Str("ORDER#1"), "total": designer.Num("12.50"),
+			"tags": {Type: designer.SS, SS: []string{"a", "b"}}, "code": designer.Str("007"), "rank": designer.Num("3"),
+			"active": designer.Boolean(true), "note": designer.Str("first order"),
 		},
-		{"PK": Str("USER#2"), "SK": Str("ORDER#2")},
+		{"PK": designer.Str("USER#2"), "SK": designer.Str("ORDER#2")},
 	}
 	assertItems(t, items, want)
 }
@@ -48,13 +50,13 @@ func TestParsePaste_tsvUnquotesSpreadsheetCells(t *testing.T) {
 	text := "PK\tnote\taddress\n" +
 		"A\t\"two\nlines\"\t{\"city\":{\"S\":\"Lisbon\"}}\n" +
 		"B\tsays \"hi\"\t\n"
-	items, err := ParsePaste(text, pasteTestTable())
+	items, err := designer.ParsePaste(text, pasteTestTable())
 	if err != nil {
 		t.Fatal(err)
 	}
-	assertItems(t, items, []Item{
-		{"PK": Str("A"), "note": Str("two\nlines"), "address": Map(map[string]Value{"city": Str("Lisbon")})},
-		{"PK": Str("B"), "note": Str(`says "hi"`)},
+	assertItems(t, items, []designer.Item{
+		{"PK": designer.Str("A"), "note": designer.Str("two\nlines"), "address": designer.Map(map[string]designer.Value{"city": designer.Str("Lisbon")})},
+		{"PK": designer.Str("B"), "note": designer.Str(`says "hi"`)},
 	})
 }
 
@@ -63,21 +65,21 @@ func TestParsePaste_csv(t *testing.T) {
 	text := "PK,SK,total,address,note\n" +
 		`USER#1,PROFILE,3,"{""city"":{""S"":""Porto""}}","hello, world"` + "\n" +
 		"USER#2,PROFILE,,,\n"
-	items, err := ParsePaste(text, pasteTestTable())
+	items, err := designer.ParsePaste(text, pasteTestTable())
 	if err != nil {
 		t.Fatal(err)
 	}
-	assertItems(t, items, []Item{
-		{"PK": Str("USER#1"), "SK": Str("PROFILE"), "total": Num("3"),
-			"address": Map(map[string]Value{"city": Str("Porto")}), "note": Str("hello, world")},
-		{"PK": Str("USER#2"), "SK": Str("PROFILE")},
+	assertItems(t, items, []designer.Item{
+		{"PK": designer.Str("USER#1"), "SK": designer.Str("PROFILE"), "total": designer.Num("3"),
+			"address": designer.Map(map[string]designer.Value{"city": designer.Str("Porto")}), "note": designer.Str("hello, world")},
+		{"PK": designer.Str("USER#2"), "SK": designer.Str("PROFILE")},
 	})
 }
 
 func TestParsePaste_dynamoDBJSON(t *testing.T) {
 	t.Parallel()
-	one := Item{"PK": Str("USER#1"), "n": Num("1")}
-	two := Item{"PK": Str("USER#2"), "tags": {Type: SS, SS: []string{"x"}}}
+	one := designer.Item{"PK": designer.Str("USER#1"), "n": designer.Num("1")}
+	two := designer.Item{"PK": designer.Str("USER#2"), "tags": {Type: designer.SS, SS: []string{"x"}}}
 	for _, tc := range []struct {
 		name, text string
 	}{
@@ -88,11 +90,11 @@ func TestParsePaste_dynamoDBJSON(t *testing.T) {
 		{"get item responses", `{"Item":{"PK":{"S":"USER#1"},"n":{"N":"1"}}}` + "\n" + `{"Item":{"PK":{"S":"USER#2"},"tags":{"SS":["x"]}}}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			items, err := ParsePaste(tc.text, pasteTestTable())
+			items, err := designer.ParsePaste(tc.text, pasteTestTable())
 			if err != nil {
 				t.Fatal(err)
 			}
-			assertItems(t, items, []Item{one, two})
+			assertItems(t, items, []designer.Item{one, two})
 		})
 	}
 }
@@ -100,11 +102,11 @@ func TestParsePaste_dynamoDBJSON(t *testing.T) {
 func TestParsePaste_jsonAttributesNamedItemOrItems(t *testing.T) {
 	t.Parallel()
 	text := `{"PK":{"S":"A"},"Items":{"L":[]},"Item":{"S":"x"}}`
-	items, err := ParsePaste(text, pasteTestTable())
+	items, err := designer.ParsePaste(text, pasteTestTable())
 	if err != nil {
 		t.Fatal(err)
 	}
-	assertItems(t, items, []Item{{"PK": Str("A"), "Items": List(), "Item": Str("x")}})
+	assertItems(t, items, []designer.Item{{"PK": designer.Str("A"), "Items": designer.List(), "Item": designer.Str("x")}})
 }
 
 func TestParsePaste_errorsNameRowAndColumn(t *testing.T) {
@@ -125,8 +127,8 @@ func TestParsePaste_errorsNameRowAndColumn(t *testing.T) {
 		{"json not an item", `[1]`, "row 1: an item is a JSON object of attribute values", 1, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := ParsePaste(tc.text, pasteTestTable())
-			var pe *PasteError
+			_, err := designer.ParsePaste(tc.text, pasteTestTable())
+			var pe *designer.PasteError
 			if !errors.As(err, &pe) {
 				t.Fatalf("error = %v (%T), want a *PasteError", err, err)
 			}
@@ -140,13 +142,13 @@ func TestParsePaste_errorsNameRowAndColumn(t *testing.T) {
 func TestParsePaste_nothingToPaste(t *testing.T) {
 	t.Parallel()
 	for _, text := range []string{"", "  \n\t\n", "PK\tSK\n", "PK,SK\n,\n", "[]", `{"Items":[]}`, "\uFEFF"} {
-		if _, err := ParsePaste(text, pasteTestTable()); !errors.Is(err, ErrEmptyPaste) {
+		if _, err := designer.ParsePaste(text, pasteTestTable()); !errors.Is(err, designer.ErrEmptyPaste) {
 			t.Errorf("ParsePaste(%q) error = %v, want ErrEmptyPaste", text, err)
 		}
 	}
 }
 
-func assertItems(t *testing.T, got, want []Item) {
+func assertItems(t *testing.T, got, want []designer.Item) {
 	t.Helper()
 	if len(got) != len(want) {
 		t.Fatalf("got %d items %v, want %d", len(got), got, len(want))
@@ -178,12 +180,12 @@ func FuzzParsePaste(f *testing.F) {
 	}
 	tbl := pasteTestTable()
 	f.Fuzz(func(t *testing.T, text string) {
-		items, err := ParsePaste(text, tbl)
+		items, err := designer.ParsePaste(text, tbl)
 		if err == nil && len(items) == 0 {
 			t.Fatalf("ParsePaste(%q) returned no items and no error", text)
 		}
 		for _, it := range items {
-			ItemSize(it)
+			designer.ItemSize(it)
 		}
 	})
 }
@@ -201,7 +203,7 @@ func BenchmarkParsePasteTSV10000(b *testing.B) {
 	b.SetBytes(int64(len(text)))
 	b.ReportAllocs()
 	for b.Loop() {
-		items, err := ParsePaste(text, tbl)
+		items, err := designer.ParsePaste(text, tbl)
 		if err != nil || len(items) != 10000 {
 			b.Fatalf("ParsePaste: %d items, %v", len(items), err)
 		}

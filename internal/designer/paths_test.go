@@ -1,6 +1,10 @@
-package designer
+package designer_test
 
-import "testing"
+import (
+	"testing"
+
+	"dynaloom/internal/designer"
+)
 
 func TestPathsOverlap(t *testing.T) {
 	t.Parallel()
@@ -22,7 +26,7 @@ func TestPathsOverlap(t *testing.T) {
 		{"no paths", nil, []string{""}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := PathsOverlap(tc.a, tc.b); got != tc.want {
+			if got := designer.PathsOverlap(tc.a, tc.b); got != tc.want {
 				t.Fatalf("PathsOverlap(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.want)
 			}
 		})

@@ -165,3 +165,17 @@ func TestField_headingIsTheTitleElseTheLabelWithACapital(t *testing.T) {
 		}
 	}
 }
+
+func TestOverviewFields_allAddressable(t *testing.T) {
+	t.Parallel()
+	var o Overview
+	for _, f := range OverviewFields {
+		if err := f.set(&Design{}, &o, f.Key, f.Key); err != nil {
+			t.Fatalf("OverviewFields cannot set %q: %v", f.Key, err)
+		}
+	}
+	if o.Domain != "domain" || o.KeyEntities != "key_entities" || o.BusinessContext != "business_context" ||
+		o.Scale != "scale" || o.Notes != "notes" {
+		t.Errorf("OverviewFields point at the wrong members: %+v", o)
+	}
+}

@@ -1,8 +1,10 @@
-package designer
+package designer_test
 
 import (
 	"slices"
 	"testing"
+
+	"dynaloom/internal/designer"
 )
 
 func TestTemplateAttributes(t *testing.T) {
@@ -18,7 +20,7 @@ func TestTemplateAttributes(t *testing.T) {
 		{"odd{ {} }braces{x", nil},
 		{"{{id}}", []string{"id"}},
 	} {
-		if got := TemplateAttributes(tc.tmpl); !slices.Equal(got, tc.want) {
+		if got := designer.TemplateAttributes(tc.tmpl); !slices.Equal(got, tc.want) {
 			t.Errorf("TemplateAttributes(%q) = %q, want %q", tc.tmpl, got, tc.want)
 		}
 	}
@@ -26,12 +28,12 @@ func TestTemplateAttributes(t *testing.T) {
 
 func TestFillTemplate(t *testing.T) {
 	t.Parallel()
-	it := Item{
-		"user_id":    Str("u-42"),
-		"created_at": Str("2024-05-01"),
-		"order_id":   Num("7"),
-		"raw":        Bin([]byte{1, 2}),
-		"tags":       Value{Type: SS, SS: []string{"a"}},
+	it := designer.Item{
+		"user_id":    designer.Str("u-42"),
+		"created_at": designer.Str("2024-05-01"),
+		"order_id":   designer.Num("7"),
+		"raw":        designer.Bin([]byte{1, 2}),
+		"tags":       designer.Value{Type: designer.SS, SS: []string{"a"}},
 	}
 	for _, tc := range []struct {
 		tmpl string
@@ -45,7 +47,7 @@ func TestFillTemplate(t *testing.T) {
 		{"USER#{missing}", "", false},
 		{"TAG#{tags}", "", false},
 	} {
-		got, ok := FillTemplate(tc.tmpl, it)
+		got, ok := designer.FillTemplate(tc.tmpl, it)
 		if got != tc.want || ok != tc.ok {
 			t.Errorf("FillTemplate(%q) = %q, %v; want %q, %v", tc.tmpl, got, ok, tc.want, tc.ok)
 		}
@@ -84,7 +86,7 @@ func TestMatchTemplate(t *testing.T) {
 		{"{}x", "{}x", true},
 		{"#{a}#", "#x#y#", true},
 	} {
-		if got := MatchTemplate(tc.tmpl, tc.value); got != tc.want {
+		if got := designer.MatchTemplate(tc.tmpl, tc.value); got != tc.want {
 			t.Errorf("MatchTemplate(%q, %q) = %v, want %v", tc.tmpl, tc.value, got, tc.want)
 		}
 	}
@@ -97,8 +99,8 @@ func TestMatchTemplate_acceptsWhatFillTemplateBuilds(t *testing.T) {
 	tmpl := "ORDER#{a}#{b}#END"
 	for _, a := range []string{"x", "#", "END", "#END#", "ORDER#"} {
 		for _, b := range []string{"y", "#", "END", "##"} {
-			value, ok := FillTemplate(tmpl, Item{"a": Str(a), "b": Str(b)})
-			if !ok || !MatchTemplate(tmpl, value) {
+			value, ok := designer.FillTemplate(tmpl, designer.Item{"a": designer.Str(a), "b": designer.Str(b)})
+			if !ok || !designer.MatchTemplate(tmpl, value) {
 				t.Errorf("MatchTemplate(%q, %q) = false for a=%q b=%q", tmpl, value, a, b)
 			}
 		}

@@ -1,19 +1,21 @@
-package designer
+package designer_test
 
 import (
 	"errors"
 	"testing"
+
+	"dynaloom/internal/designer"
 )
 
 func TestParsePatternList(t *testing.T) {
 	t.Parallel()
-	got, err := ParsePatternList(" 4: first_name, last_name ; #7: total;")
-	if err != nil || FormatPatternList(got) != "4: first_name, last_name; 7: total" {
+	got, err := designer.ParsePatternList(" 4: first_name, last_name ; #7: total;")
+	if err != nil || designer.FormatPatternList(got) != "4: first_name, last_name; 7: total" {
 		t.Fatalf("got %v %v", got, err)
 	}
 	for _, bad := range []string{"four: a", "4 a, b", "0: a"} {
-		var ve *ValidationError
-		if _, err := ParsePatternList(bad); !errors.As(err, &ve) || ve.Field != "pattern_attributes" {
+		var ve *designer.ValidationError
+		if _, err := designer.ParsePatternList(bad); !errors.As(err, &ve) || ve.Field != "pattern_attributes" {
 			t.Fatalf("%q: %v", bad, err)
 		}
 	}
@@ -21,7 +23,7 @@ func TestParsePatternList(t *testing.T) {
 
 func TestSetIndexPatternList_replacesTheWholeList(t *testing.T) {
 	t.Parallel()
-	d, err := ExampleDesign("hr-employees")
+	d, err := designer.ExampleDesign("hr-employees")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,15 +34,15 @@ func TestSetIndexPatternList_replacesTheWholeList(t *testing.T) {
 			break
 		}
 	}
-	next, err := SetIndexPatternList{Table: tbl, Index: ix, Text: "1: first_name"}.Apply(d)
+	next, err := designer.SetIndexPatternList{Table: tbl, Index: ix, Text: "1: first_name"}.Apply(d)
 	if err != nil {
 		t.Fatal(err)
 	}
 	got, _, _ := next.TableByName(tbl)
-	if list := FormatPatternList(got.GSIs[0].PatternAttributes); list != "1: first_name" {
+	if list := designer.FormatPatternList(got.GSIs[0].PatternAttributes); list != "1: first_name" {
 		t.Fatalf("list = %q", list)
 	}
-	if _, err := (SetIndexPatternList{Table: tbl, Index: ix, Text: "999: a"}).Apply(d); err == nil {
+	if _, err := (designer.SetIndexPatternList{Table: tbl, Index: ix, Text: "999: a"}).Apply(d); err == nil {
 		t.Fatal("an unknown pattern number was accepted")
 	}
 }
@@ -48,16 +50,16 @@ func TestSetIndexPatternList_replacesTheWholeList(t *testing.T) {
 func TestParseGenerator_roundTrips(t *testing.T) {
 	t.Parallel()
 	for _, text := range []string{"name", "email", "uuid", "date", "number 1..100", "text 3..8", "one_of OPEN|SHIPPED", "template ORDER#{order_id}"} {
-		g, err := ParseGenerator(text)
-		if err != nil || FormatGenerator(g) != text {
-			t.Fatalf("%q → %+v %v → %q", text, g, err, FormatGenerator(g))
+		g, err := designer.ParseGenerator(text)
+		if err != nil || designer.FormatGenerator(g) != text {
+			t.Fatalf("%q → %+v %v → %q", text, g, err, designer.FormatGenerator(g))
 		}
 	}
-	if g, err := ParseGenerator(""); g != nil || err != nil {
+	if g, err := designer.ParseGenerator(""); g != nil || err != nil {
 		t.Fatal("empty text should mean no generator")
 	}
 	for _, bad := range []string{"dice", "number 9..1", "number x..y", "one_of", "template"} {
-		if _, err := ParseGenerator(bad); err == nil {
+		if _, err := designer.ParseGenerator(bad); err == nil {
 			t.Fatalf("%q accepted", bad)
 		}
 	}

@@ -1,9 +1,9 @@
 // Package designertest holds the fixtures and checks that the tests of the packages beneath
 // internal/designer share: the HR example, the Orders and mid-size designs the exports are tested
 // on, Large designs of any number of tables, items, GSIs and patterns for benchmarks and load tests,
-// golden files with the one -update flag, marshalling, the validation-error check. Package
-// designer's own tests keep copies of their own, since its tests cannot import a package that
-// imports it.
+// golden files with the one -update flag, marshalling, the validation-error check, and the runner of
+// change cases (RunChangeCases). Package designer's tests use it from the external test package
+// designer_test; the few that check unexported names stay inside the package.
 package designertest
 
 import (
