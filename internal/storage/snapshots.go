@@ -143,36 +143,56 @@ func (s *Store) startDocument(id string, rev int64, snapshot bool, change, doc [
 	return d, nil
 }
 
-// storedChange is what the history row of change c, applied to before to give after, holds: the
-// change, or, for a whole-design change, a patch from before to after when that is smaller, or
-// else a snapshot of after beside the change without its design. snapshot is nil unless the row
-// is one. docBytes is after's document length when it had to be encoded, or -1.
+// storedChange is what the history row of change c, applied to before to give after, holds.
+// Most changes are stored as they are. The two that carry a whole design are stored by what they
+// changed: a whole-design change as a patch from before to after when that is smaller, or else as
+// a snapshot of after beside the change without its design; an undo, which carries the design
+// before the undone change, as a patch when that is smaller. snapshot is nil unless the row is
+// one. docBytes is after's document length when it had to be encoded, or -1.
 func storedChange(c designer.Change, before, after designer.Design) (change, snapshot []byte, docBytes int, err error) {
-	replace, ok := c.(designer.ReplaceDesign)
-	if !ok {
-		change, err = designer.MarshalChange(c)
-		return change, nil, -1, err
+	switch c := c.(type) {
+	case designer.ReplaceDesign:
+		packed, docBytes, err := snapshotOf(after)
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		bare, err := designer.MarshalChange(designer.ReplaceDesign{Note: c.Note})
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		patched, err := marshalPatch(before, after)
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		if len(patched) < len(bare)+len(packed) {
+			return patched, nil, docBytes, nil
+		}
+		return bare, packed, docBytes, nil
+	case designer.UndoChange:
+		whole, err := designer.MarshalChange(c)
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		patched, err := marshalPatch(before, after)
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		if len(patched) < len(whole) {
+			return patched, nil, -1, nil
+		}
+		return whole, nil, -1, nil
 	}
-	packed, docBytes, err := snapshotOf(after)
-	if err != nil {
-		return nil, nil, 0, err
-	}
-	bare, err := designer.MarshalChange(designer.ReplaceDesign{Note: replace.Note})
-	if err != nil {
-		return nil, nil, 0, err
-	}
+	change, err = designer.MarshalChange(c)
+	return change, nil, -1, err
+}
+
+// marshalPatch is the stored form of the patch from before to after.
+func marshalPatch(before, after designer.Design) ([]byte, error) {
 	patch, err := designer.NewPatch(before, after)
 	if err != nil {
-		return nil, nil, 0, err
+		return nil, err
 	}
-	patched, err := designer.MarshalChange(patch)
-	if err != nil {
-		return nil, nil, 0, err
-	}
-	if len(patched) < len(bare)+len(packed) {
-		return patched, nil, docBytes, nil
-	}
-	return bare, packed, docBytes, nil
+	return designer.MarshalChange(patch)
 }
 
 // replayable turns a history row's change back into the change it stands for: a whole-design
