@@ -1,0 +1,326 @@
+package server
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// BenchmarkRoom15_cellEdit measures what one pattern-field edit costs the server in a room of 15:
+// the edit, then the 14 other pages' refreshes (half on the edit link, half on the view link),
+// each asking for what changed since the revision it shows. The anchor is the edit alone, timed
+// in the same iterations; "room/edit" is the ratio (issue 14: at most 3).
+func BenchmarkRoom15_cellEdit(b *testing.B) {
+	const others = 14
+	a := newTestApp(b)
+	created := a.createJSON(`{"example": "hr-employees"}`)
+	d, rev := a.design(created.EditToken)
+	var edit, room time.Duration
+	var partBytes int
+	for i := 0; b.Loop(); i++ {
+		start := time.Now()
+		rec := a.request(http.MethodPost, "/d/"+created.EditToken+"/patterns/field", formType,
+			strings.NewReader(form("id", d.Patterns[i%len(d.Patterns)].ID, "field", "description", "value", "edit "+strconv.Itoa(i))),
+			"HX-Request", "true", "Cookie", participantCookie+"=Ada")
+		took := time.Since(start)
+		if rec.Code != http.StatusOK {
+			b.Fatalf("edit: %d %s", rec.Code, rec.Body)
+		}
+		edit += took
+		start = time.Now()
+		for o := range others {
+			token := created.EditToken
+			if o%2 == 1 {
+				token = created.ViewToken
+			}
+			rec := a.request(http.MethodGet, "/d/"+token+"/patterns", "", nil, "HX-Request", "true", sinceHeader, strconv.FormatInt(rev, 10))
+			if rec.Code != http.StatusOK || rec.Header().Get(fragmentsHeader) != "1" {
+				b.Fatalf("refresh: %d %v", rec.Code, rec.Header())
+			}
+			partBytes += rec.Body.Len()
+		}
+		room += took + time.Since(start)
+		rev++
+	}
+	n := float64(b.N)
+	b.ReportMetric(float64(edit.Microseconds())/n/1000, "edit-ms")
+	b.ReportMetric(float64(room.Microseconds())/n/1000, "room-ms")
+	b.ReportMetric(float64(room)/float64(edit), "room/edit")
+	b.ReportMetric(float64(partBytes)/n/others, "B/refresh")
+}
+
+// bareBroadcaster is the anchor of the fan-out benchmarks: a plain Go SSE server that does
+// nothing but hand each posted event to every open stream — no storage, no rendering.
+type bareBroadcaster struct {
+	mu   sync.Mutex
+	rev  int64
+	subs map[chan []byte]struct{}
+}
+
+func (h *bareBroadcaster) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodPost {
+		h.mu.Lock()
+		h.rev++
+		msg := fmt.Appendf(nil, "id: %d\nevent: change\ndata: {\"revision\":%d}\n\n", h.rev, h.rev)
+		for ch := range h.subs {
+			select {
+			case ch <- msg:
+			default:
+			}
+		}
+		rev := h.rev
+		h.mu.Unlock()
+		w.Header().Set("X-Dynaloom-Revision", strconv.FormatInt(rev, 10))
+		return
+	}
+	ch := make(chan []byte, subscriberBuffer)
+	h.mu.Lock()
+	h.subs[ch] = struct{}{}
+	h.mu.Unlock()
+	defer func() {
+		h.mu.Lock()
+		delete(h.subs, ch)
+		h.mu.Unlock()
+	}()
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.WriteHeader(http.StatusOK)
+	w.Write([]byte("event: presence\ndata: here\n\n"))
+	w.(http.Flusher).Flush()
+	for {
+		select {
+		case msg := <-ch:
+			w.Write(msg)
+			w.(http.Flusher).Flush()
+		case <-r.Context().Done():
+			return
+		}
+	}
+}
+
+func newBareBroadcaster(tb testing.TB) string {
+	ts := httptest.NewServer(&bareBroadcaster{subs: map[chan []byte]struct{}{}})
+	tb.Cleanup(ts.Close)
+	return ts.URL
+}
+
+// fanout holds listeners on one stream URL each and times, for each edit, the time from its
+// acknowledgement to its change event at every listener.
+type fanout struct {
+	mu    sync.Mutex
+	acked map[int64]time.Time
+	lat   []time.Duration
+	seen  []atomic.Int64
+	ended atomic.Int64
+}
+
+func listen(tb testing.TB, n int, url func(i int) string, header ...string) *fanout {
+	f := &fanout{acked: map[int64]time.Time{}, seen: make([]atomic.Int64, n)}
+	for i := range n {
+		s := openStream(tb, url(i), header...)
+		go func() {
+			for {
+				ev, err := s.next()
+				if err != nil {
+					f.ended.Add(1)
+					return
+				}
+				if ev.name != "change" {
+					continue
+				}
+				at := time.Now()
+				rev, _ := strconv.ParseInt(ev.id, 10, 64)
+				f.mu.Lock()
+				lat := time.Duration(0) // the event came before the acknowledgement
+				if ack, ok := f.acked[rev]; ok {
+					lat = max(0, at.Sub(ack))
+				}
+				f.lat = append(f.lat, lat)
+				f.mu.Unlock()
+				f.seen[i].Store(rev)
+			}
+		}()
+	}
+	return f
+}
+
+// edited records an edit's acknowledgement.
+func (f *fanout) edited(rev int64, at time.Time) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.acked[rev] = at
+}
+
+// wait waits until every listener has seen revision rev.
+func (f *fanout) wait(tb testing.TB, rev int64) {
+	deadline := time.Now().Add(10 * time.Second)
+	for i := range f.seen {
+		for f.seen[i].Load() < rev {
+			if time.Now().After(deadline) {
+				tb.Fatalf("listener %d did not get revision %d within 10 s", i, rev)
+			}
+			time.Sleep(100 * time.Microsecond)
+		}
+	}
+}
+
+func (f *fanout) p99() float64 {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	slices.Sort(f.lat)
+	if len(f.lat) == 0 {
+		return 0
+	}
+	return float64(f.lat[min(len(f.lat)-1, len(f.lat)*99/100)].Microseconds()) / 1000
+}
+
+// BenchmarkFanout50 times an edit's acknowledgement to its change event at 50 page streams of
+// Dynaloom, and the same for a bare Go SSE broadcaster in the same iterations (the anchor). Each
+// iteration is one edit of each, waited for at every listener.
+func BenchmarkFanout50(b *testing.B) {
+	const n = 50
+	_, url := liveServer(b, Options{WriteLimit: NoLimit, CreateLimit: NoLimit, MaxStreamsPerClient: -1})
+	created := createOver(b, url, `{"example": "hr-employees"}`)
+	d, rev := designOver(b, url, created.EditToken)
+	ours := listen(b, n, func(i int) string {
+		return fmt.Sprintf("%s/d/%s/events?step=patterns&rev=%d&tab=fanout%016d", url, created.ViewToken, rev, i)
+	})
+	bareURL := newBareBroadcaster(b)
+	bare := listen(b, n, func(int) string { return bareURL })
+	time.Sleep(100 * time.Millisecond) // every stream open
+	client := &http.Client{}
+	post := func(url, body string) int64 {
+		req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+		req.Header.Set("Content-Type", formType)
+		req.Header.Set("HX-Request", "true")
+		resp, err := client.Do(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		r, _ := strconv.ParseInt(resp.Header.Get("X-Dynaloom-Revision"), 10, 64)
+		if resp.StatusCode != http.StatusOK || r == 0 {
+			b.Fatalf("post %s: %d", url, resp.StatusCode)
+		}
+		return r
+	}
+	for i := 0; b.Loop(); i++ {
+		r := post(url+"/d/"+created.EditToken+"/patterns/field", form("id", d.Patterns[i%len(d.Patterns)].ID, "field", "description", "value", "fan "+strconv.Itoa(i)))
+		ours.edited(r, time.Now())
+		ours.wait(b, r)
+		r = post(bareURL, "")
+		bare.edited(r, time.Now())
+		bare.wait(b, r)
+	}
+	if ended := ours.ended.Load() + bare.ended.Load(); ended > 0 {
+		b.Fatalf("%d streams ended", ended)
+	}
+	b.ReportMetric(ours.p99(), "p99-ms")
+	b.ReportMetric(bare.p99(), "bare-p99-ms")
+	b.ReportMetric(ours.p99()/max(bare.p99(), 0.001), "p99/bare")
+}
+
+// BenchmarkJoin200 opens 200 page streams of one design at once, as a room of tabs joining, and
+// measures the time until every one has its first presence list, the bytes every stream has
+// received once presence has settled, and the streams dropped; a bare Go SSE server accepting
+// 200 streams is timed beside it.
+func BenchmarkJoin200(b *testing.B) {
+	const n = 200
+	_, url := liveServer(b, Options{WriteLimit: NoLimit, CreateLimit: NoLimit, MaxStreamsPerClient: -1})
+	bareURL := newBareBroadcaster(b)
+	var joinOurs, joinBare time.Duration
+	var bytesPer float64
+	var dropped int64
+	for i := 0; b.Loop(); i++ {
+		created := createOver(b, url, `{"example": "hr-employees"}`)
+		took, got, ended := join(b, n, func(j int) string {
+			return fmt.Sprintf("%s/d/%s/events?step=overview&tab=join%04d%016d", url, created.ViewToken, i, j)
+		}, 2*presenceEvery)
+		joinOurs += took
+		bytesPer += float64(got) / n
+		dropped += ended
+		took, _, ended = join(b, n, func(int) string { return bareURL }, 0)
+		joinBare += took
+		dropped += ended
+	}
+	nf := float64(b.N)
+	b.ReportMetric(float64(joinOurs.Microseconds())/nf/1000, "join-ms")
+	b.ReportMetric(float64(joinBare.Microseconds())/nf/1000, "bare-join-ms")
+	b.ReportMetric(float64(joinOurs)/float64(joinBare), "join/bare")
+	b.ReportMetric(bytesPer/nf/1024, "KiB/stream")
+	b.ReportMetric(float64(dropped)/nf, "dropped")
+}
+
+// join opens n streams at once and waits until each has its first event; it then lets them
+// read for settle, closes them and answers how long the opening took, the bytes read and how many
+// streams ended on their own.
+func join(tb testing.TB, n int, url func(int) string, settle time.Duration) (took time.Duration, bytes int64, ended int64) {
+	var (
+		read, gone atomic.Int64
+		first      sync.WaitGroup
+		stop       = make(chan struct{})
+		bodies     = make([]io.Closer, n)
+		mu         sync.Mutex
+		all        sync.WaitGroup
+	)
+	first.Add(n)
+	start := time.Now()
+	for j := range n {
+		all.Go(func() {
+			resp, err := http.Get(url(j))
+			if err != nil || resp.StatusCode != http.StatusOK {
+				gone.Add(1)
+				first.Done()
+				return
+			}
+			mu.Lock()
+			bodies[j] = resp.Body
+			mu.Unlock()
+			r := bufio.NewReader(resp.Body)
+			once, inEvent := false, false
+			for {
+				line, err := r.ReadString('\n')
+				read.Add(int64(len(line)))
+				if err != nil {
+					select {
+					case <-stop:
+					default:
+						gone.Add(1)
+					}
+					if !once {
+						first.Done()
+					}
+					return
+				}
+				inEvent = inEvent || strings.HasPrefix(line, "event: ")
+				if line == "\n" && inEvent && !once {
+					once = true
+					first.Done()
+				}
+			}
+		})
+	}
+	first.Wait()
+	took = time.Since(start)
+	time.Sleep(settle)
+	bytes = read.Load()
+	close(stop)
+	mu.Lock()
+	for _, body := range bodies {
+		if body != nil {
+			body.Close()
+		}
+	}
+	mu.Unlock()
+	all.Wait()
+	return took, bytes, gone.Load()
+}
