@@ -15,7 +15,8 @@ import (
 
 // Surgical refreshes. A change event makes every other page ask for its step again, naming the
 // revision it shows (sinceHeader). When each path changed since then is a part of that step drawn
-// on its own — a pattern's cell, an entity's card, an aggregate analysis's figure — the answer is
+// on its own — a pattern's cell, an entity's card, a relationship's cell, an aggregate figure or a
+// consolidation field with the suggestion it feeds — the answer is
 // only those parts, each marked out of band for the page to morph in over the one with its id,
 // with the side panel and HX-Reswap: none; otherwise it is the whole step, as for any visit. The
 // parts are the components the step itself renders: there is one way to draw each.
@@ -147,14 +148,21 @@ func patternParts(d *designContext, path string) ([]fragment, bool) {
 	if i < 0 || field == "number" {
 		return nil, false
 	}
-	cell := patternCell(d, p, patternColumns[i])
-	cell.OOB = true
-	return []fragment{{cell.ID, templates.CellView(cell)}}, true
+	return oobCell(patternCell(d, p, patternColumns[i]), true)
 }
 
-// entityParts: anything within one entity (its description, its attributes) is its card. A
-// rename, or an entity added, moved or deleted, reshapes the list.
+// entityParts: anything within one entity (its description, its attributes) is its card, and a
+// field of a relationship is its cell. A rename, or an entity or relationship added, moved or
+// deleted, reshapes the step.
 func entityParts(d *designContext, path string) ([]fragment, bool) {
+	if id, field, ok := splitPath(path, "relationships"); ok {
+		design := d.Record.Design
+		i := slices.IndexFunc(design.Relationships, func(r designer.Relationship) bool { return r.ID == id })
+		if i < 0 {
+			return nil, false
+		}
+		return oobCell(relationshipCell(d, design.Relationships[i], entityOptions(design), field))
+	}
 	name, field, ok := splitPath(path, "entities")
 	if !ok || field != "" {
 		return nil, false
@@ -167,24 +175,39 @@ func entityParts(d *designContext, path string) ([]fragment, bool) {
 	return []fragment{{card.ID, templates.EntityCardView(card)}}, true
 }
 
-// aggregateParts: a figure of an aggregate analysis is its cell and the suggestion it feeds.
+// aggregateParts: a figure of an aggregate analysis or a field of a consolidation review is its
+// cell and the suggestion it feeds.
 func aggregateParts(d *designContext, path string) ([]fragment, bool) {
+	design := d.Record.Design
+	if id, field, ok := splitPath(path, "consolidations"); ok {
+		i := slices.IndexFunc(design.Consolidations, func(r designer.ConsolidationReview) bool { return r.ID == id })
+		if i < 0 {
+			return nil, false
+		}
+		r, entities := design.Consolidations[i], entityOptions(design)
+		parts, ok := oobCell(consolidationCell(d, r, entities, field))
+		row := consolidationRow(d, r, entities)
+		return append(parts, fragment{row.RowID + "-suggestion", templates.ConsolidationSuggestion(row, true)}), ok
+	}
 	id, field, ok := splitPath(path, "aggregates")
-	if !ok || field == "" {
+	if !ok {
 		return nil, false
 	}
-	i := slices.IndexFunc(d.Record.Design.Aggregates, func(a designer.AggregateAnalysis) bool { return a.ID == id })
+	i := slices.IndexFunc(design.Aggregates, func(a designer.AggregateAnalysis) bool { return a.ID == id })
 	if i < 0 {
 		return nil, false
 	}
-	card := aggregateCard(d, d.Record.Design.Aggregates[i])
-	cellID := elemID("aggf", id, field)
-	for _, lc := range slices.Concat(card.Cells, card.Identifying, []templates.LabeledCell{card.Decision, card.Justify}) {
-		if lc.Cell.ID == cellID {
-			cell := lc.Cell
-			cell.OOB = true
-			return []fragment{{cell.ID, templates.CellView(cell)}, {card.ID + "-suggestion", templates.AggregateSuggestion(card, true)}}, true
-		}
+	lc, ok := aggregateCell(d, design.Aggregates[i], field)
+	parts, ok := oobCell(lc.Cell, ok)
+	card := aggregateCard(d, design.Aggregates[i])
+	return append(parts, fragment{card.ID + "-suggestion", templates.AggregateSuggestion(card, true)}), ok
+}
+
+// oobCell is a cell as a part, when there is one.
+func oobCell(cell templates.Cell, ok bool) ([]fragment, bool) {
+	if !ok {
+		return nil, false
 	}
-	return nil, false
+	cell.OOB = true
+	return []fragment{{cell.ID, templates.CellView(cell)}}, true
 }

@@ -105,7 +105,8 @@ func TestRefresh_fallsBackToTheWholeStep(t *testing.T) {
 	}
 }
 
-// An entity's attribute and an aggregate analysis's figure are each their own part.
+// An entity's attribute, an aggregate analysis's figure, a relationship's field and a
+// consolidation review's field are each their own part.
 func TestRefresh_entityCardAndAggregateFigure(t *testing.T) {
 	a := newTestApp(t)
 	created := a.createJSON(`{"example": "hr-employees"}`)
@@ -132,5 +133,25 @@ func TestRefresh_entityCardAndAggregateFigure(t *testing.T) {
 	body = rec.Body.String()
 	if rec.Header().Get(fragmentsHeader) != "2" || !strings.Contains(body, `value="87"`) || !strings.Contains(body, `data-testid="suggestion"`) {
 		t.Fatalf("want the figure and the suggestion: %v %s", rec.Header(), body)
+	}
+
+	// A relationship's notes and a consolidation review's field, each with what it feeds.
+	_, rev = a.design(created.EditToken)
+	if rec := a.hx(edit+"/relationships/field", "id", d.Relationships[0].ID, "field", "notes", "value", "one manager each"); rec.Code != http.StatusOK {
+		t.Fatalf("relationship: %d %s", rec.Code, rec.Body)
+	}
+	if rec := a.refreshStep(edit+"/entities", rev); rec.Header().Get(fragmentsHeader) != "1" || !strings.Contains(rec.Body.String(), "one manager each") {
+		t.Fatalf("want the relationship's cell: %v %s", rec.Header(), rec.Body)
+	}
+	_, rev = a.design(created.EditToken)
+	if rec := a.hx(edit+"/consolidations/field", "id", d.Consolidations[0].ID, "field", "justification", "value", "kept apart"); rec.Code != http.StatusOK {
+		t.Fatalf("consolidation: %d %s", rec.Code, rec.Body)
+	}
+	if rec := a.refreshStep(edit+"/aggregates", rev); rec.Header().Get(fragmentsHeader) != "2" || !strings.Contains(rec.Body.String(), "kept apart") {
+		t.Fatalf("want the review's cell and suggestion: %v %s", rec.Header(), rec.Body)
+	}
+	// Both steps go whole when the two changes are asked for together from the other step.
+	if rec := a.refreshStep(edit+"/entities", rev); rec.Header().Get(fragmentsHeader) != "" {
+		t.Fatalf("a consolidation is no part of the entities step: %v", rec.Header())
 	}
 }
