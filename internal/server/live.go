@@ -39,13 +39,13 @@ type changeData struct {
 	Paths    []string `json:"paths"`
 }
 
-func changeEvent(rev storage.Revision) event {
+func changeEvent(rev storage.Revision) *event {
 	paths := rev.Paths
 	if paths == nil {
 		paths = []string{}
 	}
 	data, _ := json.Marshal(changeData{rev.Revision, rev.Author, paths}) // cannot fail: strings and a number
-	return event{id: rev.Revision, name: "change", data: data}
+	return &event{id: rev.Revision, name: "change", data: data}
 }
 
 // subscriberBuffer is how many events a stream may queue before it falls behind.
@@ -62,7 +62,7 @@ var errTooManyStreams = errors.New("too many open event streams from one address
 type subscriber struct {
 	room   *room
 	client string
-	events chan event
+	events chan *event   // shared by every stream that gets them: never modified
 	gone   chan struct{} // closed when the hub ends the stream
 	once   sync.Once
 	// behind is the newest revision a change event could not be queued for; reloadDue holds a
@@ -201,7 +201,7 @@ func (h *hub) subscribe(id, client string, access storage.Access, p *presence) (
 	if err != nil {
 		return nil, nil, err
 	}
-	sub := &subscriber{room: r, client: client, events: make(chan event, subscriberBuffer), gone: make(chan struct{}),
+	sub := &subscriber{room: r, client: client, events: make(chan *event, subscriberBuffer), gone: make(chan struct{}),
 		reloadDue: make(chan struct{}, 1), presenceDue: make(chan struct{}, 1), expiry: make(chan time.Time, 1), access: access}
 	r.mu.Lock()
 	r.subs[sub] = struct{}{}
@@ -270,7 +270,7 @@ func (h *hub) publishChange(rev storage.Revision, designID string) {
 
 // send puts ev on the streams of r that want it. A full stream falls behind on a change event;
 // other events (follow-me) are not worth a redraw and are left out. Callers hold r.mu.
-func (r *room) send(ev event, want func(*subscriber) bool) {
+func (r *room) send(ev *event, want func(*subscriber) bool) {
 	for sub := range r.subs {
 		if sub.ended || want != nil && !want(sub) {
 			continue
@@ -287,8 +287,8 @@ func (r *room) send(ev event, want func(*subscriber) bool) {
 
 // reloadEvent tells a stream's client that it fell behind: the change events up to revision were
 // discarded, and it should read the design (or draw its step) again.
-func reloadEvent(revision int64) event {
-	return event{id: revision, name: "reload", data: []byte(`{"revision":` + strconv.FormatInt(revision, 10) + `}`)}
+func reloadEvent(revision int64) *event {
+	return &event{id: revision, name: "reload", data: []byte(`{"revision":` + strconv.FormatInt(revision, 10) + `}`)}
 }
 
 // presenceChanged tells every stream of the room that the participants changed. Callers hold r.mu.
@@ -327,7 +327,7 @@ func (r *room) participants() []presence {
 
 // announceFollow tells the followers where the leader is. Callers hold r.mu.
 func (r *room) announceFollow(leader *presence) {
-	r.send(event{name: "follow", data: []byte(leader.Step)}, func(sub *subscriber) bool {
+	r.send(&event{name: "follow", data: []byte(leader.Step)}, func(sub *subscriber) bool {
 		return sub.presence != nil && sub.presence.Tab != leader.Tab
 	})
 }
@@ -401,7 +401,7 @@ func (h *hub) closeStreams(id string, access storage.Access) {
 		}
 		ending = append(ending, sub)
 		select {
-		case sub.events <- event{name: "gone", data: []byte(linkGoneMessage)}:
+		case sub.events <- &event{name: "gone", data: []byte(linkGoneMessage)}:
 		default:
 			sub.drop()
 		}

@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -323,4 +325,45 @@ func join(tb testing.TB, n int, url func(int) string, settle time.Duration) (too
 	mu.Unlock()
 	all.Wait()
 	return took, bytes, gone.Load()
+}
+
+// BenchmarkIdleStreams500 holds 500 idle page streams of one design and reports what each costs
+// the server in heap and stacks (issue 14: at most 40 KB). The client side is a bare TCP
+// connection per stream that never reads, so nearly all that is counted is the server's.
+func BenchmarkIdleStreams500(b *testing.B) {
+	const n = 500
+	srv, url := liveServer(b, Options{KeepAlive: time.Hour, MaxStreamsPerClient: -1})
+	created := createOver(b, url, `{"example": "hr-employees"}`)
+	host := strings.TrimPrefix(url, "http://")
+	var perStream, stacks float64
+	for i := 0; b.Loop(); i++ {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		conns := make([]net.Conn, n)
+		for j := range conns {
+			conn, err := net.Dial("tcp", host)
+			if err != nil {
+				b.Fatal(err)
+			}
+			fmt.Fprintf(conn, "GET /d/%s/events?step=overview&tab=idle%04d%016d HTTP/1.1\r\nHost: %s\r\n\r\n", created.ViewToken, i, j, host)
+			conns[j] = conn
+		}
+		for srv.hub.connections() < n {
+			time.Sleep(time.Millisecond)
+		}
+		time.Sleep(2 * presenceEvery) // presence written and settled
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		perStream += float64(after.HeapInuse+after.StackInuse-before.HeapInuse-before.StackInuse) / n
+		stacks += float64(after.StackInuse-before.StackInuse) / n
+		for _, c := range conns {
+			c.Close()
+		}
+		for srv.hub.connections() > 0 {
+			time.Sleep(time.Millisecond)
+		}
+	}
+	b.ReportMetric(perStream/float64(b.N)/1024, "KiB/stream")
+	b.ReportMetric(stacks/float64(b.N)/1024, "stack-KiB/stream")
 }

@@ -85,7 +85,7 @@ func (s *Server) stream(c echo.Context, p *presence, after int64, writePresence 
 		return err
 	}
 	defer leave()
-	write := func(w *bufio.Writer, ev event) { writeEvent(w, ev.id, ev.name, ev.data) }
+	write := func(w *bufio.Writer, ev *event) { writeEvent(w, ev.id, ev.name, ev.data) }
 
 	res := c.Response()
 	h := res.Header()
@@ -96,8 +96,13 @@ func (s *Server) stream(c echo.Context, p *presence, after int64, writePresence 
 	rc := http.NewResponseController(res.Writer)
 	_ = rc.SetWriteDeadline(time.Time{})
 	res.WriteHeader(http.StatusOK)
-	w := bufio.NewWriter(res)
+	// Events are flushed as they come; a small buffer keeps an idle stream small (writes larger
+	// than it go straight through).
+	w := bufio.NewWriterSize(res, streamBuffer)
 	flush := func() error {
+		// A reader that takes nothing for streamStall is gone, or frozen: the stream ends, and a
+		// client that comes back resumes from the last event it read.
+		_ = rc.SetWriteDeadline(time.Now().Add(streamStall))
 		if err := w.Flush(); err != nil {
 			return err
 		}
@@ -203,6 +208,12 @@ func (s *Server) stream(c echo.Context, p *presence, after int64, writePresence 
 		}
 	}
 }
+
+// streamStall is how long a stream's write may wait for its reader.
+const streamStall = time.Minute
+
+// streamBuffer is the write buffer of a stream: most events are a few hundred bytes.
+const streamBuffer = 512
 
 // writeEvent writes one event in the text/event-stream format; data may span lines.
 func writeEvent(w *bufio.Writer, id int64, name string, data []byte) {
