@@ -25,11 +25,14 @@ var (
 )
 
 // entitiesView is what an entities answer needs beyond the design: a refused value to show in the
-// list, on the cell it was typed in (by element id) or, for any other refusal, under the add form.
+// list, on the cell it was typed in or, for any other refusal, under the add form. The cell is
+// named by its entity, its attribute ("" for a field of the entity itself) and its field; a field
+// that is no cell of the list ("new-attribute", the box of a new attribute) shows the refusal
+// nowhere, and the list answers as it was.
 type entitiesView struct {
-	cell, value        string
-	refused            *refused
-	addValue, addError string
+	entity, attribute, field, value string
+	refused                         *refused
+	addValue, addError              string
 }
 
 // entityOptions lists the design's entities as the choices of a select.
@@ -51,19 +54,13 @@ func (s *Server) entitiesModel(c echo.Context, v entitiesView) (templates.Entiti
 	e := templates.Entities{Workspace: w, AddEntity: base + "/entities/add", AddValue: v.addValue, AddError: v.addError}
 	ents := d.Record.Design.Entities
 	entityOpts := entityOptions(d.Record.Design)
-	// A refused rename is shown on its cell in the list it answers with.
-	refusedOn := func(c *templates.Cell) {
-		if c.ID == v.cell {
-			*c = withRefusal(*c, v.refused, v.value)
-		}
-	}
 	for i, ent := range ents {
 		card := entityCard(d, ent, i, len(ents))
-		refusedOn(&card.Name)
-		refusedOn(&card.Description)
-		for j := range card.Attributes {
-			refusedOn(&card.Attributes[j].Name)
-			refusedOn(&card.Attributes[j].Type)
+		if ent.Name == v.entity {
+			// A refused rename is shown on its cell in the list it answers with.
+			if c := entityCell(&card, ent, v.attribute, v.field); c != nil {
+				*c = withRefusal(*c, v.refused, v.value)
+			}
 		}
 		e.Cards = append(e.Cards, card)
 	}
@@ -72,6 +69,30 @@ func (s *Server) entitiesModel(c echo.Context, v entitiesView) (templates.Entiti
 		e.Relationships = append(e.Relationships, relationshipRow(d, r, entityOpts))
 	}
 	return e, nil
+}
+
+// entityCell is the cell of field of card, the card of ent: a field of the entity itself when
+// attribute is "", of that attribute otherwise; nil when there is no such cell.
+func entityCell(card *templates.EntityCard, ent designer.Entity, attribute, field string) *templates.Cell {
+	if attribute == "" {
+		switch field {
+		case "name":
+			return &card.Name
+		case "description":
+			return &card.Description
+		}
+		return nil
+	}
+	j := slices.IndexFunc(ent.Attributes, func(a designer.Attribute) bool { return a.Name == attribute })
+	switch {
+	case j < 0:
+		return nil
+	case field == "name":
+		return &card.Attributes[j].Name
+	case field == "type":
+		return &card.Attributes[j].Type
+	}
+	return nil
 }
 
 func entityCard(d *designContext, ent designer.Entity, index, count int) templates.EntityCard {
@@ -199,7 +220,7 @@ func (s *Server) entityList(c echo.Context, v entitiesView) part {
 	return func(d *designContext, r *refused) (templ.Component, error) {
 		if r == nil {
 			v.addValue = ""
-		} else if v.cell == "" {
+		} else if v.field == "" {
 			v.addError = r.Message
 		}
 		v.refused = r
@@ -254,9 +275,7 @@ func (s *Server) saveEntityField(c echo.Context) error {
 		return err
 	}
 	entity, field, value := form.get("entity"), form.get("field"), form.get("value")
-	// Cell ids follow the entity's position (entityCard).
-	_, index, _ := entityAt(designFrom(c).Record.Design, entity)
-	v := entitiesView{cell: "ent-" + itoa(index) + "-" + field, value: value}
+	v := entitiesView{entity: entity, field: field, value: value}
 	switch field {
 	case "name":
 		// A rename changes what every other cell of the entity posts: the answer is the list.
@@ -300,9 +319,8 @@ func (s *Server) addAttribute(c echo.Context) error {
 		return err
 	}
 	entity := form.get("entity")
-	_, index, _ := entityAt(designFrom(c).Record.Design, entity)
 	// The new attribute's box is not a cell: a refusal is answered with the list as it was.
-	v := entitiesView{cell: "ent-" + itoa(index) + "-new-attribute", value: form.get("name")}
+	v := entitiesView{entity: entity, field: "new-attribute", value: form.get("name")}
 	return s.apply(c, entitiesBack(c), designer.AddAttribute{Entity: entity, Name: form.get("name"), Type: designer.Type(form.get("type"))}, s.entityList(c, v))
 }
 
@@ -312,11 +330,10 @@ func (s *Server) saveAttributeField(c echo.Context) error {
 		return err
 	}
 	entity, attribute, field, value := form.get("entity"), form.get("attribute"), form.get("field"), form.get("value")
-	ent, ei, _ := entityAt(designFrom(c).Record.Design, entity)
-	aj := slices.IndexFunc(ent.Attributes, func(a designer.Attribute) bool { return a.Name == attribute })
+	ent, _, _ := entityAt(designFrom(c).Record.Design, entity)
 	v := entitiesView{value: value}
-	if aj >= 0 {
-		v.cell = "ent-" + itoa(ei) + "-attr-" + itoa(aj) + "-" + field
+	if slices.ContainsFunc(ent.Attributes, func(a designer.Attribute) bool { return a.Name == attribute }) {
+		v.entity, v.attribute, v.field = entity, attribute, field
 	}
 	switch field {
 	case "name":
@@ -325,11 +342,16 @@ func (s *Server) saveAttributeField(c echo.Context) error {
 	case "type":
 		return s.apply(c, entitiesBack(c), designer.SetAttributeType{Entity: entity, Attribute: attribute, Type: designer.Type(value)},
 			func(d *designContext, r *refused) (templ.Component, error) {
-				card, ok := entityCardOf(d, entity)
-				if !ok || aj < 0 || aj >= len(card.Attributes) {
+				ent, i, ok := entityAt(d.Record.Design, entity)
+				if !ok {
 					return s.entityList(c, v)(d, r)
 				}
-				return templates.CellView(withRefusal(card.Attributes[aj].Type, r, value)), nil
+				card := entityCard(d, ent, i, len(d.Record.Design.Entities))
+				cell := entityCell(&card, ent, attribute, "type")
+				if cell == nil {
+					return s.entityList(c, v)(d, r)
+				}
+				return templates.CellView(withRefusal(*cell, r, value)), nil
 			})
 	}
 	return badInput("field: attributes have no field %q", field)

@@ -60,13 +60,14 @@ func (s *Server) tablesModel(c echo.Context, table string, grid gridState) (temp
 	return m, nil
 }
 
-// gridState is what a grid answer carries beyond the design: a refused key cell (by element id)
-// or a message above the grid, and the new item that takes the focus.
+// gridState is what a grid answer carries beyond the design: a refused key cell (by its item and
+// attribute) or a message above the grid, and the new item that takes the focus.
 type gridState struct {
-	cell, value string
-	refused     *refused
-	message     string
-	focus       string // item id whose first cell takes the focus
+	// item and attr name the refused cell, value what was typed in it.
+	item, attr, value string
+	refused           *refused
+	message           string
+	focus             string // item id whose first cell takes the focus
 }
 
 // tableField is one field of a table's header, key schema or notes, each shown as one cell.
@@ -359,7 +360,7 @@ func itemGrid(d *designContext, t designer.Table, state gridState) templates.Ite
 				// A key edit moves the row between partitions: the answer is the whole grid.
 				cell.Target = gridTarget
 			}
-			if cell.ID == state.cell {
+			if r.ID == state.item && col.Name == state.attr {
 				cell = withRefusal(cell, state.refused, state.value)
 			}
 			row.Cells = append(row.Cells, cell)

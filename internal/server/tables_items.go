@@ -330,7 +330,7 @@ func (s *Server) saveItemCell(c echo.Context) error {
 	if attr == t.PartitionKey.Name || (t.SortKey != nil && attr == t.SortKey.Name) {
 		return s.apply(c, tablesBack(c), change, func(d *designContext, r *refused) (templ.Component, error) {
 			t, _, _ := d.Record.Design.TableByName(table)
-			return gridView(d, t, gridState{cell: itemCellID(table, id, attr), value: value, refused: r}), nil
+			return gridView(d, t, gridState{item: id, attr: attr, value: value, refused: r}), nil
 		})
 	}
 	return s.apply(c, tablesBack(c), change, itemCellPart(table, id, attr, value))
