@@ -275,7 +275,7 @@ func TestChange_roundTrip(t *testing.T) {
 		})
 		seen[c.Kind()] = true
 	}
-	for kind := range designer.ChangeKinds {
+	for kind := range designer.ChangeRegistry {
 		if !seen[kind] {
 			t.Errorf("change kind %q has no round-trip case", kind)
 		}
@@ -373,14 +373,14 @@ func TestChange_kindsAreStable(t *testing.T) {
 		"resolve_comment":              designer.ResolveComment{},
 		"delete_comment":               designer.DeleteComment{},
 	}
-	if len(want) != len(designer.ChangeKinds) {
-		t.Errorf("%d kinds registered, %d pinned here; pin every new kind", len(designer.ChangeKinds), len(want))
+	if len(want) != len(designer.ChangeRegistry) {
+		t.Errorf("%d kinds registered, %d pinned here; pin every new kind", len(designer.ChangeRegistry), len(want))
 	}
 	for kind, c := range want {
 		if c.Kind() != kind {
 			t.Errorf("%T.Kind() = %q, want %q", c, c.Kind(), kind)
 		}
-		if _, ok := designer.ChangeKinds[kind]; !ok {
+		if _, ok := designer.ChangeRegistry[kind]; !ok {
 			t.Errorf("kind %q is not registered in changeKinds", kind)
 		}
 	}
@@ -412,16 +412,16 @@ func BenchmarkApplySetName(b *testing.B) {
 
 func TestParseChange_readsTheEnvelopeTheHistoryStores(t *testing.T) {
 	t.Parallel()
-	want := SetItemCell{Table: "Orders", ID: "i7", Attribute: "status", Text: "SHIPPED"}
-	stored, err := MarshalChange(want)
+	want := designer.SetItemCell{Table: "Orders", ID: "i7", Attribute: "status", Text: "SHIPPED"}
+	stored, err := designer.MarshalChange(want)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := ParseChange(stored)
+	got, err := designer.ParseChange(stored)
 	if err != nil || !reflect.DeepEqual(got, want) {
-		t.Fatalf("ParseChange(%s) = %#v, %v; want %#v", stored, got, err, want)
+		t.Fatalf("designer.ParseChange(%s) = %#v, %v; want %#v", stored, got, err, want)
 	}
-	if got, err := ParseChange([]byte(`{"kind": "renumber_patterns", "change": {}}`)); err != nil || got != (RenumberPatterns{}) {
+	if got, err := designer.ParseChange([]byte(`{"kind": "renumber_patterns", "change": {}}`)); err != nil || got != (designer.RenumberPatterns{}) {
 		t.Fatalf("a change without members: %#v, %v", got, err)
 	}
 }
@@ -445,23 +445,23 @@ func TestParseChange_refusalsNameTheMember(t *testing.T) {
 		{`{"kind": "set_name", "change": {"name": "Orders"}, "author": "Mallory"}`, "author"},
 		{`{"kind": "set_name", "change": {"name": "Orders"}} {}`, "body"},
 	} {
-		c, err := ParseChange([]byte(tc.in))
+		c, err := designer.ParseChange([]byte(tc.in))
 		if err == nil {
-			t.Errorf("ParseChange(%s) = %#v, want a refusal of %s", tc.in, c, tc.field)
+			t.Errorf("designer.ParseChange(%s) = %#v, want a refusal of %s", tc.in, c, tc.field)
 			continue
 		}
-		wantValidationError(t, err, tc.field)
+		designertest.WantValidationError(t, err, tc.field)
 	}
 }
 
 func TestChangeKinds_listsEveryRegisteredKindOnce(t *testing.T) {
 	t.Parallel()
-	kinds := ChangeKinds()
-	if len(kinds) != len(changeKinds) || !slices.IsSorted(kinds) {
-		t.Fatalf("ChangeKinds() = %v: want the %d registered kinds, sorted", kinds, len(changeKinds))
+	kinds := designer.ChangeKinds()
+	if len(kinds) != len(designer.ChangeRegistry) || !slices.IsSorted(kinds) {
+		t.Fatalf("ChangeKinds() = %v: want the %d registered kinds, sorted", kinds, len(designer.ChangeRegistry))
 	}
 	for _, k := range kinds {
-		if changeKinds[k] == nil {
+		if designer.ChangeRegistry[k] == nil {
 			t.Errorf("ChangeKinds() lists %q, which is not registered", k)
 		}
 	}
