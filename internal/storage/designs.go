@@ -102,6 +102,19 @@ func (s *Store) Create(ctx context.Context, d designer.Design, author string) (R
 
 // Load returns the current state of a design: from the cache, or rebuilt from the history.
 func (s *Store) Load(ctx context.Context, id string) (Record, error) {
+	// Most loads find the current revision cached, and (id, revision) names one state, so one
+	// small read answers them; the others read the design's row and history in one transaction.
+	var rev int64
+	err := s.r.QueryRowContext(ctx, `SELECT revision FROM designs WHERE id = ?`, id).Scan(&rev)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return Record{}, fmt.Errorf("load design %s: %w", id, ErrNotFound)
+	case err != nil:
+		return Record{}, fmt.Errorf("load design %s: %w", id, err)
+	}
+	if rec, ok := s.cache.get(id, rev); ok {
+		return rec, nil
+	}
 	tx, err := s.r.BeginTx(ctx, nil)
 	if err != nil {
 		return Record{}, fmt.Errorf("load design %s: %w", id, err)
