@@ -28,16 +28,16 @@ type Change interface {
 	Paths() []string
 }
 
-// Describer is a Change whose history line reads better with the design it is applied to: rows are
+// describer is a Change whose history line reads better with the design it is applied to: rows are
 // addressed by id, but people know them as "pattern 4" or "relationship Department → Employee".
-type Describer interface {
+type describer interface {
 	Describe(before Design) string
 }
 
-// Describe returns the history line of c applied to before: Describe for a Describer whose row
+// Describe returns the history line of c applied to before: Describe for a describer whose row
 // is in before, and Summary otherwise.
 func Describe(c Change, before Design) string {
-	if d, ok := c.(Describer); ok {
+	if d, ok := c.(describer); ok {
 		return d.Describe(before)
 	}
 	return c.Summary()

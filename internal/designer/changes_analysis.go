@@ -54,7 +54,7 @@ func (c AddAggregate) Apply(d Design) (Design, error) {
 	}) {
 		return d, Invalid("entity_b", "there is already an analysis of %q and %q", c.EntityA, c.EntityB)
 	}
-	id := nextID(d.Aggregates, AggregateIDPrefix, func(a *AggregateAnalysis) string { return a.ID })
+	id := nextID(d.Aggregates, aggregateIDPrefix, func(a *AggregateAnalysis) string { return a.ID })
 	d.Aggregates = append(slices.Clip(d.Aggregates), AggregateAnalysis{ID: id, EntityA: c.EntityA, EntityB: c.EntityB})
 	return d, nil
 }
@@ -138,7 +138,7 @@ func (c AddConsolidation) Apply(d Design) (Design, error) {
 	if slices.ContainsFunc(d.Consolidations, func(r ConsolidationReview) bool { return r.Parent == c.Parent && r.Child == c.Child }) {
 		return d, Invalid("child", "there is already a review of %q as a child of %q", c.Child, c.Parent)
 	}
-	id := nextID(d.Consolidations, ConsolidationIDPrefix, func(r *ConsolidationReview) string { return r.ID })
+	id := nextID(d.Consolidations, consolidationIDPrefix, func(r *ConsolidationReview) string { return r.ID })
 	d.Consolidations = append(slices.Clip(d.Consolidations), ConsolidationReview{ID: id, Parent: c.Parent, Child: c.Child})
 	return d, nil
 }

@@ -18,8 +18,8 @@ import (
 // Check does not look at comments' targets: a comment whose element was renamed or deleted stays
 // in the document, out of sight, and shows again if an undo or restore brings the element back.
 
-// CommentIDPrefix starts the ids AddComment gives: "cm1", "cm2"…
-const CommentIDPrefix = "cm"
+// commentIDPrefix starts the ids AddComment gives: "cm1", "cm2"…
+const commentIDPrefix = "cm"
 
 // MaxCommentLen bounds a comment's body, in characters.
 const MaxCommentLen = 4000
@@ -164,7 +164,7 @@ func (c AddComment) Apply(d Design) (Design, error) {
 		return d, Invalid("at", "is %q; give the time in RFC 3339 form, such as 2025-03-01T09:30:00Z", shorten(c.At))
 	}
 	comment := Comment{
-		ID:       nextID(d.Comments, CommentIDPrefix, func(c *Comment) string { return c.ID }),
+		ID:       nextID(d.Comments, commentIDPrefix, func(c *Comment) string { return c.ID }),
 		Target:   target,
 		ParentID: parent,
 		Author:   author,

@@ -433,7 +433,7 @@ func (c AddRelationship) Apply(d Design) (Design, error) {
 	if err != nil {
 		return d, &ValidationError{Field: "kind", Message: err.Error()}
 	}
-	id := nextID(d.Relationships, RelationshipIDPrefix, func(r *Relationship) string { return r.ID })
+	id := nextID(d.Relationships, relationshipIDPrefix, func(r *Relationship) string { return r.ID })
 	d.Relationships = append(slices.Clip(d.Relationships), Relationship{ID: id, From: c.From, To: c.To, Kind: kind})
 	return d, nil
 }

@@ -292,9 +292,9 @@ func (c SetIndexKey) Summary() string {
 }
 func (c SetIndexKey) Paths() []string { return []string{pathOfIndex(c.Table, c.Index)} }
 
-// ParseProjectionType reads a projection type: ALL, KEYS_ONLY or INCLUDE, in any case, with spaces
+// parseProjectionType reads a projection type: ALL, KEYS_ONLY or INCLUDE, in any case, with spaces
 // or hyphens for the underscore.
-func ParseProjectionType(s string) (string, error) {
+func parseProjectionType(s string) (string, error) {
 	switch Words(s) {
 	case "all":
 		return All, nil
@@ -323,7 +323,7 @@ func (c SetIndexProjection) Apply(d Design) (Design, error) {
 	if err != nil {
 		return d, err
 	}
-	typ, err := ParseProjectionType(c.Type)
+	typ, err := parseProjectionType(c.Type)
 	if err != nil {
 		return d, fieldError("type", err)
 	}
@@ -361,7 +361,7 @@ func (c SetIndexProjection) Apply(d Design) (Design, error) {
 
 func (c SetIndexProjection) Summary() string {
 	what := strings.TrimSpace(c.Type)
-	if typ, err := ParseProjectionType(c.Type); err == nil {
+	if typ, err := parseProjectionType(c.Type); err == nil {
 		what = typ
 		if typ == Include {
 			what += " " + strings.Join(c.Attributes, ", ")

@@ -79,7 +79,7 @@ func (c AddPattern) Apply(d Design) (Design, error) {
 		number = max(number, p.Number)
 	}
 	p := Pattern{
-		ID:          nextID(d.Patterns, PatternIDPrefix, func(p *Pattern) string { return p.ID }),
+		ID:          nextID(d.Patterns, patternIDPrefix, func(p *Pattern) string { return p.ID }),
 		Number:      number + 1,
 		Description: description,
 		Type:        typ,

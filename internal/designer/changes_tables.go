@@ -60,8 +60,8 @@ func parseKeyType(s string, fallback Type) (Type, error) {
 	return t, nil
 }
 
-// ParseBillingMode reads a billing mode as people write it: on-demand, pay per request, provisioned.
-func ParseBillingMode(s string) (string, error) {
+// parseBillingMode reads a billing mode as people write it: on-demand, pay per request, provisioned.
+func parseBillingMode(s string) (string, error) {
 	switch Words(s) {
 	case "pay per request", "on demand", "ondemand", "payperrequest":
 		return OnDemand, nil
@@ -267,7 +267,7 @@ func (c SetTableField) Apply(d Design) (Design, error) {
 func (c SetTableField) Summary() string {
 	value := c.Value
 	if c.Field == TableField.BillingMode.Key {
-		if mode, err := ParseBillingMode(c.Value); err == nil {
+		if mode, err := parseBillingMode(c.Value); err == nil {
 			value = mode
 		}
 	}
@@ -751,15 +751,15 @@ func (c SetAttributeGenerator) Summary() string {
 }
 func (c SetAttributeGenerator) Paths() []string { return []string{pathOfTable(c.Table)} }
 
-// MaxGeneratorValues bounds the list a generator picks values from.
-const MaxGeneratorValues = 1000
+// maxGeneratorValues bounds the list a generator picks values from.
+const maxGeneratorValues = 1000
 
-// cleanGenerator checks a generator as a person set it up: one of GeneratorKinds, finite bounds in
+// cleanGenerator checks a generator as a person set it up: one of generatorKinds, finite bounds in
 // order, and values and a template that fit in a field.
 func cleanGenerator(g Generator) (Generator, error) {
 	g.Kind = strings.TrimSpace(g.Kind)
-	if !slices.Contains(GeneratorKinds, g.Kind) {
-		return g, Invalid("generator/kind", "is %q; use one of %s", g.Kind, strings.Join(GeneratorKinds, ", "))
+	if !slices.Contains(generatorKinds, g.Kind) {
+		return g, Invalid("generator/kind", "is %q; use one of %s", g.Kind, strings.Join(generatorKinds, ", "))
 	}
 	for _, bound := range []struct {
 		field string
@@ -772,8 +772,8 @@ func cleanGenerator(g Generator) (Generator, error) {
 	if g.Min != nil && g.Max != nil && *g.Min > *g.Max {
 		return g, Invalid("generator/max", "is %v, below the minimum %v", *g.Max, *g.Min)
 	}
-	if len(g.Values) > MaxGeneratorValues {
-		return g, Invalid("generator/values", "lists %d values; at most %d are allowed", len(g.Values), MaxGeneratorValues)
+	if len(g.Values) > maxGeneratorValues {
+		return g, Invalid("generator/values", "lists %d values; at most %d are allowed", len(g.Values), maxGeneratorValues)
 	}
 	// An empty value is kept: one_of then leaves the attribute out, making it sparse.
 	values := make([]string, 0, len(g.Values))

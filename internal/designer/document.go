@@ -22,8 +22,8 @@ func New(name string) (Design, error) {
 	return Normalize(Design{Name: n}), nil
 }
 
-// NewID returns a short random identifier for a new row or comment. It is not a secret.
-func NewID() string {
+// newID returns a short random identifier for a new row or comment. It is not a secret.
+func newID() string {
 	return strings.ToLower(rand.Text()[:12])
 }
 
@@ -35,10 +35,10 @@ func NewID() string {
 func Normalize(d Design) Design {
 	d.Format = Format
 	d.Entities = NonNil(d.Entities)
-	d.Relationships = withIDs(NonNil(d.Relationships), RelationshipIDPrefix, func(r *Relationship) *string { return &r.ID })
-	d.Patterns = withIDs(NonNil(d.Patterns), PatternIDPrefix, func(p *Pattern) *string { return &p.ID })
-	d.Aggregates = withIDs(NonNil(d.Aggregates), AggregateIDPrefix, func(a *AggregateAnalysis) *string { return &a.ID })
-	d.Consolidations = withIDs(NonNil(d.Consolidations), ConsolidationIDPrefix, func(c *ConsolidationReview) *string { return &c.ID })
+	d.Relationships = withIDs(NonNil(d.Relationships), relationshipIDPrefix, func(r *Relationship) *string { return &r.ID })
+	d.Patterns = withIDs(NonNil(d.Patterns), patternIDPrefix, func(p *Pattern) *string { return &p.ID })
+	d.Aggregates = withIDs(NonNil(d.Aggregates), aggregateIDPrefix, func(a *AggregateAnalysis) *string { return &a.ID })
+	d.Consolidations = withIDs(NonNil(d.Consolidations), consolidationIDPrefix, func(c *ConsolidationReview) *string { return &c.ID })
 	d.Tables = NonNil(d.Tables)
 	d.Comments = NonNil(d.Comments)
 	if slices.ContainsFunc(d.Entities, func(e Entity) bool { return e.Attributes == nil }) {
@@ -83,10 +83,10 @@ func Normalize(d Design) Design {
 
 // Prefixes of the ids Normalize and the Add changes give to rows: "r1", "ap1", "ag1", "c1".
 const (
-	RelationshipIDPrefix  = "r"
-	PatternIDPrefix       = "ap"
-	AggregateIDPrefix     = "ag"
-	ConsolidationIDPrefix = "c"
+	relationshipIDPrefix  = "r"
+	patternIDPrefix       = "ap"
+	aggregateIDPrefix     = "ag"
+	consolidationIDPrefix = "c"
 	ItemIDPrefix          = "i"
 )
 

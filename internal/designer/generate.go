@@ -34,8 +34,8 @@ type Generator struct {
 	Template string   `json:"template,omitempty"`
 }
 
-// GeneratorKinds lists the kinds of Generator, in the order a menu offers them.
-var GeneratorKinds = []string{"name", "email", "date", "number", "one_of", "template", "uuid", "text"}
+// generatorKinds lists the kinds of Generator, in the order a menu offers them.
+var generatorKinds = []string{"name", "email", "date", "number", "one_of", "template", "uuid", "text"}
 
 // genStream is the second PCG seed; the caller's seed is the first. Any constant works; this one
 // keeps the stream apart from a PCG seeded (seed, 0) elsewhere.

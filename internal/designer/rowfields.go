@@ -368,7 +368,7 @@ var TableField = struct {
 			}
 			return err
 		}},
-	BillingMode:        choiceField("billing_mode", "billing mode", func(t *Table) *string { return &t.BillingMode }, ParseBillingMode),
+	BillingMode:        choiceField("billing_mode", "billing mode", func(t *Table) *string { return &t.BillingMode }, parseBillingMode),
 	ReadCapacityUnits:  countField("read_capacity_units", "read capacity units", func(t *Table) **int64 { return &t.ReadUnits }),
 	WriteCapacityUnits: countField("write_capacity_units", "write capacity units", func(t *Table) **int64 { return &t.WriteUnits }),
 }

@@ -94,8 +94,8 @@ func ParseGenerator(text string) (*Generator, error) {
 	kind, arg, _ := strings.Cut(text, " ")
 	kind = strings.ToLower(strings.ReplaceAll(kind, "-", "_"))
 	arg = strings.TrimSpace(arg)
-	if !slices.Contains(GeneratorKinds, kind) {
-		return nil, Invalid("generator", "%q is not a generator; use one of %s", kind, strings.Join(GeneratorKinds, ", "))
+	if !slices.Contains(generatorKinds, kind) {
+		return nil, Invalid("generator", "%q is not a generator; use one of %s", kind, strings.Join(generatorKinds, ", "))
 	}
 	g := &Generator{Kind: kind}
 	switch kind {
