@@ -66,7 +66,8 @@ func TestLimiter_memoryIsBounded(t *testing.T) {
 }
 
 func TestRateLimit_designCreationPerAddress(t *testing.T) {
-	a := newTestAppWith(t, Options{CreateLimit: Rate{PerSecond: 20, Burst: 3}})
+	// Two tokens a second: slow enough that a loaded machine does not refill one during the burst.
+	a := newTestAppWith(t, Options{CreateLimit: Rate{PerSecond: 2, Burst: 3}})
 	post := func(remote, target, contentType, body string) *httptest.ResponseRecorder {
 		req := httptest.NewRequest(http.MethodPost, target, strings.NewReader(body))
 		req.Header.Set("Content-Type", contentType)
@@ -103,7 +104,7 @@ func TestRateLimit_designCreationPerAddress(t *testing.T) {
 	if rec := create("203.0.113.9:4000"); rec.Code != http.StatusCreated {
 		t.Errorf("another address was refused: %d", rec.Code)
 	}
-	time.Sleep(60 * time.Millisecond) // one token at 20 a second
+	time.Sleep(600 * time.Millisecond) // one token at 2 a second
 	if rec := create("198.51.100.7:4002"); rec.Code != http.StatusCreated {
 		t.Errorf("after the wait the limit still refuses: %d", rec.Code)
 	}
