@@ -15,8 +15,9 @@ import (
 
 // Surgical refreshes. A change event makes every other page ask for its step again, naming the
 // revision it shows (sinceHeader). When each path changed since then is a part of that step drawn
-// on its own — a pattern's cell, an entity's card, a relationship's cell, an aggregate figure or a
-// consolidation field with the suggestion it feeds — the answer is
+// on its own — an overview field, a pattern's cell, an entity's card, a relationship's cell, an
+// aggregate figure or a consolidation field with the suggestion it feeds, a design consideration,
+// the design's name in the top bar — the answer is
 // only those parts, each marked out of band for the page to morph in over the one with its id,
 // with the side panel and HX-Reswap: none; otherwise it is the whole step, as for any visit. The
 // parts are the components the step itself renders: there is one way to draw each.
@@ -44,6 +45,7 @@ type stepParts func(d *designContext, path string) (parts []fragment, ok bool)
 // partsOf is, per step, how a changed path maps to its parts. Steps not listed are always drawn
 // whole.
 var partsOf = map[string]stepParts{
+	"overview":   overviewParts,
 	"entities":   entityParts,
 	"patterns":   patternParts,
 	"aggregates": aggregateParts,
@@ -106,6 +108,11 @@ func (s *Server) changedParts(c echo.Context, step string, since int64) ([]fragm
 		}
 		for _, path := range rev.Paths {
 			parts, ok := find(d, path)
+			if path == "name" {
+				// The top bar shows the name on every step.
+				parts = append(parts, fragment{"design-title", templates.TitleOOB(d.Record.Design.Name)})
+				ok = true
+			}
 			if !ok {
 				return nil, false, nil
 			}
@@ -151,6 +158,29 @@ func patternParts(d *designContext, path string) ([]fragment, bool) {
 	return oobCell(patternCell(d, p, patternColumns[i]), true)
 }
 
+// overviewParts: the name and each overview field are their field.
+func overviewParts(d *designContext, path string) ([]fragment, bool) {
+	if path == "name" {
+		f := nameField(d, d.Record.Design.Name, "", false)
+		return oobField(f), true
+	}
+	name, ok := strings.CutPrefix(path, "overview/")
+	if !ok {
+		return nil, false
+	}
+	f, ok := designer.FieldNamed(designer.OverviewFields, name)
+	if !ok {
+		return nil, false
+	}
+	return oobField(overviewField(d, f, f.Get(d.Record.Design.Overview), "", false)), true
+}
+
+// oobField is a field as a part.
+func oobField(f templates.Field) []fragment {
+	f.OOB = true
+	return []fragment{{f.ID, templates.FieldView(f)}}
+}
+
 // entityParts: anything within one entity (its description, its attributes) is its card, and a
 // field of a relationship is its cell. A rename, or an entity or relationship added, moved or
 // deleted, reshapes the step.
@@ -176,9 +206,16 @@ func entityParts(d *designContext, path string) ([]fragment, bool) {
 }
 
 // aggregateParts: a figure of an aggregate analysis or a field of a consolidation review is its
-// cell and the suggestion it feeds.
+// cell and the suggestion it feeds; a design consideration is its field.
 func aggregateParts(d *designContext, path string) ([]fragment, bool) {
 	design := d.Record.Design
+	if name, ok := strings.CutPrefix(path, "considerations/"); ok {
+		f, ok := designer.FieldNamed(designer.ConsiderationFields, name)
+		if !ok {
+			return nil, false
+		}
+		return oobField(considerationField(d, f, f.Get(design.Considerations), "", false)), true
+	}
 	if id, field, ok := splitPath(path, "consolidations"); ok {
 		i := slices.IndexFunc(design.Consolidations, func(r designer.ConsolidationReview) bool { return r.ID == id })
 		if i < 0 {

@@ -155,3 +155,43 @@ func TestRefresh_entityCardAndAggregateFigure(t *testing.T) {
 		t.Fatalf("a consolidation is no part of the entities step: %v", rec.Header())
 	}
 }
+
+// An overview field is its field; the design's name is its field on the overview and the top
+// bar's title on every step; a design consideration is its field on the aggregates step.
+func TestRefresh_overviewFieldsNameAndConsiderations(t *testing.T) {
+	a := newTestApp(t)
+	created := a.createJSON(`{"example": "hr-employees"}`)
+	edit := "/d/" + created.EditToken
+	_, rev := a.design(created.EditToken)
+	if rec := a.hx(edit+"/overview/domain", "value", "People & payroll"); rec.Code != http.StatusOK {
+		t.Fatalf("overview: %d %s", rec.Code, rec.Body)
+	}
+	rec := a.refreshStep("/d/"+created.ViewToken, rev)
+	if rec.Header().Get(fragmentsHeader) != "1" || !strings.Contains(rec.Body.String(), `id="field-overview-domain" data-testid="field-overview-domain" hx-swap-oob="morph"`) ||
+		!strings.Contains(rec.Body.String(), "People &amp; payroll") {
+		t.Fatalf("want the domain field: %v %s", rec.Header(), rec.Body)
+	}
+	_, rev = a.design(created.EditToken)
+	if rec := a.hx(edit+"/name", "name", "HR <core>"); rec.Code != http.StatusOK {
+		t.Fatalf("name: %d %s", rec.Code, rec.Body)
+	}
+	rec = a.refreshStep(edit, rev)
+	if rec.Header().Get(fragmentsHeader) != "2" || !strings.Contains(rec.Body.String(), `id="field-name"`) || !strings.Contains(rec.Body.String(), `id="design-title"`) ||
+		strings.Contains(rec.Body.String(), "<core>") {
+		t.Fatalf("want the name field and the title, escaped: %v %s", rec.Header(), rec.Body)
+	}
+	rec = a.refreshStep(edit+"/patterns", rev)
+	if rec.Header().Get(fragmentsHeader) != "1" || !strings.Contains(rec.Body.String(), "HR &lt;core&gt; · Dynaloom") {
+		t.Fatalf("want the title on another step: %v %s", rec.Header(), rec.Body)
+	}
+	_, rev = a.design(created.EditToken)
+	if rec := a.hx(edit+"/considerations/hot_partitions", "value", "Payroll day"); rec.Code != http.StatusOK {
+		t.Fatalf("consideration: %d %s", rec.Code, rec.Body)
+	}
+	if rec := a.refreshStep(edit+"/aggregates", rev); rec.Header().Get(fragmentsHeader) != "1" || !strings.Contains(rec.Body.String(), "Payroll day") {
+		t.Fatalf("want the consideration's field: %v %s", rec.Header(), rec.Body)
+	}
+	if rec := a.refreshStep(edit+"/entities", rev); rec.Header().Get(fragmentsHeader) != "" {
+		t.Fatalf("a consideration is no part of the entities step: %v", rec.Header())
+	}
+}

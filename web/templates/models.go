@@ -172,6 +172,8 @@ type Field struct {
 	Error     string
 	Saved     bool
 	CanEdit   bool
+	// OOB marks the field as an out-of-band part of a live refresh, as Cell.OOB.
+	OOB bool
 }
 
 // Overview is the overview step.
