@@ -17,21 +17,16 @@ import (
 	"dynaloom/internal/designer/designertest"
 )
 
-// benchDesign is the mid-size design cut down to its first tables, each with its first items:
-// (1, 3) is about 4 KB, (20, 50) about 390 KB with 200 mapped patterns and 1,000 items.
-func benchDesign(tables, items int) designer.Design {
-	d := designertest.MidSizeDesign()
-	d.Tables = d.Tables[:tables]
-	for i := range d.Tables {
-		d.Tables[i].Items = d.Tables[i].Items[:items]
-	}
-	d.Patterns = d.Patterns[:10*tables]
-	return designer.Normalize(d)
-}
+// The designs of the benchmarks, the sizes test/load measures the server with: about 4 KB, and
+// about 350 KB with 200 mapped patterns and 1,000 items.
+var (
+	smallSize = designertest.Size{Tables: 1, Items: 5, GSIs: 1, Patterns: 3}
+	largeSize = designertest.Size{Tables: 4, Items: 1000, GSIs: 8, Patterns: 200}
+)
 
 // cellEdit is the i-th single-field change of the benchmarks: one cell of one item.
 func cellEdit(i int) designer.Change {
-	return designer.SetItemCell{Table: "Table00", ID: "i" + strconv.Itoa(i%3), Attribute: "title", Text: "Title " + strconv.Itoa(i)}
+	return designer.SetItemCell{Table: "Table00", ID: "i" + strconv.Itoa(i%3+1), Attribute: "note", Text: "Note " + strconv.Itoa(i)}
 }
 
 func benchApplyEdit(b *testing.B, d designer.Design) {
@@ -55,10 +50,10 @@ func benchApplyEdit(b *testing.B, d designer.Design) {
 }
 
 // One cell edit of a 4 KB design, stored and acknowledged.
-func BenchmarkApplyEdit_small(b *testing.B) { benchApplyEdit(b, benchDesign(1, 3)) }
+func BenchmarkApplyEdit_small(b *testing.B) { benchApplyEdit(b, designertest.Large(smallSize)) }
 
-// One cell edit of a 390 KB design (200 mapped patterns, 1,000 items), stored and acknowledged.
-func BenchmarkApplyEdit_large(b *testing.B) { benchApplyEdit(b, benchDesign(20, 50)) }
+// One cell edit of a 350 KB design (200 mapped patterns, 1,000 items), stored and acknowledged.
+func BenchmarkApplyEdit_large(b *testing.B) { benchApplyEdit(b, designertest.Large(largeSize)) }
 
 // The anchor of the ApplyEdit benchmarks: one transaction that inserts one row as large as the
 // history row of one cell edit, through the store's own writer connection (same driver, same
@@ -66,7 +61,7 @@ func BenchmarkApplyEdit_large(b *testing.B) { benchApplyEdit(b, benchDesign(20, 
 func BenchmarkBareCommit(b *testing.B) {
 	ctx := context.Background()
 	s := openWith(b, Options{})
-	rec, _, err := s.Create(ctx, benchDesign(1, 3), "alice")
+	rec, _, err := s.Create(ctx, designertest.Large(smallSize), "alice")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -110,7 +105,7 @@ func reportCPU(b *testing.B, start time.Duration) {
 	b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
 }
 
-// history1000 is the path of a database holding the 390 KB design with 1,000 revisions of cell
+// history1000 is the path of a database holding the 350 KB design with 1,000 revisions of cell
 // edits, built once per test binary: building it is the slow part of the benchmarks that open
 // its revisions.
 var history1000 = sync.OnceValues(func() (historyFixture, error) {
@@ -125,7 +120,7 @@ var history1000 = sync.OnceValues(func() (historyFixture, error) {
 		return f, err
 	}
 	defer s.Close()
-	rec, _, err := s.Create(ctx, benchDesign(20, 50), "alice")
+	rec, _, err := s.Create(ctx, designertest.Large(largeSize), "alice")
 	if err != nil {
 		return f, err
 	}
@@ -175,7 +170,7 @@ func benchDesignAt(b *testing.B, cacheBytes int64) {
 	reportCPU(b, cpu)
 }
 
-// Opening any one of 1,000 revisions of the 390 KB design, with the decoded snapshots cached.
+// Opening any one of 1,000 revisions of the 350 KB design, with the decoded snapshots cached.
 func BenchmarkDesignAt_rev1000(b *testing.B) { benchDesignAt(b, 0) }
 
 // The same with no cache: every open decodes its snapshot.
@@ -198,12 +193,12 @@ func dbBytes(t testing.TB, s *Store) int64 {
 	return (pages - free) * size
 }
 
-// A single-field change of the 390 KB design adds at most 2 KB to the database, counted over
+// A single-field change of the 350 KB design adds at most 2 KB to the database, counted over
 // enough changes to include the snapshots taken among them.
 func TestHistory_singleFieldChangeAddsAtMost2KB(t *testing.T) {
 	ctx := context.Background()
 	s := openWith(t, Options{})
-	rec, _, err := s.Create(ctx, benchDesign(20, 50), "alice")
+	rec, _, err := s.Create(ctx, designertest.Large(largeSize), "alice")
 	if err != nil {
 		t.Fatal(err)
 	}
