@@ -325,3 +325,30 @@ func TestLive_stalledReaderGetsReloadAndStaysConnected(t *testing.T) {
 		t.Fatalf("%d streams open, want the stalled one still open", got)
 	}
 }
+
+// A client that comes back more than a queue's worth of changes behind gets one reload naming the
+// newest revision, not every change it missed; a few behind, it gets each.
+func TestLive_resumingFarBehindGetsOneReload(t *testing.T) {
+	_, url := liveServer(t, Options{WriteLimit: NoLimit})
+	created := createOver(t, url, `{"example": "hr-employees"}`)
+	d, rev := designOver(t, url, created.EditToken)
+	for i := range subscriberBuffer + 1 {
+		resp, err := http.Post(url+"/d/"+created.EditToken+"/patterns/field", formType,
+			strings.NewReader(form("id", d.Patterns[0].ID, "field", "description", "value", "v"+strconv.Itoa(i))))
+		if err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("edit %d: %v %v", i, err, resp)
+		}
+		resp.Body.Close()
+	}
+	head := rev + subscriberBuffer + 1
+	far := openStream(t, url+"/api/designs/"+created.ViewToken+"/events", "Last-Event-ID", strconv.FormatInt(rev, 10))
+	if ev, err := far.next(); err != nil || ev.name != "reload" || ev.id != strconv.FormatInt(head, 10) || ev.data != `{"revision":`+strconv.FormatInt(head, 10)+`}` {
+		t.Fatalf("first event %+v %v, want a reload to %d", ev, err, head)
+	}
+	near := openStream(t, url+"/api/designs/"+created.ViewToken+"/events", "Last-Event-ID", strconv.FormatInt(head-2, 10))
+	for _, want := range []int64{head - 1, head} {
+		if ev, err := near.next(); err != nil || ev.name != "change" || ev.id != strconv.FormatInt(want, 10) {
+			t.Fatalf("event %+v %v, want the change of revision %d", ev, err, want)
+		}
+	}
+}

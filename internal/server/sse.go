@@ -116,9 +116,16 @@ func (s *Server) stream(c echo.Context, p *presence, after int64, writePresence 
 		if err != nil {
 			return err
 		}
-		for _, rev := range missed {
-			write(w, changeEvent(rev))
-			last = rev.Revision
+		switch {
+		case len(missed) > subscriberBuffer:
+			// As far behind as a stream that fell behind: one reload says so.
+			last = missed[len(missed)-1].Revision
+			write(w, reloadEvent(last))
+		default:
+			for _, rev := range missed {
+				write(w, changeEvent(rev))
+				last = rev.Revision
+			}
 		}
 	}
 	if err := flush(); err != nil {
