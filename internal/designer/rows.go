@@ -24,6 +24,16 @@ type Row struct {
 // TableRows returns a table's items in key order: by partition key, then by sort key, both compared
 // by CompareKeyValues. Items lacking a key attribute come last, in their original order.
 func TableRows(t Table) []Row {
+	rows := TableOrder(t)
+	for i := range rows {
+		rows[i].Size = ItemSize(rows[i].Item)
+	}
+	return rows
+}
+
+// TableOrder is TableRows without the sizes, for a grid that shows a page of the rows and measures
+// only those.
+func TableOrder(t Table) []Row {
 	entityTypes := NewEntityMatcher(t)
 	type sortable struct {
 		row    Row
@@ -32,7 +42,7 @@ func TableRows(t Table) []Row {
 	}
 	rows := make([]sortable, len(t.Items))
 	for i, si := range t.Items {
-		r := sortable{row: Row{ID: si.ID, Item: si.Item, Size: ItemSize(si.Item)}}
+		r := sortable{row: Row{ID: si.ID, Item: si.Item}}
 		pk, hasPK := si.Item[t.PartitionKey.Name]
 		r.pk, r.keyed = pk, hasPK
 		var skText string

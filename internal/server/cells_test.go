@@ -70,6 +70,12 @@ func exampleStepPages(t *testing.T, a *testApp) (token string, pages []string) {
 			pages = append(pages, href)
 		}
 	}
+	// The mapping step's cards come collapsed: each is also listed open, as its link opens it.
+	for _, link := range elements(parseHTML(t, a.request(http.MethodGet, base+"/mapping", "", nil).Body.String()), "a") {
+		if attr(link, "data-testid") == "open-mapping" {
+			pages = append(pages, strings.Split(attr(link, "href"), "#")[0])
+		}
+	}
 	return token, pages
 }
 

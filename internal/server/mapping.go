@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -41,8 +43,13 @@ func (s *Server) mappingModel(c echo.Context) (templates.Mapping, error) {
 		return templates.Mapping{}, err
 	}
 	m := templates.Mapping{Workspace: w}
+	open := map[string]bool{}
+	for _, id := range c.QueryParams()["open"] {
+		open[id] = true
+	}
+	runs := dynamo.NewCache()
 	for _, p := range d.Record.Design.Patterns {
-		m.Cards = append(m.Cards, mappingCard(d, p))
+		m.Cards = append(m.Cards, mappingCard(d, c.Request().URL.Path, p, open[p.ID], runs))
 	}
 	return m, nil
 }
@@ -53,15 +60,26 @@ func mappingNotes(d *designContext, p designer.Pattern) templates.Cell {
 		Value: p.Mapping.Notes, Action: "/d/" + d.Token + "/mapping/notes", Vals: vals("pattern", p.ID), Kind: "textarea", CanEdit: d.canEdit(), Class: "w-full"}
 }
 
-func mappingCard(d *designContext, p designer.Pattern) templates.MappingCard {
+// mappingCard is pattern p's card on the mapping step at path: its summary line and verdict, and
+// when open its operations with their results. runs measures the sample items once for all cards.
+func mappingCard(d *designContext, path string, p designer.Pattern, open bool, runs *dynamo.Cache) templates.MappingCard {
 	base := "/d/" + d.Token
-	card := templates.MappingCard{
-		ID: elemID("map", p.ID), Number: itoa(p.Number), Description: p.Description,
-		Status: optionLabel(statusOptions, p.Status), StatusKind: p.Status, Source: p.Mapping.Source,
-		Notes: mappingNotes(d, p),
-		Add: templates.Button{Label: "Add an operation to pattern " + itoa(p.Number), Text: "+ Add operation", Action: base + "/mapping/add",
-			Params: []templates.Param{{Name: "pattern", Value: p.ID}}, Target: "#" + elemID("map", p.ID), TestID: "add-operation"},
+	present := ""
+	if d.Presenting {
+		present = "&present=1"
 	}
+	card := templates.MappingCard{
+		ID: elemID("map", p.ID), Number: itoa(p.Number), Description: p.Description, Open: open,
+		Status: optionLabel(statusOptions, p.Status), StatusKind: p.Status, Source: p.Mapping.Source,
+		OpsSummary: opsSummary(p), Verdict: patternVerdict(d.Record.Design, p, runs), VerdictID: elemID("verdict", p.ID),
+		Detail: path + "?card=" + url.QueryEscape(p.ID) + present, OpenHref: path + "?open=" + url.QueryEscape(p.ID) + present + "#" + elemID("map", p.ID),
+	}
+	if !open {
+		return card
+	}
+	card.Notes = mappingNotes(d, p)
+	card.Add = templates.Button{Label: "Add an operation to pattern " + itoa(p.Number), Text: "+ Add operation", Action: base + "/mapping/add",
+		Params: []templates.Param{{Name: "pattern", Value: p.ID}}, Target: "#" + elemID("map", p.ID), TestID: "add-operation"}
 	for i, op := range p.Mapping.Operations {
 		card.Ops = append(card.Ops, operationView(d, p, i, op))
 	}
@@ -139,6 +157,50 @@ func operationCell(d *designContext, p designer.Pattern, i int, op designer.Oper
 // cells (its call, its table), so the answer is the whole card.
 func reshapesCard(field string) bool {
 	return field == designer.OperationField.Op.Key || field == designer.OperationField.Table.Key
+}
+
+// opsSummary names a pattern's operations in one line: "Query Orders (ByStatus), PutItem Orders".
+func opsSummary(p designer.Pattern) string {
+	if len(p.Mapping.Operations) == 0 {
+		return "No operation yet"
+	}
+	parts := make([]string, len(p.Mapping.Operations))
+	for i, op := range p.Mapping.Operations {
+		parts[i] = op.Op
+		if op.Table != "" {
+			parts[i] += " " + op.Table
+		}
+		if op.Index != "" {
+			parts[i] += " (" + op.Index + ")"
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// patternVerdict sums up a pattern's operations run against the sample items: "fail" when one
+// fails to run or returns other items than the team expects, "pass" when every expectation the
+// team recorded is met (at least one), "" (unproved) otherwise.
+func patternVerdict(design designer.Design, p designer.Pattern, runs *dynamo.Cache) string {
+	verdict := ""
+	for _, op := range p.Mapping.Operations {
+		t, _, ok := design.TableByName(op.Table)
+		if !ok {
+			continue
+		}
+		unprojected := op
+		unprojected.Projection = ""
+		res := runs.RunOperation(design, unprojected)
+		if res.Error != "" {
+			return "fail"
+		}
+		if stated, pass := dynamo.Verdict(t, unprojected, res); stated {
+			if !pass {
+				return "fail"
+			}
+			verdict = "pass"
+		}
+	}
+	return verdict
 }
 
 func operationView(d *designContext, p designer.Pattern, i int, op designer.Operation) templates.OperationView {
@@ -240,7 +302,18 @@ func containsKey(t designer.Table, keys []designer.Item, key designer.Item) bool
 	return false
 }
 
+// mappingPage is the mapping step, its cards collapsed but those the query opens; asked for one
+// card (?card=), it answers with that card alone, open, as a collapsed card loads it when opened.
 func (s *Server) mappingPage(c echo.Context) error {
+	if id := c.QueryParam("card"); id != "" {
+		d := designFrom(c)
+		p, err := patternFor(d, id)
+		if err != nil {
+			return err
+		}
+		card := mappingCard(d, c.Request().URL.Path, p, true, dynamo.NewCache())
+		return render(c, http.StatusOK, templates.MappingCardView(card, d.canEdit()))
+	}
 	m, err := s.mappingModel(c)
 	if err != nil {
 		return err
@@ -260,6 +333,16 @@ func patternFor(d *designContext, id string) (designer.Pattern, error) {
 	return p, nil
 }
 
+// openCard is the open card of pattern p, as an edit of the mapping step answers with it.
+func openCard(d *designContext, p designer.Pattern) templates.MappingCard {
+	return mappingCard(d, stepHref(d, "mapping"), p, true, dynamo.NewCache())
+}
+
+// verdictOOB updates the verdict in the summary of pattern p's card after an edit inside it.
+func verdictOOB(d *designContext, p designer.Pattern) templ.Component {
+	return templates.VerdictView(elemID("verdict", p.ID), patternVerdict(d.Record.Design, p, dynamo.NewCache()), true)
+}
+
 // mappingCardPart answers with the whole card of pattern, for changes the other cells' choices
 // depend on.
 func mappingCardPart(pattern string) part {
@@ -268,7 +351,7 @@ func mappingCardPart(pattern string) part {
 		if err != nil {
 			return nil, err
 		}
-		return templates.MappingCardView(mappingCard(d, p), d.canEdit()), nil
+		return templates.MappingCardView(openCard(d, p), d.canEdit()), nil
 	})
 }
 
@@ -317,10 +400,10 @@ func (s *Server) saveOperationField(c echo.Context) error {
 		if i >= 0 && i < len(p.Mapping.Operations) {
 			op := p.Mapping.Operations[i]
 			if lc, ok := operationCell(d, p, i, op, field); ok {
-				return templ.Join(templates.CellView(withRefusal(lc.Cell, r, value)), templates.ResultBox(resultView(d, p, i, op), d.canEdit(), true)), nil
+				return templ.Join(templates.CellView(withRefusal(lc.Cell, r, value)), templates.ResultBox(resultView(d, p, i, op), d.canEdit(), true), verdictOOB(d, p)), nil
 			}
 		}
-		return templates.MappingCardView(mappingCard(d, p), d.canEdit()), nil
+		return templates.MappingCardView(openCard(d, p), d.canEdit()), nil
 	})
 }
 
@@ -376,7 +459,7 @@ func resultPart(pattern string, i int) part {
 		if !ok || i < 0 || i >= len(p.Mapping.Operations) {
 			return nil, badInput("index: pattern %q has no operation %d", pattern, i+1)
 		}
-		return templates.ResultBox(resultView(d, p, i, p.Mapping.Operations[i]), d.canEdit(), false), nil
+		return templ.Join(templates.ResultBox(resultView(d, p, i, p.Mapping.Operations[i]), d.canEdit(), false), verdictOOB(d, p)), nil
 	})
 }
 

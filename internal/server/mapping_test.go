@@ -69,7 +69,7 @@ func TestMapping_expectedResultGivesAVerdict(t *testing.T) {
 			t.Fatalf("set %s: %d %s", f[0], rec.Code, rec.Body)
 		}
 	}
-	page := a.request(http.MethodGet, base+"/mapping", "", nil).Body.String()
+	page := a.request(http.MethodGet, base+"/mapping?open="+pid, "", nil).Body.String()
 	if !strings.Contains(page, "1 returned") {
 		t.Fatalf("the mapping page does not show the live result")
 	}
@@ -104,7 +104,7 @@ func TestMapping_aWriteShowsItsCapacityAndIndexWrites(t *testing.T) {
 			t.Fatalf("set %s: %d %s", f[0], rec.Code, rec.Body)
 		}
 	}
-	page := a.request(http.MethodGet, base+"/mapping", "", nil).Body.String()
+	page := a.request(http.MethodGet, base+"/mapping?open="+pid, "", nil).Body.String()
 	if !strings.Contains(page, "puts 1 item · 1 write unit on Orders") || !strings.Contains(page, "ByStatus0: 1 index write · 1 write unit") {
 		t.Fatal("the mapping page does not show the write's cost and its index write")
 	}
@@ -117,7 +117,7 @@ func TestMapping_aTransactionRowSaysWhatItDoes(t *testing.T) {
 	a := newTestApp(t)
 	c, base, pid := a.writePatternWithOperation("Touch an order")
 	actionCell := elemID("opf", pid, "0", "action")
-	if page := a.request(http.MethodGet, base+"/mapping", "", nil).Body.String(); strings.Contains(page, actionCell) {
+	if page := a.request(http.MethodGet, base+"/mapping?open="+pid, "", nil).Body.String(); strings.Contains(page, actionCell) {
 		t.Fatal("a Query row offers an action")
 	}
 	set := func(field, value string, want int) string {
@@ -133,7 +133,7 @@ func TestMapping_aTransactionRowSaysWhatItDoes(t *testing.T) {
 	set("table", "Orders", http.StatusOK)
 	set("key_condition", "pk = :pk AND sk = :sk", http.StatusOK)
 	set("values", ":pk=P001, :sk=1, :status=S1", http.StatusOK)
-	page := a.request(http.MethodGet, base+"/mapping", "", nil).Body.String()
+	page := a.request(http.MethodGet, base+"/mapping?open="+pid, "", nil).Body.String()
 	for _, want := range []string{actionCell, "From the values (put, or delete without attributes)", "Condition check", "puts 1 item · 2 write units on Orders"} {
 		if !strings.Contains(page, want) {
 			t.Fatalf("the transaction row lacks %q", want)

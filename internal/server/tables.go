@@ -39,7 +39,7 @@ func tablesHref(d *designContext, table string) string {
 	return href
 }
 
-func (s *Server) tablesModel(c echo.Context, table string, grid gridState) (templates.Tables, error) {
+func (s *Server) tablesModel(c echo.Context, spot tablesSpot, grid gridState) (templates.Tables, error) {
 	d := designFrom(c)
 	w, err := s.workspaceModel(c, "tables")
 	if err != nil {
@@ -47,21 +47,24 @@ func (s *Server) tablesModel(c echo.Context, table string, grid gridState) (temp
 	}
 	m := templates.Tables{Workspace: w, AddTable: "/d/" + d.Token + "/tables/add"}
 	design := d.Record.Design
+	table := spot.table
 	if table == "" && len(design.Tables) > 0 {
 		table = design.Tables[0].Name
 	}
+	spot.table = table
 	for _, t := range design.Tables {
 		m.Tabs = append(m.Tabs, templates.Step{ID: elemID("t", t.Name), Label: t.Name, Href: tablesHref(d, t.Name), Current: t.Name == table})
 	}
 	if t, _, ok := design.TableByName(table); ok {
-		tv := tableView(d, t, grid)
+		tv := tableView(d, t, spot, grid)
 		m.Table = &tv
 	}
 	return m, nil
 }
 
 // gridState is what a grid answer carries beyond the design: a refused key cell (by its item and
-// attribute) or a message above the grid, and the new item that takes the focus.
+// attribute) or a message above the grid, and the new item that takes the focus. The grid shows
+// the page holding the focused item, else the edited one.
 type gridState struct {
 	// item and attr name the refused cell, value what was typed in it.
 	item, attr, value string
@@ -173,7 +176,7 @@ func tableAttributeCell(d *designContext, t designer.Table, a designer.Attribute
 	return c, true
 }
 
-func tableView(d *designContext, t designer.Table, grid gridState) templates.TableView {
+func tableView(d *designContext, t designer.Table, spot tablesSpot, grid gridState) templates.TableView {
 	base := "/d/" + d.Token
 	id := elemID("table", t.Name)
 	fieldCells := func(fields []tableField) []templates.LabeledCell {
@@ -222,8 +225,8 @@ func tableView(d *designContext, t designer.Table, grid gridState) templates.Tab
 			tv.Indexes = append(tv.Indexes, indexCard(d, t, ix, group.kind))
 		}
 	}
-	tv.Grid = itemGrid(d, t, grid)
-	tv.IndexGrids = indexGrids(d, t)
+	tv.Grid = itemGrid(d, t, spot, grid)
+	tv.IndexGrids = indexGrids(d, t, spot)
 	return tv
 }
 
@@ -322,7 +325,7 @@ func gridColumns(t designer.Table) []templates.GridColumn {
 
 func itemCellID(table, itemID, attr string) string { return elemID("it", table, itemID, attr) }
 
-func itemGrid(d *designContext, t designer.Table, state gridState) templates.ItemGrid {
+func itemGrid(d *designContext, t designer.Table, spot tablesSpot, state gridState) templates.ItemGrid {
 	base := "/d/" + d.Token
 	cols := gridColumns(t)
 	g := templates.ItemGrid{
@@ -331,6 +334,47 @@ func itemGrid(d *designContext, t designer.Table, state gridState) templates.Ite
 			Params: []templates.Param{{Name: "table", Value: t.Name}}, Target: "#" + elemID("items", t.Name), Class: "primary", TestID: "add-item"},
 		Paste: base + "/items/paste?table=" + url.QueryEscape(t.Name), Generate: base + "/items/generate?table=" + url.QueryEscape(t.Name),
 		AddColumn: base + "/items/column?table=" + url.QueryEscape(t.Name),
+		GoTo:      templates.GoToItem{Action: spot.path, Hidden: []templates.Param{{Name: "table", Value: t.Name}}, PK: t.PartitionKey.Name},
+	}
+	if d.Presenting {
+		g.GoTo.Hidden = append(g.GoTo.Hidden, templates.Param{Name: "present", Value: "1"})
+	}
+	if t.SortKey != nil {
+		g.GoTo.SK = t.SortKey.Name
+	}
+	rows := designer.TableOrder(t)
+	starts := gridPages(rows)
+	page := spot.page
+	at := func(id string) int {
+		return slices.IndexFunc(rows, func(r designer.Row) bool { return r.ID == id })
+	}
+	focus := state.focus
+	switch {
+	case focus != "":
+	case spot.item != "":
+		focus = spot.item
+	case spot.goAsked:
+		g.GoTo.PKValue, g.GoTo.SKValue = spot.goPK, spot.goSK
+		i, field, err := goTo(t, rows, spot.goPK, spot.goSK)
+		if err != nil {
+			g.GoTo.Error, g.GoTo.Field = err.Error(), field
+		} else {
+			focus = rows[i].ID
+		}
+	}
+	if i := at(focus); i >= 0 {
+		page = pageHolding(starts, i)
+	} else if i := at(state.item); i >= 0 {
+		page = pageHolding(starts, i)
+	}
+	page = clampPage(page, len(starts))
+	first, last := starts[page-1], len(rows)
+	if page < len(starts) {
+		last = starts[page]
+	}
+	g.Pager = pager("#"+g.ID, "items", page, len(starts), first+1, last, len(rows), func(n int) string { return spot.href(d, n) })
+	if len(rows) == 0 {
+		g.Pager.First = 0
 	}
 	entityIndex := map[string]int{}
 	for i, et := range t.EntityTypes {
@@ -339,12 +383,13 @@ func itemGrid(d *designContext, t designer.Table, state gridState) templates.Ite
 		}
 	}
 	gridTarget := "#" + g.ID
-	for _, r := range designer.TableRows(t) {
+	for _, r := range rows[first:last] {
 		if len(g.Groups) == 0 || g.Groups[len(g.Groups)-1].Partition != r.Partition || r.Partition == "" {
 			g.Groups = append(g.Groups, templates.ItemGroup{Partition: r.Partition})
 		}
-		row := templates.ItemRowView{RowID: elemID("row", t.Name, r.ID), ItemID: r.ID, Size: strconv.Itoa(r.Size) + " B",
-			SizeID: elemID("size", t.Name, r.ID), EntityType: r.EntityType, Comments: commentBadge(d, designer.ItemTarget(t.Name, r.ID))}
+		row := templates.ItemRowView{RowID: elemID("row", t.Name, r.ID), ItemID: r.ID, Size: strconv.Itoa(designer.ItemSize(r.Item)) + " B",
+			SizeID: elemID("size", t.Name, r.ID), EntityType: r.EntityType, Comments: commentBadge(d, designer.ItemTarget(t.Name, r.ID)),
+			Target: focus == r.ID}
 		if i, ok := entityIndex[r.EntityType]; ok {
 			row.EntityClass = "et-" + strconv.Itoa(i%8)
 		}
@@ -355,9 +400,9 @@ func itemGrid(d *designContext, t designer.Table, state gridState) templates.Ite
 			}
 			cell := templates.Cell{ID: itemCellID(t.Name, r.ID, col.Name), Label: col.Name + " of item " + r.ID, Value: text,
 				Action: base + "/items/cell", Vals: vals("table", t.Name, "id", r.ID, "attribute", col.Name),
-				Kind: "text", CanEdit: d.canEdit(), Autofocus: ci == 0 && state.focus == r.ID}
+				Kind: "text", CanEdit: d.canEdit(), Autofocus: ci == 0 && focus == r.ID}
 			if col.Role != "" {
-				// A key edit moves the row between partitions: the answer is the whole grid.
+				// A key edit moves the row between partitions, and maybe pages: the answer is the whole grid.
 				cell.Target = gridTarget
 			}
 			if r.ID == state.item && col.Name == state.attr {
@@ -377,10 +422,15 @@ func itemGrid(d *designContext, t designer.Table, state gridState) templates.Ite
 			Params: item, Target: gridTarget, Class: "danger"})
 		g.Groups[len(g.Groups)-1].Rows = append(g.Groups[len(g.Groups)-1].Rows, row)
 	}
+	if len(g.Groups) > 0 {
+		samePartition := func(i, j int) bool { return rows[i].Partition != "" && rows[i].Partition == rows[j].Partition }
+		g.Groups[0].Continued = first > 0 && samePartition(first-1, first)
+		g.Groups[len(g.Groups)-1].Continues = last < len(rows) && samePartition(last-1, last)
+	}
 	return g
 }
 
-func indexGrids(d *designContext, t designer.Table) []templates.IndexGrid {
+func indexGrids(d *designContext, t designer.Table, spot tablesSpot) []templates.IndexGrid {
 	var out []templates.IndexGrid
 	for _, group := range []struct {
 		kind string
@@ -388,19 +438,23 @@ func indexGrids(d *designContext, t designer.Table) []templates.IndexGrid {
 		ixs  []designer.Index
 	}{{"GSI", false, t.GSIs}, {"LSI", true, t.LSIs}} {
 		for _, ix := range group.ixs {
-			out = append(out, indexGrid(d, t, ix, group.kind, group.lsi))
+			out = append(out, indexGrid(d, t, ix, group.kind, group.lsi, spot))
 		}
 	}
 	return out
 }
 
-// maxIndexGridRows is how many entries an index grid shows; the API lists them all. Beyond a
-// screenful more rows only cost rendering time.
-const maxIndexGridRows = 50
-
-func indexGrid(d *designContext, t designer.Table, ix designer.Index, kind string, lsi bool) templates.IndexGrid {
+// indexGrid is one page of an index's view: the first page unless spot pages this index.
+func indexGrid(d *designContext, t designer.Table, ix designer.Index, kind string, lsi bool, spot tablesSpot) templates.IndexGrid {
+	page := 1
+	if spot.index == ix.Name {
+		page = max(1, spot.indexPage)
+	}
+	// Past the last page, the last one shows.
 	view := d.derived().IndexView(t, ix, lsi)
-	view.Rows = view.Rows[:min(len(view.Rows), maxIndexGridRows)]
+	pages := max(1, (view.Total+indexRowsPerPage-1)/indexRowsPerPage)
+	page = clampPage(page, pages)
+	shown := view.Rows[min(len(view.Rows), (page-1)*indexRowsPerPage):min(len(view.Rows), page*indexRowsPerPage)]
 	g := templates.IndexGrid{ID: elemID("ixgrid", t.Name, ix.Name), Name: ix.Name, Kind: kind, Projection: projectionText(ix.Projection)}
 	seen := map[string]bool{}
 	add := func(name, role string) {
@@ -424,7 +478,7 @@ func indexGrid(d *designContext, t designer.Table, ix designer.Index, kind strin
 		add(t.SortKey.Name, "")
 	}
 	var rest []string
-	for _, r := range view.Rows {
+	for _, r := range shown {
 		for name := range r.Item {
 			if !seen[name] && !slices.Contains(rest, name) {
 				rest = append(rest, name)
@@ -436,7 +490,7 @@ func indexGrid(d *designContext, t designer.Table, ix designer.Index, kind strin
 		add(name, "")
 	}
 	g.Total = view.Total
-	for _, r := range view.Rows {
+	for _, r := range shown {
 		row := templates.IndexGridRow{ItemID: r.ID, Size: strconv.Itoa(r.Size) + " B"}
 		for _, col := range g.Columns {
 			text := ""
@@ -447,8 +501,11 @@ func indexGrid(d *designContext, t designer.Table, ix designer.Index, kind strin
 		}
 		g.Rows = append(g.Rows, row)
 	}
+	first := (page-1)*indexRowsPerPage + 1
+	g.Pager = pager("#"+g.ID, "entries", page, pages, first, first+len(shown)-1, view.Total,
+		func(n int) string { return spot.indexHref(d, ix.Name, n) })
 	g.ExcludedTotal = len(view.Excluded)
-	for _, x := range view.Excluded[:min(len(view.Excluded), maxIndexGridRows)] {
+	for _, x := range view.Excluded[:min(len(view.Excluded), indexRowsPerPage)] {
 		g.Excluded = append(g.Excluded, templates.ExcludedView{ItemID: x.ID, Reason: x.Reason})
 	}
 	return g
@@ -462,9 +519,15 @@ func projectionText(p designer.Projection) string {
 }
 
 func (s *Server) tablesPage(c echo.Context) error {
-	m, err := s.tablesModel(c, c.QueryParam("table"), gridState{})
+	spot := spotFrom(c.Request().URL.Path, c.QueryParams())
+	m, err := s.tablesModel(c, spot, gridState{})
 	if err != nil {
 		return err
+	}
+	if m.Table != nil && isHTMX(c) && (spot.item != "" || spot.goAsked && m.Table.Grid.GoTo.Error == "") {
+		// The address bar shows the page the item is on, not the question that found it.
+		spot.table = m.Table.Name
+		c.Response().Header().Set("HX-Push-Url", spot.href(designFrom(c), m.Table.Grid.Pager.Page))
 	}
 	return render(c, http.StatusOK, templates.TablesView(m))
 }
@@ -536,7 +599,7 @@ func (s *Server) saveTableField(c echo.Context) error {
 	default:
 		change, structural = designer.SetTableField{Table: table, Field: field, Value: value}, false
 	}
-	cell := tableCell(table, value, func(d *designContext, t designer.Table) (templates.Cell, templ.Component, bool) {
+	cell := tableCell(spotOf(c, table), table, value, func(d *designContext, t designer.Table) (templates.Cell, templ.Component, bool) {
 		f, ok := tableFieldNamed(field)
 		if !ok {
 			return templates.Cell{}, nil, false
@@ -558,7 +621,7 @@ func (s *Server) saveTableField(c echo.Context) error {
 // the recomputed index grids and, for an item cell, its row's size. cell builds the cell from the
 // edited element's identity in the table as it now stands; ok is false when it no longer exists
 // (the table, index or item was renamed or deleted meanwhile), and the step reloads.
-func tableCell(table, value string, cell func(d *designContext, t designer.Table) (c templates.Cell, extra templ.Component, ok bool)) part {
+func tableCell(spot tablesSpot, table, value string, cell func(d *designContext, t designer.Table) (c templates.Cell, extra templ.Component, ok bool)) part {
 	return func(d *designContext, r *refused) (templ.Component, error) {
 		t, _, ok := d.Record.Design.TableByName(table)
 		if !ok {
@@ -568,7 +631,7 @@ func tableCell(table, value string, cell func(d *designContext, t designer.Table
 		if !ok {
 			return reload(tablesHref(d, table)), nil
 		}
-		parts := []templ.Component{templates.CellView(withRefusal(c, r, value)), templates.IndexGridsOOB(elemID("table", t.Name), indexGrids(d, t))}
+		parts := []templ.Component{templates.CellView(withRefusal(c, r, value)), templates.IndexGridsOOB(elemID("table", t.Name), indexGrids(d, t, spot))}
 		if extra != nil {
 			parts = append(parts, extra)
 		}
@@ -577,8 +640,8 @@ func tableCell(table, value string, cell func(d *designContext, t designer.Table
 }
 
 // itemCellPart answers an edit of one item's cell: the cell, its row's size and the index grids.
-func itemCellPart(table, id, attr, value string) part {
-	return tableCell(table, value, func(d *designContext, t designer.Table) (templates.Cell, templ.Component, bool) {
+func itemCellPart(spot tablesSpot, table, id, attr, value string) part {
+	return tableCell(spot, table, value, func(d *designContext, t designer.Table) (templates.Cell, templ.Component, bool) {
 		return itemCell(d, t, id, attr)
 	})
 }

@@ -42,7 +42,7 @@ func (s *Server) saveTableAttributeField(c echo.Context) error {
 	}
 	table, attr, field, value := form.get("table"), form.get("attribute"), form.get("field"), form.get("value")
 	back := tablesBack(c)
-	cell := tableCell(table, value, func(d *designContext, t designer.Table) (templates.Cell, templ.Component, bool) {
+	cell := tableCell(spotOf(c, table), table, value, func(d *designContext, t designer.Table) (templates.Cell, templ.Component, bool) {
 		i := slices.IndexFunc(t.Attributes, func(a designer.Attribute) bool { return a.Name == attr })
 		if i < 0 {
 			return templates.Cell{}, nil, false
@@ -95,7 +95,7 @@ func (s *Server) saveEntityTypeField(c echo.Context) error {
 		return err
 	}
 	return s.apply(c, tablesBack(c), designer.SetEntityTypeField{Table: table, Index: i, Field: field, Value: value},
-		tableCell(table, value, func(d *designContext, t designer.Table) (templates.Cell, templ.Component, bool) {
+		tableCell(spotOf(c, table), table, value, func(d *designContext, t designer.Table) (templates.Cell, templ.Component, bool) {
 			f, ok := designer.FieldNamed(designer.EntityTypeFields, field)
 			if i < 0 || i >= len(t.EntityTypes) || !ok {
 				return templates.Cell{}, nil, false
@@ -152,7 +152,7 @@ func (s *Server) saveIndexField(c echo.Context) error {
 	if !ok {
 		return badInput("index: %s has no index named %q", table, index)
 	}
-	cell := tableCell(table, value, func(d *designContext, t designer.Table) (templates.Cell, templ.Component, bool) {
+	cell := tableCell(spotOf(c, table), table, value, func(d *designContext, t designer.Table) (templates.Cell, templ.Component, bool) {
 		ix, _, _, ok := t.IndexByName(index)
 		if !ok {
 			return templates.Cell{}, nil, false
@@ -217,6 +217,7 @@ func (s *Server) deleteIndex(c echo.Context) error {
 // (if any) taking the focus. A refused change leaves the design as it was and says why above the
 // grid; a table gone meanwhile reloads the step.
 func gridPart(c echo.Context, table string) part {
+	spot := spotOf(c, table)
 	before := map[string]bool{}
 	if t, _, ok := designFrom(c).Record.Design.TableByName(table); ok {
 		for _, it := range t.Items {
@@ -232,19 +233,24 @@ func gridPart(c echo.Context, table string) part {
 		if r != nil {
 			state.message = r.Message
 		}
+		// The first new item (the first pasted row) takes the focus, on the page that holds it.
 		for _, it := range t.Items {
 			if !before[it.ID] {
 				state.focus = it.ID
 				break
 			}
 		}
-		return gridView(d, t, state), nil
+		return gridView(c, d, t, spot, state), nil
 	}
 }
 
-// gridView is a table's item grid with its index grids out of band.
-func gridView(d *designContext, t designer.Table, state gridState) templ.Component {
-	return templ.Join(templates.ItemGridView(itemGrid(d, t, state), d.canEdit()), templates.IndexGridsOOB(elemID("table", t.Name), indexGrids(d, t)))
+// gridView is a table's item grid with its index grids out of band. The address bar follows the
+// grid to the page it shows, so that a reload or a live refresh stays there.
+func gridView(c echo.Context, d *designContext, t designer.Table, spot tablesSpot, state gridState) templ.Component {
+	spot.table = t.Name
+	g := itemGrid(d, t, spot, state)
+	c.Response().Header().Set("HX-Replace-Url", spot.href(d, g.Pager.Page))
+	return templ.Join(templates.ItemGridView(g, d.canEdit()), templates.IndexGridsOOB(elemID("table", t.Name), indexGrids(d, t, spot)))
 }
 
 func (s *Server) addItem(c echo.Context) error {
@@ -328,12 +334,14 @@ func (s *Server) saveItemCell(c echo.Context) error {
 	id, attr, value := form.get("id"), form.get("attribute"), form.get("value")
 	change := designer.SetItemCell{Table: table, ID: id, Attribute: attr, Text: value}
 	if attr == t.PartitionKey.Name || (t.SortKey != nil && attr == t.SortKey.Name) {
+		// The row may move to another page: the grid answers with the page that now holds it.
+		spot := spotOf(c, table)
 		return s.apply(c, tablesBack(c), change, func(d *designContext, r *refused) (templ.Component, error) {
 			t, _, _ := d.Record.Design.TableByName(table)
-			return gridView(d, t, gridState{item: id, attr: attr, value: value, refused: r}), nil
+			return gridView(c, d, t, spot, gridState{item: id, attr: attr, value: value, refused: r}), nil
 		})
 	}
-	return s.apply(c, tablesBack(c), change, itemCellPart(table, id, attr, value))
+	return s.apply(c, tablesBack(c), change, itemCellPart(spotOf(c, table), table, id, attr, value))
 }
 
 type itemEntry struct {

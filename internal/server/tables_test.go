@@ -145,7 +145,7 @@ func BenchmarkItemCellPipeline1000x5(b *testing.B) {
 			b.Fatal(err)
 		}
 		dc.Record.Design = next
-		answer, err := itemCellPart("Table00", "i500", "status", value)(dc, nil)
+		answer, err := itemCellPart(tablesSpot{path: "/d/token/tables", table: "Table00"}, "Table00", "i500", "status", value)(dc, nil)
 		if _, reloads := answer.(reload); err != nil || reloads {
 			b.Fatalf("no answer: %v", err)
 		}

@@ -143,7 +143,7 @@ func anchorFor(d *designContext, path string) string {
 		if len(parts) > 3 && parts[2] == "mapping" {
 			for _, p := range design.Patterns {
 				if itoa(p.Number) == parts[1] {
-					return stepHref(d, "mapping") + "#" + elemID("map", p.ID)
+					return stepHref(d, "mapping") + "?open=" + url.QueryEscape(p.ID) + "#" + elemID("map", p.ID)
 				}
 			}
 		}
@@ -179,7 +179,7 @@ func anchorFor(d *designContext, path string) string {
 		case len(parts) > 3 && parts[2] == "indexes":
 			return href + "#" + elemID("index", parts[1], parts[3])
 		case len(parts) > 3 && parts[2] == "items":
-			return href + "#" + elemID("row", parts[1], parts[3])
+			return itemHref(d, parts[1], parts[3])
 		}
 		return href + "#" + elemID("table", parts[1])
 	}

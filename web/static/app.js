@@ -118,20 +118,60 @@
   });
 
   // The sample-item grid moves like a spreadsheet: arrows between cells (left and right at the ends
-  // of the text), Enter down a row.
+  // of the text), Enter down a row. Moving down from a page's last row opens the next page at its
+  // first row, moving up from the first row the previous page at its last.
+  var landing = null;
+  function turnPage(field, grid, link, column, end) {
+    saveThen(field, function () {
+      landing = { grid: grid.id, column: column, end: end };
+      link.click();
+    });
+  }
+  document.addEventListener("htmx:afterSettle", function (ev) {
+    var grid = landing && document.getElementById(landing.grid);
+    if (grid) {
+      var rows = grid.querySelectorAll("tbody tr[data-item]");
+      var row = rows[landing.end === "first" ? 0 : rows.length - 1];
+      var input = row && row.children[landing.column] && row.children[landing.column].querySelector("input[type=text]");
+      landing = null;
+      if (input) {
+        input.focus();
+        input.select();
+      }
+      return;
+    }
+    // The row "go to item" found takes the focus: its first cell has it already (autofocus) when
+    // the page can be edited, the row itself when it is read-only.
+    var from = ev.detail.requestConfig && ev.detail.requestConfig.elt;
+    var target = from && from.matches && from.matches("[data-testid=goto-form]") && document.querySelector(".items-grid tr.is-target");
+    if (target && !target.contains(document.activeElement)) target.focus();
+  });
   document.addEventListener("keydown", function (ev) {
     var field = ev.target;
     if (!field.matches || !field.matches(".items-grid input[type=text]")) return;
     var cell = field.closest("td");
     var row = field.closest("tr");
     var column = Array.prototype.indexOf.call(row.children, cell);
-    var rows = Array.prototype.slice.call(field.closest("table").querySelectorAll("tbody tr"));
+    var rows = Array.prototype.slice.call(field.closest("table").querySelectorAll("tbody tr[data-item]"));
     var at = rows.indexOf(row);
+    var grid = field.closest("[data-testid=item-grid]");
     var target = null;
     if (ev.key === "ArrowDown" || (ev.key === "Enter" && !ev.shiftKey)) {
       target = rows[at + 1] && rows[at + 1].children[column];
+      var next = !target && grid && grid.querySelector("[data-testid=page-next]");
+      if (next) {
+        ev.preventDefault();
+        turnPage(field, grid, next, column, "first");
+        return;
+      }
     } else if (ev.key === "ArrowUp" || (ev.key === "Enter" && ev.shiftKey)) {
       target = rows[at - 1] && rows[at - 1].children[column];
+      var prev = !target && grid && grid.querySelector("[data-testid=page-prev]");
+      if (prev) {
+        ev.preventDefault();
+        turnPage(field, grid, prev, column, "last");
+        return;
+      }
     } else if (ev.key === "ArrowLeft" && field.selectionStart === 0 && field.selectionEnd === 0) {
       target = cell.previousElementSibling;
     } else if (ev.key === "ArrowRight" && field.selectionStart === field.value.length) {
@@ -148,6 +188,35 @@
       ev.preventDefault();
     }
   });
+
+  // Mapping cards come collapsed. Opening one loads its operations from the server; the address
+  // bar lists the open cards (?open=), so that a reload or a live refresh keeps them open.
+  function setOpen(id, on) {
+    var url = new URL(location.href);
+    var open = url.searchParams.getAll("open").filter(function (o) { return o !== id; });
+    if (on) open.push(id);
+    url.searchParams.delete("open");
+    open.forEach(function (o) { url.searchParams.append("open", o); });
+    if (url.href !== location.href) history.replaceState(history.state, "", url.href);
+  }
+  document.addEventListener("toggle", function (ev) {
+    var card = ev.target;
+    if (!card.matches || !card.matches("details.mapping[data-detail]")) return;
+    var id = new URL(card.getAttribute("data-detail"), location.href).searchParams.get("card");
+    setOpen(id, card.open);
+    if (card.open && !card.hasAttribute("data-loaded") && window.htmx) {
+      card.setAttribute("data-loaded", "");
+      htmx.ajax("GET", card.getAttribute("data-detail"), { target: card, swap: "outerHTML" });
+    }
+  }, true);
+  // A link to a card (#map-…), from a finding or a comment, opens it.
+  function openLinkedCard() {
+    var target = location.hash.length > 1 && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    var card = target && target.closest("details.mapping");
+    if (card && !card.open) card.open = true;
+  }
+  window.addEventListener("hashchange", openLinkedCard);
+  document.addEventListener("DOMContentLoaded", openLinkedCard);
 
   // Pasting several lines or tab-separated values into a grid cell adds them as rows, as the paste
   // box under the grid does.

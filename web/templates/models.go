@@ -446,6 +446,32 @@ type ItemGrid struct {
 	Types     []Option
 	// Message reports a refused paste or generation.
 	Message string
+	// Pager moves between the grid's pages; GoTo opens the page holding an item by its key.
+	Pager Pager
+	GoTo  GoToItem
+}
+
+// Pager is where a paged list stands and the links to its other pages. The links are real links
+// (the page works without JavaScript); htmx swaps Target's element from their answer in place.
+type Pager struct {
+	Target string // the element a page link replaces, "#id"
+	// Page and Pages count from 1; First and Last are the 1-based positions of the rows shown.
+	Page, Pages, First, Last, Total int
+	Noun                            string // "items", "entries"
+	// FirstHref, Prev, Next and LastHref are "" where there is no such page.
+	FirstHref, Prev, Next, LastHref string
+}
+
+// GoToItem is the form that opens the page holding an item, by its key values.
+type GoToItem struct {
+	Action string // the step's path; the form is a GET
+	// Hidden are the values the form carries over (the table, the projector mode).
+	Hidden []Param
+	// PK and SK name the key attributes; SK is "" for a table without a sort key.
+	PK, SK           string
+	PKValue, SKValue string
+	// Error says why no item was found, naming the field; Field is that field's name.
+	Error, Field string
 }
 
 // GridColumn is one attribute column.
@@ -456,19 +482,24 @@ type GridColumn struct {
 // ItemGroup is one partition: the items sharing a partition key value.
 type ItemGroup struct {
 	Partition string
-	Rows      []ItemRowView
+	// Continued is set when the partition began on the previous page, Continues when it goes on
+	// on the next one.
+	Continued, Continues bool
+	Rows                 []ItemRowView
 }
 
 // ItemRowView is one sample item.
 type ItemRowView struct {
 	RowID, ItemID string
-	Cells         []Cell
-	Size          string
-	SizeID        string
-	EntityType    string
-	EntityClass   string
-	Buttons       []Button
-	Comments      CommentBadge
+	// Target marks the row a link or "go to item" asked for.
+	Target      bool
+	Cells       []Cell
+	Size        string
+	SizeID      string
+	EntityType  string
+	EntityClass string
+	Buttons     []Button
+	Comments    CommentBadge
 }
 
 // IndexGrid is the computed view of one index.
@@ -478,9 +509,10 @@ type IndexGrid struct {
 	Rows           []IndexGridRow
 	Excluded       []ExcludedView
 	Projection     string
-	// Total counts the index's entries; Rows holds the first ones. ExcludedTotal counts the items
-	// left out; Excluded holds the first ones.
+	// Total counts the index's entries; Rows holds one page of them. ExcludedTotal counts the
+	// items left out; Excluded holds the first ones.
 	Total, ExcludedTotal int
+	Pager                Pager
 }
 
 // IndexGridRow is one entry of an index.
@@ -501,9 +533,17 @@ type Mapping struct {
 	Cards []MappingCard
 }
 
-// MappingCard is one access pattern with its operations.
+// MappingCard is one access pattern with its operations. A card is shown collapsed — its number,
+// description, operations in a line and verdict — until it is opened; only an open card (Open)
+// carries its operations, results and notes.
 type MappingCard struct {
 	ID, Number, Description string
+	Open                    bool
+	// OpsSummary names the operations in one line; Verdict is "pass", "fail" or "" (unproved),
+	// VerdictID the verdict's element id, so that an answer can update it out of band.
+	OpsSummary, Verdict, VerdictID string
+	// Detail fetches the open card; OpenHref opens the step with this card open (without JavaScript).
+	Detail, OpenHref string
 	// Status is the pattern's status in words; StatusKind its value, which picks the pill's colour.
 	Status, StatusKind string
 	Notes              Cell
