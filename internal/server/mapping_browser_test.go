@@ -36,6 +36,10 @@ func TestBrowser_mapAPatternMarkItsResultAndSeeAnItemEditBreakIt(t *testing.T) {
 	if at := get(t, ada, "read the location", chromedp.Location()); !strings.HasSuffix(at, "/mapping") {
 		t.Fatalf("after joining Ada is at %s, not back on the Mapping step", at)
 	}
+	do(t, ada, "open the pattern's card",
+		chromedp.Click(chromedp.CSS(card+" [data-testid=mapping-summary]")),
+		chromedp.WaitVisible(chromedp.CSS(card+" [data-testid=add-operation]")),
+	)
 	do(t, ada, "add an operation",
 		chromedp.Click(chromedp.CSS(card+" [data-testid=add-operation]")),
 		chromedp.WaitVisible(chromedp.CSS(field("op"))),
@@ -63,6 +67,10 @@ func TestBrowser_mapAPatternMarkItsResultAndSeeAnItemEditBreakIt(t *testing.T) {
 		waitUntil(t, ada, "the mark to be saved", `document.querySelectorAll("`+card+` `+returned+`.expected").length === `+itoa(i+1))
 	}
 	waitUntil(t, ada, "the verdict to pass", `!!document.querySelector("`+card+` [data-testid=result][data-verdict=pass]")`)
+	waitUntil(t, ada, "the card's summary to say it is proved", `document.querySelector("`+card+` [data-testid=mapping-verdict]").textContent.trim() === "✓ proved"`)
+	if at := get(t, ada, "read the location", chromedp.Location()); !strings.HasSuffix(at, "/mapping?open="+pid) {
+		t.Fatalf("with the card open the address is %s; it should list the open card", at)
+	}
 	do(t, ada, "mark the page", chromedp.Evaluate[chromedp.Void](`window.dynaloomNoReload = true`))
 
 	// Bob ships order o3 in the Tables step.
@@ -72,6 +80,9 @@ func TestBrowser_mapAPatternMarkItsResultAndSeeAnItemEditBreakIt(t *testing.T) {
 	typeOver(t, bob, "#"+itemCellID("Orders", "o3", "status"), "SHIPPED")
 
 	waitUntil(t, ada, "Ada's verdict to fail", `!!document.querySelector("`+card+` [data-testid=result][data-verdict=fail]")`)
+	if got := textOf(t, ada, card+" [data-testid=mapping-verdict]"); got != "✗ fails" {
+		t.Fatalf("after the edit the card's summary says %q, want ✗ fails", got)
+	}
 	if got := textOf(t, ada, card+" [data-testid=result] .result-summary"); !strings.Contains(got, "1 returned · 3 read") {
 		t.Fatalf("after the edit the result says %q, want 1 returned of 3 read", got)
 	}

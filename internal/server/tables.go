@@ -373,6 +373,10 @@ func itemGrid(d *designContext, t designer.Table, spot tablesSpot, state gridSta
 		last = starts[page]
 	}
 	g.Pager = pager("#"+g.ID, "items", page, len(starts), first+1, last, len(rows), func(n int) string { return spot.href(d, n) })
+	if page > 1 {
+		// An item not found leaves the grid on the page it was on.
+		g.GoTo.Hidden = append(g.GoTo.Hidden, templates.Param{Name: "page", Value: itoa(page)})
+	}
 	if len(rows) == 0 {
 		g.Pager.First = 0
 	}
