@@ -47,9 +47,8 @@ func (s *Server) mappingModel(c echo.Context) (templates.Mapping, error) {
 	for _, id := range c.QueryParams()["open"] {
 		open[id] = true
 	}
-	runs := dynamo.NewCache()
 	for _, p := range d.Record.Design.Patterns {
-		m.Cards = append(m.Cards, mappingCard(d, c.Request().URL.Path, p, open[p.ID], runs))
+		m.Cards = append(m.Cards, mappingCard(d, c.Request().URL.Path, p, open[p.ID]))
 	}
 	return m, nil
 }
@@ -61,8 +60,8 @@ func mappingNotes(d *designContext, p designer.Pattern) templates.Cell {
 }
 
 // mappingCard is pattern p's card on the mapping step at path: its summary line and verdict, and
-// when open its operations with their results. runs measures the sample items once for all cards.
-func mappingCard(d *designContext, path string, p designer.Pattern, open bool, runs *dynamo.Cache) templates.MappingCard {
+// when open its operations with their results.
+func mappingCard(d *designContext, path string, p designer.Pattern, open bool) templates.MappingCard {
 	base := "/d/" + d.Token
 	present := ""
 	if d.Presenting {
@@ -71,7 +70,7 @@ func mappingCard(d *designContext, path string, p designer.Pattern, open bool, r
 	card := templates.MappingCard{
 		ID: elemID("map", p.ID), Number: itoa(p.Number), Description: p.Description, Open: open,
 		Status: optionLabel(statusOptions, p.Status), StatusKind: p.Status, Source: p.Mapping.Source,
-		OpsSummary: opsSummary(p), Verdict: patternVerdict(d.Record.Design, p, runs), VerdictID: elemID("verdict", p.ID),
+		OpsSummary: opsSummary(p), Verdict: patternVerdict(d, p), VerdictID: elemID("verdict", p.ID),
 		Detail: path + "?card=" + url.QueryEscape(p.ID) + present, OpenHref: path + "?open=" + url.QueryEscape(p.ID) + present + "#" + elemID("map", p.ID),
 	}
 	if !open {
@@ -180,7 +179,8 @@ func opsSummary(p designer.Pattern) string {
 // patternVerdict sums up a pattern's operations run against the sample items: "fail" when one
 // fails to run or returns other items than the team expects, "pass" when every expectation the
 // team recorded is met (at least one), "" (unproved) otherwise.
-func patternVerdict(design designer.Design, p designer.Pattern, runs *dynamo.Cache) string {
+func patternVerdict(d *designContext, p designer.Pattern) string {
+	design, runs := d.Record.Design, d.derived().Cache()
 	verdict := ""
 	for _, op := range p.Mapping.Operations {
 		t, _, ok := design.TableByName(op.Table)
@@ -311,7 +311,7 @@ func (s *Server) mappingPage(c echo.Context) error {
 		if err != nil {
 			return err
 		}
-		card := mappingCard(d, c.Request().URL.Path, p, true, dynamo.NewCache())
+		card := mappingCard(d, c.Request().URL.Path, p, true)
 		return render(c, http.StatusOK, templates.MappingCardView(card, d.canEdit()))
 	}
 	m, err := s.mappingModel(c)
@@ -335,12 +335,12 @@ func patternFor(d *designContext, id string) (designer.Pattern, error) {
 
 // openCard is the open card of pattern p, as an edit of the mapping step answers with it.
 func openCard(d *designContext, p designer.Pattern) templates.MappingCard {
-	return mappingCard(d, stepHref(d, "mapping"), p, true, dynamo.NewCache())
+	return mappingCard(d, stepHref(d, "mapping"), p, true)
 }
 
 // verdictOOB updates the verdict in the summary of pattern p's card after an edit inside it.
 func verdictOOB(d *designContext, p designer.Pattern) templ.Component {
-	return templates.VerdictView(elemID("verdict", p.ID), patternVerdict(d.Record.Design, p, dynamo.NewCache()), true)
+	return templates.VerdictView(elemID("verdict", p.ID), patternVerdict(d, p), true)
 }
 
 // mappingCardPart answers with the whole card of pattern, for changes the other cells' choices
