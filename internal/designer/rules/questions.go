@@ -230,21 +230,22 @@ func keyNeedQuestion(d designer.Design, f Finding) (Question, bool) {
 	}
 	name := lowerFirst(patternName(p))
 	q := Question{Key: "req004-" + patternKey(p) + "-" + field, Path: f.Path}
+	pf := designer.PatternField
 	switch field {
-	case "latency_slo":
+	case pf.LatencySLO.Key:
 		q.Text = "What latency does " + name + " need, for example <20 ms p99?"
-	case "consistency":
+	case pf.Consistency.Key:
 		q.Text = "Does " + name + " need strongly consistent reads, or are eventually consistent ones enough?"
 		set := func(v string) designer.Change {
-			return designer.SetPatternField{ID: p.ID, Field: "consistency", Value: v}
+			return designer.SetPatternField{ID: p.ID, Field: pf.Consistency.Key, Value: v}
 		}
 		q.Actions = []QuestionAction{
 			{Key: designer.Strong, Label: "Strongly consistent", change: set(designer.Strong)},
 			{Key: designer.Eventual, Label: "Eventually consistent", change: set(designer.Eventual)},
 		}
-	case "result_bound":
+	case pf.ResultBound.Key:
 		q.Text = "How many items does " + name + " return at most?"
-	case "item_size_band":
+	case pf.ItemSizeBand.Key:
 		q.Text = "How large are the items " + name + " reads or writes?"
 	default:
 		return Question{}, false
@@ -265,9 +266,9 @@ func aggregateQuestion(d designer.Design, f Finding) (Question, bool) {
 		Key: "req006-" + a.ID,
 		Text: "Why " + decisionName(a.Decision) + " for " + a.EntityA + " + " + a.EntityB + "? The thresholds say " +
 			s.Reason + ".",
-		Path: "aggregates/" + a.ID + "/justification",
+		Path: "aggregates/" + a.ID + "/" + designer.AggregateField.Justification.Key,
 		Actions: []QuestionAction{{Key: "follow", Label: "Make it " + decisionName(s.Decision),
-			change: designer.SetAggregateField{ID: a.ID, Field: "decision", Value: s.Decision}}},
+			change: designer.SetAggregateField{ID: a.ID, Field: designer.AggregateField.Decision.Key, Value: s.Decision}}},
 	}, true
 }
 
@@ -282,7 +283,7 @@ func identifyingQuestion(d designer.Design, f Finding) (Question, bool) {
 			" id. Store it under PK = " + a.EntityA + " id, SK = " + a.EntityB + " id instead of a separate table and GSI?",
 		Path: f.Path,
 		Actions: []QuestionAction{{Key: "apply", Label: "Yes, no separate table",
-			change: designer.SetAggregateField{ID: a.ID, Field: "separate_table_planned", Value: "no"}}},
+			change: designer.SetAggregateField{ID: a.ID, Field: designer.AggregateField.SeparateTablePlanned.Key, Value: "no"}}},
 	}, true
 }
 
@@ -299,9 +300,9 @@ func consolidationQuestion(d designer.Design, f Finding) (Question, bool) {
 	return Question{
 		Key:  "req008-" + c.ID,
 		Text: why + " The rules say " + s.Reason + ".",
-		Path: "consolidations/" + c.ID + "/justification",
+		Path: "consolidations/" + c.ID + "/" + designer.ConsolidationField.Justification.Key,
 		Actions: []QuestionAction{{Key: "follow", Label: capitalFirst(decisionName(s.Decision)),
-			change: designer.SetConsolidationField{ID: c.ID, Field: "decision", Value: s.Decision}}},
+			change: designer.SetConsolidationField{ID: c.ID, Field: designer.ConsolidationField.Decision.Key, Value: s.Decision}}},
 	}, true
 }
 

@@ -160,11 +160,11 @@ func map002KeyedOperations(d designer.Design, out []Finding) []Finding {
 		if !keyedOp(o.op.Op) || !o.found {
 			continue
 		}
-		f := finding("MAP002", o.path("key_condition"), "")
+		f := finding("MAP002", o.path(designer.OperationField.KeyCondition.Key), "")
 		keys := designer.TableKeyNames(o.target.t)
 		keyList := o.target.t.Name + "'s primary key (" + strings.Join(keys, ", ") + ")"
 		if o.op.Index != "" {
-			f.Path = o.path("index")
+			f.Path = o.path(designer.OperationField.Index.Key)
 			f.Message = o.label() + " targets an index, but " + o.op.Op + " reads and writes only the table; use a Query on " +
 				o.op.Index + ", or clear the index"
 			out = append(out, f)
@@ -240,7 +240,7 @@ func map003QueryKeys(d designer.Design, out []Finding) []Finding {
 		if o.op.Op != "Query" || !o.found {
 			continue
 		}
-		f := finding("MAP003", o.path("key_condition"), "")
+		f := finding("MAP003", o.path(designer.OperationField.KeyCondition.Key), "")
 		pkNames := keyNames(o.target.pk)
 		terms, err := dynamo.ParseKeyCondition(o.op.KeyCondition, o.op.Names)
 		switch {
@@ -332,7 +332,7 @@ func map005ConsistentGSI(d designer.Design, out []Finding) []Finding {
 		if !o.op.Consistent || !o.found || !o.target.gsi() {
 			continue
 		}
-		out = append(out, finding("MAP005", o.path("consistent"),
+		out = append(out, finding("MAP005", o.path(designer.OperationField.Consistent.Key),
 			o.label()+" asks for a strongly consistent read, which a GSI cannot give; read eventually consistent, "+"or serve the pattern from the table or an LSI"))
 	}
 	return out
@@ -367,7 +367,7 @@ func map006Projection(d designer.Design, out []Finding) []Finding {
 		if o.target.lsi {
 			cost = "DynamoDB fetches them from " + o.target.t.Name + " for each result, at extra read cost"
 		}
-		out = append(out, finding("MAP006", o.path("index"),
+		out = append(out, finding("MAP006", o.path(designer.OperationField.Index.Key),
 			o.label()+" needs "+designer.ListAnd(missing)+", which "+o.target.label()+" does not project; "+cost+". Add "+pluralThem(len(missing))+" to the index's INCLUDE projection, or accept the extra reads"))
 	}
 	return out
@@ -424,7 +424,7 @@ func map007FilterOnKey(d designer.Design, out []Finding) []Finding {
 		if len(used) == 0 {
 			continue
 		}
-		out = append(out, finding("MAP007", o.path("filter"),
+		out = append(out, finding("MAP007", o.path(designer.OperationField.Filter.Key),
 			o.label()+" filters on "+designer.ListAnd(used)+", a key attribute of "+o.target.label()+", which DynamoDB refuses in a Query filter; move the condition into the key condition"))
 	}
 	return out
@@ -477,7 +477,7 @@ func map010Unbounded(d designer.Design, out []Finding) []Finding {
 			continue
 		}
 		bound := "its result bound is " + inQuotes(strings.TrimSpace(o.p.ResultBound))
-		out = append(out, finding("MAP010", o.path("limit"),
+		out = append(out, finding("MAP010", o.path(designer.OperationField.Limit.Key),
 			o.label()+" has no Limit, and "+bound+"; set a Limit and page with LastEvaluatedKey, "+"so that each request reads a bounded page instead of up to 1 MB"))
 	}
 	return out
@@ -539,12 +539,12 @@ func map012Names(v *validation, out []Finding) []Finding {
 		t, ti, tableOK := d.TableByName(o.op.Table)
 		switch {
 		case strings.TrimSpace(o.op.Table) == "":
-			f.Path, f.Message = o.path("table"), o.label()+" names no table; choose the table it reads or writes"
+			f.Path, f.Message = o.path(designer.OperationField.Table.Key), o.label()+" names no table; choose the table it reads or writes"
 		case !tableOK:
-			f.Path, f.Message = o.path("table"), o.label()+" names table "+o.op.Table+", which the design does not have; "+
+			f.Path, f.Message = o.path(designer.OperationField.Table.Key), o.label()+" names table "+o.op.Table+", which the design does not have; "+
 				"choose "+designer.TableChoice(d)+", or add the table"
 		case !o.found:
-			f.Path, f.Message = o.path("index"), o.label()+" names index "+o.op.Index+", which "+t.Name+" does not have; "+
+			f.Path, f.Message = o.path(designer.OperationField.Index.Key), o.label()+" names index "+o.op.Index+", which "+t.Name+" does not have; "+
 				"choose one of its indexes, or add it"
 		}
 		if f.Message != "" {
@@ -552,10 +552,11 @@ func map012Names(v *validation, out []Finding) []Finding {
 			continue
 		}
 		attrs := v.attributeNames(ti)
+		of := designer.OperationField
 		for _, e := range [...]struct{ field, label, text string }{
-			{"key_condition", "key condition", o.op.KeyCondition},
-			{"filter", "filter", o.op.Filter},
-			{"projection", "projection", o.op.Projection},
+			{of.KeyCondition.Key, of.KeyCondition.Label, o.op.KeyCondition},
+			{of.Filter.Key, of.Filter.Label, o.op.Filter},
+			{of.Projection.Key, of.Projection.Label, o.op.Projection},
 		} {
 			if strings.TrimSpace(e.text) == "" {
 				continue

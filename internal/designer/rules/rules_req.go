@@ -17,11 +17,11 @@ func req001PatternRPS(d designer.Design, out []Finding) []Finding {
 		var missing, field string
 		switch {
 		case p.PeakRPS == nil && p.AvgRPS == nil:
-			missing, field = "no peak or average RPS", "peak_rps"
+			missing, field = "no peak or average RPS", designer.PatternField.PeakRPS.Key
 		case p.PeakRPS == nil:
-			missing, field = "no peak RPS", "peak_rps"
+			missing, field = "no peak RPS", designer.PatternField.PeakRPS.Key
 		case p.AvgRPS == nil:
-			missing, field = "no average RPS", "avg_rps"
+			missing, field = "no average RPS", designer.PatternField.AvgRPS.Key
 		default:
 			continue
 		}
@@ -51,7 +51,7 @@ func req002DuplicateNumbers(d designer.Design, out []Finding) []Finding {
 				labels = append(labels, inQuotes(q.Description))
 			}
 		}
-		out = append(out, finding("REQ002", patternFieldPath(p, "number"),
+		out = append(out, finding("REQ002", patternFieldPath(p, designer.PatternField.Number.Key),
 			strconv.Itoa(len(labels))+" patterns share number "+strconv.Itoa(p.Number)+" ("+designer.ListAnd(labels)+"); give each pattern its own number"))
 	}
 	return out
@@ -135,10 +135,10 @@ func req004PatternKeyNeeds(d designer.Design, out []Finding) []Finding {
 		var missing []string
 		field := ""
 		for _, need := range [...]struct{ value, name, field string }{
-			{p.LatencySLO, "latency SLO", "latency_slo"},
-			{p.Consistency, "consistency", "consistency"},
-			{p.ResultBound, "expected result bound", "result_bound"},
-			{p.SizeBand, "item size band", "item_size_band"},
+			{p.LatencySLO, "latency SLO", designer.PatternField.LatencySLO.Key},
+			{p.Consistency, "consistency", designer.PatternField.Consistency.Key},
+			{p.ResultBound, "expected result bound", designer.PatternField.ResultBound.Key},
+			{p.SizeBand, "item size band", designer.PatternField.ItemSizeBand.Key},
 		} {
 			if strings.TrimSpace(need.value) == "" {
 				missing = append(missing, need.name)
@@ -224,11 +224,11 @@ func req009RelationshipCount(d designer.Design, out []Finding) []Finding {
 		var missing, field string
 		switch {
 		case r.Avg == nil && r.Max == nil:
-			missing, field = "no average or maximum count", "avg_count"
+			missing, field = "no average or maximum count", designer.RelationshipField.AvgCount.Key
 		case r.Avg == nil:
-			missing, field = "no average count", "avg_count"
+			missing, field = "no average count", designer.RelationshipField.AvgCount.Key
 		case r.Max == nil:
-			missing, field = "no maximum count", "max_count"
+			missing, field = "no maximum count", designer.RelationshipField.MaxCount.Key
 		default:
 			continue
 		}
