@@ -41,6 +41,30 @@ type tableMemo struct {
 	done  [tableParts]bool
 	parts [tableParts][]Finding
 	attrs map[string]bool // MAP012's tableAttributeNames, nil until asked for
+	// itemEnds are where each item's findings end in parts[partItems], after those of the table
+	// itself (itemEnds[0]); MOD010's follow the last item's.
+	itemEnds []int32
+	// from is the table as the last validation saw it, when t is that table with a few items
+	// edited in place (edited, their positions), every id and table key kept: a read of a
+	// partition none of them is or was in returns what it returned then.
+	from   designer.Table
+	edited []int
+	// fromMemo is the last validation's memo of from, until the item rules have taken over the
+	// findings of the items not edited.
+	fromMemo *tableMemo
+}
+
+// maxEdited is how many edited items a table may have for the reads of other partitions to keep
+// their results; beyond it every read of the table runs again.
+const maxEdited = 64
+
+// fromItems is the last validation's memo of the table, when it holds the item findings of the
+// table t was edited from, or nil.
+func (m *tableMemo) fromItems() *tableMemo {
+	if m.fromMemo == nil || !m.fromMemo.done[partItems] || len(m.fromMemo.itemEnds) != len(m.t.Items)+1 {
+		return nil
+	}
+	return m.fromMemo
 }
 
 type patternMemo struct {
@@ -58,7 +82,9 @@ type validation struct {
 	cache  *dynamo.Cache
 	prev   *Memo
 	next   *Memo
-	tables []*tableMemo // by position in d.Tables, filled as asked
+	tables []*tableMemo   // by position in d.Tables, filled as asked
+	byName map[string]int // the first table of each name, by position
+	ops    []mapOp        // operations, nil until asked for
 }
 
 func newValidation(d designer.Design, cache *dynamo.Cache, prev *Memo) *validation {
@@ -75,6 +101,23 @@ func newValidation(d designer.Design, cache *dynamo.Cache, prev *Memo) *validati
 	}
 }
 
+// tableByName is d.TableByName, without walking the tables for each of hundreds of operations.
+func (v *validation) tableByName(name string) (designer.Table, int, bool) {
+	if v.byName == nil {
+		v.byName = make(map[string]int, len(v.d.Tables))
+		for i, t := range v.d.Tables {
+			if _, taken := v.byName[t.Name]; !taken {
+				v.byName[t.Name] = i
+			}
+		}
+	}
+	i, ok := v.byName[name]
+	if !ok {
+		return designer.Table{}, -1, false
+	}
+	return v.d.Tables[i], i, true
+}
+
 // table returns the memo of table ti, starting from the last validation's when the table has not
 // changed since.
 func (v *validation) table(ti int) *tableMemo {
@@ -83,8 +126,12 @@ func (v *validation) table(ti int) *tableMemo {
 	}
 	t := v.d.Tables[ti]
 	m := &tableMemo{t: t}
-	if old, ok := v.prev.tables[t.Name]; ok && sameTable(old.t, t) {
-		m.done, m.parts, m.attrs = old.done, old.parts, old.attrs
+	if old, ok := v.prev.tables[t.Name]; ok {
+		if sameTable(old.t, t) {
+			m.done, m.parts, m.attrs, m.itemEnds = old.done, old.parts, old.attrs, old.itemEnds
+		} else if edited, ok := editedItems(old.t, t); ok {
+			m.from, m.edited, m.fromMemo = old.t, edited, old
+		}
 	}
 	v.tables[ti] = m
 	if _, taken := v.next.tables[t.Name]; !taken {
@@ -120,10 +167,10 @@ func (v *validation) patternPart(pi int, out []Finding, check func([]Finding) []
 	p := v.d.Patterns[pi]
 	tables := make([]designer.Table, len(p.Mapping.Operations))
 	for i, op := range p.Mapping.Operations {
-		tables[i], _, _ = v.d.TableByName(op.Table)
+		tables[i], _, _ = v.tableByName(op.Table)
 	}
 	m := &patternMemo{p: p, tables: tables}
-	if old, ok := v.prev.patterns[p.ID]; ok && samePattern(old, m) {
+	if old, ok := v.prev.patterns[p.ID]; ok && v.samePattern(old, m) {
 		m.findings = old.findings
 		out = append(out, m.findings...)
 	} else {
@@ -140,23 +187,79 @@ func (v *validation) patternPart(pi int, out []Finding, check func([]Finding) []
 // sameTable reports whether a and b hold the same items (the same array, not only equal ones)
 // and are equal in every other field.
 func sameTable(a, b designer.Table) bool {
-	if len(a.Items) != len(b.Items) || len(a.Items) > 0 && &a.Items[0] != &b.Items[0] {
+	if !sameItems(a, b) {
 		return false
 	}
 	a.Items, b.Items = nil, nil
 	return reflect.DeepEqual(a, b)
 }
 
-// samePattern reports whether two patterns are equal and their operations name tables that are
-// the same (sameTable).
-func samePattern(a, b *patternMemo) bool {
+// sameItems reports whether a and b hold the same array of items.
+func sameItems(a, b designer.Table) bool {
+	return len(a.Items) == len(b.Items) && (len(a.Items) == 0 || &a.Items[0] == &b.Items[0])
+}
+
+// samePattern reports whether two patterns are equal and each of their operations reads what it
+// read: a table that is the same (sameTable), or one whose edited items are all outside the
+// partition the operation reads, before and after the edit.
+func (v *validation) samePattern(a, b *patternMemo) bool {
 	if len(a.tables) != len(b.tables) || !reflect.DeepEqual(a.p, b.p) {
 		return false
 	}
-	for i := range a.tables {
-		if !sameTable(a.tables[i], b.tables[i]) {
+	for i, op := range b.p.Mapping.Operations {
+		if sameTable(a.tables[i], b.tables[i]) {
+			continue
+		}
+		_, ti, ok := v.tableByName(op.Table)
+		if !ok {
 			return false
+		}
+		m := v.table(ti)
+		if m.edited == nil || !sameItems(m.from, a.tables[i]) {
+			return false
+		}
+		key, ok := dynamo.ReadPartition(b.tables[i], op)
+		if !ok {
+			return false
+		}
+		for _, j := range m.edited {
+			if dynamo.InPartition(m.from.Items[j].Item, key) || dynamo.InPartition(m.t.Items[j].Item, key) {
+				return false
+			}
 		}
 	}
 	return true
+}
+
+// editedItems returns the positions of the items of b that differ from a's, when b is a with at
+// most maxEdited items edited in place: the same fields, as many items, each with its id and
+// every table key value as it was.
+func editedItems(a, b designer.Table) ([]int, bool) {
+	if len(a.Items) != len(b.Items) || len(a.Items) == 0 {
+		return nil, false
+	}
+	keys := designer.TableKeyNames(b)
+	edited := []int{}
+	for j := range b.Items {
+		x, y := a.Items[j], b.Items[j]
+		if reflect.ValueOf(x.Item).UnsafePointer() == reflect.ValueOf(y.Item).UnsafePointer() && x.ID == y.ID {
+			continue
+		}
+		if x.ID != y.ID || len(edited) == maxEdited {
+			return nil, false
+		}
+		for _, k := range keys {
+			xv, xok := x.Item[k]
+			yv, yok := y.Item[k]
+			if xok != yok || !xv.Identical(yv) {
+				return nil, false
+			}
+		}
+		edited = append(edited, j)
+	}
+	a.Items, b.Items = nil, nil
+	if !reflect.DeepEqual(a, b) {
+		return nil, false
+	}
+	return edited, true
 }

@@ -100,22 +100,36 @@ func (o mapOp) label() string {
 	return patternName(*o.p) + " (" + what + ")"
 }
 
-// mapOperations lists every operation of every pattern, resolving its target.
-func mapOperations(d designer.Design) []mapOp {
-	var out []mapOp
-	for pi := range d.Patterns {
-		p := &d.Patterns[pi]
+// operations lists every operation of every pattern, resolving its target; the MAP rules share
+// the list, worked out once per validation.
+func (v *validation) operations() []mapOp {
+	if v.ops != nil {
+		return v.ops
+	}
+	n := 0
+	for _, p := range v.d.Patterns {
+		n += len(p.Mapping.Operations)
+	}
+	v.ops = make([]mapOp, 0, n)
+	for pi := range v.d.Patterns {
+		p := &v.d.Patterns[pi]
 		for i, op := range p.Mapping.Operations {
 			o := mapOp{p: p, i: i, op: op}
-			o.target, o.found = resolveTarget(d, op)
-			out = append(out, o)
+			t, _, ok := v.tableByName(op.Table)
+			o.target, o.found = targetIn(t, ok, op)
+			v.ops = append(v.ops, o)
 		}
 	}
-	return out
+	return v.ops
 }
 
 func resolveTarget(d designer.Design, op designer.Operation) (mapTarget, bool) {
 	t, _, ok := d.TableByName(op.Table)
+	return targetIn(t, ok, op)
+}
+
+// targetIn is what op reads or writes in t, the table it names when ok.
+func targetIn(t designer.Table, ok bool, op designer.Operation) (mapTarget, bool) {
 	if !ok {
 		return mapTarget{}, false
 	}
@@ -155,8 +169,8 @@ func map001Unmapped(d designer.Design, out []Finding) []Finding {
 
 // map002KeyedOperations is MAP002: GetItem, PutItem, UpdateItem, DeleteItem, and each request of a
 // batch or transaction, name one item by its full primary key, with equality, on the table.
-func map002KeyedOperations(d designer.Design, out []Finding) []Finding {
-	for _, o := range mapOperations(d) {
+func map002KeyedOperations(v *validation, out []Finding) []Finding {
+	for _, o := range v.operations() {
 		if !keyedOp(o.op.Op) || !o.found {
 			continue
 		}
@@ -235,8 +249,8 @@ func valuePlaceholderFor(attr string) string {
 
 // map003QueryKeys is MAP003: a Query gives every partition-key attribute of its target with
 // equality, and at most the sort-key conditions DynamoDB allows.
-func map003QueryKeys(d designer.Design, out []Finding) []Finding {
-	for _, o := range mapOperations(d) {
+func map003QueryKeys(v *validation, out []Finding) []Finding {
+	for _, o := range v.operations() {
 		if o.op.Op != "Query" || !o.found {
 			continue
 		}
@@ -315,8 +329,8 @@ func queryKeyProblem(m mapTarget, terms []dynamo.KeyTerm) string {
 }
 
 // map004Scans is MAP004: the seed's "No Scans used to solve access patterns".
-func map004Scans(d designer.Design, out []Finding) []Finding {
-	for _, o := range mapOperations(d) {
+func map004Scans(v *validation, out []Finding) []Finding {
+	for _, o := range v.operations() {
 		if o.op.Op != "Scan" {
 			continue
 		}
@@ -327,8 +341,8 @@ func map004Scans(d designer.Design, out []Finding) []Finding {
 }
 
 // map005ConsistentGSI is MAP005: a GSI is eventually consistent only.
-func map005ConsistentGSI(d designer.Design, out []Finding) []Finding {
-	for _, o := range mapOperations(d) {
+func map005ConsistentGSI(v *validation, out []Finding) []Finding {
+	for _, o := range v.operations() {
 		if !o.op.Consistent || !o.found || !o.target.gsi() {
 			continue
 		}
@@ -341,8 +355,8 @@ func map005ConsistentGSI(d designer.Design, out []Finding) []Finding {
 // map006Projection is MAP006: the seed's "Per-Pattern Projected Attributes". What a pattern needs
 // from an index comes from the index's per-pattern attributes, else from the operation's
 // ProjectionExpression, else from the pattern's attributes when the operation is its only one.
-func map006Projection(d designer.Design, out []Finding) []Finding {
-	for _, o := range mapOperations(d) {
+func map006Projection(v *validation, out []Finding) []Finding {
+	for _, o := range v.operations() {
 		if (o.op.Op != "Query" && o.op.Op != "Scan") || !o.found || o.target.ix == nil || o.target.ix.Projection.Type == designer.All {
 			continue
 		}
@@ -405,8 +419,8 @@ func patternNeeds(o mapOp) []string {
 
 // map007FilterOnKey is MAP007: a Query's filter may not use its target's key attributes; they
 // belong in the key condition.
-func map007FilterOnKey(d designer.Design, out []Finding) []Finding {
-	for _, o := range mapOperations(d) {
+func map007FilterOnKey(v *validation, out []Finding) []Finding {
+	for _, o := range v.operations() {
 		if o.op.Op != "Query" || !o.found || strings.TrimSpace(o.op.Filter) == "" {
 			continue
 		}
@@ -467,8 +481,8 @@ func map008CallSizes(d designer.Design, out []Finding) []Finding {
 
 // map010Unbounded is MAP010: the seed's "Bounded Read Strategy". A Query or Scan without Limit
 // returns up to 1 MB per page; the pattern's result bound says whether that matters.
-func map010Unbounded(d designer.Design, out []Finding) []Finding {
-	for _, o := range mapOperations(d) {
+func map010Unbounded(v *validation, out []Finding) []Finding {
+	for _, o := range v.operations() {
 		if (o.op.Op != "Query" && o.op.Op != "Scan") || o.op.Limit != nil {
 			continue
 		}
@@ -534,9 +548,9 @@ func parseResultBound(s string) (n float64, unbounded, known bool) {
 // exists when it is a key of the table or its indexes, a declared attribute, or in a sample item.
 func map012Names(v *validation, out []Finding) []Finding {
 	d := v.d
-	for _, o := range mapOperations(d) {
+	for _, o := range v.operations() {
 		f := finding("MAP012", "", "")
-		t, ti, tableOK := d.TableByName(o.op.Table)
+		t, ti, tableOK := v.tableByName(o.op.Table)
 		switch {
 		case strings.TrimSpace(o.op.Table) == "":
 			f.Path, f.Message = o.path(designer.OperationField.Table.Key), o.label()+" names no table; choose the table it reads or writes"

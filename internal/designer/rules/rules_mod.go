@@ -378,23 +378,57 @@ func newItemRules(t designer.Table, prev *itemRules) *itemRules {
 }
 
 // modItemRules is MOD006–MOD011, MOD014 and MOD015 on every sample item, and the table-level half of
-// MOD015 (the TTL attribute's declared type).
+// MOD015 (the TTL attribute's declared type). A table whose items were edited in place since the
+// last validation, keeping their ids and table keys (memo.go), has its edited items checked again
+// and the findings of the others taken over: each item's findings depend on the item and the
+// table's fields only, and MOD010 on the table keys and ids, which the edit kept.
 func modItemRules(v *validation, out []Finding) []Finding {
 	var r *itemRules
 	for ti, t := range v.d.Tables {
-		out = v.tablePart(ti, partItems, out, func(out []Finding) []Finding {
-			out = mod015TTLDeclared(t, out)
+		m := v.table(ti)
+		if m.done[partItems] {
+			out = append(out, m.parts[partItems]...)
+			continue
+		}
+		from := len(out)
+		old := m.fromItems()
+		ends := make([]int32, 0, len(t.Items)+1)
+		out = mod015TTLDeclared(t, out)
+		ends = append(ends, int32(len(out)-from))
+		prepared := old == nil
+		if prepared {
 			r = newItemRules(t, r)
-			for i, it := range t.Items {
-				out = r.mod006ItemKeys(i, it, out)
-				out = r.mod007ItemSize(i, it, out)
-				r.mod010CollectKey(i, it)
-				out = r.mod011NullText(i, it, out)
-				out = r.mod014Taxonomy(i, it, out)
-				out = r.mod015TTLNumber(i, it, out)
+		}
+		edited := m.edited
+		for i, it := range t.Items {
+			if old != nil && (len(edited) == 0 || edited[0] != i) {
+				out = append(out, old.parts[partItems][old.itemEnds[i]:old.itemEnds[i+1]]...)
+				ends = append(ends, int32(len(out)-from))
+				continue
 			}
-			return r.mod010DuplicateKeys(out)
-		})
+			if old != nil {
+				edited = edited[1:]
+			}
+			if !prepared {
+				r, prepared = newItemRules(t, r), true
+			}
+			out = r.mod006ItemKeys(i, it, out)
+			out = r.mod007ItemSize(i, it, out)
+			if old == nil {
+				r.mod010CollectKey(i, it)
+			}
+			out = r.mod011NullText(i, it, out)
+			out = r.mod014Taxonomy(i, it, out)
+			out = r.mod015TTLNumber(i, it, out)
+			ends = append(ends, int32(len(out)-from))
+		}
+		if old != nil {
+			out = append(out, old.parts[partItems][old.itemEnds[len(t.Items)]:]...)
+		} else {
+			out = r.mod010DuplicateKeys(out)
+		}
+		m.parts[partItems], m.done[partItems], m.itemEnds = slices.Clone(out[from:]), true, ends
+		m.fromMemo = nil // taken over; kept, it would chain every revision's memo to the one before
 	}
 	return out
 }

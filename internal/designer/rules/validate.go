@@ -75,16 +75,16 @@ var catalogue = []struct {
 	{"MOD018", SeverityInfo, onDesign(mod018AllProjection)},
 	{"MOD019", SeverityWarning, onDesign(mod019Undeclared)},
 	{"MAP001", SeverityError, onDesign(map001Unmapped)},
-	{"MAP002", SeverityError, onDesign(map002KeyedOperations)},
-	{"MAP003", SeverityError, onDesign(map003QueryKeys)},
-	{"MAP004", SeverityWarning, onDesign(map004Scans)},
-	{"MAP005", SeverityError, onDesign(map005ConsistentGSI)},
-	{"MAP006", SeverityWarning, onDesign(map006Projection)},
-	{"MAP007", SeverityError, onDesign(map007FilterOnKey)},
+	{"MAP002", SeverityError, map002KeyedOperations},
+	{"MAP003", SeverityError, map003QueryKeys},
+	{"MAP004", SeverityWarning, map004Scans},
+	{"MAP005", SeverityError, map005ConsistentGSI},
+	{"MAP006", SeverityWarning, map006Projection},
+	{"MAP007", SeverityError, map007FilterOnKey},
 	{"MAP008", SeverityError, onDesign(map008CallSizes)},
 	{"MAP009", SeverityWarning, mapEvaluated},
 	{"MAP011", SeverityWarning, nil}, // mapEvaluated
-	{"MAP010", SeverityWarning, onDesign(map010Unbounded)},
+	{"MAP010", SeverityWarning, map010Unbounded},
 	{"MAP012", SeverityError, map012Names},
 }
 
