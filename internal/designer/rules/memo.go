@@ -25,6 +25,8 @@ import (
 // Memo is what one validation found per table and per pattern. It is never changed once
 // ValidateFrom has returned it, so any number of later validations may read it at once.
 type Memo struct {
+	d        designer.Design         // the design validated
+	rules    [][]Finding             // by catalogue row, what the checks that read no item found
 	tables   map[string]*tableMemo   // by table name: the first table of that name
 	patterns map[string]*patternMemo // by pattern id: the first pattern with that id
 }
@@ -68,11 +70,20 @@ func (m *tableMemo) fromItems() *tableMemo {
 }
 
 type patternMemo struct {
-	p designer.Pattern
+	p  designer.Pattern
+	at *designer.Pattern // where p is in its design's patterns, which no change modifies in place
 	// tables are the tables its operations name, as they were, in operation order; a zero Table
 	// where the design had none of that name.
 	tables   []designer.Table
 	findings []Finding // MAP009, MAP011
+	// partitions are what each operation reads (dynamo.ReadPartition), worked out when first
+	// needed and taken over with the pattern.
+	partitions []partition
+}
+
+type partition struct {
+	key         designer.Item
+	known, some bool // some: key holds the partition; otherwise any item may be read
 }
 
 // validation is one run of ValidateFrom: the design, the Cache its reads go through, the Memo it
@@ -96,7 +107,7 @@ func newValidation(d designer.Design, cache *dynamo.Cache, prev *Memo) *validati
 		prev = &Memo{}
 	}
 	return &validation{d: d, cache: cache, prev: prev,
-		next:   &Memo{tables: map[string]*tableMemo{}, patterns: map[string]*patternMemo{}},
+		next:   &Memo{d: d, rules: make([][]Finding, len(catalogue)), tables: map[string]*tableMemo{}, patterns: map[string]*patternMemo{}},
 		tables: make([]*tableMemo, len(d.Tables)),
 	}
 }
@@ -169,7 +180,7 @@ func (v *validation) patternPart(pi int, out []Finding, check func([]Finding) []
 	for i, op := range p.Mapping.Operations {
 		tables[i], _, _ = v.tableByName(op.Table)
 	}
-	m := &patternMemo{p: p, tables: tables}
+	m := &patternMemo{p: p, at: &v.d.Patterns[pi], tables: tables}
 	if old, ok := v.prev.patterns[p.ID]; ok && v.samePattern(old, m) {
 		m.findings = old.findings
 		out = append(out, m.findings...)
@@ -182,6 +193,44 @@ func (v *validation) patternPart(pi int, out []Finding, check func([]Finding) []
 		v.next.patterns[p.ID] = m
 	}
 	return out
+}
+
+// onlyItemsChanged reports whether the design differs from the one the last validation read in
+// sample items only (or not at all), so that the checks that read no item find what they found.
+// Lists a change left alone keep their array, which is compared before their contents.
+func (v *validation) onlyItemsChanged() bool {
+	a, b := v.prev.d, v.d
+	if v.prev.rules == nil || len(a.Tables) != len(b.Tables) {
+		return false
+	}
+	for i := range a.Tables {
+		if !sameApartFromItems(a.Tables[i], b.Tables[i]) {
+			return false
+		}
+	}
+	a.Tables, b.Tables = nil, nil
+	return sameList(a.Entities, b.Entities) && sameList(a.Relationships, b.Relationships) &&
+		sameList(a.Patterns, b.Patterns) && sameList(a.Aggregates, b.Aggregates) &&
+		sameList(a.Consolidations, b.Consolidations) && sameList(a.Comments, b.Comments) &&
+		reflect.DeepEqual(a, b)
+}
+
+// sameList reports whether two lists are equal, and clears them for a DeepEqual of what holds
+// them: the same array is equal without reading it.
+func sameList[T any](a, b []T) bool {
+	if len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0]) {
+		return true
+	}
+	return reflect.DeepEqual(a, b)
+}
+
+// sameApartFromItems reports whether two tables are equal in every field but their items.
+func sameApartFromItems(a, b designer.Table) bool {
+	if sameItems(a, b) {
+		return sameTable(a, b)
+	}
+	a.Items, b.Items = nil, nil
+	return reflect.DeepEqual(a, b)
 }
 
 // sameTable reports whether a and b hold the same items (the same array, not only equal ones)
@@ -203,8 +252,14 @@ func sameItems(a, b designer.Table) bool {
 // read: a table that is the same (sameTable), or one whose edited items are all outside the
 // partition the operation reads, before and after the edit.
 func (v *validation) samePattern(a, b *patternMemo) bool {
-	if len(a.tables) != len(b.tables) || !reflect.DeepEqual(a.p, b.p) {
+	if len(a.tables) != len(b.tables) || a.at != b.at && !reflect.DeepEqual(a.p, b.p) {
 		return false
+	}
+	// Partitions depend on the tables' keys, which an item edit keeps; they are taken over only
+	// with the pattern.
+	parts := slices.Clone(a.partitions)
+	if parts == nil {
+		parts = make([]partition, len(b.tables))
 	}
 	for i, op := range b.p.Mapping.Operations {
 		if sameTable(a.tables[i], b.tables[i]) {
@@ -218,8 +273,12 @@ func (v *validation) samePattern(a, b *patternMemo) bool {
 		if m.edited == nil || !sameItems(m.from, a.tables[i]) {
 			return false
 		}
-		key, ok := dynamo.ReadPartition(b.tables[i], op)
-		if !ok {
+		if !parts[i].known {
+			key, ok := dynamo.ReadPartition(b.tables[i], op)
+			parts[i] = partition{key: key, known: true, some: ok}
+		}
+		key := parts[i].key
+		if !parts[i].some {
 			return false
 		}
 		for _, j := range m.edited {
@@ -228,6 +287,7 @@ func (v *validation) samePattern(a, b *patternMemo) bool {
 			}
 		}
 	}
+	b.partitions = parts
 	return true
 }
 

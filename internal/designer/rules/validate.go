@@ -88,6 +88,10 @@ var catalogue = []struct {
 	{"MAP012", SeverityError, map012Names},
 }
 
+// readsItems are the rows whose checks read sample items: the others find the same in a design
+// whose only changes are to items (memo.go).
+var readsItems = map[string]bool{"MOD006": true, "MOD013": true, "MOD017": true, "MAP009": true, "MAP012": true}
+
 // severityOf is each code's severity in the catalogue. It is filled by init: the checks use it
 // through finding, so the catalogue's own initializer cannot build it.
 var severityOf = map[string]string{}
@@ -120,9 +124,19 @@ func Validate(d designer.Design) []Finding {
 func ValidateFrom(d designer.Design, cache *dynamo.Cache, prev *Memo) ([]Finding, *Memo) {
 	v := newValidation(d, cache, prev)
 	out := make([]Finding, 0, 16)
-	for _, r := range catalogue {
-		if r.check != nil {
+	itemsOnly := v.onlyItemsChanged()
+	for i, r := range catalogue {
+		switch {
+		case r.check == nil:
+		case itemsOnly && !readsItems[r.code]:
+			out = append(out, v.prev.rules[i]...)
+			v.next.rules[i] = v.prev.rules[i]
+		case readsItems[r.code]:
 			out = r.check(v, out)
+		default:
+			from := len(out)
+			out = r.check(v, out)
+			v.next.rules[i] = slices.Clone(out[from:])
 		}
 	}
 	slices.SortStableFunc(out, compareFindings)
