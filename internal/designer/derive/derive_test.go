@@ -153,6 +153,12 @@ func TestDerived_fromThePreviousRevisionEqualsOneFromNothing(t *testing.T) {
 		func() designer.Change {
 			return designer.SetOperationField{Pattern: pattern(4), Index: 1, Field: "table", Value: "TitleHistory"}
 		},
+		func() designer.Change {
+			return designer.SetOperationField{Pattern: pattern(4), Index: 1, Field: "filter", Value: "nick = :t"}
+		},
+		func() designer.Change {
+			return designer.SetItemCell{Table: "TitleHistory", ID: item("TitleHistory", 0), Attribute: "nick", Text: "Bo"}
+		},
 		func() designer.Change { return designer.RenameTable{Table: "SalaryHistory", To: "Salaries"} },
 		func() designer.Change { return designer.AddPattern{Type: designer.Read, Description: "Everything"} },
 		func() designer.Change { return designer.DeletePattern{ID: pattern(2)} },

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"maps"
 	"reflect"
 	"slices"
 
@@ -40,6 +41,7 @@ const (
 
 type tableMemo struct {
 	t     designer.Table
+	same  bool // t is the table the last validation saw (sameTable)
 	done  [tableParts]bool
 	parts [tableParts][]Finding
 	attrs map[string]bool // MAP012's tableAttributeNames, nil until asked for
@@ -52,8 +54,9 @@ type tableMemo struct {
 	from   designer.Table
 	edited []int
 	// fromMemo is the last validation's memo of from, until the item rules have taken over the
-	// findings of the items not edited.
-	fromMemo *tableMemo
+	// findings of the items not edited; fromAttrs is its attribute names, if it had them.
+	fromMemo  *tableMemo
+	fromAttrs map[string]bool
 }
 
 // maxEdited is how many edited items a table may have for the reads of other partitions to keep
@@ -139,9 +142,10 @@ func (v *validation) table(ti int) *tableMemo {
 	m := &tableMemo{t: t}
 	if old, ok := v.prev.tables[t.Name]; ok {
 		if sameTable(old.t, t) {
+			m.same = true
 			m.done, m.parts, m.attrs, m.itemEnds = old.done, old.parts, old.attrs, old.itemEnds
 		} else if edited, ok := editedItems(old.t, t); ok {
-			m.from, m.edited, m.fromMemo = old.t, edited, old
+			m.from, m.edited, m.fromMemo, m.fromAttrs = old.t, edited, old, old.attrs
 		}
 	}
 	v.tables[ti] = m
@@ -170,6 +174,21 @@ func (v *validation) attributeNames(ti int) map[string]bool {
 		m.attrs = tableAttributeNames(m.t)
 	}
 	return m.attrs
+}
+
+// sameAttributeNames reports whether every table uses the attribute names it used at the last
+// validation, which is all MAP012 reads of the items.
+func (v *validation) sameAttributeNames() bool {
+	for ti := range v.d.Tables {
+		m := v.table(ti)
+		if m.same {
+			continue
+		}
+		if m.fromAttrs == nil || !maps.Equal(v.attributeNames(ti), m.fromAttrs) {
+			return false
+		}
+	}
+	return true
 }
 
 // patternPart appends pattern pi's MAP009 and MAP011 findings to out: those remembered when

@@ -92,6 +92,10 @@ var catalogue = []struct {
 // whose only changes are to items (memo.go).
 var readsItems = map[string]bool{"MOD006": true, "MOD013": true, "MOD017": true, "MAP009": true, "MAP012": true}
 
+// keptInParts are the rows whose checks keep their findings per table or per pattern (memo.go);
+// MAP012's findings depend on the items only through the attribute names they use.
+var keptInParts = map[string]bool{"MOD006": true, "MOD017": true, "MAP009": true}
+
 // severityOf is each code's severity in the catalogue. It is filled by init: the checks use it
 // through finding, so the catalogue's own initializer cannot build it.
 var severityOf = map[string]string{}
@@ -128,15 +132,15 @@ func ValidateFrom(d designer.Design, cache *dynamo.Cache, prev *Memo) ([]Finding
 	for i, r := range catalogue {
 		switch {
 		case r.check == nil:
-		case itemsOnly && !readsItems[r.code]:
+		case itemsOnly && v.prev.rules[i] != nil && (!readsItems[r.code] || r.code == "MAP012" && v.sameAttributeNames()):
 			out = append(out, v.prev.rules[i]...)
 			v.next.rules[i] = v.prev.rules[i]
-		case readsItems[r.code]:
+		case keptInParts[r.code]:
 			out = r.check(v, out)
 		default:
 			from := len(out)
 			out = r.check(v, out)
-			v.next.rules[i] = slices.Clone(out[from:])
+			v.next.rules[i] = append([]Finding{}, out[from:]...)
 		}
 	}
 	slices.SortStableFunc(out, compareFindings)
