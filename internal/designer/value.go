@@ -133,6 +133,9 @@ func (v *Value) UnmarshalJSON(data []byte) error {
 
 // decode reads a value that depth lists and maps enclose.
 func (v *Value) decode(data []byte, depth int) error {
+	if v.decodeScalar(data) {
+		return nil
+	}
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(data, &raw); err != nil {
 		return fmt.Errorf("attribute value must be an object such as {\"S\": \"text\"}")
@@ -196,6 +199,26 @@ func (v *Value) decode(data []byte, depth int) error {
 		*v = out
 	}
 	return nil
+}
+
+// decodeScalar reads a string or number written compactly, {"S":"…"} or {"N":"…"}, the values
+// design-json holds most, with one pass over its body instead of a map of members and a second
+// pass; it reports false, having changed nothing, for anything else, which decode then reads
+// (and refuses) the general way.
+func (v *Value) decodeScalar(data []byte) bool {
+	if len(data) < 8 || data[0] != '{' || data[1] != '"' || data[3] != '"' || data[4] != ':' || data[len(data)-1] != '}' {
+		return false
+	}
+	t := Type(data[2:3])
+	if t != S && t != N {
+		return false
+	}
+	var s string
+	if json.Unmarshal(data[5:len(data)-1], &s) != nil || t == N && CheckNumber(s) != nil {
+		return false
+	}
+	*v = Value{Type: t, S: s}
+	return true
 }
 
 // decodeMap reads the members of a map that depth lists and maps enclose; null is the empty map.

@@ -175,3 +175,34 @@ func TestType_Valid(t *testing.T) {
 		t.Error("KeyType wrong")
 	}
 }
+
+// Strings and numbers written compactly take a shorter way through decode; it reads them as the
+// general way does and leaves everything else, valid or not, to it.
+func TestValue_compactScalarsDecodeAsTheGeneralWay(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		in      string
+		want    Value
+		wantErr string
+	}{
+		{in: `{"S":"plain"}`, want: Str("plain")},
+		{in: `{"S":""}`, want: Str("")},
+		{in: `{"S":"a\"b\u00e9\n"}`, want: Str("a\"bé\n")},
+		{in: `{"S":"x" }`, want: Str("x")},
+		{in: `{"N":"-12.5e3"}`, want: Num("-12.5e3")},
+		{in: `{ "S": "spaced" }`, want: Str("spaced")},
+		{in: `{"N":"twelve"}`, wantErr: "N value"},
+		{in: `{"N":12}`, wantErr: "N value"},
+		{in: `{"S":"a","N":"1"}`, wantErr: "exactly one type key"},
+		{in: `{"X":"a"}`, wantErr: "unknown attribute type"},
+	} {
+		var v Value
+		err := json.Unmarshal([]byte(tc.in), &v)
+		switch {
+		case tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)):
+			t.Errorf("%s: error %v, want one saying %q", tc.in, err, tc.wantErr)
+		case tc.wantErr == "" && (err != nil || !v.Identical(tc.want)):
+			t.Errorf("%s: %+v, %v; want %+v", tc.in, v, err, tc.want)
+		}
+	}
+}
