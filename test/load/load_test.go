@@ -43,18 +43,19 @@ var enabled = flag.Bool("load", false, "run the load test (loopback only, a few 
 
 // The designs measured, as issue 14 names them.
 var (
-	smallSize   = designertest.Size{Tables: 1, Items: 5, GSIs: 1, Patterns: 3}           // about 4 KB
-	mediumSize  = designertest.Size{Tables: 4, Items: 1000, GSIs: 8, Patterns: 200}      // about 350 KB, 200 mapped patterns
-	bigSize     = designertest.Size{Tables: 50, Items: 10_000, GSIs: 100, Patterns: 500} // validation and the Mapping step
-	oneBigTable = designertest.Size{Tables: 1, Items: 10_000, GSIs: 5}                   // the Tables step
-	verdictSize = designertest.Size{Tables: 4, Items: 30, GSIs: 8, Patterns: 15}         // edit → verdict
-	revisions   = 1000                                                                   // history depth
-	listeners   = 50                                                                     // live fan-out
-	joiningTabs = 200                                                                    // tabs joining one design
-	dynaliteCLI = filepath.Join("..", "oracle", "node_modules", "dynalite", "cli.js")    // test/oracle's
-	maxRun      = 5 * time.Minute                                                        // the whole run
-	revisionRE  = regexp.MustCompile(`data-revision="(\d+)"`)                            // the side panel's revision
-	formType    = "application/x-www-form-urlencoded"                                    // the pages' edit forms
+	smallSize   = designertest.Size{Tables: 1, Items: 5, GSIs: 1, Patterns: 3}             // about 4 KB
+	mediumSize  = designertest.Size{Tables: 4, Items: 1000, GSIs: 8, Patterns: 200}        // about 350 KB, 200 mapped patterns
+	bigSize     = designertest.Size{Tables: 50, Items: 10_000, GSIs: 100, Patterns: 500}   // validation and the Mapping step
+	doubledSize = designertest.Size{Tables: 100, Items: 20_000, GSIs: 200, Patterns: 1000} // validation, doubled
+	oneBigTable = designertest.Size{Tables: 1, Items: 10_000, GSIs: 5}                     // the Tables step
+	verdictSize = designertest.Size{Tables: 4, Items: 30, GSIs: 8, Patterns: 15}           // edit → verdict
+	revisions   = 1000                                                                     // history depth
+	listeners   = 50                                                                       // live fan-out
+	joiningTabs = 200                                                                      // tabs joining one design
+	dynaliteCLI = filepath.Join("..", "oracle", "node_modules", "dynalite", "cli.js")      // test/oracle's
+	maxRun      = 5 * time.Minute                                                          // the whole run
+	revisionRE  = regexp.MustCompile(`data-revision="(\d+)"`)                              // the side panel's revision
+	formType    = "application/x-www-form-urlencoded"                                      // the pages' edit forms
 	noLimits    = server.Options{WriteLimit: server.NoLimit, CreateLimit: server.NoLimit, CostlyLimit: server.NoLimit, WriteBytesLimit: server.NoLimit}
 )
 
@@ -137,6 +138,9 @@ func TestLoad(t *testing.T) {
 		return err
 	})
 	rep.add("GET /validation, 10,000 items/500 patterns/100 GSIs, cold after an edit", cold.both(), "bare commit p50 (p99)", commit.wall.both(), cold.median()/commit.wall.median(), "≤ 50 ms")
+	doubled := a.create(t, designertest.Large(doubledSize))
+	coldDoubled := a.coldValidation(t, ctx, doubled, 6, 60*time.Second)
+	rep.add("GET /validation cold, the design doubled (20,000 items/1,000 patterns/200 GSIs)", coldDoubled.both(), "the same at 10,000 items", cold.both(), coldDoubled.median()/cold.median(), "≤ 2.2×")
 	rep.add("GET /validation, same design, nothing changed", warm.both(), "bare commit p50 (p99)", commit.wall.both(), warm.median()/commit.wall.median(), "≤ 1 ms")
 
 	mapping := a.pageLoop(t, ctx, "/d/"+big.view+"/mapping", 3, 40*time.Second)
