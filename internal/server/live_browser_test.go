@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -191,4 +192,34 @@ func TestBrowser_anEditReachesOthersAsTheCellItChanged(t *testing.T) {
 	}
 	do(t, bob, "finish typing", chromedp.KeyEvent(kb.Tab))
 	waitUntil(t, alice, "Bob's description to reach Alice", `document.querySelector("`+second+`").value === "Bob is typing this"`)
+}
+
+// In a crowd the top bar shows 12 chips and counts the others, and its page keeps both right from
+// the changes its stream sends as people come and go: what it shows is what a reload shows.
+func TestBrowser_presenceInACrowdFollowsComingsAndGoings(t *testing.T) {
+	base := startBrowserApp(t)
+	alice, _ := newBrowser(t)
+	editURL, token := createDesign(t, alice, base, "Orders", "Alice")
+	do(t, alice, "open the patterns", chromedp.Navigate(editURL+"/patterns"), chromedp.WaitVisible(chromedp.CSS("[data-testid=presence-chip]")))
+	const crowd = 16
+	streams := make([]*sseClient, crowd)
+	for i := range streams {
+		streams[i] = openStream(t, fmt.Sprintf("%s/d/%s/events?step=patterns&tab=crowd%016d", base, token, i), "Cookie", participantCookie+"=Viewer%20"+fmt.Sprintf("%02d", i))
+	}
+	const shown = `Array.from(document.querySelectorAll("#presence > li")).map(li => li.dataset.name || li.querySelector("[aria-hidden]").textContent)`
+	waitUntil(t, alice, "12 chips and the count of 5 more", `(() => { const l = `+shown+`; return l.length === 13 && l[12] === "+5"; })()`)
+	names := get(t, alice, "read the chips", chromedp.Evaluate[[]string](shown))
+	if names[0] != "Alice" || !slices.IsSorted(names[1:12]) {
+		t.Fatalf("chips %v: want Alice, then the others in order", names)
+	}
+	for _, s := range streams[:10] {
+		s.resp.Body.Close()
+	}
+	waitUntil(t, alice, "7 chips and no count", `(() => { const l = `+shown+`; return l.length === 7 && !l.some(n => n.startsWith("+")); })()`)
+	before := get(t, alice, "read the chips", chromedp.Evaluate[[]string](shown))
+	do(t, alice, "reload", chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("[data-testid=presence-chip]")))
+	waitUntil(t, alice, "the list after the reload", `document.querySelectorAll("#presence > li").length === 7`)
+	if after := get(t, alice, "read the chips", chromedp.Evaluate[[]string](shown)); !slices.Equal(before, after) {
+		t.Fatalf("the page showed %v, a reload shows %v", before, after)
+	}
 }

@@ -470,7 +470,7 @@ func liveBar(w Workspace) templ.Component {
 			templ_7745c5c3_Var22 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 32, "<ul class=\"presence\" id=\"presence\" sse-swap=\"presence\" hx-swap=\"innerHTML\" aria-label=\"Who is here\" data-testid=\"presence\"></ul><span class=\"follow\" id=\"follow-state\" data-testid=\"follow-state\" hidden><span class=\"follow-text\"></span> <button class=\"button small on-brand\" type=\"button\" data-follow-toggle data-testid=\"follow-toggle\">Stop following</button></span> ")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 32, "<ul class=\"presence\" id=\"presence\" sse-swap=\"presence\" hx-swap=\"innerHTML\" hx-ext=\"ignore:morph\" aria-label=\"Who is here\" data-testid=\"presence\"></ul><span class=\"follow\" id=\"follow-state\" data-testid=\"follow-state\" hidden><span class=\"follow-text\"></span> <button class=\"button small on-brand\" type=\"button\" data-follow-toggle data-testid=\"follow-toggle\">Stop following</button></span> ")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -488,7 +488,7 @@ func liveBar(w Workspace) templ.Component {
 			var templ_7745c5c3_Var23 templ.SafeURL
 			templ_7745c5c3_Var23, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL(w.PresentHref))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/templates/live.templ`, Line: 104, Col: 70}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/templates/live.templ`, Line: 106, Col: 70}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var23))
 			if templ_7745c5c3_Err != nil {
@@ -506,7 +506,7 @@ func liveBar(w Workspace) templ.Component {
 			var templ_7745c5c3_Var24 templ.SafeURL
 			templ_7745c5c3_Var24, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL(w.PresentHref))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/templates/live.templ`, Line: 108, Col: 38}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/templates/live.templ`, Line: 110, Col: 38}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var24))
 			if templ_7745c5c3_Err != nil {
