@@ -176,15 +176,17 @@ func opsSummary(p designer.Pattern) string {
 	return strings.Join(parts, ", ")
 }
 
-// patternVerdict sums up a pattern's operations run against the sample items: "fail" when one
-// fails to run or returns other items than the team expects, "pass" when every expectation the
-// team recorded is met (at least one), "" (unproved) otherwise.
+// patternVerdict sums up the expectations a pattern's operations record, run against the sample
+// items: "fail" when one returns other items than the team expects (or cannot run), "pass" when
+// every one is met (at least one), "" (unproved) when none is recorded. Only operations with an
+// expectation run: the collapsed cards of a step of hundreds of patterns show this, and an
+// operation's own error shows in its result and in the findings.
 func patternVerdict(d *designContext, p designer.Pattern) string {
 	design, runs := d.Record.Design, d.derived().Cache()
 	verdict := ""
 	for _, op := range p.Mapping.Operations {
 		t, _, ok := design.TableByName(op.Table)
-		if !ok {
+		if !ok || op.Expected == nil {
 			continue
 		}
 		unprojected := op
