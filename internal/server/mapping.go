@@ -176,33 +176,9 @@ func opsSummary(p designer.Pattern) string {
 	return strings.Join(parts, ", ")
 }
 
-// patternVerdict sums up the expectations a pattern's operations record, run against the sample
-// items: "fail" when one returns other items than the team expects (or cannot run), "pass" when
-// every one is met (at least one), "" (unproved) when none is recorded. Only operations with an
-// expectation run: the collapsed cards of a step of hundreds of patterns show this, and an
-// operation's own error shows in its result and in the findings.
+// patternVerdict is pattern p's verdict, as the collapsed card shows it.
 func patternVerdict(d *designContext, p designer.Pattern) string {
-	design, runs := d.Record.Design, d.derived().Cache()
-	verdict := ""
-	for _, op := range p.Mapping.Operations {
-		t, _, ok := design.TableByName(op.Table)
-		if !ok || op.Expected == nil {
-			continue
-		}
-		unprojected := op
-		unprojected.Projection = ""
-		res := runs.RunOperation(design, unprojected)
-		if res.Error != "" {
-			return "fail"
-		}
-		if stated, pass := dynamo.Verdict(t, unprojected, res); stated {
-			if !pass {
-				return "fail"
-			}
-			verdict = "pass"
-		}
-	}
-	return verdict
+	return d.derived().PatternVerdict(p)
 }
 
 func operationView(d *designContext, p designer.Pattern, i int, op designer.Operation) templates.OperationView {

@@ -342,7 +342,7 @@ func itemGrid(d *designContext, t designer.Table, spot tablesSpot, state gridSta
 	if t.SortKey != nil {
 		g.GoTo.SK = t.SortKey.Name
 	}
-	rows := designer.TableOrder(t)
+	rows := d.derived().TableOrder(t)
 	starts := gridPages(rows)
 	page := spot.page
 	at := func(id string) int {

@@ -35,7 +35,9 @@ type Derived struct {
 	checklists     rules.Checklists
 
 	mu        sync.Mutex
-	questions map[int][]rules.Question // by limit
+	questions map[int][]rules.Question  // by limit
+	orders    map[string][]designer.Row // by table name
+	verdicts  map[string]string         // by pattern id
 }
 
 // New returns the Derived of d, taking over what prev (the Derived of a revision d was made from,
@@ -104,10 +106,81 @@ func (x *Derived) IndexView(t designer.Table, ix designer.Index, lsi bool) dynam
 	return x.cache.IndexItems(t, ix, lsi)
 }
 
+// TableOrder is designer.TableOrder of table t of the design, worked out once per revision: a
+// grid that shows a page of a table's items at a time reads it for every page.
+func (x *Derived) TableOrder(t designer.Table) []designer.Row {
+	x.mu.Lock()
+	rows, ok := x.orders[t.Name]
+	x.mu.Unlock()
+	if ok {
+		return rows
+	}
+	rows = designer.TableOrder(t)
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.orders == nil {
+		x.orders = map[string][]designer.Row{}
+	}
+	x.orders[t.Name] = rows
+	return rows
+}
+
+// PatternVerdict sums up the expectations pattern p of the design records, its operations run
+// against the sample items: "fail" when one returns other items than the team expects (or cannot
+// run), "pass" when every one is met (at least one), "" (unproved) when none is recorded. Worked
+// out once per revision, as the Mapping step shows it on every pattern's card.
+func (x *Derived) PatternVerdict(p designer.Pattern) string {
+	x.mu.Lock()
+	v, ok := x.verdicts[p.ID]
+	x.mu.Unlock()
+	if ok {
+		return v
+	}
+	v = patternVerdict(x.design, p, x.cache)
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.verdicts == nil {
+		x.verdicts = map[string]string{}
+	}
+	x.verdicts[p.ID] = v
+	return v
+}
+
+// patternVerdict runs only the operations that record an expectation: an operation's own error
+// shows in its result and in the findings.
+func patternVerdict(design designer.Design, p designer.Pattern, runs *dynamo.Cache) string {
+	verdict := ""
+	for _, op := range p.Mapping.Operations {
+		t, _, ok := design.TableByName(op.Table)
+		if !ok || op.Expected == nil {
+			continue
+		}
+		// The verdict is about which items come back, whatever the projection keeps of them.
+		op.Projection = ""
+		res := runs.RunOperation(design, op)
+		if res.Error != "" {
+			return "fail"
+		}
+		if stated, pass := dynamo.Verdict(t, op, res); stated {
+			if !pass {
+				return "fail"
+			}
+			verdict = "pass"
+		}
+	}
+	return verdict
+}
+
 // Bytes estimates the memory x holds beyond the design itself: the Cache's measurements, entries
 // and views, and the findings, counted twice since the Memo keeps them per table and pattern.
 func (x *Derived) Bytes() int64 {
 	n := 512 + x.cache.Bytes()
+	x.mu.Lock()
+	for _, rows := range x.orders {
+		n += 96 * int64(len(rows))
+	}
+	n += 48 * int64(len(x.verdicts))
+	x.mu.Unlock()
 	if x.memo.Load() != nil {
 		for _, f := range x.findings {
 			n += 2 * (64 + int64(len(f.Code)+len(f.Severity)+len(f.Message)+len(f.Path)))
