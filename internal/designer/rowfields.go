@@ -408,7 +408,7 @@ var IndexField = struct {
 	PartitionKeyJustification: proseField("partition_key_justification", "partition key justification", func(ix *Index) *string { return &ix.PartitionKeyWhy }),
 	SortKeyJustification:      proseField("sort_key_justification", "sort key justification", func(ix *Index) *string { return &ix.SortKeyWhy }),
 	ProjectionJustification:   proseField("projection_justification", "projection justification", func(ix *Index) *string { return &ix.ProjectionWhy }),
-	Sparse: Field[Index]{Key: "sparse", Label: "sparse flag", Title: "Sparse", Prose: true,
+	Sparse: Field[Index]{Key: "sparse", Label: "sparse flag", Title: "Sparse",
 		Get: func(ix Index) string {
 			if ix.Sparse {
 				return "yes"
