@@ -39,7 +39,21 @@ type Cache struct {
 	limit   int             // how many entries are kept; cacheSize unless For said more
 	indexes map[indexKey]*indexList
 	order   []indexKey // of indexes, oldest first
+	// edits are, by the first item of a table's items, the items they were edited from (For):
+	// an index list of those is patched rather than built again.
+	edits map[*designer.SampleItem]itemEdit
 }
+
+// itemEdit is a table's items as they were before a few were edited in place (at, their
+// positions), ids kept, with the index lists of the Cache that read them, by signature.
+type itemEdit struct {
+	old   []designer.SampleItem
+	at    []int
+	lists map[string]*indexList
+}
+
+// maxPatched is how many edited items an index list is patched for; beyond it, it is built again.
+const maxPatched = 64
 
 // NewCache returns an empty Cache.
 func NewCache() *Cache { return &Cache{limit: cacheSize} }
@@ -67,6 +81,14 @@ func (c *Cache) For(d designer.Design) *Cache {
 			continue
 		}
 		held[&t.Items[0]] = len(t.Items)
+		if _, ok := c.heldItems(t.Items); !ok {
+			if old, ok := c.editedFrom(t.Items); ok {
+				if next.edits == nil {
+					next.edits = map[*designer.SampleItem]itemEdit{}
+				}
+				next.edits[&t.Items[0]] = old
+			}
+		}
 		rangeKey := ""
 		if t.SortKey != nil {
 			rangeKey = t.SortKey.Name
@@ -86,6 +108,87 @@ func (c *Cache) For(d designer.Design) *Cache {
 		}
 	}
 	return next
+}
+
+// heldItems returns the lists c holds of items; c.mu is held.
+func (c *Cache) heldItems(items []designer.SampleItem) ([]designer.SampleItem, bool) {
+	for k, l := range c.indexes {
+		if k.first == &items[0] && k.n == len(items) {
+			return l.items, true
+		}
+	}
+	return nil, false
+}
+
+// editedFrom finds the items of which items are an edit of at most maxPatched items in place
+// (same length, same ids), among those c holds index lists of; c.mu is held.
+func (c *Cache) editedFrom(items []designer.SampleItem) (itemEdit, bool) {
+	seen := map[*designer.SampleItem]bool{}
+	for k, l := range c.indexes {
+		if k.n != len(items) || seen[k.first] {
+			continue
+		}
+		seen[k.first] = true
+		var at []int
+		for j := range items {
+			x, y := l.items[j], items[j]
+			if x.ID != y.ID {
+				at = nil
+				break
+			}
+			if mapIdentity(x.Item) != mapIdentity(y.Item) {
+				if len(at) == maxPatched {
+					at = nil
+					break
+				}
+				at = append(at, j)
+			}
+		}
+		if at != nil {
+			e := itemEdit{old: l.items, at: at, lists: map[string]*indexList{}}
+			for k2, l2 := range c.indexes {
+				if k2.first == k.first && k2.n == k.n {
+					e.lists[k2.sig] = l2
+				}
+			}
+			return e, true
+		}
+	}
+	return itemEdit{}, false
+}
+
+// patchable returns the list of the same index (k's signature) over the items that items were
+// edited from, with the positions edited, when every edited item keeps the values of the key
+// attributes names, present or absent alike: each then keeps its place in the index, or stays
+// out of it, and only its entry changes. The list must have been built.
+func (c *Cache) patchable(k indexKey, items []designer.SampleItem, names []string) (*indexList, []int) {
+	c.mu.Lock()
+	e, ok := c.edits[k.first]
+	c.mu.Unlock()
+	old := e.lists[k.sig]
+	if !ok || old == nil || !old.built.Load() {
+		return nil, nil
+	}
+	for _, j := range e.at {
+		for _, name := range names {
+			x, xok := e.old[j].Item[name]
+			y, yok := items[j].Item[name]
+			if xok != yok || !x.Identical(y) {
+				return nil, nil
+			}
+		}
+	}
+	return old, e.at
+}
+
+// keyNames are the attributes whose values place an item in an index: the table's keys and the
+// index's.
+func keyNames(t designer.Table, ix designer.Index) []string {
+	names := designer.TableKeyNames(t)
+	for _, k := range slices.Concat(ix.PartitionKey, ix.SortKey) {
+		names = append(names, k.Name)
+	}
+	return names
 }
 
 // Bytes estimates the memory c holds beyond the items it reads: a word per measured item and per
@@ -130,7 +233,26 @@ type indexList struct {
 	once    sync.Once
 	entries []designer.Item
 	view    IndexView
+	srcs    []int32 // per entry or row, the position of its item in items
 	bytes   atomic.Int64
+	built   atomic.Bool
+}
+
+// patch returns a copy of old's rows (entries or view rows) in which the rows of the items at the
+// positions edited are remade by remake, and whether every one could be.
+func patch[T any](rows []T, srcs []int32, edited []int, remake func(j int) (T, bool)) ([]T, bool) {
+	out := slices.Clone(rows)
+	for i, j := range srcs {
+		if _, hit := slices.BinarySearch(edited, int(j)); !hit {
+			continue
+		}
+		row, ok := remake(int(j))
+		if !ok {
+			return nil, false
+		}
+		out[i] = row
+	}
+	return out, true
 }
 
 // list returns the indexList of key k, adding an empty one (and evicting the oldest) if there is
@@ -159,9 +281,27 @@ func (c *Cache) indexEntries(tg target) []designer.Item {
 	if c == nil || len(tg.table.Items) == 0 {
 		return tg.buildIndexEntries()
 	}
-	l := c.list(indexKey{first: &tg.table.Items[0], n: len(tg.table.Items), sig: "read|" + indexSignature(tg.table, tg.tableKeys, tg.index, tg.local)}, tg.table.Items)
+	k := indexKey{first: &tg.table.Items[0], n: len(tg.table.Items), sig: "read|" + indexSignature(tg.table, tg.tableKeys, tg.index, tg.local)}
+	l := c.list(k, tg.table.Items)
 	l.once.Do(func() {
-		l.entries = tg.buildIndexEntries()
+		defer l.built.Store(true)
+		if old, edited := c.patchable(k, tg.table.Items, keyNames(tg.table, tg.index)); old != nil {
+			entries, ok := patch(old.entries, old.srcs, edited, func(j int) (designer.Item, bool) {
+				one := tg
+				one.table.Items = tg.table.Items[j : j+1]
+				entries := one.buildIndexEntries()
+				if len(entries) != 1 {
+					return nil, false
+				}
+				return entries[0], true
+			})
+			if ok {
+				l.entries, l.srcs = entries, old.srcs
+				l.bytes.Store(old.bytes.Load())
+				return
+			}
+		}
+		l.entries, l.srcs = tg.buildIndexEntriesAt()
 		l.bytes.Store(entriesBytes(l.entries, tg.index))
 	})
 	return l.entries
@@ -176,9 +316,28 @@ func (c *Cache) IndexItems(t designer.Table, ix designer.Index, lsi bool) IndexV
 	}
 	// The view's reasons name the index, and an LSI's entries are keyed by the table's partition key.
 	sig := "view|" + strconv.Itoa(len(ix.Name)) + ":" + ix.Name + "|" + indexSignature(t, nil, ix, lsi)
-	l := c.list(indexKey{first: &t.Items[0], n: len(t.Items), sig: sig}, t.Items)
+	k := indexKey{first: &t.Items[0], n: len(t.Items), sig: sig}
+	l := c.list(k, t.Items)
 	l.once.Do(func() {
-		l.view = IndexItems(t, ix, lsi)
+		defer l.built.Store(true)
+		if old, edited := c.patchable(k, t.Items, keyNames(t, ix)); old != nil {
+			rows, ok := patch(old.view.Rows, old.srcs, edited, func(j int) (IndexRow, bool) {
+				one := t
+				one.Items = t.Items[j : j+1]
+				v := IndexItems(one, ix, lsi)
+				if len(v.Rows) != 1 {
+					return IndexRow{}, false
+				}
+				return v.Rows[0], true
+			})
+			if ok {
+				l.view, l.srcs = old.view, old.srcs
+				l.view.Rows = rows
+				l.bytes.Store(old.bytes.Load())
+				return
+			}
+		}
+		l.view, l.srcs = indexItems(t, ix, lsi, -1)
 		n := entriesBytes(nil, ix) + 48*int64(len(l.view.Rows)) + 48*int64(len(l.view.Excluded))
 		for _, r := range l.view.Rows {
 			n += int64(len(r.Partition))

@@ -328,21 +328,29 @@ func resolveReadTarget(d designer.Design, req readRequest) (target, error) {
 // storedItems are the table's items DynamoDB could hold: with a valid table key, the last of
 // any that share one.
 func storedItems(t designer.Table, keys []designer.KeyAttribute) []designer.Item {
+	out, _ := storedItemsAt(t, keys)
+	return out
+}
+
+// storedItemsAt is storedItems with the position in t.Items of each item.
+func storedItemsAt(t designer.Table, keys []designer.KeyAttribute) ([]designer.Item, []int32) {
 	at := map[string]int{}
 	var out []designer.Item
-	for _, si := range t.Items {
+	var pos []int32
+	for j, si := range t.Items {
 		sig, ok := validKey(si.Item, keys)
 		if !ok {
 			continue
 		}
 		if i, dup := at[sig]; dup {
-			out[i] = si.Item
+			out[i], pos[i] = si.Item, int32(j)
 			continue
 		}
 		at[sig] = len(out)
 		out = append(out, si.Item)
+		pos = append(pos, int32(j))
 	}
-	return out
+	return out, pos
 }
 
 func validKey(it designer.Item, keys []designer.KeyAttribute) (string, bool) {
@@ -369,18 +377,25 @@ func (tg target) entries(c *Cache) []designer.Item {
 
 // buildIndexEntries is an index's entries in index order: those of the items DynamoDB could hold.
 func (tg target) buildIndexEntries() []designer.Item {
-	items := storedItems(tg.table, tg.tableKeys)
+	entries, _ := tg.buildIndexEntriesAt()
+	return entries
+}
+
+// buildIndexEntriesAt is buildIndexEntries with the position in the table's items of the item of
+// each entry.
+func (tg target) buildIndexEntriesAt() ([]designer.Item, []int32) {
+	items, at := storedItemsAt(tg.table, tg.tableKeys)
 	t := tg.table
 	t.Items = make([]designer.SampleItem, len(items))
 	for i, it := range items {
 		t.Items[i] = designer.SampleItem{Item: it}
 	}
-	rows := IndexItems(t, tg.index, tg.local).Rows
-	out := make([]designer.Item, len(rows))
-	for i, r := range rows {
-		out[i] = r.Item
+	view, srcs := indexItems(t, tg.index, tg.local, -1)
+	out := make([]designer.Item, len(view.Rows))
+	for i, r := range view.Rows {
+		out[i], srcs[i] = r.Item, at[srcs[i]]
 	}
-	return out
+	return out, srcs
 }
 
 // checkKeyPiece is dynalite's validateKeyPiece: the attribute is there, has the key's type, is

@@ -46,16 +46,20 @@ const partitionSeparator = " · "
 // is not set yet), nothing more for KEYS_ONLY. Entries are ordered by the index partition key, then
 // the index sort key, then the table's keys, so that ties keep a stable order.
 func IndexItems(t designer.Table, ix designer.Index, lsi bool) IndexView {
-	return indexItems(t, ix, lsi, -1)
+	view, _ := indexItems(t, ix, lsi, -1)
+	return view
 }
 
 // IndexItemsFirst is IndexItems for a grid that shows only the first n entries: every entry is
 // still ordered and every left-out item listed, but only the first n entries are built.
 func IndexItemsFirst(t designer.Table, ix designer.Index, lsi bool, n int) IndexView {
-	return indexItems(t, ix, lsi, n)
+	view, _ := indexItems(t, ix, lsi, n)
+	return view
 }
 
-func indexItems(t designer.Table, ix designer.Index, lsi bool, limit int) IndexView {
+// indexItems is IndexItems for the first limit entries (all for a negative limit), with the
+// position in t.Items of the item of each row.
+func indexItems(t designer.Table, ix designer.Index, lsi bool, limit int) (IndexView, []int32) {
 	pkAttrs := ix.PartitionKey
 	if lsi {
 		pkAttrs = []designer.KeyAttribute{t.PartitionKey}
@@ -142,8 +146,10 @@ func indexItems(t designer.Table, ix designer.Index, lsi bool, limit int) IndexV
 		order = order[:limit]
 	}
 	view.Rows = make([]IndexRow, len(order))
+	srcs := make([]int32, len(order))
 	buf := make([]designer.Value, len(projected))
 	for i, e := range order {
+		srcs[i] = e.item
 		si := t.Items[e.item]
 		row := IndexRow{ID: si.ID, Item: si.Item, Partition: partitions[e.at]}
 		if projectAll {
@@ -153,7 +159,7 @@ func indexItems(t designer.Table, ix designer.Index, lsi bool, limit int) IndexV
 		}
 		view.Rows[i] = row
 	}
-	return view
+	return view, srcs
 }
 
 // partitionText is an index partition key value as the grid shows it.
