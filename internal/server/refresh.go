@@ -51,6 +51,23 @@ var partsOf = map[string]stepParts{
 	"aggregates": aggregateParts,
 }
 
+// unseenOn is, per step, the parts of the design it shows nothing of (paths under these): a change
+// there costs a page of that step only the side panel. A step shows nothing derived beyond the
+// side panel and the name in the top bar.
+var unseenOn = map[string][]string{
+	"overview":   {"entities", "relationships", "access_patterns", "aggregates", "consolidations", "considerations", "tables"},
+	"entities":   {"overview", "access_patterns", "aggregates", "consolidations", "considerations", "tables"},
+	"patterns":   {"overview", "entities", "relationships", "aggregates", "consolidations", "considerations", "tables"},
+	"aggregates": {"overview", "access_patterns", "tables"},
+}
+
+// unseen reports whether step shows nothing of what path names.
+func unseen(step, path string) bool {
+	return slices.ContainsFunc(unseenOn[step], func(kind string) bool {
+		return path == kind || strings.HasPrefix(path, kind+"/")
+	})
+}
+
 // refreshParts answers a page's live refresh of step with the parts changed since the revision
 // it shows, when that is possible, and otherwise lets the step draw itself (next). Either answer
 // names the revision it shows (X-Dynaloom-Revision).
@@ -107,6 +124,9 @@ func (s *Server) changedParts(c echo.Context, step string, since int64) ([]fragm
 			return nil, false, nil
 		}
 		for _, path := range rev.Paths {
+			if unseen(step, path) {
+				continue
+			}
 			parts, ok := find(d, path)
 			if path == "name" {
 				// The top bar shows the name on every step.

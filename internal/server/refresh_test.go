@@ -83,6 +83,9 @@ func TestRefresh_fallsBackToTheWholeStep(t *testing.T) {
 		t.Fatalf("a description change should be a part: %v", rec.Header())
 	}
 	wholeStep("tables step", a.refreshStep(edit+"/tables", rev))
+	if rec := a.refreshStep(edit+"/entities", rev); rec.Header().Get(fragmentsHeader) != "0" || !strings.Contains(rec.Body.String(), `id="aside"`) {
+		t.Fatalf("the entities step shows no pattern: want the side panel alone, got %v", rec.Header())
+	}
 	wholeStep("mapping step", a.refreshStep(edit+"/mapping", rev))
 	wholeStep("no revision named", a.request(http.MethodGet, edit+"/patterns", "", nil, "HX-Request", "true"))
 	wholeStep("a revision ahead of the design", a.refreshStep(edit+"/patterns", rev+5))
@@ -150,9 +153,8 @@ func TestRefresh_entityCardAndAggregateFigure(t *testing.T) {
 	if rec := a.refreshStep(edit+"/aggregates", rev); rec.Header().Get(fragmentsHeader) != "2" || !strings.Contains(rec.Body.String(), "kept apart") {
 		t.Fatalf("want the review's cell and suggestion: %v %s", rec.Header(), rec.Body)
 	}
-	// Both steps go whole when the two changes are asked for together from the other step.
-	if rec := a.refreshStep(edit+"/entities", rev); rec.Header().Get(fragmentsHeader) != "" {
-		t.Fatalf("a consolidation is no part of the entities step: %v", rec.Header())
+	if rec := a.refreshStep(edit+"/entities", rev); rec.Header().Get(fragmentsHeader) != "0" {
+		t.Fatalf("the entities step shows no consolidation: %v", rec.Header())
 	}
 }
 
@@ -191,7 +193,41 @@ func TestRefresh_overviewFieldsNameAndConsiderations(t *testing.T) {
 	if rec := a.refreshStep(edit+"/aggregates", rev); rec.Header().Get(fragmentsHeader) != "1" || !strings.Contains(rec.Body.String(), "Payroll day") {
 		t.Fatalf("want the consideration's field: %v %s", rec.Header(), rec.Body)
 	}
-	if rec := a.refreshStep(edit+"/entities", rev); rec.Header().Get(fragmentsHeader) != "" {
-		t.Fatalf("a consideration is no part of the entities step: %v", rec.Header())
+	if rec := a.refreshStep(edit+"/entities", rev); rec.Header().Get(fragmentsHeader) != "0" {
+		t.Fatalf("the entities step shows no consideration: %v", rec.Header())
+	}
+}
+
+// A step that shows nothing of what changed gets the side panel alone; one that might (the
+// aggregates step lists the entities' names) is drawn whole.
+func TestRefresh_aChangeAStepDoesNotShowCostsItTheSidePanel(t *testing.T) {
+	a := newTestApp(t)
+	created := a.createJSON(`{"example": "hr-employees"}`)
+	d, rev := a.design(created.EditToken)
+	edit := "/d/" + created.EditToken
+	if rec := a.hx(edit+"/overview/domain", "value", "People"); rec.Code != http.StatusOK {
+		t.Fatalf("overview: %d", rec.Code)
+	}
+	if rec := a.hx(edit+"/items/cell", "table", d.Tables[0].Name, "id", d.Tables[0].Items[0].ID, "attribute", "first_name", "value", "Ama"); rec.Code != http.StatusOK {
+		t.Fatalf("item cell: %d %s", rec.Code, rec.Body)
+	}
+	for _, step := range []string{"/patterns", "/entities", "/aggregates"} {
+		rec := a.refreshStep(edit+step, rev)
+		if rec.Header().Get(fragmentsHeader) != "0" || strings.Count(rec.Body.String(), "hx-swap-oob") != 1 {
+			t.Fatalf("%s: want the side panel alone, got %v", step, rec.Header())
+		}
+	}
+	if rec := a.refreshStep(edit, rev); rec.Header().Get(fragmentsHeader) != "1" {
+		t.Fatalf("the overview shows its field and nothing of the item: %v", rec.Header())
+	}
+	_, rev = a.design(created.EditToken)
+	if rec := a.hx(edit+"/entities/add", "name", "Badge"); rec.Code != http.StatusOK {
+		t.Fatalf("add entity: %d", rec.Code)
+	}
+	if rec := a.refreshStep(edit+"/aggregates", rev); rec.Header().Get(fragmentsHeader) != "" {
+		t.Fatalf("a new entity is a new choice on the aggregates step: want it whole, got %v", rec.Header())
+	}
+	if rec := a.refreshStep(edit+"/patterns", rev); rec.Header().Get(fragmentsHeader) != "0" {
+		t.Fatalf("the patterns step shows no entity: %v", rec.Header())
 	}
 }
