@@ -290,6 +290,9 @@ func (s *Server) mappingPage(c echo.Context) error {
 			return err
 		}
 		card := mappingCard(d, c.Request().URL.Path, p, true)
+		// One card swaps in: the rest of the page still shows the revision it showed, which the
+		// live refresh goes by.
+		c.Response().Header().Del("X-Dynaloom-Revision")
 		return render(c, http.StatusOK, templates.MappingCardView(card, d.canEdit()))
 	}
 	m, err := s.mappingModel(c)

@@ -528,6 +528,11 @@ func (s *Server) tablesPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if target := c.Request().Header.Get("HX-Target"); isHTMX(c) && (strings.HasPrefix(target, "items-") || strings.HasPrefix(target, "ixgrid-")) {
+		// A page link swaps one grid in: the rest of the page still shows the revision it showed,
+		// which the live refresh goes by.
+		c.Response().Header().Del("X-Dynaloom-Revision")
+	}
 	if m.Table != nil && isHTMX(c) && (spot.item != "" || spot.goAsked && m.Table.Grid.GoTo.Error == "") {
 		// The address bar shows the page the item is on, not the question that found it.
 		spot.table = m.Table.Name

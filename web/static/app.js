@@ -123,12 +123,13 @@
   var landing = null;
   function turnPage(field, grid, link, column, end) {
     saveThen(field, function () {
-      landing = { grid: grid.id, column: column, end: end };
+      landing = { link: link, grid: grid.id, column: column, end: end };
       link.click();
     });
   }
   document.addEventListener("htmx:afterSettle", function (ev) {
-    var grid = landing && document.getElementById(landing.grid);
+    var from = ev.detail.requestConfig && ev.detail.requestConfig.elt;
+    var grid = landing && from === landing.link && document.getElementById(landing.grid);
     if (grid) {
       var rows = grid.querySelectorAll("tbody tr[data-item]");
       var row = rows[landing.end === "first" ? 0 : rows.length - 1];
@@ -142,7 +143,6 @@
     }
     // The row "go to item" found takes the focus: its first cell has it already (autofocus) when
     // the page can be edited, the row itself when it is read-only.
-    var from = ev.detail.requestConfig && ev.detail.requestConfig.elt;
     var target = from && from.matches && from.matches("[data-testid=goto-form]") && document.querySelector(".items-grid tr.is-target");
     if (target && !target.contains(document.activeElement)) target.focus();
   });
