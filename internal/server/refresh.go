@@ -49,7 +49,12 @@ var partsOf = map[string]stepParts{
 	"entities":   entityParts,
 	"patterns":   patternParts,
 	"aggregates": aggregateParts,
+	"tables":     noParts,
+	"mapping":    noParts,
 }
+
+// noParts is the map of a step drawn whole for any change it shows.
+func noParts(*designContext, string) ([]fragment, bool) { return nil, false }
 
 // unseenOn is, per step, the parts of the design it shows nothing of (paths under these): a change
 // there costs a page of that step only the side panel. A step shows nothing derived beyond the
@@ -59,6 +64,8 @@ var unseenOn = map[string][]string{
 	"entities":   {"overview", "access_patterns", "aggregates", "consolidations", "considerations", "tables"},
 	"patterns":   {"overview", "entities", "relationships", "aggregates", "consolidations", "considerations", "tables"},
 	"aggregates": {"overview", "access_patterns", "tables"},
+	"tables":     {"overview", "relationships", "aggregates", "consolidations", "considerations"},
+	"mapping":    {"overview", "relationships", "aggregates", "consolidations", "considerations"},
 }
 
 // unseen reports whether step shows nothing of what path names.

@@ -168,6 +168,11 @@ func TestRefresh_overviewFieldsNameAndConsiderations(t *testing.T) {
 	if rec := a.hx(edit+"/overview/domain", "value", "People & payroll"); rec.Code != http.StatusOK {
 		t.Fatalf("overview: %d %s", rec.Code, rec.Body)
 	}
+	for _, step := range []string{"/tables", "/mapping", "/patterns"} {
+		if rec := a.refreshStep(edit+step, rev); rec.Header().Get(fragmentsHeader) != "0" {
+			t.Fatalf("%s shows nothing of the overview: %v", step, rec.Header())
+		}
+	}
 	rec := a.refreshStep("/d/"+created.ViewToken, rev)
 	if rec.Header().Get(fragmentsHeader) != "1" || !strings.Contains(rec.Body.String(), `id="field-overview-domain" data-testid="field-overview-domain" hx-swap-oob="morph"`) ||
 		!strings.Contains(rec.Body.String(), "People &amp; payroll") {
@@ -219,6 +224,11 @@ func TestRefresh_aChangeAStepDoesNotShowCostsItTheSidePanel(t *testing.T) {
 	}
 	if rec := a.refreshStep(edit, rev); rec.Header().Get(fragmentsHeader) != "1" {
 		t.Fatalf("the overview shows its field and nothing of the item: %v", rec.Header())
+	}
+	for _, step := range []string{"/tables", "/mapping"} {
+		if rec := a.refreshStep(edit+step, rev+1); rec.Header().Get(fragmentsHeader) != "" {
+			t.Fatalf("%s shows the item: want it whole, got %v", step, rec.Header())
+		}
 	}
 	_, rev = a.design(created.EditToken)
 	if rec := a.hx(edit+"/entities/add", "name", "Badge"); rec.Code != http.StatusOK {
