@@ -210,6 +210,12 @@ func TestMappingStep_500PatternsAreCollapsedCardsUnderAMegabyte(t *testing.T) {
 	if n := strings.Count(opened, `data-testid="operation"`); n != 1 {
 		t.Fatalf("the step with one card opened shows %d operations, want that card's one", n)
 	}
+	for _, viewer := range []string{"/d/" + c.ViewToken + "/mapping?card=" + p.ID, base + "/mapping?card=" + p.ID + "&present=1"} {
+		card := a.request(http.MethodGet, viewer, "", nil, "HX-Request", "true").Body.String()
+		if !strings.Contains(card, `data-testid="operation"`) || strings.Contains(card, "hx-post") {
+			t.Fatalf("%s: the card is not the open card, read-only: %.300s", viewer, card)
+		}
+	}
 	if rec := a.request(http.MethodGet, base+"/mapping?card=nope", "", nil); rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), "pattern") {
 		t.Fatalf("an unknown card answers %d: %.200s", rec.Code, rec.Body)
 	}
