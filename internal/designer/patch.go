@@ -31,6 +31,20 @@ type PatchOp struct {
 func (PatchDesign) Kind() string { return "patch_design" }
 
 func (c PatchDesign) Apply(d Design) (Design, error) {
+	next, err := patchTyped(Normalize(d), c.Ops)
+	if err == nil {
+		next = Normalize(next)
+		if err := Check(next); err != nil {
+			return d, err
+		}
+		return next, nil
+	}
+	return c.applyPlain(d)
+}
+
+// applyPlain applies the patch to d's whole design-json document: what Apply does when editing
+// the Design in place is not sure to give the same.
+func (c PatchDesign) applyPlain(d Design) (Design, error) {
 	doc, err := genericDocument(d)
 	if err != nil {
 		return d, err
