@@ -168,30 +168,6 @@ func refusalText(ve *designer.ValidationError) string {
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
-func formatFloat(f *float64) string {
-	if f == nil {
-		return ""
-	}
-	return strconv.FormatFloat(*f, 'f', -1, 64)
-}
-
-func formatInt(n *int64) string {
-	if n == nil {
-		return ""
-	}
-	return strconv.FormatInt(*n, 10)
-}
-
-func formatTri(b *bool) string {
-	switch {
-	case b == nil:
-		return ""
-	case *b:
-		return "yes"
-	}
-	return "no"
-}
-
 // formValues is a request's posted form. Every handler reads its input through postedForm, so a
 // body over the limit is refused rather than read as empty values.
 type formValues struct{ values url.Values }
