@@ -198,6 +198,11 @@ func TestMappingStep_500PatternsAreCollapsedCardsUnderAMegabyte(t *testing.T) {
 		t.Fatalf("%d cards with verdicts %v; want 500 cards, 100 failing, 133 proved, 267 unproved", cards, verdicts)
 	}
 	d, _ := a.design(c.EditToken)
+	// A finding about pattern 5's result links to its card, opened.
+	five := d.Patterns[4].ID
+	if want := `href="` + base + `/mapping?open=` + five + `#` + elemID("map", five) + `"`; !strings.Contains(page, want) {
+		t.Fatalf("no finding links to pattern 5's card opened (%s)", want)
+	}
 	p := d.Patterns[2]
 	card := a.request(http.MethodGet, base+"/mapping?card="+p.ID, "", nil, "HX-Request", "true").Body.String()
 	if !strings.HasPrefix(card, `<details class="card mapping" id="`+elemID("map", p.ID)+`"`) || !strings.Contains(card, " open ") && !strings.Contains(card, " open>") {
