@@ -139,6 +139,9 @@ func TestDerived_fromThePreviousRevisionEqualsOneFromNothing(t *testing.T) {
 			return designer.SetItemCell{Table: "Department", ID: item("Department", 1), Attribute: "dept_name", Text: "Ops"}
 		},
 		func() designer.Change {
+			return designer.SetItemCell{Table: "Department", ID: item("Department", 2), Attribute: "dept_name", Text: ""}
+		},
+		func() designer.Change {
 			return designer.RenameIndex{Table: "Department", Index: "ByName", To: "ByDeptName"}
 		},
 		func() designer.Change { return designer.DeleteIndex{Table: "Department", Index: "ByDeptName"} },

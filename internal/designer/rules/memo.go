@@ -57,6 +57,8 @@ type tableMemo struct {
 	// findings of the items not edited; fromAttrs is its attribute names, if it had them.
 	fromMemo  *tableMemo
 	fromAttrs map[string]bool
+	// fromSparse is its MOD017 findings, if it had them.
+	fromSparse []Finding
 }
 
 // maxEdited is how many edited items a table may have for the reads of other partitions to keep
@@ -146,6 +148,9 @@ func (v *validation) table(ti int) *tableMemo {
 			m.done, m.parts, m.attrs, m.itemEnds = old.done, old.parts, old.attrs, old.itemEnds
 		} else if edited, ok := editedItems(old.t, t); ok {
 			m.from, m.edited, m.fromMemo, m.fromAttrs = old.t, edited, old, old.attrs
+			if old.done[partSparse] {
+				m.fromSparse = old.parts[partSparse]
+			}
 		}
 	}
 	v.tables[ti] = m
@@ -165,6 +170,30 @@ func (v *validation) tablePart(ti, part int, out []Finding, check func([]Finding
 	out = check(out)
 	m.parts[part], m.done[part] = slices.Clone(out[from:]), true
 	return out
+}
+
+// sparseKept reports whether table ti's MOD017 findings are those of the table it was edited
+// from: every edited item has the same index key attributes, present or absent, as before.
+func (v *validation) sparseKept(ti int) bool {
+	m := v.table(ti)
+	if m.fromSparse == nil {
+		return false
+	}
+	var names []string
+	for _, ix := range modIndexes(m.t) {
+		for _, k := range slices.Concat(ix.ix.PartitionKey, ix.ix.SortKey) {
+			names = append(names, k.Name)
+		}
+	}
+	for _, j := range m.edited {
+		for _, name := range names {
+			_, was := m.from.Items[j].Item[name]
+			if _, is := m.t.Items[j].Item[name]; was != is {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // attributeNames is tableAttributeNames of table ti, worked out once per state of the table.

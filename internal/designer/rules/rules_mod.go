@@ -909,7 +909,12 @@ func mod017Sparse(v *validation, out []Finding) []Finding {
 		if len(t.Items) == 0 {
 			continue
 		}
-		out = v.tablePart(ti, partSparse, out, func(out []Finding) []Finding { return mod017SparseTable(t, out) })
+		out = v.tablePart(ti, partSparse, out, func(out []Finding) []Finding {
+			if v.sparseKept(ti) {
+				return append(out, v.table(ti).fromSparse...)
+			}
+			return mod017SparseTable(t, out)
+		})
 	}
 	return out
 }
