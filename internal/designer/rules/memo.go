@@ -310,10 +310,12 @@ func (v *validation) samePattern(a, b *patternMemo) bool {
 		parts = make([]partition, len(b.tables))
 	}
 	for i, op := range b.p.Mapping.Operations {
-		if sameTable(a.tables[i], b.tables[i]) {
+		_, ti, ok := v.tableByName(op.Table)
+		// a's tables are those the last validation found by the same names: a table found the same
+		// (tableMemo.same) is the same for every pattern, without comparing it again.
+		if ok && v.table(ti).same && sameItems(a.tables[i], b.tables[i]) || sameTable(a.tables[i], b.tables[i]) {
 			continue
 		}
-		_, ti, ok := v.tableByName(op.Table)
 		if !ok {
 			return false
 		}
