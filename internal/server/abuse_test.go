@@ -225,12 +225,14 @@ func TestLive_pagePresenceInACrowdSaysHowManyMore(t *testing.T) {
 			first = s
 		}
 	}
-	// The page builds its list from the first one and the changes after it.
+	// The page builds its list from the first one and the changes after it; presence settles
+	// within a few of its intervals.
 	var list chipList
+	time.AfterFunc(20*presenceEvery, func() { first.resp.Body.Close() })
 	for {
 		ev, err := first.next()
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("the list never showed %d chips and the count of the others: %v, last %v", maxPresenceChips, err, list.ids())
 		}
 		if ev.name != presenceEventName && ev.name != presenceDeltaEventName {
 			continue
