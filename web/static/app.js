@@ -274,7 +274,9 @@
     var xhr = ev.detail.xhr;
     var rev = parseInt((xhr && xhr.status === 200 && xhr.getResponseHeader("X-Dynaloom-Revision")) || "0", 10);
     if (ev.detail.requestConfig.verb === "get") {
-      if (rev > shown) shown = rev; // a step drawn again, whole or in parts
+      // The step drawn again, whole or in parts; a GET that swaps in less (a grid's page) leaves
+      // the rest of the page as it was.
+      if (rev > shown && ev.detail.target && ev.detail.target.id === "workspace") shown = rev;
       return;
     }
     inflight = Math.max(0, inflight - 1);
