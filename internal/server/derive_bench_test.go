@@ -111,9 +111,14 @@ func BenchmarkValidationAPI_uncached(b *testing.B) {
 }
 
 // benchCellEdit times one item cell edit answered the whole way: routing, the change, the durable
-// write, the new revision's derived parts and the rendered answer with the side panel.
-func benchCellEdit(b *testing.B, size designertest.Size) {
+// write, the new revision's derived parts and the rendered answer with the side panel. uncached is
+// the server without its Set of derived revisions, which derives everything for every answer, as
+// before issue 14.
+func benchCellEdit(b *testing.B, size designertest.Size, uncached bool) {
 	a := newTestApp(b)
+	if uncached {
+		a.srv.derived = nil
+	}
 	c, d := a.createLarge(size)
 	tb := d.Tables[0]
 	path := "/d/" + c.EditToken + "/items/cell"
@@ -129,8 +134,12 @@ func benchCellEdit(b *testing.B, size designertest.Size) {
 	cpu.report(b)
 }
 
-func BenchmarkCellEditAnswer_small(b *testing.B)  { benchCellEdit(b, smallEditSize) }
-func BenchmarkCellEditAnswer_medium(b *testing.B) { benchCellEdit(b, mediumEditSize) }
+func BenchmarkCellEditAnswer_small(b *testing.B)  { benchCellEdit(b, smallEditSize, false) }
+func BenchmarkCellEditAnswer_medium(b *testing.B) { benchCellEdit(b, mediumEditSize, false) }
+
+// BenchmarkCellEditAnswer_mediumUncached is the anchor of the one above: the same edit answered
+// without the Set.
+func BenchmarkCellEditAnswer_mediumUncached(b *testing.B) { benchCellEdit(b, mediumEditSize, true) }
 
 // BenchmarkBareCommit is the anchor of a cell edit: one row of a few hundred bytes committed to a
 // SQLite database in WAL mode with synchronous=FULL, through the same driver.
