@@ -51,16 +51,16 @@ func (s *Set) Get(id string, rev int64, d designer.Design) *Derived {
 	if el, ok := s.byKey[k]; ok {
 		s.order.MoveToFront(el)
 		e := el.Value.(*setEntry)
-		// Parts are worked out as they are asked for: what the last caller added is counted now.
-		cost := e.x.Bytes()
-		s.used += cost - e.cost
-		e.cost = cost
+		s.recount(e)
 		s.evict()
 		return e.x
 	}
 	var prev *Derived
 	if el, ok := s.newest[id]; ok {
-		prev = el.Value.(*setEntry).x
+		e := el.Value.(*setEntry)
+		// The revision an edit was made from is seldom asked for again: count what it holds now.
+		s.recount(e)
+		prev = e.x
 	}
 	x := New(d, prev)
 	e := &setEntry{key: k, x: x, cost: x.Bytes()}
@@ -72,6 +72,14 @@ func (s *Set) Get(id string, rev int64, d designer.Design) *Derived {
 	s.used += e.cost
 	s.evict()
 	return x
+}
+
+// recount counts what e's Derived holds now: parts are worked out as they are asked for, after
+// the Set first counted it.
+func (s *Set) recount(e *setEntry) {
+	cost := e.x.Bytes()
+	s.used += cost - e.cost
+	e.cost = cost
 }
 
 // evict drops the least recently used until the Set fits its budget, keeping the one just used.

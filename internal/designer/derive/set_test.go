@@ -8,7 +8,8 @@ import (
 )
 
 // A Set answers the same Derived for the same revision, makes a new revision's from the newest it
-// holds of that design, and drops the least recently used once its estimated bytes pass the budget.
+// holds of that design (counting what that one holds by then), and drops the least recently used
+// once its estimated bytes pass the budget.
 func TestSet_reusesARevisionAndStaysWithinItsBudget(t *testing.T) {
 	t.Parallel()
 	d := designertest.HRDesign(t)
@@ -27,8 +28,7 @@ func TestSet_reusesARevisionAndStaysWithinItsBudget(t *testing.T) {
 		t.Fatal("revision 2 was not made from revision 1")
 	}
 	y.Findings()
-	s.Get("a", 1, d) // counts what the findings added
-	s.Get("a", 2, next)
+	s.Get("a", 2, next) // counts what y's findings added; x's were counted when y was made from it
 	n, used := s.Size()
 	if n != 2 || used < x.Bytes()+y.Bytes() {
 		t.Fatalf("Size() = %d revisions, %d bytes; want 2 and at least %d", n, used, x.Bytes()+y.Bytes())
