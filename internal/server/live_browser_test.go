@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -10,6 +11,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+
+	"dynaloom/internal/designer"
 )
 
 // Two people in one design, each in their own browser context: an edit in one appears in the
@@ -221,5 +224,39 @@ func TestBrowser_presenceInACrowdFollowsComingsAndGoings(t *testing.T) {
 	waitUntil(t, alice, "the list after the reload", `document.querySelectorAll("#presence > li").length === 7`)
 	if after := get(t, alice, "read the chips", chromedp.Evaluate[[]string](shown)); !slices.Equal(before, after) {
 		t.Fatalf("the page showed %v, a reload shows %v", before, after)
+	}
+}
+
+// An item's cell edited on the Tables step reaches another participant on that table as the cell,
+// its row's size and the index grids, not the step redrawn.
+func TestBrowser_anItemCellReachesOthersInParts(t *testing.T) {
+	base := startBrowserApp(t)
+	created := createOver(t, base, `{"example": "hr-employees"}`)
+	d, err := designer.ExampleDesign("hr-employees")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := d.Tables[0]
+	cell := "#" + itemCellID(tb.Name, tb.Items[0].ID, "first_name")
+	page := base + "/d/" + created.EditToken + "/tables?table=" + url.QueryEscape(tb.Name)
+	alice, _ := newBrowser(t)
+	openAndJoin(t, alice, page, "Alice")
+	bob, _ := newIsolatedTab(t, alice)
+	openAndJoin(t, bob, page, "Bob")
+	do(t, bob, "open the table and note what each refresh is answered with",
+		chromedp.Navigate(page),
+		chromedp.WaitVisible(chromedp.CSS(cell)),
+		chromedp.Evaluate[chromedp.Void](`window.refreshAnswers = [];
+			document.addEventListener("htmx:afterRequest", function (ev) {
+				if (ev.detail.requestConfig.verb === "get" && ev.detail.pathInfo.requestPath.indexOf("/tables") >= 0)
+					window.refreshAnswers.push(ev.detail.xhr.getResponseHeader("X-Dynaloom-Fragments") || "whole step");
+			});`),
+	)
+	waitUntil(t, alice, "Bob to be here", `document.querySelectorAll("[data-testid=presence-chip]").length === 2`)
+	typeOver(t, alice, cell, "Ama")
+	waitUntil(t, bob, "Alice's cell to reach Bob", `document.querySelector("`+cell+`").value === "Ama"`)
+	answers := get(t, bob, "read the refresh answers", chromedp.Evaluate[[]string](`window.refreshAnswers`))
+	if len(answers) == 0 || slices.Contains(answers, "whole step") {
+		t.Fatalf("Bob's page refreshed with %v, want parts only", answers)
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"dynaloom/internal/designer"
 	"dynaloom/internal/designer/derive"
 	"dynaloom/internal/storage"
 )
@@ -156,6 +157,19 @@ func (d *designContext) derived() *derive.Derived {
 		return derive.New(d.Record.Design, nil)
 	}
 	return d.set.Get(d.ID, d.Record.Revision, d.Record.Design)
+}
+
+// heldDesign is the design at revision rev when what is derived from it is still held, without
+// reading it again.
+func (d *designContext) heldDesign(rev int64) (designer.Design, bool) {
+	if d.set == nil {
+		return designer.Design{}, false
+	}
+	x, ok := d.set.Held(d.ID, rev)
+	if !ok {
+		return designer.Design{}, false
+	}
+	return x.Design(), true
 }
 
 func (d *designContext) canEdit() bool {

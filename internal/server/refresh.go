@@ -2,6 +2,7 @@ package server
 
 import (
 	"net/http"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -49,8 +50,14 @@ var partsOf = map[string]stepParts{
 	"entities":   entityParts,
 	"patterns":   patternParts,
 	"aggregates": aggregateParts,
-	"tables":     noParts,
+	"tables":     noParts, // but see spotParts
 	"mapping":    noParts,
+}
+
+// spotParts is, per step whose parts depend on where the page is on it (the table and page it
+// shows), how to map a path to parts for the refresh of request c, which shows revision since.
+var spotParts = map[string]func(c echo.Context, since int64) stepParts{
+	"tables": tableParts,
 }
 
 // noParts is the map of a step drawn whole for any change it shows.
@@ -115,6 +122,9 @@ func (s *Server) refreshParts(step string) echo.MiddlewareFunc {
 func (s *Server) changedParts(c echo.Context, step string, since int64) ([]fragment, bool, error) {
 	d := designFrom(c)
 	find := partsOf[step]
+	if at := spotParts[step]; at != nil {
+		find = at(c, since)
+	}
 	if find == nil {
 		return nil, false, nil
 	}
@@ -274,4 +284,67 @@ func oobCell(cell templates.Cell, ok bool) ([]fragment, bool) {
 	}
 	cell.OOB = true
 	return []fragment{{cell.ID, templates.CellView(cell)}}, true
+}
+
+// tableParts: a cell of an item other than its table key, seen on the table the page shows, is
+// what the editor's own answer is — its cell when its row is on the page's page, its row's size,
+// and those of the table's index grids, at the pages the page shows, that the change altered — as
+// long as the grid's columns are still those the page drew (revision since, as the Set still
+// holds it). On another table's tab
+// nothing of it shows. Anything else of a table (keys, rows added or deleted, notes, indexes)
+// redraws the step.
+func tableParts(c echo.Context, since int64) stepParts {
+	spot := spotFrom(c.Request().URL.Path, c.QueryParams())
+	return func(d *designContext, path string) ([]fragment, bool) {
+		table, rest, ok := strings.Cut(strings.TrimPrefix(path, "tables/"), "/")
+		if !ok || !strings.HasPrefix(path, "tables/") {
+			return nil, false
+		}
+		id, attr, ok := strings.Cut(strings.TrimPrefix(rest, "items/"), "/")
+		if !ok || !strings.HasPrefix(rest, "items/") || id == "" || attr == "" {
+			return nil, false
+		}
+		design := d.Record.Design
+		shown := spot.table
+		if shown == "" && len(design.Tables) > 0 {
+			shown = design.Tables[0].Name
+		}
+		if table != shown {
+			return nil, true
+		}
+		t, _, found := design.TableByName(table)
+		if !found || attr == t.PartitionKey.Name || t.SortKey != nil && attr == t.SortKey.Name {
+			return nil, false
+		}
+		before, held := d.heldDesign(since)
+		if !held {
+			return nil, false
+		}
+		// A cell edit adds or removes at most its own attribute's column.
+		was, _, found := before.TableByName(table)
+		if !found || hasColumn(was, attr) != hasColumn(t, attr) || len(was.GSIs) != len(t.GSIs) || len(was.LSIs) != len(t.LSIs) {
+			return nil, false
+		}
+		cell, size, found := itemCell(d, t, id, attr)
+		if !found {
+			return nil, false
+		}
+		// The index grids the page shows that the change left as they were are not sent again.
+		then := *d
+		then.Record.Design, then.Record.Revision = before, since
+		var parts []fragment
+		drawn := indexGrids(&then, was, spot)
+		for i, g := range indexGrids(d, t, spot) {
+			if i < len(drawn) && reflect.DeepEqual(g, drawn[i]) {
+				continue
+			}
+			g.OOB = true
+			parts = append(parts, fragment{g.ID, templates.IndexGridView(g)})
+		}
+		if onPage(d, t, spot, id) {
+			cell.OOB = true
+			parts = append(parts, fragment{cell.ID, templates.CellView(cell)}, fragment{elemID("size", t.Name, id), size})
+		}
+		return parts, true
+	}
 }

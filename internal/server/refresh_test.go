@@ -225,10 +225,11 @@ func TestRefresh_aChangeAStepDoesNotShowCostsItTheSidePanel(t *testing.T) {
 	if rec := a.refreshStep(edit, rev); rec.Header().Get(fragmentsHeader) != "1" {
 		t.Fatalf("the overview shows its field and nothing of the item: %v", rec.Header())
 	}
-	for _, step := range []string{"/tables", "/mapping"} {
-		if rec := a.refreshStep(edit+step, rev+1); rec.Header().Get(fragmentsHeader) != "" {
-			t.Fatalf("%s shows the item: want it whole, got %v", step, rec.Header())
-		}
+	if rec := a.refreshStep(edit+"/mapping", rev+1); rec.Header().Get(fragmentsHeader) != "" {
+		t.Fatalf("/mapping shows the item: want it whole, got %v", rec.Header())
+	}
+	if rec := a.refreshStep(edit+"/tables", rev+1); rec.Header().Get(fragmentsHeader) != "3" || !strings.Contains(rec.Body.String(), `value="Ama"`) {
+		t.Fatalf("/tables shows the item: want its cell, its size and the index grids, got %v", rec.Header())
 	}
 	_, rev = a.design(created.EditToken)
 	if rec := a.hx(edit+"/entities/add", "name", "Badge"); rec.Code != http.StatusOK {
@@ -240,4 +241,60 @@ func TestRefresh_aChangeAStepDoesNotShowCostsItTheSidePanel(t *testing.T) {
 	if rec := a.refreshStep(edit+"/patterns", rev); rec.Header().Get(fragmentsHeader) != "0" {
 		t.Fatalf("the patterns step shows no entity: %v", rec.Header())
 	}
+}
+
+// An item's cell edited: a page on that table gets the cell and its row's size when the row is on
+// its page, and those of the table's index grids the edit changed; a page on another table's tab gets the side
+// panel alone. A key cell (the row may move), a new column, or a page whose revision is no longer
+// held is drawn whole.
+func TestRefresh_itemCellOnTheTablesStep(t *testing.T) {
+	a := newTestApp(t)
+	created := a.createJSON(`{"example": "hr-employees"}`)
+	d, rev := a.design(created.EditToken)
+	edit := "/d/" + created.EditToken
+	tb := d.Tables[0]
+	// The page was drawn at rev, as a page that then hears of the change was.
+	whole := a.request(http.MethodGet, edit+"/tables?table="+tb.Name, "", nil, "HX-Request", "true")
+	item := tb.Items[0]
+	if rec := a.hx(edit+"/items/cell", "table", tb.Name, "id", item.ID, "attribute", "first_name", "value", "Ama <i>"); rec.Code != http.StatusOK {
+		t.Fatalf("item cell: %d %s", rec.Code, rec.Body)
+	}
+	rec := a.refreshStep(edit+"/tables?table="+tb.Name, rev)
+	body := rec.Body.String()
+	// The grids that project first_name show the new name; the others are left as they are.
+	grids := strings.Count(body, `data-testid="index-grid"`)
+	if grids == 0 || grids >= len(tb.GSIs)+len(tb.LSIs) || rec.Header().Get(fragmentsHeader) != strconv.Itoa(2+grids) || rec.Header().Get("HX-Reswap") != "none" {
+		t.Fatalf("want the cell, the size and the %d of %d index grids that changed, got %v", grids, len(tb.GSIs)+len(tb.LSIs), rec.Header())
+	}
+	for _, want := range []string{`id="` + itemCellID(tb.Name, item.ID, "first_name"), `value="Ama &lt;i&gt;"`, `id="` + elemID("size", tb.Name, item.ID) + `"`, `<td>Ama &lt;i&gt;</td>`, `id="aside"`} {
+		if !strings.Contains(body, want) {
+			t.Fatalf("the answer lacks %s: %.2000s", want, body)
+		}
+	}
+	if strings.Contains(body, `id="workspace"`) || strings.Contains(body, "<i>") || len(body) >= whole.Body.Len() {
+		t.Fatalf("want parts, escaped, smaller than the step (%d of %d bytes)", len(body), whole.Body.Len())
+	}
+	if len(d.Tables) > 1 {
+		other := a.refreshStep(edit+"/tables?table="+d.Tables[1].Name, rev)
+		if other.Header().Get(fragmentsHeader) != "0" {
+			t.Fatalf("another table's tab shows nothing of the item: %v", other.Header())
+		}
+	}
+
+	wholeStep := func(what string, rec *httptest.ResponseRecorder) {
+		t.Helper()
+		if rec.Header().Get(fragmentsHeader) != "" || !strings.Contains(rec.Body.String(), `id="workspace"`) {
+			t.Fatalf("%s: want the whole step, got %v", what, rec.Header())
+		}
+	}
+	_, rev = a.design(created.EditToken)
+	a.hx(edit+"/items/cell", "table", tb.Name, "id", item.ID, "attribute", tb.PartitionKey.Name, "value", "77777")
+	wholeStep("a key cell", a.refreshStep(edit+"/tables?table="+tb.Name, rev))
+	_, rev = a.design(created.EditToken)
+	a.hx(edit+"/items/cell", "table", tb.Name, "id", item.ID, "attribute", "brand_new_column", "value", "x")
+	wholeStep("a new column", a.refreshStep(edit+"/tables?table="+tb.Name, rev))
+	a.srv.derived = nil
+	_, rev = a.design(created.EditToken)
+	a.hx(edit+"/items/cell", "table", tb.Name, "id", item.ID, "attribute", "first_name", "value", "Ada")
+	wholeStep("a revision not held", a.refreshStep(edit+"/tables?table="+tb.Name, rev))
 }

@@ -323,6 +323,51 @@ func gridColumns(t designer.Table) []templates.GridColumn {
 	return cols
 }
 
+// spotFocus is the item a spot asks to see: the item it names, or the one "go to item" found.
+func spotFocus(t designer.Table, rows []designer.Row, spot tablesSpot) string {
+	switch {
+	case spot.item != "":
+		return spot.item
+	case spot.goAsked:
+		if i, _, err := goTo(t, rows, spot.goPK, spot.goSK); err == nil {
+			return rows[i].ID
+		}
+	}
+	return ""
+}
+
+// pageShown is the page of the item grid (rows cut at starts) holding the first of ids found, or
+// else page, kept within the grid's pages.
+func pageShown(rows []designer.Row, starts []int, page int, ids ...string) int {
+	for _, id := range ids {
+		if id == "" {
+			continue
+		}
+		if i := slices.IndexFunc(rows, func(r designer.Row) bool { return r.ID == id }); i >= 0 {
+			return clampPage(pageHolding(starts, i), len(starts))
+		}
+	}
+	return clampPage(page, len(starts))
+}
+
+// onPage reports whether item id's row is on the page of the item grid spot shows.
+func onPage(d *designContext, t designer.Table, spot tablesSpot, id string) bool {
+	rows := d.derived().TableOrder(t)
+	starts := gridPages(rows)
+	i := slices.IndexFunc(rows, func(r designer.Row) bool { return r.ID == id })
+	return i >= 0 && pageHolding(starts, i) == pageShown(rows, starts, spot.page, spotFocus(t, rows, spot))
+}
+
+// hasColumn reports whether the item grid of t has a column for attribute attr (gridColumns): a
+// key, a declared attribute, or one an item holds.
+func hasColumn(t designer.Table, attr string) bool {
+	if attr == t.PartitionKey.Name || t.SortKey != nil && attr == t.SortKey.Name ||
+		slices.ContainsFunc(t.Attributes, func(a designer.Attribute) bool { return a.Name == attr }) {
+		return true
+	}
+	return slices.ContainsFunc(t.Items, func(it designer.SampleItem) bool { _, ok := it.Item[attr]; return ok })
+}
+
 func itemCellID(table, itemID, attr string) string { return elemID("it", table, itemID, attr) }
 
 func itemGrid(d *designContext, t designer.Table, spot tablesSpot, state gridState) templates.ItemGrid {
@@ -344,30 +389,19 @@ func itemGrid(d *designContext, t designer.Table, spot tablesSpot, state gridSta
 	}
 	rows := d.derived().TableOrder(t)
 	starts := gridPages(rows)
-	page := spot.page
-	at := func(id string) int {
-		return slices.IndexFunc(rows, func(r designer.Row) bool { return r.ID == id })
-	}
 	focus := state.focus
 	switch {
 	case focus != "":
-	case spot.item != "":
-		focus = spot.item
-	case spot.goAsked:
+	case spot.goAsked && spot.item == "":
 		g.GoTo.PKValue, g.GoTo.SKValue = spot.goPK, spot.goSK
-		i, field, err := goTo(t, rows, spot.goPK, spot.goSK)
-		if err != nil {
+		if _, field, err := goTo(t, rows, spot.goPK, spot.goSK); err != nil {
 			g.GoTo.Error, g.GoTo.Field = err.Error(), field
-		} else {
-			focus = rows[i].ID
 		}
+		fallthrough
+	default:
+		focus = spotFocus(t, rows, spot)
 	}
-	if i := at(focus); i >= 0 {
-		page = pageHolding(starts, i)
-	} else if i := at(state.item); i >= 0 {
-		page = pageHolding(starts, i)
-	}
-	page = clampPage(page, len(starts))
+	page := pageShown(rows, starts, spot.page, focus, state.item)
 	first, last := starts[page-1], len(rows)
 	if page < len(starts) {
 		last = starts[page]
@@ -658,7 +692,7 @@ func itemCellPart(spot tablesSpot, table, id, attr, value string) part {
 // itemCell is the grid cell of attribute attr of item id, with its row's size out of band.
 func itemCell(d *designContext, t designer.Table, id, attr string) (templates.Cell, templ.Component, bool) {
 	i := slices.IndexFunc(t.Items, func(it designer.SampleItem) bool { return it.ID == id })
-	if i < 0 || !slices.ContainsFunc(gridColumns(t), func(col templates.GridColumn) bool { return col.Name == attr }) {
+	if i < 0 || !hasColumn(t, attr) {
 		return templates.Cell{}, nil, false
 	}
 	it := t.Items[i]

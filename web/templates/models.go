@@ -513,6 +513,8 @@ type IndexGrid struct {
 	// items left out; Excluded holds the first ones.
 	Total, ExcludedTotal int
 	Pager                Pager
+	// OOB marks the grid as an out-of-band part of an answer, replacing the one with its ID.
+	OOB bool
 }
 
 // IndexGridRow is one entry of an index.

@@ -74,6 +74,17 @@ func (s *Set) Get(id string, rev int64, d designer.Design) *Derived {
 	return x
 }
 
+// Held returns the Derived of revision rev of design id when the Set holds it, without making
+// one or counting it as used.
+func (s *Set) Held(id string, rev int64) (*Derived, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if el, ok := s.byKey[setKey{id, rev}]; ok {
+		return el.Value.(*setEntry).x, true
+	}
+	return nil, false
+}
+
 // recount counts what e's Derived holds now: parts are worked out as they are asked for, after
 // the Set first counted it.
 func (s *Set) recount(e *setEntry) {
