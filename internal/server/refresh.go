@@ -291,8 +291,8 @@ func oobCell(cell templates.Cell, ok bool) ([]fragment, bool) {
 // and those of the table's index grids, at the pages the page shows, that the change altered — as
 // long as the grid's columns are still those the page drew (revision since, as the Set still
 // holds it). On another table's tab
-// nothing of it shows. Anything else of a table (keys, rows added or deleted, notes, indexes)
-// redraws the step.
+// nothing of it shows. A table's or an index's note is its cell. Anything else of a table (keys,
+// rows added or deleted, indexes) redraws the step.
 func tableParts(c echo.Context, since int64) stepParts {
 	spot := spotFrom(c.Request().URL.Path, c.QueryParams())
 	return func(d *designContext, path string) ([]fragment, bool) {
@@ -300,14 +300,39 @@ func tableParts(c echo.Context, since int64) stepParts {
 		if !ok || !strings.HasPrefix(path, "tables/") {
 			return nil, false
 		}
-		id, attr, ok := strings.Cut(strings.TrimPrefix(rest, "items/"), "/")
-		if !ok || !strings.HasPrefix(rest, "items/") || id == "" || attr == "" {
-			return nil, false
-		}
 		design := d.Record.Design
 		shown := spot.table
 		if shown == "" && len(design.Tables) > 0 {
 			shown = design.Tables[0].Name
+		}
+		if f, ok := designer.FieldNamed(designer.TableFields, rest); ok && f.Prose {
+			// A table's note is its cell, and shows on its own tab only.
+			t, _, found := design.TableByName(table)
+			if table != shown || !found {
+				return nil, found
+			}
+			return oobCell(tableFieldCell(d, t, shownTableField(f, "textarea", nil)).Cell, true)
+		}
+		if index, key, ok := strings.Cut(strings.TrimPrefix(rest, "indexes/"), "/"); ok && strings.HasPrefix(rest, "indexes/") {
+			// So is an index's note.
+			f, ok := designer.FieldNamed(designer.IndexFields, key)
+			t, _, found := design.TableByName(table)
+			if !ok || !f.Prose || !found {
+				return nil, false
+			}
+			ix, _, _, found := t.IndexByName(index)
+			switch {
+			case !found:
+				return nil, false
+			case table != shown:
+				return nil, true
+			}
+			cell, ok := indexCell(d, t, ix, key)
+			return oobCell(cell.Cell, ok)
+		}
+		id, attr, ok := strings.Cut(strings.TrimPrefix(rest, "items/"), "/")
+		if !ok || !strings.HasPrefix(rest, "items/") || id == "" || attr == "" {
+			return nil, false
 		}
 		if table != shown {
 			return nil, true

@@ -298,3 +298,41 @@ func TestRefresh_itemCellOnTheTablesStep(t *testing.T) {
 	a.hx(edit+"/items/cell", "table", tb.Name, "id", item.ID, "attribute", "first_name", "value", "Ada")
 	wholeStep("a revision not held", a.refreshStep(edit+"/tables?table="+tb.Name, rev))
 }
+
+// A table's note and an index's note are each their cell on that table's tab, and nothing on
+// another table's; a table's key redraws the step.
+func TestRefresh_tableAndIndexNotes(t *testing.T) {
+	a := newTestApp(t)
+	created := a.createJSON(`{"example": "hr-employees"}`)
+	d, rev := a.design(created.EditToken)
+	edit := "/d/" + created.EditToken
+	tb := d.Tables[0]
+	if len(tb.GSIs) == 0 || len(d.Tables) < 2 {
+		t.Fatal("the example has no GSI on its first table, or one table only")
+	}
+	if rec := a.hx(edit+"/tables/field", "table", tb.Name, "field", "purpose", "value", "Employees & their <history>"); rec.Code != http.StatusOK {
+		t.Fatalf("table note: %d %s", rec.Code, rec.Body)
+	}
+	rec := a.refreshStep(edit+"/tables?table="+tb.Name, rev)
+	if rec.Header().Get(fragmentsHeader) != "1" || !strings.Contains(rec.Body.String(), "Employees &amp; their &lt;history&gt;") {
+		t.Fatalf("want the note's cell: %v %.500s", rec.Header(), rec.Body)
+	}
+	if rec := a.refreshStep(edit+"/tables?table="+d.Tables[1].Name, rev); rec.Header().Get(fragmentsHeader) != "0" {
+		t.Fatalf("another table's tab: want the side panel alone, got %v", rec.Header())
+	}
+	_, rev = a.design(created.EditToken)
+	if rec := a.hx(edit+"/tables/indexes/field", "table", tb.Name, "index", tb.GSIs[0].Name, "field", "purpose", "value", "Who works where"); rec.Code != http.StatusOK {
+		t.Fatalf("index note: %d %s", rec.Code, rec.Body)
+	}
+	rec = a.refreshStep(edit+"/tables?table="+tb.Name, rev)
+	if rec.Header().Get(fragmentsHeader) != "1" || !strings.Contains(rec.Body.String(), "Who works where") || strings.Contains(rec.Body.String(), `id="workspace"`) {
+		t.Fatalf("want the index note's cell: %v", rec.Header())
+	}
+	_, rev = a.design(created.EditToken)
+	if rec := a.hx(edit+"/tables/field", "table", tb.Name, "field", "ttl_attribute", "value", "expires_at"); rec.Code != http.StatusOK {
+		t.Fatalf("ttl: %d %s", rec.Code, rec.Body)
+	}
+	if rec := a.refreshStep(edit+"/tables?table="+tb.Name, rev); rec.Header().Get(fragmentsHeader) != "" {
+		t.Fatalf("a table's TTL attribute is not a note: want the whole step, got %v", rec.Header())
+	}
+}
