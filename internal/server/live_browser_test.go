@@ -260,3 +260,40 @@ func TestBrowser_anItemCellReachesOthersInParts(t *testing.T) {
 		t.Fatalf("Bob's page refreshed with %v, want parts only", answers)
 	}
 }
+
+// An operation's notes edited in a Mapping card reach another participant who has that card open
+// as the card alone, morphed in with the new value.
+func TestBrowser_anOperationEditReachesOthersAsItsCard(t *testing.T) {
+	base := startBrowserApp(t)
+	created := createOver(t, base, `{"example": "hr-employees"}`)
+	d, err := designer.ExampleDesign("hr-employees")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := d.Patterns[0]
+	field := "#" + elemID("opf", p.ID, "0", "notes")
+	page := base + "/d/" + created.EditToken + "/mapping?open=" + url.QueryEscape(p.ID)
+	alice, _ := newBrowser(t)
+	openAndJoin(t, alice, page, "Alice")
+	bob, _ := newIsolatedTab(t, alice)
+	openAndJoin(t, bob, page, "Bob")
+	do(t, bob, "open the card and note what each refresh is answered with",
+		chromedp.Navigate(page),
+		chromedp.WaitVisible(chromedp.CSS(field)),
+		chromedp.Evaluate[chromedp.Void](`window.refreshAnswers = [];
+			document.addEventListener("htmx:afterRequest", function (ev) {
+				if (ev.detail.requestConfig.verb === "get" && ev.detail.pathInfo.requestPath.indexOf("/mapping") >= 0)
+					window.refreshAnswers.push(ev.detail.xhr.getResponseHeader("X-Dynaloom-Fragments") || "whole step");
+			});`),
+	)
+	waitUntil(t, alice, "Bob to be here", `document.querySelectorAll("[data-testid=presence-chip]").length === 2`)
+	typeOver(t, alice, field, "One GetItem on the profile")
+	waitUntil(t, bob, "Alice's notes to reach Bob", `document.querySelector("`+field+`").value === "One GetItem on the profile"`)
+	if open := get(t, bob, "read the card", chromedp.Evaluate[bool](`document.getElementById("`+elemID("map", p.ID)+`").open`)); !open {
+		t.Fatal("Bob's card closed when Alice's edit arrived")
+	}
+	answers := get(t, bob, "read the refresh answers", chromedp.Evaluate[[]string](`window.refreshAnswers`))
+	if len(answers) == 0 || slices.Contains(answers, "whole step") {
+		t.Fatalf("Bob's page refreshed with %v, want parts only", answers)
+	}
+}

@@ -51,13 +51,14 @@ var partsOf = map[string]stepParts{
 	"patterns":   patternParts,
 	"aggregates": aggregateParts,
 	"tables":     noParts, // but see spotParts
-	"mapping":    noParts,
+	"mapping":    noParts, // but see spotParts
 }
 
 // spotParts is, per step whose parts depend on where the page is on it (the table and page it
 // shows), how to map a path to parts for the refresh of request c, which shows revision since.
 var spotParts = map[string]func(c echo.Context, since int64) stepParts{
-	"tables": tableParts,
+	"tables":  tableParts,
+	"mapping": mappingParts,
 }
 
 // noParts is the map of a step drawn whole for any change it shows.
@@ -371,5 +372,31 @@ func tableParts(c echo.Context, since int64) stepParts {
 			parts = append(parts, fragment{cell.ID, templates.CellView(cell)}, fragment{elemID("size", t.Name, id), size})
 		}
 		return parts, true
+	}
+}
+
+// mappingParts: a change of one pattern other than its number — its mapping's operations, notes
+// or expected results, its description or status — is that pattern's card, open or collapsed as
+// the page shows it (?open=), with its verdict. A pattern's operations read nothing of the others',
+// so no other card changes. Anything else (items, tables, patterns added, moved or renumbered)
+// redraws the step.
+func mappingParts(c echo.Context, _ int64) stepParts {
+	open := map[string]bool{}
+	for _, id := range c.QueryParams()["open"] {
+		open[id] = true
+	}
+	at := c.Request().URL.Path
+	return func(d *designContext, path string) ([]fragment, bool) {
+		id, field, ok := splitPath(path, "access_patterns")
+		if !ok || field == "" || field == "number" || field == "comments" {
+			return nil, false
+		}
+		p, _, found := d.Record.Design.PatternByID(id)
+		if !found {
+			return nil, false
+		}
+		card := mappingCard(d, at, p, open[id])
+		card.OOB = true
+		return []fragment{{card.ID, templates.MappingCardView(card, d.canEdit())}}, true
 	}
 }

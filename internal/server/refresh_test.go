@@ -86,7 +86,9 @@ func TestRefresh_fallsBackToTheWholeStep(t *testing.T) {
 	if rec := a.refreshStep(edit+"/entities", rev); rec.Header().Get(fragmentsHeader) != "0" || !strings.Contains(rec.Body.String(), `id="aside"`) {
 		t.Fatalf("the entities step shows no pattern: want the side panel alone, got %v", rec.Header())
 	}
-	wholeStep("mapping step", a.refreshStep(edit+"/mapping", rev))
+	if rec := a.refreshStep(edit+"/mapping", rev); rec.Header().Get(fragmentsHeader) != "1" || !strings.Contains(rec.Body.String(), `id="`+elemID("map", d.Patterns[0].ID)+`"`) {
+		t.Fatalf("the mapping step shows the pattern's description on its card: want that card, got %v", rec.Header())
+	}
 	wholeStep("no revision named", a.request(http.MethodGet, edit+"/patterns", "", nil, "HX-Request", "true"))
 	wholeStep("a revision ahead of the design", a.refreshStep(edit+"/patterns", rev+5))
 
@@ -334,5 +336,41 @@ func TestRefresh_tableAndIndexNotes(t *testing.T) {
 	}
 	if rec := a.refreshStep(edit+"/tables?table="+tb.Name, rev); rec.Header().Get(fragmentsHeader) != "" {
 		t.Fatalf("a table's TTL attribute is not a note: want the whole step, got %v", rec.Header())
+	}
+}
+
+// An operation's field edited reaches a page on the Mapping step as that pattern's card — open with
+// the new value where the page has it open, collapsed with its verdict where not — and no other
+// card; an item's cell, which any verdict may read, redraws the step.
+func TestRefresh_mappingCard(t *testing.T) {
+	a := newTestApp(t)
+	created := a.createJSON(`{"example": "hr-employees"}`)
+	d, rev := a.design(created.EditToken)
+	edit := "/d/" + created.EditToken
+	p := d.Patterns[0]
+	if len(p.Mapping.Operations) == 0 {
+		t.Fatal("the example's first pattern has no operation")
+	}
+	if rec := a.hx(edit+"/mapping/field", "pattern", p.ID, "index", "0", "field", "notes", "value", "Reads the <profile> item"); rec.Code != http.StatusOK {
+		t.Fatalf("operation field: %d %s", rec.Code, rec.Body)
+	}
+	card := `id="` + elemID("map", p.ID) + `"`
+	open := a.refreshStep(edit+"/mapping?open="+p.ID, rev)
+	body := open.Body.String()
+	if open.Header().Get(fragmentsHeader) != "1" || !strings.Contains(body, card) || !strings.Contains(body, "Reads the &lt;profile&gt; item") || strings.Contains(body, "<profile>") {
+		t.Fatalf("an open card: want it with the new notes, escaped: %v %.1500s", open.Header(), body)
+	}
+	if !strings.Contains(body, `hx-swap-oob="morph"`) || strings.Count(body, `data-testid="mapping"`) != 1 {
+		t.Fatalf("want the one card, morphed in out of band: %.800s", body)
+	}
+	closed := a.refreshStep(edit+"/mapping", rev)
+	if closed.Header().Get(fragmentsHeader) != "1" || !strings.Contains(closed.Body.String(), card) || strings.Contains(closed.Body.String(), "Reads the") {
+		t.Fatalf("a collapsed card: want it collapsed, without its operations: %v", closed.Header())
+	}
+	_, rev = a.design(created.EditToken)
+	tb := d.Tables[0]
+	a.hx(edit+"/items/cell", "table", tb.Name, "id", tb.Items[0].ID, "attribute", "first_name", "value", "Ama")
+	if rec := a.refreshStep(edit+"/mapping?open="+p.ID, rev); rec.Header().Get(fragmentsHeader) != "" {
+		t.Fatalf("an item cell may change any verdict: want the whole step, got %v", rec.Header())
 	}
 }

@@ -541,6 +541,8 @@ type Mapping struct {
 type MappingCard struct {
 	ID, Number, Description string
 	Open                    bool
+	// OOB marks the card as an out-of-band part of an answer, morphed over the one with its ID.
+	OOB bool
 	// OpsSummary names the operations in one line; Verdict is "pass", "fail" or "" (unproved),
 	// VerdictID the verdict's element id, so that an answer can update it out of band.
 	OpsSummary, Verdict, VerdictID string
