@@ -170,11 +170,7 @@ func TestBrowser_anEditReachesOthersAsTheCellItChanged(t *testing.T) {
 	do(t, bob, "open the patterns and note what each refresh is answered with",
 		chromedp.Navigate(editURL+"/patterns"),
 		chromedp.WaitVisible(chromedp.CSS(second)),
-		chromedp.Evaluate[chromedp.Void](`window.refreshAnswers = [];
-			document.addEventListener("htmx:afterRequest", function (ev) {
-				if (ev.detail.requestConfig.verb === "get" && ev.detail.pathInfo.requestPath.endsWith("/patterns"))
-					window.refreshAnswers.push(ev.detail.xhr.getResponseHeader("X-Dynaloom-Fragments") || "whole step");
-			});`),
+		recordRefreshes("/patterns"),
 		chromedp.Focus(chromedp.CSS(second)),
 		chromedp.Evaluate[chromedp.Void](`document.activeElement.select()`),
 		chromedp.KeyEvent(kb.Backspace),
@@ -189,10 +185,7 @@ func TestBrowser_anEditReachesOthersAsTheCellItChanged(t *testing.T) {
 	if got := get(t, bob, "read Bob's text", chromedp.Evaluate[string](`document.activeElement.value`)); got != "Bob is typing this" {
 		t.Fatalf("Bob's unsaved text became %q when Alice's edit arrived", got)
 	}
-	answers := get(t, bob, "read the refresh answers", chromedp.Evaluate[[]string](`window.refreshAnswers`))
-	if len(answers) == 0 || slices.Contains(answers, "whole step") {
-		t.Fatalf("Bob's page refreshed with %v, want parts only", answers)
-	}
+	onlyParts(t, bob)
 	do(t, bob, "finish typing", chromedp.KeyEvent(kb.Tab))
 	waitUntil(t, alice, "Bob's description to reach Alice", `document.querySelector("`+second+`").value === "Bob is typing this"`)
 }
@@ -246,19 +239,12 @@ func TestBrowser_anItemCellReachesOthersInParts(t *testing.T) {
 	do(t, bob, "open the table and note what each refresh is answered with",
 		chromedp.Navigate(page),
 		chromedp.WaitVisible(chromedp.CSS(cell)),
-		chromedp.Evaluate[chromedp.Void](`window.refreshAnswers = [];
-			document.addEventListener("htmx:afterRequest", function (ev) {
-				if (ev.detail.requestConfig.verb === "get" && ev.detail.pathInfo.requestPath.indexOf("/tables") >= 0)
-					window.refreshAnswers.push(ev.detail.xhr.getResponseHeader("X-Dynaloom-Fragments") || "whole step");
-			});`),
+		recordRefreshes("/tables"),
 	)
 	waitUntil(t, alice, "Bob to be here", `document.querySelectorAll("[data-testid=presence-chip]").length === 2`)
 	typeOver(t, alice, cell, "Ama")
 	waitUntil(t, bob, "Alice's cell to reach Bob", `document.querySelector("`+cell+`").value === "Ama"`)
-	answers := get(t, bob, "read the refresh answers", chromedp.Evaluate[[]string](`window.refreshAnswers`))
-	if len(answers) == 0 || slices.Contains(answers, "whole step") {
-		t.Fatalf("Bob's page refreshed with %v, want parts only", answers)
-	}
+	onlyParts(t, bob)
 }
 
 // An operation's notes edited in a Mapping card reach another participant who has that card open
@@ -280,11 +266,7 @@ func TestBrowser_anOperationEditReachesOthersAsItsCard(t *testing.T) {
 	do(t, bob, "open the card and note what each refresh is answered with",
 		chromedp.Navigate(page),
 		chromedp.WaitVisible(chromedp.CSS(field)),
-		chromedp.Evaluate[chromedp.Void](`window.refreshAnswers = [];
-			document.addEventListener("htmx:afterRequest", function (ev) {
-				if (ev.detail.requestConfig.verb === "get" && ev.detail.pathInfo.requestPath.indexOf("/mapping") >= 0)
-					window.refreshAnswers.push(ev.detail.xhr.getResponseHeader("X-Dynaloom-Fragments") || "whole step");
-			});`),
+		recordRefreshes("/mapping"),
 	)
 	waitUntil(t, alice, "Bob to be here", `document.querySelectorAll("[data-testid=presence-chip]").length === 2`)
 	typeOver(t, alice, field, "One GetItem on the profile")
@@ -292,8 +274,25 @@ func TestBrowser_anOperationEditReachesOthersAsItsCard(t *testing.T) {
 	if open := get(t, bob, "read the card", chromedp.Evaluate[bool](`document.getElementById("`+elemID("map", p.ID)+`").open`)); !open {
 		t.Fatal("Bob's card closed when Alice's edit arrived")
 	}
-	answers := get(t, bob, "read the refresh answers", chromedp.Evaluate[[]string](`window.refreshAnswers`))
+	onlyParts(t, bob)
+}
+
+// recordRefreshes makes the page note how each of its refreshes of the step at path was answered:
+// the number of parts, or "whole step".
+func recordRefreshes(path string) chromedp.Action[chromedp.Void] {
+	return chromedp.Evaluate[chromedp.Void](`window.refreshAnswers = [];
+		document.addEventListener("htmx:afterRequest", function (ev) {
+			var at = ev.detail.pathInfo.requestPath.split("?")[0];
+			if (ev.detail.requestConfig.verb === "get" && at.endsWith("` + path + `"))
+				window.refreshAnswers.push(ev.detail.xhr.getResponseHeader("X-Dynaloom-Fragments") || "whole step");
+		});`)
+}
+
+// onlyParts fails the test unless the page refreshed, and every refresh was answered in parts.
+func onlyParts(t *testing.T, ctx context.Context) {
+	t.Helper()
+	answers := get(t, ctx, "read the refresh answers", chromedp.Evaluate[[]string](`window.refreshAnswers`))
 	if len(answers) == 0 || slices.Contains(answers, "whole step") {
-		t.Fatalf("Bob's page refreshed with %v, want parts only", answers)
+		t.Fatalf("the page refreshed with %v, want parts only", answers)
 	}
 }

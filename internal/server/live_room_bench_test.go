@@ -22,80 +22,54 @@ import (
 // each asking for what changed since the revision it shows. The anchor is the edit alone, timed
 // in the same iterations; "room/edit" is the ratio (issue 14: at most 3).
 func BenchmarkRoom15_cellEdit(b *testing.B) {
-	const others = 14
 	a := newTestApp(b)
 	created := a.createJSON(`{"example": "hr-employees"}`)
-	d, rev := a.design(created.EditToken)
-	var edit, room time.Duration
-	var partBytes int
-	for i := 0; b.Loop(); i++ {
-		start := time.Now()
-		rec := a.request(http.MethodPost, "/d/"+created.EditToken+"/patterns/field", formType,
-			strings.NewReader(form("id", d.Patterns[i%len(d.Patterns)].ID, "field", "description", "value", "edit "+strconv.Itoa(i))),
-			"HX-Request", "true", "Cookie", participantCookie+"=Ada")
-		took := time.Since(start)
-		if rec.Code != http.StatusOK {
-			b.Fatalf("edit: %d %s", rec.Code, rec.Body)
-		}
-		edit += took
-		start = time.Now()
-		for o := range others {
-			token := created.EditToken
-			if o%2 == 1 {
-				token = created.ViewToken
-			}
-			rec := a.request(http.MethodGet, "/d/"+token+"/patterns", "", nil, "HX-Request", "true", sinceHeader, strconv.FormatInt(rev, 10))
-			if rec.Code != http.StatusOK || rec.Header().Get(fragmentsHeader) != "1" {
-				b.Fatalf("refresh: %d %v", rec.Code, rec.Header())
-			}
-			partBytes += rec.Body.Len()
-		}
-		room += took + time.Since(start)
-		rev++
-	}
-	n := float64(b.N)
-	b.ReportMetric(float64(edit.Microseconds())/n/1000, "edit-ms")
-	b.ReportMetric(float64(room.Microseconds())/n/1000, "room-ms")
-	b.ReportMetric(float64(room)/float64(edit), "room/edit")
-	b.ReportMetric(float64(partBytes)/n/others, "B/refresh")
+	d, _ := a.design(created.EditToken)
+	benchRoom(b, a, created, "/patterns", func(i int) (string, string) {
+		return "/patterns/field", form("id", d.Patterns[i%len(d.Patterns)].ID, "field", "description", "value", "edit "+strconv.Itoa(i))
+	})
 }
 
 // BenchmarkRoom15_itemCellEdit is BenchmarkRoom15_cellEdit on the Tables step of a design of about
 // 350 KB (1,000 items over 4 tables, 8 GSIs, 200 patterns): one item's cell edited, then the 14
 // other pages on that table asking for what changed, each answered with the cell, the row's size
-// and the table's index grids. The anchor is the edit alone; "step/edit" is what one page drawing
-// the whole step (as every page did before) costs against the edit.
+// and the index grids the edit changed. "step/edit" is what one page drawing the whole step (as
+// every page did before) costs against the edit.
 func BenchmarkRoom15_itemCellEdit(b *testing.B) {
-	const others = 14
 	a := newTestAppWith(b, Options{CreateLimit: NoLimit, WriteLimit: NoLimit, BodyLimit: 64 << 20})
 	created, d := a.createLarge(mediumEditSize)
-	_, rev := a.design(created.EditToken)
 	tb := d.Tables[0]
-	page := "/tables?table=" + tb.Name
-	id := tb.Items[0].ID
-	for o := range 2 {
-		token := []string{created.EditToken, created.ViewToken}[o]
-		a.request(http.MethodGet, "/d/"+token+page, "", nil, "HX-Request", "true") // the pages were drawn
-	}
-	var edit, room, step time.Duration
+	benchRoom(b, a, created, "/tables?table="+tb.Name, func(i int) (string, string) {
+		return "/items/cell", form("table", tb.Name, "id", tb.Items[0].ID, "attribute", "note", "value", "edit "+strconv.Itoa(i))
+	})
+}
+
+// benchRoom times, per iteration, the edit that edit(i) names (its path and form) from a page on
+// step, then the refreshes of the 14 other pages on step, each answered in parts, and one page
+// drawing step whole.
+func benchRoom(b *testing.B, a *testApp, created createdDesign, step string, edit func(i int) (path, body string)) {
+	const others = 14
+	_, rev := a.design(created.EditToken)
+	a.request(http.MethodGet, "/d/"+created.ViewToken+step, "", nil, "HX-Request", "true") // the pages were drawn
+	var edits, room, whole time.Duration
 	var partBytes int
 	for i := 0; b.Loop(); i++ {
+		path, body := edit(i)
 		start := time.Now()
-		rec := a.request(http.MethodPost, "/d/"+created.EditToken+"/items/cell", formType,
-			strings.NewReader(form("table", tb.Name, "id", id, "attribute", "note", "value", "edit "+strconv.Itoa(i))),
-			"HX-Request", "true", "Cookie", participantCookie+"=Ada", "HX-Current-URL", "http://x/d/"+created.EditToken+page)
+		rec := a.request(http.MethodPost, "/d/"+created.EditToken+path, formType, strings.NewReader(body),
+			"HX-Request", "true", "Cookie", participantCookie+"=Ada", "HX-Current-URL", "http://x/d/"+created.EditToken+step)
 		took := time.Since(start)
 		if rec.Code != http.StatusOK {
 			b.Fatalf("edit: %d %s", rec.Code, rec.Body)
 		}
-		edit += took
+		edits += took
 		start = time.Now()
 		for o := range others {
 			token := created.EditToken
 			if o%2 == 1 {
 				token = created.ViewToken
 			}
-			rec := a.request(http.MethodGet, "/d/"+token+page, "", nil, "HX-Request", "true", sinceHeader, strconv.FormatInt(rev, 10))
+			rec := a.request(http.MethodGet, "/d/"+token+step, "", nil, "HX-Request", "true", sinceHeader, strconv.FormatInt(rev, 10))
 			if rec.Code != http.StatusOK || rec.Header().Get(fragmentsHeader) == "" {
 				b.Fatalf("refresh: %d %v", rec.Code, rec.Header())
 			}
@@ -103,17 +77,17 @@ func BenchmarkRoom15_itemCellEdit(b *testing.B) {
 		}
 		room += took + time.Since(start)
 		start = time.Now()
-		if rec := a.request(http.MethodGet, "/d/"+created.ViewToken+page, "", nil, "HX-Request", "true"); rec.Code != http.StatusOK {
+		if rec := a.request(http.MethodGet, "/d/"+created.ViewToken+step, "", nil, "HX-Request", "true"); rec.Code != http.StatusOK {
 			b.Fatalf("step: %d", rec.Code)
 		}
-		step += time.Since(start)
+		whole += time.Since(start)
 		rev++
 	}
 	n := float64(b.N)
-	b.ReportMetric(float64(edit.Microseconds())/n/1000, "edit-ms")
+	b.ReportMetric(float64(edits.Microseconds())/n/1000, "edit-ms")
 	b.ReportMetric(float64(room.Microseconds())/n/1000, "room-ms")
-	b.ReportMetric(float64(room)/float64(edit), "room/edit")
-	b.ReportMetric(float64(step)/float64(edit), "step/edit")
+	b.ReportMetric(float64(room)/float64(edits), "room/edit")
+	b.ReportMetric(float64(whole)/float64(edits), "step/edit")
 	b.ReportMetric(float64(partBytes)/n/others, "B/refresh")
 }
 
