@@ -12,6 +12,7 @@ import (
 
 	"dynaloom/internal/designer"
 	"dynaloom/internal/designer/rules"
+	"dynaloom/internal/storage"
 	"dynaloom/web/templates"
 )
 
@@ -50,6 +51,7 @@ func (s *Server) workspaceModel(c echo.Context, step string) (templates.Workspac
 		Revision:    d.Record.Revision,
 		CanEdit:     d.canEdit(),
 		Base:        base,
+		Link:        linkKind(d),
 		Here:        c.Request().URL.RequestURI(),
 		Participant: participantName(c),
 		Aside:       asideModel(d),
@@ -77,6 +79,15 @@ func (s *Server) workspaceModel(c echo.Context, step string) (templates.Workspac
 	w.Events = base + "/events?step=" + url.QueryEscape(step) + "&rev=" + strconv.FormatInt(d.Record.Revision, 10)
 	markPast(c, &w)
 	return w, nil
+}
+
+// linkKind names the kind of link a page was opened with, whatever it shows (a past revision
+// or the projector are read-only under an edit link too).
+func linkKind(d *designContext) string {
+	if d.Access == storage.EditAccess {
+		return "edit"
+	}
+	return "view"
 }
 
 // asideFindings is how many findings the panel lists before linking to the validation step.

@@ -575,3 +575,105 @@
     if (data.revision > parseInt(thread.getAttribute("data-revision") || "0", 10)) htmx.trigger(thread, "refresh");
   });
 })();
+
+// Designs opened in this browser: each workspace page records its link, the design's name and
+// when it was opened in localStorage, and the home page lists them with a way to forget one.
+// The list never leaves the browser: nothing here talks to the server.
+(function () {
+  "use strict";
+  var KEY = "dynaloom-designs", MOST = 100;
+  var linkPath = /^\/d\/[A-Za-z0-9_-]{16,}$/;
+
+  function load() {
+    var list;
+    try { list = JSON.parse(localStorage.getItem(KEY) || "[]"); } catch (e) { list = []; }
+    if (!Array.isArray(list)) return [];
+    return list.filter(function (d) {
+      return d && typeof d.href === "string" && linkPath.test(d.href) && typeof d.name === "string" &&
+        (d.kind === "edit" || d.kind === "view") && typeof d.at === "number";
+    });
+  }
+  function save(list) {
+    try { localStorage.setItem(KEY, JSON.stringify(list.slice(0, MOST))); } catch (e) { /* storage full or refused: the list is a convenience */ }
+  }
+
+  // A workspace page (not the projector's) records itself when it opens and again when it is left,
+  // so a rename made meanwhile is the name listed.
+  var live = document.getElementById("live");
+  if (live && !live.hasAttribute("data-presenting")) {
+    var record = function () {
+      var href = live.getAttribute("data-base"), kind = live.getAttribute("data-link");
+      var title = document.getElementById("design-title");
+      if (!linkPath.test(href || "") || (kind !== "edit" && kind !== "view") || !title) return;
+      var list = load().filter(function (d) { return d.href !== href; });
+      list.unshift({ href: href, name: title.textContent.trim(), kind: kind, at: Date.now() });
+      save(list);
+    };
+    record();
+    window.addEventListener("pagehide", record);
+  }
+
+  var section = document.getElementById("opened-designs");
+  if (!section) return;
+  var ul = section.querySelector("[data-testid=opened-list]");
+
+  function ago(ms) {
+    var min = Math.round((Date.now() - ms) / 60000);
+    if (min < 1) return "just now";
+    if (min < 60) return min + " min ago";
+    var h = Math.round(min / 60);
+    if (h < 24) return h + (h === 1 ? " hour ago" : " hours ago");
+    var days = Math.round(h / 24);
+    return days + (days === 1 ? " day ago" : " days ago");
+  }
+  function draw() {
+    var list = load().sort(function (a, b) { return b.at - a.at; });
+    ul.textContent = "";
+    list.forEach(function (d) {
+      var li = document.createElement("li");
+      li.className = "opened-design";
+      li.setAttribute("data-testid", "opened-design");
+      var a = document.createElement("a");
+      a.href = d.href;
+      a.className = "opened-name";
+      a.textContent = d.name || "Untitled design";
+      a.setAttribute("data-testid", "opened-link");
+      var kind = document.createElement("span");
+      kind.className = "badge " + (d.kind === "edit" ? "link-edit" : "link-view");
+      kind.textContent = d.kind === "edit" ? "edit link" : "view link";
+      kind.setAttribute("data-testid", "opened-kind");
+      var when = document.createElement("time");
+      when.dateTime = new Date(d.at).toISOString();
+      when.title = new Date(d.at).toLocaleString();
+      when.textContent = "opened " + ago(d.at);
+      when.setAttribute("data-testid", "opened-at");
+      var forget = document.createElement("button");
+      forget.type = "button";
+      forget.className = "button small";
+      forget.textContent = "Forget";
+      forget.setAttribute("aria-label", "Forget " + a.textContent + " (" + kind.textContent + ")");
+      forget.setAttribute("data-forget", d.href);
+      forget.setAttribute("data-testid", "forget-design");
+      li.append(a, kind, when, forget);
+      ul.appendChild(li);
+    });
+    section.hidden = list.length === 0;
+  }
+  section.addEventListener("click", function (ev) {
+    var one = ev.target.closest("[data-forget]");
+    if (one) {
+      var href = one.getAttribute("data-forget");
+      save(load().filter(function (d) { return d.href !== href; }));
+    } else if (ev.target.closest("[data-forget-all]")) {
+      try { localStorage.removeItem(KEY); } catch (e) { /* nothing kept */ }
+    } else {
+      return;
+    }
+    draw();
+    var next = ul.querySelector("[data-forget]");
+    if (next) next.focus();
+  });
+  // Another tab may open or forget a design meanwhile.
+  window.addEventListener("storage", function (ev) { if (ev.key === KEY || ev.key === null) draw(); });
+  draw();
+})();

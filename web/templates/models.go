@@ -36,6 +36,9 @@ type Workspace struct {
 	CanEdit  bool
 	// Base is the design's URL path with the token in use, "/d/<token>".
 	Base string
+	// Link is the kind of link Base holds, "edit" or "view", which the browser's own list of
+	// designs opened records (app.js).
+	Link string
 	// Here is the path and query of the page shown, where the name prompt returns to.
 	Here  string
 	Share Share
