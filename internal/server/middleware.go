@@ -81,42 +81,47 @@ func (s *Server) limitBody(next echo.HandlerFunc) echo.HandlerFunc {
 func (s *Server) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		start := time.Now()
-		err := next(c)
-		res := c.Response()
-		var design []any
-		if d, ok := c.Get(designKey).(*designContext); ok {
-			design = []any{"design_id", d.ID}
-		}
-		status, gone := res.Status, ""
-		if err != nil {
-			gone = clientGone(c, err)
-			switch {
-			case gone != "":
-				if !res.Committed {
-					status = statusClientClosed
-				}
-			case res.Committed:
-				s.log.Error("request failed after its answer began", append([]any{"route", c.Path(), "status", res.Status, "err", err}, design...)...)
-			default:
-				c.Error(err)
-				status = res.Status
-			}
-		}
-		attrs := append([]any{
-			"method", c.Request().Method,
-			"route", c.Path(),
-			"status", status,
-			"duration_ms", float64(time.Since(start).Microseconds()) / 1000,
-		}, design...)
-		switch gone {
-		case "":
-			s.log.Info("request", attrs...)
-		case "write_timeout":
-			s.log.Warn("request", append(attrs, "client_gone", true, "cause", gone)...)
-		default:
-			s.log.Info("request", append(attrs, "client_gone", true, "cause", gone)...)
-		}
+		s.logRequest(c, start, next(c))
 		return nil
+	}
+}
+
+// logRequest logs the request c that began at start and ended with err. It is apart from
+// logRequests so that a long-lived request (an event stream) does not hold its frame on its stack.
+func (s *Server) logRequest(c echo.Context, start time.Time, err error) {
+	res := c.Response()
+	var design []any
+	if d, ok := c.Get(designKey).(*designContext); ok {
+		design = []any{"design_id", d.ID}
+	}
+	status, gone := res.Status, ""
+	if err != nil {
+		gone = clientGone(c, err)
+		switch {
+		case gone != "":
+			if !res.Committed {
+				status = statusClientClosed
+			}
+		case res.Committed:
+			s.log.Error("request failed after its answer began", append([]any{"route", c.Path(), "status", res.Status, "err", err}, design...)...)
+		default:
+			c.Error(err)
+			status = res.Status
+		}
+	}
+	attrs := append([]any{
+		"method", c.Request().Method,
+		"route", c.Path(),
+		"status", status,
+		"duration_ms", float64(time.Since(start).Microseconds()) / 1000,
+	}, design...)
+	switch gone {
+	case "":
+		s.log.Info("request", attrs...)
+	case "write_timeout":
+		s.log.Warn("request", append(attrs, "client_gone", true, "cause", gone)...)
+	default:
+		s.log.Info("request", append(attrs, "client_gone", true, "cause", gone)...)
 	}
 }
 
@@ -181,20 +186,30 @@ func designFrom(c echo.Context) *designContext { return c.Get(designKey).(*desig
 // resolveDesign turns the :token parameter into a design, or answers 404.
 func (s *Server) resolveDesign(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		ctx := c.Request().Context()
-		token := strings.TrimSpace(c.Param("token"))
-		id, access, err := s.store.Resolve(ctx, token)
+		d, err := s.openDesign(c)
 		if err != nil {
 			return err
 		}
-		rec, err := s.store.Load(ctx, id)
-		if err != nil {
-			return err
-		}
-		presenting := c.Request().Method == http.MethodGet && c.QueryParam("present") == "1"
-		c.Set(designKey, &designContext{ID: id, Token: token, Access: access, Record: rec, Presenting: presenting, set: s.derived})
+		c.Set(designKey, d)
 		return next(c)
 	}
+}
+
+// openDesign reads the design the :token parameter names. It is apart from resolveDesign so that
+// the record it loads is not held on the stack of a long-lived request.
+func (s *Server) openDesign(c echo.Context) (*designContext, error) {
+	ctx := c.Request().Context()
+	token := strings.TrimSpace(c.Param("token"))
+	id, access, err := s.store.Resolve(ctx, token)
+	if err != nil {
+		return nil, err
+	}
+	rec, err := s.store.Load(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	presenting := c.Request().Method == http.MethodGet && c.QueryParam("present") == "1"
+	return &designContext{ID: id, Token: token, Access: access, Record: rec, Presenting: presenting, set: s.derived}, nil
 }
 
 var errViewOnly = errors.New("this link is view-only")

@@ -53,28 +53,15 @@ func (s *Server) pageEvents(c echo.Context) error {
 func (s *Server) stream(c echo.Context, p *presence, after int64, writePresence func(*bufio.Writer, []presence)) error {
 	d := designFrom(c)
 	ctx := c.Request().Context()
+	st := &liveStream{writePresence: writePresence, last: after}
+	defer st.expireAt(time.Time{})
 	// A view link may stop working at a set time; its streams end then too.
-	var (
-		expires *time.Timer
-		expired <-chan time.Time
-	)
-	expireAt := func(at time.Time) {
-		if expires != nil {
-			expires.Stop()
-			expires, expired = nil, nil
-		}
-		if !at.IsZero() {
-			expires = time.NewTimer(time.Until(at))
-			expired = expires.C
-		}
-	}
-	defer func() { expireAt(time.Time{}) }()
 	if d.Access == storage.ViewAccess {
 		at, err := s.store.ViewExpiry(ctx, d.ID)
 		if err != nil {
 			return err
 		}
-		expireAt(at)
+		st.expireAt(at)
 	}
 	sub, leave, err := s.hub.subscribe(d.ID, s.clientAddr(c.Request()), d.Access, p)
 	if errors.Is(err, errTooManyStreams) {
@@ -85,7 +72,7 @@ func (s *Server) stream(c echo.Context, p *presence, after int64, writePresence 
 		return err
 	}
 	defer leave()
-	write := func(w *bufio.Writer, ev *event) { writeEvent(w, ev.id, ev.name, ev.data) }
+	st.sub = sub
 
 	res := c.Response()
 	h := res.Header()
@@ -93,24 +80,14 @@ func (s *Server) stream(c echo.Context, p *presence, after int64, writePresence 
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Accel-Buffering", "no")
 	// The server's write timeout is for ordinary answers; a stream lives as long as the client.
-	rc := http.NewResponseController(res.Writer)
-	_ = rc.SetWriteDeadline(time.Time{})
+	st.rc = http.NewResponseController(res.Writer)
+	_ = st.rc.SetWriteDeadline(time.Time{})
 	res.WriteHeader(http.StatusOK)
 	// Events are flushed as they come; a small buffer keeps an idle stream small (writes larger
 	// than it go straight through).
-	w := bufio.NewWriterSize(res, streamBuffer)
-	flush := func() error {
-		// A reader that takes nothing for streamStall is gone, or frozen: the stream ends, and a
-		// client that comes back resumes from the last event it read.
-		_ = rc.SetWriteDeadline(time.Now().Add(streamStall))
-		if err := w.Flush(); err != nil {
-			return err
-		}
-		return rc.Flush()
-	}
+	st.w = bufio.NewWriterSize(res, streamBuffer)
 	// The retry hint keeps reconnections quick after a server restart.
-	w.WriteString("retry: 1000\n\n")
-	last := after
+	st.w.WriteString("retry: 1000\n\n")
 	if after > 0 {
 		missed, err := s.store.RevisionsAfter(ctx, d.ID, after)
 		if err != nil {
@@ -119,101 +96,148 @@ func (s *Server) stream(c echo.Context, p *presence, after int64, writePresence 
 		switch {
 		case len(missed) > subscriberBuffer:
 			// As far behind as a stream that fell behind: one reload says so.
-			last = missed[len(missed)-1].Revision
-			write(w, reloadEvent(last))
+			st.last = missed[len(missed)-1].Revision
+			st.write(reloadEvent(st.last))
 		default:
 			for _, rev := range missed {
-				write(w, changeEvent(rev))
-				last = rev.Revision
+				st.write(changeEvent(rev))
+				st.last = rev.Revision
 			}
 		}
 	}
-	if err := flush(); err != nil {
+	if err := st.flush(); err != nil {
 		return nil
 	}
-	tick := time.NewTicker(s.opts.KeepAlive)
+	st.run(ctx.Done(), s.hub.done, s.opts.KeepAlive)
+	return nil
+}
+
+// liveStream is the state of one event stream once it is open. It lives on the heap, and the loop
+// that serves it (run) is a small function of its own: an idle stream parks with a shallow stack.
+type liveStream struct {
+	sub           *subscriber
+	w             *bufio.Writer
+	rc            *http.ResponseController
+	writePresence func(*bufio.Writer, []presence)
+	last          int64 // the newest revision written
+	expires       *time.Timer
+	expired       <-chan time.Time
+	presenceAt    time.Time
+	presenceLater <-chan time.Time
+}
+
+// expireAt ends the stream at the time given (zero: never).
+func (st *liveStream) expireAt(at time.Time) {
+	if st.expires != nil {
+		st.expires.Stop()
+		st.expires, st.expired = nil, nil
+	}
+	if !at.IsZero() {
+		st.expires = time.NewTimer(time.Until(at))
+		st.expired = st.expires.C
+	}
+}
+
+func (st *liveStream) write(ev *event) { writeEvent(st.w, ev.id, ev.name, ev.data) }
+
+// flush sends what is buffered. A reader that takes nothing for streamStall is gone, or frozen:
+// the stream ends, and a client that comes back resumes from the last event it read.
+func (st *liveStream) flush() error {
+	_ = st.rc.SetWriteDeadline(time.Now().Add(streamStall))
+	if err := st.w.Flush(); err != nil {
+		return err
+	}
+	return st.rc.Flush()
+}
+
+// run serves the stream until the client goes (gone), the hub drops it, or the server stops
+// (stop).
+func (st *liveStream) run(gone, stop <-chan struct{}, keepAlive time.Duration) {
+	tick := time.NewTicker(keepAlive)
 	defer tick.Stop()
-	var (
-		presenceAt    time.Time
-		presenceLater <-chan time.Time
-	)
+	sub := st.sub
 	for {
 		select {
 		case ev := <-sub.events:
-			if ev.name == "change" {
-				if ev.id <= last {
-					continue // already sent from the history
-				}
-				last = ev.id
-			}
-			write(w, ev)
-			// Send what else is queued in the same write.
-			for more := true; more; {
-				select {
-				case ev := <-sub.events:
-					if ev.name == "change" {
-						if ev.id <= last {
-							continue
-						}
-						last = ev.id
-					}
-					write(w, ev)
-				default:
-					more = false
-				}
-			}
+			st.change(ev)
 		case <-sub.reloadDue:
-			// The queued change events are older than the reload; anything else queued still goes.
-			rev := sub.behind.Load()
-			for more := true; more; {
-				select {
-				case ev := <-sub.events:
-					if ev.name == "change" {
-						rev = max(rev, ev.id)
-					} else {
-						write(w, ev)
-					}
-				default:
-					more = false
-				}
-			}
-			if rev > last {
-				last = rev
-				write(w, reloadEvent(rev))
-			}
+			st.reload()
 		case <-sub.presenceDue:
-			if wait := presenceEvery - time.Since(presenceAt); wait > 0 {
-				if presenceLater == nil {
-					presenceLater = time.After(wait)
+			if wait := presenceEvery - time.Since(st.presenceAt); wait > 0 {
+				if st.presenceLater == nil {
+					st.presenceLater = time.After(wait)
 				}
 				continue
 			}
-			writePresence(w, sub.people())
-			presenceAt = time.Now()
-		case <-presenceLater:
-			presenceLater = nil
-			writePresence(w, sub.people())
-			presenceAt = time.Now()
+			st.presence()
+		case <-st.presenceLater:
+			st.presenceLater = nil
+			st.presence()
 		case <-tick.C:
-			w.WriteString(": keep-alive\n\n")
+			st.w.WriteString(": keep-alive\n\n")
 		case at := <-sub.expiry:
-			expireAt(at)
+			st.expireAt(at)
 			continue
-		case <-expired:
-			writeEvent(w, 0, "gone", []byte(linkGoneMessage))
-			flush()
-			return nil
+		case <-st.expired:
+			writeEvent(st.w, 0, "gone", []byte(linkGoneMessage))
+			st.flush()
+			return
 		case <-sub.gone:
-			return nil
-		case <-s.hub.done:
-			return nil
-		case <-ctx.Done():
-			return nil
+			return
+		case <-stop:
+			return
+		case <-gone:
+			return
 		}
-		if err := flush(); err != nil {
-			return nil
+		if err := st.flush(); err != nil {
+			return
 		}
 	}
+}
+
+// change writes the event ev and whatever else is queued behind it, leaving out change events
+// already sent from the history.
+func (st *liveStream) change(ev *event) {
+	for {
+		if ev.name != "change" || ev.id > st.last {
+			if ev.name == "change" {
+				st.last = ev.id
+			}
+			st.write(ev)
+		}
+		select {
+		case ev = <-st.sub.events:
+		default:
+			return
+		}
+	}
+}
+
+// reload tells the client to reload after the stream fell behind. The queued change events are
+// older than the reload; anything else queued still goes.
+func (st *liveStream) reload() {
+	rev := st.sub.behind.Load()
+	for more := true; more; {
+		select {
+		case ev := <-st.sub.events:
+			if ev.name == "change" {
+				rev = max(rev, ev.id)
+			} else {
+				st.write(ev)
+			}
+		default:
+			more = false
+		}
+	}
+	if rev > st.last {
+		st.last = rev
+		st.write(reloadEvent(rev))
+	}
+}
+
+func (st *liveStream) presence() {
+	st.writePresence(st.w, st.sub.people())
+	st.presenceAt = time.Now()
 }
 
 // streamStall is how long a stream's write may wait for its reader.
