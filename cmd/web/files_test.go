@@ -116,20 +116,31 @@ func TestExportEveryFormat(t *testing.T) {
 	}
 }
 
-// A requirement document exported by the CLI reads back as the same requirements.
+// The two markdown documents exported by the CLI read back, together, as the same documents.
 func TestExportRequirementsReadsBack(t *testing.T) {
 	path := writeDesign(t, exampleDesign(t), "hr.json")
-	var md, errOut bytes.Buffer
-	if code := run([]string{"export", "--to", "requirements-md", path}, &md, &errOut); code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut.String())
+	dir := t.TempDir()
+	var paths []string
+	for _, f := range []struct{ format, name string }{{"requirements-md", "dynamodb_requirement.md"}, {"data-model-md", "dynamodb_data_model.md"}} {
+		var md, errOut bytes.Buffer
+		if code := run([]string{"export", "--to", f.format, path}, &md, &errOut); code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut.String())
+		}
+		p := filepath.Join(dir, f.name)
+		if err := os.WriteFile(p, md.Bytes(), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
 	}
-	mdPath := filepath.Join(t.TempDir(), "dynamodb_requirement.md")
-	if err := os.WriteFile(mdPath, md.Bytes(), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	var again bytes.Buffer
-	if code := run([]string{"export", "--to", "requirements-md", mdPath}, &again, &errOut); code != 0 || !bytes.Equal(again.Bytes(), md.Bytes()) {
-		t.Errorf("exit %d; second export differs (%d vs %d bytes)", code, again.Len(), md.Len())
+	for i, format := range []string{"requirements-md", "data-model-md"} {
+		want, err := os.ReadFile(paths[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		var again, errOut bytes.Buffer
+		if code := run(append([]string{"export", "--to", format}, paths...), &again, &errOut); code != 0 || !bytes.Equal(again.Bytes(), want) {
+			t.Errorf("%s: exit %d; second export differs (%d vs %d bytes)", format, code, again.Len(), len(want))
+		}
 	}
 }
 

@@ -168,6 +168,7 @@ var changeKinds = map[string]func(raw json.RawMessage, strict bool) (Change, err
 	SetConsolidationField{}.Kind(): decodeAs[SetConsolidationField],
 	DeleteConsolidation{}.Kind():   decodeAs[DeleteConsolidation],
 	SetConsideration{}.Kind():      decodeAs[SetConsideration],
+	SetProse{}.Kind():              decodeAs[SetProse],
 
 	AddTable{}.Kind():              decodeAs[AddTable],
 	RenameTable{}.Kind():           decodeAs[RenameTable],

@@ -197,6 +197,7 @@ func TestChange_roundTrip(t *testing.T) {
 		designer.SetConsolidationField{ID: "c1", Field: "overlap_pct", Value: "45%"},
 		designer.DeleteConsolidation{ID: "c3"},
 		designer.SetConsideration{Field: "hot_partitions", Value: "Development holds 30 % of employees."},
+		designer.SetProse{Field: "trade_offs", Value: "Salary history is kept apart: it is read by HR alone."},
 
 		designer.AddTable{Name: "Offices", PartitionKey: "office_id", PartitionKeyType: "N"},
 		designer.RenameTable{Table: "Employee", To: "Staff"},
@@ -332,6 +333,7 @@ func TestChange_kindsAreStable(t *testing.T) {
 		"set_consolidation_field": designer.SetConsolidationField{},
 		"delete_consolidation":    designer.DeleteConsolidation{},
 		"set_consideration":       designer.SetConsideration{},
+		"set_prose":               designer.SetProse{},
 
 		"add_table":                    designer.AddTable{},
 		"rename_table":                 designer.RenameTable{},

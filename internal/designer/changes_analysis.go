@@ -235,6 +235,34 @@ func (c SetConsideration) Summary() string {
 }
 func (c SetConsideration) Paths() []string { return []string{"considerations/" + c.Field} }
 
+// SetProse sets one narrative section of the data model (ProseFields).
+type SetProse struct {
+	Field string `json:"field"`
+	Value string `json:"value"`
+}
+
+func (SetProse) Kind() string { return "set_prose" }
+
+func (c SetProse) Apply(d Design) (Design, error) {
+	f, ok := FieldNamed(ProseFields, c.Field)
+	if !ok {
+		return d, Invalid("field", "the data model has no section %q", c.Field)
+	}
+	if err := f.set(&d, &d.Prose, "prose/"+c.Field, c.Value); err != nil {
+		return d, err
+	}
+	return d, nil
+}
+
+func (c SetProse) Summary() string {
+	f, ok := FieldNamed(ProseFields, c.Field)
+	if !ok {
+		f.Label = strings.ReplaceAll(c.Field, "_", " ")
+	}
+	return "Edited the data model's " + f.Label
+}
+func (c SetProse) Paths() []string { return []string{"prose/" + c.Field} }
+
 // Field returns the text under one heading by name.
 func (c Considerations) Field(name string) string {
 	if f, ok := FieldNamed(ConsiderationFields, name); ok {

@@ -2,6 +2,7 @@ package designer_test
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 
 	"dynaloom/internal/designer"
@@ -192,6 +193,36 @@ func TestSetConsideration(t *testing.T) {
 	designertest.RunChangeCases(t, designertest.HRDesign(t), cases)
 }
 
+func TestSetProse(t *testing.T) {
+	t.Parallel()
+	get := func(d designer.Design, key string) string {
+		f, _ := designer.FieldNamed(designer.ProseFields, key)
+		return f.Get(d.Prose)
+	}
+	var cases []designertest.ChangeCase
+	for _, field := range designer.ProseFields {
+		f := field.Key
+		cases = append(cases, designertest.ChangeCase{Name: f, Change: designer.SetProse{Field: f, Value: f + "\r\n- a line "}, Check: func(t *testing.T, before, after designer.Design) {
+			if got := get(after, f); got != f+"\n- a line" {
+				t.Errorf("%s = %q", f, got)
+			}
+			for _, other := range designer.ProseFields {
+				if other.Key != f && get(after, other.Key) != get(before, other.Key) {
+					t.Errorf("%s changed too", other.Key)
+				}
+			}
+			if !slices.Equal(after.Prose.Sections, before.Prose.Sections) {
+				t.Errorf("the kept sections changed")
+			}
+		}})
+	}
+	cases = append(cases,
+		designertest.ChangeCase{Name: "unknown", Change: designer.SetProse{Field: "hot_partitions", Value: "x"}, Field: "field"},
+		designertest.ChangeCase{Name: "control character", Change: designer.SetProse{Field: "trade_offs", Value: "\x07"}, Field: "prose/trade_offs"},
+	)
+	designertest.RunChangeCases(t, designertest.HRDesign(t), cases)
+}
+
 func TestAnalysisChanges_describe(t *testing.T) {
 	t.Parallel()
 	d := designertest.HRDesign(t)
@@ -206,6 +237,7 @@ func TestAnalysisChanges_describe(t *testing.T) {
 		{designer.SetRelationshipField{ID: "r1", Field: "max_count", Value: "400"}, "Set the maximum count of relationship Department → Employee to 400"},
 		{designer.DeleteRelationship{ID: "r1"}, "Deleted relationship Department → Employee"},
 		{designer.SetConsideration{Field: "hot_partitions", Value: "x"}, "Edited the design considerations on hot partitions"},
+		{designer.SetProse{Field: "trade_offs", Value: "x"}, "Edited the data model's trade-offs"},
 		{designer.AddEntity{Name: "Order"}, `Added entity "Order"`},
 		{designer.RenameEntity{Entity: "User", To: "Customer"}, `Renamed entity "User" to "Customer"`},
 	}

@@ -89,8 +89,14 @@ func restorePath(d, from Design, p string) (Design, error) {
 			return d, Invalid("paths", "no design consideration %q", rest)
 		}
 		d.Considerations = c
-	case head == "prose":
+	case head == "prose" && rest == "":
 		d.Prose = from.Prose
+	case head == "prose":
+		p, ok := withMember(d.Prose, from.Prose, rest)
+		if !ok {
+			return d, Invalid("paths", "no data model section %q", rest)
+		}
+		d.Prose = p
 	case head == "entities" && rest == "":
 		d.Entities = from.Entities
 	case head == "entities":

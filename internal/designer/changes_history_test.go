@@ -35,6 +35,7 @@ func TestUndoChange_equalsTheHistoryWithoutTheChange(t *testing.T) {
 		{designer.MovePattern{ID: "ap16", To: 0}, notes},
 		{designer.SetAggregateField{ID: "ag1", Field: "justification", Value: "Read together"}, notes},
 		{designer.SetConsideration{Field: "hot_partitions", Value: "Development holds 30 %."}, notes},
+		{designer.SetProse{Field: "trade_offs", Value: "Salaries apart."}, designer.SetProse{Field: "design_philosophy", Value: "Employee first."}},
 		{designer.SetTableField{Table: "Employee", Field: "purpose", Value: "People"}, designer.SetTableField{Table: "Department", Field: "purpose", Value: "Units"}},
 		{designer.RenameTable{Table: "TitleHistory", To: "Titles"}, notes},
 		{designer.DeleteTable{Table: "TitleHistory"}, designer.SetTableField{Table: "Employee", Field: "purpose", Value: "People"}},

@@ -347,6 +347,17 @@ var ConsiderationField = struct {
 
 var ConsiderationFields = fieldsOf[Considerations](ConsiderationField)
 
+// ProseField names the data model's narrative sections, as SetProse and paths name them;
+// ProseFields lists them in the order the data model document writes them.
+var ProseField = struct{ DesignPhilosophy, AggregateDecisions, HotPartitionAnalysis, TradeOffs Field[Prose] }{
+	DesignPhilosophy:     proseField("design_philosophy", "design philosophy", func(p *Prose) *string { return &p.DesignPhilosophy }).titled("Design philosophy & approach"),
+	AggregateDecisions:   proseField("aggregate_decisions", "aggregate design decisions", func(p *Prose) *string { return &p.AggregateDecisions }),
+	HotPartitionAnalysis: proseField("hot_partition_analysis", "hot partition analysis", func(p *Prose) *string { return &p.HotPartitions }),
+	TradeOffs:            proseField("trade_offs", "trade-offs", func(p *Prose) *string { return &p.TradeOffs }).titled("Trade-offs and optimizations"),
+}
+
+var ProseFields = fieldsOf[Prose](ProseField)
+
 // TableField names the fields SetTableField sets. The billing mode may be written "on-demand" or
 // "provisioned"; a blank TTL attribute turns TTL off.
 var TableField = struct {

@@ -127,6 +127,13 @@ func TestFieldTables(t *testing.T) {
 		}, func(k, v string) Change { return SetConsideration{Field: k, Value: v} },
 			func(d Design) Considerations { return d.Considerations })
 	})
+	t.Run("prose", func(t *testing.T) {
+		checkFields(t, ProseFields, map[string]string{
+			"design_philosophy": "aggregates first", "aggregate_decisions": "orders with items", "hot_partition_analysis": "spread by user",
+			"trade_offs": "storage for reads",
+		}, func(k, v string) Change { return SetProse{Field: k, Value: v} },
+			func(d Design) Prose { return d.Prose })
+	})
 	t.Run("tables", func(t *testing.T) {
 		checkFields(t, TableFields, map[string]string{
 			"purpose": "orders", "aggregate_boundary": "a user", "partition_key_justification": "spreads",

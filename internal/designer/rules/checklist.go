@@ -1,16 +1,21 @@
 package rules
 
 import (
+	"cmp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"dynaloom/internal/designer"
 )
 
-// ChecklistItem is one line of a seed checklist, ticked by the tool.
+// ChecklistItem is one line of a seed checklist, ticked by the tool. Path, on a line not ticked,
+// names the field that would tick it, as a finding's path does: the field at fault of the first
+// finding that unticks it, else the first thing the line asks for that is not there yet.
 type ChecklistItem struct {
 	Item string `json:"item"`
 	OK   bool   `json:"ok"`
+	Path string `json:"path,omitempty"`
 }
 
 // Checklists are the seed's two checklists: the requirement document's "Validation Checklist" and
@@ -20,6 +25,10 @@ type Checklists struct {
 	DataModel    []ChecklistItem `json:"data_model"`
 }
 
+// Checklist returns the seed's checklists of d: BuildChecklists of d and Validate(d). The
+// Validation step, the API and both markdown exports show it, so they agree line by line.
+func Checklist(d designer.Design) Checklists { return BuildChecklists(d, Validate(d)) }
+
 // BuildChecklists ticks the seed's checklist lines from the findings of Validate(d) and the design.
 //
 // A line is ticked when no error or warning of the codes behind it was found (RULES.md "The seed
@@ -28,105 +37,197 @@ type Checklists struct {
 // Advice (info) never unticks a line: a justified deviation from the thresholds is what the seed
 // asks for. Codes that no rule reports yet (CAP) are listed so the lines tighten when those rules
 // arrive; until then the content condition does the checking.
+//
+// Each line is worked out as the path of what it still needs, in the order a person would fill
+// it in; a line needing nothing is ticked.
 func BuildChecklists(d designer.Design, findings []Finding) Checklists {
-	blocked := map[string]bool{}
+	// blocked is the path of the first error or warning of each code.
+	blocked := map[string]string{}
 	for _, f := range findings {
-		if f.Severity != SeverityInfo {
-			blocked[f.Code] = true
+		if _, seen := blocked[f.Code]; !seen && f.Severity != SeverityInfo {
+			blocked[f.Code] = f.Path
 		}
 	}
-	noneOf := func(codes ...string) bool {
-		return !slices.ContainsFunc(codes, func(c string) bool { return blocked[c] })
+	// firstOf returns the first path given that is not empty: what the line needs first.
+	firstOf := func(needs ...func() string) string {
+		for _, need := range needs {
+			if p := need(); p != "" {
+				return p
+			}
+		}
+		return ""
 	}
-	tick := func(item string, ok bool) ChecklistItem { return ChecklistItem{Item: item, OK: ok} }
-	patterns := len(d.Patterns) > 0
-	tables := len(d.Tables) > 0
+	// findingOf needs no finding of the codes; a finding without a path points at the list of
+	// findings.
+	findingOf := func(codes ...string) func() string {
+		return func() string {
+			for _, c := range codes {
+				if p, ok := blocked[c]; ok {
+					return cmp.Or(p, "findings")
+				}
+			}
+			return ""
+		}
+	}
+	given := func(text, path string) func() string {
+		return func() string {
+			if textGiven(text) {
+				return ""
+			}
+			return path
+		}
+	}
+	some := func(n int, path string) func() string {
+		return func() string {
+			if n > 0 {
+				return ""
+			}
+			return path
+		}
+	}
+	line := func(item, path string) ChecklistItem { return ChecklistItem{Item: item, OK: path == "", Path: path} }
+	patterns := some(len(d.Patterns), "access_patterns")
+	tables := some(len(d.Tables), "tables")
+	aggregates := some(len(d.Aggregates), "aggregates")
+	consolidations := some(len(d.Consolidations), "consolidations")
 
 	return Checklists{
 		Requirements: []ChecklistItem{
 			// Prose only: the overview's domain and scale are written.
-			tick("Application domain and scale documented",
-				textGiven(d.Overview.Domain) && textGiven(d.Overview.Scale)),
+			line("Application domain and scale documented",
+				firstOf(given(d.Overview.Domain, "overview/domain"), given(d.Overview.Scale, "overview/scale"))),
 			// Entities exist, and relationships too once there are two entities to relate.
-			tick("All entities and relationships mapped",
-				len(d.Entities) > 0 && (len(d.Entities) == 1 || len(d.Relationships) > 0)),
+			line("All entities and relationships mapped", firstOf(some(len(d.Entities), "entities"), func() string {
+				if len(d.Entities) == 1 || len(d.Relationships) > 0 {
+					return ""
+				}
+				return "relationships"
+			})),
 			// REQ006; every aggregate analysis has a decision.
-			tick("Aggregate boundaries identified based on access patterns",
-				noneOf("REQ006") && len(d.Aggregates) > 0 && everyRow(d.Aggregates, func(a designer.AggregateAnalysis) bool { return a.Decision != "" })),
+			line("Aggregate boundaries identified based on access patterns",
+				firstOf(findingOf("REQ006"), aggregates, firstRow(d.Aggregates, func(a designer.AggregateAnalysis) string {
+					return given(a.Decision, "aggregates/"+a.ID+"/decision")()
+				}))),
 			// REQ007; every aggregate's identifying check is answered in full.
-			tick("Identifying relationships checked for consolidation opportunities",
-				noneOf("REQ007") && len(d.Aggregates) > 0 && everyRow(d.Aggregates, identifyingAnswered)),
+			line("Identifying relationships checked for consolidation opportunities",
+				firstOf(findingOf("REQ007"), aggregates, firstRow(d.Aggregates, identifyingUnanswered))),
 			// Every consolidation candidate has a decision.
-			tick("Table consolidation analysis completed",
-				len(d.Consolidations) > 0 && everyRow(d.Consolidations, func(c designer.ConsolidationReview) bool { return c.Decision != "" })),
+			line("Table consolidation analysis completed",
+				firstOf(consolidations, firstRow(d.Consolidations, func(c designer.ConsolidationReview) string {
+					return given(c.Decision, "consolidations/"+c.ID+"/decision")()
+				}))),
 			// REQ001, REQ004.
-			tick("Every access pattern has: RPS (avg/peak), latency SLO, consistency, expected result bound, item size band",
-				noneOf("REQ001", "REQ004") && patterns),
+			line("Every access pattern has: RPS (avg/peak), latency SLO, consistency, expected result bound, item size band",
+				firstOf(findingOf("REQ001", "REQ004"), patterns)),
 			// REQ003; every pattern has a type, since an untyped one is neither read nor write.
-			tick("Write pattern exists for every read pattern (and vice versa) unless USER explicitly declines",
-				noneOf("REQ003") && patterns && everyRow(d.Patterns, func(p designer.Pattern) bool { return p.Type != "" })),
+			line("Write pattern exists for every read pattern (and vice versa) unless USER explicitly declines",
+				firstOf(findingOf("REQ003"), patterns, firstRow(d.Patterns, func(p designer.Pattern) string {
+					return given(p.Type, patternPath(p, "type"))()
+				}))),
 			// Prose only: the scratchpad's hot partition concerns are written.
-			tick("Hot partition risks evaluated", textGiven(d.Considerations.HotPartitions)),
+			line("Hot partition risks evaluated", given(d.Considerations.HotPartitions, "considerations/hot_partitions")()),
 			// REQ008; every candidate has the overlap the rules need and a decision.
-			tick("Consolidation framework applied; candidates reviewed",
-				noneOf("REQ008") && len(d.Consolidations) > 0 && everyRow(d.Consolidations, func(c designer.ConsolidationReview) bool {
-					return c.OverlapPct != nil && c.Decision != ""
-				})),
+			line("Consolidation framework applied; candidates reviewed",
+				firstOf(findingOf("REQ008"), consolidations, firstRow(d.Consolidations, func(c designer.ConsolidationReview) string {
+					if c.OverlapPct == nil {
+						return "consolidations/" + c.ID + "/overlap_pct"
+					}
+					return given(c.Decision, "consolidations/"+c.ID+"/decision")()
+				}))),
 			// Prose only: at least one scratchpad heading is written.
-			tick("Design considerations captured (subject to final validation)", considerationsWritten(d.Considerations)),
+			line("Design considerations captured (subject to final validation)", func() string {
+				if considerationsWritten(d.Considerations) {
+					return ""
+				}
+				return "considerations/hot_partitions"
+			}()),
 		},
 		DataModel: []ChecklistItem{
 			// Prose only: the design philosophy is written.
-			tick("Reasoned step-by-step through design decisions, applying Important DynamoDB Context, Core Design Philosophy, and optimizing using Design Patterns",
-				textGiven(d.Prose.DesignPhilosophy)),
+			line("Reasoned step-by-step through design decisions, applying Important DynamoDB Context, Core Design Philosophy, and optimizing using Design Patterns",
+				given(d.Prose.DesignPhilosophy, "prose/design_philosophy")()),
 			// REQ006; the aggregate decisions are written and every table states its boundary.
-			tick("Aggregate boundaries clearly defined based on access pattern analysis",
-				noneOf("REQ006") && textGiven(d.Prose.AggregateDecisions) && tables && everyRow(d.Tables, func(t designer.Table) bool { return textGiven(t.AggregateBoundary) })),
+			line("Aggregate boundaries clearly defined based on access pattern analysis",
+				firstOf(findingOf("REQ006"), given(d.Prose.AggregateDecisions, "prose/aggregate_decisions"), tables,
+					firstRow(d.Tables, func(t designer.Table) string {
+						return given(t.AggregateBoundary, tableFieldPath(t, "aggregate_boundary"))()
+					}))),
 			// MAP001, MAP002, MAP003, MAP012; every pattern is solved with an operation, or served
 			// outside DynamoDB.
-			tick("Every access pattern solved or alternative provided",
-				noneOf("MAP001", "MAP002", "MAP003", "MAP012") && patterns && everyRow(d.Patterns, solvedOrOutside)),
+			line("Every access pattern solved or alternative provided",
+				firstOf(findingOf("MAP001", "MAP002", "MAP003", "MAP012"), patterns, firstRow(d.Patterns, unsolved))),
 			// MOD016 (an index no pattern reads through), REQ007; a design without tables has no
 			// indexes to judge.
-			tick("Unnecessary GSIs are removed and solved with an identifying relationship",
-				noneOf("MOD016", "REQ007") && tables),
+			line("Unnecessary GSIs are removed and solved with an identifying relationship",
+				firstOf(findingOf("MOD016", "REQ007"), tables)),
 			// Every table and index has its purpose and key (and projection) justifications.
-			tick("All tables and GSIs documented with full justification", tables && everyRow(d.Tables, tableJustified)),
+			line("All tables and GSIs documented with full justification", firstOf(tables, firstRow(d.Tables, tableUnjustified))),
 			// CAP001, CAP002; the hot partition analysis is written.
-			tick("Hot partition analysis completed",
-				noneOf("CAP001", "CAP002") && textGiven(d.Prose.HotPartitions)),
+			line("Hot partition analysis completed",
+				firstOf(findingOf("CAP001", "CAP002"), given(d.Prose.HotPartitions, "prose/hot_partition_analysis"))),
 			// Every table has its capacity planning written.
-			tick("Cost estimates provided for high-volume operations",
-				tables && everyRow(d.Tables, func(t designer.Table) bool { return textGiven(t.Capacity) })),
+			line("Cost estimates provided for high-volume operations",
+				firstOf(tables, firstRow(d.Tables, func(t designer.Table) string { return given(t.Capacity, tableFieldPath(t, "capacity_notes"))() }))),
 			// Prose only: the trade-offs are written.
-			tick("Trade-offs explicitly documented and justified", textGiven(d.Prose.TradeOffs)),
+			line("Trade-offs explicitly documented and justified", given(d.Prose.TradeOffs, "prose/trade_offs")()),
 			// Every pattern served outside DynamoDB says how, in its mapping notes or considerations.
-			tick("Integration patterns detailed for non-DynamoDB functionality",
-				patterns && everyRow(d.Patterns, func(p designer.Pattern) bool {
-					return p.Status != designer.StatusOutside || textGiven(p.Mapping.Notes) || textGiven(p.Considerations)
-				})),
+			line("Integration patterns detailed for non-DynamoDB functionality",
+				firstOf(patterns, firstRow(d.Patterns, func(p designer.Pattern) string {
+					if p.Status != designer.StatusOutside || textGiven(p.Mapping.Notes) || textGiven(p.Considerations) {
+						return ""
+					}
+					return patternPath(p, "mapping/notes")
+				}))),
 			// MAP004; some pattern is mapped, and no mapped operation is a Scan.
-			tick("No Scans used to solve access patterns",
-				noneOf("MAP004") && anyOperation(d) && everyRow(d.Patterns, func(p designer.Pattern) bool {
-					return !slices.ContainsFunc(p.Mapping.Operations, func(op designer.Operation) bool { return op.Op == "Scan" })
-				})),
+			line("No Scans used to solve access patterns",
+				firstOf(findingOf("MAP004"), patterns, func() string {
+					if anyOperation(d) {
+						return ""
+					}
+					return patternPath(d.Patterns[0], "mapping")
+				}, firstRow(d.Patterns, func(p designer.Pattern) string {
+					if i := slices.IndexFunc(p.Mapping.Operations, func(op designer.Operation) bool { return op.Op == "Scan" }); i >= 0 {
+						return patternPath(p, "mapping/operations/"+strconv.Itoa(i))
+					}
+					return ""
+				}))),
 			// MAP012; the model refers to the requirements: every operation names a table of the
 			// design, and every entity a pattern or the SK taxonomy names is a declared entity.
-			tick("Cross-referenced against `dynamodb_requirement.md` for accuracy",
-				noneOf("MAP012") && patterns && tables && crossReferenced(d)),
+			line("Cross-referenced against `dynamodb_requirement.md` for accuracy",
+				firstOf(findingOf("MAP012"), patterns, tables, func() string { return notCrossReferenced(d) })),
 		},
 	}
 }
 
-func textGiven(s string) bool { return strings.TrimSpace(s) != "" }
-
-func everyRow[T any](rows []T, ok func(T) bool) bool {
-	return !slices.ContainsFunc(rows, func(r T) bool { return !ok(r) })
+// firstRow returns what the first row needing something needs.
+func firstRow[T any](rows []T, need func(T) string) func() string {
+	return func() string {
+		for _, r := range rows {
+			if p := need(r); p != "" {
+				return p
+			}
+		}
+		return ""
+	}
 }
 
-func identifyingAnswered(a designer.AggregateAnalysis) bool {
-	c := a.Identifying
-	return c.ChildIndependent != nil && c.ParentIDKnown != nil && c.SeparateTablePlanned != nil
+func patternPath(p designer.Pattern, field string) string { return patternFieldPath(p, field) }
+
+func tableFieldPath(t designer.Table, field string) string { return tablePath(t) + "/" + field }
+
+func textGiven(s string) bool { return strings.TrimSpace(s) != "" }
+
+func identifyingUnanswered(a designer.AggregateAnalysis) string {
+	c, at := a.Identifying, "aggregates/"+a.ID+"/"
+	switch {
+	case c.ChildIndependent == nil:
+		return at + "child_independent"
+	case c.ParentIDKnown == nil:
+		return at + "parent_id_known"
+	case c.SeparateTablePlanned == nil:
+		return at + "separate_table_planned"
+	}
+	return ""
 }
 
 func considerationsWritten(c designer.Considerations) bool {
@@ -134,23 +235,52 @@ func considerationsWritten(c designer.Considerations) bool {
 		textGiven(c.ItemCollections) || textGiven(c.MultiEntityQueries) || textGiven(c.Denormalization)
 }
 
-func solvedOrOutside(p designer.Pattern) bool {
-	return p.Status == designer.StatusOutside || (p.Status == designer.StatusSolved && len(p.Mapping.Operations) > 0)
+// unsolved is where pattern p is still to be solved: its mapping without an operation, its status
+// when it has one; nothing when it is solved or served outside DynamoDB.
+func unsolved(p designer.Pattern) string {
+	switch {
+	case p.Status == designer.StatusOutside || (p.Status == designer.StatusSolved && len(p.Mapping.Operations) > 0):
+		return ""
+	case len(p.Mapping.Operations) == 0:
+		return patternPath(p, "mapping")
+	}
+	return patternPath(p, "status")
 }
 
 func anyOperation(d designer.Design) bool {
 	return slices.ContainsFunc(d.Patterns, func(p designer.Pattern) bool { return len(p.Mapping.Operations) > 0 })
 }
 
-func tableJustified(t designer.Table) bool {
-	keysJustified := textGiven(t.Purpose) && textGiven(t.PartitionKeyWhy) && (t.SortKey == nil || textGiven(t.SortKeyWhy))
-	return keysJustified && everyRow(t.GSIs, func(ix designer.Index) bool {
-		return textGiven(ix.Purpose) && textGiven(ix.PartitionKeyWhy) && (len(ix.SortKey) == 0 || textGiven(ix.SortKeyWhy)) &&
-			textGiven(ix.ProjectionWhy)
-	})
+// tableUnjustified is the first justification of table t or one of its GSIs still to be written.
+func tableUnjustified(t designer.Table) string {
+	need := []struct{ text, field string }{{t.Purpose, "purpose"}, {t.PartitionKeyWhy, "partition_key_justification"}}
+	if t.SortKey != nil {
+		need = append(need, struct{ text, field string }{t.SortKeyWhy, "sort_key_justification"})
+	}
+	for _, n := range need {
+		if !textGiven(n.text) {
+			return tableFieldPath(t, n.field)
+		}
+	}
+	for i := range t.GSIs {
+		ix := &t.GSIs[i]
+		need := []struct{ text, field string }{{ix.Purpose, "purpose"}, {ix.PartitionKeyWhy, "partition_key_justification"}}
+		if len(ix.SortKey) > 0 {
+			need = append(need, struct{ text, field string }{ix.SortKeyWhy, "sort_key_justification"})
+		}
+		need = append(need, struct{ text, field string }{ix.ProjectionWhy, "projection_justification"})
+		for _, n := range need {
+			if !textGiven(n.text) {
+				return indexPath(t, ix) + "/" + n.field
+			}
+		}
+	}
+	return ""
 }
 
-func crossReferenced(d designer.Design) bool {
+// notCrossReferenced is the first name the model uses that the requirements do not declare: an
+// SK-taxonomy entity, a pattern's entity or an operation's table.
+func notCrossReferenced(d designer.Design) string {
 	entities := make(map[string]bool, len(d.Entities))
 	for _, e := range d.Entities {
 		entities[e.Name] = true
@@ -158,12 +288,22 @@ func crossReferenced(d designer.Design) bool {
 	tables := make(map[string]bool, len(d.Tables))
 	for _, t := range d.Tables {
 		tables[t.Name] = true
-		if !everyRow(t.EntityTypes, func(et designer.EntityType) bool { return entities[et.Entity] }) {
-			return false
+	}
+	for _, t := range d.Tables {
+		for i, et := range t.EntityTypes {
+			if !entities[et.Entity] {
+				return tableFieldPath(t, "entity_types/"+strconv.Itoa(i)+"/entity")
+			}
 		}
 	}
-	return everyRow(d.Patterns, func(p designer.Pattern) bool {
-		return everyRow(p.Entities, func(e string) bool { return entities[e] }) &&
-			everyRow(p.Mapping.Operations, func(op designer.Operation) bool { return tables[op.Table] })
-	})
+	for _, p := range d.Patterns {
+		if !slices.ContainsFunc(p.Entities, func(e string) bool { return !entities[e] }) {
+			if i := slices.IndexFunc(p.Mapping.Operations, func(op designer.Operation) bool { return !tables[op.Table] }); i >= 0 {
+				return patternPath(p, "mapping/operations/"+strconv.Itoa(i)+"/table")
+			}
+			continue
+		}
+		return patternPath(p, "entities")
+	}
+	return ""
 }

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -139,5 +140,72 @@ func TestBuildChecklists_ticksFollowFindingsAndContent(t *testing.T) {
 				t.Errorf("%q ticked = %v, want %v (findings %q)", tt.line, got, tt.want, findingKeys(Validate(d)))
 			}
 		})
+	}
+}
+
+// fillChange is the change a person makes by writing in the text field at path, or false when the
+// path names no text field of the data model's write-up, a table or an index.
+func fillChange(path, text string) (designer.Change, bool) {
+	parts := strings.Split(path, "/")
+	switch {
+	case len(parts) == 2 && parts[0] == "prose":
+		return designer.SetProse{Field: parts[1], Value: text}, true
+	case len(parts) == 3 && parts[0] == "tables":
+		return designer.SetTableField{Table: parts[1], Field: parts[2], Value: text}, true
+	case len(parts) == 5 && parts[0] == "tables" && parts[2] == "indexes":
+		return designer.SetIndexField{Table: parts[1], Index: parts[3], Field: parts[4], Value: text}, true
+	}
+	return nil, false
+}
+
+// With every narrative section and justification blank, each unticked line names the field that
+// ticks it: writing in the fields the lines name, one at a time, ticks them all but the line the
+// example leaves open (pattern 7 is at risk), and every line ticked has no path.
+func TestBuildChecklists_theFieldNamedTicksTheLine(t *testing.T) {
+	t.Parallel()
+	d := designertest.HRDesign(t)
+	d.Prose = designer.Prose{}
+	for i := range d.Tables {
+		tb := &d.Tables[i]
+		tb.Purpose, tb.PartitionKeyWhy, tb.SortKeyWhy, tb.AggregateBoundary, tb.Capacity = "", "", "", "", ""
+		for j := range tb.GSIs {
+			ix := &tb.GSIs[j]
+			ix.Purpose, ix.PartitionKeyWhy, ix.SortKeyWhy, ix.ProjectionWhy = "", "", "", ""
+		}
+	}
+	var filled []string
+	for range 100 {
+		c := Checklist(d)
+		i := slices.IndexFunc(c.DataModel, func(it ChecklistItem) bool {
+			return !it.OK && !strings.HasPrefix(it.Item, "Every access pattern solved")
+		})
+		for _, it := range append(c.Requirements, c.DataModel...) {
+			if it.OK == (it.Path != "") {
+				t.Fatalf("line %q: ok %v with path %q", it.Item, it.OK, it.Path)
+			}
+		}
+		if i < 0 {
+			break
+		}
+		change, ok := fillChange(c.DataModel[i].Path, "Written by the team.")
+		if !ok {
+			t.Fatalf("line %q points at %q, which is not a field to write in", c.DataModel[i].Item, c.DataModel[i].Path)
+		}
+		next, err := change.Apply(d)
+		if err != nil {
+			t.Fatalf("filling %s for %q: %v", c.DataModel[i].Path, c.DataModel[i].Item, err)
+		}
+		d = next
+		filled = append(filled, c.DataModel[i].Path)
+	}
+	for _, it := range Checklist(d).DataModel {
+		if want := !strings.HasPrefix(it.Item, "Every access pattern solved"); it.OK != want {
+			t.Errorf("after filling %q, %q ticked = %v", filled, it.Item, it.OK)
+		}
+	}
+	for _, want := range []string{"prose/design_philosophy", "prose/trade_offs", "tables/Employee/indexes/EmployeesByTitle/partition_key_justification"} {
+		if !slices.Contains(filled, want) {
+			t.Errorf("the walk never asked for %s: %q", want, filled)
+		}
 	}
 }

@@ -64,9 +64,10 @@ import (
 // consolidation analyses, pattern RPS and key requirements), an operation's expected results,
 // attribute generators, sample item ids, the attribute list of a projection other than INCLUDE,
 // and patterns numbered below 1 (two patterns with one number read back as one). The Validation
-// Results are therefore BuildChecklists(Validate) of the design as the document holds it
-// (dataModelView), so that reading the document back gives the same checklist: lines that need the
-// requirements, such as the cross-reference, stay unticked. Table and index names are DynamoDB
+// Results are rules.Checklist of the whole design, as the Validation step and the API show it, so
+// lines that read the requirements (the cross-reference, the aggregate analyses, the RPS behind
+// hot partitions) come back the same only when the requirement document is read beside this one.
+// Table and index names are DynamoDB
 // names ([A-Za-z0-9_.-]); other names are written but may not read back. Prose is markdown and is
 // written as the team wrote it, HTML included, as the requirement document does.
 
@@ -137,8 +138,7 @@ func Export(d designer.Design) []byte {
 
 	w.heading(validationHead)
 	w.line("")
-	view := dataModelView(d)
-	for _, item := range rules.BuildChecklists(view, rules.Validate(view)).DataModel {
+	for _, item := range rules.Checklist(d).DataModel {
 		mark := "[ ]"
 		if item.OK {
 			mark = "[x]"
@@ -210,56 +210,6 @@ func placeSections(d designer.Design) []proseSlot {
 			out[i] = proseSlot{kind: sectionTableDesigns}
 		default:
 			out[i] = proseSlot{kind: kind}
-		}
-	}
-	return out
-}
-
-// dataModelView is d as the data model document holds it, so that the Validation Results are the
-// same before and after a round trip: no requirements, patterns reduced to their mapping, prose
-// sections merged into the narrative they are written under.
-func dataModelView(d designer.Design) designer.Design {
-	v := designer.Design{Name: d.Name, Prose: designer.Prose{
-		DesignPhilosophy:   d.Prose.DesignPhilosophy,
-		AggregateDecisions: d.Prose.AggregateDecisions,
-		HotPartitions:      d.Prose.HotPartitions,
-		TradeOffs:          d.Prose.TradeOffs,
-	}}
-	for i, slot := range placeSections(d) {
-		target := proseField(&v.Prose, slot.kind)
-		if target == nil {
-			v.Prose.Sections = append(v.Prose.Sections, d.Prose.Sections[i])
-			continue
-		}
-		if body := markdown.ProseBody(d.Prose.Sections[i].Body); body != "" {
-			*target = strings.TrimSpace(*target + "\n\n" + body)
-		}
-	}
-	v.Tables = make([]designer.Table, len(d.Tables))
-	for i, t := range d.Tables {
-		t.Attributes = slices.Clone(t.Attributes)
-		for j := range t.Attributes {
-			t.Attributes[j].Generator = nil
-		}
-		t.GSIs, t.LSIs = includeListsOnly(t.GSIs), includeListsOnly(t.LSIs)
-		v.Tables[i] = t
-	}
-	for _, p := range mappedPatterns(d) {
-		v.Patterns = append(v.Patterns, designer.Pattern{
-			Number: p.Number, Description: p.Description, Status: p.Status,
-			Mapping: designer.Mapping{Operations: withoutExpected(p.Mapping.Operations), Notes: p.Mapping.Notes, Source: p.Mapping.Source},
-		})
-	}
-	return designer.Normalize(v)
-}
-
-// includeListsOnly returns the indexes without the attribute lists of projections other than
-// INCLUDE, which the document does not hold.
-func includeListsOnly(ixs []designer.Index) []designer.Index {
-	out := slices.Clone(ixs)
-	for i := range out {
-		if out[i].Projection.Type != designer.Include {
-			out[i].Projection.Attributes = nil
 		}
 	}
 	return out

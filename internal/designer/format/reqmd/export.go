@@ -2,7 +2,6 @@ package reqmd
 
 import (
 	"bytes"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -121,9 +120,10 @@ var (
 )
 
 // Export writes d as a dynamodb_requirement.md in the seed template. The output is
-// deterministic. Tables, sample items and mappings belong to the data model and are not written;
-// the Validation Checklist is computed from what the document holds, so that reading the document
-// back gives the same checklist.
+// deterministic. Tables, sample items and mappings belong to the data model and are not written.
+// The Validation Checklist is rules.Checklist of the whole design, as the Validation step and the
+// API show it; lines that read the data model (the identifying-relationship check looks at the
+// tables) come back the same when the document is read with the data model beside it.
 func Export(d designer.Design) []byte {
 	w := writer{sections: d.Prose.Sections, used: make([]bool, len(d.Prose.Sections))}
 	title := titleSession
@@ -215,8 +215,7 @@ func Export(d designer.Design) []byte {
 	}
 
 	w.heading(2, titleChecklist)
-	view := requirementsView(d)
-	for _, item := range rules.BuildChecklists(view, rules.Validate(view)).Requirements {
+	for _, item := range rules.Checklist(d).Requirements {
 		mark := "[ ]"
 		if item.OK {
 			mark = "[x]"
@@ -225,19 +224,6 @@ func Export(d designer.Design) []byte {
 	}
 	w.prose(titleChecklist)
 	return w.buf.Bytes()
-}
-
-// requirementsView is d without what the requirement document does not hold (tables, mappings,
-// the data model's prose), so its checklist is the same before and after a round trip.
-func requirementsView(d designer.Design) designer.Design {
-	d.Tables = nil
-	d.Prose = designer.Prose{Sections: d.Prose.Sections}
-	d.Comments = nil
-	d.Patterns = slices.Clone(d.Patterns)
-	for i := range d.Patterns {
-		d.Patterns[i].Mapping = designer.Mapping{}
-	}
-	return d
 }
 
 type writer struct {
