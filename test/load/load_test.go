@@ -7,6 +7,8 @@
 //
 //	go test ./test/load -run TestLoad -load -v
 //
+// and -load.edits runs only its first section, the cell edits (under a minute).
+//
 // Edit → verdict is timed beside dynalite, installed with `npm ci --prefix test/oracle`; without
 // it that row says why it is missing.
 package load
@@ -23,6 +25,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -39,7 +42,10 @@ import (
 	"dynaloom/internal/storage"
 )
 
-var enabled = flag.Bool("load", false, "run the load test (loopback only, a few minutes)")
+var (
+	enabled   = flag.Bool("load", false, "run the load test (loopback only, a few minutes)")
+	editsOnly = flag.Bool("load.edits", false, "with -load, run only the cell edit section (under a minute)")
+)
 
 // The designs measured, as issue 14 names them.
 var (
@@ -77,31 +83,25 @@ func TestLoad(t *testing.T) {
 
 	// (1) One cell edit, through the page's form and through the change API, and (4) what it adds
 	// to the database.
-	for _, path := range []struct {
-		name string
-		edit func(ctx context.Context, d design, table string, i int) error
-	}{
-		{"page form", func(ctx context.Context, d design, table string, i int) error {
-			_, _, err := a.editCell(ctx, d.edit, table, "i2", fmt.Sprint("edit ", i))
-			return err
-		}},
-		{"change API", func(ctx context.Context, d design, table string, i int) error {
-			_, err := a.postChange(ctx, d.edit, table, "i2", fmt.Sprint("api ", i))
-			return err
-		}},
-	} {
-		smallEdit := a.editLoop(t, 300, 20*time.Second, func(i int) error { return path.edit(ctx, small, "Table00", i) })
+	for _, path := range []string{pageForm, changeAPI} {
+		smallEdit := a.editLoop(t, ctx, editRun{Path: path, Token: small.edit, Table: "Table00", N: 300, Limit: 20 * time.Second})
 		usedBefore := a.dbUsed(t)
-		mediumEdit := a.editLoop(t, 100, 40*time.Second, func(i int) error { return path.edit(ctx, medium, "Table01", i) })
+		mediumEdit := a.editLoop(t, ctx, editRun{Path: path, Token: medium.edit, Table: "Table01", N: 100, Limit: 40 * time.Second})
 		perChange := float64(a.dbUsed(t)-usedBefore) / float64(len(mediumEdit.wall))
 		changeRow := a.changeRowBytes(t, medium, len(mediumEdit.wall))
-		what := "cell edit (" + path.name + "), "
+		what := "cell edit (" + path + "), "
 		rep.add(what+"4 KB design, wall p50 (p99)", smallEdit.wall.both(), "bare commit p50 (p99)", commit.wall.both(), smallEdit.wall.median()/commit.wall.median(), "—")
-		rep.add(what+"4 KB design, CPU per edit", ms(smallEdit.cpu), "bare commit CPU", ms(commit.cpu), smallEdit.cpu/commit.cpu, "—")
+		rep.add(what+"4 KB design, server CPU per edit", ms(smallEdit.cpu), "bare commit CPU", ms(commit.cpu), smallEdit.cpu/commit.cpu, "—")
 		rep.add(what+kb(medium.bytes)+" design, wall p50 (p99)", mediumEdit.wall.both(), "bare commit p50 (p99)", commit.wall.both(), mediumEdit.wall.median()/commit.wall.median(), "—")
-		rep.add(what+kb(medium.bytes)+" design, CPU per edit", ms(mediumEdit.cpu), "bare commit CPU", ms(commit.cpu), mediumEdit.cpu/commit.cpu, "≤ 2×")
-		rep.add(what+"CPU, "+kb(medium.bytes)+" vs 4 KB design", ms(mediumEdit.cpu), "4 KB edit CPU", ms(smallEdit.cpu), mediumEdit.cpu/smallEdit.cpu, "≤ 1.5×")
-		rep.add("history: DB bytes per cell edit ("+path.name+")", kb(int(perChange)), "stored change row", kb(changeRow), perChange/float64(changeRow), "≤ 2 KB")
+		rep.add(what+kb(medium.bytes)+" design, server CPU per edit", ms(mediumEdit.cpu), "bare commit CPU", ms(commit.cpu), mediumEdit.cpu/commit.cpu, "≤ 2×")
+		rep.add(what+"server CPU, "+kb(medium.bytes)+" vs 4 KB design", ms(mediumEdit.cpu), "4 KB edit CPU", ms(smallEdit.cpu), mediumEdit.cpu/smallEdit.cpu, "≤ 1.5×")
+		rep.add("history: DB bytes per cell edit ("+path+")", kb(int(perChange)), "stored change row", kb(changeRow), perChange/float64(changeRow), "≤ 2 KB")
+		rep.note("cell edit (%s): the client, a process of its own, took %s of CPU per edit on the 4 KB design and %s on the %s one (not counted above)",
+			path, ms(smallEdit.clientCPU), ms(mediumEdit.clientCPU), kb(medium.bytes))
+	}
+	if *editsOnly {
+		rep.print(os.Stdout)
+		return
 	}
 	changeRow := a.changeRowBytes(t, medium, 100)
 
@@ -417,11 +417,99 @@ func (a *app) editCell(ctx context.Context, token, table, id, value string) (int
 	return rev, len(body), nil
 }
 
-// editLoop makes up to n edits, timing each and counting the CPU they took.
-func (a *app) editLoop(t *testing.T, n int, limit time.Duration, edit func(i int) error) costs {
+// The two ways a cell is edited, as editRun.Path names them.
+const (
+	pageForm  = "page form"
+	changeAPI = "change API"
+)
+
+// editRun is what the client process of editLoop is asked to do: up to N edits of the note of item
+// i2 of Table, with the edit token Token, through Path, for no longer than Limit.
+type editRun struct {
+	Base, Path, Token, Table string
+	N                        int
+	Limit                    time.Duration
+}
+
+// editCosts are the wall times of an edit loop as its client saw them, and the CPU per edit in
+// milliseconds of the server (this process) and of the client.
+type editCosts struct {
+	wall           timings
+	cpu, clientCPU float64
+}
+
+// editRunEnv carries an editRun, as JSON, to the client process.
+const editRunEnv = "DYNALOOM_LOAD_EDIT_RUN"
+
+// editTimingsPrefix starts the line on which the client process prints its timings.
+const editTimingsPrefix = "edit timings: "
+
+// editLoop makes the edits of run from a client in a process of its own (this test binary running
+// TestLoadEditClient), so that the CPU this process uses meanwhile is the server's alone: a client
+// in the same process would count its own HTTP work, about as costly as the server's, as the
+// server's. Nothing else runs in this process during the loop.
+func (a *app) editLoop(t *testing.T, ctx context.Context, run editRun) editCosts {
+	t.Helper()
+	run.Base = a.base
+	raw, err := json.Marshal(run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestLoadEditClient$", "-test.count=1")
+	cmd.Env = append(os.Environ(), editRunEnv+"="+string(raw))
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cpu := cpuTime()
-	wall := repeat(t, n, limit, edit)
-	return costs{wall, perRun(cpuTime()-cpu, len(wall))}
+	err = cmd.Run()
+	server := cpuTime() - cpu
+	if err != nil {
+		t.Fatalf("edit client (%s): %v\n%s%s", run.Path, err, stdout.Bytes(), stderr.Bytes())
+	}
+	var wall timings
+	for line := range strings.Lines(stdout.String()) {
+		if rest, ok := strings.CutPrefix(line, editTimingsPrefix); ok {
+			if err := json.Unmarshal([]byte(rest), &wall); err != nil {
+				t.Fatalf("edit client (%s): its timings: %v", run.Path, err)
+			}
+		}
+	}
+	if len(wall) == 0 {
+		t.Fatalf("edit client (%s) printed no timings:\n%s", run.Path, stdout.Bytes())
+	}
+	client := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	return editCosts{wall, perRun(server, len(wall)), perRun(client, len(wall))}
+}
+
+// TestLoadEditClient is the client of editLoop, run by the load test in a process of its own: it
+// makes the edits its environment describes, checks each answer, and prints their wall times.
+func TestLoadEditClient(t *testing.T) {
+	raw := os.Getenv(editRunEnv)
+	if raw == "" {
+		t.Skip("the load test's edit client: runs only when the load test starts it")
+	}
+	var run editRun
+	if err := json.Unmarshal([]byte(raw), &run); err != nil {
+		t.Fatalf("%s: %v", editRunEnv, err)
+	}
+	ctx := context.Background()
+	a := &app{base: run.Base, client: &http.Client{Timeout: 60 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 8}}}
+	edit := func(i int) error {
+		switch run.Path {
+		case pageForm:
+			_, _, err := a.editCell(ctx, run.Token, run.Table, "i2", fmt.Sprint("edit ", i))
+			return err
+		case changeAPI:
+			_, err := a.postChange(ctx, run.Token, run.Table, "i2", fmt.Sprint("api ", i))
+			return err
+		}
+		return fmt.Errorf("unknown edit path %q", run.Path)
+	}
+	wall := repeat(t, run.N, run.Limit, edit)
+	out, err := json.Marshal(wall)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Printf("%s%s\n", editTimingsPrefix, out)
 }
 
 // postChange sets the note of an item through the change API, as a script would, and returns the
