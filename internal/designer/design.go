@@ -140,17 +140,22 @@ type Mapping struct {
 
 // Operation is one DynamoDB call made by a pattern.
 type Operation struct {
-	Op           string            `json:"op"`
-	Table        string            `json:"table"`
-	Index        string            `json:"index,omitempty"`
-	KeyCondition string            `json:"key_condition,omitempty"`
-	Filter       string            `json:"filter,omitempty"`
-	Projection   string            `json:"projection,omitempty"`
-	Limit        *int              `json:"limit,omitempty"`
-	Descending   bool              `json:"descending,omitempty"`
-	Consistent   bool              `json:"consistent_read,omitempty"`
-	Names        map[string]string `json:"names,omitempty"`
-	Values       map[string]Value  `json:"values,omitempty"`
+	Op           string `json:"op"`
+	Table        string `json:"table"`
+	Index        string `json:"index,omitempty"`
+	KeyCondition string `json:"key_condition,omitempty"`
+	Filter       string `json:"filter,omitempty"`
+	Projection   string `json:"projection,omitempty"`
+	// Condition is a write's ConditionExpression; Update an UpdateItem's UpdateExpression (SET,
+	// REMOVE, ADD, DELETE). Both read their placeholders from Names and Values, as the key
+	// condition does.
+	Condition  string            `json:"condition,omitempty"`
+	Update     string            `json:"update,omitempty"`
+	Limit      *int              `json:"limit,omitempty"`
+	Descending bool              `json:"descending,omitempty"`
+	Consistent bool              `json:"consistent_read,omitempty"`
+	Names      map[string]string `json:"names,omitempty"`
+	Values     map[string]Value  `json:"values,omitempty"`
 	// Action says what a BatchWriteItem or TransactWriteItems row does to its keys (one of
 	// OperationActions); empty leaves it to the values, as package dynamo's write.go describes: a put when the
 	// row gives attributes, a delete when it gives none. Other operations leave it empty.

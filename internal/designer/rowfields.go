@@ -227,7 +227,7 @@ var PatternFields = fieldsOf[Pattern](PatternField)
 // its refusal of an unknown field does.
 var OperationField = struct {
 	Op, Table, Index, KeyCondition, Filter, Projection, Limit, Direction, Consistent, Names, Values,
-	Action, Notes Field[Operation]
+	Action, Notes, Condition, Update Field[Operation]
 }{
 	Op: Field[Operation]{Key: "op", Label: "API call", Title: "Operation",
 		Get: func(op Operation) string { return op.Op }, set: setOperationName},
@@ -270,7 +270,9 @@ var OperationField = struct {
 			op.Action, err = parseAction(op.Op, value)
 			return err
 		}},
-	Notes: proseField("notes", "notes", func(op *Operation) *string { return &op.Notes }),
+	Notes:     proseField("notes", "notes", func(op *Operation) *string { return &op.Notes }),
+	Condition: textField("condition", "condition", func(op *Operation) *string { return &op.Condition }),
+	Update:    textField("update", "update", func(op *Operation) *string { return &op.Update }),
 }
 
 var OperationFields = fieldsOf[Operation](OperationField)

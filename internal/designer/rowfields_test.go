@@ -99,7 +99,7 @@ func TestFieldTables(t *testing.T) {
 	t.Run("operations", func(t *testing.T) {
 		checkFields(t, OperationFields, map[string]string{
 			"op": "BatchWriteItem", "table": "Orders", "index": "ByStatus", "key_condition": "pk = :p", "filter": "#s = :s",
-			"projection": "pk, sk", "limit": "5", "direction": "desc", "consistent": "yes", "names": "#s=status",
+			"projection": "pk, sk", "condition": "attribute_exists(pk)", "update": "SET #s = :s", "limit": "5", "direction": "desc", "consistent": "yes", "names": "#s=status",
 			"values": ":p=USER#1, :s=open", "action": ActionConditionCheck, "notes": "one round trip",
 		}, func(k, v string) Change { return SetOperationField{Pattern: "ap1", Index: 0, Field: k, Value: v} },
 			func(d Design) Operation { p, _, _ := d.PatternByID("ap1"); return p.Mapping.Operations[0] })

@@ -77,7 +77,10 @@ type exprSyntaxError struct{ msg string }
 
 func (e *exprSyntaxError) Error() string { return e.msg }
 
-func lexExpression(s string) ([]token, error) {
+func lexExpression(s string) ([]token, error) { return lexTokens(s, "()[],.") }
+
+// lexTokens lexes s with punct as its punctuation: an update expression adds "+" and "-".
+func lexTokens(s, punct string) ([]token, error) {
 	var toks []token
 	i := 0
 	for i < len(s) {
@@ -124,7 +127,7 @@ func lexExpression(s string) ([]token, error) {
 			}
 			toks = append(toks, token{tokDigits, s[i:j], i})
 			i = j
-		case strings.IndexByte("()[],.", c) >= 0:
+		case strings.IndexByte(punct, c) >= 0:
 			toks = append(toks, token{tokPunct, s[i : i+1], i})
 			i++
 		case c == '<' || c == '>' || c == '=':

@@ -1,6 +1,7 @@
 package dynamo
 
 import (
+	"errors"
 	"math"
 	"slices"
 	"strings"
@@ -40,6 +41,12 @@ type OperationResult struct {
 	IndexWrites         []IndexWrite
 	Write               string
 	Keys                int
+	// ItemWrites is what a write did to each key; ConditionFailed says that a condition did not
+	// hold, so nothing was written (ConditionalCheckFailed).
+	ItemWrites      []ItemWrite
+	ConditionFailed bool
+	// Hint is Error in the room's words, when there are any.
+	Hint string
 }
 
 // RunOperation evaluates a mapping Operation (op.Op, Table, Index, KeyCondition, Filter, Projection, Limit, Descending, Consistent, Names, Values). Reads (GetItem/Query/Scan/BatchGetItem/TransactGetItems) run against the sample items; for GetItem the Key comes from op.Values matched to the key attributes by a KeyCondition like "pk = :pk AND sk = :sk". Writes (PutItem/UpdateItem/DeleteItem/BatchWriteItem/TransactWriteItems) are evaluated on a scratch copy of the item they write, by the conventions of write.go, without changing the design.
@@ -53,13 +60,13 @@ func (c *Cache) RunOperation(d designer.Design, op designer.Operation) Operation
 	if designer.IsWriteOp(op.Op) {
 		res, err := runWrite(d, op)
 		if err != nil {
-			return OperationResult{Error: err.Error()}
+			return errorResult(d, op, err)
 		}
 		return res
 	}
 	res, err := runOperation(d, op, c)
 	if err != nil {
-		return OperationResult{Error: err.Error()}
+		return errorResult(d, op, err)
 	}
 	out := OperationResult{Count: res.count, ScannedCount: res.scanned, CapacityUnits: res.units()}
 	out.Items = res.items // already in DynamoDB's spelling
@@ -68,6 +75,20 @@ func (c *Cache) RunOperation(d designer.Design, op designer.Operation) Operation
 	}
 	if res.lastKey != nil {
 		out.LastEvaluatedKey = CanonicalItem(res.lastKey)
+	}
+	return out
+}
+
+// errorResult is the result of an operation DynamoDB refuses, with the room's words for it: a key
+// that does not match the schema names the table's key.
+func errorResult(d designer.Design, op designer.Operation, err error) OperationResult {
+	out := OperationResult{Error: err.Error()}
+	var ee *EvalError
+	if errors.As(err, &ee) {
+		out.Hint = ee.Hint
+		if t, _, ok := d.TableByName(op.Table); ok && out.Hint == "" && ee.Message == "The provided key element does not match the schema" {
+			out.Hint = keyHint(TableKeyAttrs(t))
+		}
 	}
 	return out
 }

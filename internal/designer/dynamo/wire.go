@@ -20,8 +20,10 @@ import (
 // order, the 1 MB page measure and the order of Scan results and of index entries that share a
 // key. This file reads and validates the wire request; run.go runs it.
 
-// EvalError is the error DynamoDB would return. Type is "ValidationException" or "ResourceNotFoundException".
-type EvalError struct{ Type, Message string }
+// EvalError is the error DynamoDB would return. Type is "ValidationException" or
+// "ResourceNotFoundException"; Hint, when set, says what is wrong in the room's words, for the
+// people mapping a pattern rather than for DynamoDB's client.
+type EvalError struct{ Type, Message, Hint string }
 
 func (e *EvalError) Error() string { return e.Type + ": " + e.Message }
 

@@ -1,6 +1,7 @@
 package dynamo
 
 import (
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -9,34 +10,39 @@ import (
 )
 
 // This file evaluates writes (PutItem, UpdateItem, DeleteItem, BatchWriteItem,
-// TransactWriteItems) on a scratch copy of the item they write, to show the capacity they consume
-// (§2.2) and the index writes they cause (§2.3). The design is never changed: the item before the
-// write is the stored one, and the item after it is a new map.
+// TransactWriteItems) on a scratch copy of the item they write, to show the item before and after,
+// the condition's outcome, the capacity they consume (§2.2) and the index entries they add, change
+// or remove (§2.3). The design is never changed: the item before the write is the stored one, and
+// the item after it is a new map.
 //
-// A mapping Operation holds no item or update expression, so a write is read from its key
-// condition and values by these conventions:
+// A mapping Operation gives a write as DynamoDB's expressions, with these conventions for what
+// DynamoDB takes as an item or key:
 //
 //   - The key comes from the key condition, as for GetItem ("pk = :pk AND sk = :sk"); a
 //     BatchWriteItem or TransactWriteItems may name several keys with IN ("sk IN (:a, :b)").
 //     PutItem may leave the key condition out and give the key attributes as values instead.
-//   - Every value the key condition does not use is an attribute, named after its placeholder
-//     without the colon: ":status" sets the attribute status. (Attribute names that a placeholder
-//     cannot spell, with "-" or ".", cannot be written this way.)
-//   - PutItem writes the item made of the key and those attributes, replacing any stored item.
-//   - UpdateItem applies "SET a = :a, b = :b" for those attributes to the stored item (or to a new
-//     item holding only the key); setting a table key attribute is refused, as DynamoDB does.
-//     There is no REMOVE: an attribute cannot be taken away by an update under this convention.
+//   - Condition is the ConditionExpression, evaluated against the stored item (an absent item has
+//     no attributes). When it does not hold nothing is written: the result says
+//     ConditionalCheckFailed, and the write still costs the units of the stored item's size.
+//   - Update is an UpdateItem's UpdateExpression (update.go), applied to the stored item or to a new
+//     item holding only the key. With an Update every value must be used by an expression, as
+//     DynamoDB requires.
+//   - Every value no expression uses is an attribute, named after its placeholder without the
+//     colon: ":status" sets the attribute status. (Attribute names that a placeholder cannot
+//     spell, with "-" or ".", cannot be written this way.) PutItem writes the item made of the key
+//     and those attributes, replacing any stored item. An UpdateItem without an Update applies
+//     "SET a = :a, b = :b" for them, which is how designs made before Update existed read.
 //   - DeleteItem deletes the item with the key.
 //   - A BatchWriteItem or TransactWriteItems row does to each of its keys what its Action says:
 //     put and delete as PutItem and DeleteItem, update as UpdateItem (TransactWriteItems only),
 //     and condition_check (TransactWriteItems only) writes nothing. Without an Action a row puts
 //     the item made of the key and the attributes, or deletes the key when it gives no attributes.
 //     TransactWriteItems costs twice the base-table units (prepare and commit); its index writes
-//     are counted once.
-//   - A condition check is not evaluated: the item is checked as if the condition held, and it
-//     writes no index. It consumes write units for the item's size like a write of it (a missing
-//     item one unit, as a failed conditional write of a missing item costs), twice in a
-//     transaction; its attributes, if any, are not used.
+//     are counted once; when a condition fails for one key, nothing is written for any.
+//     BatchWriteItem takes no condition and no update, as in DynamoDB.
+//   - A condition check evaluates the Condition (without one it holds) and writes no index. It
+//     consumes write units for the item's size like a write of it (a missing item one unit),
+//     twice in a transaction.
 //
 // Capacity (§2.2): a put or update costs max(size before, size after) rounded up to 1 KB, a
 // delete the deleted item's size rounded up to 1 KB, at least one unit each; batches sum their
@@ -46,11 +52,34 @@ import (
 // the entry it writes or deletes rounded up to 1 KB. LSI writes are reported alongside GSI writes
 // although DynamoDB charges them to the table.
 
-// IndexWrite is what one write costs an index (§2.3).
+// IndexWrite is what one write costs an index (§2.3), and what it did to the index's entries.
 type IndexWrite struct {
-	Index  string
-	Writes int     // entries put or deleted
-	Units  float64 // write capacity units: each write rounded up to 1 KB of its entry
+	Index   string
+	Writes  int     // entries put or deleted
+	Units   float64 // write capacity units: each write rounded up to 1 KB of its entry
+	Changes []IndexChange
+}
+
+// What a write did to an item's entry in an index (IndexChange.Change).
+const (
+	EntryAdded   = "added"   // the item enters the index: 1 write
+	EntryRemoved = "removed" // the item leaves it (a sparse key removed): 1 write
+	EntryMoved   = "moved"   // its index key changed: the old entry deleted and the new put, 2 writes
+	EntryChanged = "changed" // same index key, other projected attributes: 1 write
+)
+
+// IndexChange is one entry a write added, moved, changed or removed; Before and After are the
+// entry (index keys, table keys, projected attributes), nil where there is none.
+type IndexChange struct {
+	Change        string
+	Before, After designer.Item
+}
+
+// ItemWrite is what a write did to one key: the item before and after (nil where absent), and
+// whether the condition failed, so that nothing was written.
+type ItemWrite struct {
+	Key, Before, After designer.Item
+	ConditionFailed    bool
 }
 
 // writeUnits converts bytes written to capacity units: rounded up to 1 KB, at least one unit.
@@ -61,6 +90,63 @@ func writeUnits(bytes int) float64 {
 // maxItemSize is DynamoDB's item size limit, 400 KB.
 const maxItemSize = 400 * 1024
 
+// writeExprs are a write's parsed condition and update, and the values their expressions use.
+type writeExprs struct {
+	cond   *condExpr
+	update []updateAction
+}
+
+// parseWriteExprs parses op's Condition and Update, refusing what the write cannot take.
+func parseWriteExprs(t designer.Table, op designer.Operation) (writeExprs, error) {
+	var w writeExprs
+	ctx := NewExprContext(op.Names, op.Values)
+	if op.Condition != "" {
+		if op.Op == "BatchWriteItem" {
+			return w, hinted(validationErr("BatchWriteItem takes no ConditionExpression"),
+				"A BatchWriteItem cannot be conditional; use a TransactWriteItems, or clear the condition.")
+		}
+		c, _, msg := ParseCondition(op.Condition, ctx)
+		if msg != "" {
+			return w, hinted(validationErr("Invalid ConditionExpression: %s", msg), "DynamoDB cannot read the condition.")
+		}
+		w.cond = c
+	}
+	if op.Update != "" {
+		if op.Op != "UpdateItem" && !(op.Op == "TransactWriteItems" && op.Action == designer.ActionUpdate) {
+			return w, hinted(validationErr("%s takes no UpdateExpression", op.Op),
+				"Only an UpdateItem (or a TransactWriteItems row whose action is update) takes an update; clear it, or choose UpdateItem.")
+		}
+		actions, msg := ParseUpdate(op.Update, ctx)
+		if msg != "" {
+			return w, hinted(validationErr("Invalid UpdateExpression: %s", msg), "DynamoDB cannot read the update.")
+		}
+		for _, k := range TableKeyAttrs(t) {
+			for _, a := range actions {
+				if a.path[0].name == k.Name {
+					return w, hinted(validationErr("One or more parameter values were invalid: Cannot update attribute %s. This attribute is part of the key", k.Name),
+						k.Name+" is part of this table's key: an update cannot change it. Put the item under its new key and delete the old one instead.")
+				}
+			}
+		}
+		w.update = actions
+	}
+	return w, nil
+}
+
+// hinted gives e the room's words for it.
+func hinted(e *EvalError, hint string) *EvalError {
+	e.Hint = hint
+	return e
+}
+
+// keyHint says what a table's key is and asks for all of it.
+func keyHint(keys []designer.KeyAttribute) string {
+	if len(keys) == 1 {
+		return "This table's key is " + keys[0].Name + "; give it."
+	}
+	return "This table's key is " + keys[0].Name + " + " + keys[1].Name + "; give both."
+}
+
 func runWrite(d designer.Design, op designer.Operation) (OperationResult, error) {
 	t, _, ok := d.TableByName(op.Table)
 	if !ok {
@@ -70,6 +156,10 @@ func runWrite(d designer.Design, op designer.Operation) (OperationResult, error)
 		return OperationResult{}, validationErr("%s writes the table, not an index; leave the index empty", op.Op)
 	}
 	keys := TableKeyAttrs(t)
+	exprs, err := parseWriteExprs(t, op)
+	if err != nil {
+		return OperationResult{}, err
+	}
 	attrs, keyItems, err := WriteParts(op, keys)
 	if err != nil {
 		return OperationResult{}, err
@@ -78,7 +168,7 @@ func runWrite(d designer.Design, op designer.Operation) (OperationResult, error)
 	switch op.Op {
 	case "PutItem", "UpdateItem", "DeleteItem":
 		if len(keyItems) != 1 {
-			return OperationResult{}, validationErr("%s writes one key; its key condition gives %d", op.Op, len(keyItems))
+			return OperationResult{}, hinted(validationErr("%s writes one key; its key condition gives %d", op.Op, len(keyItems)), keyHint(keys))
 		}
 	default:
 		if err := designer.CheckAction("action", op); err != nil {
@@ -86,9 +176,20 @@ func runWrite(d designer.Design, op designer.Operation) (OperationResult, error)
 		}
 		kind = RowWrite(op, attrs)
 	}
-	for _, k := range keys {
-		if _, ok := attrs[k.Name]; ok && kind == "UpdateItem" {
-			return OperationResult{}, validationErr("One or more parameter values were invalid: Cannot update attribute %s. This attribute is part of the key", k.Name)
+	if len(attrs) > 0 && (exprs.update != nil || kind == "DeleteItem" && exprs.cond != nil) {
+		unused := slices.Sorted(maps.Keys(attrs))
+		for i := range unused {
+			unused[i] = ":" + unused[i]
+		}
+		return OperationResult{}, hinted(validationErr("Value provided in ExpressionAttributeValues unused in expressions: keys: {%s}", strings.Join(unused, ", ")),
+			"No expression uses "+strings.Join(unused, ", ")+"; use it in the update or the condition, or remove it from the values.")
+	}
+	if exprs.update == nil {
+		for _, k := range keys {
+			if _, ok := attrs[k.Name]; ok && kind == "UpdateItem" {
+				return OperationResult{}, hinted(validationErr("One or more parameter values were invalid: Cannot update attribute %s. This attribute is part of the key", k.Name),
+					k.Name+" is part of this table's key: an update cannot change it. Put the item under its new key and delete the old one instead.")
+			}
 		}
 	}
 	factor := 1.0
@@ -96,12 +197,32 @@ func runWrite(d designer.Design, op designer.Operation) (OperationResult, error)
 		factor = 2
 	}
 	out := OperationResult{Items: []designer.Item{}, Write: kind, Keys: len(keyItems)}
-	indexAt := map[string]int{}
+	type planned struct {
+		w        ItemWrite
+		found    bool
+		oldSize  int
+		newSize  int
+		writing  bool
+		canceled bool
+	}
+	var plan []planned
 	for _, key := range keyItems {
 		if err := CheckTableKey(key, keys); err != nil {
-			return OperationResult{}, err
+			return OperationResult{}, hinted(err.(*EvalError), keyHint(keys))
 		}
 		before, found := FindStored(t, keys, key)
+		pl := planned{w: ItemWrite{Key: CanonicalItem(key)}, found: found}
+		if found {
+			pl.w.Before = CanonicalItem(before)
+			pl.oldSize = designer.ItemSize(before)
+		}
+		if exprs.cond != nil {
+			seen := before
+			if !found {
+				seen = designer.Item{}
+			}
+			pl.w.ConditionFailed = !evalCondition(exprs.cond, seen)
+		}
 		var after designer.Item
 		switch kind {
 		case "PutItem":
@@ -116,26 +237,53 @@ func runWrite(d designer.Design, op designer.Operation) (OperationResult, error)
 			for k, v := range before {
 				after[k] = v
 			}
+			if exprs.update != nil {
+				if pl.w.ConditionFailed {
+					break // DynamoDB checks the condition before it applies the update
+				}
+				var msg string
+				if after, msg = applyUpdate(exprs.update, after); msg != "" {
+					return OperationResult{}, hinted(validationErr("%s", msg), updateHint(msg))
+				}
+			}
 			for k, v := range attrs {
 				after[k] = v
 			}
-		}
-		oldSize, newSize := 0, 0
-		if found {
-			oldSize = designer.ItemSize(before)
-		}
-		if kind == "ConditionCheck" {
+		case "ConditionCheck":
 			after = before // nothing is written
 		}
-		if after != nil {
-			if newSize = designer.ItemSize(after); newSize > maxItemSize {
-				return OperationResult{}, validationErr("Item size has exceeded the maximum allowed size")
+		if after != nil && kind != "ConditionCheck" {
+			if pl.newSize = designer.ItemSize(after); pl.newSize > maxItemSize {
+				return OperationResult{}, hinted(validationErr("Item size has exceeded the maximum allowed size"), "The item after this write is over DynamoDB's 400 KB limit.")
 			}
+			pl.w.After = CanonicalItem(after)
 		}
-		out.CapacityUnits += writeUnits(max(oldSize, newSize)) * factor
+		pl.writing = kind != "ConditionCheck"
+		plan = append(plan, pl)
+	}
+	// A failed condition writes nothing; in a transaction it cancels every write.
+	failed := slices.ContainsFunc(plan, func(p planned) bool { return p.w.ConditionFailed })
+	out.ConditionFailed = failed
+	indexAt := map[string]int{}
+	for _, pl := range plan {
+		canceled := pl.w.ConditionFailed || failed && op.Op == "TransactWriteItems"
+		if canceled {
+			pl.w.After = pl.w.Before
+			out.CapacityUnits += writeUnits(pl.oldSize) * factor
+		} else {
+			out.CapacityUnits += writeUnits(max(pl.oldSize, pl.newSize)) * factor
+		}
+		var before, after designer.Item
+		if pl.found {
+			before = pl.w.Before
+		}
+		after = pl.w.After
+		if !pl.writing || canceled {
+			after = before
+		}
 		effects, err := indexEffects(t, before, after)
 		if err != nil {
-			return OperationResult{}, err
+			return OperationResult{}, hinted(err.(*EvalError), "DynamoDB would refuse the item this write makes for one of the table's indexes.")
 		}
 		for _, e := range effects {
 			i, seen := indexAt[e.Index]
@@ -146,13 +294,28 @@ func runWrite(d designer.Design, op designer.Operation) (OperationResult, error)
 			}
 			out.IndexWrites[i].Writes += e.Writes
 			out.IndexWrites[i].Units += e.Units
+			out.IndexWrites[i].Changes = append(out.IndexWrites[i].Changes, e.Changes...)
 		}
-		if after != nil && kind != "ConditionCheck" {
-			out.Items = append(out.Items, CanonicalItem(after))
+		if pl.writing && !canceled && pl.w.After != nil {
+			out.Items = append(out.Items, pl.w.After)
 		}
+		out.ItemWrites = append(out.ItemWrites, pl.w)
 	}
 	out.Count = len(out.Items)
 	return out, nil
+}
+
+// updateHint puts a failed update in the room's words.
+func updateHint(msg string) string {
+	switch msg {
+	case errWrongType:
+		return "An update adds or appends to a value of another type: ADD and \"+\" take numbers (or sets, for ADD), list_append lists."
+	case "The provided expression refers to an attribute that does not exist in the item":
+		return "The update reads an attribute this item does not have; use if_not_exists(attribute, :default)."
+	case "The document path provided in the update expression is invalid for update":
+		return "The update writes inside a map or list this item does not have; SET the whole attribute instead."
+	}
+	return "DynamoDB would refuse this update for this item."
 }
 
 // RowWrite is the write a BatchWriteItem or TransactWriteItems row applies to each of its keys:
@@ -175,7 +338,7 @@ func RowWrite(op designer.Operation, attrs designer.Item) string {
 	return "PutItem"
 }
 
-// WriteParts reads a write's attributes (the values its key condition does not use, named after
+// WriteParts reads a write's attributes (the values none of its expressions use, named after
 // their placeholders) and its keys (from the key condition, or for a PutItem without one from the
 // attributes).
 func WriteParts(op designer.Operation, keys []designer.KeyAttribute) (designer.Item, []designer.Item, error) {
@@ -193,10 +356,21 @@ func WriteParts(op designer.Operation, keys []designer.KeyAttribute) (designer.I
 		}
 		var err error
 		if keyItems, err = KeysFromCondition(kop); err != nil {
-			return nil, nil, validationErr("%s needs a key condition such as \"pk = :pk AND sk = :sk\" to build its key", op.Op)
+			return nil, nil, hinted(validationErr("%s needs a key condition such as \"pk = :pk AND sk = :sk\" to build its key", op.Op), keyHint(keys))
 		}
 	} else if op.Op != "PutItem" {
-		return nil, nil, validationErr("%s needs a key condition such as \"pk = :pk AND sk = :sk\" to build its key", op.Op)
+		return nil, nil, hinted(validationErr("%s needs a key condition such as \"pk = :pk AND sk = :sk\" to build its key", op.Op), keyHint(keys))
+	}
+	// Values the condition or the update use are theirs, not attributes.
+	ctx := NewExprContext(op.Names, op.Values)
+	if op.Condition != "" {
+		ParseCondition(op.Condition, ctx)
+	}
+	if op.Update != "" {
+		ParseUpdate(op.Update, ctx)
+	}
+	for ph := range ctx.UsedValues {
+		used[ph] = true
 	}
 	attrs := designer.Item{}
 	for ph, v := range op.Values {
@@ -237,18 +411,25 @@ func indexEffects(t designer.Table, before, after designer.Item) ([]IndexWrite, 
 			}
 			w := IndexWrite{Index: ix.Name}
 			put := func(e designer.Item) { w.Writes++; w.Units += writeUnits(designer.IndexEntrySize(e)) }
+			change := func(c string, before, after designer.Item) {
+				w.Changes = append(w.Changes, IndexChange{Change: c, Before: before, After: after})
+			}
 			switch {
 			case oldIn && newIn:
 				if !sameIndexKey(t, ix, kind.local, old, entry) {
 					put(old) // delete the old entry
 					put(entry)
+					change(EntryMoved, old, entry)
 				} else if !sameItem(old, entry) {
 					put(entry)
+					change(EntryChanged, old, entry)
 				}
 			case oldIn:
 				put(old)
+				change(EntryRemoved, old, nil)
 			case newIn:
 				put(entry)
+				change(EntryAdded, nil, entry)
 			}
 			out = append(out, w)
 		}
