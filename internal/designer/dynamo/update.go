@@ -288,8 +288,19 @@ func overlaps(a, b []pathElem) bool {
 // errWrongType is DynamoDB's answer to an operand of the wrong type met while applying an update.
 const errWrongType = "An operand in the update expression has an incorrect data type"
 
-// applyUpdate applies actions to a copy of it and returns the copy, or DynamoDB's message.
-func applyUpdate(actions []updateAction, it designer.Item) (designer.Item, string) {
+// indexTypes maps each index key attribute of the table to its type.
+func indexTypes(t designer.Table) map[string]designer.Type {
+	out := map[string]designer.Type{}
+	_ = indexKeyTypes(t, func(name string, typ designer.Type, _ string) error {
+		out[name] = typ
+		return nil
+	})
+	return out
+}
+
+// applyUpdate applies actions to a copy of it and returns the copy, or DynamoDB's message;
+// keyTypes are the table's index key attributes, which SET may only give their own type.
+func applyUpdate(actions []updateAction, it designer.Item, keyTypes map[string]designer.Type) (designer.Item, string) {
 	// SET reads the item before the update: resolve every right-hand side first.
 	values := make([]designer.Value, len(actions))
 	for i, a := range actions {
@@ -304,6 +315,9 @@ func applyUpdate(actions []updateAction, it designer.Item) (designer.Item, strin
 	}
 	out := CloneItem(it)
 	for i, a := range actions {
+		if typ, isKey := keyTypes[a.path[0].name]; isKey && a.section == "SET" && len(a.path) == 1 && values[i].Type != typ {
+			return nil, "The update expression attempted to update the secondary index key to unsupported type"
+		}
 		head := a.path[0].name
 		if len(a.path) > 1 {
 			v, ok := out[head]

@@ -152,7 +152,7 @@ func TestRunOperation_writeErrorsSpeakTheRoomsLanguage(t *testing.T) {
 			Values: vals(":pk", designer.Str("C#1"), ":sk", designer.Str("ORDER#001"), ":a", designer.Str("x"), ":b", designer.Str("y"))},
 			"No expression uses :b", "unused in expressions: keys: {:b}"},
 		{"ADD to a string", designer.Operation{Op: "UpdateItem", Table: "Orders", KeyCondition: "pk = :pk AND sk = :sk", Update: "ADD #s :n",
-			Names: map[string]string{"#s": "status"}, Values: vals(":pk", designer.Str("C#1"), ":sk", designer.Str("ORDER#001"), ":n", designer.Num("1"))},
+			Names: map[string]string{"#s": "customer"}, Values: vals(":pk", designer.Str("C#1"), ":sk", designer.Str("ORDER#001"), ":n", designer.Num("1"))},
 			"ADD and", "An operand in the update expression has an incorrect data type"},
 		{"update on a put", designer.Operation{Op: "PutItem", Table: "Orders", KeyCondition: "pk = :pk AND sk = :sk", Update: "SET a = :pk",
 			Values: vals(":pk", designer.Str("C#1"), ":sk", designer.Str("ORDER#001"))},
@@ -160,6 +160,9 @@ func TestRunOperation_writeErrorsSpeakTheRoomsLanguage(t *testing.T) {
 		{"repeated section", designer.Operation{Op: "UpdateItem", Table: "Orders", KeyCondition: "pk = :pk AND sk = :sk", Update: "SET a = :a SET b = :a",
 			Values: vals(":pk", designer.Str("C#1"), ":sk", designer.Str("ORDER#001"), ":a", designer.Str("x"))},
 			"cannot read the update", `The "SET" section can only be used once`},
+		{"an index key of another type", designer.Operation{Op: "UpdateItem", Table: "Orders", KeyCondition: "pk = :pk AND sk = :sk", Update: "ADD #s :n",
+			Names: map[string]string{"#s": "status"}, Values: vals(":pk", designer.Str("C#1"), ":sk", designer.Str("ORDER#001"), ":n", designer.Num("1"))},
+			"status is a key of the index ByStatus, which takes a string; this write gives it a number.", "Type mismatch for Index Key status Expected: S Actual: N IndexName: ByStatus"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -128,9 +128,99 @@ func parseWriteExprs(t designer.Table, op designer.Operation) (writeExprs, error
 				}
 			}
 		}
+		if err := checkUpdateIndexTypes(t, actions); err != nil {
+			return w, err
+		}
 		w.update = actions
 	}
 	return w, nil
+}
+
+// indexKeyTypes calls visit with each index key attribute of the table and its type, GSIs first
+// (partition then sort attributes), then each LSI's sort key, as DynamoDB checks them; visit's
+// first error ends the walk.
+func indexKeyTypes(t designer.Table, visit func(name string, typ designer.Type, index string) error) error {
+	for _, ix := range t.GSIs {
+		for _, k := range slices.Concat(ix.PartitionKey, ix.SortKey) {
+			if err := visit(k.Name, KeyAttr(t, k).Type, ix.Name); err != nil {
+				return err
+			}
+		}
+	}
+	for _, ix := range t.LSIs {
+		for _, k := range ix.SortKey {
+			if err := visit(k.Name, KeyAttr(t, k).Type, ix.Name); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// indexTypeMismatch is DynamoDB's refusal of an index key attribute of the wrong type.
+func indexTypeMismatch(name string, want, got designer.Type, index string) error {
+	return hinted(validationErr("One or more parameter values were invalid: Type mismatch for Index Key %s Expected: %s Actual: %s IndexName: %s", name, want, got, index),
+		name+" is a key of the index "+index+", which takes "+withArticle(designer.CellTypeName(want))+"; this write gives it "+withArticle(designer.CellTypeName(got))+".")
+}
+
+// checkItemIndexTypes refuses an item to put whose index key attributes have the wrong type.
+func checkItemIndexTypes(t designer.Table, it designer.Item) error {
+	return indexKeyTypes(t, func(name string, typ designer.Type, index string) error {
+		if v, ok := it[name]; ok && v.Type != typ {
+			return indexTypeMismatch(name, typ, v.Type, index)
+		}
+		return nil
+	})
+}
+
+// checkUpdateIndexTypes refuses an update that writes an index key attribute a value whose type
+// is known from the expression alone and is the wrong one, before any item is read, as DynamoDB
+// does: the first action on the attribute decides.
+func checkUpdateIndexTypes(t designer.Table, actions []updateAction) error {
+	return indexKeyTypes(t, func(name string, typ designer.Type, index string) error {
+		for _, a := range actions {
+			if len(a.path) != 1 || a.path[0].name != name {
+				continue
+			}
+			if got := staticType(a); got != "" && got != typ {
+				return indexTypeMismatch(name, typ, got, index)
+			}
+			break
+		}
+		return nil
+	})
+}
+
+// staticType is the type an action writes when the expression alone says it: a value's, N for
+// arithmetic, L for list_append, if_not_exists's default's; "" for a path or a REMOVE.
+func staticType(a updateAction) designer.Type {
+	switch a.section {
+	case "REMOVE":
+		return ""
+	case "ADD", "DELETE":
+		return a.value.left.value.Type
+	}
+	if a.value.arith != "" {
+		return designer.N
+	}
+	return operandStaticType(a.value.left)
+}
+
+func operandStaticType(o operand) designer.Type {
+	switch o.kind {
+	case operandVal:
+		return o.value.Type
+	case operandFunc:
+		switch o.fn.name {
+		case "list_append":
+			return designer.L
+		case "if_not_exists":
+			if len(o.fn.args) == 2 {
+				return operandStaticType(o.fn.args[1])
+			}
+		}
+	}
+	return ""
 }
 
 // hinted gives e the room's words for it.
@@ -232,6 +322,9 @@ func runWrite(d designer.Design, op designer.Operation) (OperationResult, error)
 					after[k] = v
 				}
 			}
+			if err := checkItemIndexTypes(t, after); err != nil {
+				return OperationResult{}, err
+			}
 		case "UpdateItem":
 			after = CloneItem(key)
 			for k, v := range before {
@@ -242,7 +335,7 @@ func runWrite(d designer.Design, op designer.Operation) (OperationResult, error)
 					break // DynamoDB checks the condition before it applies the update
 				}
 				var msg string
-				if after, msg = applyUpdate(exprs.update, after); msg != "" {
+				if after, msg = applyUpdate(exprs.update, after, indexTypes(t)); msg != "" {
 					return OperationResult{}, hinted(validationErr("%s", msg), updateHint(msg))
 				}
 			}

@@ -262,7 +262,7 @@ func TestRunOperation_refusedWrites(t *testing.T) {
 			"ValidationException: One or more parameter values were invalid: Cannot update attribute pk. This attribute is part of the key"},
 		{designer.Operation{Op: "PutItem", Table: "Orders", KeyCondition: "pk = :pk AND sk = :sk",
 			Values: map[string]designer.Value{":pk": designer.Str("C#1"), ":sk": designer.Str("N"), ":status": designer.Num("3")}},
-			"ValidationException: One or more parameter values were invalid: the written item: its status is"},
+			"ValidationException: One or more parameter values were invalid: Type mismatch for Index Key status Expected: S Actual: N IndexName: ByStatus"},
 		{designer.Operation{Op: "PutItem", Table: "Orders", Values: map[string]designer.Value{":pk": designer.Str("C#1")}},
 			"ValidationException: The provided key element does not match the schema"},
 		{designer.Operation{Op: "DeleteItem", Table: "Orders"}, "ValidationException: DeleteItem needs a key condition"},
