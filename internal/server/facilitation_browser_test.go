@@ -2,15 +2,24 @@ package server
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+
+	"dynaloom/internal/designer"
+	"dynaloom/internal/storage"
 )
 
 // The home page lists the designs opened in this browser, newest first, with the kind of link
@@ -107,4 +116,172 @@ func TestBrowser_homeListsTheDesignsOpenedInThisBrowser(t *testing.T) {
 	for _, u := range leaks {
 		t.Errorf("the home page sent a link from its list: %s", u)
 	}
+}
+
+// startBrowserAppAt is startBrowserApp over a database file the test can also open.
+func startBrowserAppAt(t *testing.T) (url, dbPath string) {
+	t.Helper()
+	dbPath = filepath.Join(t.TempDir(), "test.db")
+	app := newTestAppOn(t, dbPath, storage.Options{})
+	ts := httptest.NewServer(app.srv.Handler())
+	t.Cleanup(func() {
+		app.srv.hub.shutdown()
+		ts.Close()
+	})
+	return ts.URL, dbPath
+}
+
+// changeAs applies one typed change through the API under a participant's name.
+func changeAs(t *testing.T, base, token, who, kind, change string) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, base+"/api/designs/"+token+"/changes", strings.NewReader(`{"kind": "`+kind+`", "change": `+change+`}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Cookie", participantCookie+"="+url.QueryEscape(who))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("%s by %s: %d %s", kind, who, resp.StatusCode, body)
+	}
+}
+
+// A workshop's history reads as working periods and, in each, one line per person; a group
+// opens to its revisions (fetched when it has too many to draw with the page), and restore and
+// undo work from inside a group.
+func TestBrowser_historyInWorkingPeriodsByPerson(t *testing.T) {
+	base, dbPath := startBrowserAppAt(t)
+	created := createOver(t, base, `{"example": "hr-employees"}`)
+	d, err := designer.ExampleDesign("hr-employees")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Patterns) < 7 || len(d.Entities) == 0 || len(d.Tables) == 0 {
+		t.Fatal("the example lacks the patterns, an entity or a table this test edits")
+	}
+	pattern := func(n int) designer.Pattern {
+		for _, p := range d.Patterns {
+			if p.Number == n {
+				return p
+			}
+		}
+		t.Fatalf("the example has no pattern %d", n)
+		return designer.Pattern{}
+	}
+	describe := func(who string, n int, text string) {
+		changeAs(t, base, created.EditToken, who, "set_pattern_field", `{"id": "`+pattern(n).ID+`", "field": "description", "value": "`+text+`"}`)
+	}
+	entity, table := d.Entities[0].Name, d.Tables[0].Name
+	// Yesterday's session: Carol reworded pattern 1 a hundred and five times, Bob described an entity.
+	for i := range 105 {
+		describe("Carol", 1, fmt.Sprintf("Draft %d", i))
+	}
+	changeAs(t, base, created.EditToken, "Bob", "set_entity_description", `{"entity": "`+entity+`", "description": "Someone on the payroll."}`)
+	db, err := sql.Open("sqlite3", dbPath+"?_busy_timeout=5000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	// Move it all a day back: the store keeps the time of each change, and only the test may say
+	// it was yesterday.
+	if _, err := db.Exec(`UPDATE revisions SET at = strftime('%Y-%m-%dT%H:%M:%S', at, '-1 day') || substr(at, 20)`); err != nil {
+		t.Fatal(err)
+	}
+	// Today's session: Ada works through patterns 3–7 and a table, Bob the entity again.
+	for n := 3; n <= 7; n++ {
+		describe("Ada", n, fmt.Sprintf("Pattern %d, reworded", n))
+	}
+	changeAs(t, base, created.EditToken, "Ada", "set_table_field", `{"table": "`+table+`", "field": "purpose", "value": "Everything about an employee."}`)
+	changeAs(t, base, created.EditToken, "Bob", "set_entity_description", `{"entity": "`+entity+`", "description": "A person on the payroll."}`)
+
+	ctx, _ := newBrowser(t)
+	openAndJoin(t, ctx, base+"/d/"+created.EditToken+"/history", "Ada")
+	do(t, ctx, "see the history", chromedp.WaitVisible(chromedp.CSS("[data-testid=revision-group]")))
+	type group struct {
+		Summary string
+		Open    bool
+		Rows    int
+	}
+	const groups = `Array.from(document.querySelectorAll("[data-testid=period]")).map(p => Array.from(p.querySelectorAll("[data-testid=revision-group]")).map(g => ({
+		Summary: g.querySelector("[data-testid=group-summary]").textContent.trim(), Open: g.open, Rows: g.querySelectorAll("[data-testid=revision-row]").length})))`
+	got := get(t, ctx, "read the groups", chromedp.Evaluate[[][]group](groups))
+	want := [][]group{
+		{{"Bob: 1 change to entity " + entity, true, 1}, {"Ada: 6 changes to patterns 3–7, table " + table, false, 6}},
+		{{"Bob: 1 change to entity " + entity, false, 1}, {"Carol: 105 changes to pattern 1", false, 0}, {"Someone: created the design", false, 1}},
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("the history shows\n%v\nwant\n%v", got, want)
+	}
+	if meta := textOf(t, ctx, "[data-testid=period-meta]"); meta != "7 changes by Bob and Ada" {
+		t.Errorf("today's period reads %q", meta)
+	}
+
+	// Carol's group is too long to come with the page: opening it fetches its revisions, a
+	// hundred at a time.
+	const carol = `Array.from(document.querySelectorAll("[data-testid=revision-group]")).find(g => g.textContent.includes("Carol"))`
+	do(t, ctx, "open Carol's group", chromedp.Evaluate[chromedp.Void](carol+`.querySelector("summary").click()`))
+	waitUntil(t, ctx, "Carol's first hundred revisions", carol+`.querySelectorAll("[data-testid=revision-row]").length === 100`)
+	do(t, ctx, "show the rest", chromedp.Evaluate[chromedp.Void](carol+`.querySelector("[data-testid=more-revisions]").click()`))
+	waitUntil(t, ctx, "all 105 of Carol's revisions", carol+`.querySelectorAll("[data-testid=revision-row]").length === 105 && !`+carol+`.querySelector("[data-testid=more-revisions]")`)
+
+	// A change by someone else redraws the history live: the group Ada opened stays open, with
+	// its revisions fetched again.
+	changeAs(t, base, created.EditToken, "Bob", "set_entity_description", `{"entity": "`+entity+`", "description": "Someone we pay."}`)
+	waitUntil(t, ctx, "the history to show the new revision", `document.querySelector("#history-heading .count").textContent === "115"`)
+	waitUntil(t, ctx, "Carol's group open with its revisions", carol+`.open && `+carol+`.querySelectorAll("[data-testid=revision-row]").length === 100`)
+
+	// A longer pause joins the two sessions into one period: a day apart needs more than a day.
+	do(t, ctx, "choose a pause of two hours", chromedp.SetValue(chromedp.CSS("[data-testid=gap]"), "120"))
+	waitAcrossLoads(t, ctx, "the page to show the gap chosen", `location.search === "?gap=120" && document.querySelector("[data-testid=gap]")?.value === "120" && document.querySelectorAll("[data-testid=period]").length === 2`)
+
+	// Restore from inside Ada's group, then undo it: both answer with the grouped history.
+	go func() {
+		for _, err := range chromedp.Events(ctx, page.JavascriptDialogOpening) {
+			if err != nil {
+				return
+			}
+			if _, err := chromedp.Call(ctx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: true}); err != nil {
+				return
+			}
+		}
+	}()
+	n := created.Revision + 105 + 1 + 3 // Ada's description of pattern 5
+	do(t, ctx, "open Ada's group and restore the revision after pattern 5",
+		chromedp.Evaluate[chromedp.Void](`Array.from(document.querySelectorAll("[data-testid=revision-group]")).find(g => g.textContent.includes("Ada:")).querySelector("summary").click()`),
+		chromedp.Click(chromedp.CSS(fmt.Sprintf(`[data-revision="%d"] [data-testid=restore-revision]`, n))),
+		chromedp.WaitVisible(chromedp.CSS("[data-testid=history-notice]")),
+	)
+	if got, want := textOf(t, ctx, "[data-testid=revision-group][open] [data-testid=group-summary]"), "Ada: 7 changes to the whole design, patterns 3–7, table "+table; got != want {
+		t.Fatalf("after the restore the newest group reads %q, want %q", got, want)
+	}
+	if got := textOf(t, ctx, "[data-testid=revision-group][open] [data-testid=revision-row] [data-testid=revision-summary]"); got != fmt.Sprintf("Restored revision %d", n) {
+		t.Fatalf("the newest revision reads %q", got)
+	}
+	do(t, ctx, "undo the restore", chromedp.Click(chromedp.CSS("[data-testid=undo-mine]")))
+	waitUntil(t, ctx, "the undo in the newest group", `document.querySelector("[data-testid=revision-group][open] [data-testid=group-summary]").textContent.startsWith("Ada: 8 changes")`)
+	if got, want := textOf(t, ctx, "[data-testid=revision-group][open] [data-testid=revision-row] [data-testid=revision-summary]"), fmt.Sprintf("Undid revision %d: Restored revision %d", n+6, n); got != want {
+		t.Fatalf("the newest revision reads %q, want %q", got, want)
+	}
+}
+
+// waitAcrossLoads waits for a JavaScript condition on a tab that is loading another page, which
+// waitUntil cannot (its polling ends with the page it started on).
+func waitAcrossLoads(t *testing.T, ctx context.Context, what, js string) {
+	t.Helper()
+	deadline := time.Now().Add(stepTimeout)
+	for time.Now().Before(deadline) {
+		step, cancel := context.WithTimeout(ctx, time.Second)
+		ok, err := chromedp.Run(step, chromedp.Evaluate[bool](js))
+		cancel()
+		if err == nil && ok {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("wait for %s: %s never held", what, js)
 }

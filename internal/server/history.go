@@ -3,6 +3,8 @@ package server
 import (
 	"fmt"
 	"net/http"
+	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -118,34 +120,78 @@ func restoreButton(d *designContext, n int64, target string) *templates.Button {
 	}
 }
 
-// historyList builds the list of revisions, newest first, from before (exclusive; 0 for the newest).
-func historyList(c echo.Context, revs []storage.Revision, before int64) templates.HistoryList {
+// revisionRow is one revision as the history lists it; newest is the design's newest revision.
+func revisionRow(d *designContext, r storage.Revision, newest int64, now time.Time) templates.RevisionRow {
+	base := "/d/" + d.Token + "/history"
+	num := strconv.FormatInt(r.Revision, 10)
+	row := templates.RevisionRow{
+		Number: r.Revision, Author: r.Author, Summary: r.Summary,
+		ViewHref: base + "/" + num, Newest: r.Revision == newest,
+	}
+	row.At, row.AtISO, row.Ago = historyTimes(r.At, now)
+	if r.Revision > 1 {
+		row.DiffHref = base + "/diff?from=" + strconv.FormatInt(r.Revision-1, 10) + "&to=" + num
+	}
+	if canRestore(d) && !row.Newest {
+		row.Restore = restoreButton(d, r.Revision, "#history")
+	}
+	return row
+}
+
+// historyList builds the history in working periods (a pause longer than gap starts a new one),
+// each person's changes in a group. The newest group is open; the revisions of the groups are
+// drawn with the page up to historyPageSize of them, and a group past that fetches its own when
+// it is opened (historyGroupRows).
+func historyList(c echo.Context, revs []storage.Revision, gap int) templates.HistoryList {
 	d := designFrom(c)
 	base := "/d/" + d.Token + "/history"
 	now := time.Now()
-	l := templates.HistoryList{Total: revs[0].Revision}
-	start := 0
-	if before > 0 {
-		start = max(0, int(revs[0].Revision-before)+1)
+	newest := revs[0].Revision
+	l := templates.HistoryList{Total: newest, Gap: gap, GapChoices: gapChoices, Action: base}
+	if !slices.Contains(gapChoices, gap) {
+		l.GapChoices = append(slices.Clone(gapChoices), gap)
+		slices.Sort(l.GapChoices)
 	}
-	end := min(len(revs), start+historyPageSize)
-	for _, r := range revs[start:end] {
-		num := strconv.FormatInt(r.Revision, 10)
-		row := templates.RevisionRow{
-			Number: r.Revision, Author: r.Author, Summary: r.Summary,
-			ViewHref: base + "/" + num, Newest: r.Revision == revs[0].Revision,
+	budget := historyPageSize
+	for _, p := range workingPeriods(revs, time.Duration(gap)*time.Minute) {
+		first, last := p.revs[len(p.revs)-1], p.revs[0]
+		pv := templates.WorkingPeriod{Span: timeSpan(first.At, last.At, true), Changes: len(p.revs)}
+		pv.FromISO = first.At.UTC().Format(time.RFC3339)
+		pv.ToISO = last.At.UTC().Format(time.RFC3339)
+		var names []string
+		for _, g := range p.people {
+			names = append(names, g.author)
 		}
-		row.At, row.AtISO, row.Ago = historyTimes(r.At, now)
-		if r.Revision > 1 {
-			row.DiffHref = base + "/diff?from=" + strconv.FormatInt(r.Revision-1, 10) + "&to=" + num
+		pv.People = wordList(names)
+		for _, g := range p.people {
+			gv := templates.RevisionGroup{
+				ID:      elemID("grp", strconv.FormatInt(first.Revision, 10), g.author),
+				Summary: groupSummary(d.Record.Design, g),
+				Span:    timeSpan(g.revs[len(g.revs)-1].At, g.revs[0].At, false),
+				Changes: len(g.revs),
+				Open:    len(l.Periods) == 0 && len(pv.Groups) == 0,
+			}
+			href := groupRowsHref(base, g.author, first.Revision, last.Revision)
+			shown := len(g.revs)
+			switch {
+			case shown <= budget:
+			case gv.Open:
+				shown = budget
+			default:
+				shown = 0
+				gv.RowsHref = href
+			}
+			budget -= shown
+			for _, r := range g.revs[:shown] {
+				gv.Rows = append(gv.Rows, revisionRow(d, r, newest, now))
+			}
+			if shown > 0 && shown < len(g.revs) {
+				gv.More = len(g.revs) - shown
+				gv.MoreHref = href + "&before=" + strconv.FormatInt(g.revs[shown-1].Revision, 10)
+			}
+			pv.Groups = append(pv.Groups, gv)
 		}
-		if canRestore(d) && !row.Newest {
-			row.Restore = restoreButton(d, r.Revision, "#history")
-		}
-		l.Revisions = append(l.Revisions, row)
-	}
-	if end < len(revs) {
-		l.OlderHref = base + "?before=" + strconv.FormatInt(revs[end-1].Revision, 10)
+		l.Periods = append(l.Periods, pv)
 	}
 	if !d.canEdit() {
 		return l
@@ -164,6 +210,102 @@ func historyList(c echo.Context, revs []storage.Revision, before int64) template
 	return l
 }
 
+// groupRowsHref is where the revisions of author's group from revision from to revision to are
+// fetched.
+func groupRowsHref(base, author string, from, to int64) string {
+	q := url.Values{"author": {author}, "from": {strconv.FormatInt(from, 10)}, "to": {strconv.FormatInt(to, 10)}}
+	return base + "/group?" + q.Encode()
+}
+
+// timeSpan words when a run of revisions began and ended: "25 Nov 2026, 14:02–14:55 UTC" with
+// the day, "14:02–14:55" without.
+func timeSpan(from, to time.Time, day bool) string {
+	from, to = from.UTC(), to.UTC()
+	span := from.Format("15:04")
+	switch {
+	case from.YearDay() != to.YearDay() || from.Year() != to.Year():
+		span = from.Format("2 Jan 15:04") + "–" + to.Format("2 Jan 15:04")
+		if day {
+			return span + " UTC"
+		}
+		return span
+	case to.Format("15:04") != span:
+		span += "–" + to.Format("15:04")
+	}
+	if day {
+		return from.Format("2 Jan 2006") + ", " + span + " UTC"
+	}
+	return span
+}
+
+// wordList joins names as a sentence does: "Ada", "Ada and Bo", "Ada, Bo and Cy".
+func wordList(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// historyGap reads the pause that starts a new working period: ?gap in minutes, on the page or
+// on the page an htmx request came from; defaultGap when neither gives one.
+func historyGap(c echo.Context) (int, error) {
+	raw := c.QueryParam("gap")
+	if raw == "" {
+		if from, err := url.Parse(c.Request().Header.Get("HX-Current-URL")); err == nil {
+			raw = from.Query().Get("gap")
+		}
+	}
+	if raw == "" {
+		return defaultGap, nil
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(raw))
+	if err != nil || n < 1 || n > maxGap {
+		return 0, badInput("gap: give the pause that starts a new working period in minutes, from 1 to %d; %q is not one", maxGap, raw)
+	}
+	return n, nil
+}
+
+// historyGroupRows answers with the revisions of one person's group (?author, from revision
+// ?from to ?to), older than ?before when given, when the group is opened.
+func (s *Server) historyGroupRows(c echo.Context) error {
+	d := designFrom(c)
+	latest := d.Record.Revision
+	from, err := optionalRevision(c, "from", 1, latest)
+	if err != nil {
+		return err
+	}
+	to, err := optionalRevision(c, "to", latest, latest)
+	if err != nil {
+		return err
+	}
+	before, err := optionalRevision(c, "before", latest+1, latest+1)
+	if err != nil {
+		return err
+	}
+	author := c.QueryParam("author")
+	revs, err := s.store.Revisions(c.Request().Context(), d.ID)
+	if err != nil {
+		return err
+	}
+	now := time.Now()
+	var rows []templates.RevisionRow
+	more, moreHref := 0, ""
+	for _, r := range revs {
+		if r.Revision < from || r.Revision > to || r.Revision >= before || r.Author != author {
+			continue
+		}
+		if len(rows) == historyPageSize {
+			if more == 0 {
+				moreHref = groupRowsHref("/d/"+d.Token+"/history", author, from, to) + "&before=" + strconv.FormatInt(rows[len(rows)-1].Number, 10)
+			}
+			more++
+			continue
+		}
+		rows = append(rows, revisionRow(d, r, revs[0].Revision, now))
+	}
+	return render(c, http.StatusOK, templates.HistoryRows(rows, more, moreHref))
+}
+
 func (s *Server) historyPage(c echo.Context) error {
 	return s.renderHistory(c, http.StatusOK, "", "")
 }
@@ -176,8 +318,11 @@ func (s *Server) renderHistory(c echo.Context, status int, notice, errMsg string
 	if err != nil {
 		return err
 	}
-	before, _ := strconv.ParseInt(c.QueryParam("before"), 10, 64)
-	l := historyList(c, revs, before)
+	gap, err := historyGap(c)
+	if err != nil {
+		return err
+	}
+	l := historyList(c, revs, gap)
 	l.Notice, l.Error = notice, errMsg
 	if isHTMX(c) && c.Request().Method == http.MethodPost {
 		return render(c, status, templ.Join(templates.HistoryListView(l), templates.AsideView(asideModel(d), true)))

@@ -33,7 +33,9 @@ func TestBrowser_historyViewAndRestoreARevision(t *testing.T) {
 		t.Fatalf("the newest entry is by %q, want Ada", got)
 	}
 
-	do(t, ctx, "view revision 1",
+	// Revision 1 was made before Ada gave her name: it is in a group of its own, closed.
+	do(t, ctx, "open the group of revision 1 and view it",
+		chromedp.Evaluate[chromedp.Void](`document.querySelector('[data-revision="1"]').closest("details").querySelector("summary").click()`),
 		chromedp.Click(chromedp.CSS(`[data-revision="1"] [data-testid=view-revision]`)),
 		chromedp.WaitVisible(chromedp.CSS("[data-testid=past-banner]")),
 	)

@@ -124,6 +124,7 @@ func New(store *storage.Store, log *slog.Logger, opts Options) *Server {
 	page.GET("/export/:format", s.exportDownload, s.limitCostly)
 	page.GET("/history", s.historyPage)
 	page.GET("/history/diff", s.historyDiffPage)
+	page.GET("/history/group", s.historyGroupRows)
 	page.GET("/history/:n", s.revisionPage)
 	page.GET("/history/:n/:step", s.revisionPage)
 	page.GET("/events", s.pageEvents)

@@ -677,3 +677,34 @@
   window.addEventListener("storage", function (ev) { if (ev.key === KEY || ev.key === null) draw(); });
   draw();
 })();
+
+// History in working periods: a group drawn without its revisions fetches them when opened, and
+// again after a live refresh has redrawn the list; a group keeps the open or closed state its
+// reader gave it when the list is redrawn. Choosing another pause regroups at once.
+(function () {
+  "use strict";
+  if (!document.getElementById("history") || !window.htmx) return;
+  function fill(group) {
+    var rows = group.querySelector(".rev-rows");
+    if (!group.open || !rows || rows.children.length || group.hasAttribute("data-loading")) return;
+    group.setAttribute("data-loading", "");
+    htmx.ajax("GET", group.getAttribute("data-rows"), { target: rows, swap: "innerHTML" })
+      .finally(function () { group.removeAttribute("data-loading"); });
+  }
+  document.addEventListener("toggle", function (ev) {
+    if (ev.target.matches && ev.target.matches("details.rev-group[data-rows]")) fill(ev.target);
+  }, true);
+  document.addEventListener("htmx:afterSettle", function () {
+    document.querySelectorAll("details.rev-group[data-rows][open]").forEach(fill);
+  });
+  if (window.Idiomorph) {
+    var before = Idiomorph.defaults.callbacks.beforeAttributeUpdated;
+    Idiomorph.defaults.callbacks.beforeAttributeUpdated = function (name, node, how) {
+      if (name === "open" && node.matches && node.matches("details.rev-group")) return false;
+      return before ? before(name, node, how) : true;
+    };
+  }
+  document.addEventListener("change", function (ev) {
+    if (ev.target.matches && ev.target.matches("select[data-autosubmit]")) ev.target.form.requestSubmit();
+  });
+})();

@@ -6,18 +6,51 @@ type History struct {
 	List HistoryList
 }
 
-// HistoryList is the part of the history step that an undo or a restore answers with.
+// HistoryList is the part of the history step that an undo or a restore answers with: the
+// revisions in working periods, each period in one group per person.
 type HistoryList struct {
-	Revisions []RevisionRow
-	// Total counts every revision; OlderHref pages to the ones before those listed.
-	Total     int64
-	OlderHref string
+	// Total counts every revision.
+	Total   int64
+	Periods []WorkingPeriod
+	// Gap is the pause in minutes that starts a new period, one of GapChoices; Action is the
+	// history's path, which the form choosing the gap gets.
+	Gap        int
+	GapChoices []int
+	Action     string
 	// Undo takes back the participant's own last change; nil when there is none to take back or
 	// the page cannot edit. UndoHint says which change it is, or why there is no button.
 	Undo     *Button
 	UndoHint string
 	// Notice tells what was just done; Error why it was refused.
 	Notice, Error string
+}
+
+// WorkingPeriod is a run of revisions with no pause longer than the gap.
+type WorkingPeriod struct {
+	// Span is when it began and ended, for people; FromISO and ToISO the machine form.
+	Span, FromISO, ToISO string
+	Changes              int
+	// People names who changed the design in it.
+	People string
+	Groups []RevisionGroup
+}
+
+// RevisionGroup is one person's revisions within a working period.
+type RevisionGroup struct {
+	// ID is the group's element id, the same for as long as the period's first revision is kept.
+	ID string
+	// Summary is the group in one line: "Ada: 12 changes to patterns 3–7, table Orders".
+	Summary string
+	Span    string
+	Changes int
+	// Open shows the revisions at once; Rows holds the revisions drawn with the page, and
+	// RowsHref is where the others are fetched from when the group is opened.
+	Open     bool
+	Rows     []RevisionRow
+	RowsHref string
+	// More counts the group's revisions older than Rows, fetched from MoreHref.
+	More     int
+	MoreHref string
 }
 
 // RevisionRow is one entry of the history.
