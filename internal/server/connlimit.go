@@ -44,7 +44,17 @@ func (l *connLimiter) connState(c net.Conn, state http.ConnState) {
 			_, _ = c.Write(refusal429(limit))
 			c.Close()
 		}
-	case http.StateHijacked, http.StateClosed:
+	case http.StateClosed:
+		l.release(c)
+	}
+	// A connection taken over (an event stream, sse.go takeOver) stays counted until the stream
+	// closes it and calls forget.
+}
+
+// forget uncounts a connection that was taken over from the server, once it is closed. l may be
+// nil (a server whose HTTPServer was never asked for counts nothing).
+func (l *connLimiter) forget(c net.Conn) {
+	if l != nil {
 		l.release(c)
 	}
 }

@@ -2,7 +2,12 @@ package server
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -350,5 +355,69 @@ func TestLive_resumingFarBehindGetsOneReload(t *testing.T) {
 		if ev, err := near.next(); err != nil || ev.name != "change" || ev.id != strconv.FormatInt(want, 10) {
 			t.Fatalf("event %+v %v, want the change of revision %d", ev, err, want)
 		}
+	}
+}
+
+// A stream takes its connection over from the HTTP server (sse.go takeOver). It must still end
+// as one served within the request would: the others see a tab leave as soon as it closes, it
+// stays counted against the connection bounds while open, and the server's shutdown ends it.
+func TestLive_takenOverStreamLeavesCountsAndEndsOnShutdown(t *testing.T) {
+	a := newTestApp(t)
+	a.srv.opts.MaxConnsPerClient = 3
+	hs := a.srv.HTTPServer("")
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go hs.Serve(ln)
+	t.Cleanup(func() { hs.Close() })
+	url := "http://" + ln.Addr().String()
+	created := a.createJSON(`{"example": "hr-employees"}`)
+	const tabA, tabB = "aaaaaaaaaaaaaaaa", "bbbbbbbbbbbbbbbb"
+	first := openStream(t, url+"/d/"+created.EditToken+"/events?step=patterns&tab="+tabA, "Cookie", participantCookie+"=Ada")
+	first.nextNamed(t, "presence")
+	second := openStream(t, url+"/d/"+created.EditToken+"/events?step=patterns&tab="+tabB, "Cookie", participantCookie+"=Grace")
+	if ev := first.nextNamed(t, presenceDeltaEventName); !strings.Contains(ev.data, `data-name="Grace"`) {
+		t.Fatalf("Grace's join: %s", ev.data)
+	}
+	// Two streams and one more connection from this address are its bound: a fourth is refused.
+	extra, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer extra.Close()
+	fmt.Fprintf(extra, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+	if line, _ := bufio.NewReader(extra).ReadString('\n'); !strings.Contains(line, "200") {
+		t.Fatalf("third connection: %q", line)
+	}
+	refused, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer refused.Close()
+	if line, _ := bufio.NewReader(refused).ReadString('\n'); !strings.Contains(line, "429") {
+		t.Fatalf("a fourth connection while two streams are open should be refused, got %q", line)
+	}
+	// Grace closes her tab: Ada's stream says so without waiting for a keep-alive.
+	second.resp.Body.Close()
+	if ev := first.nextNamed(t, presenceDeltaEventName); !strings.Contains(ev.data, `hx-swap-oob="delete"`) {
+		t.Fatalf("Grace's leaving: %s", ev.data)
+	}
+	// The server shuts down: Ada's stream ends, and Shutdown does not wait for it.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(ctx); err != nil {
+		t.Fatalf("shutdown: %v", err)
+	}
+	for {
+		if _, err := first.next(); err != nil {
+			if !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+				t.Fatalf("after shutdown the stream ended with %v, want its end", err)
+			}
+			break
+		}
+	}
+	if n := a.srv.hub.connections(); n != 0 {
+		t.Fatalf("%d streams still in the hub after shutdown", n)
 	}
 }

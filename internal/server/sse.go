@@ -2,8 +2,11 @@ package server
 
 import (
 	"bufio"
+	"bytes"
+	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -45,7 +48,9 @@ func (s *Server) pageEvents(c echo.Context) error {
 		name = "Guest"
 	}
 	p := &presence{Tab: tab, Name: name, Step: step, Editor: d.canEdit()}
-	return s.stream(c, p, after, pagePresence(c.Request().Context(), tab))
+	// The stream may outlive the request (takeOver): what it renders must not stop when the
+	// request's context ends.
+	return s.stream(c, p, after, pagePresence(context.WithoutCancel(c.Request().Context()), tab))
 }
 
 // stream serves one event stream until the client goes, the hub drops it, or the server stops.
@@ -54,7 +59,6 @@ func (s *Server) stream(c echo.Context, p *presence, after int64, writePresence 
 	d := designFrom(c)
 	ctx := c.Request().Context()
 	st := &liveStream{writePresence: writePresence, last: after}
-	defer st.expireAt(time.Time{})
 	// A view link may stop working at a set time; its streams end then too.
 	if d.Access == storage.ViewAccess {
 		at, err := s.store.ViewExpiry(ctx, d.ID)
@@ -62,6 +66,11 @@ func (s *Server) stream(c echo.Context, p *presence, after int64, writePresence 
 			return err
 		}
 		st.expireAt(at)
+		defer func() {
+			if st.leave == nil {
+				st.expireAt(time.Time{}) // not subscribed: nothing else to end
+			}
+		}()
 	}
 	sub, leave, err := s.hub.subscribe(d.ID, s.clientAddr(c.Request()), d.Access, p)
 	if errors.Is(err, errTooManyStreams) {
@@ -71,52 +80,126 @@ func (s *Server) stream(c echo.Context, p *presence, after int64, writePresence 
 	if err != nil {
 		return err
 	}
-	defer leave()
-	st.sub = sub
+	st.sub, st.leave = sub, leave
+	handedOff := false
+	defer func() {
+		if !handedOff {
+			st.end()
+		}
+	}()
+	var missed []storage.Revision
+	if after > 0 {
+		if missed, err = s.store.RevisionsAfter(ctx, d.ID, after); err != nil {
+			return err
+		}
+	}
 
 	res := c.Response()
 	h := res.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Accel-Buffering", "no")
-	// The server's write timeout is for ordinary answers; a stream lives as long as the client.
-	st.rc = http.NewResponseController(res.Writer)
-	_ = st.rc.SetWriteDeadline(time.Time{})
-	res.WriteHeader(http.StatusOK)
-	// Events are flushed as they come; a small buffer keeps an idle stream small (writes larger
-	// than it go straight through).
-	st.w = bufio.NewWriterSize(res, streamBuffer)
+	// Over HTTP/1.x the stream takes the connection over (see takeOver); elsewhere (HTTP/2, a
+	// test's recorder) it is served within the request.
+	gone := ctx.Done()
+	if conn := takeOver(res, c.Request()); conn != nil {
+		st.conn, st.release = conn, s.conns.forget
+		gone = watchClose(conn)
+		st.w = bufio.NewWriterSize(conn, streamBuffer)
+	} else {
+		// The server's write timeout is for ordinary answers; a stream lives as long as the client.
+		st.rc = http.NewResponseController(res.Writer)
+		_ = st.rc.SetWriteDeadline(time.Time{})
+		res.WriteHeader(http.StatusOK)
+		// Events are flushed as they come; a small buffer keeps an idle stream small (writes
+		// larger than it go straight through).
+		st.w = bufio.NewWriterSize(res, streamBuffer)
+	}
 	// The retry hint keeps reconnections quick after a server restart.
 	st.w.WriteString("retry: 1000\n\n")
-	if after > 0 {
-		missed, err := s.store.RevisionsAfter(ctx, d.ID, after)
-		if err != nil {
-			return err
-		}
-		switch {
-		case len(missed) > subscriberBuffer:
-			// As far behind as a stream that fell behind: one reload says so.
-			st.last = missed[len(missed)-1].Revision
-			st.write(reloadEvent(st.last))
-		default:
-			for _, rev := range missed {
-				st.write(changeEvent(rev))
-				st.last = rev.Revision
-			}
+	switch {
+	case len(missed) > subscriberBuffer:
+		// As far behind as a stream that fell behind: one reload says so.
+		st.last = missed[len(missed)-1].Revision
+		st.write(reloadEvent(st.last))
+	default:
+		for _, rev := range missed {
+			st.write(changeEvent(rev))
+			st.last = rev.Revision
 		}
 	}
 	if err := st.flush(); err != nil {
 		return nil
 	}
-	st.run(ctx.Done(), s.hub.done, s.opts.KeepAlive)
+	if st.conn == nil {
+		st.run(gone, s.hub.done, s.opts.KeepAlive)
+		return nil
+	}
+	handedOff = true
+	go func() {
+		defer st.end()
+		st.run(gone, s.hub.done, s.opts.KeepAlive)
+	}()
 	return nil
+}
+
+// takeOver takes the connection of an HTTP/1.x request over from the HTTP server and writes the
+// head of a stream's answer on it: the status, the headers set so far, and Connection: close, as
+// the stream's body ends when the connection does. An idle stream then costs a goroutine with a
+// shallow stack and a 512-byte buffer, not the server's goroutine with the whole middleware chain
+// on its stack and its 4 KB read and write buffers (issue 14: 500 idle streams at most 40 KB each).
+// It answers nil where the connection cannot be taken (HTTP/2, a test's recorder), or the head
+// could not be written; the stream is then served within the request.
+func takeOver(res *echo.Response, req *http.Request) net.Conn {
+	if req.ProtoMajor != 1 {
+		return nil
+	}
+	conn, _, err := http.NewResponseController(res.Writer).Hijack()
+	if err != nil {
+		return nil
+	}
+	// The server's deadlines are for ordinary requests; the stream sets its own per write.
+	_ = conn.SetDeadline(time.Time{})
+	res.Header().Set("Connection", "close")
+	var head bytes.Buffer
+	fmt.Fprintf(&head, "HTTP/1.%d 200 OK\r\n", req.ProtoMinor)
+	_ = res.Header().Write(&head)
+	head.WriteString("\r\n")
+	_ = conn.SetWriteDeadline(time.Now().Add(streamStall))
+	if _, err := conn.Write(head.Bytes()); err != nil {
+		conn.Close()
+		return nil
+	}
+	res.Status, res.Committed = http.StatusOK, true
+	return conn
+}
+
+// watchClose reads conn until the client closes it (a stream's client sends nothing), and then
+// closes the channel it returns.
+func watchClose(conn net.Conn) <-chan struct{} {
+	gone := make(chan struct{})
+	go func() {
+		defer close(gone)
+		var buf [64]byte
+		for {
+			if _, err := conn.Read(buf[:]); err != nil {
+				return
+			}
+		}
+	}()
+	return gone
 }
 
 // liveStream is the state of one event stream once it is open. It lives on the heap, and the loop
 // that serves it (run) is a small function of its own: an idle stream parks with a shallow stack.
 type liveStream struct {
-	sub           *subscriber
-	w             *bufio.Writer
+	sub   *subscriber
+	leave func() // leaves the room
+	w     *bufio.Writer
+	// The stream writes on conn when it took the connection over (release then uncounts it from
+	// the server's connection bounds once closed), and otherwise through rc.
+	conn          net.Conn
+	release       func(net.Conn)
 	rc            *http.ResponseController
 	writePresence func(*bufio.Writer, []presence)
 	last          int64 // the newest revision written
@@ -138,11 +221,25 @@ func (st *liveStream) expireAt(at time.Time) {
 	}
 }
 
+// end leaves the room and lets go of what the stream holds.
+func (st *liveStream) end() {
+	st.expireAt(time.Time{})
+	st.leave()
+	if st.conn != nil {
+		st.conn.Close()
+		st.release(st.conn)
+	}
+}
+
 func (st *liveStream) write(ev *event) { writeEvent(st.w, ev.id, ev.name, ev.data) }
 
 // flush sends what is buffered. A reader that takes nothing for streamStall is gone, or frozen:
 // the stream ends, and a client that comes back resumes from the last event it read.
 func (st *liveStream) flush() error {
+	if st.conn != nil {
+		_ = st.conn.SetWriteDeadline(time.Now().Add(streamStall))
+		return st.w.Flush()
+	}
 	_ = st.rc.SetWriteDeadline(time.Now().Add(streamStall))
 	if err := st.w.Flush(); err != nil {
 		return err
