@@ -62,6 +62,7 @@ type Store struct {
 	r *sql.DB // read-only pool
 
 	cache     *recordCache // id → current record, as last seen
+	tokens    *tokenCache  // token hash → what it grants
 	snapshots *recordCache // id@revision → the design a snapshot holds, decoded
 	limits    Limits
 
@@ -135,7 +136,7 @@ func OpenWith(ctx context.Context, path string, opts Options) (*Store, error) {
 	if cacheBytes == 0 {
 		cacheBytes = DefaultCacheBytes
 	}
-	s := &Store{w: w, cache: newRecordCache(cacheBytes), snapshots: newRecordCache(cacheBytes / 4), limits: opts.Limits.withDefaults(), compacting: map[string]bool{},
+	s := &Store{w: w, cache: newRecordCache(cacheBytes), snapshots: newRecordCache(cacheBytes / 4), tokens: newTokenCache(), limits: opts.Limits.withDefaults(), compacting: map[string]bool{},
 		path: path, log: log}
 	// The writer goes first: it creates the file, switches it to WAL, checks and migrates it.
 	damage, err := s.quickCheck(ctx)

@@ -10,6 +10,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 )
 
@@ -74,11 +75,30 @@ func hashToken(token string) []byte {
 
 // Resolve returns the design and the access a token grants. Unknown, malformed, revoked and
 // expired tokens all give ErrNotFound. The token itself never appears in an error.
+//
+// Every request resolves its token, so what a live token resolves to is kept in memory
+// (tokenCache) rather than read again each time.
 func (s *Store) Resolve(ctx context.Context, token string) (string, Access, error) {
 	if !wellFormed(token) {
 		return "", 0, fmt.Errorf("resolve token: %w", ErrNotFound)
 	}
-	want := hashToken(token)
+	want := sha256.Sum256([]byte(token))
+	e, ok, gen := s.tokens.get(want)
+	if !ok {
+		var err error
+		if e, err = s.readToken(ctx, want[:]); err != nil {
+			return "", 0, err
+		}
+		s.tokens.put(want, e, gen)
+	}
+	if !e.expires.IsZero() && !s.tokens.now().Before(e.expires) {
+		return "", 0, fmt.Errorf("resolve token: %w", ErrNotFound)
+	}
+	return e.id, e.access, nil
+}
+
+// readToken reads what the token hashed to want grants, refusing a revoked one.
+func (s *Store) readToken(ctx context.Context, want []byte) (tokenEntry, error) {
 	var (
 		got              []byte
 		id               string
@@ -89,27 +109,23 @@ func (s *Store) Resolve(ctx context.Context, token string) (string, Access, erro
 		Scan(&got, &id, &access, &revoked, &expires)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
-		return "", 0, fmt.Errorf("resolve token: %w", ErrNotFound)
+		return tokenEntry{}, fmt.Errorf("resolve token: %w", ErrNotFound)
 	case err != nil:
-		return "", 0, fmt.Errorf("resolve token: %w", err)
+		return tokenEntry{}, fmt.Errorf("resolve token: %w", err)
 	}
 	if subtle.ConstantTimeCompare(got, want) != 1 || revoked.Valid {
-		return "", 0, fmt.Errorf("resolve token: %w", ErrNotFound)
+		return tokenEntry{}, fmt.Errorf("resolve token: %w", ErrNotFound)
 	}
+	e := tokenEntry{id: id}
 	if expires.Valid {
-		at, err := parseTime(expires.String)
-		if err != nil {
-			return "", 0, fmt.Errorf("resolve token for %s: %w", id, err)
-		}
-		if !time.Now().Before(at) {
-			return "", 0, fmt.Errorf("resolve token: %w", ErrNotFound)
+		if e.expires, err = parseTime(expires.String); err != nil {
+			return tokenEntry{}, fmt.Errorf("resolve token for %s: %w", id, err)
 		}
 	}
-	a, err := accessFromDB(access)
-	if err != nil {
-		return "", 0, fmt.Errorf("resolve token for %s: %w", id, err)
+	if e.access, err = accessFromDB(access); err != nil {
+		return tokenEntry{}, fmt.Errorf("resolve token for %s: %w", id, err)
 	}
-	return id, a, nil
+	return e, nil
 }
 
 // ViewToken returns the view token of design id to the holder of its edit token, by opening the
@@ -238,6 +254,8 @@ func (s *Store) RotateToken(ctx context.Context, id, editToken string, which Acc
 			hashToken(fresh), id, which.String(), at, expires)
 		return err
 	})
+	// Even when the commit failed: whether it took effect is then unknown.
+	s.tokens.forget(id)
 	if err != nil {
 		return Tokens{}, fmt.Errorf("rotate %v token of %s: %w", which, id, err)
 	}
@@ -260,6 +278,7 @@ func (s *Store) SetViewExpiry(ctx context.Context, id, editToken string, at time
 			`UPDATE tokens SET expires_at = ? WHERE design_id = ? AND access = 'view' AND revoked_at IS NULL`, expires, id)
 		return err
 	})
+	s.tokens.forget(id)
 	if err != nil {
 		return fmt.Errorf("set view link expiry of %s: %w", id, err)
 	}
@@ -313,4 +332,77 @@ func openViewTx(ctx context.Context, tx *sql.Tx, id, editToken string) (string, 
 		return "", err
 	}
 	return openView(id, editToken, sealed)
+}
+
+// tokenCache keeps what live tokens resolve to: the design, the access and the expiry, by the
+// token's hash. Unknown, revoked and expired tokens are not kept, so they are read every time.
+//
+// RotateToken and SetViewExpiry, the only writes that change what a stored token grants, forget
+// the design's entries once they have written, and a read that was under way meanwhile does not
+// put back what it read (gen): from the moment they return, a replaced token resolves to nothing
+// and an expiry holds. Another Store on the same file (another process) cannot tell this one, so
+// an entry is also read again once it is tokenRecheck old: that is how long a token replaced or
+// expired there may still open the design here.
+type tokenCache struct {
+	mu     sync.Mutex
+	gen    uint64 // counts forget calls
+	byHash map[[sha256.Size]byte]tokenEntry
+	now    func() time.Time
+}
+
+// tokenEntry is what a live token grants, and when that was read.
+type tokenEntry struct {
+	id      string
+	access  Access
+	expires time.Time // zero: never
+	read    time.Time
+}
+
+const (
+	// tokenRecheck is how long a token's entry is used before the token is read again.
+	tokenRecheck = time.Second
+	// tokensCached bounds the entries: past it the cache starts afresh.
+	tokensCached = 10_000
+)
+
+func newTokenCache() *tokenCache {
+	return &tokenCache{byHash: map[[sha256.Size]byte]tokenEntry{}, now: time.Now}
+}
+
+// get returns the entry of a token's hash if it is fresh, and the generation to hand to put
+// when it is not.
+func (c *tokenCache) get(hash [sha256.Size]byte) (tokenEntry, bool, uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.byHash[hash]
+	if ok && c.now().Sub(e.read) < tokenRecheck {
+		return e, true, c.gen
+	}
+	return tokenEntry{}, false, c.gen
+}
+
+// put keeps e, read since get returned gen, unless a forget came in between.
+func (c *tokenCache) put(hash [sha256.Size]byte, e tokenEntry, gen uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if gen != c.gen {
+		return
+	}
+	if len(c.byHash) >= tokensCached {
+		clear(c.byHash)
+	}
+	e.read = c.now()
+	c.byHash[hash] = e
+}
+
+// forget drops every entry of design id.
+func (c *tokenCache) forget(id string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.gen++
+	for h, e := range c.byHash {
+		if e.id == id {
+			delete(c.byHash, h)
+		}
+	}
 }

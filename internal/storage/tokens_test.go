@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"testing"
 	"time"
@@ -201,5 +202,110 @@ func TestRotateViewToken_keepsAFutureExpiryAndDropsAPastOne(t *testing.T) {
 	}
 	if _, _, err := s.Resolve(ctx, rotated.View); !errors.Is(err, ErrNotFound) {
 		t.Errorf("the replaced view link still resolves: %v", err)
+	}
+}
+
+// A token resolved once is kept in memory; every change of what a token grants must still apply
+// from the moment the call that made it returns.
+func TestResolve_keptTokensFollowRotationAndExpiry(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	clock := time.Now()
+	s.tokens.now = func() time.Time { return clock }
+	rec, tok, err := s.Create(ctx, newDesign(t, "Orders"), "alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, otherTok, err := s.Create(ctx, newDesign(t, "Other"), "alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resolves := func(token string, want Access) {
+		t.Helper()
+		if id, access, err := s.Resolve(ctx, token); err != nil || id != rec.ID || access != want {
+			t.Fatalf("Resolve = %q, %v, %v; want %s, %v", id, access, err, rec.ID, want)
+		}
+	}
+	unknown := func(token, why string) {
+		t.Helper()
+		if _, _, err := s.Resolve(ctx, token); !errors.Is(err, ErrNotFound) {
+			t.Fatalf("%s: Resolve error = %v, want ErrNotFound", why, err)
+		}
+	}
+	resolves(tok.Edit, EditAccess)
+	resolves(tok.View, ViewAccess)
+	if _, _, err := s.Resolve(ctx, otherTok.View); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(s.tokens.byHash); n != 3 {
+		t.Fatalf("%d tokens kept after three resolved, want 3", n)
+	}
+
+	rotated, err := s.RotateToken(ctx, rec.ID, tok.Edit, ViewAccess)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unknown(tok.View, "the view token replaced while it was kept")
+	resolves(rotated.View, ViewAccess)
+	if id, _, err := s.Resolve(ctx, otherTok.View); err != nil || id != other.ID {
+		t.Fatalf("another design's token after a rotation: %q, %v", id, err)
+	}
+
+	resolves(tok.Edit, EditAccess)
+	again, err := s.RotateToken(ctx, rec.ID, tok.Edit, EditAccess)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unknown(tok.Edit, "the edit token replaced while it was kept")
+	resolves(again.Edit, EditAccess)
+
+	// Closing the view link applies at once; opening it again too.
+	resolves(rotated.View, ViewAccess)
+	if err := s.SetViewExpiry(ctx, rec.ID, again.Edit, clock.Add(-time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	unknown(rotated.View, "the view link closed while its token was kept")
+	if err := s.SetViewExpiry(ctx, rec.ID, again.Edit, time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	resolves(rotated.View, ViewAccess)
+
+	// An expiry that passes while the token is kept.
+	if err := s.SetViewExpiry(ctx, rec.ID, again.Edit, clock.Add(tokenRecheck/4)); err != nil {
+		t.Fatal(err)
+	}
+	resolves(rotated.View, ViewAccess)
+	clock = clock.Add(tokenRecheck / 2)
+	if _, ok, _ := s.tokens.get(sha256.Sum256([]byte(rotated.View))); !ok {
+		t.Fatal("the view token is no longer kept: this test no longer checks a kept token's expiry")
+	}
+	unknown(rotated.View, "the view link expired while its token was kept")
+}
+
+// Another Store on the same file cannot tell this one that it replaced a token: the token is read
+// again once its entry is tokenRecheck old.
+func TestResolve_aTokenReplacedByAnotherStoreStopsWithinTheRecheck(t *testing.T) {
+	ctx := context.Background()
+	s1, path := openTemp(t)
+	clock := time.Now()
+	s1.tokens.now = func() time.Time { return clock }
+	s2, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	rec, tok, err := s1.Create(ctx, newDesign(t, "Shared"), "alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := s1.Resolve(ctx, tok.View); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s2.RotateToken(ctx, rec.ID, tok.Edit, ViewAccess); err != nil {
+		t.Fatal(err)
+	}
+	clock = clock.Add(tokenRecheck)
+	if _, _, err := s1.Resolve(ctx, tok.View); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("a view token replaced by another store still resolves %v later: %v", tokenRecheck, err)
 	}
 }
