@@ -104,6 +104,10 @@ func (s *Store) Compact(ctx context.Context, id string) error {
 			(SELECT SUM(`+rowBytes+`) FROM revisions WHERE design_id = ?) WHERE id = ?`, base, base, id, id)
 		return err
 	})
+	// ApplyEdit would find out that the row changed, but only after doing the edit's work.
+	s.applyMu.Lock()
+	delete(s.heads, id)
+	s.applyMu.Unlock()
 	if err != nil {
 		return fmt.Errorf("compact %s: %w", id, err)
 	}

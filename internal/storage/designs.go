@@ -205,74 +205,102 @@ func (s *Store) ApplyEdit(ctx context.Context, id string, ed Edit) (Record, erro
 	// also tells every change to the hook in revision order.
 	s.applyMu.Lock()
 	defer s.applyMu.Unlock()
-	err = s.inTx(ctx, func(tx *sql.Tx) error {
-		var rev, from, historyBytes, snapshotRev int64
-		err := tx.QueryRowContext(ctx, `SELECT revision, history_from, history_bytes, snapshot_revision, doc_bytes FROM designs WHERE id = ?`, id).
-			Scan(&rev, &from, &historyBytes, &snapshotRev, &docBytes)
-		switch {
-		case errors.Is(err, sql.ErrNoRows):
-			return ErrNotFound
-		case err != nil:
-			return err
-		}
-		if ifRevision != 0 && ifRevision != rev {
-			return fmt.Errorf("%w (at revision %d, change made against %d)", ErrStale, rev, ifRevision)
-		}
-		if err := checkConflict(ctx, tx, id, ed, rev, from); err != nil {
-			return err
-		}
-		cur, ok := s.cache.get(id, rev)
-		if !ok {
-			if cur, err = s.current(ctx, tx, id); err != nil {
+	for {
+		head, known := s.heads[id]
+		err = s.inTx(ctx, func(tx *sql.Tx) error {
+			if !known {
+				err := tx.QueryRowContext(ctx, `SELECT revision, history_from, history_bytes, snapshot_revision, doc_bytes FROM designs WHERE id = ?`, id).
+					Scan(&head.rev, &head.from, &head.historyBytes, &head.snapshotRev, &head.docBytes)
+				switch {
+				case errors.Is(err, sql.ErrNoRows):
+					return ErrNotFound
+				case err != nil:
+					return err
+				}
+			}
+			rev, from, historyBytes, snapshotRev := head.rev, head.from, head.historyBytes, head.snapshotRev
+			docBytes = head.docBytes
+			if ifRevision != 0 && ifRevision != rev {
+				return fmt.Errorf("%w (at revision %d, change made against %d)", ErrStale, rev, ifRevision)
+			}
+			if err := checkConflict(ctx, tx, id, ed, rev, from); err != nil {
 				return err
 			}
-		}
-		d, err := c.Apply(cur.Design)
-		if err != nil {
-			return err
-		}
-		d = designer.Normalize(d)
-		change, snapshot, exact, err := storedChange(c, cur.Design, d)
-		if err != nil {
-			return err
-		}
-		if exact < 0 {
-			docBytes += int64(designer.SizeChange(cur.Design, d, c.Paths()))
-		} else {
-			docBytes = int64(exact)
-		}
-		if snapshot == nil && s.limits.SnapshotEvery > 0 && rev+1-snapshotRev >= int64(s.limits.SnapshotEvery) {
-			if snapshot, exact, err = snapshotOf(d); err != nil {
+			cur, ok := s.cache.get(id, rev)
+			if !ok {
+				if cur, err = s.current(ctx, tx, id); err != nil {
+					return err
+				}
+				if cur.Revision != rev {
+					return errHeadMoved
+				}
+			}
+			d, err := c.Apply(cur.Design)
+			if err != nil {
 				return err
 			}
-			docBytes = int64(exact)
+			d = designer.Normalize(d)
+			change, snapshot, exact, err := storedChange(c, cur.Design, d)
+			if err != nil {
+				return err
+			}
+			if exact < 0 {
+				docBytes += int64(designer.SizeChange(cur.Design, d, c.Paths()))
+			} else {
+				docBytes = int64(exact)
+			}
+			if snapshot == nil && s.limits.SnapshotEvery > 0 && rev+1-snapshotRev >= int64(s.limits.SnapshotEvery) {
+				if snapshot, exact, err = snapshotOf(d); err != nil {
+					return err
+				}
+				docBytes = int64(exact)
+			}
+			if err := s.checkSize(d, &docBytes, exact >= 0); err != nil {
+				return err
+			}
+			if snapshot != nil {
+				snapshotRev = rev + 1
+			}
+			historyBytes += int64(len(change) + len(snapshot))
+			compaction = s.limits.needsCompaction(rev+1, from, historyBytes)
+			summary = designer.Describe(c, cur.Design)
+			at := formatTime(time.Now())
+			// The row as this store last wrote it is checked here rather than read first: another
+			// Store on the file, or a compaction, changes it rarely.
+			res, err := tx.ExecContext(ctx,
+				`UPDATE designs SET name = ?, revision = ?, updated_at = ?, history_bytes = ?, snapshot_revision = ?, doc_bytes = ?
+					WHERE id = ? AND revision = ? AND history_from = ? AND history_bytes = ? AND snapshot_revision = ? AND doc_bytes = ?`,
+				d.Name, rev+1, at, historyBytes, snapshotRev, docBytes,
+				id, rev, from, head.historyBytes, head.snapshotRev, head.docBytes)
+			if err != nil {
+				return err
+			}
+			if n, err := res.RowsAffected(); err != nil {
+				return err
+			} else if n != 1 {
+				return errHeadMoved
+			}
+			if _, err := tx.ExecContext(ctx,
+				`INSERT INTO revisions (design_id, revision, author, tab, at, kind, summary, change, paths, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+				id, rev+1, author, ed.Tab, at, c.Kind(), summary, string(change), string(paths), snapshot); err != nil {
+				return err
+			}
+			stored, _ := parseTime(at)
+			next = Record{ID: id, Revision: rev + 1, Design: d, CreatedAt: cur.CreatedAt, UpdatedAt: stored}
+			head = designRow{rev: rev + 1, from: from, historyBytes: historyBytes, snapshotRev: snapshotRev, docBytes: docBytes}
+			return nil
+		})
+		if err == nil {
+			s.rememberHead(id, head)
+			break
 		}
-		if err := s.checkSize(d, &docBytes, exact >= 0); err != nil {
-			return err
+		delete(s.heads, id)
+		if !known {
+			return Record{}, fmt.Errorf("apply %s to %s: %w", c.Kind(), id, err)
 		}
-		if snapshot != nil {
-			snapshotRev = rev + 1
-		}
-		historyBytes += int64(len(change) + len(snapshot))
-		compaction = s.limits.needsCompaction(rev+1, from, historyBytes)
-		summary = designer.Describe(c, cur.Design)
-		at := formatTime(time.Now())
-		if _, err := tx.ExecContext(ctx,
-			`UPDATE designs SET name = ?, revision = ?, updated_at = ?, history_bytes = ?, snapshot_revision = ?, doc_bytes = ? WHERE id = ? AND revision = ?`,
-			d.Name, rev+1, at, historyBytes, snapshotRev, docBytes, id, rev); err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx,
-			`INSERT INTO revisions (design_id, revision, author, tab, at, kind, summary, change, paths, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			id, rev+1, author, ed.Tab, at, c.Kind(), summary, string(change), string(paths), snapshot); err != nil {
-			return err
-		}
-		stored, _ := parseTime(at)
-		next = Record{ID: id, Revision: rev + 1, Design: d, CreatedAt: cur.CreatedAt, UpdatedAt: stored}
-		return nil
-	})
-	if err != nil {
-		return Record{}, fmt.Errorf("apply %s to %s: %w", c.Kind(), id, err)
+		// What this store remembered of the row may be out of date (another Store on the file
+		// wrote it), and the refusal or the failed check may come from that: try again on the row
+		// as read.
 	}
 	s.cache.put(next, int(docBytes))
 	if s.onCommit != nil {
@@ -282,6 +310,26 @@ func (s *Store) ApplyEdit(ctx context.Context, id string, ed Edit) (Record, erro
 		s.scheduleCompaction(id)
 	}
 	return next, nil
+}
+
+// designRow is what ApplyEdit reads and writes of a design's row in designs: its revision and the
+// figures of its history and size.
+type designRow struct {
+	rev, from, historyBytes, snapshotRev, docBytes int64
+}
+
+// headsKept bounds Store.heads: past it the map starts afresh.
+const headsKept = 10_000
+
+// errHeadMoved reports that a design's row is not as the store remembered it.
+var errHeadMoved = errors.New("the design's row changed meanwhile")
+
+// rememberHead keeps the row of design id as ApplyEdit just committed it. It needs applyMu.
+func (s *Store) rememberHead(id string, row designRow) {
+	if len(s.heads) >= headsKept {
+		clear(s.heads)
+	}
+	s.heads[id] = row
 }
 
 // estimateSlack is how far below Limits.DesignBytes a design's size, as kept up to date by

@@ -70,7 +70,8 @@ type Store struct {
 	compacting  map[string]bool // designs whose history is being compacted
 	compactions sync.WaitGroup
 
-	applyMu  sync.Mutex // held by Apply from its transaction to its commit hook
+	applyMu  sync.Mutex           // held by Apply from its transaction to its commit hook
+	heads    map[string]designRow // id → its row in designs as ApplyEdit last wrote it; needs applyMu
 	onCommit func(rev Revision, designID string)
 
 	path   string
@@ -136,7 +137,7 @@ func OpenWith(ctx context.Context, path string, opts Options) (*Store, error) {
 	if cacheBytes == 0 {
 		cacheBytes = DefaultCacheBytes
 	}
-	s := &Store{w: w, cache: newRecordCache(cacheBytes), snapshots: newRecordCache(cacheBytes / 4), tokens: newTokenCache(), limits: opts.Limits.withDefaults(), compacting: map[string]bool{},
+	s := &Store{w: w, cache: newRecordCache(cacheBytes), snapshots: newRecordCache(cacheBytes / 4), tokens: newTokenCache(), heads: map[string]designRow{}, limits: opts.Limits.withDefaults(), compacting: map[string]bool{},
 		path: path, log: log}
 	// The writer goes first: it creates the file, switches it to WAL, checks and migrates it.
 	damage, err := s.quickCheck(ctx)

@@ -306,6 +306,53 @@ func TestApplySeesOtherWriters(t *testing.T) {
 	}
 }
 
+// A store remembers a design's row as its last edit wrote it, instead of reading it for each edit.
+// When another store wrote meanwhile, an edit must still be judged against the newest revision:
+// neither refused as stale nor refused because of what it refers to, nor stored over the other
+// store's change.
+func TestApplyAfterAnotherStoreWroteOverWhatItRemembers(t *testing.T) {
+	ctx := context.Background()
+	s1, path := openTemp(t)
+	s2, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	rec, _, err := s1.Create(ctx, newDesign(t, "Shared"), "alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s1.Apply(ctx, rec.ID, "alice", designer.SetOverviewField{Field: "notes", Value: "one"}, 1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s2.Apply(ctx, rec.ID, "bob", designer.AddTable{Name: "Orders", PartitionKey: "pk"}, 2); err != nil {
+		t.Fatal(err)
+	}
+	// Against revision 3, the newest, though s1's last edit made 2; on the table s2 added.
+	got, err := s1.Apply(ctx, rec.ID, "alice", designer.AddTable{Name: "Orders", PartitionKey: "pk"}, 3)
+	if err == nil || errors.Is(err, ErrStale) {
+		t.Fatalf("adding a table s2 added = %v, want the design's refusal of a second Orders", err)
+	}
+	got, err = s1.Apply(ctx, rec.ID, "alice", designer.SetOverviewField{Field: "domain", Value: "retail"}, 3)
+	if err != nil {
+		t.Fatalf("an edit against the newest revision, made after another store wrote: %v", err)
+	}
+	if got.Revision != 4 || len(got.Design.Tables) != 1 || got.Design.Overview.Notes != "one" || got.Design.Overview.Domain != "retail" {
+		t.Fatalf("after the edit: revision %d, %d tables, overview %+v", got.Revision, len(got.Design.Tables), got.Design.Overview)
+	}
+	if _, err := s1.Apply(ctx, rec.ID, "alice", designer.SetOverviewField{Field: "notes", Value: "two"}, 3); !errors.Is(err, ErrStale) {
+		t.Fatalf("an edit against revision 3 once 4 is stored: %v, want ErrStale", err)
+	}
+	loaded, err := s2.Load(ctx, rec.ID)
+	if err != nil || loaded.Revision != 4 || len(loaded.Design.Tables) != 1 || loaded.Design.Overview.Domain != "retail" {
+		t.Fatalf("the other store's Load = revision %d, %+v, %v", loaded.Revision, loaded.Design.Overview, err)
+	}
+	revs, err := s1.Revisions(ctx, rec.ID)
+	if err != nil || len(revs) != 4 {
+		t.Fatalf("history has %d revisions (%v), want 4", len(revs), err)
+	}
+}
+
 func TestReopen(t *testing.T) {
 	ctx := context.Background()
 	s, path := openTemp(t)
