@@ -118,6 +118,21 @@ type presence struct {
 	Focus  string `json:"focus,omitempty"`
 	Leader bool   `json:"leader,omitempty"`
 	Editor bool   `json:"editor"`
+	// Watching marks the projector's tab (Present mode): it follows the room and sees who is here,
+	// but is no participant, so no one sees it.
+	Watching bool `json:"-"`
+}
+
+// leadView is where the leader is, for the followers to show the same: the page (a step's path
+// and its query, such as "/tables?table=Orders" or "/mapping?open=ap12", relative to the design's
+// link), the element the leader works on (the open pattern card, the focused row) and the element
+// at the top of the leader's window, which carries the scroll position across screens of other
+// sizes. Empty fields are unknown, except Top on a page scrolled to its start.
+type leadView struct {
+	Step  string `json:"step"`
+	View  string `json:"view,omitempty"`
+	Focus string `json:"focus,omitempty"`
+	Top   string `json:"top,omitempty"`
 }
 
 // participantColors is how many distinct colours participants get (app.css .who-0 … .who-7).
@@ -135,7 +150,9 @@ type room struct {
 	tabs   map[string]*presence
 	counts map[string]int
 	leader string // the tab the others follow, if any
-	lastID int    // the last presence.ID given out
+	// view is where the leader last said it is; it is reset when the leader moves to another step.
+	view   leadView
+	lastID int // the last presence.ID given out
 	// list is the participants in order, built when first asked for after a change.
 	list []presence
 }
@@ -174,17 +191,29 @@ func (h *hub) enter(id, client string) (*room, error) {
 	return r, nil
 }
 
-// exit undoes enter, closing the room when its last stream has gone.
+// exit undoes enter, closing the room a moment after its last stream has gone.
 func (h *hub) exit(id, client string, r *room) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.perClient[client]--; h.perClient[client] <= 0 {
 		delete(h.perClient, client)
 	}
-	if r.refs--; r.refs == 0 && h.rooms[id] == r {
-		delete(h.rooms, id)
+	if r.refs--; r.refs == 0 {
+		// A page moving to another step closes its stream before its next page opens one; when
+		// the facilitator and the projector follow her do so at once, the room is empty for that
+		// moment, and who leads, and where, must outlive it.
+		time.AfterFunc(roomGrace, func() {
+			h.mu.Lock()
+			defer h.mu.Unlock()
+			if r.refs == 0 && h.rooms[id] == r {
+				delete(h.rooms, id)
+			}
+		})
 	}
 }
+
+// roomGrace is how long a room outlives its last stream.
+const roomGrace = 30 * time.Second
 
 // find returns the open room of design id, or nil.
 func (h *hub) find(id string) *room {
@@ -205,7 +234,16 @@ func (h *hub) subscribe(id, client string, access storage.Access, p *presence) (
 		reloadDue: make(chan struct{}, 1), presenceDue: make(chan struct{}, 1), expiry: make(chan time.Time, 1), access: access}
 	r.mu.Lock()
 	r.subs[sub] = struct{}{}
-	if p != nil {
+	switch {
+	case p != nil && p.Watching:
+		// The projector gets the list once, like an API stream, and the leader's place at once:
+		// it lands where the room is, not where its link pointed.
+		sub.presence = p
+		sub.presenceDue <- struct{}{}
+		if lead := r.tabs[r.leader]; lead != nil {
+			r.tellFollower(sub, lead)
+		}
+	case p != nil:
 		if old, ok := r.tabs[p.Tab]; ok {
 			p.ID, p.Color, p.Focus = old.ID, old.Color, old.Focus
 		} else {
@@ -217,10 +255,18 @@ func (h *hub) subscribe(id, client string, access storage.Access, p *presence) (
 		r.counts[p.Tab]++
 		sub.presence = p
 		r.presenceChanged()
-		if p.Leader {
+		switch lead := r.tabs[r.leader]; {
+		case p.Leader:
+			if r.view.Step != p.Step {
+				r.view = leadView{Step: p.Step}
+			}
 			r.announceFollow(p)
+		case lead != nil:
+			// A follower that arrives, or arrives on the step it was moved to, is told where the
+			// leader is, so it lands on the card and the scroll position.
+			r.tellFollower(sub, lead)
 		}
-	} else {
+	default:
 		// An API stream gets the current list once, like a page does.
 		sub.presenceDue <- struct{}{}
 	}
@@ -228,7 +274,7 @@ func (h *hub) subscribe(id, client string, access storage.Access, p *presence) (
 	return sub, func() {
 		r.mu.Lock()
 		delete(r.subs, sub)
-		if p != nil {
+		if p != nil && !p.Watching {
 			r.counts[p.Tab]--
 			if r.counts[p.Tab] == 0 {
 				// A leader moving to another step closes this stream before (or after) its next
@@ -327,9 +373,27 @@ func (r *room) participants() []presence {
 
 // announceFollow tells the followers where the leader is. Callers hold r.mu.
 func (r *room) announceFollow(leader *presence) {
-	r.send(&event{name: "follow", data: []byte(leader.Step)}, func(sub *subscriber) bool {
+	r.send(r.followEvent(leader), func(sub *subscriber) bool {
 		return sub.presence != nil && sub.presence.Tab != leader.Tab
 	})
+}
+
+// tellFollower tells one stream where the leader is. Callers hold r.mu.
+func (r *room) tellFollower(sub *subscriber, leader *presence) {
+	select {
+	case sub.events <- r.followEvent(leader):
+	default: // a stream this far behind reloads anyway
+	}
+}
+
+// followEvent is the leader's place as the followers read it. Callers hold r.mu.
+func (r *room) followEvent(leader *presence) *event {
+	v := r.view
+	if v.Step != leader.Step {
+		v = leadView{Step: leader.Step}
+	}
+	data, _ := json.Marshal(v) // cannot fail: strings
+	return &event{name: "follow", data: data}
 }
 
 // withTab runs fn under the room's lock if tab is connected to design id, and reports whether
@@ -359,6 +423,19 @@ func (h *hub) focus(id, tab, focus string) bool {
 	})
 }
 
+// showView records where tab is when it leads, and tells the followers.
+func (h *hub) showView(id, tab string, v leadView) bool {
+	return h.withTab(id, tab, func(r *room, p *presence) {
+		if r.leader != tab {
+			return
+		}
+		if v != r.view {
+			r.view = v
+			r.announceFollow(p)
+		}
+	})
+}
+
 // lead makes tab the one the room follows, or stops it leading.
 func (h *hub) lead(id, tab string, on bool) bool {
 	return h.withTab(id, tab, func(r *room, p *presence) { r.setLeader(tab, on) })
@@ -368,9 +445,12 @@ func (h *hub) lead(id, tab string, on bool) bool {
 func (r *room) setLeader(tab string, on bool) {
 	switch {
 	case on:
+		if r.leader != tab {
+			r.view = leadView{}
+		}
 		r.leader = tab
 	case r.leader == tab:
-		r.leader = ""
+		r.leader, r.view = "", leadView{}
 	}
 	for t, p := range r.tabs {
 		p.Leader = t == r.leader

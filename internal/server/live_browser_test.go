@@ -114,7 +114,13 @@ func TestBrowser_followMeAndPresent(t *testing.T) {
 		t.Fatal("the projector window contains the edit token")
 	}
 
-	waitUntil(t, alice, "three people here", `document.querySelectorAll("[data-testid=presence-chip]").length === 3`)
+	// The projector is no participant: Alice sees Bob and herself, and no "Guest".
+	waitUntil(t, projector, "the projector to see Alice and Bob", `document.querySelectorAll("[data-testid=presence-chip]").length === 2`)
+	waitUntil(t, alice, "two people here", `document.querySelectorAll("[data-testid=presence-chip]").length === 2`)
+	time.Sleep(2 * presenceEvery)
+	if n := get(t, alice, "count the chips", chromedp.Evaluate[int](`document.querySelectorAll("[data-testid=presence-chip]").length`)); n != 2 {
+		t.Fatalf("with the projector open Alice sees %d people, want 2 (the projector is no participant)", n)
+	}
 	do(t, alice, "lead", chromedp.Click(chromedp.CSS("[data-testid=follow-me]")))
 	waitUntil(t, bob, "Bob to see that he follows Alice", `!document.getElementById("follow-state").hidden && document.querySelector("#follow-state .follow-text").textContent === "Following Alice"`)
 	do(t, alice, "open the tables step", chromedp.Click(chromedp.CSS("[data-testid=step-tables]")))

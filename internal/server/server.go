@@ -133,6 +133,7 @@ func New(store *storage.Store, log *slog.Logger, opts Options) *Server {
 
 	edit := page.Group("", requireEdit)
 	edit.POST("/lead", s.saveLead)
+	edit.POST("/view", s.saveView)
 	edit.POST("/name", s.saveName)
 	edit.POST("/history/undo", s.undoMine)
 	edit.POST("/history/:n/restore", s.restoreRevision)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -47,7 +48,7 @@ func (s *Server) pageEvents(c echo.Context) error {
 	if name == "" {
 		name = "Guest"
 	}
-	p := &presence{Tab: tab, Name: name, Step: step, Editor: d.canEdit()}
+	p := &presence{Tab: tab, Name: name, Step: step, Editor: d.canEdit(), Watching: d.Presenting}
 	// The stream may outlive the request (takeOver): what it renders must not stop when the
 	// request's context ends.
 	return s.stream(c, p, after, pagePresence(context.WithoutCancel(c.Request().Context()), tab))
@@ -467,4 +468,64 @@ func (s *Server) saveLead(c echo.Context) error {
 		return badInput("tab: this tab is not connected to the design; reload the page")
 	}
 	return c.NoContent(http.StatusNoContent)
+}
+
+// saveView records where the leading tab is — the page, the element it works on and the one at the
+// top of its window — and tells the followers. A tab that does not lead is not told apart: its
+// view is simply not kept.
+func (s *Server) saveView(c echo.Context) error {
+	form, err := postedForm(c)
+	if err != nil {
+		return err
+	}
+	v := leadView{View: form.get("view"), Focus: form.get("focus"), Top: form.get("top")}
+	step, ok := viewStep(v.View)
+	if !ok {
+		return badInput("view: give a step's path with its query, such as /mapping?open=ap1 (at most %d characters)", maxViewLen)
+	}
+	v.Step = step
+	if !elementID(v.Focus) {
+		return badInput("focus: give an element id of at most 200 letters, digits, '-' and '_'")
+	}
+	if !elementID(v.Top) {
+		return badInput("top: give an element id of at most 200 letters, digits, '-' and '_'")
+	}
+	if !s.hub.showView(designFrom(c).ID, form.get("tab"), v) {
+		return badInput("tab: this tab is not connected to the design; reload the page")
+	}
+	return c.NoContent(http.StatusNoContent)
+}
+
+// maxViewLen bounds a leader's page address: a step, a table, a grid page and the open cards.
+const maxViewLen = 1000
+
+// viewStep is the step a page address relative to the design's link shows ("" is the overview),
+// and whether the address is one: a step's path and a query, nothing else.
+func viewStep(view string) (string, bool) {
+	if len(view) > maxViewLen {
+		return "", false
+	}
+	path, query, _ := strings.Cut(view, "?")
+	if _, err := url.ParseQuery(query); err != nil {
+		return "", false
+	}
+	for _, st := range steps {
+		if st.path == path {
+			return st.id, true
+		}
+	}
+	return "", false
+}
+
+// elementID reports whether id can be an element id the pages give ("" for none).
+func elementID(id string) bool {
+	if len(id) > 200 {
+		return false
+	}
+	for _, r := range id {
+		if !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return true
 }

@@ -77,6 +77,10 @@ func (s *Server) workspaceModel(c echo.Context, step string) (templates.Workspac
 	}
 	w.Step, w.Presenting = step, d.Presenting
 	w.Events = base + "/events?step=" + url.QueryEscape(step) + "&rev=" + strconv.FormatInt(d.Record.Revision, 10)
+	if d.Presenting {
+		// The projector's stream follows the room without joining it.
+		w.Events += "&present=1"
+	}
 	markPast(c, &w)
 	return w, nil
 }

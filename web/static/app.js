@@ -322,6 +322,7 @@
       .finally(function () {
         refreshing = false;
         markEditing();
+        markFollowed();
         if (again) { again = false; refresh(); }
       });
   }
@@ -450,7 +451,7 @@
       catchUp();
     } else if (msg.type === "follow") {
       ev.preventDefault();
-      follow(String(msg.data).trim());
+      follow(String(msg.data));
     } else if (msg.type === "gone") {
       ev.preventDefault();
       var notice = document.getElementById("link-gone") || document.createElement("p");
@@ -500,17 +501,157 @@
   });
   document.addEventListener("focusout", function () { reportFocus(""); });
 
-  // Follow me: the facilitator leads, the others' pages follow to the step the leader is on.
+  // Follow me: the facilitator leads, and the others' pages follow to where the leader is — the
+  // step, the table tab and grid page, the open pattern cards, the element the leader works on and
+  // the scroll position. The leader's page tells the server where it is (POST /view) whenever that
+  // changes; a follower on another page goes there, one on the same page opens the same cards and
+  // scrolls the same element to its top, whatever the size of its screen.
   function leader() { return document.querySelector("#presence [data-leader]"); }
+  function leading() { var lead = leader(); return !!(lead && lead.hasAttribute("data-self")); }
   function following() { return presenting || sessionStorage.getItem("dynaloom-nofollow") !== "1"; }
-  function follow(to) {
-    var lead = leader();
-    if ((lead && lead.hasAttribute("data-self")) || !following() || to === step || !/^[a-z]+$/.test(to)) return;
-    location.assign(base + (to === "overview" ? "" : "/" + to) + (presenting ? "?present=1" : ""));
+  // stepPath is the path of a step relative to the design's link.
+  function stepPath(id) { return id === "overview" ? "" : "/" + id; }
+  // view is this page's address relative to the design's link, without the presenting flag;
+  // sameView compares two of them leaving out the open cards, which a page opens in place.
+  function view() {
+    var url = new URL(location.href);
+    url.searchParams.delete("present");
+    url.searchParams.sort();
+    var q = url.searchParams.toString();
+    return url.pathname.slice(base.length) + (q ? "?" + q : "");
   }
+  function withoutOpen(v) {
+    var url = new URL(base + v, location.href);
+    url.searchParams.delete("open");
+    url.searchParams.delete("present");
+    url.searchParams.sort();
+    return url.pathname + "?" + url.searchParams.toString();
+  }
+
+  // The leader's side. followable is what a follower is shown as the element being worked on,
+  // anchored the blocks whose place on the screen the followers copy.
+  var followable = "details.mapping[id], tr[id], article[id], section[id], .card[id]";
+  var anchored = "#main :is(section, article, details, tr, h2, h3)[id]";
+  var lastOpened = "", viewSent = "", viewTimer = null;
+  function onScreen(el) {
+    var r = el.getBoundingClientRect();
+    return r.height > 0 && r.bottom > 0 && r.top < window.innerHeight;
+  }
+  function workingOn() {
+    var main = document.getElementById("main");
+    var el = document.activeElement, at = null;
+    if (el && el !== document.body && main.contains(el)) at = el.closest(followable);
+    if (!at && lastOpened) {
+      var card = document.getElementById(lastOpened);
+      if (card && card.open) at = card;
+    }
+    return at && main.contains(at) && onScreen(at) ? at.id : "";
+  }
+  // topAnchor is the block at the top of the window: the first one starting in its top quarter,
+  // or else the innermost one the top edge of the window cuts through.
+  function topAnchor() {
+    if (window.scrollY < 4) return "";
+    var first = null, firstTop = Infinity, cut = null, cutHeight = Infinity;
+    document.querySelectorAll(anchored).forEach(function (el) {
+      var r = el.getBoundingClientRect();
+      if (r.height === 0 || r.bottom <= 0) return;
+      if (r.top >= -2 && r.top < firstTop) { first = el; firstTop = r.top; }
+      if (r.top < 0 && r.height < cutHeight) { cut = el; cutHeight = r.height; }
+    });
+    if (first && (firstTop < window.innerHeight / 4 || !cut)) return first.id;
+    return cut ? cut.id : "";
+  }
+  function tellView() {
+    clearTimeout(viewTimer);
+    viewTimer = setTimeout(function () {
+      if (!leading()) return;
+      var v = view();
+      // Only a step's own page is a place to follow to (not a past revision, not a comparison).
+      if (v.split("?")[0] !== stepPath(step)) return;
+      var fields = { view: v, focus: workingOn(), top: topAnchor() };
+      var key = JSON.stringify(fields);
+      if (key === viewSent) return;
+      viewSent = key;
+      post("/view", fields);
+    }, 250);
+  }
+  window.addEventListener("scroll", tellView, { passive: true });
+  document.addEventListener("focusin", tellView);
+  document.addEventListener("htmx:afterSettle", tellView);
+  document.addEventListener("toggle", function (ev) {
+    var card = ev.target;
+    if (!card.matches || !card.matches("details.mapping[id]")) return;
+    if (card.open) lastOpened = card.id;
+    tellView();
+  }, true);
+
+  // The follower's side. A place is applied again for a moment after it arrives, as the cards it
+  // opens load and push what is below them down.
+  var placing = null, placeUntil = 0, followedID = "";
+  function follow(data) {
+    var f = {};
+    try { f = JSON.parse(data); } catch (e) { return; }
+    if (leading() || !following() || !/^[a-z]+$/.test(f.step || "")) return;
+    var to = typeof f.view === "string" && /^(\/[a-z]+)?(\?.*)?$/.test(f.view) ? f.view : "";
+    if (!to) {
+      // Only the step is known yet: the rest follows when the leader's page says where it is.
+      if (f.step !== step) location.assign(base + stepPath(f.step) + (presenting ? "?present=1" : ""));
+      return;
+    }
+    if (withoutOpen(to) !== withoutOpen(view())) {
+      var url = new URL(base + to, location.href);
+      if (presenting) url.searchParams.set("present", "1");
+      location.assign(url.pathname + url.search);
+      return;
+    }
+    var open = new URL(base + to, location.href).searchParams.getAll("open");
+    document.querySelectorAll("details.mapping[data-detail]").forEach(function (card) {
+      var id = new URL(card.getAttribute("data-detail"), location.href).searchParams.get("card");
+      var on = open.indexOf(id) >= 0;
+      if (card.open !== on) card.open = on;
+    });
+    placing = { top: typeof f.top === "string" ? f.top : "", focus: typeof f.focus === "string" ? f.focus : "" };
+    placeUntil = Date.now() + 3000;
+    followedID = placing.focus;
+    place();
+  }
+  function place() {
+    markFollowed();
+    if (!placing) return;
+    if (Date.now() > placeUntil) { placing = null; return; }
+    var top = placing.top && document.getElementById(placing.top);
+    if (!placing.top) window.scrollTo({ top: 0, behavior: "instant" });
+    else if (top) window.scrollTo({ top: top.getBoundingClientRect().top + window.scrollY - 8, behavior: "instant" });
+    // The element the leader works on is wholly in view, even where the screens cut differently.
+    var focus = followedID && document.getElementById(followedID);
+    var r = focus && focus.getBoundingClientRect();
+    if (r && r.height > 0 && (r.top < 0 || r.bottom > window.innerHeight)) {
+      focus.scrollIntoView({ block: r.height < window.innerHeight ? "nearest" : "start", behavior: "instant" });
+    }
+  }
+  // markFollowed outlines, on a follower's page, the element the leader works on.
+  function markFollowed() {
+    document.querySelectorAll(".is-followed").forEach(function (el) {
+      if (el.id !== followedID) el.classList.remove("is-followed");
+    });
+    var el = followedID && document.getElementById(followedID);
+    if (el) el.classList.add("is-followed");
+  }
+  document.addEventListener("htmx:afterSettle", place);
+
+  var wasLeading = false;
   function showFollowState() {
     var lead = leader();
-    var me = lead && lead.hasAttribute("data-self");
+    var me = !!(lead && lead.hasAttribute("data-self"));
+    if (me && !wasLeading) {
+      viewSent = "";
+      tellView();
+    }
+    wasLeading = me;
+    if (me || !lead) {
+      followedID = "";
+      markFollowed();
+    }
     var button = document.querySelector("[data-lead-toggle]");
     if (button) {
       button.setAttribute("aria-pressed", me ? "true" : "false");
@@ -528,8 +669,7 @@
   }
   document.addEventListener("click", function (ev) {
     if (ev.target.closest("[data-lead-toggle]")) {
-      var lead = leader();
-      post("/lead", { on: lead && lead.hasAttribute("data-self") ? "false" : "true" });
+      post("/lead", { on: leading() ? "false" : "true" });
     } else if (ev.target.closest("[data-follow-toggle]")) {
       sessionStorage.setItem("dynaloom-nofollow", following() ? "1" : "0");
       showFollowState();

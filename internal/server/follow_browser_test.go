@@ -1,0 +1,99 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// Follow me carries more than the step: the projector, on a smaller screen, shows the row the
+// facilitator is in on the access patterns, the table tab she opens, and on the Mapping step the
+// card of pattern 12 she opens and scrolls to, open and at the top of its window.
+func TestBrowser_followMeCarriesTheTabTheCardAndTheScroll(t *testing.T) {
+	base := startBrowserApp(t)
+	alice, _ := newBrowser(t)
+	resp, err := http.Post(base+"/api/designs", "application/json", strings.NewReader(`{"example": "hr-employees"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var created createdDesign
+	if err := json.NewDecoder(resp.Body).Decode(&created); err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	edit, view := base+"/d/"+created.EditToken, base+"/d/"+created.ViewToken
+	openAndJoin(t, alice, edit+"/patterns", "Alice")
+
+	projector, _ := newIsolatedTab(t, alice)
+	do(t, projector, "open the projector window at 1280×720",
+		chromedp.EmulateViewport(1280, 720),
+		chromedp.Navigate(view+"?present=1"),
+		chromedp.WaitVisible(chromedp.CSS("#live.presenting")),
+	)
+	waitUntil(t, projector, "the projector to see Alice", `!!document.querySelector("[data-testid=presence-chip][data-name=Alice]")`)
+	do(t, alice, "lead", chromedp.Click(chromedp.CSS("[data-testid=follow-me]")))
+	waitForPath(t, projector, "the projector to follow to the access patterns", "/patterns")
+
+	// The row Alice types in, far down the grid, comes into the projector's view, marked.
+	const row9 = `document.querySelector("tr[data-number='9']")`
+	do(t, alice, "focus pattern 9's description", chromedp.Focus(chromedp.CSS("tr[data-number='9'] [id$='-description']")))
+	waitAcross(t, projector, "pattern 9's row in view and marked", row9+` && `+row9+`.classList.contains("is-followed") && `+inView(row9))
+
+	// A table tab other than the first.
+	do(t, alice, "open the tables step", chromedp.Click(chromedp.CSS("[data-testid=step-tables]")), chromedp.WaitVisible(chromedp.CSS("nav.tabs")))
+	second := get(t, alice, "find the second table's tab", chromedp.Evaluate[string](`document.querySelectorAll("nav.tabs a")[1].getAttribute("data-testid")`))
+	table := get(t, alice, "read its name", chromedp.Evaluate[string](`document.querySelectorAll("nav.tabs a")[1].textContent.trim()`))
+	do(t, alice, "open the second table", chromedp.Click(chromedp.CSS("[data-testid="+second+"]")), chromedp.WaitVisible(chromedp.CSS("[data-testid="+second+"][aria-current=page]")))
+	waitAcross(t, projector, "the projector to show table "+table, `new URL(location.href).searchParams.get("table") === `+jsString(table)+
+		` && new URL(location.href).searchParams.get("present") === "1" && !!document.querySelector("[data-testid=`+second+`][aria-current=page]")`)
+
+	// Pattern 12's card, opened and scrolled to the top of Alice's window.
+	do(t, alice, "open the mapping step", chromedp.Click(chromedp.CSS("[data-testid=step-mapping]")), chromedp.WaitVisible(chromedp.CSS("details.mapping")))
+	waitForPath(t, projector, "the projector to follow to mapping", "/mapping")
+	card := get(t, alice, "find pattern 12's card", chromedp.Evaluate[string](
+		`[...document.querySelectorAll("details.mapping")].find(d => d.querySelector(".count").textContent.trim() === "12").id`))
+	do(t, alice, "open pattern 12's card and scroll to it",
+		chromedp.Click(chromedp.CSS("#"+card+" > summary")),
+		chromedp.WaitVisible(chromedp.CSS("#"+card+" [data-testid=operation]")),
+		chromedp.Evaluate[chromedp.Void](`document.getElementById("`+card+`").scrollIntoView({block: "start"})`),
+	)
+	el := `document.getElementById("` + card + `")`
+	waitAcross(t, projector, "pattern 12's card open, loaded, at the top of the projector",
+		el+` && `+el+`.open && !!`+el+`.querySelector("[data-testid=operation]") && `+el+`.classList.contains("is-followed") && `+
+			el+`.getBoundingClientRect().top >= -2 && `+el+`.getBoundingClientRect().top < innerHeight / 4`)
+	if open := get(t, projector, "read the projector's URL", chromedp.Evaluate[string](`location.search`)); !strings.Contains(open, "present=1") {
+		t.Fatalf("the projector left presentation mode: %s", open)
+	}
+}
+
+// inView is a JavaScript condition: the element el (an expression) shows in the window.
+func inView(el string) string {
+	return `(r => r.height > 0 && r.top >= -1 && r.bottom <= innerHeight + 1)(` + el + `.getBoundingClientRect())`
+}
+
+func jsString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// waitAcross waits for a JavaScript condition on a tab that navigates by itself, asking again on
+// the page it lands on (a poll does not outlive the page it started on).
+func waitAcross(t *testing.T, ctx context.Context, what, js string) {
+	t.Helper()
+	deadline := time.Now().Add(stepTimeout)
+	for time.Now().Before(deadline) {
+		step, cancel := context.WithTimeout(ctx, time.Second)
+		ok, err := chromedp.Run(step, chromedp.Evaluate[bool](js))
+		cancel()
+		if err == nil && ok {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("wait for %s: not so within %s", what, stepTimeout)
+}
