@@ -163,6 +163,7 @@ func New(store *storage.Store, log *slog.Logger, opts Options) *Server {
 	edit.POST("/consolidations/field", s.saveConsolidationField)
 	edit.POST("/consolidations/delete", s.deleteConsolidation)
 	edit.POST("/considerations/:field", s.saveConsideration)
+	edit.POST("/prose/:field", s.saveProse)
 	edit.POST("/questions", s.answerQuestion)
 	edit.POST("/tables/add", s.addTable)
 	edit.POST("/tables/delete", s.deleteTable)

@@ -233,6 +233,7 @@ func tableView(d *designContext, t designer.Table, spot tablesSpot, grid gridSta
 // indexFields are the fields of an index, in the order its card shows them.
 var indexFields = []string{"name", "partition_key", "sort_key", "projection", "include", designer.IndexField.Sparse.Key,
 	designer.IndexField.SparseNote.Key, "pattern_attributes", designer.IndexField.Purpose.Key,
+	designer.IndexField.PartitionKeyJustification.Key, designer.IndexField.SortKeyJustification.Key,
 	designer.IndexField.ProjectionJustification.Key, designer.IndexField.CapacityNotes.Key}
 
 // indexCell is the cell of one field of an index, by the field's name; ok is false for a name no
@@ -261,7 +262,8 @@ func indexCell(d *designContext, t designer.Table, ix designer.Index, field stri
 		kind = "text"
 	case "pattern_attributes":
 		label, value, kind = "Per-pattern attributes (4: a, b; 7: c)", designer.FormatPatternList(ix.PatternAttributes), "text"
-	case ixf.Purpose.Key, ixf.ProjectionJustification.Key, ixf.CapacityNotes.Key:
+	case ixf.Purpose.Key, ixf.PartitionKeyJustification.Key, ixf.SortKeyJustification.Key, ixf.ProjectionJustification.Key,
+		ixf.CapacityNotes.Key:
 		kind = "textarea"
 	default:
 		return templates.LabeledCell{}, false

@@ -31,13 +31,53 @@ func (s *Server) validationPage(c echo.Context) error {
 		}
 	}
 	lists := x.Checklists()
-	for _, it := range lists.Requirements {
-		v.Requirements = append(v.Requirements, templates.ChecklistView{Item: it.Item, OK: it.OK})
-	}
-	for _, it := range lists.DataModel {
-		v.DataModel = append(v.DataModel, templates.ChecklistView{Item: it.Item, OK: it.OK})
+	v.Requirements, v.DataModel = checklistViews(d, lists.Requirements), checklistViews(d, lists.DataModel)
+	for _, f := range designer.ProseFields {
+		v.Prose = append(v.Prose, proseFieldView(d, f, f.Get(d.Record.Design.Prose), "", false))
 	}
 	return render(c, http.StatusOK, templates.ValidationView(v))
+}
+
+// checklistViews are the lines of a checklist, each not ticked linking to the field that ticks it.
+func checklistViews(d *designContext, items []rules.ChecklistItem) []templates.ChecklistView {
+	out := make([]templates.ChecklistView, len(items))
+	for i, it := range items {
+		out[i] = templates.ChecklistView{Item: it.Item, OK: it.OK}
+		if !it.OK {
+			out[i].Href = anchorFor(d, it.Path)
+		}
+	}
+	return out
+}
+
+// proseFieldView is the field of one narrative section of the data model.
+func proseFieldView(d *designContext, f designer.Field[designer.Prose], value, errMsg string, saved bool) templates.Field {
+	return templates.Field{ID: proseElemID(f.Key), Name: "value", Label: f.Heading(), Value: value, Multiline: true,
+		Action: "/d/" + d.Token + "/prose/" + f.Key, Error: errMsg, Saved: saved, CanEdit: d.canEdit()}
+}
+
+func proseElemID(field string) string { return elemID("prose", field) }
+
+// saveProse sets one narrative section of the data model; the answer is its field and, out of
+// band, the data model's checklist, whose lines the section may tick.
+func (s *Server) saveProse(c echo.Context) error {
+	f, ok := designer.FieldNamed(designer.ProseFields, c.Param("field"))
+	if !ok {
+		return echo.ErrNotFound
+	}
+	form, err := postedForm(c)
+	if err != nil {
+		return err
+	}
+	value := form.get("value")
+	return s.apply(c, stepHref(designFrom(c), "validation")+"#"+proseElemID(f.Key), designer.SetProse{Field: f.Key, Value: value},
+		func(d *designContext, r *refused) (templ.Component, error) {
+			if r != nil {
+				return templates.FieldView(proseFieldView(d, f, value, r.Message, false)), nil
+			}
+			return templ.Join(templates.FieldView(proseFieldView(d, f, f.Get(d.Record.Design.Prose), "", true)),
+				templates.DataModelChecklist(checklistViews(d, d.derived().Checklists().DataModel), true)), nil
+		})
 }
 
 type validationResponse struct {

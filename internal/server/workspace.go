@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -174,27 +175,57 @@ func anchorFor(d *designContext, path string) string {
 		}
 		return stepHref(d, "patterns")
 	case "aggregates":
+		if len(parts) > 2 {
+			if _, ok := aggregateCell(d, designer.AggregateAnalysis{ID: parts[1]}, parts[2]); ok {
+				return stepHref(d, "aggregates") + "#" + elemID("aggf", parts[1], parts[2])
+			}
+		}
 		if len(parts) > 1 {
 			return stepHref(d, "aggregates") + "#" + elemID("agg", parts[1])
 		}
 		return stepHref(d, "aggregates")
 	case "consolidations":
+		if len(parts) > 2 {
+			if _, ok := consolidationCell(d, designer.ConsolidationReview{ID: parts[1]}, nil, parts[2]); ok {
+				return stepHref(d, "aggregates") + "#" + elemID("consf", parts[1], parts[2])
+			}
+		}
 		if len(parts) > 1 {
 			return stepHref(d, "aggregates") + "#" + elemID("cons", parts[1])
 		}
 		return stepHref(d, "aggregates") + "#consolidation"
 	case "considerations":
+		if len(parts) > 1 {
+			if f, ok := designer.FieldNamed(designer.ConsiderationFields, parts[1]); ok {
+				return stepHref(d, "aggregates") + "#" + considerationField(d, f, "", "", false).ID
+			}
+		}
 		return stepHref(d, "aggregates") + "#considerations"
+	case "prose":
+		if len(parts) > 1 {
+			if _, ok := designer.FieldNamed(designer.ProseFields, parts[1]); ok {
+				return stepHref(d, "validation") + "#" + proseElemID(parts[1])
+			}
+		}
+		return stepHref(d, "validation") + "#data-model-prose"
 	case "tables":
 		if len(parts) < 2 {
 			return stepHref(d, "tables")
 		}
 		href := tablesHref(d, parts[1])
 		switch {
+		case len(parts) > 4 && parts[2] == "indexes" && slices.Contains(indexFields, parts[4]):
+			return href + "#" + elemID("ixf", parts[1], parts[3], parts[4])
 		case len(parts) > 3 && parts[2] == "indexes":
 			return href + "#" + elemID("index", parts[1], parts[3])
 		case len(parts) > 3 && parts[2] == "items":
 			return itemHref(d, parts[1], parts[3])
+		case len(parts) > 4 && parts[2] == "entity_types" && slices.ContainsFunc(designer.EntityTypeFields, func(f designer.Field[designer.EntityType]) bool { return f.Key == parts[4] }):
+			return href + "#" + elemID("etf", parts[1], parts[3], parts[4])
+		case len(parts) == 3:
+			if _, ok := tableFieldNamed(parts[2]); ok {
+				return href + "#" + elemID("tf", parts[1], parts[2])
+			}
 		}
 		return href + "#" + elemID("table", parts[1])
 	}

@@ -848,3 +848,21 @@
     if (ev.target.matches && ev.target.matches("select[data-autosubmit]")) ev.target.form.requestSubmit();
   });
 })();
+
+// A link to a field (a checklist line's, a finding's) lands on it: the hash names the field, or the
+// form or cell that holds it; the <details> around it open and the field takes the focus.
+(function () {
+  "use strict";
+  function focusLinkedField() {
+    var target = location.hash.length > 1 && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    if (!target) return;
+    var field = target.matches("input, textarea, select") ? target
+      : target.matches("form.field, .cell") ? target.querySelector("input, textarea, select") : null;
+    if (!field) return;
+    for (var box = field.closest("details"); box; box = box.parentElement && box.parentElement.closest("details")) box.open = true;
+    field.focus({ preventScroll: true });
+    field.scrollIntoView({ block: "center" });
+  }
+  window.addEventListener("hashchange", focusLinkedField);
+  document.addEventListener("DOMContentLoaded", focusLinkedField);
+})();

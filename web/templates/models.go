@@ -346,12 +346,16 @@ type Validation struct {
 	Errors, Warnings, Infos []FindingView
 	Requirements            []ChecklistView
 	DataModel               []ChecklistView
+	// Prose are the data model's narrative sections, in the document's order.
+	Prose []Field
 }
 
-// ChecklistView is one line of a seed checklist.
+// ChecklistView is one line of a seed checklist; Href, on a line not ticked, links to the field
+// that would tick it.
 type ChecklistView struct {
 	Item string
 	OK   bool
+	Href string
 }
 
 // Export is the export step.
