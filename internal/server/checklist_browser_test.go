@@ -42,10 +42,6 @@ func lineTicked(prefix string) string {
 		.some(li => li.dataset.ok === "true" && li.textContent.includes(` + jsString(prefix) + `))`
 }
 
-func jsString(s string) string {
-	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
-}
-
 // An unticked line of the data model checklist links to the field that ticks it: the link lands
 // on the field with the focus (on the Validation step for the write-up, on the table's tab for a
 // GSI's key justification, in the table's closed notes for its capacity planning), and filling
