@@ -205,6 +205,9 @@ var changeKinds = map[string]func(raw json.RawMessage, strict bool) (Change, err
 	AddComment{}.Kind():     decodeAs[AddComment],
 	ResolveComment{}.Kind(): decodeAs[ResolveComment],
 	DeleteComment{}.Kind():  decodeAs[DeleteComment],
+
+	AddInBulk{}.Kind():         decodeAs[AddInBulk],
+	ScaffoldAggregate{}.Kind(): decodeAs[ScaffoldAggregate],
 }
 
 // decodeAs decodes a change of type T. Strict decoding refuses members T does not have, so that

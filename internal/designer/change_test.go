@@ -238,6 +238,11 @@ func TestChange_roundTrip(t *testing.T) {
 		designer.AddComment{Target: "tables/Employee/indexes/EmployeesByTitle", Body: "Is <this> sparse?", Author: "Ada", At: "2025-03-01T09:30:00+01:00"},
 		designer.ResolveComment{ID: "cm1", Target: "access_patterns/ap4", Resolved: true},
 		designer.DeleteComment{ID: "cm1", Target: "access_patterns/ap4"},
+		designer.AddInBulk{Entities: []designer.BulkEntity{{Name: "Office", Attributes: []designer.BulkAttribute{{Name: "office_id", Type: designer.S}}}},
+			Relationships: []map[string]string{{"from": "Office", "to": "Employee", "kind": "1:M"}},
+			Patterns:      []map[string]string{{"description": "List an office's staff", "type": "read", "peak_rps": "20"}}},
+		designer.ScaffoldAggregate{Aggregate: "ag1", Tables: []designer.ScaffoldTable{{Name: "Office", PartitionKey: designer.KeyAttribute{Name: "office_id", Type: designer.S},
+			EntityTypes: []designer.EntityType{{Entity: "Office", PKTemplate: "{office_id}"}}, Attributes: []designer.Attribute{{Name: "city", Type: designer.S}}}}},
 	}
 	seen := map[string]bool{}
 	for i, c := range changes {
@@ -374,6 +379,8 @@ func TestChange_kindsAreStable(t *testing.T) {
 		"add_comment":                  designer.AddComment{},
 		"resolve_comment":              designer.ResolveComment{},
 		"delete_comment":               designer.DeleteComment{},
+		"add_in_bulk":                  designer.AddInBulk{},
+		"scaffold_aggregate":           designer.ScaffoldAggregate{},
 	}
 	if len(want) != len(designer.ChangeRegistry) {
 		t.Errorf("%d kinds registered, %d pinned here; pin every new kind", len(designer.ChangeRegistry), len(want))

@@ -1,0 +1,314 @@
+package designer_test
+
+import (
+	"bytes"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+
+	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/designertest"
+)
+
+func blankDesign(t *testing.T, keyEntities string) designer.Design {
+	t.Helper()
+	d, err := designer.New("Shop")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Overview.KeyEntities = keyEntities
+	return d
+}
+
+func bulkNames(c designer.AddInBulk) []string {
+	var names []string
+	for _, e := range c.Entities {
+		names = append(names, e.Name)
+	}
+	return names
+}
+
+func TestFromKeyEntities_readsNamesAndRelationships(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		text  string
+		names []string
+		rels  []string
+	}{
+		{"User (1:M) Orders, Order (1:M) OrderItems", []string{"User", "Order", "OrderItem"}, []string{"User 1:M Order", "Order 1:M OrderItem"}},
+		// The bundled HR example's list: remarks in brackets hold commas of their own.
+		{"Employee (the person and their current position), Department (nine of them, each with a manager history), " +
+			"SalaryRecord and TitleRecord (dated history rows), DepartmentAssignment (which department an employee belonged to and when).",
+			[]string{"Employee", "Department", "SalaryRecord", "TitleRecord", "DepartmentAssignment"}, nil},
+		{"- Customer: who buys\n- Order Line with its price\n- Categories\n- Address\n* Invoice belongs to Customer\n- the Warehouse",
+			[]string{"Customer", "OrderLine", "Category", "Address", "Invoice", "Warehouse"}, []string{"Customer 1:M Invoice"}},
+		{"Tenant has many Projects; Project M:M Tag", []string{"Tenant", "Project", "Tag"}, []string{"Tenant 1:M Project", "Project M:M Tag"}},
+		{"customers and their orders", nil, nil},
+	}
+	for _, tc := range cases {
+		c := designer.FromKeyEntities(blankDesign(t, tc.text))
+		if got := bulkNames(c); !reflect.DeepEqual(got, tc.names) {
+			t.Errorf("%q: entities %q, want %q", tc.text, got, tc.names)
+		}
+		var rels []string
+		for _, r := range c.Relationships {
+			rels = append(rels, r["from"]+" "+r["kind"]+" "+r["to"])
+		}
+		if !reflect.DeepEqual(rels, tc.rels) {
+			t.Errorf("%q: relationships %q, want %q", tc.text, rels, tc.rels)
+		}
+	}
+}
+
+func TestFromKeyEntities_leavesOutWhatIsThere(t *testing.T) {
+	t.Parallel()
+	d := blankDesign(t, "User (1:M) Orders, Order (1:M) OrderItems, Payment")
+	d = designertest.ApplyAll(t, d, designer.AddEntity{Name: "user"}, designer.AddEntity{Name: "Order"},
+		designer.AddRelationship{From: "Order", To: "user", RelationshipKind: "1:1"})
+	c := designer.FromKeyEntities(d)
+	if got := bulkNames(c); !reflect.DeepEqual(got, []string{"OrderItem", "Payment"}) {
+		t.Errorf("entities %q, want OrderItem and Payment only", got)
+	}
+	// The relationship names the entity as the design spells it.
+	if len(c.Relationships) != 2 || c.Relationships[0]["from"] != "user" {
+		t.Errorf("relationships %v, want user → Order and Order → OrderItem", c.Relationships)
+	}
+	after := designertest.ApplyAll(t, d, c)
+	if again := designer.FromKeyEntities(after); len(again.Entities)+len(again.Relationships) != 0 {
+		t.Errorf("after adding them, still offered %v", again)
+	}
+}
+
+const shopPaste = "Entity\tAttribute\tType\tDescription\n" +
+	"Customer\tcustomer_id\tS\tWho buys\n" +
+	"Customer\temail\tS\n" +
+	"Order\torder_id:S, total:N, placed_at\t\n" +
+	"Order\tstatus\tText\n" +
+	"\n" +
+	"## Relationships\n" +
+	"| From | Kind | To | Average | Maximum | Colour |\n" +
+	"|------|------|----|---------|---------|--------|\n" +
+	"| Customer | 1:M | Order | 4 | 40 | red |\n" +
+	"| Order | 1:M | Basket | 1 | 1 | |\n" +
+	"\n" +
+	"Pattern #\tDescription\tRPS (Peak and Average)\tType\tEntities\tStatus\n" +
+	"1\tGet a customer\t500 peak / 100 avg\tRead\tCustomer\t⏳\n" +
+	"AP2\tPlace an order\t50 / 10\tWrite\tOrder, Customer\n" +
+	"3\tList orders\tlots\tRead\tOrder\n" +
+	"\n" +
+	"Colour\tSize\n"
+
+func TestParseBulk_readsBlocksAndNamesWhatItCannot(t *testing.T) {
+	t.Parallel()
+	d := blankDesign(t, "")
+	got := designer.ParseBulk(shopPaste, d)
+	c := got.Change
+	if names := bulkNames(c); !reflect.DeepEqual(names, []string{"Customer", "Order"}) {
+		t.Fatalf("entities %q", names)
+	}
+	order := c.Entities[1]
+	want := []designer.BulkAttribute{{Name: "order_id", Type: "S"}, {Name: "total", Type: "N"}, {Name: "placed_at", Type: "S"}}
+	if !reflect.DeepEqual(order.Attributes, want) {
+		t.Errorf("Order's attributes %v, want %v", order.Attributes, want)
+	}
+	if c.Entities[0].Description != "Who buys" {
+		t.Errorf("Customer's description %q", c.Entities[0].Description)
+	}
+	if len(c.Relationships) != 1 || c.Relationships[0]["avg_count"] != "4" {
+		t.Errorf("relationships %v, want Customer → Order only", c.Relationships)
+	}
+	if len(c.Patterns) != 2 || c.Patterns[0]["peak_rps"] != "500" || c.Patterns[0]["avg_rps"] != "100" || c.Patterns[1]["number"] != "2" {
+		t.Errorf("patterns %v", c.Patterns)
+	}
+	lines := map[int]string{}
+	for _, p := range got.Problems {
+		lines[p.Line] += p.Message + ";"
+	}
+	for line, fragment := range map[int]string{5: "not a DynamoDB type", 8: `column "Colour" is not read`, 11: `no entity named "Basket"`,
+		16: "peak rps", 18: "not a header row"} {
+		if !strings.Contains(lines[line], fragment) {
+			t.Errorf("line %d: problems %q, want one containing %q (all: %v)", line, lines[line], fragment, lines)
+		}
+	}
+	if len(lines) != 5 {
+		t.Errorf("problems on lines %v, want 5, 8, 11, 16 and 18", lines)
+	}
+
+	after := designertest.ApplyAll(t, d, c)
+	p := designertest.Pattern(t, after, 1)
+	if p.Type != designer.Read || designertest.RPS(p.PeakRPS) != "500" || p.Status != designer.StatusOpen || !reflect.DeepEqual(p.Entities, []string{"Customer"}) {
+		t.Errorf("pattern 1 = %+v", p)
+	}
+	if got := after.Relationships[0]; got.From != "Customer" || got.Kind != designer.OneToMany || got.Max == nil {
+		t.Errorf("relationship = %+v", got)
+	}
+}
+
+func TestParseBulk_fifteenPatternsFromTheRequirementTemplate(t *testing.T) {
+	t.Parallel()
+	var sb strings.Builder
+	sb.WriteString("| Pattern # | Description | RPS (Peak and Average) | Type | Attributes Needed | Key Requirements | Design Considerations | Status |\n")
+	sb.WriteString("|---|---|---|---|---|---|---|---|\n")
+	for i := 1; i <= 15; i++ {
+		n := strconv.Itoa(i)
+		sb.WriteString("| " + n + " | Pattern " + n + " \\| with a pipe | " + strconv.Itoa(i*10) + " RPS peak, " + n + " RPS avg | Read | id, name | <50 ms | note<br>two | ✅ |\n")
+	}
+	got := designer.ParseBulk(sb.String(), blankDesign(t, ""))
+	if len(got.Problems) != 0 || len(got.Change.Patterns) != 15 {
+		t.Fatalf("%d patterns, problems %v", len(got.Change.Patterns), got.Problems)
+	}
+	after := designertest.ApplyAll(t, blankDesign(t, ""), got.Change)
+	p := designertest.Pattern(t, after, 15)
+	if p.Description != "Pattern 15 | with a pipe" || designertest.RPS(p.AvgRPS) != "15" || p.Considerations != "note\ntwo" ||
+		p.KeyNotes != "<50 ms" || p.Status != designer.StatusSolved {
+		t.Errorf("pattern 15 = %+v", p)
+	}
+}
+
+func TestAddInBulk_refusalsNameTheRow(t *testing.T) {
+	t.Parallel()
+	designertest.RunChangeCases(t, blankDesign(t, ""), []designertest.ChangeCase{
+		{Name: "nothing", Change: designer.AddInBulk{}, Field: "entities"},
+		{Name: "a bad rate", Change: designer.AddInBulk{Patterns: []map[string]string{{"description": "a"}, {"peak_rps": "lots"}}}, Field: "access_patterns/1/peak_rps"},
+		{Name: "an unknown field", Change: designer.AddInBulk{Patterns: []map[string]string{{"colour": "red"}}}, Field: "access_patterns/0/colour"},
+		{Name: "an attribute twice", Change: designer.AddInBulk{Entities: []designer.BulkEntity{{Name: "A", Attributes: []designer.BulkAttribute{{Name: "x"}, {Name: "x"}}}}},
+			Field: "entities/0/attributes/1/name"},
+		{Name: "a relationship to nothing", Change: designer.AddInBulk{Entities: []designer.BulkEntity{{Name: "A"}},
+			Relationships: []map[string]string{{"from": "A", "to": "B"}}}, Field: "relationships/0/to"},
+		{Name: "all of it", Change: designer.AddInBulk{Entities: []designer.BulkEntity{{Name: "A", Attributes: []designer.BulkAttribute{{Name: "a_id"}}}, {Name: "B"}},
+			Relationships: []map[string]string{{"from": "A", "to": "B", "kind": "1:M", "max_count": "3"}},
+			Patterns:      []map[string]string{{"number": "7", "description": "Get an A", "entities": "A, B"}}},
+			Check: func(t *testing.T, _, after designer.Design) {
+				if len(after.Entities) != 2 || len(after.Entities[0].Attributes) != 1 || len(after.Relationships) != 1 {
+					t.Errorf("after = %+v", after)
+				}
+				if p := designertest.Pattern(t, after, 7); len(p.Entities) != 2 {
+					t.Errorf("pattern 7 = %+v", p)
+				}
+			}},
+	})
+}
+
+// One undo of a bulk change puts the design back as it was, attributes added to an entity that
+// was there included.
+func TestAddInBulk_oneUndoTakesAllBack(t *testing.T) {
+	t.Parallel()
+	before := designertest.HRDesign(t)
+	paste := strings.Replace(shopPaste, "Pattern #\t", "Pattern\t", 1)
+	paste = strings.NewReplacer("\n1\t", "\n\t", "\nAP2\t", "\n\t").Replace(paste)
+	c := designer.ParseBulk(paste+"\nEntity\tAttribute\nEmployee\tbadge_no\n", before).Change
+	if len(c.Entities) != 3 || len(c.Patterns) != 2 {
+		t.Fatalf("change = %+v", c)
+	}
+	after := designertest.ApplyAll(t, before, c)
+	undone := designertest.ApplyAll(t, after, designer.UndoChange{Before: before, Revision: 9, Undone: c.Summary(), Touched: c.Paths()})
+	a, b := designertest.MustMarshal(t, before), designertest.MustMarshal(t, undone)
+	if !bytes.Equal(a, b) {
+		t.Errorf("undo differs from before: %s", designertest.FirstDifference(a, b))
+	}
+	if s := c.Summary(); s != "Added in bulk: 3 entities (Customer, Order, Employee), 6 attributes, 1 relationship and 2 access patterns" {
+		t.Errorf("summary %q", s)
+	}
+}
+
+func scaffoldBase(t *testing.T, decision string) designer.Design {
+	t.Helper()
+	d := blankDesign(t, "")
+	return designertest.ApplyAll(t, d,
+		designer.AddInBulk{Entities: []designer.BulkEntity{
+			{Name: "Customer", Attributes: []designer.BulkAttribute{{Name: "email"}, {Name: "customer_id"}}},
+			{Name: "OrderLine", Attributes: []designer.BulkAttribute{{Name: "line_no", Type: "N"}, {Name: "qty", Type: "N"}, {Name: "email"}}},
+			{Name: "Address"},
+		}},
+		designer.AddAggregate{EntityA: "Customer", EntityB: "OrderLine"},
+		designer.SetAggregateField{ID: "ag1", Field: "decision", Value: decision},
+	)
+}
+
+func TestScaffoldFor_itemCollection(t *testing.T) {
+	t.Parallel()
+	d := scaffoldBase(t, "item collection")
+	c, err := designer.ScaffoldFor(d, "ag1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Tables) != 1 {
+		t.Fatalf("tables %+v", c.Tables)
+	}
+	st := c.Tables[0]
+	if st.Name != "Customer" || st.PartitionKey != (designer.KeyAttribute{Name: "customer_id", Type: "S"}) || st.SortKey == nil || st.SortKey.Name != "record_key" {
+		t.Errorf("table %+v", st)
+	}
+	ets := []designer.EntityType{
+		{Entity: "Customer", PKTemplate: "{customer_id}", SKTemplate: "CUSTOMER", Description: "One per Customer."},
+		{Entity: "OrderLine", PKTemplate: "{customer_id}", SKTemplate: "ORDER_LINE#{line_no}", Description: "One per OrderLine, in its Customer's collection."},
+	}
+	if !reflect.DeepEqual(st.EntityTypes, ets) {
+		t.Errorf("entity types %+v", st.EntityTypes)
+	}
+	var names []string
+	for _, a := range st.Attributes {
+		names = append(names, a.Name+":"+string(a.Type))
+	}
+	if strings.Join(names, " ") != "customer_id:S email:S line_no:N qty:N" {
+		t.Errorf("attributes %v", names)
+	}
+	after := designertest.ApplyAll(t, d, c)
+	tb, _, _ := after.TableByName("Customer")
+	if len(tb.Attributes) != 5 || tb.Attributes[1].Name != "record_key" || tb.BillingMode != designer.OnDemand {
+		t.Errorf("table %+v", tb)
+	}
+	if again, err := designer.ScaffoldFor(after, "ag1"); err != nil || len(again.Tables) != 0 {
+		t.Errorf("scaffolded again: %+v, %v; want nothing left to add", again, err)
+	}
+	// A second pair with the same parent joins the same collection.
+	after = designertest.ApplyAll(t, after, designer.AddAggregate{EntityA: "Customer", EntityB: "Address"},
+		designer.SetAggregateField{ID: "ag2", Field: "decision", Value: "item collection"})
+	c2, err := designer.ScaffoldFor(after, "ag2")
+	if err != nil || len(c2.Tables) != 1 || len(c2.Tables[0].EntityTypes) != 1 || c2.Tables[0].EntityTypes[0].SKTemplate != "ADDRESS#{address_id}" {
+		t.Fatalf("second pair: %+v, %v", c2, err)
+	}
+	joined := designertest.ApplyAll(t, after, c2)
+	if tb, _, _ := joined.TableByName("Customer"); len(tb.EntityTypes) != 3 || len(joined.Tables) != 1 {
+		t.Errorf("joined table %+v", tb)
+	}
+	undone := designertest.ApplyAll(t, joined, designer.UndoChange{Before: after, Revision: 9, Undone: c2.Summary(), Touched: c2.Paths()})
+	if a, b := designertest.MustMarshal(t, after), designertest.MustMarshal(t, undone); !bytes.Equal(a, b) {
+		t.Errorf("undo differs: %s", designertest.FirstDifference(a, b))
+	}
+}
+
+func TestScaffoldFor_otherDecisions(t *testing.T) {
+	t.Parallel()
+	single, err := designer.ScaffoldFor(scaffoldBase(t, "single item"), "ag1")
+	if err != nil || len(single.Tables) != 1 || single.Tables[0].SortKey != nil ||
+		single.Tables[0].Attributes[len(single.Tables[0].Attributes)-1] != (designer.Attribute{Name: "order_line_list", Type: designer.L}) {
+		t.Errorf("single item: %+v, %v", single, err)
+	}
+	d := scaffoldBase(t, "separate tables")
+	sep, err := designer.ScaffoldFor(d, "ag1")
+	if err != nil || len(sep.Tables) != 2 || sep.Tables[1].Name != "OrderLine" || sep.Tables[1].PartitionKey.Name != "line_no" || sep.Tables[1].SortKey != nil {
+		t.Errorf("separate tables: %+v, %v", sep, err)
+	}
+	d = designertest.ApplyAll(t, d, designer.SetAggregateField{ID: "ag1", Field: "child_independent", Value: "no"},
+		designer.SetAggregateField{ID: "ag1", Field: "parent_id_known", Value: "yes"})
+	ident, err := designer.ScaffoldFor(d, "ag1")
+	if err != nil || ident.Tables[1].PartitionKey.Name != "customer_id" || ident.Tables[1].SortKey == nil || ident.Tables[1].SortKey.Name != "line_no" {
+		t.Errorf("identifying: %+v, %v", ident, err)
+	}
+	if _, err := designer.ScaffoldFor(scaffoldBase(t, ""), "ag1"); err == nil || !strings.Contains(err.Error(), "choose a decision") {
+		t.Errorf("no decision: %v", err)
+	}
+	clash := designertest.ApplyAll(t, scaffoldBase(t, "item collection"), designer.AddTable{Name: "Customer", PartitionKey: "email"})
+	if _, err := designer.ScaffoldFor(clash, "ag1"); err == nil || !strings.Contains(err.Error(), "already there with key email (S)") {
+		t.Errorf("clash: %v", err)
+	}
+	designertest.RunChangeCases(t, clash, []designertest.ChangeCase{
+		{Name: "a table with another key", Change: designer.ScaffoldAggregate{Aggregate: "ag1", Tables: []designer.ScaffoldTable{{Name: "Customer",
+			PartitionKey: designer.KeyAttribute{Name: "customer_id", Type: "S"}}}}, Field: "tables/0/partition_key"},
+		{Name: "an unknown aggregate", Change: designer.ScaffoldAggregate{Aggregate: "ag9"}, Field: "aggregate"},
+		{Name: "a bad key type", Change: designer.ScaffoldAggregate{Aggregate: "ag1", Tables: []designer.ScaffoldTable{{Name: "Other",
+			PartitionKey: designer.KeyAttribute{Name: "id", Type: "M"}}}}, Field: "tables/0/partition_key"},
+	})
+}
