@@ -200,11 +200,13 @@ type BulkProblem struct {
 	Message string
 }
 
-// BulkPaste is what ParseBulk read: the change adding every row it could read, and the lines it
-// could not, in the order of the text.
+// BulkPaste is what ParseBulk read: the change adding every row it could read, the lines it
+// could not, in the order of the text, and the lines of attributes the design has already, with
+// the same type, which add nothing and need nothing done.
 type BulkPaste struct {
 	Change   AddInBulk
 	Problems []BulkProblem
+	Already  []int
 }
 
 // ParseBulk reads rows pasted from a spreadsheet (TSV) or a markdown document (pipe tables) into
@@ -280,6 +282,16 @@ func ParseBulk(text string, d Design) BulkPaste {
 		if err != nil {
 			problems = append(problems, BulkProblem{Line: row.line, Text: row.text, Message: err.Error()})
 			continue
+		}
+		if have, _, ok := cur.EntityByName(strings.TrimSpace(e.Name)); ok {
+			e.Attributes = slices.DeleteFunc(e.Attributes, func(a BulkAttribute) bool {
+				got, _, ok := have.AttributeByName(a.Name)
+				return ok && (got.Type == a.Type || a.Type == "" && got.Type == S)
+			})
+			if len(e.Attributes) == 0 && (e.Description == "" || have.Description != "") {
+				out.Already = append(out.Already, row.line)
+				continue
+			}
 		}
 		try(row, AddInBulk{Entities: []BulkEntity{e}}, func() { out.Change.Entities = mergeEntity(out.Change.Entities, e) })
 	}

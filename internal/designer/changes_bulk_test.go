@@ -136,6 +136,11 @@ func TestParseBulk_readsBlocksAndNamesWhatItCannot(t *testing.T) {
 	}
 
 	after := designertest.ApplyAll(t, d, c)
+	// Pasted again, the attributes there already with the same type are no problem and add nothing.
+	again := designer.ParseBulk("Entity\tAttribute\tType\nCustomer\temail\tS\nOrder\ttotal\tN\nOrder\tnote\n", after)
+	if !reflect.DeepEqual(again.Already, []int{2, 3}) || len(again.Problems) != 0 || len(again.Change.Entities) != 1 || len(again.Change.Entities[0].Attributes) != 1 {
+		t.Errorf("pasted again: %+v", again)
+	}
 	p := designertest.Pattern(t, after, 1)
 	if p.Type != designer.Read || designertest.RPS(p.PeakRPS) != "500" || p.Status != designer.StatusOpen || !reflect.DeepEqual(p.Entities, []string{"Customer"}) {
 		t.Errorf("pattern 1 = %+v", p)

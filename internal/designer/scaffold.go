@@ -98,7 +98,7 @@ func missingFrom(d Design, st ScaffoldTable) (ScaffoldTable, error) {
 		return st, nil
 	}
 	if t.PartitionKey != st.PartitionKey || !sameSortKey(t.SortKey, st.SortKey) {
-		return st, Invalid("tables", "table %s is already there with key %s, where this decision needs %s; rename or rekey it first",
+		return st, Invalid("tables", "table %s is already there with key %s, where this decision's scaffold keys it on %s",
 			t.Name, keyText(t.PartitionKey, t.SortKey), keyText(st.PartitionKey, st.SortKey))
 	}
 	st.EntityTypes = slices.DeleteFunc(slices.Clone(st.EntityTypes), func(et EntityType) bool {

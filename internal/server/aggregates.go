@@ -103,6 +103,7 @@ func aggregateCard(d *designContext, a designer.AggregateAnalysis) templates.Agg
 		Delete: templates.Button{Label: "Delete the " + a.EntityA + " + " + a.EntityB + " analysis", Text: "Delete",
 			Action: "/d/" + d.Token + "/aggregates/delete", Params: []templates.Param{{Name: "id", Value: a.ID}},
 			Target: "#aggregate-list", Class: "danger", Confirm: "Delete this analysis? History keeps it."},
+		Scaffold: scaffoldOffer(d, a),
 	}
 	return card
 }
@@ -239,7 +240,10 @@ func (s *Server) saveAggregateField(c echo.Context) error {
 			if i >= 0 {
 				a := d.Record.Design.Aggregates[i]
 				if lc, ok := aggregateCell(d, a, field); ok {
-					return templ.Join(templates.CellView(withRefusal(lc.Cell, r, value)), templates.AggregateSuggestion(aggregateCard(d, a), true)), nil
+					card := aggregateCard(d, a)
+					card.Scaffold.OOB = true
+					return templ.Join(templates.CellView(withRefusal(lc.Cell, r, value)), templates.AggregateSuggestion(card, true),
+						templates.ScaffoldOfferView(card.Scaffold)), nil
 				}
 			}
 			// No such analysis or figure: the list shows what there is.

@@ -39,7 +39,7 @@ func (s *Server) overviewModel(c echo.Context) (templates.Overview, error) {
 	if err != nil {
 		return templates.Overview{}, err
 	}
-	o := templates.Overview{Workspace: w, NameField: nameField(d, d.Record.Design.Name, "", false)}
+	o := templates.Overview{Workspace: w, NameField: nameField(d, d.Record.Design.Name, "", false), Offer: keyEntitiesOffer(d)}
 	for _, f := range designer.OverviewFields {
 		o.Fields = append(o.Fields, overviewField(d, f, f.Get(d.Record.Design.Overview), "", false))
 	}
@@ -105,6 +105,12 @@ func (s *Server) saveField(c echo.Context, change designer.Change, field func(*d
 		}
 		if _, ok := change.(designer.SetName); ok {
 			return templ.Join(templates.FieldView(field(d, "", true)), templates.TitleOOB(d.Record.Design.Name)), nil
+		}
+		if c, ok := change.(designer.SetOverviewField); ok && c.Field == designer.OverviewField.KeyEntities.Key {
+			// The offer of entities reads the list.
+			offer := keyEntitiesOffer(d)
+			offer.OOB = true
+			return templ.Join(templates.FieldView(field(d, "", true)), templates.KeyEntitiesOfferView(offer)), nil
 		}
 		return templates.FieldView(field(d, "", true)), nil
 	})

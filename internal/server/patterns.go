@@ -103,7 +103,7 @@ func (s *Server) patternsModel(c echo.Context, focusID string) (templates.Patter
 		return templates.Patterns{}, err
 	}
 	// The last column holds the comment button, and for editors the row's buttons.
-	p := templates.Patterns{Workspace: w, Columns: append(patternColumnLabels(), "")}
+	p := templates.Patterns{Workspace: w, Columns: append(patternColumnLabels(), ""), Bulk: bulkBox(d, "patterns")}
 	pats := d.Record.Design.Patterns
 	inOrder := true
 	for i, pt := range pats {

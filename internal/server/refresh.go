@@ -68,10 +68,10 @@ func noParts(*designContext, string) ([]fragment, bool) { return nil, false }
 // there costs a page of that step only the side panel. A step shows nothing derived beyond the
 // side panel and the name in the top bar.
 var unseenOn = map[string][]string{
-	"overview":   {"entities", "relationships", "access_patterns", "aggregates", "consolidations", "considerations", "tables"},
+	"overview":   {"access_patterns", "aggregates", "consolidations", "considerations", "tables"},
 	"entities":   {"overview", "access_patterns", "aggregates", "consolidations", "considerations", "tables"},
 	"patterns":   {"overview", "entities", "relationships", "aggregates", "consolidations", "considerations", "tables"},
-	"aggregates": {"overview", "access_patterns", "tables"},
+	"aggregates": {"overview", "access_patterns"},
 	"tables":     {"overview", "relationships", "aggregates", "consolidations", "considerations"},
 	"mapping":    {"overview", "relationships", "aggregates", "consolidations", "considerations"},
 }
@@ -202,6 +202,14 @@ func overviewParts(d *designContext, path string) ([]fragment, bool) {
 		f := nameField(d, d.Record.Design.Name, "", false)
 		return oobField(f), true
 	}
+	offer := func() fragment {
+		o := keyEntitiesOffer(d)
+		o.OOB = true
+		return fragment{"key-entities-offer", templates.KeyEntitiesOfferView(o)}
+	}
+	if path == "relationships" || strings.HasPrefix(path, "relationships/") || path == "entities" || strings.HasPrefix(path, "entities/") {
+		return []fragment{offer()}, true
+	}
 	name, ok := strings.CutPrefix(path, "overview/")
 	if !ok {
 		return nil, false
@@ -210,7 +218,11 @@ func overviewParts(d *designContext, path string) ([]fragment, bool) {
 	if !ok {
 		return nil, false
 	}
-	return oobField(overviewField(d, f, f.Get(d.Record.Design.Overview), "", false)), true
+	parts := oobField(overviewField(d, f, f.Get(d.Record.Design.Overview), "", false))
+	if f.Key == designer.OverviewField.KeyEntities.Key {
+		parts = append(parts, offer())
+	}
+	return parts, true
 }
 
 // oobField is a field as a part.
@@ -264,6 +276,20 @@ func aggregateParts(d *designContext, path string) ([]fragment, bool) {
 		row := consolidationRow(d, r, entities)
 		return append(parts, fragment{row.RowID + "-suggestion", templates.ConsolidationSuggestion(row, true)}), ok
 	}
+	if _, rest, ok := strings.Cut(path, "/"); strings.HasPrefix(path, "tables/") || path == "tables" {
+		// A table's items are nothing an aggregate shows; anything else of a table may change
+		// what a decision's scaffold would add.
+		if ok && strings.Contains(rest, "/items") {
+			return nil, true
+		}
+		var parts []fragment
+		for _, a := range design.Aggregates {
+			o := scaffoldOffer(d, a)
+			o.OOB = true
+			parts = append(parts, fragment{o.ID, templates.ScaffoldOfferView(o)})
+		}
+		return parts, true
+	}
 	id, field, ok := splitPath(path, "aggregates")
 	if !ok {
 		return nil, false
@@ -275,7 +301,9 @@ func aggregateParts(d *designContext, path string) ([]fragment, bool) {
 	lc, ok := aggregateCell(d, design.Aggregates[i], field)
 	parts, ok := oobCell(lc.Cell, ok)
 	card := aggregateCard(d, design.Aggregates[i])
-	return append(parts, fragment{card.ID + "-suggestion", templates.AggregateSuggestion(card, true)}), ok
+	card.Scaffold.OOB = true
+	return append(parts, fragment{card.ID + "-suggestion", templates.AggregateSuggestion(card, true)},
+		fragment{card.Scaffold.ID, templates.ScaffoldOfferView(card.Scaffold)}), ok
 }
 
 // oobCell is a cell as a part, when there is one.

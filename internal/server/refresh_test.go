@@ -136,8 +136,9 @@ func TestRefresh_entityCardAndAggregateFigure(t *testing.T) {
 	}
 	rec = a.refreshStep(edit+"/aggregates", rev)
 	body = rec.Body.String()
-	if rec.Header().Get(fragmentsHeader) != "2" || !strings.Contains(body, `value="87"`) || !strings.Contains(body, `data-testid="suggestion"`) {
-		t.Fatalf("want the figure and the suggestion: %v %s", rec.Header(), body)
+	if rec.Header().Get(fragmentsHeader) != "3" || !strings.Contains(body, `value="87"`) || !strings.Contains(body, `data-testid="suggestion"`) ||
+		!strings.Contains(body, `id="agg-`+agg.ID+`-scaffold"`) {
+		t.Fatalf("want the figure, the suggestion and the scaffold offer: %v %s", rec.Header(), body)
 	}
 
 	// A relationship's notes and a consolidation review's field, each with what it feeds.

@@ -184,6 +184,7 @@ type Overview struct {
 	Workspace
 	NameField Field
 	Fields    []Field
+	Offer     KeyEntitiesOffer
 }
 
 // ErrorPage explains an error to a person.
@@ -239,6 +240,7 @@ type Patterns struct {
 	Add     Button
 	// Renumber is offered when the numbers are not 1..n in order.
 	Renumber *Button
+	Bulk     BulkPaste
 }
 
 // EntityCard is one entity with its attributes.
@@ -287,6 +289,7 @@ type Entities struct {
 	AddValue, AddError string
 	Relationships      []RelationshipRow
 	AddRel             AddRelationship
+	Bulk               BulkPaste
 }
 
 // AddRelationship is the form that adds a relationship.
@@ -309,6 +312,7 @@ type AggregateCard struct {
 	Reason      string
 	Agrees      bool
 	Delete      Button
+	Scaffold    ScaffoldOffer
 }
 
 // LabeledCell is a cell with a visible label, for forms laid out as cards.
@@ -422,6 +426,10 @@ type TableView struct {
 	Grid        ItemGrid
 	IndexGrids  []IndexGrid
 	Comments    CommentBadge
+	// EntityAttrs are the entities' attributes the table does not declare, offered when adding
+	// one; EntityNames the entities, offered when adding an entity type.
+	EntityAttrs []EntityAttributeOption
+	EntityNames []string
 }
 
 // CellRow is a row of cells with its buttons.

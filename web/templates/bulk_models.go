@@ -1,0 +1,71 @@
+package templates
+
+// KeyEntitiesOffer is the overview's offer to make entities of the names its key entities list
+// gives that are not entities yet.
+type KeyEntitiesOffer struct {
+	Action string
+	// Names are the entities to add, each ticked; Relationships those written between two names.
+	Names, Relationships []string
+	// Done says the list names no entity the design lacks; Written whether there is a list at all.
+	Done, Written bool
+	// Button is the text of the button that adds them.
+	Button string
+	// EntitiesHref is the Entities step.
+	EntitiesHref string
+	CanEdit, OOB bool
+}
+
+// BulkPaste is the "paste in bulk" box of a step: the text, and once previewed, what it adds and
+// what it cannot read.
+type BulkPaste struct {
+	Preview, Add string
+	// Step is the step the box is on, where the page goes back to after the rows are added.
+	Step string
+	Text string
+	Open bool
+	// Previewed says Adds and Problems are filled in from Text.
+	Previewed bool
+	Adds      []BulkGroup
+	Problems  []BulkProblem
+	// Already counts the lines of attributes the design has already.
+	Already int
+	// Error is a refusal of the whole paste, shown above the text.
+	Error string
+}
+
+// BulkGroup is one kind of row a paste adds, with a line per row.
+type BulkGroup struct {
+	Title string
+	Lines []string
+}
+
+// BulkProblem is one pasted line that adds nothing.
+type BulkProblem struct {
+	Line          int
+	Text, Message string
+}
+
+// ScaffoldOffer is an aggregate card's offer to add the tables its decision calls for.
+type ScaffoldOffer struct {
+	ID, Action, Aggregate string
+	CanEdit, OOB          bool
+	// Tables describes what it adds, one group per table; Note says why nothing is offered.
+	Tables []BulkGroup
+	Note   string
+}
+
+// EntityAttributeOption is an entity's attribute offered where a table's attributes are added.
+type EntityAttributeOption struct {
+	Entity, Name, Type string
+}
+
+func joinComma(items []string) string {
+	out := ""
+	for i, s := range items {
+		if i > 0 {
+			out += ", "
+		}
+		out += s
+	}
+	return out
+}
