@@ -258,7 +258,10 @@ func TestBrowser_tableAttributesAreOfferedFromTheEntities(t *testing.T) {
 	if typ := get(t, ada, "read the type", chromedp.Evaluate[string](`document.querySelector("[data-testid=new-table-attribute-type]").value`)); typ != "N" {
 		t.Fatalf("choosing total set the type to %q, want N", typ)
 	}
-	do(t, ada, "add it", chromedp.Click(chromedp.CSS(`[data-testid=new-table-attribute] ~ button`)), chromedp.WaitVisible(chromedp.CSS("[data-testid=table]")))
+	do(t, ada, "add it", chromedp.Click(chromedp.CSS(`[data-testid=new-table-attribute] ~ button`)), chromedp.WaitVisible(chromedp.CSS(`input[value="total"]`)))
+	if n := get(t, ada, "count the offers", chromedp.Evaluate[int](`document.querySelector("[data-testid=new-table-attribute]").list.options.length`)); n != 1 {
+		t.Errorf("after adding total, %d attributes are offered, want paid alone", n)
+	}
 	d, _ := designNow(t, base, created.EditToken)
 	if a, _, ok := d.Tables[0].AttributeByName("total"); !ok || a.Type != designer.N {
 		t.Fatalf("table attributes %v, want total of type N", d.Tables[0].Attributes)

@@ -846,18 +846,6 @@
   }
   document.addEventListener("change", function (ev) {
     if (ev.target.matches && ev.target.matches("select[data-autosubmit]")) ev.target.form.requestSubmit();
-// Say it once: a table attribute's name picked from the entities' attributes brings its type.
-(function () {
-  "use strict";
-  document.addEventListener("input", function (ev) {
-    var input = ev.target;
-    if (!input.matches || !input.matches("input[data-type-from-list]") || !input.list) return;
-    var chosen = null;
-    for (var i = 0; i < input.list.options.length; i++) {
-      if (input.list.options[i].value === input.value) { chosen = input.list.options[i]; break; }
-    }
-    var select = input.form && input.form.querySelector("select[name=type]");
-    if (chosen && select && chosen.getAttribute("data-type")) select.value = chosen.getAttribute("data-type");
   });
 })();
 
@@ -877,4 +865,19 @@
   }
   window.addEventListener("hashchange", focusLinkedField);
   document.addEventListener("DOMContentLoaded", focusLinkedField);
+})();
+
+// Say it once: a table attribute's name picked from the entities' attributes brings its type.
+(function () {
+  "use strict";
+  document.addEventListener("input", function (ev) {
+    var input = ev.target;
+    if (!input.matches || !input.matches("input[data-type-from-list]") || !input.list) return;
+    var chosen = null;
+    for (var i = 0; i < input.list.options.length; i++) {
+      if (input.list.options[i].value === input.value) { chosen = input.list.options[i]; break; }
+    }
+    var select = input.form && input.form.querySelector("select[name=type]");
+    if (chosen && select && chosen.getAttribute("data-type")) select.value = chosen.getAttribute("data-type");
+  });
 })();
