@@ -245,3 +245,19 @@ func TestProse_savingTicksTheLineOnThePage(t *testing.T) {
 		t.Errorf("stored %q", got.Prose.DesignPhilosophy)
 	}
 }
+
+// On a blank design no line is ticked, and each links to where its first step is taken: a field of
+// the overview or the write-up, or the form or list that adds what the line asks for.
+func TestChecklists_blankDesignLinksLandOnFields(t *testing.T) {
+	a := newTestApp(t)
+	c := a.createJSON(`{"name": "Blank"}`)
+	page := parseHTML(t, a.request(http.MethodGet, "/d/"+c.EditToken+"/validation", "", nil).Body.String())
+	req, reqLinks := pageChecklist(t, page, "requirements-checklist")
+	model, modelLinks := pageChecklist(t, page, "data-model-checklist")
+	if len(reqLinks) != len(req) || len(modelLinks) != len(model) {
+		t.Fatalf("%d of %d and %d of %d lines link somewhere", len(reqLinks), len(req), len(modelLinks), len(model))
+	}
+	for _, link := range append(reqLinks, modelLinks...) {
+		assertLinkLandsOnAField(t, a, link)
+	}
+}

@@ -149,7 +149,7 @@ func anchorFor(d *designContext, path string) string {
 		if len(parts) > 1 {
 			return stepHref(d, "entities") + "#" + entityElemID(parts[1])
 		}
-		return stepHref(d, "entities")
+		return stepHref(d, "entities") + "#new-entity"
 	case "relationships":
 		if len(parts) > 1 {
 			return stepHref(d, "entities") + "#" + elemID("rel", parts[1])
@@ -173,7 +173,7 @@ func anchorFor(d *designContext, path string) string {
 				}
 			}
 		}
-		return stepHref(d, "patterns")
+		return stepHref(d, "patterns") + "#patterns"
 	case "aggregates":
 		if len(parts) > 2 {
 			if _, ok := aggregateCell(d, designer.AggregateAnalysis{ID: parts[1]}, parts[2]); ok {
@@ -183,7 +183,7 @@ func anchorFor(d *designContext, path string) string {
 		if len(parts) > 1 {
 			return stepHref(d, "aggregates") + "#" + elemID("agg", parts[1])
 		}
-		return stepHref(d, "aggregates")
+		return stepHref(d, "aggregates") + "#aggregate-list"
 	case "consolidations":
 		if len(parts) > 2 {
 			if _, ok := consolidationCell(d, designer.ConsolidationReview{ID: parts[1]}, nil, parts[2]); ok {
@@ -210,7 +210,7 @@ func anchorFor(d *designContext, path string) string {
 		return stepHref(d, "validation") + "#data-model-prose"
 	case "tables":
 		if len(parts) < 2 {
-			return stepHref(d, "tables")
+			return stepHref(d, "tables") + "#new-table-name"
 		}
 		href := tablesHref(d, parts[1])
 		switch {

@@ -117,7 +117,7 @@ func TablesView(t Tables) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 9, "\"><input type=\"text\" name=\"name\" placeholder=\"NewTable\" aria-label=\"New table name\" required maxlength=\"255\" data-testid=\"new-table-name\"> <input type=\"text\" name=\"partition_key\" placeholder=\"partition key\" aria-label=\"Partition key attribute\" required data-testid=\"new-table-pk\"> <select name=\"type\" aria-label=\"Partition key type\"><option value=\"S\">S</option> <option value=\"N\">N</option> <option value=\"B\">B</option></select> <button class=\"button small\" type=\"submit\" data-testid=\"add-table\">Add table</button></form>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 9, "\"><input type=\"text\" id=\"new-table-name\" name=\"name\" placeholder=\"NewTable\" aria-label=\"New table name\" required maxlength=\"255\" data-testid=\"new-table-name\"> <input type=\"text\" name=\"partition_key\" placeholder=\"partition key\" aria-label=\"Partition key attribute\" required data-testid=\"new-table-pk\"> <select name=\"type\" aria-label=\"Partition key type\"><option value=\"S\">S</option> <option value=\"N\">N</option> <option value=\"B\">B</option></select> <button class=\"button small\" type=\"submit\" data-testid=\"add-table\">Add table</button></form>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

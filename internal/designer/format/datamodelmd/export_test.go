@@ -357,6 +357,31 @@ func TestExport_roundTripKeepsTablesItemsAndMappings(t *testing.T) {
 	}
 }
 
+// What the app edits of the write-up and the justifications comes back from the document as it
+// was typed, markdown lists and tables included, each under its own heading or bullet.
+func TestExport_roundTripKeepsTheWriteUpAndJustifications(t *testing.T) {
+	t.Parallel()
+	d := designertest.HRDesign(t)
+	d.Prose = designer.Prose{
+		DesignPhilosophy:   "Aggregates first.\n\n- read together, stored together\n- one table per aggregate",
+		AggregateDecisions: "Employee keeps its current salary.\n\n| entity | with |\n|---|---|\n| Salary | Employee |",
+		HotPartitions:      "- **Employee**: 60 RPS over 300,000 ids ✅\n- **ByTitle**: 7 values - **Mitigation**: none needed",
+		TradeOffs:          "- **Denormalization**: the department name is copied\n- **Sparse GSIs**: managers only",
+	}
+	ix := &d.Tables[0].GSIs[0]
+	ix.PartitionKeyWhy, ix.SortKeyWhy = "Titles spread | over 7 values.\nSecond line.", "Hire date orders a title's staff."
+	d.Tables[0].PartitionKeyWhy = "One partition per employee; identifying: no."
+	back := assertDataModelFixedPoint(t, d)
+	if back.Prose.DesignPhilosophy != d.Prose.DesignPhilosophy || back.Prose.AggregateDecisions != d.Prose.AggregateDecisions ||
+		back.Prose.HotPartitions != d.Prose.HotPartitions || back.Prose.TradeOffs != d.Prose.TradeOffs || len(back.Prose.Sections) != 0 {
+		t.Errorf("write-up read back as %+v", back.Prose)
+	}
+	got := back.Tables[0].GSIs[0]
+	if got.PartitionKeyWhy != ix.PartitionKeyWhy || got.SortKeyWhy != ix.SortKeyWhy || back.Tables[0].PartitionKeyWhy != d.Tables[0].PartitionKeyWhy {
+		t.Errorf("justifications read back as %q, %q, %q", got.PartitionKeyWhy, got.SortKeyWhy, back.Tables[0].PartitionKeyWhy)
+	}
+}
+
 // Text chosen to break a careless writer: every line of it must come back as written.
 func TestExport_escapesWhatWouldBreakTheDocument(t *testing.T) {
 	t.Parallel()
