@@ -206,3 +206,60 @@ func TestValue_compactScalarsDecodeAsTheGeneralWay(t *testing.T) {
 		}
 	}
 }
+
+// Item and Value write their JSON by hand where that is plain, and through encoding/json where it
+// is not: the bytes must be encoding/json's either way, inside a design (HTML left alone) and
+// inside an API answer (HTML escaped).
+func TestItem_JSONIsEncodingJSONsOwn(t *testing.T) {
+	t.Parallel()
+	texts := []string{"", "plain", "ORDER#2025-04-24#o00051", `quote " and \ backslash`, "tab\there\nline\r\b\f\x01\x1f",
+		"<b>&amp;</b>", "Müller – ünïcödé ✓", "bad \xff utf-8", "line\u2028sep\u2029", "del\x7f"}
+	items := []Item{nil, {}}
+	for _, s := range texts {
+		items = append(items, Item{
+			s:        Str(s),
+			"n" + s:  Num("1.5E+3"),
+			"flag":   Boolean(true),
+			"off":    Boolean(false),
+			"none":   Null(),
+			"bin":    Bin([]byte(s)),
+			"nobin":  Value{Type: B},
+			"map":    Map(map[string]Value{s: Str(s), "n": Num("1")}),
+			"list":   List(Str(s), Num("2"), List()),
+			"empty":  Value{Type: M},
+			"ss":     {Type: SS, SS: []string{s, "x"}},
+			"ns":     {Type: NS, SS: []string{"1", "2"}},
+			"bs":     {Type: BS, BS: [][]byte{[]byte(s)}},
+			"nolist": {Type: L},
+		})
+	}
+	for _, it := range items {
+		for _, escapeHTML := range []bool{false, true} {
+			encode := func(v any) string {
+				var b strings.Builder
+				enc := json.NewEncoder(&b)
+				enc.SetEscapeHTML(escapeHTML)
+				if err := enc.Encode(v); err != nil {
+					t.Fatal(err)
+				}
+				return b.String()
+			}
+			byHand := encode(struct{ I Item }{it})
+			// A map[string]Value of values written by encoding/json alone.
+			var want map[string]json.RawMessage
+			if it != nil {
+				want = map[string]json.RawMessage{}
+				for name, v := range it {
+					raw, err := v.encodeJSON()
+					if err != nil {
+						t.Fatal(err)
+					}
+					want[name] = raw
+				}
+			}
+			if reflected := encode(struct{ I map[string]json.RawMessage }{want}); byHand != reflected {
+				t.Errorf("escapeHTML %v:\n by hand       %s\n encoding/json %s", escapeHTML, byHand, reflected)
+			}
+		}
+	}
+}
