@@ -162,6 +162,13 @@ func TestDerived_fromThePreviousRevisionEqualsOneFromNothing(t *testing.T) {
 		func() designer.Change {
 			return designer.SetItemCell{Table: "TitleHistory", ID: item("TitleHistory", 0), Attribute: "nick", Text: "Bo"}
 		},
+		// The only item with the filter's attribute changes it, then loses it.
+		func() designer.Change {
+			return designer.SetItemCell{Table: "TitleHistory", ID: item("TitleHistory", 0), Attribute: "nick", Text: "Bob"}
+		},
+		func() designer.Change {
+			return designer.SetItemCell{Table: "TitleHistory", ID: item("TitleHistory", 0), Attribute: "nick", Text: ""}
+		},
 		func() designer.Change { return designer.RenameTable{Table: "SalaryHistory", To: "Salaries"} },
 		func() designer.Change { return designer.AddPattern{Type: designer.Read, Description: "Everything"} },
 		func() designer.Change { return designer.DeletePattern{ID: pattern(2)} },

@@ -196,13 +196,34 @@ func (v *validation) sparseKept(ti int) bool {
 	return true
 }
 
-// attributeNames is tableAttributeNames of table ti, worked out once per state of the table.
+// attributeNames is tableAttributeNames of table ti, worked out once per state of the table, and
+// taken over from the table it was edited from when every edited item kept its attribute names.
 func (v *validation) attributeNames(ti int) map[string]bool {
 	m := v.table(ti)
+	if m.attrs == nil && m.fromAttrs != nil && sameNames(m.from, m.t, m.edited) {
+		m.attrs = m.fromAttrs
+	}
 	if m.attrs == nil {
 		m.attrs = tableAttributeNames(m.t)
 	}
 	return m.attrs
+}
+
+// sameNames reports whether each of the items at positions edited has the same attribute names
+// in a as in b.
+func sameNames(a, b designer.Table, edited []int) bool {
+	for _, j := range edited {
+		x, y := a.Items[j].Item, b.Items[j].Item
+		if len(x) != len(y) {
+			return false
+		}
+		for name := range y {
+			if _, ok := x[name]; !ok {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // sameAttributeNames reports whether every table uses the attribute names it used at the last
