@@ -244,6 +244,14 @@ func (v *validation) sameAttributeNames() bool {
 // patternPart appends pattern pi's MAP009 and MAP011 findings to out: those remembered when
 // neither the pattern nor a table its operations name has changed, or what check appends.
 func (v *validation) patternPart(pi int, out []Finding, check func([]Finding) []Finding) []Finding {
+	if old, ok := v.prev.patterns[v.d.Patterns[pi].ID]; ok && v.untouched(old, pi) {
+		// Most patterns of a large design, after an edit elsewhere: the memo is taken over
+		// whole, without a copy of the tables it read.
+		if _, taken := v.next.patterns[old.p.ID]; !taken {
+			v.next.patterns[old.p.ID] = old
+		}
+		return append(out, old.findings...)
+	}
 	p := v.d.Patterns[pi]
 	tables := make([]designer.Table, len(p.Mapping.Operations))
 	for i, op := range p.Mapping.Operations {
@@ -262,6 +270,21 @@ func (v *validation) patternPart(pi int, out []Finding, check func([]Finding) []
 		v.next.patterns[p.ID] = m
 	}
 	return out
+}
+
+// untouched reports whether pattern pi is the pattern old was worked out for, and every table its
+// operations name is the same table (tableMemo.same) as then.
+func (v *validation) untouched(old *patternMemo, pi int) bool {
+	if old.at != &v.d.Patterns[pi] {
+		return false
+	}
+	for i, op := range old.p.Mapping.Operations {
+		_, ti, ok := v.tableByName(op.Table)
+		if !ok || !v.table(ti).same || !sameItems(old.tables[i], v.d.Tables[ti]) {
+			return false
+		}
+	}
+	return true
 }
 
 // onlyItemsChanged reports whether the design differs from the one the last validation read in
