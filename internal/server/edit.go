@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -111,6 +112,32 @@ type reload string
 // Render writes nothing: apply answers a reload with headers alone.
 func (reload) Render(context.Context, io.Writer) error { return nil }
 
+// onStep reports whether the page that sent request c shows the step at href, as far as it says
+// (htmx names the page's URL in HX-Current-URL). Another step is a visit of its own: the page's
+// event stream names the step it is on.
+func onStep(c echo.Context, href string) bool {
+	current := c.Request().Header.Get("HX-Current-URL")
+	if current == "" {
+		return true
+	}
+	at, err := url.Parse(current)
+	to, err2 := url.Parse(href)
+	return err != nil || err2 != nil || at.Path == to.Path
+}
+
+// stepLocation is the HX-Location that draws the step at href again in place of the workspace
+// only: the element around it holds the page's event stream, with the tab the page added to its
+// address, and swapping it would end the stream.
+func stepLocation(href string) string {
+	b, _ := json.Marshal(struct { // strings only: it cannot fail
+		Path   string `json:"path"`
+		Target string `json:"target"`
+		Select string `json:"select"`
+		Swap   string `json:"swap"`
+	}{href, "#workspace", "#workspace", "outerHTML"})
+	return string(b)
+}
+
 // wholePage is an answer that is a whole page, such as a refused plain form post shown in its
 // form: it is sent as it is, without the side panel.
 type wholePage struct{ templ.Component }
@@ -151,7 +178,11 @@ func (s *Server) answer(c echo.Context, back string, err error, build part) erro
 	if href, ok := main.(reload); ok {
 		back = string(href)
 		if isHTMX(c) {
-			c.Response().Header().Set("HX-Location", back)
+			if onStep(c, back) {
+				c.Response().Header().Set("HX-Location", stepLocation(back))
+			} else {
+				c.Response().Header().Set("HX-Redirect", back)
+			}
 			return c.NoContent(http.StatusOK)
 		}
 	}

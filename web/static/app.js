@@ -249,7 +249,18 @@
     tab = Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
     sessionStorage.setItem("dynaloom-tab", tab);
   }
-  live.setAttribute("sse-connect", live.getAttribute("sse-connect") + "&tab=" + tab);
+  // The event stream names the tab. Any element that opens one gets it before htmx connects
+  // (htmx:afterProcessNode), also one a swap brings in, so no swap can leave the page deaf.
+  function streamWithTab(el) {
+    var at = el && el.getAttribute && el.getAttribute("sse-connect");
+    if (!at) return;
+    var url = new URL(at, location.href);
+    if (url.searchParams.get("tab") === tab) return;
+    url.searchParams.set("tab", tab);
+    el.setAttribute("sse-connect", url.pathname + url.search);
+  }
+  streamWithTab(live);
+  document.addEventListener("htmx:beforeProcessNode", function (ev) { streamWithTab(ev.target); });
   var base = live.getAttribute("data-base");
   var step = live.getAttribute("data-step");
   var presenting = live.hasAttribute("data-presenting");
@@ -266,23 +277,30 @@
   // Own edits in flight hold back a refresh until they have answered, so their answers are not
   // overtaken by an older rendering.
   var inflight = 0, latest = 0, whole = false;
+  // An edit is counted off when its request ends, told by the request itself: htmx's own events
+  // for it are lost when an answer (a reload of the step) has meanwhile removed the field that sent
+  // it, and a count left behind would hold back every later refresh.
+  function revisionOf(xhr) {
+    return parseInt((xhr && xhr.status === 200 && xhr.getResponseHeader("X-Dynaloom-Revision")) || "0", 10);
+  }
   document.addEventListener("htmx:beforeRequest", function (ev) {
-    if (ev.detail.requestConfig && ev.detail.requestConfig.verb !== "get") inflight++;
+    var xhr = ev.detail.xhr;
+    if (!ev.detail.requestConfig || ev.detail.requestConfig.verb === "get" || !xhr) return;
+    inflight++;
+    xhr.addEventListener("loadend", function () {
+      inflight = Math.max(0, inflight - 1);
+      var rev = revisionOf(xhr);
+      if (rev > known) known = rev;
+      if (rev === shown + 1) shown = rev;
+      catchUp();
+    });
   });
   document.addEventListener("htmx:afterRequest", function (ev) {
-    if (!ev.detail.requestConfig) return;
-    var xhr = ev.detail.xhr;
-    var rev = parseInt((xhr && xhr.status === 200 && xhr.getResponseHeader("X-Dynaloom-Revision")) || "0", 10);
-    if (ev.detail.requestConfig.verb === "get") {
-      // The step drawn again, whole or in parts; a GET that swaps in less (a grid's page) leaves
-      // the rest of the page as it was.
-      if (rev > shown && ev.detail.target && ev.detail.target.id === "workspace") shown = rev;
-      return;
-    }
-    inflight = Math.max(0, inflight - 1);
-    if (rev > known) known = rev;
-    if (rev === shown + 1) shown = rev;
-    catchUp();
+    if (!ev.detail.requestConfig || ev.detail.requestConfig.verb !== "get") return;
+    // The step drawn again, whole or in parts; a GET that swaps in less (a grid's page) leaves
+    // the rest of the page as it was.
+    var rev = revisionOf(ev.detail.xhr);
+    if (rev > shown && ev.detail.target && ev.detail.target.id === "workspace") shown = rev;
   });
   function catchUp() {
     if (inflight === 0 && (latest > shown || whole)) refresh();

@@ -1,0 +1,80 @@
+package server
+
+import (
+	"context"
+	"net/url"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// A structural table edit (a sort key added, a key type changed, a rename) reloads the Tables step;
+// the page stays live through it: its event stream keeps the tab, the others stay in its presence
+// list, and a later edit by someone else still arrives.
+func TestBrowser_aStructuralTableEditKeepsThePageLive(t *testing.T) {
+	base := startBrowserApp(t)
+	created := createOver(t, base, `{"name": "Shop", "tables": [{"name": "Orders", "partition_key": {"name": "order_id", "type": "S"}}]}`)
+	page := base + "/d/" + created.EditToken + "/tables?table=Orders"
+	alice, _ := newBrowser(t)
+	openAndJoin(t, alice, page, "Alice")
+	bob, _ := newIsolatedTab(t, alice)
+	openAndJoin(t, bob, page, "Bob")
+	do(t, alice, "open the table", chromedp.Navigate(page), chromedp.WaitVisible(chromedp.CSS("#"+elemID("tf", "Orders", "sk_name"))))
+	do(t, bob, "open the table", chromedp.Navigate(page), chromedp.WaitVisible(chromedp.CSS("#"+elemID("tf", "Orders", "sk_name"))))
+	waitUntil(t, alice, "Bob to be here", `document.querySelectorAll("[data-testid=presence-chip]").length === 2`)
+
+	stillLive := func(what string, edit func()) {
+		t.Helper()
+		do(t, alice, "mark the page", chromedp.Evaluate[chromedp.Void](`window.notReloaded = true`))
+		edit()
+		if !get(t, alice, "read the mark", chromedp.Evaluate[bool](`window.notReloaded === true`)) {
+			t.Fatalf("after %s the browser loaded the page anew; the step should be drawn again in place", what)
+		}
+		for _, el := range get(t, alice, "read the event streams' addresses", chromedp.Evaluate[[]string](
+			`Array.from(document.querySelectorAll("[sse-connect]"), el => el.getAttribute("sse-connect"))`)) {
+			if !hasTab(el) {
+				t.Fatalf("after %s the page's event stream is %q, without its tab", what, el)
+			}
+		}
+		waitUntil(t, alice, "Bob still shown here after "+what, `document.querySelectorAll("[data-testid=presence-chip]").length === 2`)
+	}
+	purpose := "#" + elemID("tf", "Orders", "purpose")
+	stillLive("adding a sort key", func() {
+		typeOver(t, alice, "#"+elemID("tf", "Orders", "sk_name"), "placed_at")
+		waitUntil(t, alice, "the step drawn with the sort key", `!!document.querySelector("#`+elemID("tf", "Orders", "sk_type")+`") && document.querySelector("#`+elemID("tf", "Orders", "sk_name")+`").value === "placed_at"`)
+	})
+	waitUntil(t, bob, "Bob to see the sort key", `document.querySelector("#`+elemID("tf", "Orders", "sk_name")+`").value === "placed_at"`)
+	openNotes(t, bob)
+	typeOver(t, bob, purpose, "One order per customer purchase")
+	waitUntil(t, alice, "Bob's later edit to reach Alice", `document.querySelector("`+purpose+`").value === "One order per customer purchase"`)
+
+	stillLive("changing a key type", func() {
+		// Two changes leave before the first answer lands, so the second's field is gone when its
+		// own answer comes: the page must still count it as answered.
+		do(t, alice, "make the partition key a number, twice in quick succession", chromedp.SetValue(chromedp.CSS("#"+elemID("tf", "Orders", "pk_type")), "N"),
+			chromedp.Evaluate[chromedp.Void](`document.querySelector("#`+elemID("tf", "Orders", "pk_type")+`").dispatchEvent(new Event("change", {bubbles: true}))`))
+		waitUntil(t, alice, "the step drawn with the new type", `document.querySelector("#`+elemID("tf", "Orders", "pk_type")+` option[selected]").value === "N"`)
+	})
+	stillLive("renaming the table", func() {
+		typeOver(t, alice, "#"+elemID("tf", "Orders", "name"), "Purchases")
+		waitUntil(t, alice, "the step drawn for the new name", `!!document.querySelector("#`+elemID("tf", "Purchases", "name")+`")`)
+	})
+	purpose = "#" + elemID("tf", "Purchases", "purpose")
+	waitUntil(t, bob, "Bob to see the new name among the tables", `!!document.querySelector("[data-testid=table-tab-`+elemID("t", "Purchases")+`]")`)
+	do(t, bob, "open the renamed table", chromedp.Click(chromedp.CSS("[data-testid=table-tab-"+elemID("t", "Purchases")+"]")), chromedp.WaitReady(chromedp.CSS(purpose)))
+	openNotes(t, bob)
+	typeOver(t, bob, purpose, "Every purchase, paid or not")
+	waitUntil(t, alice, "Bob's edit after the rename to reach Alice", `document.querySelector("`+purpose+`").value === "Every purchase, paid or not"`)
+}
+
+// hasTab reports whether an event stream's address names the page's tab, which /events requires.
+func hasTab(address string) bool {
+	u, err := url.Parse(address)
+	return err == nil && u.Query().Get("tab") != ""
+}
+
+// openNotes opens the tables' notes, where a table's purpose is written.
+func openNotes(t *testing.T, ctx context.Context) {
+	t.Helper()
+	do(t, ctx, "open the notes", chromedp.Evaluate[chromedp.Void](`document.querySelectorAll("details.notes").forEach(d => d.open = true)`))
+}
