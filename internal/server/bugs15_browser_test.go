@@ -3,9 +3,12 @@ package server
 import (
 	"context"
 	"net/url"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // A structural table edit (a sort key added, a key type changed, a rename) reloads the Tables step;
@@ -77,4 +80,39 @@ func hasTab(address string) bool {
 func openNotes(t *testing.T, ctx context.Context) {
 	t.Helper()
 	do(t, ctx, "open the notes", chromedp.Evaluate[chromedp.Void](`document.querySelectorAll("details.notes").forEach(d => d.open = true)`))
+}
+
+// After Add, the new-entity and new-attribute boxes are empty and keep the focus, so the next
+// name typed is a name of its own, not appended to the last one.
+func TestBrowser_addingEntitiesAndAttributesClearsTheirBoxes(t *testing.T) {
+	base := startBrowserApp(t)
+	created := createOver(t, base, `{"name": "Shop"}`)
+	page := base + "/d/" + created.EditToken + "/entities"
+	ctx, _ := newBrowser(t)
+	openAndJoin(t, ctx, page, "Alice")
+	do(t, ctx, "open the entities", chromedp.Navigate(page), chromedp.WaitVisible(chromedp.CSS("[data-testid=new-entity-name]")))
+	names := func(css string) []string {
+		return get(t, ctx, "read "+css, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll("`+css+`"), el => el.value)`))
+	}
+	for i, name := range []string{"Customer", "Order"} {
+		do(t, ctx, "add the entity "+name,
+			chromedp.SendKeys(chromedp.CSS("[data-testid=new-entity-name]"), name+kb.Enter),
+			chromedp.WaitVisible(chromedp.CSS("#ent-"+strconv.Itoa(i)+"-name")))
+		waitUntil(t, ctx, "the entity "+name+" in the list", `document.querySelector("#ent-`+strconv.Itoa(i)+`-name").value === "`+name+`"`)
+		if got := names("[data-testid=new-entity-name]"); len(got) != 1 || got[0] != "" {
+			t.Fatalf("after adding %s the new-entity box holds %q, want it empty", name, got)
+		}
+	}
+	for _, attr := range []string{"customer_id", "email"} {
+		do(t, ctx, "add the attribute "+attr,
+			chromedp.SendKeys(chromedp.CSS("#ent-0-new-attribute"), attr+kb.Enter))
+		waitUntil(t, ctx, "the attribute "+attr+" on Customer", `Array.from(document.querySelectorAll("#`+entityElemID("Customer")+` [data-testid=attribute] input[type=text]"), el => el.value).includes("`+attr+`")`)
+		if got := get(t, ctx, "read the new attribute box", chromedp.Evaluate[string](`document.querySelector("#ent-0-new-attribute").value`)); got != "" {
+			t.Fatalf("after adding %s the new-attribute box holds %q, want it empty", attr, got)
+		}
+	}
+	got := get(t, ctx, "read Customer's attributes", chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll("#`+entityElemID("Customer")+` [data-testid=attribute] input[type=text]"), el => el.value)`))
+	if strings.Join(got, ",") != "customer_id,email" {
+		t.Fatalf("Customer's attributes are %q, want customer_id and email", got)
+	}
 }

@@ -56,10 +56,14 @@
 
   // Typing continues while a save is in flight. When the answer replaces the row around the field
   // being typed in, put the unsaved text back so nothing typed is lost.
+  // A form's own text, once it is saved, is not pending: the answer holds what comes next (an
+  // empty box for the next name). A refused form keeps its text.
   var pending = null;
-  document.addEventListener("htmx:beforeSwap", function () {
+  document.addEventListener("htmx:beforeSwap", function (ev) {
     var el = document.activeElement;
+    var sent = ev.detail.requestConfig && ev.detail.requestConfig.elt, xhr = ev.detail.xhr;
     pending = null;
+    if (sent && sent.tagName === "FORM" && sent.contains(el) && xhr && xhr.status >= 200 && xhr.status < 300) return;
     if (el && el.id && (el.tagName === "INPUT" || el.tagName === "TEXTAREA") && el.value !== el.defaultValue) {
       pending = { id: el.id, value: el.value, start: el.selectionStart, end: el.selectionEnd };
     }
