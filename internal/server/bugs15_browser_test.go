@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"net/url"
 	"strconv"
 	"strings"
@@ -115,4 +116,40 @@ func TestBrowser_addingEntitiesAndAttributesClearsTheirBoxes(t *testing.T) {
 	if strings.Join(got, ",") != "customer_id,email" {
 		t.Fatalf("Customer's attributes are %q, want customer_id and email", got)
 	}
+}
+
+// fifteenPatterns is a design in the requirement phase: one entity, fifteen patterns with every
+// requirement given (one writes, the rest read), and no table yet.
+func fifteenPatterns() string {
+	var ps []string
+	for n := 1; n <= 15; n++ {
+		typ := "read"
+		if n == 1 {
+			typ = "write"
+		}
+		ps = append(ps, fmt.Sprintf(`{"number": %d, "description": "Pattern number %d", "type": %q, "peak_rps": 50, "avg_rps": 10,
+			"latency_slo": "<20 ms p99", "consistency": "eventual", "result_bound": "1 item", "item_size_band": "<1 KB", "entities": ["Order"]}`, n, n, typ))
+	}
+	return `{"name": "Shop", "entities": [{"name": "Order", "attributes": [{"name": "order_id", "type": "S"}]}],
+		"access_patterns": [` + strings.Join(ps, ",") + `]}`
+}
+
+// A design of fifteen patterns and no table is not "all clear": the side panel and the Validation
+// step say that nothing serves the patterns yet, and link to the Tables step.
+func TestBrowser_patternsWithoutTablesAreNotAllClear(t *testing.T) {
+	base := startBrowserApp(t)
+	created := createOver(t, base, fifteenPatterns())
+	ctx, _ := newBrowser(t)
+	openAndJoin(t, ctx, base+"/d/"+created.EditToken+"/validation", "Alice")
+	do(t, ctx, "open the Validation step", chromedp.Navigate(base+"/d/"+created.EditToken+"/validation"),
+		chromedp.WaitVisible(chromedp.CSS("[data-testid=all-findings]")))
+	page := textOf(t, ctx, "main") + " " + textOf(t, ctx, "#aside")
+	if strings.Contains(page, "Every rule is satisfied") {
+		t.Fatal("a design of fifteen patterns and no table says every rule is satisfied")
+	}
+	finding := textOf(t, ctx, "#aside [data-code=MAP013]")
+	if !strings.Contains(finding, "15 access patterns and no table yet") {
+		t.Fatalf("the side panel's MAP013 says %q, want it to count the fifteen patterns nothing serves", finding)
+	}
+	do(t, ctx, "follow the finding", chromedp.Click(chromedp.CSS("#aside [data-code=MAP013] a")), chromedp.WaitVisible(chromedp.CSS("[data-testid=step-tables][aria-current=page]")))
 }

@@ -167,6 +167,28 @@ func map001Unmapped(d designer.Design, out []Finding) []Finding {
 	return out
 }
 
+// map013NoTable is MAP013: access patterns wait for a table to serve them. MAP001 spares the
+// requirement phase one finding per pattern; this one finding says the design serves nothing yet,
+// so that a design of patterns alone is never called all clear.
+func map013NoTable(d designer.Design, out []Finding) []Finding {
+	if len(d.Tables) > 0 {
+		return out
+	}
+	waiting := 0
+	for _, p := range d.Patterns {
+		if p.Status != designer.StatusOutside {
+			waiting++
+		}
+	}
+	switch waiting {
+	case 0:
+		return out
+	case 1:
+		return append(out, finding("MAP013", "tables", "1 access pattern and no table yet: nothing serves it; design the tables, then map the pattern to the operations that serve it"))
+	}
+	return append(out, finding("MAP013", "tables", strconv.Itoa(waiting)+" access patterns and no table yet: nothing serves them; design the tables, then map each pattern to the operations that serve it"))
+}
+
 // map002KeyedOperations is MAP002: GetItem, PutItem, UpdateItem, DeleteItem, and each request of a
 // batch or transaction, name one item by its full primary key, with equality, on the table.
 func map002KeyedOperations(v *validation, out []Finding) []Finding {

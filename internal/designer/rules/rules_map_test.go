@@ -55,6 +55,20 @@ func TestValidate_mappingRules(t *testing.T) {
 		{name: "MAP001 waits for the first table", code: "MAP001",
 			edit: func(d *designer.Design) { opOf(d, 1, 0); d.Patterns[0].Mapping.Operations, d.Tables = nil, nil }},
 
+		// MAP013
+		{name: "MAP013 fires once for patterns with no table", code: "MAP013",
+			edit: func(d *designer.Design) { d.Tables = nil },
+			want: []string{"MAP013 warning tables"}, inText: "access patterns and no table yet: nothing serves them"},
+		{name: "MAP013 spares a design with a table", code: "MAP013"},
+		{name: "MAP013 spares patterns all served outside DynamoDB", code: "MAP013",
+			edit: func(d *designer.Design) {
+				d.Tables = nil
+				d.Patterns = slices.Clone(d.Patterns)
+				for i := range d.Patterns {
+					d.Patterns[i].Status = designer.StatusOutside
+				}
+			}},
+
 		// MAP002
 		{name: "MAP002 fires for a GetItem without the sort key", code: "MAP002",
 			edit: func(d *designer.Design) { opOf(d, 1, 0).KeyCondition = "emp_no = :emp_no" },

@@ -57,10 +57,12 @@ func findingKeys(fs []Finding) []string {
 	return out
 }
 
-func TestValidate_cleanRequirementsHaveNoFindings(t *testing.T) {
+// Clean requirements break no requirement rule; with no table yet, the one finding left says that
+// nothing serves their patterns (MAP013), so the design is not called all clear.
+func TestValidate_cleanRequirementsOnlyWaitForTables(t *testing.T) {
 	t.Parallel()
-	if got := Validate(cleanRequirements()); len(got) != 0 {
-		t.Fatalf("Validate(clean) = %v, want none", findingKeys(got))
+	if got := findingKeys(Validate(cleanRequirements())); !slices.Equal(got, []string{"MAP013 warning tables"}) {
+		t.Fatalf("Validate(clean) = %v, want only MAP013", got)
 	}
 }
 

@@ -86,6 +86,7 @@ var catalogue = []struct {
 	{"MAP011", SeverityWarning, nil}, // mapEvaluated
 	{"MAP010", SeverityWarning, map010Unbounded},
 	{"MAP012", SeverityError, map012Names},
+	{"MAP013", SeverityWarning, onDesign(map013NoTable)},
 }
 
 // readsItems are the rows whose checks read sample items: the others find the same in a design

@@ -25,6 +25,7 @@ func TestValidate_ordersBySeverityCodeAndPatternNumber(t *testing.T) {
 	want := []string{
 		"REQ001 error access_patterns/6/peak_rps",
 		"REQ001 error access_patterns/11/peak_rps",
+		"MAP013 warning tables",
 		"REQ004 warning access_patterns/5/latency_slo",
 		"REQ004 warning access_patterns/6/latency_slo",
 		"REQ004 warning access_patterns/7/latency_slo",
