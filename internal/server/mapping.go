@@ -3,8 +3,10 @@ package server
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -181,6 +183,32 @@ func patternVerdict(d *designContext, p designer.Pattern) string {
 	return d.derived().PatternVerdict(p)
 }
 
+// writeFields are the fields of a PutItem, UpdateItem or DeleteItem, in the order its row shows
+// them: its key has a field per key attribute instead of a key condition, and it reads no index.
+var writeFields = []designer.Field[designer.Operation]{designer.OperationField.Op, designer.OperationField.Table,
+	designer.OperationField.Condition, designer.OperationField.Update, designer.OperationField.Names,
+	designer.OperationField.Values, designer.OperationField.Notes}
+
+// batchWriteFields are the fields of a BatchWriteItem or TransactWriteItems row.
+var batchWriteFields = []designer.Field[designer.Operation]{designer.OperationField.Op, designer.OperationField.Table,
+	designer.OperationField.KeyCondition, designer.OperationField.Condition, designer.OperationField.Update,
+	designer.OperationField.Names, designer.OperationField.Values, designer.OperationField.Notes}
+
+// singleWrite reports whether op writes one item given by its key fields.
+func singleWrite(op designer.Operation) bool {
+	return op.Op == "PutItem" || op.Op == "UpdateItem" || op.Op == "DeleteItem"
+}
+
+// takesUpdate reports whether op takes update clauses.
+func takesUpdate(op designer.Operation) bool {
+	return op.Op == "UpdateItem" || op.Op == "TransactWriteItems" && op.Action == designer.ActionUpdate
+}
+
+// takesCondition reports whether op takes a condition.
+func takesCondition(op designer.Operation) bool {
+	return designer.IsWriteOp(op.Op) && op.Op != "BatchWriteItem"
+}
+
 func operationView(d *designContext, p designer.Pattern, i int, op designer.Operation) templates.OperationView {
 	base := "/d/" + d.Token
 	v := templates.OperationView{
@@ -190,16 +218,105 @@ func operationView(d *designContext, p designer.Pattern, i int, op designer.Oper
 			Target: "#" + elemID("map", p.ID), Class: "danger"},
 		Result: resultView(d, p, i, op),
 	}
-	for _, f := range operationFields {
+	fields := operationFields
+	switch {
+	case singleWrite(op):
+		fields = writeFields
+	case designer.IsWriteOp(op.Op):
+		fields = batchWriteFields
+	}
+	of := designer.OperationField
+	for _, f := range fields {
+		if f.Key == of.Update.Key && !takesUpdate(op) && op.Update == "" || f.Key == of.Condition.Key && !takesCondition(op) && op.Condition == "" {
+			continue
+		}
 		lc, _ := operationCell(d, p, i, op, f.Key)
+		if f.Key == of.Values.Key && op.Op == "PutItem" {
+			lc.Label = "Item attributes (:name=value)"
+		}
 		v.Cells = append(v.Cells, lc)
-		if f.Key == designer.OperationField.Op.Key {
-			if lc, ok := operationCell(d, p, i, op, designer.OperationField.Action.Key); ok {
+		if f.Key == of.Op.Key {
+			if lc, ok := operationCell(d, p, i, op, of.Action.Key); ok {
 				v.Cells = append(v.Cells, lc)
 			}
 		}
+		if f.Key == of.Table.Key && singleWrite(op) {
+			v.Cells = append(v.Cells, keyCells(d, p, i, op)...)
+		}
+	}
+	if singleWrite(op) && op.KeyCondition != "" {
+		v.KeyCondition = op.KeyCondition
+	}
+	if d.canEdit() && takesUpdate(op) {
+		v.Builders = append(v.Builders, clauseForm(d, p, i, "update", "Add to the update", designer.UpdateActions))
+	}
+	if d.canEdit() && takesCondition(op) {
+		v.Builders = append(v.Builders, clauseForm(d, p, i, "condition", "Add to the condition", designer.ConditionFunctions))
 	}
 	return v
+}
+
+// keyCells are the fields of a write's key, one per key attribute of its table.
+func keyCells(d *designContext, p designer.Pattern, i int, op designer.Operation) []templates.LabeledCell {
+	t, _, ok := d.Record.Design.TableByName(op.Table)
+	if !ok {
+		return nil
+	}
+	given := designer.OperationKeyValues(t, op)
+	keys := []designer.KeyAttribute{t.PartitionKey}
+	if t.SortKey != nil {
+		keys = append(keys, *t.SortKey)
+	}
+	var out []templates.LabeledCell
+	for _, k := range keys {
+		value := ""
+		if v, ok := given[k.Name]; ok {
+			value = designer.FormatCell(v)
+		}
+		label := "Key: " + k.Name + " (" + designer.CellTypeName(k.Type) + ")"
+		out = append(out, templates.LabeledCell{Label: label, Cell: templates.Cell{
+			ID: elemID("opkey", p.ID, itoa(i), k.Name), Label: "Pattern " + itoa(p.Number) + " operation " + itoa(i+1) + " key " + k.Name,
+			Value: value, Action: "/d/" + d.Token + "/mapping/key", Vals: vals("pattern", p.ID, "index", itoa(i), "attribute", k.Name),
+			Kind: "text", CanEdit: d.canEdit(), Target: "#" + elemID("map", p.ID)}})
+	}
+	return out
+}
+
+// clauseForm is the form that adds one clause to an operation's update or condition.
+func clauseForm(d *designContext, p designer.Pattern, i int, part, title string, choices []string) templates.ClauseForm {
+	f := templates.ClauseForm{ID: elemID("build", part, p.ID, itoa(i)), Title: title, Action: "/d/" + d.Token + "/mapping/" + part,
+		Target: "#" + elemID("map", p.ID), Pattern: p.ID, Index: itoa(i), TestID: "build-" + part}
+	for _, c := range choices {
+		f.Choices = append(f.Choices, templates.Option{Value: c, Label: c})
+	}
+	if t, _, ok := d.Record.Design.TableByName(p.Mapping.Operations[i].Table); ok {
+		f.Attributes = tableAttributeNames(t)
+	}
+	return f
+}
+
+// tableAttributeNames are the attributes a table declares or its items hold, for a builder's list.
+func tableAttributeNames(t designer.Table) []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(n string) {
+		if n != "" && !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	for _, a := range t.Attributes {
+		add(a.Name)
+	}
+	for _, it := range t.Items {
+		for _, n := range slices.Sorted(maps.Keys(it.Item)) {
+			add(n)
+		}
+		if len(out) > 200 {
+			break
+		}
+	}
+	return out
 }
 
 // resultView runs the operation against the sample items: derived on every render, never stored.
@@ -218,15 +335,11 @@ func resultView(d *designContext, p designer.Pattern, i int, op designer.Operati
 	unprojected.Projection = ""
 	res := d.derived().Cache().RunOperation(design, unprojected)
 	if res.Error != "" {
-		r.Error = res.Error
+		r.Error, r.Hint = res.Error, res.Hint
 		return r
 	}
 	if designer.IsWriteOp(op.Op) {
-		// A write is run on a scratch copy of the items: what it costs and what it does to indexes.
-		r.Summary = fmt.Sprintf("%s %s · %s on %s", writeVerbs[res.Write], countNoun(res.Keys, "item"), unitsNoun(res.CapacityUnits, "write unit"), t.Name)
-		for _, w := range res.IndexWrites {
-			r.IndexWrites = append(r.IndexWrites, fmt.Sprintf("%s: %s · %s", w.Index, countNoun(w.Writes, "index write"), unitsNoun(w.Units, "write unit")))
-		}
+		writeResult(&r, t, op, res)
 		return r
 	}
 	r.Summary = fmt.Sprintf("%d returned · %d read · %s", res.Count, res.ScannedCount, unitsNoun(res.CapacityUnits, "capacity unit"))
@@ -388,6 +501,52 @@ func (s *Server) saveOperationField(c echo.Context) error {
 	})
 }
 
+// saveOperationKey sets one key attribute of a write's key and answers with the card: the key
+// condition, names and values change with it.
+func (s *Server) saveOperationKey(c echo.Context) error {
+	form, err := postedForm(c)
+	if err != nil {
+		return err
+	}
+	i, err := form.int("index")
+	if err != nil {
+		return err
+	}
+	pattern := form.get("pattern")
+	return s.apply(c, mappingBack(c), designer.SetOperationKey{Pattern: pattern, Index: i, Attribute: form.get("attribute"), Text: form.get("value")},
+		mappingCardPart(pattern))
+}
+
+// addUpdateClause adds a SET, REMOVE, ADD or DELETE clause to an update and answers with the card.
+func (s *Server) addUpdateClause(c echo.Context) error {
+	form, err := postedForm(c)
+	if err != nil {
+		return err
+	}
+	i, err := form.int("index")
+	if err != nil {
+		return err
+	}
+	pattern := form.get("pattern")
+	return s.apply(c, mappingBack(c), designer.AddUpdateClause{Pattern: pattern, Index: i, Action: form.get("choice"),
+		Attribute: form.get("attribute"), Text: form.get("text")}, mappingCardPart(pattern))
+}
+
+// addConditionClause adds a test to a write's condition and answers with the card.
+func (s *Server) addConditionClause(c echo.Context) error {
+	form, err := postedForm(c)
+	if err != nil {
+		return err
+	}
+	i, err := form.int("index")
+	if err != nil {
+		return err
+	}
+	pattern := form.get("pattern")
+	return s.apply(c, mappingBack(c), designer.AddConditionClause{Pattern: pattern, Index: i, Function: form.get("choice"),
+		Attribute: form.get("attribute"), Text: form.get("text")}, mappingCardPart(pattern))
+}
+
 func (s *Server) saveMappingNotes(c echo.Context) error {
 	form, err := postedForm(c)
 	if err != nil {
@@ -460,4 +619,124 @@ func unitsNoun(u float64, noun string) string {
 		return s + " " + noun + "s"
 	}
 	return "1 " + noun
+}
+
+// writeResult fills a write's result box: run on a scratch copy of the items, what the condition
+// said, each item before and after, what became of each index's entries, and the write units.
+func writeResult(r *templates.ResultView, t designer.Table, op designer.Operation, res dynamo.OperationResult) {
+	r.Write = true
+	indexUnits, indexWrites := 0.0, 0
+	for _, w := range res.IndexWrites {
+		indexUnits += w.Units
+		indexWrites += w.Writes
+	}
+	r.Summary = fmt.Sprintf("%s %s on %s · write units: %s (table) + %s (%s) = %s", writeVerbs[res.Write], countNoun(res.Keys, "item"), t.Name,
+		formatUnits(res.CapacityUnits), formatUnits(indexUnits), countNoun(indexWrites, "index write"), formatUnits(res.CapacityUnits+indexUnits))
+	switch {
+	case res.ConditionFailed:
+		r.Condition = "fails"
+		r.ConditionText = "ConditionalCheckFailed: the condition " + op.Condition + " does not hold for this item, so nothing is written" +
+			" (the attempt still costs " + unitsNoun(res.CapacityUnits, "write unit") + ")."
+	case op.Condition != "":
+		r.Condition = "holds"
+		r.ConditionText = "The condition " + op.Condition + " holds: the write goes ahead."
+	}
+	for _, w := range res.ItemWrites {
+		r.Items = append(r.Items, itemChange(t, w))
+	}
+	for _, w := range res.IndexWrites {
+		line := w.Index + ": no change"
+		for _, c := range w.Changes {
+			line = w.Index + ": " + entryChangeText(t, w.Index, c)
+		}
+		if w.Writes > 0 {
+			line += " · " + countNoun(w.Writes, "index write") + " · " + unitsNoun(w.Units, "write unit")
+		}
+		r.IndexWrites = append(r.IndexWrites, line)
+	}
+}
+
+// itemChange is one key's item before and after a write, attribute by attribute, the table's key
+// first.
+func itemChange(t designer.Table, w dynamo.ItemWrite) templates.ItemChange {
+	out := templates.ItemChange{Key: designer.KeyText(t, w.Key), Failed: w.ConditionFailed,
+		Absent: w.Before == nil, Gone: w.After == nil}
+	names := map[string]bool{}
+	for n := range w.Before {
+		names[n] = true
+	}
+	for n := range w.After {
+		names[n] = true
+	}
+	order := slices.Sorted(maps.Keys(names))
+	keyNames := []string{t.PartitionKey.Name}
+	if t.SortKey != nil {
+		keyNames = append(keyNames, t.SortKey.Name)
+	}
+	slices.SortStableFunc(order, func(a, b string) int {
+		ai, bi := slices.Index(keyNames, a), slices.Index(keyNames, b)
+		if ai < 0 {
+			ai = len(keyNames)
+		}
+		if bi < 0 {
+			bi = len(keyNames)
+		}
+		return ai - bi
+	})
+	for _, n := range order {
+		row := templates.AttributeChange{Name: n}
+		b, inB := w.Before[n]
+		a, inA := w.After[n]
+		if inB {
+			row.Before = designer.FormatCell(b)
+		}
+		if inA {
+			row.After = designer.FormatCell(a)
+		}
+		switch {
+		case inB && !inA:
+			row.Change = "removed"
+		case !inB && inA:
+			row.Change = "added"
+		case !b.Equal(a):
+			row.Change = "changed"
+		}
+		out.Attributes = append(out.Attributes, row)
+	}
+	return out
+}
+
+// entryChangeText says what a write did to an index entry, with the entry's index key.
+func entryChangeText(t designer.Table, index string, c dynamo.IndexChange) string {
+	key := func(e designer.Item) string { return indexKeyText(t, index, e) }
+	switch c.Change {
+	case dynamo.EntryAdded:
+		return "the item enters the index at " + key(c.After)
+	case dynamo.EntryRemoved:
+		return "the item leaves the index (was at " + key(c.Before) + ")"
+	case dynamo.EntryMoved:
+		return "the entry moves from " + key(c.Before) + " to " + key(c.After) + " (a delete and a put)"
+	}
+	return "the entry at " + key(c.After) + " is rewritten with its new attributes"
+}
+
+// indexKeyText writes an entry's index key attributes, "status = PAID, total = 10".
+func indexKeyText(t designer.Table, index string, e designer.Item) string {
+	ix, local, _, ok := t.IndexByName(index)
+	if !ok {
+		return ""
+	}
+	keys := ix.SortKey
+	if !local {
+		keys = slices.Concat(ix.PartitionKey, ix.SortKey)
+	} else {
+		keys = slices.Concat([]designer.KeyAttribute{t.PartitionKey}, keys)
+	}
+	parts := make([]string, 0, len(keys))
+	for _, k := range keys {
+		if v, ok := e[k.Name]; ok {
+			parts = append(parts, k.Name+" = "+designer.FormatCell(v))
+		}
+	}
+	return strings.Join(parts, ", ")
 }

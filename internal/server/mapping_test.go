@@ -105,7 +105,8 @@ func TestMapping_aWriteShowsItsCapacityAndIndexWrites(t *testing.T) {
 		}
 	}
 	page := a.request(http.MethodGet, base+"/mapping?open="+pid, "", nil).Body.String()
-	if !strings.Contains(page, "puts 1 item · 1 write unit on Orders") || !strings.Contains(page, "ByStatus0: 1 index write · 1 write unit") {
+	if !strings.Contains(page, "puts 1 item on Orders · write units: 1 (table) + 1 (1 index write) = 2") ||
+		!strings.Contains(page, "ByStatus0: the item enters the index at status = NEW, sk = 100 · 1 index write · 1 write unit") {
 		t.Fatal("the mapping page does not show the write's cost and its index write")
 	}
 	if d2, _ := a.design(c.EditToken); len(d2.Tables[0].Items) != 3 {
@@ -134,13 +135,13 @@ func TestMapping_aTransactionRowSaysWhatItDoes(t *testing.T) {
 	set("key_condition", "pk = :pk AND sk = :sk", http.StatusOK)
 	set("values", ":pk=P001, :sk=1, :status=S1", http.StatusOK)
 	page := a.request(http.MethodGet, base+"/mapping?open="+pid, "", nil).Body.String()
-	for _, want := range []string{actionCell, "From the values (put, or delete without attributes)", "Condition check", "puts 1 item · 2 write units on Orders"} {
+	for _, want := range []string{actionCell, "From the values (put, or delete without attributes)", "Condition check", "puts 1 item on Orders · write units: 2 (table)"} {
 		if !strings.Contains(page, want) {
 			t.Fatalf("the transaction row lacks %q", want)
 		}
 	}
 	body := set("action", "delete", http.StatusOK)
-	if !strings.Contains(body, "deletes 1 item · 2 write units on Orders") {
+	if !strings.Contains(body, "deletes 1 item on Orders · write units: 2 (table)") {
 		t.Fatalf("a delete row does not show what it deletes: %s", body)
 	}
 	if d, _ := a.design(c.EditToken); d.Patterns[0].Mapping.Operations[0].Action != designer.ActionDelete {

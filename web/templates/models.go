@@ -571,12 +571,39 @@ type MappingCard struct {
 	Add                Button
 }
 
-// OperationView is one mapped operation with its live result.
+// OperationView is one mapped operation with its live result. A write shows the key condition
+// its key fields wrote, and the forms that add clauses to its update and condition.
 type OperationView struct {
-	ID     string
-	Cells  []LabeledCell
-	Delete Button
-	Result ResultView
+	ID           string
+	Cells        []LabeledCell
+	KeyCondition string
+	Builders     []ClauseForm
+	Delete       Button
+	Result       ResultView
+}
+
+// ClauseForm adds one clause to an operation's update or condition: a choice (SET, REMOVE…, or
+// attribute_exists, =…), an attribute, offered from the table's, and a value.
+type ClauseForm struct {
+	ID, Title, Action, Target string
+	Pattern, Index            string
+	Choices                   []Option
+	Attributes                []string
+	TestID                    string
+}
+
+// ItemChange is one item before and after a write, attribute by attribute.
+type ItemChange struct {
+	Key string
+	// Failed: the condition failed and nothing was written; Absent: there was no item before;
+	// Gone: there is none after (a delete).
+	Failed, Absent, Gone bool
+	Attributes           []AttributeChange
+}
+
+// AttributeChange is one attribute of an ItemChange; Change is "added", "removed", "changed" or "".
+type AttributeChange struct {
+	Name, Before, After, Change string
 }
 
 // ResultView is what an operation returns from the sample items, and whether that is what the
@@ -590,8 +617,16 @@ type ResultView struct {
 	Rows    []ResultRow
 	More    int
 	Clear   *Button
-	// IndexWrites says, for a write, what it costs each index.
+	// IndexWrites says, for a write, what it does to each index's entries and what that costs.
 	IndexWrites []string
+	// Hint is Error in the room's words; Error stays beneath it as DynamoDB's own message.
+	Hint string
+	// Write marks a write's result: Condition is "holds", "fails" or "" (none), said in
+	// ConditionText; Items are the items before and after.
+	Write         bool
+	Condition     string
+	ConditionText string
+	Items         []ItemChange
 }
 
 // ResultRow is one candidate item: returned or not, expected or not, with the button that marks it.
