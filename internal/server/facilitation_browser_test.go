@@ -285,3 +285,76 @@ func waitAcrossLoads(t *testing.T, ctx context.Context, what, js string) {
 	}
 	t.Fatalf("wait for %s: %s never held", what, js)
 }
+
+// The facilitator walks the agenda: it lists the method's steps with the questions the design
+// raises, and starting a step's timer takes them there while every page of the room — another
+// participant, the projector, someone who joins later — shows the same countdown, paused and
+// stopped with it.
+func TestBrowser_agendaAndTheRoomsTimer(t *testing.T) {
+	base := startBrowserApp(t)
+	created := createOver(t, base, agendaDesign)
+	alice, _ := newBrowser(t)
+	bob, _ := newIsolatedTab(t, alice)
+	projector, _ := newIsolatedTab(t, alice)
+	openAndJoin(t, alice, base+"/d/"+created.EditToken+"/entities", "Alice")
+	openAndJoin(t, bob, base+"/d/"+created.EditToken, "Bob")
+	do(t, projector, "open the projector", chromedp.Navigate(base+"/d/"+created.ViewToken+"/entities?present=1"), chromedp.WaitReady(chromedp.CSS("#live")))
+	for name, ctx := range map[string]context.Context{"Bob": bob, "the projector": projector} {
+		if get(t, ctx, "look at the timer", chromedp.Evaluate[bool](`!document.getElementById("room-timer").hidden`)) {
+			t.Fatalf("%s shows a timer before anyone started one", name)
+		}
+	}
+
+	do(t, alice, "open the agenda",
+		chromedp.Click(chromedp.CSS("[data-testid=agenda-button]")),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=agenda-step][data-step=patterns] [data-testid=agenda-start]`)),
+	)
+	if got := textOf(t, alice, `[data-testid=agenda-step][data-step=patterns] [data-testid=agenda-questions]`); !strings.Contains(got, "Get an order") {
+		t.Fatalf("the agenda's Access patterns step asks %q, want the question about pattern 1", got)
+	}
+	if cls := get(t, alice, "read the current step", chromedp.Evaluate[string](`document.querySelector("[data-testid=agenda-step].is-current").dataset.step`)); cls != "entities" {
+		t.Fatalf("the agenda marks %q as the step shown, want entities", cls)
+	}
+	do(t, alice, "time-box the access patterns to 12 minutes",
+		chromedp.SetValue(chromedp.CSS(`[data-step=patterns] [data-testid=agenda-minutes]`), "12"),
+		chromedp.Click(chromedp.CSS(`[data-step=patterns] [data-testid=agenda-start]`)),
+	)
+	waitForPath(t, alice, "Alice to be taken to the access patterns", "/patterns")
+
+	shows := func(ctx context.Context, who, step string) {
+		t.Helper()
+		waitUntil(t, ctx, who+" to show the timer of "+step, `(() => { const c = document.getElementById("room-timer");
+			return !c.hidden && c.querySelector("[data-testid=timer-step]").textContent === "`+step+`" && /^1[12]:\d\d$/.test(c.querySelector("[data-testid=timer-clock]").textContent); })()`)
+	}
+	shows(bob, "Bob", "Access patterns")
+	shows(projector, "the projector", "Access patterns")
+	shows(alice, "Alice", "Access patterns")
+	if !get(t, projector, "look at the projector's timer", chromedp.Evaluate[bool](`document.getElementById("room-timer").classList.contains("is-presenting") && getComputedStyle(document.getElementById("room-timer")).position === "fixed"`)) {
+		t.Error("the projector's timer is not its large corner one")
+	}
+	first := textOf(t, bob, "[data-testid=timer-clock]")
+	waitUntil(t, bob, "Bob's timer to count down", `document.querySelector("[data-testid=timer-clock]").textContent !== "`+first+`"`)
+
+	carol, _ := newIsolatedTab(t, alice)
+	do(t, carol, "Carol joins late with the view link", chromedp.Navigate(base+"/d/"+created.ViewToken+"/patterns"), chromedp.WaitReady(chromedp.CSS("#live")))
+	shows(carol, "Carol", "Access patterns")
+
+	do(t, alice, "pause the timer from the agenda",
+		chromedp.Click(chromedp.CSS("[data-testid=agenda-button]")),
+		chromedp.WaitVisible(chromedp.CSS("[data-testid=timer-pause]")),
+		chromedp.Click(chromedp.CSS("[data-testid=timer-pause]")),
+		chromedp.WaitVisible(chromedp.CSS("[data-testid=timer-resume]")),
+	)
+	for name, ctx := range map[string]context.Context{"Bob": bob, "the projector": projector, "Carol": carol} {
+		waitUntil(t, ctx, name+" to show the timer paused", `document.querySelector("[data-testid=timer-step]").textContent === "Access patterns · paused"`)
+	}
+	paused := textOf(t, bob, "[data-testid=timer-clock]")
+	time.Sleep(1200 * time.Millisecond)
+	if now := textOf(t, bob, "[data-testid=timer-clock]"); now != paused {
+		t.Fatalf("a paused timer went on from %s to %s", paused, now)
+	}
+	do(t, alice, "stop it", chromedp.Click(chromedp.CSS("[data-testid=timer-stop]")), chromedp.WaitNotPresent(chromedp.CSS("[data-testid=agenda-timer]")))
+	for name, ctx := range map[string]context.Context{"Alice": alice, "Bob": bob, "the projector": projector, "Carol": carol} {
+		waitUntil(t, ctx, name+" to hide the timer", `document.getElementById("room-timer").hidden`)
+	}
+}

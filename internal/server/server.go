@@ -73,6 +73,8 @@ type Server struct {
 	hub   *hub
 	// derived holds what is computed from recently used revisions (designContext.derived).
 	derived *derive.Set
+	// timers holds each room's timer (timer.go).
+	timers timerBoard
 
 	createLimit, writeLimit, costlyLimit, writeBytesLimit *limiter
 	conns                                                 *connLimiter
@@ -130,10 +132,12 @@ func New(store *storage.Store, log *slog.Logger, opts Options) *Server {
 	page.GET("/events", s.pageEvents)
 	page.POST("/presence", s.savePresence)
 	page.GET("/comments", s.commentsPage)
+	page.GET("/agenda", s.agendaPage)
 
 	edit := page.Group("", requireEdit)
 	edit.POST("/lead", s.saveLead)
 	edit.POST("/view", s.saveView)
+	edit.POST("/timer", s.saveTimer)
 	edit.POST("/name", s.saveName)
 	edit.POST("/history/undo", s.undoMine)
 	edit.POST("/history/:n/restore", s.restoreRevision)

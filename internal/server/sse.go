@@ -118,6 +118,10 @@ func (s *Server) stream(c echo.Context, p *presence, after int64, writePresence 
 	}
 	// The retry hint keeps reconnections quick after a server restart.
 	st.w.WriteString("retry: 1000\n\n")
+	if p != nil {
+		// The room's timer as it stands; a change from now on comes as an event.
+		st.write(s.timers.current(d.ID, time.Now()))
+	}
 	switch {
 	case len(missed) > subscriberBuffer:
 		// As far behind as a stream that fell behind: one reload says so.

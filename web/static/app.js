@@ -903,3 +903,41 @@
     if (chosen && select && chosen.getAttribute("data-type")) select.value = chosen.getAttribute("data-type");
   });
 })();
+
+// The room's timer: the stream tells how it stands when the page opens and each time the
+// facilitator changes it; the page counts down on its own clock from there. An open agenda is
+// fetched again, so its controls match.
+(function () {
+  "use strict";
+  var chip = document.getElementById("room-timer");
+  if (!chip) return;
+  var state = null, ticking = null;
+  function clock(ms) {
+    var over = ms < 0, s = over ? Math.floor(-ms / 1000) : Math.ceil(ms / 1000);
+    var h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60, sec = s % 60;
+    var pad = function (n) { return (n < 10 ? "0" : "") + n; };
+    return (over ? "+" : "") + (h > 0 ? h + ":" + pad(m) : String(m)) + ":" + pad(sec);
+  }
+  function draw() {
+    chip.hidden = !state;
+    if (!state) return;
+    var left = state.running ? state.ends - Date.now() : state.left;
+    chip.querySelector("[data-testid=timer-step]").textContent = state.label + (state.running ? "" : " · paused");
+    chip.querySelector("[data-testid=timer-clock]").textContent = clock(left);
+    chip.classList.toggle("is-over", left < 0);
+    chip.classList.toggle("is-paused", !state.running);
+    chip.title = (left < 0 ? "Over time" : "Time left") + " for " + state.label + (state.by ? ", set by " + state.by : "");
+  }
+  document.addEventListener("htmx:sseBeforeMessage", function (ev) {
+    if (!ev.detail || ev.detail.type !== "timer") return;
+    ev.preventDefault();
+    var data;
+    try { data = JSON.parse(ev.detail.data); } catch (e) { return; }
+    state = data.set ? { label: data.label, running: data.running, left: data.left_ms, ends: Date.now() + data.left_ms, by: data.by } : null;
+    clearInterval(ticking);
+    ticking = state && state.running ? setInterval(draw, 500) : null;
+    draw();
+    var agenda = document.getElementById("agenda");
+    if (agenda && agenda.matches(":popover-open") && window.htmx) htmx.trigger(agenda, "timer-changed");
+  });
+})();

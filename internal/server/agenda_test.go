@@ -1,0 +1,116 @@
+package server
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// agendaDesign has an entity no pattern uses and a pattern without its rates: questions for the
+// Entities and the Access patterns steps.
+const agendaDesign = `{"name": "Orders", "entities": [{"name": "Order"}, {"name": "Customer"}],
+	"access_patterns": [{"number": 1, "description": "Get an order", "entities": ["Order"]}]}`
+
+// agendaStepHTML is the part of an agenda body about one step.
+func agendaStepHTML(t *testing.T, body, step string) string {
+	t.Helper()
+	m := regexp.MustCompile(`(?s)<li class="agenda-step[^"]*" data-testid="agenda-step" data-step="` + step + `">.*?</li>\s*(<li class="agenda-step|</ol>)`).FindString(body)
+	if m == "" {
+		t.Fatalf("the agenda has no step %s: %s", step, body)
+	}
+	return m
+}
+
+func TestAgenda_walksTheStepsWithTheQuestionsTheDesignRaises(t *testing.T) {
+	a := newTestApp(t)
+	created := a.createJSON(agendaDesign)
+	rec := a.request(http.MethodGet, "/d/"+created.ViewToken+"/agenda?step=entities", "", nil)
+	if rec.Code != http.StatusOK {
+		t.Fatalf("agenda: %d %s", rec.Code, rec.Body)
+	}
+	body := rec.Body.String()
+	if n := strings.Count(body, `data-testid="agenda-step"`); n != len(agenda) {
+		t.Errorf("the agenda has %d steps, want %d", n, len(agenda))
+	}
+	if !strings.Contains(body, "The method in 60 minutes") {
+		t.Error("the agenda does not add up to an hour")
+	}
+	entities, patterns := agendaStepHTML(t, body, "entities"), agendaStepHTML(t, body, "patterns")
+	if !strings.Contains(entities, "is-current") || strings.Contains(patterns, "is-current") {
+		t.Error("the agenda does not mark the step the page shows")
+	}
+	if !strings.Contains(entities, "Customer") {
+		t.Errorf("the Entities step lacks the question about Customer, which no pattern uses: %s", entities)
+	}
+	if !strings.Contains(patterns, "data-testid=\"agenda-question\"") || !strings.Contains(patterns, "Get an order") {
+		t.Errorf("the Access patterns step lacks the question about pattern 1's rates: %s", patterns)
+	}
+	if strings.Contains(body, "agenda-start") || strings.Contains(body, created.EditToken) {
+		t.Error("the view link's agenda offers the timer's controls")
+	}
+}
+
+func TestTimer_theFacilitatorStartsPausesAndStopsIt(t *testing.T) {
+	a := newTestApp(t)
+	created := a.createJSON(agendaDesign)
+	edit := "/d/" + created.EditToken
+	timer := func(values ...string) *httptest.ResponseRecorder { return a.as("Ada", edit+"/timer", values...) }
+	for _, bad := range [][]string{
+		{"action", "start", "step", "patterns", "minutes", "twelve"},
+		{"action", "start", "step", "patterns", "minutes", "0"},
+		{"action", "start", "step", "patterns", "minutes", "181"},
+		{"action", "start", "step", "nowhere", "minutes", "5"},
+		{"action", "pause"},
+		{"action", "explode"},
+	} {
+		rec := timer(bad...)
+		if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), `data-testid="timer-error"`) {
+			t.Errorf("%v: %d, want 422 with the reason in the agenda", bad, rec.Code)
+		}
+	}
+	if _, _, _, set := a.srv.timers.state(created.ID, time.Now()); set {
+		t.Fatal("a refused action set a timer")
+	}
+	if rec := a.request(http.MethodPost, "/d/"+created.ViewToken+"/timer", formType, strings.NewReader("action=start&step=patterns&minutes=5")); rec.Code != http.StatusForbidden {
+		t.Errorf("the view link started a timer: %d", rec.Code)
+	}
+
+	rec := timer("action", "start", "step", "patterns", "minutes", "12", "from", "entities")
+	if rec.Code != http.StatusOK || rec.Header().Get("HX-Redirect") != edit+"/patterns" {
+		t.Fatalf("start from another step: %d, HX-Redirect %q", rec.Code, rec.Header().Get("HX-Redirect"))
+	}
+	body := a.request(http.MethodGet, edit+"/agenda?step=patterns", "", nil).Body.String()
+	if !regexp.MustCompile(`<strong>Access patterns</strong>: 1[12]:\d\d left.`).MatchString(body) || !strings.Contains(agendaStepHTML(t, body, "patterns"), "is-timed") {
+		t.Errorf("after the start the agenda shows: %s", body)
+	}
+	rec = timer("action", "pause", "from", "patterns")
+	if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), "paused with") || !strings.Contains(rec.Body.String(), `data-testid="timer-resume"`) {
+		t.Errorf("pause: %d %s", rec.Code, rec.Body)
+	}
+	_, before, _, _ := a.srv.timers.state(created.ID, time.Now())
+	timer("action", "add", "minutes", "5", "from", "patterns")
+	if _, after, running, _ := a.srv.timers.state(created.ID, time.Now().Add(time.Minute)); after != before+5*time.Minute || running {
+		t.Errorf("+5 min on a paused timer: %v left, was %v (running %v)", after, before, running)
+	}
+	timer("action", "stop", "from", "patterns")
+	if _, _, _, set := a.srv.timers.state(created.ID, time.Now()); set {
+		t.Error("the timer is still set after stop")
+	}
+}
+
+func TestClock_wordsACountdown(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		12 * time.Minute:                          "12:00",
+		11*time.Minute + 59*time.Second + 1:       "12:00",
+		59 * time.Second:                          "0:59",
+		-72 * time.Second:                         "+1:12",
+		time.Hour + 2*time.Minute + 3*time.Second: "1:02:03",
+	} {
+		if got := clock(d); got != want {
+			t.Errorf("clock(%v) = %q, want %q", d, got, want)
+		}
+	}
+}
