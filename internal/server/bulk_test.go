@@ -1,0 +1,72 @@
+package server
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// The overview's offer follows the design live: a page on the overview gets the offer, as a part,
+// when the key entities list changes or when someone adds one of the entities it names.
+func TestRefresh_theOverviewOfferFollowsTheListAndTheEntities(t *testing.T) {
+	a := newTestApp(t)
+	created := a.createJSON(`{"name": "Shop"}`)
+	edit := "/d/" + created.EditToken
+	_, rev := a.design(created.EditToken)
+	rec := a.hx(edit+"/overview/key_entities", "value", "Customer (1:M) Orders, Product")
+	if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), `id="key-entities-offer"`) || !strings.Contains(rec.Body.String(), `value="Order"`) {
+		t.Fatalf("saving the list answers without the offer: %d %s", rec.Code, rec.Body)
+	}
+	got := a.refreshStep(edit, rev)
+	if got.Header().Get(fragmentsHeader) != "2" || !strings.Contains(got.Body.String(), `value="Product"`) {
+		t.Fatalf("want the field and the offer: %v %s", got.Header(), got.Body)
+	}
+	_, rev = a.design(created.EditToken)
+	if rec := a.hx(edit+"/entities/add", "name", "Product"); rec.Code != http.StatusOK {
+		t.Fatalf("add entity: %d", rec.Code)
+	}
+	got = a.refreshStep(edit, rev)
+	body := got.Body.String()
+	if got.Header().Get(fragmentsHeader) != "1" || strings.Contains(body, `value="Product"`) || !strings.Contains(body, `value="Customer"`) {
+		t.Fatalf("want the offer without Product: %v %s", got.Header(), body)
+	}
+}
+
+// Refusals change nothing and say what to do: nothing ticked, a paste box on no step, a paste that
+// reads nothing, a scaffold with no decision.
+func TestBulk_refusalsChangeNothing(t *testing.T) {
+	a := newTestApp(t)
+	created := a.createJSON(`{"name": "Shop", "overview": {"key_entities": "Customer, Order"},
+		"entities": [{"name": "A", "attributes": []}, {"name": "B", "attributes": []}], "aggregates": [{"entity_a": "A", "entity_b": "B"}]}`)
+	edit := "/d/" + created.EditToken
+	_, before := a.design(created.EditToken)
+	for _, tc := range []struct {
+		path   string
+		values []string
+		status int
+		says   string
+	}{
+		{"/entities/from-overview", nil, http.StatusBadRequest, "tick at least one"},
+		{"/bulk/preview", []string{"step", "tables", "text", "x"}, http.StatusBadRequest, "has no paste box"},
+		{"/bulk/add", []string{"step", "entities", "text", "Colour\tSize\nred\tL"}, http.StatusUnprocessableEntity, "not a header row"},
+		{"/bulk/add", []string{"step", "patterns", "text", "  "}, http.StatusUnprocessableEntity, "Paste some rows first"},
+		{"/aggregates/scaffold", []string{"id", "ag1"}, http.StatusBadRequest, "choose a decision"},
+	} {
+		rec := a.hx(edit+tc.path, tc.values...)
+		if rec.Code != tc.status || !strings.Contains(rec.Body.String(), tc.says) {
+			t.Errorf("%s %v: %d %s; want %d saying %q", tc.path, tc.values, rec.Code, rec.Body, tc.status, tc.says)
+		}
+	}
+	if _, rev := a.design(created.EditToken); rev != before {
+		t.Errorf("refusals changed the design: revision %d, was %d", rev, before)
+	}
+	// Ticked, the names are added, as one revision whose history line names them.
+	rec := a.request(http.MethodPost, edit+"/entities/from-overview", formType, strings.NewReader("name=Customer&name=Order"), "HX-Request", "true")
+	if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), "data-testid=\"key-entities-done\"") {
+		t.Fatalf("add: %d %s", rec.Code, rec.Body)
+	}
+	revs := a.request(http.MethodGet, "/api/designs/"+created.EditToken+"/revisions", "", nil)
+	if !strings.Contains(revs.Body.String(), `Added in bulk: 2 entities (Customer, Order)`) {
+		t.Errorf("history: %s", revs.Body)
+	}
+}
