@@ -209,8 +209,9 @@ var changeKinds = map[string]func(raw json.RawMessage, strict bool) (Change, err
 	ResolveComment{}.Kind(): decodeAs[ResolveComment],
 	DeleteComment{}.Kind():  decodeAs[DeleteComment],
 
-	AddInBulk{}.Kind():         decodeAs[AddInBulk],
-	ScaffoldAggregate{}.Kind(): decodeAs[ScaffoldAggregate],
+	AddInBulk{}.Kind():          decodeAs[AddInBulk],
+	ScaffoldAggregate{}.Kind():  decodeAs[ScaffoldAggregate],
+	AddTableAttributes{}.Kind(): decodeAs[AddTableAttributes],
 }
 
 // decodeAs decodes a change of type T. Strict decoding refuses members T does not have, so that

@@ -246,6 +246,7 @@ func TestChange_roundTrip(t *testing.T) {
 			Patterns:      []map[string]string{{"description": "List an office's staff", "type": "read", "peak_rps": "20"}}},
 		designer.ScaffoldAggregate{Aggregate: "ag1", Tables: []designer.ScaffoldTable{{Name: "Office", PartitionKey: designer.KeyAttribute{Name: "office_id", Type: designer.S},
 			EntityTypes: []designer.EntityType{{Entity: "Office", PKTemplate: "{office_id}"}}, Attributes: []designer.Attribute{{Name: "city", Type: designer.S}}}}},
+		designer.AddTableAttributes{Table: "Department", Attributes: []designer.BulkAttribute{{Name: "budget", Type: designer.N}, {Name: "floor"}}},
 	}
 	seen := map[string]bool{}
 	for i, c := range changes {
@@ -387,6 +388,7 @@ func TestChange_kindsAreStable(t *testing.T) {
 		"delete_comment":               designer.DeleteComment{},
 		"add_in_bulk":                  designer.AddInBulk{},
 		"scaffold_aggregate":           designer.ScaffoldAggregate{},
+		"add_table_attributes":         designer.AddTableAttributes{},
 	}
 	if len(want) != len(designer.ChangeRegistry) {
 		t.Errorf("%d kinds registered, %d pinned here; pin every new kind", len(designer.ChangeRegistry), len(want))

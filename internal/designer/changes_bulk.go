@@ -370,3 +370,41 @@ func (c ScaffoldAggregate) Paths() []string {
 	}
 	return paths
 }
+
+// AddTableAttributes declares several attributes of a table in one change, such as every
+// attribute of an entity the table holds; each name must be new to the table. An empty type
+// means S.
+type AddTableAttributes struct {
+	Table      string          `json:"table"`
+	Attributes []BulkAttribute `json:"attributes"`
+}
+
+func (AddTableAttributes) Kind() string { return "add_table_attributes" }
+
+func (c AddTableAttributes) Apply(d Design) (Design, error) {
+	if len(c.Attributes) == 0 {
+		return d, Invalid("attributes", "nothing to add: give at least one attribute")
+	}
+	next := d
+	for i, a := range c.Attributes {
+		var err error
+		if next, err = (AddTableAttribute{Table: c.Table, Name: a.Name, Type: a.Type}).Apply(next); err != nil {
+			var ve *ValidationError
+			if errors.As(err, &ve) && ve.Field == "table" {
+				return d, err
+			}
+			return d, within("attributes/"+strconv.Itoa(i), err)
+		}
+	}
+	return next, nil
+}
+
+func (c AddTableAttributes) Summary() string {
+	names := make([]string, len(c.Attributes))
+	for i, a := range c.Attributes {
+		names[i] = a.Name
+	}
+	return fmt.Sprintf("Added %s to table %s: %s", counted(len(names), "attribute", "attributes"), shorten(c.Table), shorten(strings.Join(names, ", ")))
+}
+
+func (c AddTableAttributes) Paths() []string { return []string{pathOfTable(c.Table)} }

@@ -217,6 +217,26 @@ func TestAddInBulk_oneUndoTakesAllBack(t *testing.T) {
 	}
 }
 
+func TestAddTableAttributes(t *testing.T) {
+	t.Parallel()
+	designertest.RunChangeCases(t, designertest.HRDesign(t), []designertest.ChangeCase{
+		{Name: "none", Change: designer.AddTableAttributes{Table: "Department"}, Field: "attributes"},
+		{Name: "no such table", Change: designer.AddTableAttributes{Table: "Nope", Attributes: []designer.BulkAttribute{{Name: "a"}}}, Field: "table"},
+		{Name: "one declared already", Change: designer.AddTableAttributes{Table: "Department", Attributes: []designer.BulkAttribute{{Name: "budget"}, {Name: "dept_name"}}},
+			Field: "attributes/1/name"},
+		{Name: "a bad type", Change: designer.AddTableAttributes{Table: "Department", Attributes: []designer.BulkAttribute{{Name: "budget", Type: "money"}}},
+			Field: "attributes/0/type"},
+		{Name: "two", Change: designer.AddTableAttributes{Table: "Department", Attributes: []designer.BulkAttribute{{Name: "budget", Type: "N"}, {Name: "floor"}}},
+			Check: func(t *testing.T, before, after designer.Design) {
+				b, _, _ := before.TableByName("Department")
+				a, _, _ := after.TableByName("Department")
+				if len(a.Attributes) != len(b.Attributes)+2 || a.Attributes[len(a.Attributes)-1] != (designer.Attribute{Name: "floor", Type: designer.S}) {
+					t.Errorf("attributes %v", a.Attributes)
+				}
+			}},
+	})
+}
+
 func scaffoldBase(t *testing.T, decision string) designer.Design {
 	t.Helper()
 	d := blankDesign(t, "")

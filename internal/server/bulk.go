@@ -375,3 +375,63 @@ func entityTypeNames(design designer.Design, t designer.Table) []string {
 func isTableKey(t designer.Table, name string) bool {
 	return t.PartitionKey.Name == name || t.SortKey != nil && t.SortKey.Name == name
 }
+
+// undeclaredAttributes are the attributes of entity e that table t neither declares nor keys on.
+func undeclaredAttributes(t designer.Table, e designer.Entity) []designer.BulkAttribute {
+	var out []designer.BulkAttribute
+	for _, a := range e.Attributes {
+		if _, _, declared := t.AttributeByName(a.Name); !declared && !isTableKey(t, a.Name) {
+			out = append(out, designer.BulkAttribute{Name: a.Name, Type: a.Type})
+		}
+	}
+	return out
+}
+
+// declareEntityAttributes offers the entities with attributes t lacks, those its SK taxonomy lists
+// first, each labelled with what it adds.
+func declareEntityAttributes(d *designContext, t designer.Table) templates.DeclareEntityAttributes {
+	f := templates.DeclareEntityAttributes{Action: "/d/" + d.Token + "/tables/attributes/from-entity", Table: t.Name}
+	var listed, others []templates.Option
+	for _, e := range d.Record.Design.Entities {
+		attrs := undeclaredAttributes(t, e)
+		if len(attrs) == 0 {
+			continue
+		}
+		names := make([]string, len(attrs))
+		for i, a := range attrs {
+			names[i] = a.Name + " (" + string(a.Type) + ")"
+		}
+		o := templates.Option{Value: e.Name, Label: shortLine(e.Name + " — " + strings.Join(names, ", "))}
+		if slices.ContainsFunc(t.EntityTypes, func(et designer.EntityType) bool { return et.Entity == e.Name }) {
+			listed = append(listed, o)
+		} else {
+			others = append(others, o)
+		}
+	}
+	f.Options = append(listed, others...)
+	return f
+}
+
+// declareEntityAttributes declares, as one change, every attribute of the entity posted that the
+// table does not declare yet.
+func (s *Server) declareEntityAttributes(c echo.Context) error {
+	form, err := postedForm(c)
+	if err != nil {
+		return err
+	}
+	d := designFrom(c)
+	table, entity := form.get("table"), form.get("entity")
+	t, _, ok := d.Record.Design.TableByName(table)
+	if !ok {
+		return s.answer(c, tablesBack(c), designer.Invalid("table", "no table named %q", table), savedPart(nil))
+	}
+	e, _, ok := d.Record.Design.EntityByName(entity)
+	if !ok {
+		return s.answer(c, tablesHref(d, table), designer.Invalid("entity", "no entity named %q", entity), savedPart(nil))
+	}
+	attrs := undeclaredAttributes(t, e)
+	if len(attrs) == 0 {
+		return s.answer(c, tablesHref(d, table), designer.Invalid("entity", "table %s declares every attribute of %s already", table, entity), savedPart(nil))
+	}
+	return s.apply(c, tablesHref(d, table), designer.AddTableAttributes{Table: table, Attributes: attrs}, reloadTables(table))
+}

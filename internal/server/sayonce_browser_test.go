@@ -271,5 +271,20 @@ func TestBrowser_tableAttributesAreOfferedFromTheEntities(t *testing.T) {
 	if strings.Join(entities, ",") != "Order" {
 		t.Fatalf("entity types offered %v, want Order", entities)
 	}
+
+	// The rest of the entity's attributes, declared in one click.
+	if got := textOf(t, ada, "[data-testid=declare-entity]"); got != "Order — paid (BOOL)" {
+		t.Fatalf("the entity offered says %q, want what it adds", got)
+	}
+	_, before := designNow(t, base, created.EditToken)
+	do(t, ada, "declare the rest of Order's attributes", chromedp.Click(chromedp.CSS("[data-testid=declare-entity-attributes]")),
+		chromedp.WaitVisible(chromedp.CSS(`input[value="paid"]`)))
+	d, rev := designNow(t, base, created.EditToken)
+	if a, _, ok := d.Tables[0].AttributeByName("paid"); !ok || a.Type != designer.BOOL || rev != before+1 {
+		t.Fatalf("revision %d (was %d), table attributes %v, want paid of type BOOL", rev, before, d.Tables[0].Attributes)
+	}
+	if n := get(t, ada, "look for the offer", chromedp.Evaluate[int](`document.querySelectorAll("[data-testid=declare-entity]").length`)); n != 0 {
+		t.Errorf("with every attribute declared, an entity is still offered")
+	}
 	errs.check(t, "Ada's tab")
 }

@@ -177,6 +177,7 @@ func New(store *storage.Store, log *slog.Logger, opts Options) *Server {
 	edit.POST("/tables/delete", s.deleteTable)
 	edit.POST("/tables/field", s.saveTableField)
 	edit.POST("/tables/attributes/add", s.addTableAttribute)
+	edit.POST("/tables/attributes/from-entity", s.declareEntityAttributes)
 	edit.POST("/tables/attributes/field", s.saveTableAttributeField)
 	edit.POST("/tables/attributes/delete", s.deleteTableAttribute)
 	edit.POST("/tables/entity-types/add", s.addEntityType)

@@ -201,6 +201,7 @@ func tableView(d *designContext, t designer.Table, spot tablesSpot, grid gridSta
 		Comments:  commentBadge(d, designer.TableTarget(t.Name)),
 	}
 	tv.EntityAttrs, tv.EntityNames = entityAttributeOptions(d.Record.Design, t), entityTypeNames(d.Record.Design, t)
+	tv.DeclareFrom = declareEntityAttributes(d, t)
 	for i, et := range t.EntityTypes {
 		row := templates.CellRow{RowID: elemID("et", t.Name, itoa(i)),
 			Buttons: []templates.Button{{Label: "Delete entity type " + et.Entity, Text: "✕", Action: base + "/tables/entity-types/delete",

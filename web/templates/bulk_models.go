@@ -54,6 +54,13 @@ type ScaffoldOffer struct {
 	Note   string
 }
 
+// DeclareEntityAttributes offers to declare, in one click, every attribute of an entity that a
+// table does not declare yet; each option names the entity and what it adds.
+type DeclareEntityAttributes struct {
+	Action, Table string
+	Options       []Option
+}
+
 // EntityAttributeOption is an entity's attribute offered where a table's attributes are added.
 type EntityAttributeOption struct {
 	Entity, Name, Type string

@@ -430,6 +430,7 @@ type TableView struct {
 	// one; EntityNames the entities, offered when adding an entity type.
 	EntityAttrs []EntityAttributeOption
 	EntityNames []string
+	DeclareFrom DeclareEntityAttributes
 }
 
 // CellRow is a row of cells with its buttons.
