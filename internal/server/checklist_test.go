@@ -261,3 +261,24 @@ func TestChecklists_blankDesignLinksLandOnFields(t *testing.T) {
 		assertLinkLandsOnAField(t, a, link)
 	}
 }
+
+// A section of the write-up is shown on the Validation step alone: a page on any other step gets
+// the side panel alone, and the Validation step is drawn again with the line it ticks.
+func TestRefresh_proseCostsOtherStepsTheSidePanel(t *testing.T) {
+	a := newTestApp(t)
+	created := a.createJSON(`{"example": "hr-employees"}`)
+	_, rev := a.design(created.EditToken)
+	edit := "/d/" + created.EditToken
+	if rec := a.hx(edit+"/prose/trade_offs", "value", "Salaries apart."); rec.Code != http.StatusOK {
+		t.Fatalf("prose: %d %s", rec.Code, rec.Body)
+	}
+	for _, step := range []string{"", "/entities", "/patterns", "/aggregates", "/tables", "/mapping"} {
+		rec := a.refreshStep(edit+step, rev)
+		if rec.Header().Get(fragmentsHeader) != "0" || strings.Count(rec.Body.String(), "hx-swap-oob") != 1 {
+			t.Fatalf("%q: want the side panel alone, got %v", step, rec.Header())
+		}
+	}
+	if rec := a.refreshStep(edit+"/validation", rev); rec.Header().Get(fragmentsHeader) != "" || !strings.Contains(rec.Body.String(), "Salaries apart.") {
+		t.Fatalf("/validation shows the write-up: want it whole, got %v", rec.Header())
+	}
+}

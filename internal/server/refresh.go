@@ -68,12 +68,12 @@ func noParts(*designContext, string) ([]fragment, bool) { return nil, false }
 // there costs a page of that step only the side panel. A step shows nothing derived beyond the
 // side panel and the name in the top bar.
 var unseenOn = map[string][]string{
-	"overview":   {"access_patterns", "aggregates", "consolidations", "considerations", "tables"},
-	"entities":   {"overview", "access_patterns", "aggregates", "consolidations", "considerations", "tables"},
-	"patterns":   {"overview", "entities", "relationships", "aggregates", "consolidations", "considerations", "tables"},
-	"aggregates": {"overview", "access_patterns"},
-	"tables":     {"overview", "relationships", "aggregates", "consolidations", "considerations"},
-	"mapping":    {"overview", "relationships", "aggregates", "consolidations", "considerations"},
+	"overview":   {"access_patterns", "aggregates", "consolidations", "considerations", "tables", "prose"},
+	"entities":   {"overview", "access_patterns", "aggregates", "consolidations", "considerations", "tables", "prose"},
+	"patterns":   {"overview", "entities", "relationships", "aggregates", "consolidations", "considerations", "tables", "prose"},
+	"aggregates": {"overview", "access_patterns", "prose"},
+	"tables":     {"overview", "relationships", "aggregates", "consolidations", "considerations", "prose"},
+	"mapping":    {"overview", "relationships", "aggregates", "consolidations", "considerations", "prose"},
 }
 
 // unseen reports whether step shows nothing of what path names.
