@@ -602,3 +602,29 @@ func sameItem(a, b designer.Item) bool {
 	}
 	return true
 }
+
+// WritePlaceholders returns the names and values a write's condition and update use, for a
+// request that carries them alone (DynamoDB refuses unused ones); ok is false when either does
+// not parse.
+func WritePlaceholders(op designer.Operation) (names map[string]string, values map[string]designer.Value, ok bool) {
+	ctx := NewExprContext(op.Names, op.Values)
+	ok = true
+	if op.Condition != "" {
+		if _, _, msg := ParseCondition(op.Condition, ctx); msg != "" {
+			ok = false
+		}
+	}
+	if op.Update != "" {
+		if _, msg := ParseUpdate(op.Update, ctx); msg != "" {
+			ok = false
+		}
+	}
+	names, values = map[string]string{}, map[string]designer.Value{}
+	for k := range ctx.UsedNames {
+		names[k] = op.Names[k]
+	}
+	for k := range ctx.UsedValues {
+		values[k] = op.Values[k]
+	}
+	return names, values, ok
+}

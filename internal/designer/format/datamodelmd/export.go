@@ -793,6 +793,12 @@ func operationText(op designer.Operation) string {
 	if op.Projection != "" {
 		clause("Projection: " + clauseEscape(op.Projection))
 	}
+	if op.Condition != "" {
+		clause("Condition: " + clauseEscape(op.Condition))
+	}
+	if op.Update != "" {
+		clause("Update: " + clauseEscape(op.Update))
+	}
 	if op.Limit != nil {
 		clause("Limit " + strconv.Itoa(*op.Limit))
 	}

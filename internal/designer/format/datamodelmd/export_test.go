@@ -533,3 +533,27 @@ func TestMerge_withTheRequirementDesignMakesTheDesign(t *testing.T) {
 		t.Errorf("the merged design exports another data model")
 	}
 }
+
+// A write's condition and update are clauses of its operation line and read back as written,
+// semicolons and all.
+func TestExport_writeConditionAndUpdateRoundTrip(t *testing.T) {
+	t.Parallel()
+	d := designertest.HRDesign(t)
+	p, pi, _ := d.PatternByID("ap13")
+	p.Mapping.Operations = slices.Clone(p.Mapping.Operations)
+	op := &p.Mapping.Operations[0]
+	op.Condition = "attribute_exists(emp_no) AND #t <> :x"
+	op.Update = "SET #t = :x REMOVE title"
+	op.Names = map[string]string{"#t": "to_date"}
+	op.Values = map[string]designer.Value{":emp_no": designer.Num("10003"), ":previous": designer.Str("1987-03-09"), ":x": designer.Str("2025;03;31")}
+	d.Patterns[pi] = p
+	out := Export(d)
+	if want := "; Condition: attribute_exists(emp_no) AND #t <> :x; Update: SET #t = :x REMOVE title;"; !bytes.Contains(out, []byte(want)) {
+		t.Fatalf("the export lacks %q", want)
+	}
+	back := assertDataModelFixedPoint(t, d)
+	bp, _, _ := back.PatternByID("ap13")
+	if got := bp.Mapping.Operations[0]; got.Condition != op.Condition || got.Update != op.Update || got.Values[":x"].S != "2025;03;31" {
+		t.Fatalf("read back: condition %q, update %q, values %v", got.Condition, got.Update, got.Values)
+	}
+}

@@ -269,6 +269,10 @@ func parseOperation(l string) (designer.Operation, bool) {
 			op.Filter = text
 		case "Projection:":
 			op.Projection = text
+		case "Condition:":
+			op.Condition = text
+		case "Update:":
+			op.Update = text
 		case "Limit":
 			n, convErr := strconv.Atoi(text)
 			op.Limit, err = &n, convErr

@@ -15,12 +15,14 @@
 //     copies into its results as it does for patterns served outside DynamoDB.
 //   - Keys and written items follow the evaluator's conventions (dynamo/write.go): the key comes
 //     from the key condition ("pk = :pk AND sk = :sk", IN for several keys), and every other value
-//     is an attribute named after its placeholder. UpdateItem sets those attributes. A batch or
-//     transaction row does what its action says: a PutRequest or Put of the item made of key and
-//     attributes, a DeleteRequest or Delete of the key, an Update that sets the attributes
-//     ("SET #a = :a, …", which needs at least one attribute), or a ConditionCheck that the item
-//     exists ("attribute_exists(#pk)" on the table's partition key). Without an action a row puts
-//     when it gives attributes and deletes when it gives none.
+//     is an attribute named after its placeholder. A write's condition is its
+//     --condition-expression (ConditionExpression in a transaction). UpdateItem writes its update,
+//     or without one sets those attributes. A batch or transaction row does what its action
+//     says: a PutRequest or Put of the item made of key and attributes, a DeleteRequest or Delete
+//     of the key, an Update with the row's update or one that sets the attributes ("SET #a = :a,
+//     …", which needs at least one attribute), or a ConditionCheck of the row's condition, or
+//     without one that the item exists ("attribute_exists(#pk)" on the table's partition key).
+//     Without an action a row puts when it gives attributes and deletes when it gives none.
 //   - A command carries only the expression attribute names and values its expressions use, as
 //     DynamoDB refuses unused ones; when an expression does not parse, it carries them all and
 //     DynamoDB reports the mistake when the validator runs it.
@@ -32,6 +34,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -98,28 +101,36 @@ type transactWrite struct {
 }
 
 type putAction struct {
-	TableName string        `json:"TableName"`
-	Item      designer.Item `json:"Item"`
+	TableName                 string                    `json:"TableName"`
+	Item                      designer.Item             `json:"Item"`
+	ConditionExpression       string                    `json:"ConditionExpression,omitempty"`
+	ExpressionAttributeNames  map[string]string         `json:"ExpressionAttributeNames,omitempty"`
+	ExpressionAttributeValues map[string]designer.Value `json:"ExpressionAttributeValues,omitempty"`
 }
 
 type deleteAction struct {
-	TableName string        `json:"TableName"`
-	Key       designer.Item `json:"Key"`
+	TableName                 string                    `json:"TableName"`
+	Key                       designer.Item             `json:"Key"`
+	ConditionExpression       string                    `json:"ConditionExpression,omitempty"`
+	ExpressionAttributeNames  map[string]string         `json:"ExpressionAttributeNames,omitempty"`
+	ExpressionAttributeValues map[string]designer.Value `json:"ExpressionAttributeValues,omitempty"`
 }
 
 type updateAction struct {
 	TableName                 string                    `json:"TableName"`
 	Key                       designer.Item             `json:"Key"`
 	UpdateExpression          string                    `json:"UpdateExpression"`
+	ConditionExpression       string                    `json:"ConditionExpression,omitempty"`
 	ExpressionAttributeNames  map[string]string         `json:"ExpressionAttributeNames"`
 	ExpressionAttributeValues map[string]designer.Value `json:"ExpressionAttributeValues"`
 }
 
 type conditionAction struct {
-	TableName                string            `json:"TableName"`
-	Key                      designer.Item     `json:"Key"`
-	ConditionExpression      string            `json:"ConditionExpression"`
-	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames"`
+	TableName                 string                    `json:"TableName"`
+	Key                       designer.Item             `json:"Key"`
+	ConditionExpression       string                    `json:"ConditionExpression"`
+	ExpressionAttributeNames  map[string]string         `json:"ExpressionAttributeNames"`
+	ExpressionAttributeValues map[string]designer.Value `json:"ExpressionAttributeValues,omitempty"`
 }
 
 // Export writes the design as the executable model JSON of the AWS DynamoDB MCP
@@ -478,6 +489,7 @@ func itemCommand(d designer.Design, field string, op designer.Operation) (opComm
 		return opCommand{}, err
 	}
 	key := keys[0]
+	names, values := writePlaceholders(op)
 	switch op.Op {
 	case "PutItem":
 		err = c.words.addJSON("--item", withAttributes(key, attrs))
@@ -487,25 +499,55 @@ func itemCommand(d designer.Design, field string, op designer.Operation) (opComm
 		if err = c.words.addJSON("--key", key); err != nil {
 			break
 		}
-		err = addUpdate(&c.words, field, t, attrs)
+		if op.Update != "" {
+			c.words.add("--update-expression", op.Update)
+			break
+		}
+		var expr string
+		var n map[string]string
+		var v map[string]designer.Value
+		if len(attrs) > 0 {
+			if expr, n, v, err = updateExpression(field, t, attrs); err != nil {
+				break
+			}
+			c.words.add("--update-expression", expr)
+			maps.Copy(names, n)
+			maps.Copy(values, v)
+		}
 	}
 	if err != nil {
 		return opCommand{}, err
 	}
+	if op.Condition != "" {
+		c.words.add("--condition-expression", op.Condition)
+	}
+	if len(names) > 0 || len(values) > 0 {
+		if err := c.words.addPlaceholders(names, values); err != nil {
+			return opCommand{}, err
+		}
+	}
 	return c, nil
 }
 
-// addUpdate writes the update expression of an UpdateItem's attributes (updateExpression).
-func addUpdate(w *cliCommand, field string, t designer.Table, attrs designer.Item) error {
-	if len(attrs) == 0 {
-		return nil
+// writePlaceholders are the names and values a write's condition and update use, or all of the
+// operation's but those of its key condition when one does not parse.
+func writePlaceholders(op designer.Operation) (map[string]string, map[string]designer.Value) {
+	if op.Condition == "" && op.Update == "" {
+		return map[string]string{}, map[string]designer.Value{}
 	}
-	expr, names, values, err := updateExpression(field, t, attrs)
-	if err != nil {
-		return err
+	names, values, ok := dynamo.WritePlaceholders(op)
+	if ok {
+		return names, values
 	}
-	w.add("--update-expression", expr)
-	return w.addPlaceholders(names, values)
+	keyNames, keyValues := usedPlaceholders(op, []string{op.KeyCondition}, "")
+	names, values = maps.Clone(op.Names), maps.Clone(op.Values)
+	for k := range keyNames {
+		delete(names, k)
+	}
+	for k := range keyValues {
+		delete(values, k)
+	}
+	return names, values
 }
 
 // updateExpression is "SET #a = :a, #b = :b" for the attributes of an update, with a name
@@ -528,29 +570,57 @@ func updateExpression(field string, t designer.Table, attrs designer.Item) (stri
 }
 
 // transactWrites is what one TransactWriteItems row asks for each of its keys; kind is the row's
-// write (rowWrite).
-func transactWrites(field string, t designer.Table, kind string, attrs designer.Item, keys []designer.Item) ([]transactWrite, error) {
+// write (rowWrite). The row's condition and update go with each key's request.
+func transactWrites(field string, t designer.Table, op designer.Operation, kind string, attrs designer.Item, keys []designer.Item) ([]transactWrite, error) {
 	out := make([]transactWrite, 0, len(keys))
+	names, values := writePlaceholders(op)
+	orNil := func() (map[string]string, map[string]designer.Value) {
+		n, v := names, values
+		if len(n) == 0 {
+			n = nil
+		}
+		if len(v) == 0 {
+			v = nil
+		}
+		return n, v
+	}
 	for _, k := range keys {
 		var w transactWrite
 		switch kind {
 		case "PutItem":
-			w.Put = &putAction{TableName: t.Name, Item: withAttributes(k, attrs)}
+			n, v := orNil()
+			w.Put = &putAction{TableName: t.Name, Item: withAttributes(k, attrs), ConditionExpression: op.Condition,
+				ExpressionAttributeNames: n, ExpressionAttributeValues: v}
 		case "DeleteItem":
-			w.Delete = &deleteAction{TableName: t.Name, Key: k}
+			n, v := orNil()
+			w.Delete = &deleteAction{TableName: t.Name, Key: k, ConditionExpression: op.Condition,
+				ExpressionAttributeNames: n, ExpressionAttributeValues: v}
 		case "UpdateItem":
-			if len(attrs) == 0 {
-				return nil, designer.Invalid(field+"/values", "an update row of a TransactWriteItems gives no attribute to set; give each as a value named after it (:status=ACTIVE), or choose another action")
+			expr, n, v := op.Update, maps.Clone(names), maps.Clone(values)
+			if expr == "" {
+				if len(attrs) == 0 {
+					return nil, designer.Invalid(field+"/values", "an update row of a TransactWriteItems gives no attribute to set and no update; give each attribute as a value named after it (:status=ACTIVE), write an update, or choose another action")
+				}
+				var err error
+				var sn map[string]string
+				var sv map[string]designer.Value
+				if expr, sn, sv, err = updateExpression(field, t, attrs); err != nil {
+					return nil, err
+				}
+				maps.Copy(n, sn)
+				maps.Copy(v, sv)
 			}
-			expr, names, values, err := updateExpression(field, t, attrs)
-			if err != nil {
-				return nil, err
-			}
-			w.Update = &updateAction{TableName: t.Name, Key: k, UpdateExpression: expr,
-				ExpressionAttributeNames: names, ExpressionAttributeValues: values}
+			w.Update = &updateAction{TableName: t.Name, Key: k, UpdateExpression: expr, ConditionExpression: op.Condition,
+				ExpressionAttributeNames: n, ExpressionAttributeValues: v}
 		case "ConditionCheck":
-			w.ConditionCheck = &conditionAction{TableName: t.Name, Key: k, ConditionExpression: "attribute_exists(#pk)",
-				ExpressionAttributeNames: map[string]string{"#pk": t.PartitionKey.Name}}
+			if op.Condition == "" {
+				w.ConditionCheck = &conditionAction{TableName: t.Name, Key: k, ConditionExpression: "attribute_exists(#pk)",
+					ExpressionAttributeNames: map[string]string{"#pk": t.PartitionKey.Name}}
+				break
+			}
+			n, v := orNil()
+			w.ConditionCheck = &conditionAction{TableName: t.Name, Key: k, ConditionExpression: op.Condition,
+				ExpressionAttributeNames: n, ExpressionAttributeValues: v}
 		}
 		out = append(out, w)
 	}
@@ -643,7 +713,7 @@ func multiItemCommands(d designer.Design, pp string, first int, ops []designer.O
 			}
 			write := dynamo.RowWrite(op, attrs)
 			if kind == "TransactWriteItems" {
-				ws, err := transactWrites(field, t, write, attrs, keys)
+				ws, err := transactWrites(field, t, op, write, attrs, keys)
 				if err != nil {
 					return nil, err
 				}
