@@ -1,6 +1,7 @@
 package server
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -181,7 +182,8 @@ func (s *Server) saveTimer(c echo.Context) error {
 	}
 	ev, err := s.timers.apply(d.ID, a, time.Now())
 	if err != nil {
-		if r, ok := err.(*apiError); ok && r.Status == http.StatusBadRequest {
+		var r *apiError
+		if errors.As(err, &r) && r.Status == http.StatusBadRequest {
 			return s.timerRefused(c, from, r.Message)
 		}
 		return err
