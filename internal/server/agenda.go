@@ -119,6 +119,11 @@ func (s *Server) agendaModel(c echo.Context, current string) templates.Agenda {
 		a.Steps = append(a.Steps, v)
 	}
 	a.TotalMinutes = total
+	for i, st := range a.Steps {
+		if st.Timed && i+1 < len(a.Steps) {
+			a.Next = &a.Steps[i+1]
+		}
+	}
 	return a
 }
 

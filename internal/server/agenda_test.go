@@ -86,6 +86,9 @@ func TestTimer_theFacilitatorStartsPausesAndStopsIt(t *testing.T) {
 	if !regexp.MustCompile(`<strong>Access patterns</strong>: 1[12]:\d\d left.`).MatchString(body) || !strings.Contains(agendaStepHTML(t, body, "patterns"), "is-timed") {
 		t.Errorf("after the start the agenda shows: %s", body)
 	}
+	if !strings.Contains(body, `data-testid="timer-next">Next: Aggregates, 8 min`) || !strings.Contains(body, `name="step" value="aggregates"`) {
+		t.Errorf("the agenda does not offer the next step, Aggregates: %s", body)
+	}
 	rec = timer("action", "pause", "from", "patterns")
 	if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), "paused with") || !strings.Contains(rec.Body.String(), `data-testid="timer-resume"`) {
 		t.Errorf("pause: %d %s", rec.Code, rec.Body)

@@ -353,7 +353,16 @@ func TestBrowser_agendaAndTheRoomsTimer(t *testing.T) {
 	if now := textOf(t, bob, "[data-testid=timer-clock]"); now != paused {
 		t.Fatalf("a paused timer went on from %s to %s", paused, now)
 	}
-	do(t, alice, "stop it", chromedp.Click(chromedp.CSS("[data-testid=timer-stop]")), chromedp.WaitNotPresent(chromedp.CSS("[data-testid=agenda-timer]")))
+	// The agenda walks on: the next step's time box in one click, and the facilitator is there.
+	do(t, alice, "start the next step", chromedp.Click(chromedp.CSS("[data-testid=timer-next]")))
+	waitForPath(t, alice, "Alice to be taken to the aggregates", "/aggregates")
+	waitUntil(t, bob, "Bob to show the aggregates' time box", `document.querySelector("[data-testid=timer-step]").textContent === "Aggregates" && /^[78]:\d\d$/.test(document.querySelector("[data-testid=timer-clock]").textContent)`)
+	do(t, alice, "stop it",
+		chromedp.WaitVisible(chromedp.CSS("[data-testid=timer-clock]")),
+		chromedp.Click(chromedp.CSS("[data-testid=agenda-button]")),
+		chromedp.WaitVisible(chromedp.CSS("[data-testid=timer-stop]")),
+		chromedp.Click(chromedp.CSS("[data-testid=timer-stop]")),
+		chromedp.WaitNotPresent(chromedp.CSS("[data-testid=agenda-timer]")))
 	for name, ctx := range map[string]context.Context{"Alice": alice, "Bob": bob, "the projector": projector, "Carol": carol} {
 		waitUntil(t, ctx, name+" to hide the timer", `document.getElementById("room-timer").hidden`)
 	}

@@ -8,6 +8,8 @@ type Agenda struct {
 	// Current is the step the page shows; Timer the room's timer, nil when none is set.
 	Current string
 	Timer   *AgendaTimer
+	// Next is the step after the timed one, which the facilitator starts in one click.
+	Next *AgendaStep
 	// CanEdit offers the timer's controls, which post to Action.
 	CanEdit bool
 	Action  string
