@@ -8,11 +8,15 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
-// No step of the HR example scrolls the page sideways at the projector and laptop sizes: wide
-// grids scroll inside their own frame. (An absolutely placed, visually hidden label in a wide
-// grid once pushed the Tables step 1,400 pixels past the window.)
+// No step of the HR example scrolls the page sideways at the projector and laptop sizes, in the
+// workspace or in Present mode: wide grids scroll inside their own frame, or (the access patterns,
+// presenting) reflow into cards. (An absolutely placed, visually hidden label in a wide grid once
+// pushed the Tables step 1,400 pixels past the window; Present mode's larger type pushed it 79.)
+// Present mode shows the content only: no rails, no instructions, no forms, buttons or fields (the
+// ticks of a previewed document's checklist are content).
 func TestBrowser_noStepScrollsThePageSideways(t *testing.T) {
 	base := startBrowserApp(t)
 	ctx, _ := newBrowser(t)
@@ -27,18 +31,106 @@ func TestBrowser_noStepScrollsThePageSideways(t *testing.T) {
 	resp.Body.Close()
 	openAndJoin(t, ctx, base+"/d/"+created.EditToken, "Ada")
 	for _, size := range [][2]int64{{1280, 720}, {1400, 900}, {1920, 1080}} {
-		for _, st := range steps {
-			what := fmt.Sprintf("%s at %d×%d", st.label, size[0], size[1])
-			do(t, ctx, "open "+what,
-				chromedp.EmulateViewport(size[0], size[1]),
-				chromedp.Navigate(base+"/d/"+created.EditToken+st.path),
-				chromedp.WaitVisible(chromedp.CSS("#workspace")),
-			)
-			wide := get(t, ctx, "measure "+what, chromedp.Evaluate[int](
-				`document.documentElement.scrollWidth - document.documentElement.clientWidth`))
-			if wide > 0 {
-				t.Errorf("%s: the page scrolls %d pixels sideways", what, wide)
+		for _, presenting := range []bool{false, true} {
+			for _, st := range steps {
+				url, what := base+"/d/"+created.EditToken+st.path, fmt.Sprintf("%s at %d×%d", st.label, size[0], size[1])
+				if presenting {
+					url, what = base+"/d/"+created.ViewToken+st.path+"?present=1", what+" presenting"
+				}
+				do(t, ctx, "open "+what,
+					chromedp.EmulateViewport(size[0], size[1]),
+					chromedp.Navigate(url),
+					chromedp.WaitVisible(chromedp.CSS("#workspace")),
+				)
+				wide := get(t, ctx, "measure "+what, chromedp.Evaluate[int](`document.scrollingElement.scrollWidth - innerWidth`))
+				if wide > 0 {
+					t.Errorf("%s: the page scrolls %d pixels sideways", what, wide)
+				}
+				if !presenting {
+					continue
+				}
+				shown := get(t, ctx, "look for what Present mode leaves out on "+what, chromedp.Evaluate[[]string](`[...document.querySelectorAll(
+					"nav.steps, aside.aside, .main > header > p, #main form, #main button, #main input:not(.markdown *), #main select, #main textarea:not(.offscreen), [data-testid=presence-chip], [data-testid=share-button]")]
+					.filter(el => el.getClientRects().length > 0)
+					.map(el => el.tagName.toLowerCase() + (el.className ? "." + String(el.className).trim().split(/\s+/).join(".") : ""))`))
+				if len(shown) > 0 {
+					t.Errorf("%s shows more than the content: %v", what, shown)
+				}
+				if st.id == "patterns" {
+					// Every field of every pattern is on the screen's width: the rows are cards.
+					cut := get(t, ctx, "measure the patterns on "+what, chromedp.Evaluate[int](
+						`[...document.querySelectorAll(".patterns-grid td")].filter(td => td.getBoundingClientRect().right > innerWidth).length`))
+					if cut > 0 {
+						t.Errorf("%s: %d pattern fields lie past the window's right edge", what, cut)
+					}
+				}
 			}
 		}
+	}
+}
+
+// The rails fold away from the keyboard and give their width to the grid: at 1280×720 the access
+// patterns grid shows more of its columns whole. The browser remembers each rail's choice across a
+// reload and a live refresh, and unfolding brings the rail back.
+func TestBrowser_railsFoldAwayAndTheGridGetsTheirWidth(t *testing.T) {
+	base := startBrowserApp(t)
+	ctx, _ := newBrowser(t)
+	resp, err := http.Post(base+"/api/designs", "application/json", strings.NewReader(`{"example": "hr-employees"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var created createdDesign
+	if err := json.NewDecoder(resp.Body).Decode(&created); err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	openAndJoin(t, ctx, base+"/d/"+created.EditToken, "Ada")
+	do(t, ctx, "open the access patterns at 1280×720",
+		chromedp.EmulateViewport(1280, 720),
+		chromedp.Navigate(base+"/d/"+created.EditToken+"/patterns"),
+		chromedp.WaitVisible(chromedp.CSS(".patterns-grid")),
+	)
+	const columnsWhole = `(() => { const box = document.querySelector("#patterns .table-scroll").getBoundingClientRect();
+		return [...document.querySelectorAll(".patterns-grid thead th")].filter(th => th.getBoundingClientRect().right <= box.right + 1).length })()`
+	before := get(t, ctx, "count the columns shown whole", chromedp.Evaluate[int](columnsWhole))
+
+	// Tab from the top bar's last button reaches the steps rail's; the panel's is reached the same
+	// way past the step's fields, and focused directly here.
+	do(t, ctx, "tab from the share button", chromedp.Focus(chromedp.CSS("[data-testid=share-button]")), chromedp.KeyEvent(kb.Tab))
+	if id := get(t, ctx, "read the focus", chromedp.Evaluate[string](`document.activeElement.dataset.testid || document.activeElement.tagName`)); id != "fold-steps" {
+		t.Fatalf("Tab after the share button reaches %s, want the steps rail's button", id)
+	}
+	for _, rail := range []string{"steps", "aside"} {
+		button := "[data-testid=fold-" + rail + "]"
+		do(t, ctx, "reach the "+rail+" rail's button from the keyboard", chromedp.Focus(chromedp.CSS(button)))
+		if outline := get(t, ctx, "read its focus outline", chromedp.Evaluate[string](
+			`document.activeElement.matches(":focus-visible") ? getComputedStyle(document.activeElement).outlineStyle : "no focus-visible"`)); outline == "none" || outline == "no focus-visible" {
+			t.Errorf("the %s rail's button has no visible focus (%s)", rail, outline)
+		}
+		do(t, ctx, "fold the "+rail+" rail with Enter", chromedp.KeyEvent(kb.Enter))
+		waitUntil(t, ctx, "the "+rail+" rail folded", `document.querySelector("`+button+`").getAttribute("aria-expanded") === "false" && document.getElementById("workspace").classList.contains("`+rail+`-folded")`)
+	}
+	after := get(t, ctx, "count the columns shown whole", chromedp.Evaluate[int](columnsWhole))
+	t.Logf("access patterns columns shown whole at 1280×720: %d with the rails, %d folded", before, after)
+	if after < before+2 {
+		t.Errorf("folding both rails shows %d of the grid's columns whole, %d before: the grid did not get their width", after, before)
+	}
+
+	folded := `["steps", "aside"].every(r => document.getElementById("workspace").classList.contains(r + "-folded") &&
+		document.querySelector("[data-testid=fold-" + r + "]").getAttribute("aria-expanded") === "false")`
+	do(t, ctx, "reload", chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(".patterns-grid")))
+	if !get(t, ctx, "see the rails after a reload", chromedp.Evaluate[bool](folded)) {
+		t.Fatal("the rails came back after a reload")
+	}
+	// Someone else's edit redraws the step (and the side panel) live: the rails stay folded.
+	rev := get(t, ctx, "read the revision shown", chromedp.Evaluate[string](`document.getElementById("aside").getAttribute("data-revision")`))
+	changeAs(t, base, created.EditToken, "Bo", "set_pattern_field", `{"id": "ap1", "field": "description", "value": "Open a profile"}`)
+	waitUntil(t, ctx, "the edit to arrive", `document.getElementById("aside").getAttribute("data-revision") !== "`+rev+`" && document.getElementById("ap-ap1-description").value === "Open a profile"`)
+	if !get(t, ctx, "see the rails after a live refresh", chromedp.Evaluate[bool](folded)) {
+		t.Fatal("the rails came back after a live refresh")
+	}
+	do(t, ctx, "bring the steps back", chromedp.Click(chromedp.CSS("[data-testid=fold-steps]")), chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(".patterns-grid")))
+	if get(t, ctx, "see the steps", chromedp.Evaluate[bool](`document.getElementById("workspace").classList.contains("steps-folded")`)) {
+		t.Fatal("the steps stayed folded after unfolding them")
 	}
 }

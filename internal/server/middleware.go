@@ -151,6 +151,9 @@ type designContext struct {
 	Presenting bool
 	// AtRevision is set when Record is a past revision, shown read-only (history.go).
 	AtRevision int64
+	// AsideFolded is the side panel folded away in this browser (rails.go), which every drawing
+	// of the panel keeps.
+	AsideFolded bool
 	// set holds what is derived from each revision (nil: worked out afresh for each request).
 	set *derive.Set
 }
@@ -209,7 +212,8 @@ func (s *Server) openDesign(c echo.Context) (*designContext, error) {
 		return nil, err
 	}
 	presenting := c.Request().Method == http.MethodGet && c.QueryParam("present") == "1"
-	return &designContext{ID: id, Token: token, Access: access, Record: rec, Presenting: presenting, set: s.derived}, nil
+	return &designContext{ID: id, Token: token, Access: access, Record: rec, Presenting: presenting,
+		AsideFolded: railFolded(c, railAside), set: s.derived}, nil
 }
 
 var errViewOnly = errors.New("this link is view-only")

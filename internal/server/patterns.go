@@ -58,6 +58,9 @@ func patternColumnLabels() []string {
 	return labels
 }
 
+// patternHeadings are the columns' headings, shared by every row.
+var patternHeadings = patternColumnLabels()
+
 // patternCell is the cell of one column of a pattern's row.
 func patternCell(d *designContext, p designer.Pattern, col patternColumn) templates.Cell {
 	cell := templates.Cell{
@@ -73,7 +76,7 @@ func patternCell(d *designContext, p designer.Pattern, col patternColumn) templa
 
 func patternRow(d *designContext, p designer.Pattern, index, count int, focus string) templates.PatternRow {
 	rowID := elemID("row", p.ID)
-	r := templates.PatternRow{RowID: rowID, Number: itoa(p.Number), CanEdit: d.canEdit(),
+	r := templates.PatternRow{Headings: patternHeadings, RowID: rowID, Number: itoa(p.Number), CanEdit: d.canEdit(),
 		Comments: commentBadge(d, designer.PatternTarget(p.ID))}
 	for _, col := range patternColumns {
 		cell := patternCell(d, p, col)

@@ -27,7 +27,10 @@ func (s *Server) validationPage(c echo.Context) error {
 		case rules.SeverityWarning:
 			v.Warnings = append(v.Warnings, fv)
 		default:
-			v.Infos = append(v.Infos, fv)
+			// The projector shows what the room must act on; advice waits for the editors.
+			if !d.Presenting {
+				v.Infos = append(v.Infos, fv)
+			}
 		}
 	}
 	lists := x.Checklists()

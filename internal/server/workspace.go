@@ -77,6 +77,7 @@ func (s *Server) workspaceModel(c echo.Context, step string) (templates.Workspac
 		}
 	}
 	w.Step, w.Presenting = step, d.Presenting
+	w.StepsFolded = railFolded(c, railSteps)
 	w.Events = base + "/events?step=" + url.QueryEscape(step) + "&rev=" + strconv.FormatInt(d.Record.Revision, 10)
 	if d.Presenting {
 		// The projector's stream follows the room without joining it.
@@ -107,6 +108,7 @@ func asideModel(d *designContext) templates.Aside {
 		Summary:        designer.Summarize(design),
 		Revision:       d.Record.Revision,
 		CanEdit:        d.canEdit(),
+		Folded:         d.AsideFolded,
 		FindingsTotal:  len(findings),
 		ValidationHref: stepHref(d, "validation"),
 	}

@@ -39,6 +39,23 @@
     });
   });
 
+  // A rail's button folds it away or brings it back. The browser remembers the choice in a cookie,
+  // which the server reads to draw the page (rails.go), so a reload or a live refresh keeps it.
+  document.addEventListener("click", function (ev) {
+    var button = ev.target.closest("[data-rail-toggle]");
+    var workspace = document.getElementById("workspace");
+    if (!button || !workspace) return;
+    var rail = button.getAttribute("data-rail-toggle");
+    if (!/^[a-z]+$/.test(rail)) return;
+    var fold = button.getAttribute("aria-expanded") === "true";
+    document.cookie = "dynaloom_fold_" + rail + "=" + (fold ? "1" : "0") + "; path=/; max-age=31536000; samesite=lax";
+    workspace.classList.toggle(rail + "-folded", fold);
+    var label = (fold ? "Show " : "Fold away ") + button.getAttribute("data-what");
+    button.setAttribute("aria-expanded", fold ? "false" : "true");
+    button.setAttribute("aria-label", label);
+    button.setAttribute("title", label);
+  });
+
   // Ctrl+Enter (or Cmd+Enter) in a text area saves it at once, without leaving the field.
   document.addEventListener("keydown", function (ev) {
     if (ev.key !== "Enter" || !(ev.ctrlKey || ev.metaKey)) return;

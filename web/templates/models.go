@@ -52,6 +52,8 @@ type Workspace struct {
 	// Presenting is the projector mode: read-only, large type, following the facilitator.
 	Presenting  bool
 	PresentHref string
+	// StepsFolded is the steps rail folded away in this browser; the panel's is Aside.Folded.
+	StepsFolded bool
 	// Past is set when the step shows a past revision, read-only (history_models.go).
 	Past *PastRevision
 }
@@ -116,6 +118,8 @@ type Aside struct {
 	ValidationHref string
 	// AllClear is what the panel says when there is no finding.
 	AllClear string
+	// Folded is the panel folded away in this browser, to its button and the count of findings.
+	Folded bool
 }
 
 // FindingView is one finding with a link to the field at fault.
@@ -223,13 +227,23 @@ func (b Button) swap() string {
 
 // PatternRow is one access pattern in the patterns table.
 type PatternRow struct {
-	RowID   string
-	Number  string
-	Cells   []Cell
-	Buttons []Button
-	CanEdit bool
+	// Headings are the columns' headings, which a row laid out as a card (Present mode) shows.
+	Headings []string
+	RowID    string
+	Number   string
+	Cells    []Cell
+	Buttons  []Button
+	CanEdit  bool
 	// Comments opens the pattern's comments.
 	Comments CommentBadge
+}
+
+// heading is the heading of column i, or "" past the columns.
+func (r PatternRow) heading(i int) string {
+	if i < len(r.Headings) {
+		return r.Headings[i]
+	}
+	return ""
 }
 
 // Patterns is the access-patterns step.
