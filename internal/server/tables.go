@@ -3,6 +3,7 @@ package server
 import (
 	"net/http"
 	"net/url"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/dynamo"
 	"dynaloom/web/templates"
 )
 
@@ -686,11 +688,89 @@ func tableCell(spot tablesSpot, table, value string, cell func(d *designContext,
 	}
 }
 
-// itemCellPart answers an edit of one item's cell: the cell, its row's size and the index grids.
+// itemCellPart answers an edit of one item's cell: the cell, its row's size and the index grids
+// the edit changed (all of them when that cannot be told).
 func itemCellPart(spot tablesSpot, table, id, attr, value string) part {
-	return tableCell(spot, table, value, func(d *designContext, t designer.Table) (templates.Cell, templ.Component, bool) {
+	whole := tableCell(spot, table, value, func(d *designContext, t designer.Table) (templates.Cell, templ.Component, bool) {
 		return itemCell(d, t, id, attr)
 	})
+	return func(d *designContext, r *refused) (templ.Component, error) {
+		if r != nil {
+			return whole(d, r)
+		}
+		t, _, ok := d.Record.Design.TableByName(table)
+		if !ok {
+			return whole(d, r)
+		}
+		grids, ok := changedIndexGrids(d, t, id, spot)
+		if !ok {
+			return whole(d, r)
+		}
+		c, size, ok := itemCell(d, t, id, attr)
+		if !ok {
+			return whole(d, r)
+		}
+		parts := []templ.Component{templates.CellView(withRefusal(c, r, value)), size}
+		for _, g := range grids {
+			g.OOB = true
+			parts = append(parts, templates.IndexGridView(g))
+		}
+		return templ.Join(parts...), nil
+	}
+}
+
+// changedIndexGrids is the grids of table t's indexes, as spot pages them, that the edit of item
+// id's cell that made the design's revision changed: those whose page shows the item before or
+// after the edit, lists it as left out, or whose entries or left-out items it made more or fewer.
+// An item cell edit moves at most that item, so no other grid can differ. ok is false when that
+// cannot be told: the revision before is no longer held, or the table's indexes differ from it.
+//
+// Sending the grids unchanged again would cost the answer as much as the rest of it on a table of
+// hundreds of items; the page keeps the grids it shows, as it does for other people's edits.
+func changedIndexGrids(d *designContext, t designer.Table, id string, spot tablesSpot) (grids []templates.IndexGrid, ok bool) {
+	if d.set == nil {
+		return nil, false
+	}
+	before, held := d.set.Held(d.ID, d.Record.Revision-1)
+	if !held {
+		return nil, false
+	}
+	was, _, found := before.Design().TableByName(t.Name)
+	if !found || !reflect.DeepEqual(was.GSIs, t.GSIs) || !reflect.DeepEqual(was.LSIs, t.LSIs) ||
+		!reflect.DeepEqual(was.PartitionKey, t.PartitionKey) || !reflect.DeepEqual(was.SortKey, t.SortKey) {
+		return nil, false
+	}
+	for _, group := range []struct {
+		kind string
+		lsi  bool
+		ixs  []designer.Index
+	}{{"GSI", false, t.GSIs}, {"LSI", true, t.LSIs}} {
+		for _, ix := range group.ixs {
+			then, now := before.IndexView(was, ix, group.lsi), d.derived().IndexView(t, ix, group.lsi)
+			page := 1
+			if spot.index == ix.Name {
+				page = max(1, spot.indexPage)
+			}
+			if then.Total == now.Total && len(then.Excluded) == len(now.Excluded) &&
+				!showsItem(then, page, id) && !showsItem(now, page, id) {
+				continue
+			}
+			grids = append(grids, indexGrid(d, t, ix, group.kind, group.lsi, spot))
+		}
+	}
+	return grids, true
+}
+
+// showsItem reports whether an index grid at page (clamped as indexGrid clamps it) shows item id
+// among its entries or among the items it lists as left out.
+func showsItem(view dynamo.IndexView, page int, id string) bool {
+	pages := max(1, (view.Total+indexRowsPerPage-1)/indexRowsPerPage)
+	page = clampPage(page, pages)
+	shown := view.Rows[min(len(view.Rows), (page-1)*indexRowsPerPage):min(len(view.Rows), page*indexRowsPerPage)]
+	if slices.ContainsFunc(shown, func(r dynamo.IndexRow) bool { return r.ID == id }) {
+		return true
+	}
+	return slices.ContainsFunc(view.Excluded[:min(len(view.Excluded), indexRowsPerPage)], func(x dynamo.Excluded) bool { return x.ID == id })
 }
 
 // itemCell is the grid cell of attribute attr of item id, with its row's size out of band.

@@ -115,6 +115,47 @@ func TestTables_cellEditAnswersWithCellSizeAndIndexGrids(t *testing.T) {
 	}
 }
 
+// With the revision before the edit held (the page was open), the answer carries only the index
+// grids the edit changed, each swapped on its own: not the grid of an index whose page does not
+// show the item, and the grid of one whose page shows it before or after.
+func TestTables_cellEditAnswersWithTheIndexGridsItChanged(t *testing.T) {
+	a := newTestApp(t)
+	c := a.createJSON(tableDesign(120, 1))
+	base := "/d/" + c.EditToken
+	if page := a.request(http.MethodGet, base+"/tables", "", nil); page.Code != http.StatusOK {
+		t.Fatalf("tables page: %d", page.Code)
+	}
+	var index itemsAnswer
+	rec := a.request(http.MethodGet, "/api/designs/"+c.ViewToken+"/tables/Orders/indexes/ByStatus0/items", "", nil)
+	if err := json.Unmarshal(rec.Body.Bytes(), &index); err != nil || len(index.Items) <= indexRowsPerPage {
+		t.Fatalf("index items: %d entries (%v), want more than a page", len(index.Items), err)
+	}
+	// Item i of tableDesign has sort key i.
+	id := func(entry int) string { return "i" + index.Items[entry].Item["sk"]["N"].(string) }
+	first, last := id(0), id(len(index.Items)-1)
+	grid := `data-testid="index-grid" data-index="ByStatus0" hx-swap-oob="true"`
+	edit := func(item, attr, value string) string {
+		t.Helper()
+		rec := a.hx(base+"/items/cell", "table", "Orders", "id", item, "attribute", attr, "value", value)
+		if body := rec.Body.String(); rec.Code != http.StatusOK || !strings.Contains(body, `value="`+value+`"`) || !strings.Contains(body, `data-testid="item-size"`) {
+			t.Fatalf("edit of %s of %s: %d %.300s", attr, item, rec.Code, body)
+		}
+		return rec.Body.String()
+	}
+	if body := edit(last, "total", "7"); strings.Contains(body, `data-testid="index-grid"`) || strings.Contains(body, `-index-grids"`) {
+		t.Errorf("an edit of an item the index's first page does not show sent its grid again")
+	}
+	if body := edit(first, "total", "8"); !strings.Contains(body, grid) || !strings.Contains(body, `data-item="`+first+`" data-testid="index-row"`) || strings.Contains(body, `-index-grids"`) {
+		t.Errorf("an edit of an item on the index's first page did not send that grid alone")
+	}
+	if body := edit(last, "status", "A"); !strings.Contains(body, grid) || !strings.Contains(body, `data-item="`+last+`" data-testid="index-row"`) {
+		t.Errorf("an item moved onto the index's first page is not in the grid sent")
+	}
+	if body := edit(last, "status", "Z"); !strings.Contains(body, grid) || strings.Contains(body, `data-item="`+last+`" data-testid="index-row"`) {
+		t.Errorf("an item moved off the index's first page is still in the grid sent")
+	}
+}
+
 // BenchmarkItemCellEdit1000x5 is one cell edit on a table of 1,000 items with 5 GSIs, handled the
 // whole way: routing, the change, the durable write, validation, the five index views and the
 // rendered answer.
