@@ -512,9 +512,46 @@ func (s *Server) saveOperationKey(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	pattern := form.get("pattern")
-	return s.apply(c, mappingBack(c), designer.SetOperationKey{Pattern: pattern, Index: i, Attribute: form.get("attribute"), Text: form.get("value")},
-		mappingCardPart(pattern))
+	pattern, attr, value := form.get("pattern"), form.get("attribute"), form.get("value")
+	return s.apply(c, mappingBack(c), designer.SetOperationKey{Pattern: pattern, Index: i, Attribute: attr, Text: value},
+		builderPart(pattern, i, func(v *templates.OperationView, r *refused) bool {
+			for j := range v.Cells {
+				if v.Cells[j].Cell.ID == elemID("opkey", pattern, itoa(i), attr) {
+					v.Cells[j].Cell = withRefusal(v.Cells[j].Cell, r, value)
+					return true
+				}
+			}
+			return false
+		}))
+}
+
+// builderPart answers a write builder's post with the card; a refusal is shown where it was
+// made, on the operation's key field or clause form, with what was typed kept.
+func builderPart(pattern string, i int, show func(*templates.OperationView, *refused) bool) part {
+	return func(d *designContext, r *refused) (templ.Component, error) {
+		p, err := patternFor(d, pattern)
+		if err != nil {
+			return nil, err
+		}
+		card := openCard(d, p)
+		if r != nil && (i < 0 || i >= len(card.Ops) || !show(&card.Ops[i], r)) {
+			return nil, errNotShown
+		}
+		return templates.MappingCardView(card, d.canEdit()), nil
+	}
+}
+
+// refusedClause shows a refused clause on its form, with what was typed.
+func refusedClause(part string, form formValues) func(*templates.OperationView, *refused) bool {
+	return func(v *templates.OperationView, r *refused) bool {
+		for j := range v.Builders {
+			if b := &v.Builders[j]; b.TestID == "build-"+part {
+				b.Error, b.Choice, b.Attribute, b.Text = r.Message, form.get("choice"), form.get("attribute"), form.get("text")
+				return true
+			}
+		}
+		return false
+	}
 }
 
 // addUpdateClause adds a SET, REMOVE, ADD or DELETE clause to an update and answers with the card.
@@ -529,7 +566,7 @@ func (s *Server) addUpdateClause(c echo.Context) error {
 	}
 	pattern := form.get("pattern")
 	return s.apply(c, mappingBack(c), designer.AddUpdateClause{Pattern: pattern, Index: i, Action: form.get("choice"),
-		Attribute: form.get("attribute"), Text: form.get("text")}, mappingCardPart(pattern))
+		Attribute: form.get("attribute"), Text: form.get("text")}, builderPart(pattern, i, refusedClause("update", form)))
 }
 
 // addConditionClause adds a test to a write's condition and answers with the card.
@@ -544,7 +581,7 @@ func (s *Server) addConditionClause(c echo.Context) error {
 	}
 	pattern := form.get("pattern")
 	return s.apply(c, mappingBack(c), designer.AddConditionClause{Pattern: pattern, Index: i, Function: form.get("choice"),
-		Attribute: form.get("attribute"), Text: form.get("text")}, mappingCardPart(pattern))
+		Attribute: form.get("attribute"), Text: form.get("text")}, builderPart(pattern, i, refusedClause("condition", form)))
 }
 
 func (s *Server) saveMappingNotes(c echo.Context) error {
@@ -633,6 +670,10 @@ func writeResult(r *templates.ResultView, t designer.Table, op designer.Operatio
 	r.Summary = fmt.Sprintf("%s %s on %s · write units: %s (table) + %s (%s) = %s", writeVerbs[res.Write], countNoun(res.Keys, "item"), t.Name,
 		formatUnits(res.CapacityUnits), formatUnits(indexUnits), countNoun(indexWrites, "index write"), formatUnits(res.CapacityUnits+indexUnits))
 	switch {
+	case res.ConditionFailed && op.Op == "TransactWriteItems":
+		r.Condition = "fails"
+		r.ConditionText = "TransactionCanceledException [ConditionalCheckFailed]: the condition " + op.Condition +
+			" does not hold for an item, so the transaction writes nothing (the attempt still costs " + unitsNoun(res.CapacityUnits, "write unit") + ")."
 	case res.ConditionFailed:
 		r.Condition = "fails"
 		r.ConditionText = "ConditionalCheckFailed: the condition " + op.Condition + " does not hold for this item, so nothing is written" +

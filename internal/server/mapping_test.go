@@ -164,3 +164,35 @@ func TestMapping_aTransactionRowSaysWhatItDoes(t *testing.T) {
 		t.Fatalf("a BatchWriteItem kept the action %q", d.Patterns[0].Mapping.Operations[0].Action)
 	}
 }
+
+// The write builder's forms refuse what they cannot write, name the field, and change nothing.
+func TestMapping_writeBuilderRefusesAndChangesNothing(t *testing.T) {
+	a := newTestApp(t)
+	c, base, pid := a.writePatternWithOperation("Pay an order")
+	a.hx(base+"/mapping/field", "pattern", pid, "index", "0", "field", "op", "value", "UpdateItem")
+	a.hx(base+"/mapping/field", "pattern", pid, "index", "0", "field", "table", "value", "Orders")
+	_, rev := a.design(c.EditToken)
+	for _, post := range [][]string{
+		{"/mapping/update", "choice", "MERGE", "attribute", "status", "text", "PAID", "build-update-error", "is not an update clause"},
+		{"/mapping/update", "choice", "SET", "attribute", "pk", "text", "P9", "build-update-error", "pk is part of Orders&#39;s key"},
+		{"/mapping/condition", "choice", "like", "attribute", "status", "text", "x", "build-condition-error", "is not a condition"},
+		{"/mapping/key", "attribute", "sk", "value", "soon", "cell-error", "sk is a number key; &#34;soon&#34; is not a number"},
+	} {
+		n := len(post)
+		rec := a.hx(base+post[0], append([]string{"pattern", pid, "index", "0"}, post[1:n-2]...)...)
+		if body := rec.Body.String(); rec.Code != http.StatusUnprocessableEntity || !strings.Contains(body, post[n-2]) || !strings.Contains(body, post[n-1]) {
+			t.Errorf("%v: %d, want 422 with the refusal on its form: %.3000s", post, rec.Code, body)
+		}
+	}
+	if _, got := a.design(c.EditToken); got != rev {
+		t.Fatalf("refused clauses made revision %d from %d", got, rev)
+	}
+	// Accepted, a clause is written out with its placeholders.
+	if rec := a.hx(base+"/mapping/update", "pattern", pid, "index", "0", "choice", "SET", "attribute", "status", "text", "PAID"); rec.Code != http.StatusOK {
+		t.Fatalf("SET status: %d %s", rec.Code, rec.Body)
+	}
+	d, _ := a.design(c.EditToken)
+	if op := d.Patterns[0].Mapping.Operations[0]; op.Update != "SET #status = :status" || op.Names["#status"] != "status" || op.Values[":status"].S != "PAID" {
+		t.Fatalf("the update is %q with names %v and values %v", op.Update, op.Names, op.Values)
+	}
+}

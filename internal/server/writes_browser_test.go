@@ -102,6 +102,18 @@ func TestBrowser_markAnOrderPaidWithTheWriteBuilder(t *testing.T) {
 	if !strings.Contains(textOf(t, ada, result+" [data-testid=index-writes]"), "UnpaidOrders: no change") {
 		t.Fatal("a failed condition still changes the unpaid index")
 	}
+	// A clause the builder cannot write is refused on its form, with what was typed kept.
+	f := card + " [data-testid=build-update]"
+	errs.expectFailedRequest(422, "/mapping/update")
+	do(t, ada, "try to SET a key attribute",
+		chromedp.SetValue(chromedp.CSS(f+" [data-testid=build-update-choice]"), "SET"),
+		chromedp.SendKeys(chromedp.CSS(f+" [data-testid=build-update-attribute]"), "customer"),
+		chromedp.SendKeys(chromedp.CSS(f+" [data-testid=build-update-value]"), "c9"),
+		chromedp.Click(chromedp.CSS(f+" [data-testid=build-update-add]")),
+	)
+	waitUntil(t, ada, "the refusal on the form", `(document.querySelector("`+f+` [data-testid=build-update-error]") || {}).textContent === `+
+		`"Not saved: customer is part of Orders's key: an update cannot change it; put the item under its new key and delete the old one instead."`+
+		` && document.querySelector("`+f+` [data-testid=build-update-attribute]").value === "customer"`)
 	if w := get(t, ada, "measure the page", chromedp.Evaluate[bool](`document.documentElement.scrollWidth <= window.innerWidth`)); !w {
 		t.Fatal("the Mapping step scrolls sideways")
 	}

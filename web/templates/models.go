@@ -605,6 +605,8 @@ type ClauseForm struct {
 	Choices                   []Option
 	Attributes                []string
 	TestID                    string
+	// Error is a refusal of what was posted, shown with the posted Choice, Attribute and Text.
+	Error, Choice, Attribute, Text string
 }
 
 // ItemChange is one item before and after a write, attribute by attribute.
