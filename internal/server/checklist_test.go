@@ -140,8 +140,12 @@ func TestChecklists_pageAPIAndExportsAgreeAtEveryRevision(t *testing.T) {
 		`{"kind": "set_index_field", "change": {"table": "Employee", "index": "EmployeesByTitle", "field": "partition_key_justification", "value": "Many titles spread the load."}}`,
 		`{"kind": "set_entity_type_field", "change": {"table": "Employee", "index": 0, "field": "entity", "value": "Employee"}}`,
 		`{"kind": "set_prose", "change": {"field": "trade_offs", "value": ""}}`,
+		`{"kind": "set_mapping_notes", "change": {"pattern": "ap16", "notes": ""}}`,
+		`{"kind": "set_pattern_field", "change": {"id": "ap16", "field": "considerations", "value": ""}}`,
+		`{"kind": "delete_operation", "change": {"pattern": "ap9", "index": 0}}`,
 	}
-	unticked := map[string]bool{} // every line seen not ticked, by list and text
+	unticked := map[string]bool{}  // every line seen not ticked, by list and text
+	fragments := map[string]bool{} // the element ids the lines linked to
 	var seen []string
 	for step := 0; step <= len(changes); step++ {
 		if step > 0 {
@@ -185,6 +189,8 @@ func TestChecklists_pageAPIAndExportsAgreeAtEveryRevision(t *testing.T) {
 		}
 		for _, link := range append(reqLinks, modelLinks...) {
 			assertLinkLandsOnAField(t, a, link)
+			_, fragment, _ := strings.Cut(link, "#")
+			fragments[fragment] = true
 		}
 		seen = append(seen, fmt.Sprintf("%d: %d links", api.Revision, len(reqLinks)+len(modelLinks)))
 	}
@@ -195,11 +201,21 @@ func TestChecklists_pageAPIAndExportsAgreeAtEveryRevision(t *testing.T) {
 		"data model: Cross-referenced against `dynamodb_requirement.md` for accuracy",
 		"data model: Cost estimates provided for high-volume operations",
 		"data model: Trade-offs explicitly documented and justified",
+		"data model: Integration patterns detailed for non-DynamoDB functionality",
 		"requirements: Identifying relationships checked for consolidation opportunities",
 		"requirements: Hot partition risks evaluated",
 	} {
 		if !unticked[want] {
 			t.Errorf("the walk never unticked %q (%v)", want, seen)
+		}
+	}
+	// The links named the exact fields: the write-up's, a GSI's key justification, an SK-taxonomy
+	// entity, a table's capacity notes, the identifying check's answer, a mapping's notes.
+	for _, want := range []string{"prose-design_philosophy", "ixf-Employee-EmployeesByTitle-partition_key_justification",
+		"etf-Employee-0-entity", "tf-Department-capacity_notes", "aggf-ag1-child_independent", "mapnotes-ap16",
+		"consideration-hot_partitions", "map-ap9"} {
+		if !fragments[want] {
+			t.Errorf("no line linked to #%s; linked to %v", want, fragments)
 		}
 	}
 }

@@ -158,10 +158,10 @@ func anchorFor(d *designContext, path string) string {
 		}
 		return stepHref(d, "entities") + "#relationships"
 	case "access_patterns":
-		if len(parts) > 3 && parts[2] == "mapping" {
+		if len(parts) > 2 && parts[2] == "mapping" {
 			for _, p := range design.Patterns {
 				if itoa(p.Number) == parts[1] {
-					return stepHref(d, "mapping") + "?open=" + url.QueryEscape(p.ID) + "#" + elemID("map", p.ID)
+					return stepHref(d, "mapping") + "?open=" + url.QueryEscape(p.ID) + "#" + mappingElemID(p, parts[3:])
 				}
 			}
 		}
@@ -232,6 +232,27 @@ func anchorFor(d *designContext, path string) string {
 		return href + "#" + elemID("table", parts[1])
 	}
 	return stepHref(d, "validation")
+}
+
+// mappingElemID is the id, in pattern p's open Mapping card, of what the rest of a path names
+// after "mapping": its notes, an operation's field, an operation, else the card.
+func mappingElemID(p designer.Pattern, rest []string) string {
+	switch {
+	case len(rest) == 1 && rest[0] == "notes":
+		return elemID("mapnotes", p.ID)
+	case len(rest) > 1 && rest[0] == "operations":
+		i, err := strconv.Atoi(rest[1])
+		if err != nil || i < 0 || i >= len(p.Mapping.Operations) {
+			break
+		}
+		if len(rest) > 2 {
+			if _, ok := designer.FieldNamed(designer.OperationFields, rest[2]); ok {
+				return elemID("opf", p.ID, rest[1], rest[2])
+			}
+		}
+		return elemID("op", p.ID, rest[1])
+	}
+	return elemID("map", p.ID)
 }
 
 // elemID builds an HTML id from parts. Parts that are not plain ASCII words are hashed, so user
