@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -92,9 +93,29 @@ func TestBrowser_homeListsTheDesignsOpenedInThisBrowser(t *testing.T) {
 		t.Fatal("the server's home page holds a link or a name of a design this browser opened")
 	}
 
+	// The HR view link is replaced: opened with its new link, the design takes the old one's place.
+	resp, err = http.Post(base+"/api/designs/"+hr.EditToken+"/tokens/rotate", "application/json", strings.NewReader(`{"which": "view"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rotated struct {
+		ViewToken string `json:"view_token"`
+	}
+	err = json.NewDecoder(resp.Body).Decode(&rotated)
+	resp.Body.Close()
+	if err != nil || rotated.ViewToken == "" {
+		t.Fatalf("rotate the view link: %v", err)
+	}
+	do(t, ctx, "open the HR design with its new view link and go home",
+		chromedp.Navigate(base+"/d/"+rotated.ViewToken), chromedp.WaitVisible(chromedp.CSS("[data-testid=view-only-badge]")),
+		chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS("[data-testid=opened-designs]")))
+	got = get(t, ctx, "read the list", chromedp.Evaluate[[]row](rows))
+	if len(got) != 2 || got[0].Href != "/d/"+rotated.ViewToken || got[1].Href != "/d/"+orders.EditToken {
+		t.Fatalf("after the view link was replaced the list is %+v", got)
+	}
 	do(t, ctx, "forget the HR design",
-		chromedp.Click(chromedp.CSS(`[data-testid=forget-design][data-forget="/d/`+hr.ViewToken+`"]`)),
-		chromedp.WaitNotPresent(chromedp.CSS(`[data-forget="/d/`+hr.ViewToken+`"]`)),
+		chromedp.Click(chromedp.CSS(`[data-testid=forget-design][data-forget="/d/`+rotated.ViewToken+`"]`)),
+		chromedp.WaitNotPresent(chromedp.CSS(`[data-forget="/d/`+rotated.ViewToken+`"]`)),
 	)
 	do(t, ctx, "reload the home page", chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("[data-testid=opened-designs]")))
 	if got := get(t, ctx, "read the list", chromedp.Evaluate[[]row](rows)); len(got) != 1 || got[0].Href != "/d/"+orders.EditToken {

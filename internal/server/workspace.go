@@ -53,6 +53,7 @@ func (s *Server) workspaceModel(c echo.Context, step string) (templates.Workspac
 		CanEdit:     d.canEdit(),
 		Base:        base,
 		Link:        linkKind(d),
+		DesignID:    d.ID,
 		Here:        c.Request().URL.RequestURI(),
 		Participant: participantName(c),
 		Aside:       asideModel(d),

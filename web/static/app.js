@@ -782,10 +782,12 @@
   if (live && !live.hasAttribute("data-presenting")) {
     var record = function () {
       var href = live.getAttribute("data-base"), kind = live.getAttribute("data-link");
+      var design = live.getAttribute("data-design") || "";
       var title = document.getElementById("design-title");
       if (!linkPath.test(href || "") || (kind !== "edit" && kind !== "view") || !title) return;
-      var list = load().filter(function (d) { return d.href !== href; });
-      list.unshift({ href: href, name: title.textContent.trim(), kind: kind, at: Date.now() });
+      // A new link of the same kind replaces the old one, which no longer works.
+      var list = load().filter(function (d) { return d.href !== href && !(design && d.design === design && d.kind === kind); });
+      list.unshift({ href: href, name: title.textContent.trim(), kind: kind, design: design, at: Date.now() });
       save(list);
     };
     record();

@@ -37,8 +37,10 @@ type Workspace struct {
 	// Base is the design's URL path with the token in use, "/d/<token>".
 	Base string
 	// Link is the kind of link Base holds, "edit" or "view", which the browser's own list of
-	// designs opened records (app.js).
-	Link string
+	// designs opened records (app.js) with the design's id: a link that replaced another of the
+	// same kind takes its place in the list.
+	Link     string
+	DesignID string
 	// Here is the path and query of the page shown, where the name prompt returns to.
 	Here  string
 	Share Share
