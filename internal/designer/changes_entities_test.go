@@ -347,7 +347,25 @@ func TestRelationshipChanges(t *testing.T) {
 			}
 		})},
 		{Name: "set unknown to", Change: designer.SetRelationshipField{ID: "r2", Field: "to", Value: "Ordr"}, Field: "to"},
-		{Name: "set fractional count", Change: designer.SetRelationshipField{ID: "r2", Field: "avg_count", Value: "2.5"}, Field: "avg_count"},
+		{Name: "set fractional average", Change: designer.SetRelationshipField{ID: "r2", Field: "avg_count", Value: "1.6"}, Check: rel(func(t *testing.T, r designer.Relationship) {
+			if r.Avg == nil || *r.Avg != 1.6 || r.AvgUnit != "" {
+				t.Errorf("avg = %v %q", r.Avg, r.AvgUnit)
+			}
+		})},
+		{Name: "set average with a unit", Change: designer.SetRelationshipField{ID: "r2", Field: "avg_count", Value: " 4 per year "}, Check: rel(func(t *testing.T, r designer.Relationship) {
+			if r.Avg == nil || *r.Avg != 4 || r.AvgUnit != "per year" || designer.RelationshipField.AvgCount.Get(r) != "4 per year" {
+				t.Errorf("avg = %v %q", r.Avg, r.AvgUnit)
+			}
+		})},
+		{Name: "set max with a unit", Change: designer.SetRelationshipField{ID: "r2", Field: "max_count", Value: "1,200 orders"}, Check: rel(func(t *testing.T, r designer.Relationship) {
+			if r.Max == nil || *r.Max != 1200 || r.MaxUnit != "orders" || designer.RelationshipField.MaxCount.Get(r) != "1200 orders" {
+				t.Errorf("max = %v %q", r.Max, r.MaxUnit)
+			}
+		})},
+		{Name: "set fractional max", Change: designer.SetRelationshipField{ID: "r2", Field: "max_count", Value: "2.5"}, Field: "max_count"},
+		{Name: "set count without a number", Change: designer.SetRelationshipField{ID: "r2", Field: "avg_count", Value: "a few"}, Field: "avg_count"},
+		{Name: "set negative count", Change: designer.SetRelationshipField{ID: "r2", Field: "avg_count", Value: "-2"}, Field: "avg_count"},
+		{Name: "set unit with brackets", Change: designer.SetRelationshipField{ID: "r2", Field: "avg_count", Value: "4 (per year)"}, Field: "avg_count"},
 		{Name: "set bad kind", Change: designer.SetRelationshipField{ID: "r2", Field: "kind", Value: "lots"}, Field: "kind"},
 		{Name: "set unknown field", Change: designer.SetRelationshipField{ID: "r2", Field: "colour", Value: "red"}, Field: "field"},
 		{Name: "set unknown id", Change: designer.SetRelationshipField{ID: "r42", Field: "notes"}, Field: "id"},

@@ -79,13 +79,17 @@ const (
 // The ID of a relationship, pattern, aggregate analysis or consolidation review identifies the row
 // while its other fields are edited; Normalize assigns one where it is missing.
 type Relationship struct {
-	ID    string `json:"id"`
-	From  string `json:"from"`
-	To    string `json:"to"`
-	Kind  string `json:"kind"`
-	Avg   *int64 `json:"avg_count,omitempty"`
-	Max   *int64 `json:"max_count,omitempty"`
-	Notes string `json:"notes,omitempty"`
+	ID   string `json:"id"`
+	From string `json:"from"`
+	To   string `json:"to"`
+	Kind string `json:"kind"`
+	// Avg is the average number of To per From, which may be a fraction (1.6); Max the most there
+	// can be. Each may be counted in a unit the team names ("per year"), kept as typed.
+	Avg     *float64 `json:"avg_count,omitempty"`
+	AvgUnit string   `json:"avg_unit,omitempty"`
+	Max     *int64   `json:"max_count,omitempty"`
+	MaxUnit string   `json:"max_unit,omitempty"`
+	Notes   string   `json:"notes,omitempty"`
 }
 
 // Pattern types.

@@ -322,11 +322,17 @@ func Check(d Design) error {
 		if err := OneOf(p+"/kind", r.Kind, "", OneToOne, OneToMany, ManyToMany); err != nil {
 			return err
 		}
-		if err := nonNegInt(p+"/avg_count", r.Avg); err != nil {
+		if err := nonNegFloat(p+"/avg_count", r.Avg); err != nil {
 			return err
 		}
 		if err := nonNegInt(p+"/max_count", r.Max); err != nil {
 			return err
+		}
+		if err := checkCountUnit(r.AvgUnit); err != nil {
+			return Invalid(p+"/avg_unit", "%s", err)
+		}
+		if err := checkCountUnit(r.MaxUnit); err != nil {
+			return Invalid(p+"/max_unit", "%s", err)
 		}
 	}
 	for i, pt := range d.Patterns {

@@ -4,10 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // The parsers here read what a workshop participant types into one cell, or what an imported
@@ -226,6 +228,68 @@ func parseCount(s string) (*int64, error) {
 	}
 	n := int64(v)
 	return &n, nil
+}
+
+// countWithUnit is a count as people write it: a number (thousands separators and a fraction
+// allowed), then the unit it is counted in, if any.
+var countWithUnit = regexp.MustCompile(`^([0-9][0-9,]*(?:\.[0-9]+)?|\.[0-9]+)\s*(.*)$`)
+
+// ParseCount reads a relationship's count with its unit ("1.6", "4 per year", "1,200 orders"):
+// zero or more, a whole number when whole is set. Blank returns nil and no unit. The unit is one
+// line of at most MaxNameLen characters, without commas or brackets, which the requirement
+// document writes around it.
+func ParseCount(s string, whole bool) (*float64, string, error) {
+	t := strings.TrimSpace(s)
+	if t == "" {
+		return nil, "", nil
+	}
+	example := "1.6, or 4 per year"
+	if whole {
+		example = "400, or 12 per year"
+	}
+	m := countWithUnit.FindStringSubmatch(t)
+	if m == nil {
+		return nil, "", fmt.Errorf("%q is not a count; give a number of zero or more, then its unit if it has one (%s)", t, example)
+	}
+	v, err := ParseFieldNumber(m[1])
+	switch {
+	case err != nil || v > 1e15:
+		return nil, "", fmt.Errorf("%q is not a count; give a number of zero or more, then its unit if it has one (%s)", t, example)
+	case whole && v != math.Trunc(v):
+		return nil, "", fmt.Errorf("%q: the most there can be is a whole number (%s)", t, example)
+	}
+	unit := strings.TrimSpace(m[2])
+	if err := checkCountUnit(unit); err != nil {
+		return nil, "", fmt.Errorf("%q: the unit %s", t, err)
+	}
+	return &v, unit, nil
+}
+
+// checkCountUnit says what is wrong with a count's unit, if anything.
+func checkCountUnit(unit string) error {
+	switch {
+	case !utf8.ValidString(unit):
+		return errors.New("must be valid UTF-8 text")
+	case utf8.RuneCountInString(unit) > MaxNameLen:
+		return fmt.Errorf("is %d characters long; at most %d are allowed", utf8.RuneCountInString(unit), MaxNameLen)
+	case strings.ContainsFunc(unit, IsControl):
+		return errors.New("must be a single line without control characters")
+	case strings.ContainsAny(unit, ",()"):
+		return errors.New("must not hold commas or brackets")
+	}
+	return nil
+}
+
+// FormatCount writes a count and its unit as ParseCount reads them; nil is blank.
+func FormatCount(v *float64, unit string) string {
+	if v == nil {
+		return ""
+	}
+	n := strconv.FormatFloat(*v, 'f', -1, 64)
+	if unit == "" {
+		return n
+	}
+	return n + " " + unit
 }
 
 // parsePatternNumber reads a pattern number: a whole number of 1 or more, optionally written "#4".

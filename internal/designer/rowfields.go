@@ -131,6 +131,43 @@ func countField[R any](key, label string, at func(*R) **int64) Field[R] {
 	})
 }
 
+// relationshipCount is a relationship's average (whole false) or maximum count with its unit, as
+// typed: "1.6", "4 per year", "1,200 orders"; blank clears both.
+func relationshipCount(key, label string, whole bool) Field[Relationship] {
+	at := func(r *Relationship) (*float64, *string) {
+		if whole {
+			var v *float64
+			if r.Max != nil {
+				f := float64(*r.Max)
+				v = &f
+			}
+			return v, &r.MaxUnit
+		}
+		return r.Avg, &r.AvgUnit
+	}
+	return Field[Relationship]{Key: key, Label: label,
+		Get: func(r Relationship) string {
+			v, unit := at(&r)
+			return FormatCount(v, *unit)
+		},
+		set: func(_ *Design, r *Relationship, _, value string) error {
+			v, unit, err := ParseCount(value, whole)
+			if err != nil {
+				return err
+			}
+			if whole {
+				r.Max, r.MaxUnit = nil, unit
+				if v != nil {
+					n := int64(*v)
+					r.Max = &n
+				}
+				return nil
+			}
+			r.Avg, r.AvgUnit = v, unit
+			return nil
+		}}
+}
+
 // answerField is a yes/no answer; blank means not answered.
 func answerField[R any](key, label string, at func(*R) **bool) Field[R] {
 	return parsedField(key, label, at, ParseTriState, formatAnswer)
@@ -189,8 +226,8 @@ var RelationshipField = struct{ From, To, Kind, AvgCount, MaxCount, Notes Field[
 	From:     entityField("from", "from entity", func(r *Relationship) *string { return &r.From }),
 	To:       entityField("to", "to entity", func(r *Relationship) *string { return &r.To }),
 	Kind:     choiceField("kind", "kind", func(r *Relationship) *string { return &r.Kind }, ParseRelationshipKind).titled("Relationship kind"),
-	AvgCount: countField("avg_count", "average count", func(r *Relationship) **int64 { return &r.Avg }),
-	MaxCount: countField("max_count", "maximum count", func(r *Relationship) **int64 { return &r.Max }),
+	AvgCount: relationshipCount("avg_count", "average count", false),
+	MaxCount: relationshipCount("max_count", "maximum count", true),
 	Notes:    proseField("notes", "notes", func(r *Relationship) *string { return &r.Notes }),
 }
 

@@ -3,6 +3,8 @@ package server
 import (
 	"context"
 	"fmt"
+	"io"
+	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
@@ -152,4 +154,50 @@ func TestBrowser_patternsWithoutTablesAreNotAllClear(t *testing.T) {
 		t.Fatalf("the side panel's MAP013 says %q, want it to count the fifteen patterns nothing serves", finding)
 	}
 	do(t, ctx, "follow the finding", chromedp.Click(chromedp.CSS("#aside [data-code=MAP013] a")), chromedp.WaitVisible(chromedp.CSS("[data-testid=step-tables][aria-current=page]")))
+}
+
+// A relationship's counts take a decimal average and a count with its unit, show them back as
+// typed, and keep them in the design and the requirements document; a fractional maximum is
+// refused on its cell, saying why.
+func TestBrowser_relationshipCountsTakeDecimalsAndUnits(t *testing.T) {
+	base := startBrowserApp(t)
+	created := createOver(t, base, `{"name": "Shop", "entities": [{"name": "Customer", "attributes": []}, {"name": "Order", "attributes": []}],
+		"relationships": [{"id": "r1", "from": "Customer", "to": "Order", "kind": "1:M"}]}`)
+	page := base + "/d/" + created.EditToken + "/entities"
+	ctx, errs := newBrowser(t)
+	errs.expectFailedRequest(http.StatusUnprocessableEntity, "/relationships/field")
+	openAndJoin(t, ctx, page, "Alice")
+	avg, maxCount := "#"+elemID("relf", "r1", "avg_count"), "#"+elemID("relf", "r1", "max_count")
+	do(t, ctx, "open the entities", chromedp.Navigate(page), chromedp.WaitVisible(chromedp.CSS(avg)))
+
+	typeOver(t, ctx, avg, "1.6")
+	waitUntil(t, ctx, "the average saved", `document.querySelector("`+avg+`").getAttribute("value") === "1.6"`)
+	typeOver(t, ctx, avg, "4 per year")
+	waitUntil(t, ctx, "the average with its unit saved", `document.querySelector("`+avg+`").getAttribute("value") === "4 per year"`)
+	typeOver(t, ctx, maxCount, "2.5")
+	do(t, ctx, "see the fractional maximum refused", chromedp.WaitVisible(chromedp.CSS(maxCount+"-cell [data-testid=cell-error]")))
+	if msg := textOf(t, ctx, maxCount+"-cell [data-testid=cell-error]"); !strings.Contains(msg, "whole number") {
+		t.Fatalf("a maximum of 2.5 is refused with %q; want it to say a maximum is a whole number", msg)
+	}
+	typeOver(t, ctx, maxCount, "12 per year")
+	waitUntil(t, ctx, "the maximum with its unit saved", `document.querySelector("`+maxCount+`").getAttribute("value") === "12 per year"`)
+
+	do(t, ctx, "reload", chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(avg)))
+	got := get(t, ctx, "read the counts", chromedp.Evaluate[string](`document.querySelector("`+avg+`").value + " | " + document.querySelector("`+maxCount+`").value`))
+	if got != "4 per year | 12 per year" {
+		t.Fatalf("after a reload the counts read %q", got)
+	}
+	res, err := http.Get(base + "/api/designs/" + created.EditToken + "/export/requirements-md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := string(body)
+	if !strings.Contains(md, "1:M (avg 4 per year, max 12 per year)") {
+		t.Fatalf("the requirements document does not carry the counts with their units:\n%s", md)
+	}
 }

@@ -171,15 +171,19 @@ func relationshipCell(d *designContext, r designer.Relationship, entities []temp
 	case rf.Kind.Key:
 		kind, opts = "select", kindOptions
 	case rf.AvgCount.Key, rf.MaxCount.Key:
-		kind = "number"
+		// A count may carry its unit ("4 per year"): text, wide enough to show it.
+		kind = "count"
 	}
 	c := templates.Cell{ID: elemID("relf", r.ID, field), Label: label, Value: value, Action: "/d/" + d.Token + "/relationships/field",
 		Vals: vals("id", r.ID, "field", field), Kind: kind, Options: opts, CanEdit: d.canEdit()}
 	if opts != nil {
 		c.Shown = optionLabel(opts, value)
 	}
-	if kind == "number" {
+	switch kind {
+	case "number":
 		c.Class = "w-num"
+	case "count":
+		c.Kind, c.Class = "text", "w-count"
 	}
 	return c, true
 }

@@ -28,7 +28,7 @@ func cleanRequirements() designer.Design {
 		Name:     "Shop",
 		Entities: []designer.Entity{{Name: "User"}, {Name: "Order"}},
 		Relationships: []designer.Relationship{
-			{ID: "r1", From: "User", To: "Order", Kind: designer.OneToMany, Avg: refOf(int64(5)), Max: refOf(int64(1000))},
+			{ID: "r1", From: "User", To: "Order", Kind: designer.OneToMany, Avg: refOf(5.0), Max: refOf(int64(1000))},
 		},
 		Patterns: []designer.Pattern{
 			pattern(1, "Get user profile", designer.Read, "User"),

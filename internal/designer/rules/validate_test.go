@@ -80,7 +80,7 @@ func benchDesign() designer.Design {
 		d.Entities = append(d.Entities, designer.Entity{Name: fmt.Sprintf("Entity%02d", i)})
 		if i > 0 {
 			a, b := d.Entities[i-1].Name, d.Entities[i].Name
-			d.Relationships = append(d.Relationships, designer.Relationship{From: a, To: b, Kind: designer.OneToMany, Avg: refOf(int64(i))})
+			d.Relationships = append(d.Relationships, designer.Relationship{From: a, To: b, Kind: designer.OneToMany, Avg: refOf(float64(i))})
 			d.Aggregates = append(d.Aggregates, designer.AggregateAnalysis{EntityA: a, EntityB: b, CorrelationPct: refOf(float64(i * 3)),
 				Bounded: refOf(true), CombinedKB: refOf(10.0), Decision: designer.ItemCollection})
 			d.Consolidations = append(d.Consolidations, designer.ConsolidationReview{Parent: a, Child: b, OverlapPct: refOf(float64(i * 3)),

@@ -193,7 +193,7 @@ func (p *parser) relationshipItem(b *block, it markdown.Item) bool {
 		return false
 	}
 	rv := parseRelationshipValue(v)
-	r := designer.Relationship{From: from, To: to, Kind: rv.kind, Avg: rv.avg, Max: rv.max, Notes: rv.notes}
+	r := designer.Relationship{From: from, To: to, Kind: rv.kind, Avg: rv.avg, AvgUnit: rv.avgUnit, Max: rv.max, MaxUnit: rv.maxUnit, Notes: rv.notes}
 	if rv.swap {
 		r.From, r.To = r.To, r.From
 		p.note(it.Line, "relationship %s → %s is many-to-one; it was stored as %s → %s (1:M)", from, to, to, from)
@@ -216,16 +216,18 @@ func splitArrow(label string) (string, string, bool) {
 }
 
 type relationshipValue struct {
-	kind     string
-	avg, max *int64
-	notes    string
-	swap     bool
+	kind             string
+	avg              *float64
+	max              *int64
+	avgUnit, maxUnit string
+	notes            string
+	swap             bool
 }
 
 var (
 	kindToken      = regexp.MustCompile(`(?i)^(1:1|1:many|1:m|1:n|1:\*|m:m|m:n|n:m|many:many|many:1|m:1|n:1|one-to-one|one-to-many|many-to-many|many-to-one)(?:\s|$)`)
-	canonicalCount = regexp.MustCompile(`^\((avg \d{1,15})?(?:, )?(max \d{1,15})?\)`)
-	looseAvg       = regexp.MustCompile(`(?i)\b(?:avg|average)\.?:?\s*(\d{1,15})\b`)
+	canonicalCount = regexp.MustCompile(`^\(((?:avg|max) [^()]*)\)`)
+	looseAvg       = regexp.MustCompile(`(?i)\b(?:avg|average)\.?:?\s*(\d{1,15}(?:\.\d{1,15})?)\b`)
 	looseMax       = regexp.MustCompile(`(?i)\b(?:max|maximum|up to)\.?:?\s*(\d{1,15})\b`)
 )
 
@@ -251,9 +253,7 @@ func parseRelationshipValue(v string) relationshipValue {
 		}
 	}
 	canonical := false
-	if m := canonicalCount.FindStringSubmatch(s); m != nil && (m[1] != "" || m[2] != "") && len(m[0]) == countLen(m) {
-		rv.avg = countOf(strings.TrimPrefix(m[1], "avg "))
-		rv.max = countOf(strings.TrimPrefix(m[2], "max "))
+	if m := canonicalCount.FindStringSubmatch(s); m != nil && rv.counts(m[1]) {
 		s = strings.TrimSpace(s[len(m[0]):])
 		canonical = true
 	}
@@ -270,31 +270,50 @@ func parseRelationshipValue(v string) relationshipValue {
 	}
 	if !canonical {
 		if m := looseAvg.FindStringSubmatch(rv.notes); m != nil {
-			rv.avg = countOf(m[1])
+			rv.avg, _, _ = designer.ParseCount(m[1], false)
 		}
 		if m := looseMax.FindStringSubmatch(rv.notes); m != nil {
-			rv.max = countOf(m[1])
+			rv.max = wholeCount(m[1])
 		}
 	}
 	return rv
 }
 
-func countLen(m []string) int {
-	n := 2 + len(m[1]) + len(m[2])
-	if m[1] != "" && m[2] != "" {
-		n += 2
+// counts reads the exporter's counts, "avg 1.6, max 12 per year", each with its unit, into rv. It
+// reports false, and sets nothing, unless the text is exactly that: an average, a maximum or both,
+// in that order.
+func (rv *relationshipValue) counts(text string) bool {
+	var got relationshipValue
+	parts := strings.Split(text, ", ")
+	if len(parts) > 2 {
+		return false
 	}
-	return n
+	for i, part := range parts {
+		label, count, _ := strings.Cut(part, " ")
+		v, unit, err := designer.ParseCount(markdown.Unescape(count), label == "max")
+		switch {
+		case err != nil || v == nil:
+			return false
+		case label == "avg" && i == 0:
+			got.avg, got.avgUnit = v, unit
+		case label == "max" && got.max == nil:
+			n := int64(*v)
+			got.max, got.maxUnit = &n, unit
+		default:
+			return false
+		}
+	}
+	rv.avg, rv.avgUnit, rv.max, rv.maxUnit = got.avg, got.avgUnit, got.max, got.maxUnit
+	return true
 }
 
-func countOf(s string) *int64 {
-	if s == "" {
+// wholeCount is the whole number s begins with, or nil.
+func wholeCount(s string) *int64 {
+	v, _, err := designer.ParseCount(s, true)
+	if err != nil || v == nil {
 		return nil
 	}
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil {
-		return nil
-	}
+	n := int64(*v)
 	return &n
 }
 

@@ -492,7 +492,7 @@ func lastLine(cell string) string {
 
 func renderRelationship(r designer.Relationship) string {
 	head := r.Kind
-	if counts := renderCounts(r.Avg, r.Max); counts != "" {
+	if counts := renderCounts(r); counts != "" {
 		head = strings.TrimSpace(head + " " + counts)
 	}
 	notes := markdown.Escape(r.Notes, "")
@@ -508,13 +508,15 @@ func renderRelationship(r designer.Relationship) string {
 	return "— " + notes
 }
 
-func renderCounts(avg, maxCount *int64) string {
+// renderCounts writes a relationship's counts, each with its unit: "(avg 1.6, max 12 per year)".
+func renderCounts(r designer.Relationship) string {
 	var parts []string
-	if avg != nil {
-		parts = append(parts, "avg "+strconv.FormatInt(*avg, 10))
+	if r.Avg != nil {
+		parts = append(parts, "avg "+designer.FormatCount(r.Avg, r.AvgUnit))
 	}
-	if maxCount != nil {
-		parts = append(parts, "max "+strconv.FormatInt(*maxCount, 10))
+	if r.Max != nil {
+		n := float64(*r.Max)
+		parts = append(parts, "max "+designer.FormatCount(&n, r.MaxUnit))
 	}
 	if len(parts) == 0 {
 		return ""

@@ -45,10 +45,10 @@ func richRequirementsDesign() designer.Design {
 			{Name: "Line Item", Description: "ünïcödé", Attributes: []designer.Attribute{{Name: "qty", Type: designer.N}}},
 		},
 		Relationships: []designer.Relationship{
-			{From: "Order", To: "Line Item", Kind: designer.OneToMany, Avg: i64(5), Max: i64(1000), Notes: "x | y\nz"},
+			{From: "Order", To: "Line Item", Kind: designer.OneToMany, Avg: f64(5), Max: i64(1000), Notes: "x | y\nz"},
 			{From: "User*Star", To: "Order", Notes: "1:M looks like a kind (avg 3)"},
 			{From: "Order", To: "Order", Kind: designer.ManyToMany},
-			{From: "Line Item", To: "Order", Avg: i64(3)},
+			{From: "Line Item", To: "Order", Avg: f64(1.6), AvgUnit: "per *year*", Max: i64(4), MaxUnit: "orders | week"},
 		},
 		Patterns: []designer.Pattern{
 			{
@@ -244,7 +244,7 @@ func TestExport_keyRequirementsAndRPS(t *testing.T) {
 		`| 0.001 RPS | Write |  | Eventual consistency; Notes: Notes: a prefix of its own | Entities: Line Item | ⚠️ |`,
 		`| 11 |  |  | None |  |  |  | ⏳ |`,
 		`- **User\*Star → Order**: — 1:M looks like a kind (avg 3)`,
-		`- **Line Item → Order**: (avg 3)`,
+		`- **Line Item → Order**: (avg 1.6 per *year*, max 4 orders \| week)`,
 		`- **Size Constraints**: — Combined max size 3 KB`,
 		`| A\|B | C | 1:M (bounded) () |  | ❌ Separate |  |`,
 	} {
