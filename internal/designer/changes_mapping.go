@@ -101,7 +101,7 @@ func (c AddOperation) Paths() []string { return []string{patternPath(c.Pattern)}
 //	               is cleared
 //	table          a table of the design; an index the new table lacks is cleared
 //	index          an index of the operation's table; empty targets the table
-//	key_condition, filter, projection, notes   text, kept as written
+//	key_condition, filter, projection, condition, update, notes   text, kept as written
 //	limit          a whole number of 1 or more; empty clears it
 //	direction      asc or desc (ascending, descending, forward, backward)
 //	consistent     yes or no (strong, eventual)
