@@ -401,7 +401,11 @@ func declareEntityAttributes(d *designContext, t designer.Table) templates.Decla
 		for i, a := range attrs {
 			names[i] = a.Name + " (" + string(a.Type) + ")"
 		}
-		o := templates.Option{Value: e.Name, Label: shortLine(e.Name + " — " + strings.Join(names, ", "))}
+		label := e.Name + " — " + strings.Join(names, ", ")
+		if r := []rune(label); len(r) > 72 {
+			label = string(r[:71]) + "…"
+		}
+		o := templates.Option{Value: e.Name, Label: label}
 		if slices.ContainsFunc(t.EntityTypes, func(et designer.EntityType) bool { return et.Entity == e.Name }) {
 			listed = append(listed, o)
 		} else {

@@ -32,6 +32,24 @@ func TestRefresh_theOverviewOfferFollowsTheListAndTheEntities(t *testing.T) {
 	}
 }
 
+// Rows added reach another page as the step drawn whole: the page has no element for a new
+// entity's card.
+func TestRefresh_rowsAddedDrawTheStepWhole(t *testing.T) {
+	a := newTestApp(t)
+	created := a.createJSON(`{"name": "Shop"}`)
+	edit := "/d/" + created.EditToken
+	for _, body := range []string{`{"kind": "add_entity", "change": {"name": "Invoice"}}`,
+		`{"kind": "add_in_bulk", "change": {"entities": [{"name": "Customer"}]}}`} {
+		_, rev := a.design(created.EditToken)
+		if rec := a.request(http.MethodPost, "/api/designs/"+created.EditToken+"/changes", "application/json", strings.NewReader(body)); rec.Code != http.StatusOK {
+			t.Fatalf("%s: %d %s", body, rec.Code, rec.Body)
+		}
+		if rec := a.refreshStep(edit+"/entities", rev); rec.Header().Get(fragmentsHeader) != "" || !strings.Contains(rec.Body.String(), `id="entity-list"`) {
+			t.Errorf("after %s the entities step answers %v, want it whole", body, rec.Header())
+		}
+	}
+}
+
 // Refusals change nothing and say what to do: nothing ticked, a paste box on no step, a paste that
 // reads nothing, a scaffold with no decision.
 func TestBulk_refusalsChangeNothing(t *testing.T) {

@@ -145,6 +145,9 @@ func (s *Server) changedParts(c echo.Context, step string, since int64) ([]fragm
 			if unseen(step, path) {
 				continue
 			}
+			if addsRows[rev.Kind] && !partsOfWholeLists[step] {
+				return nil, false, nil
+			}
 			parts, ok := find(d, path)
 			if path == "name" {
 				// The top bar shows the name on every step.
@@ -163,6 +166,19 @@ func (s *Server) changedParts(c echo.Context, step string, since int64) ([]fragm
 	}
 	return out, true, nil
 }
+
+// addsRows are the kinds of change that add rows under a row's own path (entities/Invoice): a page
+// that did not have the row has no element for its part to replace, so the step is drawn whole,
+// unless the step's part for such a path is the whole of what it shows of the list
+// (partsOfWholeLists: the overview's offer of entities, the aggregate cards' scaffolds).
+var (
+	partsOfWholeLists = map[string]bool{"overview": true, "aggregates": true}
+	addsRows          = map[string]bool{
+		designer.AddEntity{}.Kind():         true,
+		designer.AddInBulk{}.Kind():         true,
+		designer.ScaffoldAggregate{}.Kind(): true,
+	}
+)
 
 // splitPath cuts a path of the form kind/key/field (field may be empty) after its kind.
 func splitPath(path, kind string) (key, field string, ok bool) {

@@ -288,3 +288,32 @@ func TestBrowser_tableAttributesAreOfferedFromTheEntities(t *testing.T) {
 	}
 	errs.check(t, "Ada's tab")
 }
+
+// A live refresh of the step while someone has pasted rows leaves their box as it is: the text and
+// its preview stay, though the step around it is drawn again.
+func TestBrowser_aPasteSurvivesOthersEdits(t *testing.T) {
+	base := startBrowserApp(t)
+	created := createOver(t, base, `{"name": "Shop"}`)
+	ada, errs := newBrowser(t)
+	openAndJoin(t, ada, base+"/d/"+created.EditToken+"/entities", "Ada")
+	text := "Entity\tAttribute\tType\nCustomer\tcustomer_id\tS\n"
+	do(t, ada, "paste and preview",
+		chromedp.Click(chromedp.CSS("[data-testid=bulk-paste] summary")),
+		chromedp.SetValue(chromedp.CSS("[data-testid=bulk-paste-text]"), text),
+		chromedp.Click(chromedp.CSS("[data-testid=bulk-preview]")),
+		chromedp.WaitVisible(chromedp.CSS("[data-testid=bulk-preview-result]")),
+	)
+	resp, err := http.Post(base+"/api/designs/"+created.EditToken+"/changes", "application/json",
+		strings.NewReader(`{"kind": "add_entity", "change": {"name": "Invoice"}}`))
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("Bob's change: %v %v", resp, err)
+	}
+	resp.Body.Close()
+	waitUntil(t, ada, "Bob's entity on Ada's page", `document.querySelectorAll("[data-testid=entity]").length === 1`)
+	kept := get(t, ada, "read the box", chromedp.Evaluate[bool](`document.querySelector("[data-testid=bulk-paste]").open &&
+		document.querySelector("[data-testid=bulk-paste-text]").value === `+jsString(text)+` && !!document.querySelector("[data-testid=bulk-preview-result]")`))
+	if !kept {
+		t.Fatalf("the refresh emptied Ada's paste box")
+	}
+	errs.check(t, "Ada's tab")
+}

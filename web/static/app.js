@@ -960,3 +960,20 @@
     if (agenda && agenda.matches(":popover-open") && window.htmx) htmx.trigger(agenda, "timer-changed");
   });
 })();
+
+// The paste-in-bulk box holds only what this person pasted, and an aggregate's scaffold is opened
+// by this person alone: a live refresh of the step leaves the box as it is and the scaffold open.
+(function () {
+  "use strict";
+  if (!window.Idiomorph) return;
+  var beforeNode = Idiomorph.defaults.callbacks.beforeNodeMorphed;
+  Idiomorph.defaults.callbacks.beforeNodeMorphed = function (oldNode, newNode) {
+    if (oldNode.id === "bulk-paste") return false;
+    return beforeNode ? beforeNode(oldNode, newNode) : true;
+  };
+  var beforeAttr = Idiomorph.defaults.callbacks.beforeAttributeUpdated;
+  Idiomorph.defaults.callbacks.beforeAttributeUpdated = function (name, node, how) {
+    if (name === "open" && node.matches && node.matches(".scaffold details")) return false;
+    return beforeAttr ? beforeAttr(name, node, how) : true;
+  };
+})();
