@@ -146,13 +146,16 @@ func IsIndexKey(t Table, ix Index, name string) bool {
 	return slices.ContainsFunc(ix.PartitionKey, has) || slices.ContainsFunc(ix.SortKey, has)
 }
 
-// AddIndex adds a global secondary index, or a local one when Local is set, projecting ALL.
+// AddIndex adds a global secondary index, or a local one when Local is set, projecting what
+// Projection says: KEYS_ONLY or ALL; blank is ALL, as changes stored before it was given read.
+// INCLUDE needs its attribute list, which SetIndexProjection sets.
 type AddIndex struct {
 	Table        string         `json:"table"`
 	Name         string         `json:"name"`
 	Local        bool           `json:"local,omitempty"`
 	PartitionKey []KeyAttribute `json:"partition_key,omitempty"`
 	SortKey      []KeyAttribute `json:"sort_key,omitempty"`
+	Projection   string         `json:"projection,omitempty"`
 }
 
 func (AddIndex) Kind() string { return "add_index" }
@@ -175,11 +178,20 @@ func (c AddIndex) Apply(d Design) (Design, error) {
 	case !c.Local && len(t.GSIs) >= MaxGSIs:
 		return d, Invalid("local", "table %s already has %d global secondary indexes, DynamoDB's default quota per table", t.Name, len(t.GSIs))
 	}
+	projection := All
+	if strings.TrimSpace(c.Projection) != "" {
+		if projection, err = parseProjectionType(c.Projection); err != nil {
+			return d, Invalid("projection", "%s", err)
+		}
+		if projection == Include {
+			return d, Invalid("projection", "INCLUDE needs the attributes it projects; add the index with KEYS_ONLY, then choose INCLUDE and its attributes on the index")
+		}
+	}
 	pk, sk, err := IndexKey(t, c.Local, c.PartitionKey, c.SortKey)
 	if err != nil {
 		return d, err
 	}
-	ix := Index{Name: name, PartitionKey: pk, SortKey: sk, Projection: Projection{Type: All}}
+	ix := Index{Name: name, PartitionKey: pk, SortKey: sk, Projection: Projection{Type: projection}}
 	if c.Local {
 		t.LSIs = append(slices.Clip(t.LSIs), ix)
 	} else {

@@ -50,6 +50,14 @@ func TestAddIndex(t *testing.T) {
 					t.Errorf("placed not declared as N: %+v", a)
 				}
 			}},
+		{Name: "GSI projecting its keys only", Change: designer.AddIndex{Table: "Orders", Name: "ByKeys", PartitionKey: keyAttrs("order_id"), Projection: "keys only"},
+			Check: func(t *testing.T, _, after designer.Design) {
+				if got := indexOf(t, after, "Orders", "ByKeys").Projection.Type; got != designer.KeysOnly {
+					t.Errorf("projection %s, want KEYS_ONLY", got)
+				}
+			}},
+		{Name: "INCLUDE needs its attributes", Change: designer.AddIndex{Table: "Orders", Name: "ByIncl", PartitionKey: keyAttrs("order_id"), Projection: "INCLUDE"}, Field: "projection"},
+		{Name: "unknown projection", Change: designer.AddIndex{Table: "Orders", Name: "ByOdd", PartitionKey: keyAttrs("order_id"), Projection: "SOME"}, Field: "projection"},
 		{Name: "blank key type takes the declared type", Change: designer.AddIndex{Table: "Orders", Name: "ByTotalG", PartitionKey: keyAttrs("total")},
 			Check: func(t *testing.T, _, after designer.Design) {
 				if got := indexOf(t, after, "Orders", "ByTotalG").PartitionKey[0].Type; got != designer.N {

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -199,5 +200,44 @@ func TestBrowser_relationshipCountsTakeDecimalsAndUnits(t *testing.T) {
 	md := string(body)
 	if !strings.Contains(md, "1:M (avg 4 per year, max 12 per year)") {
 		t.Fatalf("the requirements document does not carry the counts with their units:\n%s", md)
+	}
+}
+
+// A GSI added through the form projects its keys only unless ALL is chosen, and the form says why.
+func TestBrowser_aNewIndexProjectsKeysOnly(t *testing.T) {
+	base := startBrowserApp(t)
+	created := createOver(t, base, `{"name": "Shop", "tables": [{"name": "Orders", "partition_key": {"name": "order_id", "type": "S"}}]}`)
+	page := base + "/d/" + created.EditToken + "/tables?table=Orders"
+	ctx, _ := newBrowser(t)
+	openAndJoin(t, ctx, page, "Alice")
+	do(t, ctx, "open the table", chromedp.Navigate(page), chromedp.WaitVisible(chromedp.CSS("[data-testid=add-index-form]")))
+	if hint := textOf(t, ctx, "[data-testid=add-index-hint]"); !strings.Contains(hint, "Project only what you query") {
+		t.Fatalf("the index form says %q; want it to say a new index projects only what is queried", hint)
+	}
+	do(t, ctx, "add a GSI as it comes",
+		chromedp.SendKeys(chromedp.CSS("[data-testid=add-index-form] [name=name]"), "ByStatus"),
+		chromedp.SendKeys(chromedp.CSS("[data-testid=add-index-form] [name=partition_key]"), "status:S"),
+		chromedp.Click(chromedp.CSS("[data-testid=add-index]")),
+		chromedp.WaitVisible(chromedp.CSS("#"+elemID("index", "Orders", "ByStatus"))))
+	res, err := http.Get(base + "/api/designs/" + created.EditToken)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var doc struct {
+		Tables []struct {
+			GSIs []struct {
+				Name       string `json:"name"`
+				Projection struct {
+					Type string `json:"type"`
+				} `json:"projection"`
+			} `json:"gsis"`
+		} `json:"tables"`
+	}
+	if err := json.NewDecoder(res.Body).Decode(&doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Tables) != 1 || len(doc.Tables[0].GSIs) != 1 || doc.Tables[0].GSIs[0].Projection.Type != "KEYS_ONLY" {
+		t.Fatalf("the new GSI is %+v; want ByStatus projecting KEYS_ONLY", doc.Tables)
 	}
 }

@@ -134,7 +134,8 @@ func (s *Server) addIndex(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.apply(c, tablesBack(c), designer.AddIndex{Table: name, Name: form.get("name"), Local: form.get("kind") == "lsi", PartitionKey: pk, SortKey: sk},
+	return s.apply(c, tablesBack(c), designer.AddIndex{Table: name, Name: form.get("name"), Local: form.get("kind") == "lsi", PartitionKey: pk, SortKey: sk,
+		Projection: form.get("projection")},
 		reloadTables(name))
 }
 
