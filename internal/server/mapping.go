@@ -244,8 +244,9 @@ func operationView(d *designContext, p designer.Pattern, i int, op designer.Oper
 			v.Cells = append(v.Cells, keyCells(d, p, i, op)...)
 		}
 	}
-	if singleWrite(op) && op.KeyCondition != "" {
-		v.KeyCondition = op.KeyCondition
+	if singleWrite(op) {
+		// The key fields write the key condition; a finding about it links here.
+		v.KeyCondition, v.KeyConditionID = op.KeyCondition, elemID("opf", p.ID, itoa(i), of.KeyCondition.Key)
 	}
 	if d.canEdit() && takesUpdate(op) {
 		v.Builders = append(v.Builders, clauseForm(d, p, i, "update", "Add to the update", designer.UpdateActions))

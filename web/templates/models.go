@@ -591,12 +591,14 @@ type MappingCard struct {
 // OperationView is one mapped operation with its live result. A write shows the key condition
 // its key fields wrote, and the forms that add clauses to its update and condition.
 type OperationView struct {
-	ID           string
-	Cells        []LabeledCell
-	KeyCondition string
-	Builders     []ClauseForm
-	Delete       Button
-	Result       ResultView
+	ID    string
+	Cells []LabeledCell
+	// KeyConditionID, set for a write keyed by its key fields, is the id of the line that shows
+	// the KeyCondition they wrote.
+	KeyCondition, KeyConditionID string
+	Builders                     []ClauseForm
+	Delete                       Button
+	Result                       ResultView
 }
 
 // ClauseForm adds one clause to an operation's update or condition: a choice (SET, REMOVE…, or
