@@ -69,6 +69,11 @@ func TestBrowser_followMeCarriesTheTabTheCardAndTheScroll(t *testing.T) {
 	if open := get(t, projector, "read the projector's URL", chromedp.Evaluate[string](`location.search`)); !strings.Contains(open, "present=1") {
 		t.Fatalf("the projector left presentation mode: %s", open)
 	}
+	// The projector stays live: an edit of pattern 12 reaches its card, which stays open, marked
+	// and in view.
+	changeAs(t, base, created.EditToken, "Bo", "set_pattern_field", `{"id": "ap12", "field": "description", "value": "Record a pay rise"}`)
+	waitUntil(t, projector, "the edit to reach pattern 12's card, still open and marked", el+`.querySelector(".mapping-title").textContent === "Record a pay rise" && `+
+		el+`.open && `+el+`.classList.contains("is-followed") && `+el+`.getBoundingClientRect().top < innerHeight / 4 && `+el+`.getBoundingClientRect().bottom > 0`)
 }
 
 // inView is a JavaScript condition: the element el (an expression) shows in the window.
