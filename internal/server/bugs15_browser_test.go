@@ -241,3 +241,25 @@ func TestBrowser_aNewIndexProjectsKeysOnly(t *testing.T) {
 		t.Fatalf("the new GSI is %+v; want ByStatus projecting KEYS_ONLY", doc.Tables)
 	}
 }
+
+// An index's items left out are named by their key values, as the grid shows them, and the
+// sparse finding names them the same way: never by the design's item ids (i2).
+func TestBrowser_itemsLeftOutOfAnIndexAreNamedByTheirKeys(t *testing.T) {
+	base := startBrowserApp(t)
+	created := createOver(t, base, `{"name": "Shop", "tables": [{"name": "Orders", "partition_key": {"name": "order_id", "type": "S"},
+		"gsis": [{"name": "ByStatus", "partition_key": [{"name": "status", "type": "S"}], "projection": {"type": "KEYS_ONLY"}}],
+		"items": [{"item": {"order_id": {"S": "o-1001"}, "status": {"S": "PAID"}}}, {"item": {"order_id": {"S": "o-1002"}}}]}]}`)
+	page := base + "/d/" + created.EditToken + "/tables?table=Orders"
+	ctx, _ := newBrowser(t)
+	openAndJoin(t, ctx, page, "Alice")
+	do(t, ctx, "open the table", chromedp.Navigate(page), chromedp.WaitReady(chromedp.CSS("[data-testid=index-excluded]")),
+		chromedp.Evaluate[chromedp.Void](`document.querySelector("[data-testid=index-excluded]").open = true`))
+	left := textOf(t, ctx, "[data-testid=index-excluded] li")
+	if !strings.Contains(left, "o-1002") || strings.Contains(left, "i2") {
+		t.Fatalf("the item left out of ByStatus reads %q; want it named by its key o-1002, not its id", left)
+	}
+	finding := textOf(t, ctx, "#aside [data-code=MOD017]")
+	if !strings.Contains(finding, `order_id = "o-1002"`) || strings.Contains(finding, "i2") {
+		t.Fatalf("the sparse finding reads %q; want the item named by its key", finding)
+	}
+}

@@ -549,10 +549,36 @@ func indexGrid(d *designContext, t designer.Table, ix designer.Index, kind strin
 	g.Pager = pager("#"+g.ID, "entries", page, pages, first, first+len(shown)-1, view.Total,
 		func(n int) string { return spot.indexHref(d, ix.Name, n) })
 	g.ExcludedTotal = len(view.Excluded)
-	for _, x := range view.Excluded[:min(len(view.Excluded), indexRowsPerPage)] {
-		g.Excluded = append(g.Excluded, templates.ExcludedView{ItemID: x.ID, Reason: x.Reason})
+	shownOut := view.Excluded[:min(len(view.Excluded), indexRowsPerPage)]
+	keys := make(map[string]string, len(shownOut))
+	for _, x := range shownOut {
+		keys[x.ID] = ""
+	}
+	for i, it := range t.Items {
+		if _, ok := keys[it.ID]; ok {
+			keys[it.ID] = itemKeyText(t, it, i)
+		}
+	}
+	for _, x := range shownOut {
+		g.Excluded = append(g.Excluded, templates.ExcludedView{ItemID: x.ID, Key: keys[x.ID], Reason: x.Reason})
 	}
 	return g
+}
+
+// itemKeyText names a sample item as the grid shows it, by its table key values joined by " · ";
+// an item with none of them by its place among the table's items ("item 3"). Its id (i3) is the
+// design's, not the room's.
+func itemKeyText(t designer.Table, it designer.SampleItem, i int) string {
+	var values []string
+	for _, k := range designer.TableKeyNames(t) {
+		if v, ok := it.Item[k]; ok {
+			values = append(values, designer.FormatCell(v))
+		}
+	}
+	if len(values) == 0 {
+		return "item " + itoa(i+1)
+	}
+	return strings.Join(values, " · ")
 }
 
 func projectionText(p designer.Projection) string {

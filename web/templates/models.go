@@ -556,9 +556,10 @@ type IndexGridRow struct {
 	Size   string
 }
 
-// ExcludedView is an item an index leaves out, and why.
+// ExcludedView is an item an index leaves out, and why. Key is the item as the room knows it, by
+// its table key values; ItemID only marks the row for the page.
 type ExcludedView struct {
-	ItemID, Reason string
+	ItemID, Key, Reason string
 }
 
 // Mapping is the mapping step: each access pattern's operations, run live against the samples.

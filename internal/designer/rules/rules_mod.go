@@ -72,7 +72,23 @@ func itemPath(t designer.Table, it designer.SampleItem, i int) string {
 }
 
 func itemLabel(t designer.Table, it designer.SampleItem, i int) string {
-	return "Item " + itemRowID(it, i) + " of " + t.Name
+	return "Item " + itemKeyWords(t, it, i) + " of " + t.Name
+}
+
+// itemKeyWords names a sample item as the room knows it, by its table key values
+// (`order_id = "o1", placed_at = "2025-04-24"`), in brackets; an item with none of them by its
+// place among the table's items ("number 3"). Its id (i3) is the design's, not the room's.
+func itemKeyWords(t designer.Table, it designer.SampleItem, i int) string {
+	var keys []string
+	for _, k := range designer.TableKeyNames(t) {
+		if v, ok := it.Item[k]; ok {
+			keys = append(keys, k+" = "+keyValueText(v))
+		}
+	}
+	if len(keys) == 0 {
+		return "number " + strconv.Itoa(i+1)
+	}
+	return "(" + strings.Join(keys, ", ") + ")"
 }
 
 // keyUse is one attribute of one key: the table's (index nil) or an index's.
@@ -946,7 +962,7 @@ func mod017SparseTable(t designer.Table, out []Finding) []Finding {
 					ids = append(ids, strconv.Itoa(len(left)-3)+" more")
 					break
 				}
-				ids = append(ids, itemRowID(t.Items[i], i))
+				ids = append(ids, itemKeyWords(t, t.Items[i], i))
 			}
 			first := t.Items[left[0]]
 			var missing []string
@@ -955,9 +971,12 @@ func mod017SparseTable(t designer.Table, out []Finding) []Finding {
 					missing = append(missing, k.Name)
 				}
 			}
+			which := "the first"
+			if len(left) == 1 {
+				which = "it"
+			}
 			f.Message = m.label(t) + " is not marked sparse, but it leaves out item" + plural(len(left)) + " " + designer.ListAnd(ids) +
-				" (" + itemRowID(first, left[0]) + " has no " + designer.ListOr(missing) +
-				"); mark it sparse and say why, or give those items its key attributes"
+				"; " + which + " has no " + designer.ListOr(missing) + "; mark the index sparse and say why, or give those items its key attributes"
 		default:
 			continue
 		}

@@ -248,7 +248,7 @@ func TestValidate_modelRules(t *testing.T) {
 
 		// MOD006
 		{name: "MOD006 fires for a missing sort key", edit: func(d *designer.Design) { delete(item(d, "i2"), "order_key") },
-			want: []string{"MOD006 error tables/Orders/items/i2/order_key"}, inText: "Item i2 of Orders lacks order_key, the sort key of Orders"},
+			want: []string{"MOD006 error tables/Orders/items/i2/order_key"}, inText: `Item (customer_id = "c1") of Orders lacks order_key, the sort key of Orders`},
 		{name: "MOD006 fires for a partition key of the wrong type", edit: func(d *designer.Design) { item(d, "i3")["customer_id"] = designer.Num("1") },
 			want: []string{"MOD006 error tables/Orders/items/i3/customer_id"}, inText: "holds customer_id as N, but it is the partition key of Orders of type S"},
 		{name: "MOD006 fires for an empty table key", edit: func(d *designer.Design) { item(d, "i1")["customer_id"] = designer.Str("") },
@@ -268,7 +268,7 @@ func TestValidate_modelRules(t *testing.T) {
 
 		// MOD007
 		{name: "MOD007 warns over 100 KB", edit: func(d *designer.Design) { item(d, "i2")["note"] = designer.Str(strings.Repeat("x", 102400)) },
-			want: []string{"MOD007 warning tables/Orders/items/i2"}, inText: "Item i2 of Orders is 102,"},
+			want: []string{"MOD007 warning tables/Orders/items/i2"}, inText: `Item (customer_id = "c1", order_key = "ORDER#2025-01-04") of Orders is 102,`},
 		{name: "MOD007 refuses over 400 KB", edit: func(d *designer.Design) { item(d, "i2")["note"] = designer.Str(strings.Repeat("x", 409600)) },
 			want: []string{"MOD007 error tables/Orders/items/i2"}, inText: "DynamoDB refuses items over 400 KB"},
 		{name: "MOD007 accepts exactly 100 KB", edit: func(d *designer.Design) {
@@ -304,7 +304,7 @@ func TestValidate_modelRules(t *testing.T) {
 		// MOD009
 		{name: "MOD009 fires for a GSI key of another type", edit: func(d *designer.Design) { item(d, "i2")["status"] = designer.Num("1") },
 			want:   []string{"MOD009 error tables/Orders/items/i2/status"},
-			inText: "Item i2 of Orders holds status as N, but GSI OrdersByStatus on Orders declares it S; DynamoDB refuses the whole write"},
+			inText: `Item (customer_id = "c1", order_key = "ORDER#2025-01-04") of Orders holds status as N, but GSI OrdersByStatus on Orders declares it S; DynamoDB refuses the whole write`},
 		{name: "MOD009 fires for an LSI key of another type", edit: func(d *designer.Design) { item(d, "i3")["total"] = designer.Str("120") },
 			want: []string{"MOD009 error tables/Orders/items/i3/total"}},
 		{name: "MOD009 leaves a table key to MOD006", edit: func(d *designer.Design) {
@@ -371,7 +371,7 @@ func TestValidate_modelRules(t *testing.T) {
 		// MOD014
 		{name: "MOD014 fires for a sort key outside the taxonomy", edit: func(d *designer.Design) { item(d, "i2")["order_key"] = designer.Str("INVOICE#1") },
 			want:   []string{"MOD014 warning tables/Orders/items/i2/order_key"},
-			inText: `Item i2 of Orders has sort key "INVOICE#1", which matches none of the SK taxonomy (PROFILE, ORDER#{created_at})`},
+			inText: `Item (customer_id = "c1", order_key = "INVOICE#1") of Orders has sort key "INVOICE#1", which matches none of the SK taxonomy (PROFILE, ORDER#{created_at})`},
 		{name: "MOD014 is silent without templates", edit: func(d *designer.Design) {
 			orders(d).EntityTypes = []designer.EntityType{{Entity: "Order"}}
 			item(d, "i2")["order_key"] = designer.Str("INVOICE#1")
@@ -414,7 +414,7 @@ func TestValidate_modelRules(t *testing.T) {
 			}
 		}, want: []string{"MOD017 warning tables/Orders/indexes/OrdersByStatus/sparse"}, inText: "is marked sparse, but every sample item has its key attributes"},
 		{name: "MOD017 fires for an index that leaves items out unmarked", edit: func(d *designer.Design) { orders(d).LSIs[0].Sparse = false },
-			want: []string{"MOD017 warning tables/Orders/indexes/OrdersByTotal/sparse"}, inText: "LSI OrdersByTotal on Orders is not marked sparse, but it leaves out items i1 and i4 (i1 has no total"},
+			want: []string{"MOD017 warning tables/Orders/indexes/OrdersByTotal/sparse"}, inText: `LSI OrdersByTotal on Orders is not marked sparse, but it leaves out items (customer_id = "c1", order_key = "PROFILE") and (customer_id = "c2", order_key = "PROFILE"); the first has no total`},
 		{name: "MOD017 does not count items refused for a wrong key type as sparse", edit: func(d *designer.Design) {
 			orders(d).GSIs[0].Sparse = false
 			for _, id := range []string{"i1", "i4"} {
