@@ -337,3 +337,28 @@ func TestScaffoldFor_otherDecisions(t *testing.T) {
 			PartitionKey: designer.KeyAttribute{Name: "id", Type: "M"}}}}, Field: "tables/0/partition_key"},
 	})
 }
+
+// FuzzParseBulk checks that ParseBulk never panics and that the change it returns, when it adds
+// anything, is one the design takes: every row it kept was checked as the change applies it.
+// The same holds for FromKeyEntities over the same text as a key entities list.
+func FuzzParseBulk(f *testing.F) {
+	for _, seed := range []string{shopPaste, "", "Entity\n", "| # | Description |\n|---|---|\n| 1 | a \\| b |\n",
+		"From\tTo\nA\tB\n", "Customer (1:M) Orders, Order has many Lines; Tag M:M Post", "Entity\tAttribute\nX\ta:S, b:N, c (BOOL)\n"} {
+		f.Add(seed)
+	}
+	hr := designertest.HRDesign(f)
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, d := range []designer.Design{hr, blankDesign(t, text)} {
+			if c := designer.ParseBulk(text, d).Change; len(c.Entities)+len(c.Relationships)+len(c.Patterns) > 0 {
+				if _, err := c.Apply(d); err != nil {
+					t.Fatalf("ParseBulk(%q) gave a change the design refuses: %v", text, err)
+				}
+			}
+			if c := designer.FromKeyEntities(d); len(c.Entities)+len(c.Relationships) > 0 {
+				if _, err := c.Apply(d); err != nil {
+					t.Fatalf("FromKeyEntities(%q) gave a change the design refuses: %v", d.Overview.KeyEntities, err)
+				}
+			}
+		}
+	})
+}
