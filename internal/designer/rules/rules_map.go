@@ -208,6 +208,9 @@ func map002KeyedOperations(v *validation, out []Finding) []Finding {
 		}
 		terms, err := dynamo.ParseKeyCondition(o.op.KeyCondition, o.op.Names)
 		switch {
+		case strings.TrimSpace(o.op.KeyCondition) == "" && (o.op.Op == "PutItem" || o.op.Op == "UpdateItem" || o.op.Op == "DeleteItem"):
+			// Their Mapping card gives the key one field per key attribute.
+			f.Message = o.label() + " gives no key; fill in its key fields: " + designer.ListAnd(keys) + ", " + keyList
 		case strings.TrimSpace(o.op.KeyCondition) == "":
 			f.Message = o.label() + " gives no key; write " + keyList + " with =, as in " + equalityExample(keys)
 		case err != nil:

@@ -87,6 +87,11 @@ func TestValidate_mappingRules(t *testing.T) {
 		{name: "MAP002 fires for a GetItem without a key", code: "MAP002",
 			edit: func(d *designer.Design) { opOf(d, 5, 0).KeyCondition = "" },
 			want: []string{"MAP002 error access_patterns/5/mapping/operations/0/key_condition"}, inText: "gives no key; write Department's primary key (dept_no, record_key) with =, as in dept_no = :dept_no AND record_key = :record_key"},
+		{name: "MAP002 asks an UpdateItem without a key for its key fields", code: "MAP002",
+			edit: func(d *designer.Design) {
+				*opOf(d, 5, 0) = designer.Operation{Op: "UpdateItem", Table: "Department", Update: "REMOVE manager_name"}
+			},
+			want: []string{"MAP002 error access_patterns/5/mapping/operations/0/key_condition"}, inText: "gives no key; fill in its key fields: dept_no and record_key, Department's primary key"},
 		{name: "MAP002 fires for a transaction action without its full key", code: "MAP002",
 			edit: func(d *designer.Design) { opOf(d, 11, 2).KeyCondition = "emp_no = :emp_no" },
 			want: []string{"MAP002 error access_patterns/11/mapping/operations/2/key_condition"}, inText: "operation 3, TransactWriteItems on table SalaryHistory"},
