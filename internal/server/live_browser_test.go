@@ -123,9 +123,19 @@ func TestBrowser_followMeAndPresent(t *testing.T) {
 	}
 	do(t, alice, "lead", chromedp.Click(chromedp.CSS("[data-testid=follow-me]")))
 	waitUntil(t, bob, "Bob to see that he follows Alice", `!document.getElementById("follow-state").hidden && document.querySelector("#follow-state .follow-text").textContent === "Following Alice"`)
+	// Bob is typing when Alice moves on: he stays until he leaves the field and it is saved.
+	const domain = "[data-testid=field-overview-domain] textarea"
+	do(t, bob, "start typing the domain", chromedp.Focus(chromedp.CSS(domain)), chromedp.KeyEvent("Online shop"))
 	do(t, alice, "open the tables step", chromedp.Click(chromedp.CSS("[data-testid=step-tables]")))
-	for name, ctx := range map[string]context.Context{"Bob": bob, "the projector": projector} {
-		waitForPath(t, ctx, name+" to follow to the tables step", "/tables")
+	waitForPath(t, projector, "the projector to follow to the tables step", "/tables")
+	time.Sleep(300 * time.Millisecond)
+	if got := get(t, bob, "read Bob's field", chromedp.Evaluate[string](`location.pathname + " " + document.activeElement.value`)); strings.Contains(got, "/tables") || !strings.HasSuffix(got, "Online shop") {
+		t.Fatalf("Bob was typing, yet his page is at %q", got)
+	}
+	do(t, bob, "leave the field", chromedp.KeyEvent(kb.Tab))
+	waitForPath(t, bob, "Bob to follow to the tables step once his text is saved", "/tables")
+	if html := get(t, bob, "read the overview", chromedp.Evaluate[string](`fetch(location.pathname.replace(/\/tables$/, "")).then(r => r.text())`, chromedp.EvalAwaitPromise)); !strings.Contains(html, "Online shop") {
+		t.Fatal("Bob's text was lost when he followed")
 	}
 	if !strings.Contains(get(t, projector, "read the projector URL", chromedp.Location()), "present=1") {
 		t.Fatal("the projector left presentation mode when it followed")

@@ -627,10 +627,26 @@
   // The follower's side. A place is applied again for a moment after it arrives, as the cards it
   // opens load and push what is below them down.
   var placing = null, placeUntil = 0, followedID = "";
+  // A follower typing in a field is not moved while the text is unsaved: the place waits until
+  // the field is left and its save has answered, then the newest one is followed.
+  var deferred = null;
+  function typing() {
+    var el = document.activeElement;
+    return !!el && (el.tagName === "INPUT" || el.tagName === "TEXTAREA") && el.value !== el.defaultValue;
+  }
+  function followLater() {
+    if (deferred === null) return;
+    if (typing() || inflight > 0) { setTimeout(followLater, 200); return; }
+    var data = deferred;
+    deferred = null;
+    follow(data);
+  }
+  document.addEventListener("focusout", function () { if (deferred !== null) setTimeout(followLater, 200); });
   function follow(data) {
     var f = {};
     try { f = JSON.parse(data); } catch (e) { return; }
     if (leading() || !following() || !/^[a-z]+$/.test(f.step || "")) return;
+    if (typing()) { deferred = data; return; }
     var to = typeof f.view === "string" && /^(\/[a-z]+)?(\?.*)?$/.test(f.view) ? f.view : "";
     if (!to) {
       // Only the step is known yet: the rest follows when the leader's page says where it is.
