@@ -263,3 +263,37 @@ func TestBrowser_itemsLeftOutOfAnIndexAreNamedByTheirKeys(t *testing.T) {
 		t.Fatalf("the sparse finding reads %q; want the item named by its key", finding)
 	}
 }
+
+// A history diff names what changed in words a person knows ("operation 1, value :c"), not by
+// the design's paths (mapping.operations[0].values.:c).
+func TestBrowser_historyDiffNamesFieldsInWords(t *testing.T) {
+	base := startBrowserApp(t)
+	doc := func(value string) string {
+		return `{"name": "Shop", "tables": [{"name": "Orders", "partition_key": {"name": "order_id", "type": "S"}}],
+			"access_patterns": [{"id": "ap1", "number": 1, "description": "Get an order", "type": "read",
+			"mapping": {"operations": [{"op": "GetItem", "table": "Orders", "key_condition": "order_id = :c", "values": {":c": {"S": "` + value + `"}}}]}}]}`
+	}
+	created := createOver(t, base, doc("o-1"))
+	req, err := http.NewRequest(http.MethodPut, base+"/api/designs/"+created.EditToken, strings.NewReader(doc("o-2")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("If-Match", "1")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("PUT: %d", res.StatusCode)
+	}
+	ctx, _ := newBrowser(t)
+	page := base + "/d/" + created.EditToken + "/history/diff?from=1&to=2"
+	openAndJoin(t, ctx, page, "Alice")
+	do(t, ctx, "open the diff", chromedp.Navigate(page), chromedp.WaitVisible(chromedp.CSS("[data-testid=diff-field]")))
+	field := textOf(t, ctx, "[data-testid=diff-field] th")
+	if field != "operation 1, value :c" {
+		t.Fatalf("the diff names the changed field %q; want \"operation 1, value :c\"", field)
+	}
+}

@@ -462,7 +462,12 @@ func diffSections(diffs []designer.Difference) []templates.DiffSection {
 		case designer.DiffRemoved:
 			sub.Brief = df.Old
 		default:
-			sub.Fields = append(sub.Fields, templates.DiffField{Name: df.Field, Old: df.Old, New: df.New})
+			name := df.Field
+			if df.Section != "Sample items" {
+				// An item's fields are its attribute names, shown as they are; others in words.
+				name = designer.FieldWords(df.Field)
+			}
+			sub.Fields = append(sub.Fields, templates.DiffField{Name: name, Old: df.Old, New: df.New})
 		}
 	}
 	return out
