@@ -400,14 +400,25 @@ func tableParts(c echo.Context, since int64) stepParts {
 			return nil, false
 		}
 		// The index grids the page shows that the change left as they were are not sent again.
-		then := *d
-		then.Record.Design, then.Record.Revision = before, since
-		var parts []fragment
-		drawn := indexGrids(&then, was, spot)
-		for i, g := range indexGrids(d, t, spot) {
-			if i < len(drawn) && reflect.DeepEqual(g, drawn[i]) {
-				continue
+		// A page one revision behind, as a page in the room is, is told them from the two index
+		// views, as the edit's own answer is; a page further behind compares the grids drawn.
+		var changed []templates.IndexGrid
+		told := false
+		if since == d.Record.Revision-1 {
+			changed, told = changedIndexGrids(d, t, id, spot)
+		}
+		if !told {
+			then := *d
+			then.Record.Design, then.Record.Revision = before, since
+			drawn := indexGrids(&then, was, spot)
+			for i, g := range indexGrids(d, t, spot) {
+				if i >= len(drawn) || !reflect.DeepEqual(g, drawn[i]) {
+					changed = append(changed, g)
+				}
 			}
+		}
+		var parts []fragment
+		for _, g := range changed {
 			g.OOB = true
 			parts = append(parts, fragment{g.ID, templates.IndexGridView(g)})
 		}

@@ -747,8 +747,9 @@ func itemCellPart(spot tablesSpot, table, id, attr, value string) part {
 
 // changedIndexGrids is the grids of table t's indexes, as spot pages them, that the edit of item
 // id's cell that made the design's revision changed: those whose page shows the item before or
-// after the edit, lists it as left out, or whose entries or left-out items it made more or fewer.
-// An item cell edit moves at most that item, so no other grid can differ. ok is false when that
+// after the edit, lists it as left out, whose page it moved past (every entry on it then shifts by
+// one), or whose entries or left-out items it made more or fewer. An item cell edit moves at most
+// that item, so no other grid can differ. ok is false when that
 // cannot be told: the revision before is no longer held, or the table's indexes differ from it.
 //
 // Sending the grids unchanged again would cost the answer as much as the rest of it on a table of
@@ -777,14 +778,44 @@ func changedIndexGrids(d *designContext, t designer.Table, id string, spot table
 			if spot.index == ix.Name {
 				page = max(1, spot.indexPage)
 			}
-			if then.Total == now.Total && len(then.Excluded) == len(now.Excluded) &&
-				!showsItem(then, page, id) && !showsItem(now, page, id) {
+			if then.Total == now.Total && len(then.Excluded) == len(now.Excluded) && !pageChanges(then, now, page, id) {
 				continue
 			}
 			grids = append(grids, indexGrid(d, t, ix, group.kind, group.lsi, spot))
 		}
 	}
 	return grids, true
+}
+
+// pageChanges reports whether the edit of item id, which took an index's view from then to now
+// (with as many entries and left-out items in both), changed what the grid shows at page: the
+// item's entry (or its left-out line) is on that page and differs, the item moved onto or off the
+// page, or it moved past the page, shifting every entry on it by one.
+func pageChanges(then, now dynamo.IndexView, page int, id string) bool {
+	at := func(v dynamo.IndexView) int {
+		return slices.IndexFunc(v.Rows, func(r dynamo.IndexRow) bool { return r.ID == id })
+	}
+	out := func(v dynamo.IndexView) int {
+		return slices.IndexFunc(v.Excluded, func(x dynamo.Excluded) bool { return x.ID == id })
+	}
+	from, to := at(then), at(now)
+	switch {
+	case from >= 0 && from == to && reflect.DeepEqual(then.Rows[from], now.Rows[to]):
+		return false // its entry is as it was, where it was
+	case from < 0 && to < 0:
+		if i, j := out(then), out(now); i == j && (i < 0 || reflect.DeepEqual(then.Excluded[i], now.Excluded[j])) {
+			return false // left out as it was
+		}
+	}
+	if showsItem(then, page, id) || showsItem(now, page, id) {
+		return true
+	}
+	if from < 0 || to < 0 {
+		return false
+	}
+	pages := max(1, (now.Total+indexRowsPerPage-1)/indexRowsPerPage)
+	first := (clampPage(page, pages) - 1) * indexRowsPerPage
+	return min(from, to) < first && max(from, to) >= first+indexRowsPerPage
 }
 
 // showsItem reports whether an index grid at page (clamped as indexGrid clamps it) shows item id

@@ -154,6 +154,29 @@ func TestTables_cellEditAnswersWithTheIndexGridsItChanged(t *testing.T) {
 	if body := edit(last, "status", "Z"); !strings.Contains(body, grid) || strings.Contains(body, `data-item="`+last+`" data-testid="index-row"`) {
 		t.Errorf("an item moved off the index's first page is still in the grid sent")
 	}
+	// Someone looks at the index's second page; an item moves from the first page past the
+	// second, so every entry of the second page shifts by one although the item is on it neither
+	// before nor after.
+	big := a.createJSON(tableDesign(200, 1)) // three pages of index entries
+	bigBase := "/d/" + big.EditToken
+	if page := a.request(http.MethodGet, bigBase+"/tables?table=Orders&index=ByStatus0&ipage=2", "", nil); page.Code != http.StatusOK {
+		t.Fatalf("tables page: %d", page.Code)
+	}
+	rec = a.request(http.MethodGet, "/api/designs/"+big.ViewToken+"/tables/Orders/indexes/ByStatus0/items", "", nil)
+	if err := json.Unmarshal(rec.Body.Bytes(), &index); err != nil || len(index.Items) <= 2*indexRowsPerPage {
+		t.Fatalf("index items: %d entries (%v), want more than two pages", len(index.Items), err)
+	}
+	moved := id(0)
+	page2 := a.request(http.MethodPost, bigBase+"/items/cell", formType,
+		strings.NewReader(form("table", "Orders", "id", moved, "attribute", "status", "value", "Z")),
+		"HX-Request", "true", "HX-Current-URL", "http://example.test"+bigBase+"/tables?table=Orders&index=ByStatus0&ipage=2")
+	body := page2.Body.String()
+	if page2.Code != http.StatusOK || !strings.Contains(body, grid) || strings.Contains(body, `data-item="`+moved+`" data-testid="index-row"`) {
+		t.Errorf("an item that moved past the index page shown did not send that page's grid, shifted: %d %.300s", page2.Code, body)
+	}
+	if shifted := id(indexRowsPerPage + 1); !strings.Contains(body, `data-item="`+shifted+`" data-testid="index-row"`) {
+		t.Errorf("the second page sent does not start one entry later (no %s)", shifted)
+	}
 }
 
 // BenchmarkItemCellEdit1000x5 is one cell edit on a table of 1,000 items with 5 GSIs, handled the
