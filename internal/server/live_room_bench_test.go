@@ -382,10 +382,35 @@ func join(tb testing.TB, n int, url func(int) string, settle time.Duration) (too
 // connection per stream that never reads, so nearly all that is counted is the server's. Its
 // anchor is BenchmarkIdleStreams500_bare.
 func BenchmarkIdleStreams500(b *testing.B) {
-	const n = 500
 	srv, url := liveServer(b, Options{KeepAlive: time.Hour, MaxStreamsPerClient: -1})
 	created := createOver(b, url, `{"example": "hr-employees"}`)
-	host := strings.TrimPrefix(url, "http://")
+	idleStreams(b, strings.TrimPrefix(url, "http://"), func(i, j int) string {
+		return fmt.Sprintf("/d/%s/events?step=overview&tab=idle%04d%016d", created.ViewToken, i, j)
+	}, func() int64 { return int64(srv.hub.connections()) })
+}
+
+// BenchmarkIdleStreams500_bare is BenchmarkIdleStreams500's anchor: the same 500 idle connections
+// held by a bare Go SSE handler on net/http (headers, one flush, then it waits for the client to
+// go), measured the same way in the same run.
+func BenchmarkIdleStreams500_bare(b *testing.B) {
+	var open atomic.Int64
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(http.StatusOK)
+		http.NewResponseController(w).Flush()
+		open.Add(1)
+		defer open.Add(-1)
+		<-r.Context().Done()
+	}))
+	b.Cleanup(ts.Close)
+	idleStreams(b, strings.TrimPrefix(ts.URL, "http://"), func(int, int) string { return "/events" }, open.Load)
+}
+
+// idleStreams opens 500 connections to host, each asking for the stream at path(i, j) (i the
+// benchmark's round, j the connection) and never reading, waits until open counts them all and
+// they have settled, and reports the heap and stacks each one added.
+func idleStreams(b *testing.B, host string, path func(i, j int) string, open func() int64) {
+	const n = 500
 	var perStream, stacks float64
 	for i := 0; b.Loop(); i++ {
 		var before, after runtime.MemStats
@@ -397,10 +422,10 @@ func BenchmarkIdleStreams500(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			fmt.Fprintf(conn, "GET /d/%s/events?step=overview&tab=idle%04d%016d HTTP/1.1\r\nHost: %s\r\n\r\n", created.ViewToken, i, j, host)
+			fmt.Fprintf(conn, "GET %s HTTP/1.1\r\nHost: %s\r\n\r\n", path(i, j), host)
 			conns[j] = conn
 		}
-		for srv.hub.connections() < n {
+		for open() < n {
 			time.Sleep(time.Millisecond)
 		}
 		time.Sleep(2 * presenceEvery) // presence written and settled
@@ -411,56 +436,7 @@ func BenchmarkIdleStreams500(b *testing.B) {
 		for _, c := range conns {
 			c.Close()
 		}
-		for srv.hub.connections() > 0 {
-			time.Sleep(time.Millisecond)
-		}
-	}
-	b.ReportMetric(perStream/float64(b.N)/1024, "KiB/stream")
-	b.ReportMetric(stacks/float64(b.N)/1024, "stack-KiB/stream")
-}
-
-// BenchmarkIdleStreams500_bare is BenchmarkIdleStreams500's anchor: the same 500 idle connections
-// held by a bare Go SSE handler on net/http (headers, one flush, then it waits for the client to
-// go), measured the same way in the same run.
-func BenchmarkIdleStreams500_bare(b *testing.B) {
-	const n = 500
-	var open atomic.Int64
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/event-stream")
-		w.WriteHeader(http.StatusOK)
-		http.NewResponseController(w).Flush()
-		open.Add(1)
-		defer open.Add(-1)
-		<-r.Context().Done()
-	}))
-	b.Cleanup(ts.Close)
-	host := strings.TrimPrefix(ts.URL, "http://")
-	var perStream, stacks float64
-	for b.Loop() {
-		var before, after runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&before)
-		conns := make([]net.Conn, n)
-		for j := range conns {
-			conn, err := net.Dial("tcp", host)
-			if err != nil {
-				b.Fatal(err)
-			}
-			fmt.Fprintf(conn, "GET /events HTTP/1.1\r\nHost: %s\r\n\r\n", host)
-			conns[j] = conn
-		}
-		for open.Load() < n {
-			time.Sleep(time.Millisecond)
-		}
-		time.Sleep(2 * presenceEvery)
-		runtime.GC()
-		runtime.ReadMemStats(&after)
-		perStream += float64(after.HeapInuse+after.StackInuse-before.HeapInuse-before.StackInuse) / n
-		stacks += float64(after.StackInuse-before.StackInuse) / n
-		for _, c := range conns {
-			c.Close()
-		}
-		for open.Load() > 0 {
+		for open() > 0 {
 			time.Sleep(time.Millisecond)
 		}
 	}
