@@ -147,14 +147,14 @@ func TestLoad(t *testing.T) {
 	// (2) Validation, and (3) the big steps.
 	big := a.create(t, designertest.Large(bigSize))
 	rep.note("big design %+v: %s of design-json", bigSize, kb(big.bytes))
-	cold := a.coldValidation(t, ctx, big, 6, 60*time.Second)
+	cold := a.coldValidation(t, ctx, big, 20, 60*time.Second)
 	warm := repeat(t, 20, 20*time.Second, func(int) error {
 		_, err := a.get(ctx, "/api/designs/"+big.view+"/validation")
 		return err
 	})
 	rep.add("GET /validation, 10,000 items/500 patterns/100 GSIs, cold after an edit", cold.both(), "bare commit p50 (p99)", commit.wall.both(), cold.median()/commit.wall.median(), "≤ 50 ms")
 	doubled := a.create(t, designertest.Large(doubledSize))
-	coldDoubled := a.coldValidation(t, ctx, doubled, 6, 60*time.Second)
+	coldDoubled := a.coldValidation(t, ctx, doubled, 20, 60*time.Second)
 	rep.add("GET /validation cold, the design doubled (20,000 items/1,000 patterns/200 GSIs)", coldDoubled.both(), "the same at 10,000 items", cold.both(), coldDoubled.median()/cold.median(), "≤ 2.2×")
 	rep.add("GET /validation, same design, nothing changed", warm.both(), "bare commit p50 (p99)", commit.wall.both(), warm.median()/commit.wall.median(), "≤ 1 ms")
 
