@@ -60,6 +60,13 @@ func startBrowserApp(t *testing.T) string {
 // newBrowser starts Chromium for one test and returns its first tab and the tab's error log.
 func newBrowser(t *testing.T) (context.Context, *pageErrors) {
 	t.Helper()
+	return newBrowserWithin(t, browserTestTimeout)
+}
+
+// newBrowserWithin is newBrowser for a test that walks further than most: the browser lives for
+// limit, not browserTestTimeout.
+func newBrowserWithin(t *testing.T, limit time.Duration) (context.Context, *pageErrors) {
+	t.Helper()
 	execPath := chromiumPath(t)
 
 	profile, err := os.MkdirTemp("", "dynaloom-chromium-")
@@ -78,7 +85,7 @@ func newBrowser(t *testing.T) (context.Context, *pageErrors) {
 		t.Logf("could not remove the browser profile %s", profile)
 	})
 
-	ctx, cancel := context.WithTimeout(t.Context(), browserTestTimeout)
+	ctx, cancel := context.WithTimeout(t.Context(), limit)
 	t.Cleanup(cancel)
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(execPath),
