@@ -89,8 +89,23 @@ func errorResult(d designer.Design, op designer.Operation, err error) OperationR
 		if t, _, ok := d.TableByName(op.Table); ok && out.Hint == "" && ee.Message == "The provided key element does not match the schema" {
 			out.Hint = keyHint(TableKeyAttrs(t))
 		}
+		if h := undefinedHint(ee.Message); h != "" {
+			out.Hint = h // more to the point than a hint for the whole expression
+		}
 	}
 	return out
+}
+
+// undefinedHint puts DynamoDB's refusal of a placeholder that nothing defines in the room's words:
+// a value (:x) the operation's values do not give, or a name (#x) it does not name.
+func undefinedHint(msg string) string {
+	if _, v, ok := strings.Cut(msg, "An expression attribute value used in expression is not defined; attribute value: "); ok {
+		return "The operation uses " + v + " but gives it no value: add " + v + "=… to its values (a key field writes its value there too)."
+	}
+	if _, n, ok := strings.Cut(msg, "An expression attribute name used in the document path is not defined; attribute name: "); ok {
+		return "The operation uses " + n + " but does not say which attribute it stands for: write the attribute's name instead, or name " + n + "."
+	}
+	return ""
 }
 
 func runOperation(d designer.Design, op designer.Operation, c *Cache) (readResult, error) {

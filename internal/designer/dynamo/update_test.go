@@ -163,6 +163,12 @@ func TestRunOperation_writeErrorsSpeakTheRoomsLanguage(t *testing.T) {
 		{"an index key of another type", designer.Operation{Op: "UpdateItem", Table: "Orders", KeyCondition: "pk = :pk AND sk = :sk", Update: "ADD #s :n",
 			Names: map[string]string{"#s": "status"}, Values: vals(":pk", designer.Str("C#1"), ":sk", designer.Str("ORDER#001"), ":n", designer.Num("1"))},
 			"status is a key of the index ByStatus, which takes a string; this write gives it a number.", "Type mismatch for Index Key status Expected: S Actual: N IndexName: ByStatus"},
+		{"a put whose key value was replaced", designer.Operation{Op: "PutItem", Table: "Orders", KeyCondition: "pk = :pk AND sk = :sk",
+			Values: vals(":sk", designer.Str("ORDER#001"), ":status", designer.Str("X"))},
+			"The operation uses :pk but gives it no value: add :pk=…", "An expression attribute value used in expression is not defined; attribute value: :pk"},
+		{"an update with an unnamed name", designer.Operation{Op: "UpdateItem", Table: "Orders", KeyCondition: "pk = :pk AND sk = :sk", Update: "SET #x = :a",
+			Values: vals(":pk", designer.Str("C#1"), ":sk", designer.Str("ORDER#001"), ":a", designer.Str("x"))},
+			"does not say which attribute it stands for", "attribute name: #x"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
