@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -101,4 +102,31 @@ func waitAcross(t *testing.T, ctx context.Context, what, js string) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	t.Fatalf("wait for %s: not so within %s", what, stepTimeout)
+}
+
+// The projector follows the facilitator through every step of the method, in presentation mode,
+// and stays live on each: a change made meanwhile by someone else (the design's name) reaches it
+// without a reload.
+func TestBrowser_projectorFollowsThroughEveryStepAndStaysLive(t *testing.T) {
+	base := startBrowserApp(t)
+	alice, _ := newBrowser(t)
+	created := createOver(t, base, `{"example": "hr-employees"}`)
+	edit, view := base+"/d/"+created.EditToken, base+"/d/"+created.ViewToken
+	openAndJoin(t, alice, edit, "Alice")
+	projector, _ := newIsolatedTab(t, alice)
+	do(t, projector, "open the projector window at 1920×1080",
+		chromedp.EmulateViewport(1920, 1080),
+		chromedp.Navigate(view+"?present=1"),
+		chromedp.WaitVisible(chromedp.CSS("#live.presenting")),
+	)
+	waitUntil(t, projector, "the projector to see Alice", `!!document.querySelector("[data-testid=presence-chip][data-name=Alice]")`)
+	do(t, alice, "lead", chromedp.Click(chromedp.CSS("[data-testid=follow-me]")))
+	for i, st := range steps[1:] {
+		do(t, alice, "open "+st.label, chromedp.Click(chromedp.CSS("[data-testid=step-"+st.id+"]")))
+		waitForPath(t, projector, "the projector to follow to "+st.label, st.path)
+		name := fmt.Sprintf("HR employees, seen on %s (%d)", st.label, i)
+		changeAs(t, base, created.EditToken, "Bo", "set_name", `{"name": `+jsString(name)+`}`)
+		waitAcross(t, projector, "Bo's new name on the projector at "+st.label, `document.querySelector("[data-testid=design-title]").textContent.trim() === `+jsString(name)+
+			` && location.pathname.endsWith(`+jsString(st.path)+`) && new URL(location.href).searchParams.get("present") === "1"`)
+	}
 }

@@ -50,7 +50,7 @@ func TestHome_listsTheHRExampleAndCreatesADesign(t *testing.T) {
 	}
 	edit := a.createFromHome("Payments")
 	page := a.request(http.MethodGet, edit, "", nil).Body.String()
-	if !strings.Contains(page, `data-testid="design-title">Payments<`) {
+	if !strings.Contains(page, `data-testid="design-title" hx-swap-oob="true">Payments<`) {
 		t.Fatal("workspace does not show the design name")
 	}
 	if !strings.Contains(page, `value="http://example.com`+edit+`"`) {
