@@ -92,9 +92,7 @@ func BenchmarkLive50Participants(b *testing.B) {
 			}
 		}(arrivals[i])
 	}
-	for srv.hub.connections() < participants {
-		time.Sleep(time.Millisecond)
-	}
+	waitStreams(b, srv, participants)
 	var after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&after)
@@ -215,9 +213,7 @@ func TestLive_holds500IdleStreams(t *testing.T) {
 	for i := range streams {
 		streams[i] = openStream(t, url+"/api/designs/"+created.ViewToken+"/events")
 	}
-	for srv.hub.connections() < n {
-		time.Sleep(time.Millisecond)
-	}
+	waitStreams(t, srv, n)
 	var after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&after)
@@ -248,5 +244,18 @@ func TestLive_holds500IdleStreams(t *testing.T) {
 	wg.Wait()
 	if got := srv.hub.connections(); got != n {
 		t.Fatalf("%d streams open after the change, want %d", got, n)
+	}
+}
+
+// waitStreams waits until the hub holds at least n streams, and fails, saying how many it holds,
+// if that takes more than 30 seconds (a stream that never arrives would otherwise hang the test).
+func waitStreams(tb testing.TB, srv *Server, n int) {
+	tb.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for srv.hub.connections() < n {
+		if time.Now().After(deadline) {
+			tb.Fatalf("the hub holds %d streams after 30 s, want %d", srv.hub.connections(), n)
+		}
+		time.Sleep(time.Millisecond)
 	}
 }

@@ -270,9 +270,7 @@ func TestLive_stalledReaderGetsReloadAndStaysConnected(t *testing.T) {
 	srv, url := liveServer(t, Options{})
 	created := createOver(t, url, `{"example": "hr-employees"}`)
 	stream := openStream(t, url+"/api/designs/"+created.ViewToken+"/events")
-	for srv.hub.connections() < 1 {
-		time.Sleep(time.Millisecond)
-	}
+	waitStreams(t, srv, 1)
 	var (
 		id  string
 		sub *subscriber
