@@ -377,8 +377,9 @@ func TestImport_sharedFixtures(t *testing.T) {
 				t.Errorf("pattern %d type %q: None should be stored as no type, with a note", n, p.Type)
 			}
 		}
-		if p := designertest.Pattern(t, d, 2); p.LatencySLO != "" || p.KeyNotes != "<50ms latency, high frequency" || designertest.RPS(p.PeakRPS) != "250" {
-			t.Errorf("pattern 2 = %+v", p)
+		if p := designertest.Pattern(t, d, 2); p.LatencySLO != "<50ms" || p.KeyNotes != "high frequency" || designertest.RPS(p.PeakRPS) != "250" ||
+			!designertest.HasNote(notes, `pattern 2: the key requirements "high frequency" are no latency`) {
+			t.Errorf("pattern 2 = %+v; its cell \"<50ms latency, high frequency\" should give the latency and keep the rest, with a note", p)
 		}
 		if d.Name != "E-commerce platform with multi-vendor support" || len(d.Relationships) != 8 {
 			t.Errorf("name %q, %d relationships", d.Name, len(d.Relationships))

@@ -235,6 +235,9 @@ func (p *parser) patternRow(rc rowCells) {
 	var kr keyRequirements
 	kr.parse(rc.get("keyreq"))
 	pt.LatencySLO, pt.Consistency, pt.ResultBound, pt.SizeBand, pt.KeyNotes = kr.latency, kr.consistency, kr.result, kr.size, kr.notes
+	if kr.notes != "" {
+		p.note(rc.line, "pattern %d: the key requirements %q are no latency, consistency, result bound or item size; they were kept as its other key requirements", pt.Number, kr.notes)
+	}
 
 	cons := rc.get("considerations")
 	if parts := markdown.SplitBreaks(cons); len(parts) > 0 && isEntitiesLine(parts[len(parts)-1]) {
