@@ -145,6 +145,10 @@ var (
 	tablePrefix   = regexp.MustCompile(`(?i)^table\s*:\s*(.+)$`)
 	plainName     = regexp.MustCompile(`^[A-Za-z0-9_.\-]{1,255}$`)
 	attrName      = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.\-#]{0,119}$`)
+	// spacedName is a table name of words in title case, "Order Lines": DynamoDB refuses it, but
+	// it is the name the file gives, kept for MOD001 to report. Words in lower case ("Why a
+	// single table") are a heading's prose.
+	spacedName = regexp.MustCompile(`^[A-Z0-9][A-Za-z0-9_.\-]*(?: [A-Z0-9][A-Za-z0-9_.\-]*){1,4}$`)
 )
 
 // headingKind recognises the template's headings whatever their level, case or decoration, and
@@ -168,7 +172,7 @@ func headingKind(text string) (kind int, name, desc string, local bool) {
 		}
 		return sectionIndex, m[1], rest, local
 	}
-	if m := tableHeading.FindStringSubmatch(clean); m != nil && plainName.MatchString(m[1]) {
+	if m := tableHeading.FindStringSubmatch(clean); m != nil && (plainName.MatchString(m[1]) || spacedName.MatchString(m[1])) {
 		return sectionTable, m[1], strings.TrimSpace(strings.Trim(m[2], "()")), false
 	}
 	if m := tablePrefix.FindStringSubmatch(clean); m != nil {

@@ -243,7 +243,17 @@ func parseOperation(l string) (designer.Operation, bool) {
 		if end < 0 {
 			end = len(after)
 		}
-		if !plainName.MatchString(after[:end]) {
+		if target.word == " on " {
+			// A table name the file gave with spaces ("Order Lines") runs to " index " or ":".
+			end = len(after)
+			if i := strings.IndexByte(after, ':'); i >= 0 {
+				end = i
+			}
+			if i := strings.Index(after[:end], " index "); i >= 0 {
+				end = i
+			}
+		}
+		if !plainName.MatchString(after[:end]) && (target.word != " on " || !spacedName.MatchString(after[:end])) {
 			return op, false
 		}
 		*target.dst, rest = after[:end], after[end:]

@@ -72,14 +72,15 @@ func (p *parser) design() designer.Design {
 		d.Name = "Untitled design"
 	}
 	d.Name = designer.TruncateRunes(d.Name, designer.MaxNameLen)
-	d.Patterns = targetOperations(d.Tables, d.Patterns)
+	d.Patterns = consistentOps(targetOperations(d.Tables, d.Patterns))
 	return designer.Normalize(d)
 }
 
 // targetOperations gives the operations of a mapping row that name no table the table or index
 // of its Tables/Indexes cell, which the row's notes keep: all of them when the cell names one
 // target, one each in order when it names as many targets as there are operations. The cell's note
-// is dropped once every operation has its target, since the operations now say it.
+// is dropped once every operation has its target, since the operations now say it. An index is
+// given to every operation, those that cannot read one too, for validation to report.
 func targetOperations(tables []designer.Table, patterns []designer.Pattern) []designer.Pattern {
 	const label = "Tables/Indexes: "
 	return designer.EditRows(patterns, func(pt *designer.Pattern) bool {
@@ -117,12 +118,8 @@ func targetOperations(tables []designer.Table, patterns []designer.Pattern) []de
 				return false
 			}
 			tg := targets[min(i, len(targets)-1)]
-			ops[i].Table = tg[0]
-			if ops[i].Op == "Query" || ops[i].Op == "Scan" {
-				ops[i].Index = tg[1]
-			} else if tg[1] != "" {
-				return false // an index given to GetItem or a write: leave it for the team
-			}
+			// An index given to a GetItem or a write is kept as the file says: MAP002 reports it.
+			ops[i].Table, ops[i].Index = tg[0], tg[1]
 		}
 		positionalKeys(tables, pt.Mapping.Source, ops)
 		pt.Mapping.Operations = ops
@@ -339,7 +336,7 @@ func (p *parser) settleTable(td *tableDraft) designer.Table {
 	t := td.t
 	t.Attributes = slices.Clone(t.Attributes)
 	inferred := columnTypes(td.sample)
-	declared := map[string]designer.Type{}
+	stated := statedTypes(td.t)
 	for i, a := range t.Attributes {
 		if a.Type == "" {
 			a.Type = inferred[a.Name]
@@ -348,7 +345,6 @@ func (p *parser) settleTable(td *tableDraft) designer.Table {
 			}
 			t.Attributes[i].Type = a.Type
 		}
-		declared[a.Name] = a.Type
 	}
 	hasColumn := func(name string) bool { return td.sample != nil && slices.Contains(td.sample.columns, name) }
 	// A key named by a value it holds ("Sort Key: PROFILE") is the column that holds it.
@@ -369,14 +365,16 @@ func (p *parser) settleTable(td *tableDraft) designer.Table {
 		}
 		return name
 	}
+	// A key's type is the one the file declares, a wrong one (BOOL) too, for MOD002 to report; a
+	// type read from sample values alone is only a guess, and a key is S when it is not S, N or B.
 	keyType := func(name string) designer.Type {
-		typ := declared[name]
-		if typ == "" {
-			typ = inferred[name]
+		if typ := stated[name]; typ != "" {
+			return typ
 		}
+		typ := inferred[name]
 		if !typ.KeyType() {
 			if typ != "" {
-				p.note(td.line, "table %s: key attribute %s has type %s; a key is S, N or B, so S was used", t.Name, name, typ)
+				p.note(td.line, "table %s: the sample values of key attribute %s read as %s; a key is S, N or B, so S was used", t.Name, name, typ)
 			}
 			typ = designer.S
 		}
@@ -639,7 +637,16 @@ func (p *parser) settleIndex(t designer.Table, d *indexDraft) designer.Index {
 		p.note(d.line, "index %s has no partition key", ix.Name)
 	}
 	sampleTypes := columnTypes(d.sample)
+	stated := statedTypes(p.tables[d.table].t)
+	stated[t.PartitionKey.Name] = t.PartitionKey.Type
+	if t.SortKey != nil {
+		stated[t.SortKey.Name] = t.SortKey.Type
+	}
 	keyType := func(k designer.KeyAttribute) designer.KeyAttribute {
+		if typ := stated[k.Name]; typ != "" {
+			k.Type = typ // as the file says, for MOD002 to report a type that is not S, N or B
+			return k
+		}
 		typ := declaredType(t, k.Name)
 		if typ == "" {
 			typ = sampleTypes[k.Name]
@@ -695,6 +702,18 @@ func (p *parser) settleIndex(t designer.Table, d *indexDraft) designer.Index {
 		ix.Projection.Type = designer.All
 	}
 	return ix
+}
+
+// statedTypes are the types a table section writes for its attributes, before any is inferred
+// from the sample values.
+func statedTypes(t designer.Table) map[string]designer.Type {
+	out := make(map[string]designer.Type, len(t.Attributes))
+	for _, a := range t.Attributes {
+		if a.Type != "" {
+			out[a.Name] = a.Type
+		}
+	}
+	return out
 }
 
 // declaredType is the type a table gives an attribute through its keys or its attribute list.
