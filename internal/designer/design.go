@@ -364,11 +364,17 @@ type Prose struct {
 	Sections           []Section `json:"sections,omitempty"`
 }
 
-// Section is a titled block of markdown kept as written.
+// Section is a titled block of markdown kept as written. Document says which of the two markdown
+// documents it belongs to: RequirementDocument for a section of dynamodb_requirement.md, empty for
+// one of dynamodb_data_model.md; each document is written with its own sections only.
 type Section struct {
-	Title string `json:"title"`
-	Body  string `json:"body"`
+	Title    string `json:"title"`
+	Body     string `json:"body"`
+	Document string `json:"document,omitempty"`
 }
+
+// RequirementDocument is Section.Document of a section kept in dynamodb_requirement.md.
+const RequirementDocument = "requirements"
 
 // Comment is a remark on one element of the design, addressed by its path.
 type Comment struct {

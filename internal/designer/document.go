@@ -335,6 +335,11 @@ func Check(d Design) error {
 			return Invalid(p+"/max_unit", "%s", err)
 		}
 	}
+	for i, s := range d.Prose.Sections {
+		if s.Document != "" && s.Document != RequirementDocument {
+			return Invalid("prose/sections/"+strconv.Itoa(i)+"/document", "is %q; use %q for a section of the requirement document, or leave it out for one of the data model", s.Document, RequirementDocument)
+		}
+	}
 	for i, pt := range d.Patterns {
 		if err := checkPattern("access_patterns/"+strconv.Itoa(i), pt); err != nil {
 			return err

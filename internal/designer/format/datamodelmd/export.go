@@ -172,6 +172,10 @@ func indexProseTitle(table, index string, local bool) string {
 	return index + kind + " (" + table + " Table)"
 }
 
+// sectionElsewhere is the slot of a prose section the requirement document holds; the data model
+// does not write it.
+const sectionElsewhere = -1
+
 // placeSections decides where each prose section of d is written.
 func placeSections(d designer.Design) []proseSlot {
 	titles := map[string]proseSlot{}
@@ -193,6 +197,10 @@ func placeSections(d designer.Design) []proseSlot {
 	}
 	out := make([]proseSlot, len(d.Prose.Sections))
 	for i, s := range d.Prose.Sections {
+		if s.Document == designer.RequirementDocument {
+			out[i] = proseSlot{kind: sectionElsewhere}
+			continue
+		}
 		if slot, ok := titles[s.Title]; ok {
 			out[i] = slot
 			continue

@@ -763,7 +763,7 @@ func thematicBreak(it markdown.Item) bool {
 
 // Merge makes one design of a requirement document's design and a data model document's:
 // the requirements from the first; tables, narrative prose and mapping text from the second; the
-// prose sections of both, a section found in both once.
+// prose sections of both, each marked with the document it came from.
 // Patterns are matched by number; a pattern only the data model has is added. The SK taxonomy's
 // entity names take the spelling of the requirement's entities where they differ only in case,
 // spaces or a plural "s".
@@ -772,14 +772,9 @@ func Merge(req, model designer.Design) (designer.Design, []designer.ImportNote) 
 	d := req
 	d.Tables = slices.Clone(model.Tables)
 	d.Prose = model.Prose
-	// A section of no place in either template is written in both documents: read back, it is
-	// one section, not two.
-	d.Prose.Sections = slices.Clone(req.Prose.Sections)
-	for _, s := range model.Prose.Sections {
-		if !slices.Contains(req.Prose.Sections, s) {
-			d.Prose.Sections = append(d.Prose.Sections, s)
-		}
-	}
+	// Each document keeps its own sections and writes only those: the requirement's first, then
+	// the data model's, each section once.
+	d.Prose.Sections = slices.Concat(req.Prose.Sections, model.Prose.Sections)
 	d.Patterns = slices.Clone(req.Patterns)
 	for _, mp := range model.Patterns {
 		_, i, ok := d.PatternByNumber(mp.Number)

@@ -125,7 +125,8 @@ var (
 // API show it; lines that read the data model (the identifying-relationship check looks at the
 // tables) come back the same when the document is read with the data model beside it.
 func Export(d designer.Design) []byte {
-	w := writer{sections: d.Prose.Sections, used: make([]bool, len(d.Prose.Sections))}
+	sections := requirementSections(d.Prose.Sections)
+	w := writer{sections: sections, used: make([]bool, len(sections))}
 	title := titleSession
 	extra := ""
 	if strings.HasSuffix(d.Name, "#") {
@@ -224,6 +225,18 @@ func Export(d designer.Design) []byte {
 	}
 	w.prose(titleChecklist)
 	return w.buf.Bytes()
+}
+
+// requirementSections are the prose sections this document holds: those read from a requirement
+// document. The data model's sections are written in the data model only.
+func requirementSections(all []designer.Section) []designer.Section {
+	var out []designer.Section
+	for _, s := range all {
+		if s.Document == designer.RequirementDocument {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 type writer struct {

@@ -106,13 +106,13 @@ func richRequirementsDesign() designer.Design {
 			Denormalization:    "Copy the title \\ onto lines",
 		},
 		Prose: designer.Prose{Sections: []designer.Section{
-			{Title: "", Body: "An introduction kept before the first section.\n\n- a loose bullet"},
-			{Title: titleOverview, Body: "Extra overview text."},
-			{Title: "Order + Line Item Item Collection Analysis", Body: "#### Reviewer remarks\nCheck the sizes."},
-			{Title: titleConsiderations, Body: "- **Cost Optimization**: on-demand"},
-			{Title: "Open Questions", Body: "Who owns refunds?"},
-			{Title: "Empty section", Body: ""},
-			{Title: titleChecklist, Body: "Reviewed by the team."},
+			{Title: "", Body: "An introduction kept before the first section.\n\n- a loose bullet", Document: designer.RequirementDocument},
+			{Title: titleOverview, Body: "Extra overview text.", Document: designer.RequirementDocument},
+			{Title: "Order + Line Item Item Collection Analysis", Body: "#### Reviewer remarks\nCheck the sizes.", Document: designer.RequirementDocument},
+			{Title: titleConsiderations, Body: "- **Cost Optimization**: on-demand", Document: designer.RequirementDocument},
+			{Title: "Open Questions", Body: "Who owns refunds?", Document: designer.RequirementDocument},
+			{Title: "Empty section", Body: "", Document: designer.RequirementDocument},
+			{Title: titleChecklist, Body: "Reviewed by the team.", Document: designer.RequirementDocument},
 		}},
 	})
 }
@@ -344,8 +344,8 @@ func TestExport_proseCannotBreakTheDocument(t *testing.T) {
 	d := richRequirementsDesign()
 	d.Aggregates = d.Aggregates[1:]
 	d.Prose.Sections = append(d.Prose.Sections,
-		designer.Section{Title: "Loose", Body: "## Sub\n# Top\n## Access patterns\n| Pattern # | Description |\n```\n## in an open fence"},
-		designer.Section{Title: "", Body: "# Before\n## Application Overview"},
+		designer.Section{Title: "Loose", Body: "## Sub\n# Top\n## Access patterns\n| Pattern # | Description |\n```\n## in an open fence", Document: designer.RequirementDocument},
+		designer.Section{Title: "", Body: "# Before\n## Application Overview", Document: designer.RequirementDocument},
 	)
 	assertFixedPoint(t, d)
 	back, _, err := Import(Export(d))

@@ -218,10 +218,8 @@ func (p *parser) design() designer.Design {
 	for _, b := range p.blocks {
 		body := markdown.ProseOf(b.leftover)
 		switch {
-		case b.kind == blockUnknown:
-			d.Prose.Sections = append(d.Prose.Sections, designer.Section{Title: b.title, Body: body})
-		case body != "":
-			d.Prose.Sections = append(d.Prose.Sections, designer.Section{Title: b.title, Body: body})
+		case b.kind == blockUnknown, body != "":
+			d.Prose.Sections = append(d.Prose.Sections, designer.Section{Title: b.title, Body: body, Document: designer.RequirementDocument})
 		}
 	}
 	return designer.Normalize(d)
