@@ -12,7 +12,13 @@
 //     row that names a table the request holds already with another projection starts a new
 //     request. A pattern with one command is "7"; with several, "7a", "7b", ….
 //   - A pattern without operations is listed with a "reason" and no command, which the validator
-//     copies into its results as it does for patterns served outside DynamoDB.
+//     copies into its results as it does for patterns served outside DynamoDB. So is an operation
+//     no command can express (a GetItem without a key, an unknown table): its entry keeps the
+//     table and operation and says why, naming the field, and the rest of the file is exported.
+//   - Commands run as written (prepare.go): a reserved word used as an attribute name (status,
+//     day) is given a #placeholder, and a :placeholder without a value, as an import from
+//     markdown leaves "GetItem(owner_id)", takes the value of a sample item the operation then
+//     matches; without such an item the entry says so instead of giving a command.
 //   - Keys and written items follow the evaluator's conventions (dynamo/write.go): the key comes
 //     from the key condition ("pk = :pk AND sk = :sk", IN for several keys), and every other value
 //     is an attribute named after its placeholder. A write's condition is its
@@ -135,8 +141,8 @@ type conditionAction struct {
 
 // Export writes the design as the executable model JSON of the AWS DynamoDB MCP
 // server's validator: its tables, its sample items and one AWS CLI command per mapped operation.
-// A table DynamoDB could not create, or an operation no command can express (a GetItem without a
-// key, an unknown table), is a *ValidationError naming the field.
+// A table DynamoDB could not create, or a sample value without a DynamoDB type, is a
+// *ValidationError naming the field; an operation no command can express is listed with the reason.
 func Export(d designer.Design) ([]byte, error) {
 	tables, err := tabledef.Tables(d, false)
 	if err != nil {
@@ -157,11 +163,7 @@ func Export(d designer.Design) ([]byte, error) {
 		model.Items[t.Name] = puts
 	}
 	for i, p := range d.Patterns {
-		entries, err := patternEntries(d, "access_patterns/"+strconv.Itoa(i), p)
-		if err != nil {
-			return nil, err
-		}
-		model.AccessPatterns = append(model.AccessPatterns, entries...)
+		model.AccessPatterns = append(model.AccessPatterns, patternEntries(d, "access_patterns/"+strconv.Itoa(i), p)...)
 	}
 	return tabledef.EncodeIndented(model)
 }
@@ -205,12 +207,9 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 // patternEntries is the access_patterns entries of one pattern: one per command, or one with a
-// reason when nothing is mapped.
-func patternEntries(d designer.Design, pp string, p designer.Pattern) ([]accessPattern, error) {
-	cmds, err := patternCommands(d, pp, p.Mapping.Operations)
-	if err != nil {
-		return nil, err
-	}
+// reason when nothing is mapped. A command that cannot be written is an entry with the reason.
+func patternEntries(d designer.Design, pp string, p designer.Pattern) []accessPattern {
+	cmds := patternCommands(d, pp, p.Mapping.Operations)
 	id := strconv.Itoa(p.Number)
 	if len(cmds) == 0 {
 		reason := "No DynamoDB operation is mapped to this pattern yet."
@@ -220,18 +219,21 @@ func patternEntries(d designer.Design, pp string, p designer.Pattern) ([]accessP
 		if notes := strings.TrimSpace(p.Mapping.Notes); notes != "" {
 			reason += " " + notes
 		}
-		return []accessPattern{{Pattern: id, Description: p.Description, Reason: reason}}, nil
+		return []accessPattern{{Pattern: id, Description: p.Description, Reason: reason}}
 	}
 	out := make([]accessPattern, len(cmds))
 	for k, c := range cmds {
 		e := accessPattern{Pattern: id, Description: p.Description, Table: strings.Join(c.tables, ", "),
-			Index: c.index, DynamoDBOperation: c.op, Implementation: c.words.String()}
+			Index: c.index, DynamoDBOperation: c.op, Reason: c.reason}
+		if c.reason == "" {
+			e.Implementation = c.words.String()
+		}
 		if len(cmds) > 1 {
 			e.Pattern += letterSuffix(k)
 		}
 		out[k] = e
 	}
-	return out, nil
+	return out
 }
 
 // letterSuffix numbers the commands of one pattern: a, b, …, z, aa, ab, ….
@@ -244,51 +246,65 @@ func letterSuffix(k int) string {
 	return string(b)
 }
 
-// opCommand is one command of a pattern and what the entry says about it.
+// opCommand is one command of a pattern and what the entry says about it; reason, when set, says
+// why there is no command.
 type opCommand struct {
 	op     string
 	tables []string
 	index  string
 	words  cliCommand
+	reason string
 }
 
-// patternCommands turns a mapping's operations into commands; pp is the pattern's path.
-func patternCommands(d designer.Design, pp string, ops []designer.Operation) ([]opCommand, error) {
+// patternCommands turns a mapping's operations into commands; pp is the pattern's path. An
+// operation no command can express, or a run of batch or transaction rows holding one, is a command
+// with the reason instead.
+func patternCommands(d designer.Design, pp string, ops []designer.Operation) []opCommand {
 	var out []opCommand
+	prepared := make([]designer.Operation, len(ops))
+	reasons := make([]string, len(ops))
+	for j, op := range ops {
+		prepared[j], reasons[j] = prepareOperation(d, op)
+	}
+	refused := func(op designer.Operation, reason string) opCommand {
+		return opCommand{op: op.Op, tables: []string{op.Table}, index: op.Index, reason: reason}
+	}
 	for j := 0; j < len(ops); {
-		op := ops[j]
+		op := prepared[j]
 		field := pp + "/mapping/operations/" + strconv.Itoa(j)
+		var c opCommand
+		var err error
 		switch op.Op {
 		case "BatchGetItem", "TransactGetItems", "BatchWriteItem", "TransactWriteItems":
 			k := j + 1
 			for k < len(ops) && ops[k].Op == op.Op {
 				k++
 			}
-			cmds, err := multiItemCommands(d, pp, j, ops[j:k])
-			if err != nil {
-				return nil, err
+			cmds, err := multiItemCommands(d, pp, j, prepared[j:k])
+			reason := ""
+			if i := slices.IndexFunc(reasons[j:k], func(r string) bool { return r != "" }); i >= 0 {
+				reason = reasons[j+i]
+			}
+			if reason = refusal(reason, op, err); reason != "" {
+				cmds = []opCommand{refused(op, reason)}
 			}
 			out = append(out, cmds...)
 			j = k
 			continue
 		case "Query", "Scan":
-			c, err := queryCommand(d, field, op)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, c)
+			c, err = queryCommand(d, field, op)
 		case "GetItem", "PutItem", "UpdateItem", "DeleteItem":
-			c, err := itemCommand(d, field, op)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, c)
+			c, err = itemCommand(d, field, op)
 		default:
-			return nil, designer.OneOf(field+"/op", op.Op, designer.Operations...)
+			err = designer.OneOf(field+"/op", op.Op, designer.Operations...)
 		}
+		if reason := refusal(reasons[j], op, err); reason != "" {
+			c = refused(op, reason)
+		}
+		out = append(out, c)
 		j++
 	}
-	return out, nil
+	return out
 }
 
 // opTable finds the table an operation names; an operation other than Query and Scan must not

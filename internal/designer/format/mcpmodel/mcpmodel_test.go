@@ -44,6 +44,18 @@ func exportMCP(t *testing.T, d designer.Design) ([]byte, testModel) {
 	return out, m
 }
 
+// commandsOf is patternCommands of operations that must each become a command.
+func commandsOf(t *testing.T, d designer.Design, pp string, ops []designer.Operation) []opCommand {
+	t.Helper()
+	cmds := patternCommands(d, pp, ops)
+	for _, c := range cmds {
+		if c.reason != "" {
+			t.Fatalf("%s: %s", pp, c.reason)
+		}
+	}
+	return cmds
+}
+
 func TestExport_golden(t *testing.T) {
 	t.Parallel()
 	got, err := Export(designertest.OrdersDesign())
@@ -320,10 +332,7 @@ func TestExport_commandsSurviveARealShell(t *testing.T) {
 	_, m := exportMCP(t, d)
 	var run int
 	for i, p := range d.Patterns {
-		cmds, err := patternCommands(d, "access_patterns/"+strconv.Itoa(i), p.Mapping.Operations)
-		if err != nil {
-			t.Fatal(err)
-		}
+		cmds := commandsOf(t, d, "access_patterns/"+strconv.Itoa(i), p.Mapping.Operations)
 		for k, c := range cmds {
 			id := strconv.Itoa(p.Number)
 			if len(cmds) > 1 {
@@ -446,10 +455,7 @@ func TestExport_readCommandsRunOnTheEvaluator(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			checked := 0
 			for i, p := range d.Patterns {
-				cmds, err := patternCommands(d, "access_patterns/"+strconv.Itoa(i), p.Mapping.Operations)
-				if err != nil {
-					t.Fatal(err)
-				}
+				cmds := commandsOf(t, d, "access_patterns/"+strconv.Itoa(i), p.Mapping.Operations)
 				for ci, c := range cmds {
 					op, body, ok := cliRequest(t, c.words)
 					if !ok {
@@ -491,10 +497,7 @@ func TestExport_writeCommandsWriteWhatTheEvaluatorWrites(t *testing.T) {
 	d := designertest.OrdersDesign()
 	for _, n := range []int{4, 5} { // PutItem and UpdateItem
 		p, i, _ := d.PatternByNumber(n)
-		cmds, err := patternCommands(d, "access_patterns/"+strconv.Itoa(i), p.Mapping.Operations)
-		if err != nil {
-			t.Fatal(err)
-		}
+		cmds := commandsOf(t, d, "access_patterns/"+strconv.Itoa(i), p.Mapping.Operations)
 		words := cmds[0].words
 		arg := func(flag string) string {
 			if j := slices.Index(words, flag); j >= 0 && j+1 < len(words) {
@@ -544,7 +547,9 @@ func TestExport_writeCommandsWriteWhatTheEvaluatorWrites(t *testing.T) {
 	}
 }
 
-func TestExport_refusesOperationsNoCommandExpresses(t *testing.T) {
+// An operation no command can express is listed with the reason, naming its field, instead of a
+// command; the rest of the file is exported as ever.
+func TestExport_operationsNoCommandExpressesAreListedWithTheReason(t *testing.T) {
 	t.Parallel()
 	op0 := "access_patterns/0/mapping/operations/0"
 	for _, tc := range []struct {
@@ -571,22 +576,39 @@ func TestExport_refusesOperationsNoCommandExpresses(t *testing.T) {
 		{"an unknown operation", op0 + "/op", func(d *designer.Design) { d.Patterns[0].Mapping.Operations[0].Op = "Teleport" }},
 		{"a bad row inside a batch", "access_patterns/7/mapping/operations/2/key_condition", func(d *designer.Design) { d.Patterns[7].Mapping.Operations[2].KeyCondition = "" }},
 		{"a bad row inside a transaction", "access_patterns/10/mapping/operations/1/table", func(d *designer.Design) { d.Patterns[10].Mapping.Operations[1].Table = "" }},
-		{"a sample value without a type", "tables/0/items/1/item/status", func(d *designer.Design) { d.Tables[0].Items[1].Item["status"] = designer.Value{Type: "X"} }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := designertest.OrdersDesign()
+			whole := len(exportedEntries(t, d))
 			tc.edit(&d)
 			before := designSnapshot(d)
-			out, err := Export(d)
-			if out != nil {
-				t.Fatalf("an export came back with the error %v", err)
-			}
-			designertest.WantValidationError(t, err, tc.field)
+			entries := exportedEntries(t, d)
 			if designSnapshot(d) != before {
 				t.Fatal("the export changed the design")
 			}
+			var refused []accessPattern
+			for _, e := range entries {
+				if e.Reason != "" && e.Implementation == "" && strings.Contains(e.Reason, "("+tc.field+")") {
+					refused = append(refused, e)
+				}
+			}
+			if len(refused) != 1 || len(entries) < whole-2 {
+				t.Fatalf("want one entry saying why at %s among about %d; got %d of %d:\n%+v", tc.field, whole, len(refused), len(entries), entries)
+			}
+			if !strings.HasPrefix(refused[0].Reason, "Not exported: ") || refused[0].DynamoDBOperation == "" || refused[0].Table == "" && tc.name != "a bad row inside a transaction" {
+				t.Fatalf("the entry does not say what it stands for: %+v", refused[0])
+			}
 		})
 	}
+	t.Run("a sample value without a type", func(t *testing.T) {
+		d := designertest.OrdersDesign()
+		d.Tables[0].Items[1].Item["status"] = designer.Value{Type: "X"}
+		out, err := Export(d)
+		if out != nil {
+			t.Fatalf("an export came back with the error %v", err)
+		}
+		designertest.WantValidationError(t, err, "tables/0/items/1/item/status")
+	})
 	for _, tc := range designertest.TableErrorCases() {
 		t.Run("table: "+tc.Name, func(t *testing.T) {
 			d := designertest.OrdersDesign()
@@ -595,6 +617,13 @@ func TestExport_refusesOperationsNoCommandExpresses(t *testing.T) {
 			designertest.WantValidationError(t, err, tc.Field)
 		})
 	}
+}
+
+// exportedEntries exports d, which must succeed, and returns its access_patterns entries.
+func exportedEntries(t *testing.T, d designer.Design) []accessPattern {
+	t.Helper()
+	_, m := exportMCP(t, d)
+	return m.AccessPatterns
 }
 
 func TestExport_deterministic(t *testing.T) {
@@ -606,7 +635,7 @@ func TestExport_deterministic(t *testing.T) {
 
 // FuzzExportMCPOperation feeds arbitrary expressions and placeholders to one mapped operation of
 // every kind: the export never panics, gives JSON or a *ValidationError, and its command quotes
-// the texts so that they read back whole.
+// the texts (with reserved words aliased) so that they read back whole, or says why it has none.
 func FuzzExportMCPOperation(f *testing.F) {
 	f.Add(uint8(0), "tenant_id = :t AND order_key = :k", "", "#n", "#n", "note", ":t", "t1")
 	f.Add(uint8(1), "tenant_id = :t AND order_key IN (:t, :t)", "a <> :t", "x, y[0].z", "#x", "it's", ":k", "$(x)")
@@ -635,13 +664,21 @@ func FuzzExportMCPOperation(f *testing.F) {
 		if err := json.Unmarshal(out, &m); err != nil {
 			t.Fatalf("not JSON: %v", err)
 		}
-		impl := m.AccessPatterns[0].Implementation
+		e := m.AccessPatterns[0]
+		if e.Reason != "" {
+			if e.Implementation != "" {
+				t.Fatalf("an entry with both a reason and a command: %+v", e)
+			}
+			return
+		}
+		impl := e.Implementation
 		words := readShellWords(t, impl)
-		for _, text := range []string{keyCond, filter, projection} {
+		aliased := aliasReserved(op)
+		for _, text := range []string{aliased.KeyCondition, aliased.Filter, aliased.Projection} {
 			var viaJSON string // JSON writes invalid UTF-8 as U+FFFD
 			b, _ := json.Marshal(text)
 			_ = json.Unmarshal(b, &viaJSON)
-			if text != "" && (op.Op == "Query" || op.Op == "Scan" || op.Op == "GetItem" && text == projection) && !slices.Contains(words, viaJSON) {
+			if text != "" && (op.Op == "Query" || op.Op == "Scan" || op.Op == "GetItem" && text == aliased.Projection) && !slices.Contains(words, viaJSON) {
 				t.Fatalf("%q is not one word of %s", text, impl)
 			}
 		}
@@ -748,18 +785,18 @@ func TestExport_rowActions(t *testing.T) {
 		designer.Operation{Op: "TransactWriteItems", Table: "order_items", KeyCondition: "order_id = :o", Action: designer.ActionDelete,
 			Values: map[string]designer.Value{":o": designer.Str("o-8"), ":sku": designer.Str("x")}})
 
-	cmds, err := patternCommands(d, "access_patterns/9", batch.Operations)
-	if err != nil || len(cmds) != 1 {
-		t.Fatalf("batch: %v commands, error %v", len(cmds), err)
+	cmds := commandsOf(t, d, "access_patterns/9", batch.Operations)
+	if len(cmds) != 1 {
+		t.Fatalf("batch: %v commands", len(cmds))
 	}
 	if got, want := flagJSON(t, cmds[0], "--request-items"),
 		`{"order-items":[{"PutRequest":{"Item":{"id":{"B":"aw=="}}}}],"order_items":[{"DeleteRequest":{"Key":{"order_id":{"S":"o-5"}}}},{"DeleteRequest":{"Key":{"order_id":{"S":"o-6"}}}}]}`; got != want {
 		t.Errorf("batch request items:\n%s\nwant\n%s", got, want)
 	}
 
-	cmds, err = patternCommands(d, "access_patterns/10", tx.Operations)
-	if err != nil || len(cmds) != 1 {
-		t.Fatalf("transaction: %v commands, error %v", len(cmds), err)
+	cmds = commandsOf(t, d, "access_patterns/10", tx.Operations)
+	if len(cmds) != 1 {
+		t.Fatalf("transaction: %v commands", len(cmds))
 	}
 	var got []json.RawMessage
 	if err := json.Unmarshal([]byte(flagJSON(t, cmds[0], "--transact-items")), &got); err != nil {
@@ -786,7 +823,7 @@ func TestExport_rowActions(t *testing.T) {
 	}
 }
 
-func TestExport_refusesRowActions(t *testing.T) {
+func TestExport_rowActionsNoCommandExpressesAreListedWithTheReason(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
 		name  string
@@ -805,8 +842,12 @@ func TestExport_refusesRowActions(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			d := designertest.OrdersDesign()
 			c.edit(&d)
-			_, err := Export(d)
-			designertest.WantValidationError(t, err, c.field)
+			entries := exportedEntries(t, d)
+			if !slices.ContainsFunc(entries, func(e accessPattern) bool {
+				return e.Implementation == "" && strings.Contains(e.Reason, "("+c.field+")")
+			}) {
+				t.Fatalf("no entry says why at %s:\n%+v", c.field, entries)
+			}
 		})
 	}
 }
