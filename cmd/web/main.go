@@ -119,7 +119,7 @@ func parseServe(args []string, stderr io.Writer) (config, error) {
 		{"max-items-per-table", "DYNALOOM_MAX_ITEMS_PER_TABLE", "most sample items in one table", storage.DefaultItemsPerTable, nil, &cfg.maxItemsPerTable},
 		{"max-revisions", "DYNALOOM_MAX_REVISIONS", "revisions of history kept per design before the oldest are compacted", storage.DefaultRevisions, nil, &cfg.maxRevisions},
 		{"max-history-bytes", "DYNALOOM_MAX_HISTORY_BYTES", "bytes of history kept per design before the oldest is compacted", storage.DefaultHistoryBytes, &cfg.maxHistoryBytes, nil},
-		{"snapshot-every", "DYNALOOM_SNAPSHOT_EVERY", "revisions between two snapshots of a design's whole document; opening a revision replays at most this many changes", storage.DefaultSnapshotEvery, nil, &cfg.snapshotEvery},
+		{"snapshot-every", "DYNALOOM_SNAPSHOT_EVERY", "revisions between two snapshots of a design's whole document (this many per 64 KiB of a larger one, up to 16 times as many); opening a revision replays at most that many changes", storage.DefaultSnapshotEvery, nil, &cfg.snapshotEvery},
 		{"cache-bytes", "DYNALOOM_CACHE_BYTES", "memory for the cache of open designs, in bytes", storage.DefaultCacheBytes, &cfg.cacheBytes, nil},
 		{"max-body-bytes", "DYNALOOM_MAX_BODY_BYTES", "largest request body, in bytes", server.DefaultBodyLimit, &cfg.maxBodyBytes, nil},
 		{"max-streams-per-client", "DYNALOOM_MAX_STREAMS_PER_CLIENT", "live event streams one client address may hold open", server.DefaultMaxStreamsPerClient, nil, &cfg.maxStreamsPerClient},

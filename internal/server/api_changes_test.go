@@ -288,6 +288,7 @@ func BenchmarkChangeAPI_cellEdit(b *testing.B) {
 	}{
 		{"hr", `{"example": "hr-employees"}`, "Employee", "e10001", "current_title"},
 		{"1000x5", string(designertest.MustMarshal(b, designertest.Large(designertest.Size{Tables: 1, Items: 1000, GSIs: 5}))), "Table00", "i500", "status"},
+		{"200patterns", string(designertest.MustMarshal(b, designertest.Large(designertest.Size{Tables: 4, Items: 1000, GSIs: 8, Patterns: 200}))), "Table01", "i2", "note"},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			a := newTestApp(b)

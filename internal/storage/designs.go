@@ -185,7 +185,7 @@ func (s *Store) Apply(ctx context.Context, id, author string, c designer.Change,
 // What is written is the change and a few figures of the design: its cost follows the size of the
 // change, not of the design. The design's size is kept up to date from the parts the change
 // touched (designer.SizeChange) and measured exactly at each snapshot; every
-// Limits.SnapshotEvery revisions the row also takes a snapshot of the whole document.
+// Store.SnapshotInterval revisions the row also takes a snapshot of the whole document.
 func (s *Store) ApplyEdit(ctx context.Context, id string, ed Edit) (Record, error) {
 	c, author, ifRevision := ed.Change, ed.Author, ed.IfRevision
 	if c == nil {
@@ -249,7 +249,7 @@ func (s *Store) ApplyEdit(ctx context.Context, id string, ed Edit) (Record, erro
 			} else {
 				docBytes = int64(exact)
 			}
-			if snapshot == nil && s.limits.SnapshotEvery > 0 && rev+1-snapshotRev >= int64(s.limits.SnapshotEvery) {
+			if every := s.limits.snapshotInterval(docBytes); snapshot == nil && every > 0 && rev+1-snapshotRev >= every {
 				if snapshot, exact, err = snapshotOf(d); err != nil {
 					return err
 				}
@@ -386,7 +386,7 @@ func (s *Store) Revisions(ctx context.Context, id string) ([]Revision, error) {
 }
 
 // DesignAt rebuilds a design as it was at a revision, by replaying the stored changes onto the
-// newest snapshot at or before it (at most Limits.SnapshotEvery of them). A revision that does not
+// newest snapshot at or before it (at most Store.SnapshotInterval of them). A revision that does not
 // exist, or that compaction folded away, gives ErrNotFound.
 func (s *Store) DesignAt(ctx context.Context, id string, revision int64) (designer.Design, error) {
 	// One statement reads one consistent state of the history: compaction changes it only in a

@@ -12,11 +12,11 @@ import (
 	"dynaloom/internal/designer"
 )
 
-// Snapshots. A history row holds the change its revision made; every Limits.SnapshotEvery
+// Snapshots. A history row holds the change its revision made; every Store.SnapshotInterval
 // revisions (and at a whole-design change that is cheaper to store whole), the row also holds the
 // whole document as of its revision, compressed, in its doc column. A design at any revision, the
 // current one included, is the newest snapshot at or before it with the changes after it replayed:
-// at most SnapshotEvery of them. Nothing else holds the document, so nothing can disagree with the
+// at most that many of them. Nothing else holds the document, so nothing can disagree with the
 // history.
 //
 // Rows stored before migration 005 may instead hold their document in change (snapshot = 1 and

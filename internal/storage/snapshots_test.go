@@ -65,6 +65,52 @@ func TestApplyEdit_snapshotsEveryNRevisionsAndEveryRevisionOpens(t *testing.T) {
 	check(s, "reopened")
 }
 
+// A design past 64 KiB waits SnapshotEvery revisions per 64 KiB of its document between two
+// snapshots, so that a snapshot, whose encoding grows with the document, costs each edit of a
+// large design what it costs a small one's; a small design keeps SnapshotEvery. Every revision
+// still opens as it was acknowledged.
+func TestApplyEdit_largeDesignsWaitLongerBetweenSnapshots(t *testing.T) {
+	ctx := context.Background()
+	const every = 4
+	s := openWith(t, Options{Limits: Limits{SnapshotEvery: every}})
+	for _, tc := range []struct {
+		items   int
+		stretch int64
+	}{{10, 1}, {2600, 4}} {
+		rec, _, err := s.Create(ctx, tableWithItems(t, tc.items), "ada")
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, _ := designer.MarshalCompactJSON(rec.Design)
+		want := every * tc.stretch
+		if got := s.SnapshotInterval(int64(len(doc))); got != want {
+			t.Fatalf("%d items (%d bytes): snapshots every %d revisions, want %d", tc.items, len(doc), got, want)
+		}
+		acked := map[int64]designer.Design{}
+		var longest int64
+		for i := range 3 * want {
+			c := designer.SetItemCell{Table: "Orders", ID: fmt.Sprint("i", i%7+1), Attribute: "status", Text: fmt.Sprint("S", i)}
+			if rec, err = s.ApplyEdit(ctx, rec.ID, Edit{Change: c, Author: "ada"}); err != nil {
+				t.Fatal(err)
+			}
+			acked[rec.Revision] = rec.Design
+			longest = max(longest, replayLength(t, s, rec.ID, rec.Revision))
+		}
+		if longest != want-1 {
+			t.Errorf("%d items (%d bytes): the longest replay is %d changes, want %d (a snapshot every %d revisions)", tc.items, len(doc), longest, want-1, want)
+		}
+		for rev, d := range acked {
+			if rev <= rec.Revision-want {
+				continue // the revisions of one whole interval are enough
+			}
+			got, err := s.DesignAt(ctx, rec.ID, rev)
+			if err != nil || string(mustJSON(t, got)) != string(mustJSON(t, d)) {
+				t.Fatalf("%d items: revision %d does not open as acknowledged: %v", tc.items, rev, err)
+			}
+		}
+	}
+}
+
 // The design size limit holds for designs that grow edit by edit, where the size is kept up to
 // date from the parts each change touched rather than measured whole: the change that would take
 // the document past the limit is refused, the one before it is stored.

@@ -3,8 +3,9 @@
 // A design is one row of designs holding its revision and a few figures (its size, its history's
 // size, its newest snapshot), plus one row of revisions per accepted change. Revision 1 stores the
 // created document; later rows store the change itself, and every Limits.SnapshotEvery revisions
-// a row also holds the whole document (snapshots.go), so any revision, the current one included,
-// is rebuilt by replaying at most that many changes onto a snapshot. The current design of
+// (more for a large design: Store.SnapshotInterval) a row also holds the whole document
+// (snapshots.go), so any revision, the current one included, is rebuilt by replaying at most that
+// many changes onto a snapshot. The current design of
 // recently used designs is kept in a cache bounded by bytes, so an edit costs the size of the
 // change: it applies the change to the cached design and writes one row. Access is by capability
 // tokens (an edit token and a view token per design) that are stored only as SHA-256 hashes.

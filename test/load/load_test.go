@@ -92,7 +92,7 @@ func TestLoad(t *testing.T) {
 		a.open(t, ctx, medium, "Table01")
 		// As many edits as lie between two snapshots: the loop pays for exactly one, as each edit
 		// does on average.
-		mediumEdit := a.editLoop(t, ctx, editRun{Path: path, Token: medium.edit, Table: "Table01", N: storage.DefaultSnapshotEvery, Limit: 40 * time.Second})
+		mediumEdit := a.editLoop(t, ctx, editRun{Path: path, Token: medium.edit, Table: "Table01", N: int(a.store.SnapshotInterval(int64(medium.bytes))), Limit: 40 * time.Second})
 		perChange := float64(a.dbUsed(t)-usedBefore) / float64(len(mediumEdit.wall))
 		changeRow := a.changeRowBytes(t, medium, len(mediumEdit.wall))
 		what := "cell edit (" + path + "), "
