@@ -39,12 +39,51 @@ func (p *parser) taxonomy(d *tableDraft, f fieldItem) bool {
 		}
 		tmpl := readTemplate(text[loc[2]:loc[3]])
 		desc := strings.TrimSpace(strings.Trim(strings.TrimSpace(text[loc[1]:end]), ",;"))
+		owner := ""
 		if inner, ok := strings.CutPrefix(desc, "("); ok {
 			if j := strings.Index(inner, ")"); j >= 0 {
-				desc = strings.TrimSpace(inner[:j] + " " + inner[j+1:])
+				if ownerWords(inner[:j]) {
+					// "`PROFILE` (customer)": the entity the item belongs to.
+					owner, desc = strings.TrimSpace(inner[:j]), strings.TrimSpace(strings.Trim(strings.TrimSpace(inner[j+1:]), ",;-–—:"))
+				} else {
+					desc = strings.TrimSpace(inner[:j] + " " + inner[j+1:])
+				}
 			}
 		}
-		d.t.EntityTypes = append(d.t.EntityTypes, designer.EntityType{Entity: entityName(tmpl, desc), SKTemplate: tmpl, Description: desc})
+		if owner == "" {
+			owner = entityName(tmpl, desc)
+		}
+		d.t.EntityTypes = append(d.t.EntityTypes, designer.EntityType{Entity: owner, SKTemplate: tmpl, Description: desc})
+	}
+	return true
+}
+
+// functionWords are words that make a parenthesis a phrase rather than the name of an entity.
+var functionWords = map[string]bool{
+	"a": true, "an": true, "the": true, "one": true, "per": true, "each": true, "every": true, "all": true,
+	"of": true, "for": true, "by": true, "with": true, "and": true, "or": true, "to": true, "in": true,
+	"on": true, "at": true, "only": true, "its": true, "their": true, "newest": true, "oldest": true,
+	"first": true, "last": true, "sorted": true, "e.g.": true, "i.e.": true,
+}
+
+// ownerWords reports whether the text of a parenthesis after an SK template names the entity the
+// item belongs to: one or two words of letters that are not a phrase ("customer", "order line"),
+// and not "... entity", which entityName reads.
+func ownerWords(s string) bool {
+	ws := strings.Fields(s)
+	if len(ws) == 0 || len(ws) > 2 {
+		return false
+	}
+	for _, w := range ws {
+		lw := strings.ToLower(w)
+		if functionWords[lw] || lw == "entity" || lw == "entities" || lw == "record" || lw == "records" {
+			return false
+		}
+		for _, r := range w {
+			if !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || r == '_' || r == '-') {
+				return false
+			}
+		}
 	}
 	return true
 }
@@ -98,8 +137,13 @@ func titleCase(s string) string {
 	return strings.Join(ws, " ")
 }
 
-// entityName guesses the entity an SK taxonomy line is about: "(user entity)" gives User,
-// `POST#<post_id>` gives Post.
+// typePrefix is the entity-type prefix of a key template by convention: upper-case letters before
+// a "#", ORDER#{id}.
+var typePrefix = regexp.MustCompile(`^([A-Z][A-Z0-9_]*)#`)
+
+// entityName reads the entity an SK taxonomy line is about: "(user entity)" gives User,
+// `POST#<post_id>` gives Post. A template without such a prefix (`PROFILE`, `ord-{number}`) names no
+// entity: none is made up from it.
 func entityName(tmpl, desc string) string {
 	w := strings.Fields(strings.ToLower(desc))
 	for i, x := range w {
@@ -107,18 +151,10 @@ func entityName(tmpl, desc string) string {
 			return titleCase(strings.ToUpper(strings.Trim(w[i-1], "(),")))
 		}
 	}
-	prefix := tmpl
-	if i := strings.IndexAny(prefix, "#{<"); i >= 0 {
-		prefix = prefix[:i]
+	if m := typePrefix.FindStringSubmatch(tmpl); m != nil {
+		return titleCase(m[1])
 	}
-	prefix = strings.Trim(prefix, "#_- ")
-	if prefix != "" && attrName.MatchString(prefix) {
-		return titleCase(strings.ToUpper(prefix))
-	}
-	if tmpl != "" {
-		return tmpl
-	}
-	return designer.TruncateRunes(markdown.OneLine(desc), 60)
+	return ""
 }
 
 var attrEntry = regexp.MustCompile(`^[-*+]?\s*` + "`?" + `([A-Za-z_][A-Za-z0-9_.\-#]*)` + "`?" + `\s*(?:\(([^()]*)\))?\s*(?::\s*(.*)|[-–—]\s*(.*))?$`)

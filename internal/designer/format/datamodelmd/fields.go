@@ -372,15 +372,7 @@ func (p *parser) indexField(s *sectionDraft, it markdown.Item, f fieldItem) bool
 			ix.Sparse, ix.SparseNote = sparse, note
 			return true
 		}
-		v := f.full()
-		switch w := designer.Words(v); {
-		case w == "no" || strings.HasPrefix(w, "no ") || w == "none" || w == "false" || strings.HasPrefix(w, "not "):
-			ix.Sparse = false
-		case w == "" || w == "n/a":
-		default:
-			ix.Sparse = true
-		}
-		ix.SparseNote = v
+		p.sparseField(d, it.Line, f.full())
 	case fieldServed:
 		appendText(&d.served, f.full())
 	case fieldCapacity:
@@ -835,13 +827,14 @@ func countWords(parts []string) int {
 
 var backtickSpan = regexp.MustCompile("`([^`]+)`")
 
-// readTemplate writes a key template the way Dynaloom does: USER#<id> becomes USER#{id}.
+// readTemplate writes a key template the way Dynaloom does: USER#<id> becomes USER#{id}, and
+// ORDER#<order number> ORDER#{order number}: a placeholder, whatever its words.
 func readTemplate(s string) string {
 	s = strings.Trim(strings.TrimSpace(s), `"'`)
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		if s[i] == '<' {
-			if j := strings.IndexByte(s[i:], '>'); j > 1 && !strings.ContainsAny(s[i+1:i+j], " <") {
+			if j := strings.IndexByte(s[i:], '>'); j > 1 && strings.TrimSpace(s[i+1:i+j]) != "" && !strings.ContainsAny(s[i+1:i+j], "<{}") {
 				b.WriteString("{" + s[i+1:i+j] + "}")
 				i += j
 				continue

@@ -1,0 +1,105 @@
+package datamodelmd
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"dynaloom/internal/designer"
+)
+
+// A Sparse bullet is read as a person reads it: its answer, else a sentence saying it is not
+// sparse, else the attribute that makes it sparse; what it cannot tell is kept with a note.
+func TestImport_sparseBulletsReadAsTheySay(t *testing.T) {
+	t.Parallel()
+	d, notes := mustImport(t, readFixture(t, "kept-sparse-bullets.md"))
+	tools := tableNamed(t, d, "Tools")
+	want := []struct {
+		index  string
+		sparse bool
+		note   string
+	}{
+		{"ByShelf", false, "every tool sits on a shelf"},
+		{"ByBorrower", true, "`borrower` - only tools out on loan carry it"},
+		{"ByDue", false, "not sparse, since every tool has a due date (wrong on purpose: tools on the shelf have none)"},
+		{"ByShelfAgain", false, "every tool has a shelf"},
+		{"ByMood", false, "depends on the season"},
+	}
+	for _, w := range want {
+		ix, _, _, ok := tools.IndexByName(w.index)
+		if !ok {
+			t.Fatalf("no index %s", w.index)
+		}
+		if ix.Sparse != w.sparse || ix.SparseNote != w.note {
+			t.Errorf("%s: sparse %v, note %q; want %v, %q", w.index, ix.Sparse, ix.SparseNote, w.sparse, w.note)
+		}
+	}
+	if !slices.ContainsFunc(notes, func(n designer.ImportNote) bool {
+		return n.Line == 52 && strings.Contains(n.Message, "ByMood") && strings.Contains(n.Message, "neither yes nor no")
+	}) {
+		t.Errorf("no note names line 52, the Sparse bullet of ByMood that says neither; notes: %+v", notes)
+	}
+	// ByDue says it is not sparse, but the tools on the shelf have no due date.
+	assertFinding(t, d, "MOD017", "tables/Tools/indexes/ByDue/sparse")
+	back := assertDataModelFixedPoint(t, d)
+	for _, w := range want {
+		ix, _, _, _ := tableNamed(t, back, "Tools").IndexByName(w.index)
+		if ix.Sparse != w.sparse || ix.SparseNote != w.note {
+			t.Errorf("after export and import again, %s: sparse %v, note %q", w.index, ix.Sparse, ix.SparseNote)
+		}
+	}
+}
+
+func TestReadSparse(t *testing.T) {
+	t.Parallel()
+	attribute := func(name string) bool { return name == "status" }
+	for _, c := range []struct {
+		text   string
+		answer int
+		note   string
+	}{
+		{"No", sparseNo, ""},
+		{"no - every order has one", sparseNo, "every order has one"},
+		{"**No** — all items", sparseNo, "all items"},
+		{"No, every order has one", sparseNo, "every order has one"},
+		{"N/A - all items have it", sparseNo, "all items have it"},
+		{"None", sparseNo, ""},
+		{"Not sparse", sparseNo, "Not sparse"},
+		{"No sparse key: everything is indexed", sparseNo, "No sparse key: everything is indexed"},
+		{"The index is not sparse", sparseNo, "The index is not sparse"},
+		{"non-sparse by design", sparseNo, "non-sparse by design"},
+		{"Dense", sparseNo, "Dense"},
+		{"Yes", sparseYes, ""},
+		{"Yes: only open orders", sparseYes, "only open orders"},
+		{"status - only open orders carry it", sparseYes, "status - only open orders carry it"},
+		{"isRead - only unread notifications", sparseYes, "isRead - only unread notifications"},
+		{"`archived_at` set on archive", sparseYes, "`archived_at` set on archive"},
+		{"Only items with a coupon", sparseYes, "Only items with a coupon"},
+		{"Notifications are all indexed", sparseUnknown, "Notifications are all indexed"},
+		{"depends on the season", sparseUnknown, "depends on the season"},
+	} {
+		answer, note := readSparse(c.text, attribute)
+		if answer != c.answer || note != c.note {
+			t.Errorf("readSparse(%q) = %d, %q; want %d, %q", c.text, answer, note, c.answer, c.note)
+		}
+	}
+}
+
+// An SK Taxonomy entry names its entity in parentheses or by a TYPE# prefix; a placeholder is a
+// placeholder, whatever its words; no entity is made up from a template.
+func TestImport_skTaxonomyOwnersAndPlaceholders(t *testing.T) {
+	t.Parallel()
+	d, _ := mustImport(t, readFixture(t, "kept-sk-taxonomy.md"))
+	want := []designer.EntityType{
+		{Entity: "customer", SKTemplate: "PROFILE"},
+		{Entity: "order line", SKTemplate: "ord-{number}", Description: "one per order"},
+		{Entity: "Addr", SKTemplate: "ADDR#{label}", Description: "one per address"},
+		{Entity: "Note", SKTemplate: "NOTE#{written words}"},
+		{Entity: "", SKTemplate: "misc-{n}"},
+	}
+	for _, got := range [][]designer.EntityType{tableNamed(t, d, "Shop").EntityTypes, tableNamed(t, assertDataModelFixedPoint(t, d), "Shop").EntityTypes} {
+		if !slices.Equal(got, want) {
+			t.Errorf("entity types\n%+v\nwant\n%+v", got, want)
+		}
+	}
+}
