@@ -227,8 +227,10 @@ type relationshipValue struct {
 var (
 	kindToken      = regexp.MustCompile(`(?i)^(1:1|1:many|1:m|1:n|1:\*|m:m|m:n|n:m|many:many|many:1|m:1|n:1|one-to-one|one-to-many|many-to-many|many-to-one)(?:\s|$)`)
 	canonicalCount = regexp.MustCompile(`^\(((?:avg|max) [^()]*)\)`)
-	looseAvg       = regexp.MustCompile(`(?i)\b(?:avg|average)\.?:?\s*(\d{1,15}(?:\.\d{1,15})?)\b`)
-	looseMax       = regexp.MustCompile(`(?i)\b(?:max|maximum|up to)\.?:?\s*(\d{1,15})\b`)
+	// The number is taken whole, separators and fraction too ("avg 1,500", "max 12.5"), so that
+	// it is read exactly or not at all.
+	looseAvg = regexp.MustCompile(`(?i)\b(?:avg|average)\.?:?\s*(\d[\d,]{0,20}(?:\.\d{1,15})?)`)
+	looseMax = regexp.MustCompile(`(?i)\b(?:max|maximum|up to)\.?:?\s*(\d[\d,]{0,20}(?:\.\d{1,15})?)`)
 )
 
 // parseRelationshipValue reads "1:M (avg 5, max 1000) — notes" and the wild's "1:Many (avg 5
@@ -270,10 +272,10 @@ func parseRelationshipValue(v string) relationshipValue {
 	}
 	if !canonical {
 		if m := looseAvg.FindStringSubmatch(rv.notes); m != nil {
-			rv.avg, _, _ = designer.ParseCount(m[1], false)
+			rv.avg, _, _ = designer.ParseCount(strings.TrimRight(m[1], ","), false)
 		}
 		if m := looseMax.FindStringSubmatch(rv.notes); m != nil {
-			rv.max = wholeCount(m[1])
+			rv.max = wholeCount(strings.TrimRight(m[1], ","))
 		}
 	}
 	return rv
@@ -307,7 +309,7 @@ func (rv *relationshipValue) counts(text string) bool {
 	return true
 }
 
-// wholeCount is the whole number s begins with, or nil.
+// wholeCount is the whole number s is, or nil: "12.5" is not cut to 12.
 func wholeCount(s string) *int64 {
 	v, _, err := designer.ParseCount(s, true)
 	if err != nil || v == nil {

@@ -22,7 +22,8 @@ import (
 //     Item size <1 KB; free notes", each part only when given; the notes get a "Notes: " prefix
 //     when they would otherwise read as one of the parts;
 //   - a pattern's entities are the last line of its Design Considerations cell,
-//     "Entities: Order, User" (an empty "Entities:" line follows text that ends like one);
+//     "Entities: Order, User" (an empty "Entities:" line follows text that ends like one, and
+//     stands for no entities where the import would link the pattern to those it names);
 //   - entities open the Entity Relationships Deep Dive, before the relationships:
 //     "- **Order** entity: description", then "  - total (N): description" per attribute and
 //     "  - Accepted gaps: no_write";
@@ -153,7 +154,7 @@ func Export(d designer.Design) []byte {
 	for _, p := range d.Patterns {
 		w.row(strconv.Itoa(p.Number), markdown.Escape(p.Description, ""), renderRPS(p.PeakRPS, p.AvgRPS),
 			renderPatternType(p.Type), renderList(p.Attributes), renderKeyRequirements(p),
-			renderPatternConsiderations(p.Considerations, p.Entities), renderStatus(p.Status))
+			renderPatternConsiderations(p.Considerations, p.Entities, len(linkedEntities(d.Entities, p)) > 0), renderStatus(p.Status))
 	}
 	w.prose(titlePatterns)
 
@@ -485,10 +486,11 @@ func plainNotes(escaped string) bool {
 
 // renderPatternConsiderations writes the considerations with the pattern's entities as their last
 // line. An empty "Entities:" line is added when the considerations' own last line would otherwise
-// be read as the entities.
-func renderPatternConsiderations(text string, entities []string) string {
+// be read as the entities, or when the import would link the pattern (linkable) to entities the
+// team left out.
+func renderPatternConsiderations(text string, entities []string, linkable bool) string {
 	cell := markdown.Escape(text, "")
-	if len(entities) > 0 || isEntitiesLine(lastLine(cell)) {
+	if len(entities) > 0 || linkable || isEntitiesLine(lastLine(cell)) {
 		line := strings.TrimSpace("Entities: " + renderList(entities))
 		if cell == "" {
 			return line

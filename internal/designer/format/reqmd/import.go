@@ -92,6 +92,14 @@ type parser struct {
 	entities  map[string]bool
 	// relLines are the lines of d.Relationships, one each.
 	relLines []int
+	// patternRows say where each of d.Patterns was read.
+	patternRows []patternSource
+}
+
+// patternSource is where a pattern was read, and whether its row said its entities.
+type patternSource struct {
+	line           int
+	entitiesStated bool
 }
 
 func (p *parser) note(line int, format string, args ...any) {
@@ -214,6 +222,7 @@ func (p *parser) design() designer.Design {
 	}
 	d.Name = designer.TruncateRunes(name, designer.MaxNameLen)
 	d.Entities = p.relationshipEntities(d.Entities, d.Relationships)
+	p.linkPatterns(&d)
 
 	for _, b := range p.blocks {
 		body := markdown.ProseOf(b.leftover)

@@ -240,14 +240,18 @@ func (p *parser) patternRow(rc rowCells) {
 	}
 
 	cons := rc.get("considerations")
+	stated := false
 	if parts := markdown.SplitBreaks(cons); len(parts) > 0 && isEntitiesLine(parts[len(parts)-1]) {
 		last := strings.TrimSpace(parts[len(parts)-1])
 		pt.Entities = markdown.ParseList(last[len("entities:"):])
 		cons = strings.Join(parts[:len(parts)-1], "<br>")
+		stated = true
 	}
 	if raw := rc.get("entities"); raw != "" && len(pt.Entities) == 0 {
 		pt.Entities = markdown.ParseList(raw)
+		stated = true
 	}
+	p.patternRows = append(p.patternRows, patternSource{line: rc.line, entitiesStated: stated})
 	extra = append(extra, rc.extra...)
 	texts := []string{}
 	if c := markdown.Unescape(cons); c != "" {

@@ -1,0 +1,135 @@
+package reqmd
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+
+	"dynaloom/internal/designer"
+)
+
+// Patterns and their entities. A document in the seed's template says which entities a pattern
+// touches only in words: its description ("Get user profile by user ID") and its Attributes Needed
+// ("userId, name, email"). The import links a pattern to each entity those name, for the team to
+// correct on the Access patterns step; without the links REQ003 (read but never written) cannot
+// see anything. Export writes the links as the "Entities: …" line, and an empty "Entities:" line
+// when a pattern the team left without entities would otherwise be linked on the way back.
+
+// linkPatterns links each pattern whose row did not say its entities to those it names, with a
+// note on its line.
+func (p *parser) linkPatterns(d *designer.Design) {
+	for i := range d.Patterns {
+		pt := &d.Patterns[i]
+		if p.patternRows[i].entitiesStated {
+			continue
+		}
+		pt.Entities = linkedEntities(d.Entities, *pt)
+		if len(pt.Entities) > 0 {
+			p.note(p.patternRows[i].line, "pattern %d was linked to %s, which its description or attributes name; correct its entities on the Access patterns step if that is wrong", pt.Number, designer.ListAnd(pt.Entities))
+		}
+	}
+}
+
+// linkedEntities are the entities of entities that p names, in their order: an entity whose name
+// (any case, singular or plural, "OrderItems" as "order items") is in the description or the
+// attributes, unless it only names a key ("by user ID", "seller_id"); and the entity that alone
+// declares an attribute the pattern needs.
+func linkedEntities(entities []designer.Entity, p designer.Pattern) []string {
+	texts := [][]string{nameWords(p.Description)}
+	for _, a := range p.Attributes {
+		texts = append(texts, nameWords(a))
+	}
+	owners := map[string][]int{}
+	for i, e := range entities {
+		for _, a := range e.Attributes {
+			owners[strings.ToLower(a.Name)] = append(owners[strings.ToLower(a.Name)], i)
+		}
+	}
+	linked := make([]bool, len(entities))
+	for _, a := range p.Attributes {
+		if o := owners[strings.ToLower(strings.TrimSpace(a))]; len(o) == 1 {
+			linked[o[0]] = true
+		}
+	}
+	for _, words := range texts {
+		type match struct{ entity, start, end int }
+		var found []match
+		for i, e := range entities {
+			name := nameWords(e.Name)
+			for at := range words {
+				if namedAt(words, name, at) {
+					found = append(found, match{i, at, at + len(name)})
+				}
+			}
+		}
+		for _, m := range found {
+			// "order items" names OrderItems, not also Order.
+			inside := slices.ContainsFunc(found, func(o match) bool {
+				return o.end-o.start > m.end-m.start && o.start <= m.start && m.end <= o.end
+			})
+			if !inside {
+				linked[m.entity] = true
+			}
+		}
+	}
+	var out []string
+	for i, e := range entities {
+		if linked[i] {
+			out = append(out, e.Name)
+		}
+	}
+	return out
+}
+
+// namedAt reports whether words hold name at at, and not as the start of a key's name ("user id").
+func namedAt(words, name []string, at int) bool {
+	if len(name) == 0 || at+len(name) > len(words) || !slices.Equal(words[at:at+len(name)], name) {
+		return false
+	}
+	next := at + len(name)
+	return next == len(words) || (words[next] != "id" && words[next] != "key")
+}
+
+// nameWords splits s into lowercase singular words: "OrderItems" and "order_items" give
+// "order item", "Get categories by parent ID" gives "get category by parent id".
+func nameWords(s string) []string {
+	var words []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			words = append(words, singular(strings.ToLower(string(cur))))
+			cur = cur[:0]
+		}
+	}
+	rs := []rune(s)
+	for i, r := range rs {
+		switch {
+		case !unicode.IsLetter(r) && !unicode.IsDigit(r):
+			flush()
+			continue
+		case unicode.IsUpper(r) && len(cur) > 0 && (unicode.IsLower(cur[len(cur)-1]) || (i+1 < len(rs) && unicode.IsLower(rs[i+1]))):
+			flush() // "orderItems", "HTTPRequest"
+		}
+		cur = append(cur, r)
+	}
+	flush()
+	return words
+}
+
+// singular is an English word without its plural ending: "categories" → "category", "boxes" →
+// "box", "orders" → "order"; "address", "status" and "analysis" stay.
+func singular(w string) string {
+	switch {
+	case len(w) <= 3:
+		return w
+	case strings.HasSuffix(w, "ies"):
+		return w[:len(w)-3] + "y"
+	case strings.HasSuffix(w, "sses"), strings.HasSuffix(w, "xes"), strings.HasSuffix(w, "ches"), strings.HasSuffix(w, "shes"), strings.HasSuffix(w, "zes"):
+		return w[:len(w)-2]
+	case strings.HasSuffix(w, "ss"), strings.HasSuffix(w, "us"), strings.HasSuffix(w, "is"):
+		return w
+	case strings.HasSuffix(w, "s"):
+		return w[:len(w)-1]
+	}
+	return w
+}
