@@ -74,6 +74,8 @@ var catalogue = []struct {
 	{"MOD017", SeverityWarning, mod017Sparse},
 	{"MOD018", SeverityInfo, onDesign(mod018AllProjection)},
 	{"MOD019", SeverityWarning, onDesign(mod019Undeclared)},
+	{"MOD020", SeverityError, onDesign(mod020TableKeys)},
+	{"MOD021", SeverityError, onDesign(mod021Billing)},
 	{"MAP001", SeverityError, onDesign(map001Unmapped)},
 	{"MAP002", SeverityError, map002KeyedOperations},
 	{"MAP003", SeverityError, map003QueryKeys},
