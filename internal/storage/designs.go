@@ -100,10 +100,22 @@ func (s *Store) Create(ctx context.Context, d designer.Design, author string) (R
 	return rec, tok, nil
 }
 
-// Load returns the current state of a design: from the cache, or rebuilt from the history.
+// Load returns the current state of a design: from the cache, or rebuilt from the history. A
+// change committed before Load is called, by this store or by any other connection or process,
+// is in what it returns.
 func (s *Store) Load(ctx context.Context, id string) (Record, error) {
-	// Most loads find the current revision cached, and (id, revision) names one state, so one
-	// small read answers them; the others read the design's row and history in one transaction.
+	// Most loads find the current revision cached, and (id, revision) names one state. While
+	// nothing was committed since the revision was last confirmed (freshness.go), the cache
+	// answers alone; otherwise one small read gives the revision; the rest read the design's row
+	// and history in one transaction.
+	h, known := readWALIndexHeader(s.shm)
+	if known {
+		if rev, ok := s.fresh.revision(id, h); ok {
+			if rec, ok := s.cache.get(id, rev); ok {
+				return rec, nil
+			}
+		}
+	}
 	var rev int64
 	err := s.r.QueryRowContext(ctx, `SELECT revision FROM designs WHERE id = ?`, id).Scan(&rev)
 	switch {
@@ -111,6 +123,9 @@ func (s *Store) Load(ctx context.Context, id string) (Record, error) {
 		return Record{}, fmt.Errorf("load design %s: %w", id, ErrNotFound)
 	case err != nil:
 		return Record{}, fmt.Errorf("load design %s: %w", id, err)
+	}
+	if known {
+		s.fresh.read(id, h, rev)
 	}
 	if rec, ok := s.cache.get(id, rev); ok {
 		return rec, nil
@@ -200,6 +215,8 @@ func (s *Store) ApplyEdit(ctx context.Context, id string, ed Edit) (Record, erro
 		summary    string
 		docBytes   int64
 		compaction bool
+		before     walIndexHeader // as the transaction found it
+		beforeOK   bool
 	)
 	// Writes are serial anyway (one writer connection); holding applyMu until the hook has run
 	// also tells every change to the hook in revision order.
@@ -208,6 +225,8 @@ func (s *Store) ApplyEdit(ctx context.Context, id string, ed Edit) (Record, erro
 	for {
 		head, known := s.heads[id]
 		err = s.inTx(ctx, func(tx *sql.Tx) error {
+			// The transaction holds the write lock: nothing else commits until it does.
+			before, beforeOK = readWALIndexHeader(s.shm)
 			if !known {
 				err := tx.QueryRowContext(ctx, `SELECT revision, history_from, history_bytes, snapshot_revision, doc_bytes FROM designs WHERE id = ?`, id).
 					Scan(&head.rev, &head.from, &head.historyBytes, &head.snapshotRev, &head.docBytes)
@@ -303,6 +322,8 @@ func (s *Store) ApplyEdit(ctx context.Context, id string, ed Edit) (Record, erro
 		// as read.
 	}
 	s.cache.put(next, int(docBytes))
+	after, afterOK := readWALIndexHeader(s.shm)
+	s.fresh.committed(id, before, after, beforeOK && afterOK, next.Revision)
 	if s.onCommit != nil {
 		s.onCommit(Revision{Revision: next.Revision, Author: author, At: next.UpdatedAt, Kind: c.Kind(), Summary: summary, Paths: nonNilPaths(c.Paths())}, id)
 	}

@@ -71,11 +71,14 @@ type Store struct {
 	compacting  map[string]bool // designs whose history is being compacted
 	compactions sync.WaitGroup
 
+	fresh freshness // what Load may trust while the wal-index header stays the same (freshness.go)
+
 	applyMu  sync.Mutex           // held by Apply from its transaction to its commit hook
 	heads    map[string]designRow // id → its row in designs as ApplyEdit last wrote it; needs applyMu
 	onCommit func(rev Revision, designID string)
 
 	path   string
+	shm    string // the -shm file SQLite keeps beside the database in WAL mode
 	log    *slog.Logger
 	health health
 }
@@ -139,7 +142,7 @@ func OpenWith(ctx context.Context, path string, opts Options) (*Store, error) {
 		cacheBytes = DefaultCacheBytes
 	}
 	s := &Store{w: w, cache: newRecordCache(cacheBytes), snapshots: newRecordCache(cacheBytes / 4), tokens: newTokenCache(), heads: map[string]designRow{}, limits: opts.Limits.withDefaults(), compacting: map[string]bool{},
-		path: path, log: log}
+		path: path, shm: path + "-shm", log: log}
 	// The writer goes first: it creates the file, switches it to WAL, checks and migrates it.
 	damage, err := s.quickCheck(ctx)
 	if err != nil {
