@@ -28,6 +28,8 @@ func (p *parser) parseBlock(b *block) {
 			handled = p.overviewItem(it)
 		case blockRelationships:
 			handled = p.relationshipItem(b, it)
+		case blockEntities:
+			handled = p.appendixEntity(b, it)
 		case blockAggregate:
 			handled = p.aggregateItem(b, it)
 		case blockConsiderations:
@@ -61,7 +63,7 @@ var boilerplateLines = func() map[string]bool {
 		"example:": true,
 		"🔴 **critical**: every pattern must have rps documented. if user doesn't know, help estimate based on business context.": true,
 	}
-	for _, group := range [][]string{aggregatesIntro, identifyingGuide, consolidationIntro, frameworkGuide, rulesGuide} {
+	for _, group := range [][]string{aggregatesIntro, identifyingGuide, consolidationIntro, frameworkGuide, rulesGuide, entitiesIntro} {
 		for _, l := range group {
 			if l != "" {
 				m[strings.ToLower(strings.TrimSpace(l))] = true
@@ -201,6 +203,24 @@ func (p *parser) relationshipItem(b *block, it markdown.Item) bool {
 	p.d.Relationships = append(p.d.Relationships, r)
 	p.relLines = append(p.relLines, it.Line)
 	return true
+}
+
+// appendixEntity reads one entity of the entities appendix: "- **Order**: description" with its
+// attributes as sub-bullets; the Deep Dive's older form, "- **Order** entity: description", too.
+func (p *parser) appendixEntity(b *block, it markdown.Item) bool {
+	bl, ok := markdown.ParseBullet(it)
+	if !ok {
+		return false
+	}
+	rest := strings.TrimSpace(bl.Rest)
+	if m := entityBullet.FindStringSubmatch(rest); m != nil {
+		return p.entity(b, it, bl, m[1])
+	}
+	desc, ok := strings.CutPrefix(rest, ":")
+	if !ok && rest != "" {
+		return false
+	}
+	return p.entity(b, it, bl, strings.TrimSpace(desc))
 }
 
 // splitArrow splits "From → To". The spaced arrow the exporter writes is looked for first, so a

@@ -2,6 +2,7 @@ package reqmd
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -24,11 +25,14 @@ import (
 //   - a pattern's entities are the last line of its Design Considerations cell,
 //     "Entities: Order, User" (an empty "Entities:" line follows text that ends like one, and
 //     stands for no entities where the import would link the pattern to those it names);
-//   - entities open the Entity Relationships Deep Dive, before the relationships:
-//     "- **Order** entity: description", then "  - total (N): description" per attribute and
-//     "  - Accepted gaps: no_write";
-//   - a relationship is "- **User → Order**: 1:M (avg 5, max 1000) — notes"; notes alone that
-//     would read as a kind or counts are written "— notes";
+//   - the entities, which the template names only in its relationships, are listed in an appendix
+//     after the Validation Checklist, "## Appendix: Entities and Their Attributes": "- **Order**:
+//     description", then "  - total (N): description" per attribute and "  - Accepted gaps:
+//     no_write". The appendix is left out when the relationships name every entity, in order, and
+//     the entities have nothing more;
+//   - a relationship is "- **User → Order**: 1:Many (avg 5 orders per user, max 1000) — notes", the
+//     kind in the template's words (1:1, 1:Many, Many:Many); notes alone that would read as a kind
+//     or counts are written "— notes";
 //   - an aggregate analysis uses the seed's bullets; the size is "Combined max size 17 KB,
 //     bounded growth — notes"; the identifying check is "Child independent: No; Parent ID always
 //     known: Yes; Separate table + GSI planned: Yes";
@@ -59,6 +63,9 @@ const (
 	titleRules          = "Consolidation Rules"
 	titleConsiderations = "Design Considerations (Scratchpad - Subject to Change)"
 	titleChecklist      = "Validation Checklist"
+	// titleEntities heads the appendix after the checklist that lists the entities with their typed
+	// attributes, for which the template has no place.
+	titleEntities = "Appendix: Entities and Their Attributes"
 )
 
 const (
@@ -81,6 +88,7 @@ var (
 		"If answers are No/Yes/Yes → Use identifying relationship (PK=parent_id, SK=child_id) instead of separate table + GSI.",
 	}
 	consolidationIntro = []string{"After identifying aggregates, systematically review for consolidation opportunities:"}
+	entitiesIntro      = []string{"Not part of the template: each entity with its description, typed attributes and accepted gaps, as Dynaloom holds them, so that the file reads back whole."}
 	frameworkGuide     = []string{
 		"For each pair of related tables, ask:",
 		"",
@@ -159,9 +167,6 @@ func Export(d designer.Design) []byte {
 	w.prose(titlePatterns)
 
 	w.heading(2, titleRelationships)
-	for _, e := range d.Entities {
-		w.entity(e)
-	}
 	for _, r := range d.Relationships {
 		w.line("- **" + markdown.EscapeLabel(r.From) + " → " + markdown.EscapeLabel(r.To) + "**: " + renderRelationship(r))
 	}
@@ -225,7 +230,40 @@ func Export(d designer.Design) []byte {
 		w.line("- " + mark + " " + item.Item)
 	}
 	w.prose(titleChecklist)
+
+	if entitiesNeedAppendix(d) {
+		w.heading(2, titleEntities)
+		w.lines(entitiesIntro)
+		w.line("")
+		for _, e := range d.Entities {
+			w.entity(e)
+		}
+	}
+	w.prose(titleEntities)
 	return w.buf.Bytes()
+}
+
+// entitiesNeedAppendix reports whether reading the relationships alone would not give d's entities
+// back: some entity has a description, attributes or accepted gaps, or is named in no
+// relationship, or they are in another order than the relationships name them.
+func entitiesNeedAppendix(d designer.Design) bool {
+	var named []string
+	for _, r := range d.Relationships {
+		for _, n := range []string{r.From, r.To} {
+			if _, err := designer.CleanName("name", n); err == nil && !slices.Contains(named, n) {
+				named = append(named, n)
+			}
+		}
+	}
+	if len(named) != len(d.Entities) {
+		return true
+	}
+	for i, e := range d.Entities {
+		if e.Name != named[i] || e.Description != "" || len(e.Attributes) > 0 || len(e.AcceptedGaps) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // requirementSections are the prose sections this document holds: those read from a requirement
@@ -325,9 +363,9 @@ func (w *writer) body(s string, inSection bool) {
 }
 
 func (w *writer) entity(e designer.Entity) {
-	head := "- **" + markdown.EscapeLabel(e.Name) + "** entity"
+	head := "- **" + markdown.EscapeLabel(e.Name) + "**:"
 	if desc := markdown.Escape(e.Description, ""); desc != "" {
-		head += ": " + desc
+		head += " " + desc
 	}
 	w.line(head)
 	for _, a := range e.Attributes {
@@ -505,8 +543,15 @@ func lastLine(cell string) string {
 	return parts[len(parts)-1]
 }
 
+// relationshipKindWords are the template's words for each kind of relationship: "1:Many (avg 5
+// orders per user, max 1000)".
+var relationshipKindWords = map[string]string{designer.OneToOne: "1:1", designer.OneToMany: "1:Many", designer.ManyToMany: "Many:Many"}
+
 func renderRelationship(r designer.Relationship) string {
 	head := r.Kind
+	if w, ok := relationshipKindWords[r.Kind]; ok {
+		head = w
+	}
 	if counts := renderCounts(r); counts != "" {
 		head = strings.TrimSpace(head + " " + counts)
 	}

@@ -192,6 +192,7 @@ func TestExport_followsTheTemplate(t *testing.T) {
 		"### Consolidation Rules",
 		"## Design Considerations (Scratchpad - Subject to Change)",
 		"## Validation Checklist",
+		"## Appendix: Entities and Their Attributes",
 	}
 	if !slices.Equal(headings, want) {
 		t.Fatalf("headings:\n%s\nwant:\n%s", strings.Join(headings, "\n"), strings.Join(want, "\n"))
@@ -200,8 +201,8 @@ func TestExport_followsTheTemplate(t *testing.T) {
 		"| Pattern # | Description | RPS (Peak and Average) | Type | Attributes Needed | Key Requirements | Design Considerations | Status |",
 		"| Parent | Child | Relationship | Access Overlap | Consolidation Decision | Justification |",
 		"| 1 | Open an employee's profile from the intranet directory | 30 peak / 12 avg RPS | Read |",
-		"- **Department → Employee**: 1:M (avg 33000, max 62000) — Current members only;",
-		"- **Employee** entity: A person employed now or in the past",
+		"- **Department → Employee**: 1:Many (avg 33000, max 62000) — Current members only;",
+		"- **Employee**: A person employed now or in the past",
 		"  - emp_no (N): Employee number issued by payroll; never reused.",
 		"| Employee | SalaryRecord | 1:M (bounded, identifying) | 15% | ❌ Separate |",
 		"- **Identifying Relationship**: Child independent: No; Parent ID always known: Yes; Separate table + GSI planned: Yes",
@@ -272,6 +273,7 @@ func TestExport_checklistIsTheDesigns(t *testing.T) {
 	if !ok {
 		t.Fatal("no Validation Checklist")
 	}
+	list, _, _ = strings.Cut(list, "\n## ")
 	if got := strings.Split(strings.TrimSpace(list), "\n"); !slices.Equal(got, want) {
 		t.Fatalf("checklist:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
@@ -390,5 +392,43 @@ func TestRandomDesigns_designJSONRoundTripsAndRequirementsAreFixedPoints(t *test
 		if twice := Export(read); !bytes.Equal(maskChecklist(t, req), maskChecklist(t, twice)) {
 			t.Fatalf("design %d: requirements-md is not a fixed point:\n%s", n, designertest.FirstDifference(req, twice))
 		}
+	}
+}
+
+// The Deep Dive is the template's: one line per relationship in its words, counts with their units
+// and full precision, and no entity lines; entities the relationships name and nothing more need no
+// appendix, and others are listed in it, after the checklist, and read back from it.
+func TestExport_relationshipsInTheTemplatesWords(t *testing.T) {
+	t.Parallel()
+	in := "# DynamoDB Modeling Session\n\n## Entity Relationships Deep Dive\n" +
+		"- **Owner → Pets**: 1:Many (avg 1.6 pets per owner, max 12)\n" +
+		"- **Pet → Visits**: 1:Many (avg 4 visits per year, max 50)\n" +
+		"- **Clinic → Vets**: Many:Many\n"
+	d, _, err := Import([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := string(Export(d))
+	_, deepDive, _ := strings.Cut(out, "## Entity Relationships Deep Dive\n")
+	deepDive, _, _ = strings.Cut(deepDive, "\n## ")
+	if want := "- **Owner → Pets**: 1:Many (avg 1.6 pets per owner, max 12)\n- **Pet → Visits**: 1:Many (avg 4 visits per year, max 50)\n- **Clinic → Vets**: Many:Many\n"; deepDive != want {
+		t.Errorf("Deep Dive:\n%s\nwant:\n%s", deepDive, want)
+	}
+	if strings.Contains(out, "** entity") || strings.Contains(out, titleEntities) {
+		t.Errorf("entities named only by relationships were listed:\n%s", out)
+	}
+
+	d.Entities[1].Attributes = []designer.Attribute{{Name: "species", Type: designer.S, Description: "cat, dog, horse"}}
+	out = string(Export(d))
+	_, appendix, ok := strings.Cut(out, "\n## "+titleEntities+"\n")
+	if !ok || !strings.Contains(appendix, "- **Pets**:\n  - species (S): cat, dog, horse\n") {
+		t.Fatalf("no appendix with the attribute:\n%s", out)
+	}
+	back, _, err := Import([]byte(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want, got := requirementJSON(t, d), requirementJSON(t, back); !bytes.Equal(want, got) {
+		t.Fatalf("entities did not read back from the appendix:\n%s", designertest.FirstDifference(want, got))
 	}
 }

@@ -56,6 +56,7 @@ const (
 	blockRules
 	blockConsiderations
 	blockChecklist
+	blockEntities
 )
 
 // topLevel kinds are written as "##" sections; the others are "###" parts of one.
@@ -156,7 +157,7 @@ func canonicalTitle(kind int) string {
 		blockOverview: titleOverview, blockPatterns: titlePatterns, blockRelationships: titleRelationships,
 		blockAggregates: titleAggregates, blockIdentifying: titleIdentifying, blockConsolidation: titleConsolidation,
 		blockFramework: titleFramework, blockCandidates: titleCandidates, blockRules: titleRules,
-		blockConsiderations: titleConsiderations, blockChecklist: titleChecklist,
+		blockConsiderations: titleConsiderations, blockChecklist: titleChecklist, blockEntities: titleEntities,
 	}[kind]
 }
 
@@ -173,6 +174,8 @@ func headingKind(text string) (kind int, a, b string) {
 	}
 	h := strings.ToLower(plain)
 	switch {
+	case strings.HasPrefix(h, "appendix") && strings.Contains(h, "entit"):
+		return blockEntities, "", ""
 	case strings.HasPrefix(h, "application overview"), h == "overview":
 		return blockOverview, "", ""
 	case strings.Contains(h, "identifying relationship check"):
