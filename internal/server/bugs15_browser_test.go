@@ -198,7 +198,7 @@ func TestBrowser_relationshipCountsTakeDecimalsAndUnits(t *testing.T) {
 		t.Fatal(err)
 	}
 	md := string(body)
-	if !strings.Contains(md, "1:M (avg 4 per year, max 12 per year)") {
+	if !strings.Contains(md, "1:Many (avg 4 per year, max 12 per year)") {
 		t.Fatalf("the requirements document does not carry the counts with their units:\n%s", md)
 	}
 }
