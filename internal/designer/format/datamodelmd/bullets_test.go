@@ -103,3 +103,68 @@ func TestImport_skTaxonomyOwnersAndPlaceholders(t *testing.T) {
 		}
 	}
 }
+
+func TestServedNumbers(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		text string
+		want []int
+		ok   bool
+	}{
+		{"Pattern #1, #3, #7", []int{1, 3, 7}, true},
+		{"AP1-7 (user management), AP10-12 (orders)", []int{1, 2, 3, 4, 5, 6, 7, 10, 11, 12}, true},
+		{"Patterns 2 and 5", []int{2, 5}, true},
+		{"#4", []int{4}, true},
+		{"Pattern #1, #2 - all the lookups", nil, false},
+		{"Legacy AP3, AP4 during the migration", nil, false},
+		{"AP1-900", nil, false},
+		{"none yet", nil, false},
+	} {
+		got, ok := servedNumbers(c.text)
+		if ok != c.ok || !slices.Equal(got, c.want) {
+			t.Errorf("servedNumbers(%q) = %v, %v; want %v, %v", c.text, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+// An "Access Patterns Served" bullet is the list Dynaloom writes from the mapping: one that says
+// just that list is not kept twice; one that says more, or another list, stays as written under
+// its table or index with a note naming its line, and is never copied into the capacity notes.
+// Per-pattern projected attributes that are not only names stay as prose too.
+func TestImport_servedAndProjectedBulletsAreNotCopiedIntoOtherFields(t *testing.T) {
+	t.Parallel()
+	d, notes := mustImport(t, readFixture(t, "kept-served-bullets.md"))
+	noted := func(line int, words string) bool {
+		return slices.ContainsFunc(notes, func(n designer.ImportNote) bool { return n.Line == line && strings.Contains(n.Message, words) })
+	}
+	prose := func(title string) string {
+		for _, s := range d.Prose.Sections {
+			if s.Title == title {
+				return s.Body
+			}
+		}
+		return ""
+	}
+	lessons, rooms := tableNamed(t, d, "Lessons"), tableNamed(t, d, "Rooms")
+	ix, _, _, _ := lessons.IndexByName("ByTeacher")
+	if lessons.Capacity != "a few reads a minute" || ix.Capacity != "" || rooms.Capacity != "" {
+		t.Errorf("capacity notes %q, %q, %q: a served list was copied into them", lessons.Capacity, ix.Capacity, rooms.Capacity)
+	}
+	if p := prose("Lessons Table"); p != "" || !noted(16, "lists the patterns the mapping gives") {
+		t.Errorf("Lessons: the list the mapping gives was kept as prose %q, or not noted: %+v", p, notes)
+	}
+	if p := prose("ByTeacher GSI (Lessons Table)"); !strings.Contains(p, "- **Access Patterns Served**: Pattern #2, #3 - the teachers' timetables") ||
+		!strings.Contains(p, "- **Per-Pattern Projected Attributes**: Pattern #2 needs room + a count of lessons") || !noted(25, "says more") || !noted(24, "none was read") {
+		t.Errorf("ByTeacher: prose %q, notes %+v", p, notes)
+	}
+	if len(ix.PatternAttributes) != 0 || ix.ProjectionWhy != "the timetable shows the room" {
+		t.Errorf("ByTeacher: pattern attributes %+v, projection why %q: the sentence was read in part", ix.PatternAttributes, ix.ProjectionWhy)
+	}
+	if p := prose("Rooms Table"); p != "- **Access Patterns Served**: Pattern #4, #5" || !noted(37, "lists pattern #4-5, but the mapping gives it pattern #4") {
+		t.Errorf("Rooms: prose %q, notes %+v", p, notes)
+	}
+	back := assertDataModelFixedPoint(t, d)
+	if out := string(Export(back)); strings.Contains(out, "<br>") {
+		t.Errorf("the export writes a bullet over two lines with <br>:\n%s", out)
+	}
+}

@@ -290,11 +290,11 @@ var projectionWords = []struct {
 }
 
 // projection reads "INCLUDE (a, b) - why", "KEYS_ONLY - why", "keys-only", "ALL".
-func (p *parser) projection(d *indexDraft, it markdown.Item, f fieldItem) {
+func (p *parser) projection(s *sectionDraft, d *indexDraft, it markdown.Item, f fieldItem) {
 	if pr, why, ok := exactProjection(f); ok {
 		d.ix.Projection, d.projExact = pr, true
 		appendText(&d.ix.ProjectionWhy, why)
-		p.projectionLines(d, it, f.cont)
+		p.projectionLines(s, d, it, f.cont)
 		return
 	}
 	head, why, _ := cutDash(f.value)
@@ -352,20 +352,22 @@ func (p *parser) projection(d *indexDraft, it markdown.Item, f fieldItem) {
 		why = f.value
 	}
 	appendText(&d.ix.ProjectionWhy, why)
-	p.projectionLines(d, it, f.cont)
+	p.projectionLines(s, d, it, f.cont)
 }
 
 // projectionLines reads the lines under a projection: the per-pattern attributes, and more of
-// its justification.
-func (p *parser) projectionLines(d *indexDraft, it markdown.Item, lines []string) {
-	for _, c := range lines {
+// its justification. Per-pattern attributes it cannot read whole stay as prose of the section.
+func (p *parser) projectionLines(s *sectionDraft, d *indexDraft, it markdown.Item, lines []string) {
+	for i, c := range lines {
 		cf, ok := readField(markdown.Item{Kind: markdown.KindBullet, Lines: []string{c}})
 		if ok && strings.Contains(cf.label, "projected attributes") {
 			if list, exact := exactPatternAttributes(cf.escaped); exact {
 				d.ix.PatternAttributes = append(d.ix.PatternAttributes, list...)
 				continue
 			}
-			p.patternAttributes(d, it, cf.full())
+			if line := it.Line + 1 + i; !p.patternAttributes(d, line, cf.full()) {
+				s.leftover = append(s.leftover, markdown.Leftover{First: line, Last: line, Text: c})
+			}
 			continue
 		}
 		appendText(&d.ix.ProjectionWhy, markdown.Unescape(c))
@@ -374,10 +376,14 @@ func (p *parser) projectionLines(d *indexDraft, it markdown.Item, lines []string
 
 var patternRef = regexp.MustCompile(`(?i)(?:pattern\s*#?|\bAP|#)\s*(\d{1,6})\b`)
 
-// patternAttributes reads "Pattern #7 needs dept_no + count, Pattern #9 needs dept_no + salary".
-func (p *parser) patternAttributes(d *indexDraft, it markdown.Item, text string) {
+// patternAttributes reads "Pattern #7 needs dept_no + count, Pattern #9 needs dept_no + salary"
+// when every part of it is a pattern and attribute names. Otherwise it reads nothing and says so
+// with a note naming the line, and false asks the caller to keep the text as prose: a part read
+// as a name could be a word ("count (aggregated in application)").
+func (p *parser) patternAttributes(d *indexDraft, line int, text string) bool {
 	locs := patternRef.FindAllStringSubmatchIndex(text, -1)
-	clean := len(locs) > 0
+	clean := len(locs) > 0 && strings.TrimSpace(text[:locs[0][0]]) == ""
+	var read []designer.PatternAttributes
 	for i, loc := range locs {
 		n, _ := strconv.Atoi(text[loc[2]:loc[3]])
 		end := len(text)
@@ -406,14 +412,17 @@ func (p *parser) patternAttributes(d *indexDraft, it markdown.Item, text string)
 				attrs = append(attrs, name)
 			}
 		}
-		if len(attrs) > 0 && n > 0 {
-			d.ix.PatternAttributes = append(d.ix.PatternAttributes, designer.PatternAttributes{Pattern: n, Attributes: attrs})
+		if len(attrs) == 0 || n < 1 {
+			clean = false
 		}
+		read = append(read, designer.PatternAttributes{Pattern: n, Attributes: attrs})
 	}
 	if !clean {
-		appendText(&d.ix.ProjectionWhy, "Per-pattern projected attributes: "+text)
-		p.note(it.Line, "index %s: the per-pattern projected attributes were read in part; the wording was kept in the projection justification", d.ix.Name)
+		p.note(line, "index %s: the per-pattern projected attributes are not only pattern numbers and attribute names; none was read and the text was kept as prose", d.ix.Name)
+		return false
 	}
+	d.ix.PatternAttributes = append(d.ix.PatternAttributes, read...)
+	return true
 }
 
 var tableNameLine = regexp.MustCompile(`(?i)^\s*(?:[-*+]\s+)?\*\*table name:?\*\*:?\s*(.+)$`)

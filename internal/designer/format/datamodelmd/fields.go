@@ -237,7 +237,7 @@ func (p *parser) tableField(s *sectionDraft, it markdown.Item, f fieldItem) bool
 	case fieldBoundedReads:
 		appendText(&t.BoundedReads, f.full())
 	case fieldServed:
-		appendText(&d.served, f.full())
+		d.served.add(it, f)
 	case fieldCapacity:
 		appendText(&t.Capacity, f.full())
 	case fieldTTL:
@@ -360,13 +360,13 @@ func (p *parser) indexField(s *sectionDraft, it markdown.Item, f fieldItem) bool
 			}
 		}
 	case fieldProjection:
-		p.projection(d, it, f)
+		p.projection(s, d, it, f)
 	case fieldPatternAttributes:
 		if list, ok := exactPatternAttributes(f.escaped); ok && len(f.cont) == 0 {
 			ix.PatternAttributes = append(ix.PatternAttributes, list...)
 			return true
 		}
-		p.patternAttributes(d, it, f.full())
+		return p.patternAttributes(d, it.Line, f.full())
 	case fieldSparse:
 		if sparse, note, ok := exactSparse(f.escaped); ok && len(f.cont) == 0 {
 			ix.Sparse, ix.SparseNote = sparse, note
@@ -374,7 +374,7 @@ func (p *parser) indexField(s *sectionDraft, it markdown.Item, f fieldItem) bool
 		}
 		p.sparseField(d, it.Line, f.full())
 	case fieldServed:
-		appendText(&d.served, f.full())
+		d.served.add(it, f)
 	case fieldCapacity:
 		appendText(&ix.Capacity, f.full())
 	case fieldMultiAttribute:

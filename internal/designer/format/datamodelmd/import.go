@@ -84,7 +84,7 @@ type indexDraft struct {
 	line     int
 	desc     string // the heading's words that are not the name
 	sample   *sampleDraft
-	served   string
+	served   servedBullet
 	projNote string
 	// pkExact and skExact are keys written in the exported form, types included; projExact says
 	// the projection was, so nothing is guessed from the sample table.
@@ -96,7 +96,7 @@ type tableDraft struct {
 	t       designer.Table
 	line    int
 	sample  *sampleDraft
-	served  string
+	served  servedBullet
 	pkRaw   []string // key names as written, before types are known
 	skRaw   []string
 	keyLine int

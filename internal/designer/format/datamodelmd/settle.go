@@ -43,13 +43,11 @@ func (p *parser) design() designer.Design {
 		}
 		seen[td.t.Name] = true
 		t := p.settleTable(td)
-		p.served(&t.Capacity, td.served, t.Name, "")
 		for _, ix := range p.indexes {
 			if ix.table != ti {
 				continue
 			}
 			settled := p.settleIndex(t, ix)
-			p.served(&settled.Capacity, ix.served, t.Name, settled.Name)
 			if _, _, _, dup := t.IndexByName(settled.Name); dup {
 				p.note(ix.line, "table %s has two indexes named %s; both were kept", t.Name, settled.Name)
 			}
@@ -73,6 +71,17 @@ func (p *parser) design() designer.Design {
 	}
 	d.Name = designer.TruncateRunes(d.Name, designer.MaxNameLen)
 	d.Patterns = consistentOps(targetOperations(d.Tables, d.Patterns))
+	for ti, td := range p.tables {
+		if ti >= len(d.Tables) {
+			break
+		}
+		p.placeServed(&d, td.served, d.Tables[ti].Name, "", false)
+		for _, ix := range p.indexes {
+			if ix.table == ti {
+				p.placeServed(&d, ix.served, d.Tables[ti].Name, ix.ix.Name, ix.local)
+			}
+		}
+	}
 	return designer.Normalize(d)
 }
 
@@ -422,14 +431,6 @@ func (p *parser) settleTable(td *tableDraft) designer.Table {
 		}
 	}
 	return t
-}
-
-// served adds what an "Access Patterns Served" bullet says to the capacity notes, unless it is the
-// list Dynaloom computes from the mapping.
-func (p *parser) served(capacity *string, served, table, index string) {
-	if served != "" && served != servedText(p.patterns, table, index) {
-		appendText(capacity, "Access patterns served: "+served)
-	}
 }
 
 // How readCell read a cell.
