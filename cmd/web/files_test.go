@@ -64,6 +64,21 @@ func TestValidateExitStatus(t *testing.T) {
 	}
 }
 
+// A markdown file from which no design can be read is an input error (exit 2) naming the file and
+// why, not an empty design with "0 errors".
+func TestValidateRefusesAFileWithoutADesign(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "adr.md")
+	doc := "# ADR 9: DynamoDB\n\nWe will choose the partition key, the sort key and any GSI next sprint.\n"
+	if err := os.WriteFile(path, []byte(doc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	if code := run([]string{"validate", path}, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), "adr.md") ||
+		!strings.Contains(errOut.String(), "holds no design") || strings.Contains(out.String(), "0 errors") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
+	}
+}
+
 // The JSON the CLI prints is the API's /validation object without the revision.
 func TestValidateJSONIsTheReport(t *testing.T) {
 	d := exampleDesign(t)

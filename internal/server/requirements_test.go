@@ -265,6 +265,16 @@ func TestImportPage_reportsWhatItMadeOfAFile(t *testing.T) {
 	if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), "photo.png") {
 		t.Fatalf("binary upload: %d", rec.Code)
 	}
+	// A document about DynamoDB from which no design can be read is refused, naming the file and why.
+	body.Reset()
+	mw = multipart.NewWriter(&body)
+	part, _ = mw.CreateFormFile("file", "adr-12.md")
+	part.Write([]byte("# ADR 12\n\nWe move to DynamoDB; the partition key, sort key and GSI come later.\n"))
+	mw.Close()
+	rec = a.request(http.MethodPost, "/import", mw.FormDataContentType(), &body)
+	if page := rec.Body.String(); rec.Code != http.StatusUnprocessableEntity || !strings.Contains(page, "adr-12.md") || !strings.Contains(page, "holds no design") {
+		t.Fatalf("a document without a design: %d %s", rec.Code, page)
+	}
 }
 
 // BenchmarkPatternCellEdit200 is one cell edit on a design with 200 patterns, handled the whole way:

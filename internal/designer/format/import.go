@@ -7,6 +7,7 @@ import (
 
 	"dynaloom/internal/designer"
 	"dynaloom/internal/designer/format/datamodelmd"
+	"dynaloom/internal/designer/format/freeform"
 	"dynaloom/internal/designer/format/reqmd"
 	"dynaloom/internal/designer/format/workbench"
 )
@@ -30,7 +31,11 @@ func Import(files []File) (designer.Design, []ImportNote, error) {
 	case 0:
 		return designer.Design{}, nil, designer.Invalid("file", "give at least one file")
 	case 1:
-		return importOne(files[0])
+		d, notes, err := importOne(files[0])
+		if k := Recognise(files[0].Data); err == nil && (k == KindRequirementsMD || k == KindDataModelMD) && empty(d) {
+			return designer.Design{}, nil, designer.Invalid("file", "%q holds no design: Dynaloom read it as a %s but found no table, entity, access pattern or overview in it", files[0].Name, kindWords[k])
+		}
+		return d, notes, err
 	case 2:
 	default:
 		return designer.Design{}, nil, designer.Invalid("file", "one design is read from one file, or from a requirement document and a data model document; %d files were given", len(files))
@@ -80,13 +85,28 @@ func importOne(f File) (designer.Design, []ImportNote, error) {
 		d, notes, err = datamodelmd.Import(f.Data)
 	case KindWorkbenchJSON:
 		d, notes, err = workbench.Import(f.Data)
+	case KindFreeformMD:
+		d, notes, err = freeform.Import(f.Data)
 	default:
-		return designer.Design{}, nil, designer.Invalid("file", "%q is not a document Dynaloom reads: give a dynamodb_requirement.md, a dynamodb_data_model.md, a NoSQL Workbench model or a Dynaloom design-json file", f.Name)
+		return designer.Design{}, nil, designer.Invalid("file", "%q is not a document Dynaloom reads: give a dynamodb_requirement.md, a dynamodb_data_model.md, a design document that states its tables' keys (\"PK: USER#{user_id}\"), a NoSQL Workbench model or a Dynaloom design-json file", f.Name)
 	}
 	if err != nil {
 		return designer.Design{}, nil, fmt.Errorf("%s: %w", f.Name, err)
 	}
 	return d, notes, nil
+}
+
+// empty reports whether nothing of a design was read from a markdown document, which an import of
+// that document alone refuses rather than passing as a design with nothing to find fault with. (A
+// design-json or Workbench file states an empty design on purpose; half of a pair may be empty.)
+func empty(d designer.Design) bool {
+	return len(d.Tables) == 0 && len(d.Entities) == 0 && len(d.Patterns) == 0 && len(d.Relationships) == 0 &&
+		len(d.Aggregates) == 0 && len(d.Consolidations) == 0 && d.Overview == designer.Overview{}
+}
+
+var kindWords = map[string]string{
+	KindRequirementsMD: "requirement document",
+	KindDataModelMD:    "data model document",
 }
 
 // prefixNotes names the file each note is about, since two files share one list of notes.
@@ -105,12 +125,14 @@ const (
 	KindRequirementsMD = "requirements-md"
 	KindDataModelMD    = "data-model-md"
 	KindWorkbenchJSON  = "workbench-json"
+	KindFreeformMD     = "freeform-md"
 )
 
 // Recognise says what kind of document data is, from its content: a JSON object is a Workbench
 // model when its members say so and design-json otherwise; markdown is asked of each format in turn,
-// surest first — a data model's own headings, then a requirement document's markers, then the
-// weaker signs of a data model.
+// surest first — a free-form design document's key structure in a document without the
+// templates' headings, a data model's own headings, then a requirement document's markers, then
+// the weaker signs of a data model.
 func Recognise(data []byte) string {
 	text := bytes.TrimSpace(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))
 	if !utf8.Valid(text) || bytes.IndexByte(text, 0) >= 0 {
@@ -123,6 +145,8 @@ func Recognise(data []byte) string {
 		return KindDesignJSON
 	}
 	switch s := string(text); {
+	case freeform.Looks(s):
+		return KindFreeformMD
 	case datamodelmd.Looks(s):
 		return KindDataModelMD
 	case reqmd.Looks(s):

@@ -2,8 +2,10 @@ package format
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"dynaloom/internal/designer"
@@ -72,5 +74,31 @@ func TestRecognise_workbenchModelOrDesignJSON(t *testing.T) {
 				t.Errorf("Recognise = %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// A document that talks about DynamoDB but states no table, entity or pattern is refused naming
+// the file and why, instead of importing as an empty design that passes validation.
+func TestImport_aDocumentWithoutADesignIsRefused(t *testing.T) {
+	t.Parallel()
+	doc := "# Why we chose DynamoDB\n\nWe will pick a partition key and a sort key later, and maybe a GSI or two.\n"
+	if got := Recognise([]byte(doc)); got != KindDataModelMD {
+		t.Fatalf("Recognise = %q; the test wants a document read as a data model", got)
+	}
+	_, _, err := Import([]File{{Name: "decision.md", Data: []byte(doc)}})
+	var ve *designer.ValidationError
+	if !errors.As(err, &ve) || !strings.Contains(err.Error(), `"decision.md" holds no design`) || !strings.Contains(err.Error(), "no table, entity, access pattern or overview") {
+		t.Errorf("error = %v", err)
+	}
+}
+
+func TestImport_freeformDocumentsGoToTheirReader(t *testing.T) {
+	t.Parallel()
+	d, notes, err := Import([]File{{Name: "layout.md", Data: readFixture(t, "freeform", "layout-bullets.md")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Tables) != 1 || d.Tables[0].Name != "fleet-events" || len(d.Patterns) != 4 || len(notes) == 0 {
+		t.Errorf("%d tables, %d patterns, %d notes", len(d.Tables), len(d.Patterns), len(notes))
 	}
 }

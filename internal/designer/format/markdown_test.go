@@ -16,7 +16,7 @@ import (
 
 func TestRecognise_dataModelFixtures(t *testing.T) {
 	t.Parallel()
-	for format, want := range map[string]string{"datamodelmd": KindDataModelMD} {
+	for format, want := range map[string]string{"datamodelmd": KindDataModelMD, "freeform": KindFreeformMD} {
 		files, err := filepath.Glob(filepath.Join(format, "testdata", "*.md"))
 		if err != nil || len(files) == 0 {
 			t.Fatalf("%s fixtures: %v, %v", format, files, err)
@@ -36,7 +36,7 @@ func TestRecognise_dataModelFixtures(t *testing.T) {
 // TestRecognise_sharedSeeds reads the real data models under /work/shared when they are there.
 func TestRecognise_sharedSeeds(t *testing.T) {
 	t.Parallel()
-	for _, pattern := range []string{"000_*.txt", "002_*.txt", "003_*.txt", "004_*.txt"} {
+	for pattern, want := range map[string]string{"000_*.txt": KindDataModelMD, "002_*.txt": KindDataModelMD, "003_*.txt": KindFreeformMD, "004_*.txt": KindFreeformMD} {
 		m, _ := filepath.Glob(filepath.Join("/work/shared/seeds", pattern))
 		if len(m) == 0 {
 			t.Logf("skipping %s: the shared seeds are not here", pattern)
@@ -46,8 +46,8 @@ func TestRecognise_sharedSeeds(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := Recognise(data); got != KindDataModelMD {
-			t.Errorf("%s: Recognise = %q", m[0], got)
+		if got := Recognise(data); got != want {
+			t.Errorf("%s: Recognise = %q, want %q", m[0], got, want)
 		}
 	}
 }
