@@ -168,3 +168,38 @@ func TestImport_servedAndProjectedBulletsAreNotCopiedIntoOtherFields(t *testing.
 		t.Errorf("the export writes a bullet over two lines with <br>:\n%s", out)
 	}
 }
+
+// Key templates written on a table's key bullets — "`PK = <member_id>`", "pk - `SHELF#<shelf_no>`",
+// the sort key's forms on the lines below it — and a bare attribute name in "`PK = isbn`" are read
+// as templates on the table's entity types, not left as literal text in the justification.
+func TestImport_keyTemplatesOnKeyBulletsAreTemplates(t *testing.T) {
+	t.Parallel()
+	d, _ := mustImport(t, readFixture(t, "kept-key-templates.md"))
+	for _, back := range []designer.Design{d, assertDataModelFixedPoint(t, d)} {
+		members := tableNamed(t, back, "Members")
+		wantMembers := []designer.EntityType{
+			{PKTemplate: "{member_id}", SKTemplate: "#PROFILE", Description: "the member's card"},
+			{Entity: "Loan", PKTemplate: "{member_id}", SKTemplate: "LOAN#{loan date}", Description: "one item per loan, oldest first"},
+		}
+		if !slices.Equal(members.EntityTypes, wantMembers) {
+			t.Errorf("Members entity types\n%+v\nwant\n%+v", members.EntityTypes, wantMembers)
+		}
+		if members.PartitionKeyWhy != "one partition per member keeps their loans together" || members.SortKeyWhy != "Entity-based sort keys:" {
+			t.Errorf("Members key justifications %q / %q still hold the templates", members.PartitionKeyWhy, members.SortKeyWhy)
+		}
+		if members.Purpose != "Members and Their Loans — a member and the books they borrowed" {
+			t.Errorf("Members purpose %q", members.Purpose)
+		}
+		shelves := tableNamed(t, back, "Shelves")
+		if want := []designer.EntityType{{PKTemplate: "SHELF#{shelf_no}"}}; !slices.Equal(shelves.EntityTypes, want) || shelves.PartitionKeyWhy != "for every shelf" {
+			t.Errorf("Shelves entity types %+v, partition key why %q", shelves.EntityTypes, shelves.PartitionKeyWhy)
+		}
+		books := tableNamed(t, back, "Books")
+		if want := []designer.EntityType{{Entity: "Book", PKTemplate: "{isbn}", SKTemplate: "COPY#{copy_no}"}}; !slices.Equal(books.EntityTypes, want) {
+			t.Errorf("Books entity types %+v, want %+v", books.EntityTypes, want)
+		}
+	}
+	if out := string(Export(d)); strings.Contains(out, "<br>") || strings.Contains(out, "<member_id>") {
+		t.Errorf("the export still writes the key forms as text:\n%s", out)
+	}
+}

@@ -100,9 +100,9 @@ func (p *parser) entityParagraph(d *tableDraft, f fieldItem) {
 		}
 		switch strings.TrimSpace(k) {
 		case "PK", d.pkName():
-			et.PKTemplate = readTemplate(v)
+			et.PKTemplate = keyTemplate(v)
 		case "SK", d.skName():
-			et.SKTemplate = readTemplate(v)
+			et.SKTemplate = keyTemplate(v)
 		}
 	}
 	if et.Entity == "" {

@@ -188,6 +188,11 @@ func (p *parser) tableField(s *sectionDraft, it markdown.Item, f fieldItem) bool
 			return true
 		}
 		names, why, _, ok := parseKey(f)
+		if ok && len(names) > 0 {
+			if head, forms, rest, found := keyForms(f, names[0], false); found {
+				d.pkTemplate, d.pkForms, why = head, append(d.pkForms, forms...), rest
+			}
+		}
 		appendText(&t.PartitionKeyWhy, why)
 		if !ok || len(names) == 0 {
 			p.note(it.Line, "table %s: the partition key %q names no attribute Dynaloom can read", t.Name, markdown.OneLine(f.value))
@@ -204,6 +209,11 @@ func (p *parser) tableField(s *sectionDraft, it markdown.Item, f fieldItem) bool
 			return true
 		}
 		names, why, none, ok := parseKey(f)
+		if !none && ok && len(names) > 0 {
+			if head, forms, rest, found := keyForms(f, names[0], true); found {
+				d.skTemplate, d.skForms, why = head, append(d.skForms, forms...), rest
+			}
+		}
 		appendText(&t.SortKeyWhy, why)
 		if none {
 			d.skRaw = nil

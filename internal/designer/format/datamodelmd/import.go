@@ -105,6 +105,12 @@ type tableDraft struct {
 	// loose marks a table read from "**Table Name:**" lines, whose key and billing lines may
 	// follow in any section.
 	loose bool
+	// desc is what the table's heading says after its name, "(Consolidated Entity Table)".
+	desc string
+	// pkTemplate and skTemplate are the templates the key bullets give, pkForms and skForms the
+	// forms listed below them (keyforms.go).
+	pkTemplate, skTemplate string
+	pkForms, skForms       []designer.EntityType
 }
 
 // exactKey is a key read in the form Export writes: set, with no attribute for "None".
@@ -293,8 +299,8 @@ func (p *parser) parseSection(s *sectionDraft, next *sectionDraft) {
 	switch s.kind {
 	case sectionTable:
 		s.table = len(p.tables)
-		d := &tableDraft{line: s.line}
-		d.t.Name, d.t.Purpose = s.name, s.desc
+		d := &tableDraft{line: s.line, desc: s.desc}
+		d.t.Name = s.name
 		p.tables = append(p.tables, d)
 	case sectionIndex:
 		s.index = len(p.indexes)

@@ -343,6 +343,15 @@ func declaredTypes(t designer.Table) map[string]designer.Type {
 
 func (p *parser) settleTable(td *tableDraft) designer.Table {
 	t := td.t
+	if td.desc != "" {
+		// As an index's: the heading's words, then the Purpose bullet's, on one line.
+		if t.Purpose == "" {
+			t.Purpose = td.desc
+		} else {
+			t.Purpose = td.desc + " — " + t.Purpose
+		}
+	}
+	settleKeyForms(&t, td.pkTemplate, td.pkForms, td.skTemplate, td.skForms)
 	t.Attributes = slices.Clone(t.Attributes)
 	inferred := columnTypes(td.sample)
 	stated := statedTypes(td.t)
