@@ -273,6 +273,10 @@ func TestImport_rpsCell(t *testing.T) {
 		{"~50 RPS during sales", "50", "nil", false},
 		{"n/a", "nil", "nil", false},
 		{"1 2 3", "nil", "nil", false},
+		// A minus sign is not dropped: a design holds no negative rate, so the cell stays text.
+		{"-5 RPS", "nil", "nil", false},
+		{"Peak: 500, Avg: − 20", "nil", "nil", false},
+		{"500 peak / -120 avg", "nil", "nil", false},
 	}
 	for _, tt := range tests {
 		peak, avg, whole := parseRPSCell(tt.cell)

@@ -294,7 +294,7 @@ func parseRPSCell(raw string) (peak, avg *float64, whole bool) {
 	}
 	s := markdown.Unescape(raw)
 	locs := rpsNumber.FindAllStringIndex(s, -1)
-	if len(locs) == 0 || len(locs) > 2 {
+	if len(locs) == 0 || len(locs) > 2 || negativeRPS(s, locs) {
 		return nil, nil, false
 	}
 	whole = strings.TrimSpace(rpsNoiseWords.ReplaceAllString(rpsNumber.ReplaceAllString(s, " "), " ")) == ""
@@ -336,6 +336,23 @@ func parseRPSCell(raw string) (peak, avg *float64, whole bool) {
 		}
 	}
 	return peak, avg, whole
+}
+
+// negativeRPS reports whether a number of an RPS cell has a minus sign: a "-" before it that
+// does not join it to a number before ("100-200"). A design holds no negative rate, and reading
+// "-5" as 5 would repair the cell silently; it is kept as text instead.
+func negativeRPS(s string, locs [][]int) bool {
+	for _, loc := range locs {
+		before := strings.TrimRight(s[:loc[0]], " ")
+		if !strings.HasSuffix(before, "-") && !strings.HasSuffix(before, "−") {
+			continue
+		}
+		before = strings.TrimRight(strings.TrimSuffix(strings.TrimSuffix(before, "-"), "−"), " ")
+		if before == "" || !('0' <= before[len(before)-1] && before[len(before)-1] <= '9') {
+			return true
+		}
+	}
+	return false
 }
 
 // exportedRPS reads the three forms Export writes, without regular expressions.
