@@ -52,7 +52,9 @@ import (
 //     "Query on Orders index ByStatus: status = :s; Limit 20; ScanIndexForward=false;
 //     ConsistentRead=true; Filter: …; Projection: …; Names: #n=name; Values: :s=OPEN; Notes: …",
 //     each part only when set; a batch or transaction write row names its action first,
-//     "TransactWriteItems on Orders: pk = :pk; Action: update; …". The Tables/Indexes cell is computed from the operations.
+//     "TransactWriteItems on Orders: pk = :pk; Action: update; …"; a table or index name that is not
+//     one plain word is in quotes, on "Order Lines". The cell grammar (opcell.go) reads this line
+//     and what people write. The Tables/Indexes cell is computed from the operations.
 //
 // Cells escape "\", "|", newlines (as <br>) and a "<" that could open an HTML tag. Prose sections
 // are written where they were found: the introduction after the title, a table's or index's prose
@@ -723,7 +725,7 @@ func (w *writer) mapping() {
 			number,
 			escape(p.Description, ""),
 			escape(tables, ""),
-			escape(operationsCell(p.Mapping), ""),
+			escape(operationsCell(w.d.Tables, p.Mapping, tables, notes), ""),
 			escape(notes, ""),
 		}, " | ") + " |")
 	}
@@ -749,11 +751,16 @@ func targetsText(ops []designer.Operation) string {
 }
 
 // operationsCell is the DynamoDB Operations cell: the pattern's own wording while it still reads
-// as its operations, else the operations written out.
-func operationsCell(m designer.Mapping) string {
+// as its operations, with the row's Tables/Indexes cell and notes as written, else the operations
+// written out.
+func operationsCell(tables []designer.Table, m designer.Mapping, targetsCell, notes string) string {
 	ops := withoutExpected(m.Operations)
 	if src := strings.TrimSpace(m.Source); src != "" || len(ops) == 0 {
-		if sameOperations(parseOperationsCell(src), ops) {
+		// The importer gives the operations the Tables/Indexes cell only when they do not say it.
+		if targetsCell == targetsText(operationsOf(src)) {
+			targetsCell = ""
+		}
+		if sameOperations(settleRow(tables, src, targetsCell, notes).ops, ops) {
 			return src
 		}
 	}
@@ -778,15 +785,15 @@ func sameOperations(a, b []designer.Operation) bool {
 	return true
 }
 
-// operationText writes one operation in the form parseOperation reads.
+// operationText writes one operation in the canonical spelling of the cell grammar (opcell.go).
 func operationText(op designer.Operation) string {
 	var b strings.Builder
 	b.WriteString(op.Op)
 	if op.Table != "" {
-		b.WriteString(" on " + op.Table)
+		b.WriteString(" on " + quoteName(op.Table))
 	}
 	if op.Index != "" {
-		b.WriteString(" index " + op.Index)
+		b.WriteString(" index " + quoteName(op.Index))
 	}
 	if op.KeyCondition != "" {
 		b.WriteString(": " + clauseEscape(op.KeyCondition))

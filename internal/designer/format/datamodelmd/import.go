@@ -138,6 +138,8 @@ type parser struct {
 	prose      designer.Prose
 	// pending is an index sample table written before its index heading.
 	pending *sampleDraft
+	// rowLines is the line of each pattern's first mapping row.
+	rowLines map[int]int
 }
 
 func (p *parser) note(line int, format string, args ...any) {

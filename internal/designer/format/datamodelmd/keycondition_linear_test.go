@@ -8,30 +8,6 @@ import (
 	"dynaloom/internal/designer/dynamo"
 )
 
-func TestLeadingKeyCondition_readsOnceWhateverTheCommas(t *testing.T) {
-	for in, want := range map[string]string{
-		"a = :v AND b > :w, Limit 20":        "a = :v AND b > :w",
-		"begins_with(a, :p), newest first":   "begins_with(a, :p)",
-		"a = :v":                             "a = :v",
-		"(a = :v AND begins_with(b, :p)), x": "(a = :v AND begins_with(b, :p))",
-	} {
-		if got, ok := leadingKeyCondition(in); !ok || got != want {
-			t.Errorf("leadingKeyCondition(%q) = %q, %v; want %q", in, got, ok, want)
-		}
-	}
-	in := "a" + strings.Repeat(", a", 5_000)
-	// Reading the text once allocates a few dozen times; reading every prefix that ends before a
-	// comma allocated for each of the 5,000 commas.
-	allocs := testing.AllocsPerRun(1, func() {
-		if got, ok := leadingKeyCondition(in); ok {
-			t.Fatalf("leadingKeyCondition = %q", got)
-		}
-	})
-	if allocs > 100 {
-		t.Errorf("%.0f allocations to find no key condition among 5,000 commas", allocs)
-	}
-}
-
 func TestParseKeyCondition_deepParenthesesAreRefused(t *testing.T) {
 	t.Parallel()
 	// The evaluator refuses parentheses around parentheses (DynamoDB calls them redundant) and this

@@ -102,7 +102,7 @@ func (p *parser) mappingTable(s *sectionDraft, it markdown.Item) bool {
 				notes = append(notes, label+": "+v)
 			}
 		}
-		ops := parseOperationsCell(get("operations"))
+		ops := operationsOf(get("operations"))
 		if tables := get("tables"); tables != targetsText(ops) {
 			// What the operations say is not kept twice.
 			add("Tables/Indexes", tables)
@@ -146,6 +146,12 @@ func columnsUsed(m map[string]int) []int {
 }
 
 func (p *parser) mapPattern(line, n int, status, desc, source string, ops []designer.Operation, notes string, peak *float64, items, size, opType string) {
+	if _, seen := p.rowLines[n]; !seen {
+		if p.rowLines == nil {
+			p.rowLines = map[int]int{}
+		}
+		p.rowLines[n] = line
+	}
 	for i := range p.patterns {
 		pt := &p.patterns[i]
 		if pt.Number != n {
@@ -183,147 +189,6 @@ func cutStatusMark(cell string) (string, string) {
 		}
 	}
 	return cell, designer.StatusOpen
-}
-
-// parseOperationsCell reads the DynamoDB Operations cell of a mapping row: one operation per
-// line in the form Export writes, or else whatever ParseOperationText makes of it.
-func parseOperationsCell(text string) []designer.Operation {
-	if strings.TrimSpace(text) == "" {
-		return nil
-	}
-	var out []designer.Operation
-	for l := range strings.SplitSeq(text, "\n") {
-		op, ok := parseOperation(l)
-		if !ok {
-			return ParseOperationText(text)
-		}
-		out = append(out, op)
-	}
-	return out
-}
-
-// parseOperation reads "Query on Orders index ByStatus: status = :s; Limit 20; …".
-func parseOperation(l string) (designer.Operation, bool) {
-	var op designer.Operation
-	// The notes run to the end of the line.
-	notes, hasNotes := "", false
-	for i := 0; i < len(l); i++ {
-		if l[i] == '\\' {
-			i++
-			continue
-		}
-		if l[i] == ';' && strings.HasPrefix(l[i:], "; Notes: ") {
-			l, notes, hasNotes = l[:i], clauseUnescape(l[i+len("; Notes: "):]), true
-			break
-		}
-	}
-	if hasNotes && notes == "" {
-		return op, false
-	}
-	op.Notes = notes
-	parts := splitClauses(l)
-	head := parts[0]
-	name, rest := head, ""
-	if i := strings.IndexAny(head, " :"); i >= 0 {
-		name, rest = head[:i], head[i:]
-	}
-	if !slices.Contains(designer.Operations, name) {
-		return op, false
-	}
-	op.Op = name
-	for _, target := range []struct {
-		word string
-		dst  *string
-	}{{" on ", &op.Table}, {" index ", &op.Index}} {
-		after, ok := strings.CutPrefix(rest, target.word)
-		if !ok {
-			continue
-		}
-		end := strings.IndexAny(after, " :")
-		if end < 0 {
-			end = len(after)
-		}
-		if target.word == " on " {
-			// A table name the file gave with spaces ("Order Lines") runs to " index " or ":".
-			end = len(after)
-			if i := strings.IndexByte(after, ':'); i >= 0 {
-				end = i
-			}
-			if i := strings.Index(after[:end], " index "); i >= 0 {
-				end = i
-			}
-		}
-		if !plainName.MatchString(after[:end]) && (target.word != " on " || !spacedName.MatchString(after[:end])) {
-			return op, false
-		}
-		*target.dst, rest = after[:end], after[end:]
-	}
-	if cond, ok := strings.CutPrefix(rest, ": "); ok {
-		op.KeyCondition, rest = clauseUnescape(cond), ""
-	}
-	if rest != "" {
-		return op, false
-	}
-	seen := map[string]bool{}
-	for _, part := range parts[1:] {
-		clause, ok := strings.CutPrefix(part, " ")
-		word, text, _ := strings.Cut(clause, " ")
-		if !ok || seen[word] {
-			return op, false
-		}
-		seen[word] = true
-		text = clauseUnescape(text)
-		var err error
-		switch word {
-		case "Filter:":
-			op.Filter = text
-		case "Projection:":
-			op.Projection = text
-		case "Condition:":
-			op.Condition = text
-		case "Update:":
-			op.Update = text
-		case "Limit":
-			n, convErr := strconv.Atoi(text)
-			op.Limit, err = &n, convErr
-		case "ScanIndexForward=false":
-			op.Descending = text == ""
-		case "ConsistentRead=true":
-			op.Consistent = text == ""
-		case "Names:":
-			op.Names, err = designer.ParseOperationNames(text)
-		case "Values:":
-			op.Values, err = designer.ParseOperationValues(text)
-		case "Action:":
-			// Only an action the operation can take, spelt as the export writes it.
-			op.Action = text
-			if designer.CheckAction("action", op) != nil || text == "" {
-				return op, false
-			}
-		default:
-			return op, false
-		}
-		if err != nil || (word == "ScanIndexForward=false" && !op.Descending) || (word == "ConsistentRead=true" && !op.Consistent) {
-			return op, false
-		}
-	}
-	return op, true
-}
-
-// splitClauses splits an operation line at each unescaped ";".
-func splitClauses(l string) []string {
-	var out []string
-	start := 0
-	for i := 0; i < len(l); i++ {
-		switch l[i] {
-		case '\\':
-			i++
-		case ';':
-			out = append(out, l[start:i])
-			start = i + 1
-		}
-	}
-	return append(out, l[start:])
 }
 
 // clauseUnescape reverses clauseEscape.

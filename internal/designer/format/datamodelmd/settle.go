@@ -3,13 +3,11 @@ package datamodelmd
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
 	"dynaloom/internal/designer"
-	"dynaloom/internal/designer/dynamo"
 	"dynaloom/internal/designer/format/markdown"
 )
 
@@ -70,7 +68,7 @@ func (p *parser) design() designer.Design {
 		d.Name = "Untitled design"
 	}
 	d.Name = designer.TruncateRunes(d.Name, designer.MaxNameLen)
-	d.Patterns = consistentOps(targetOperations(d.Tables, d.Patterns))
+	d.Patterns = p.settleMappings(d.Tables, d.Patterns)
 	for ti, td := range p.tables {
 		if ti >= len(d.Tables) {
 			break
@@ -85,181 +83,48 @@ func (p *parser) design() designer.Design {
 	return designer.Normalize(d)
 }
 
-// targetOperations gives the operations of a mapping row that name no table the table or index
-// of its Tables/Indexes cell, which the row's notes keep: all of them when the cell names one
-// target, one each in order when it names as many targets as there are operations. The cell's note
-// is dropped once every operation has its target, since the operations now say it. An index is
-// given to every operation, those that cannot read one too, for validation to report.
-func targetOperations(tables []designer.Table, patterns []designer.Pattern) []designer.Pattern {
-	const label = "Tables/Indexes: "
+// settleMappings reads each mapping row's operations again with the tables known: the targets
+// its Tables/Indexes cell names, which the row's notes keep until then, and the keys its operations
+// give by position. The cell's note is dropped once every operation has its target from it, since
+// the operations now say it. What the grammar did not read is noted with the row's line.
+func (p *parser) settleMappings(tables []designer.Table, patterns []designer.Pattern) []designer.Pattern {
 	return designer.EditRows(patterns, func(pt *designer.Pattern) bool {
-		var cell string
-		var rest []string
-		for l := range strings.SplitSeq(pt.Mapping.Notes, "\n") {
-			if after, ok := strings.CutPrefix(l, label); ok && cell == "" {
-				cell = after
-				continue
+		cell, rest := cutTablesNote(pt.Mapping.Notes)
+		row := settleRow(tables, pt.Mapping.Source, cell, rest)
+		line := p.rowLines[pt.Number]
+		for i, texts := range row.notRead {
+			for _, text := range texts {
+				p.note(line, "pattern %d: %q in its %s operation was not read; the operation's notes keep it", pt.Number, text, row.ops[i].Op)
 			}
-			rest = append(rest, l)
 		}
-		if cell == "" || len(pt.Mapping.Operations) == 0 {
-			return false
+		for _, s := range row.partiql {
+			p.note(line, "pattern %d: the PartiQL statement %q is kept as written in the operations cell; Dynaloom checks DynamoDB's API operations, so map the pattern to the operation the statement runs", pt.Number, s)
 		}
-		var targets [][2]string // table, index
-		for _, name := range targetSplit.Split(cell, -1) {
-			name = strings.TrimSpace(targetKind.ReplaceAllString(strings.TrimSpace(name), ""))
-			if name == "" {
-				continue
-			}
-			table, index, ok := findTarget(tables, name)
-			if !ok {
-				return false // "Multiple tables" and the like: nothing to go by
-			}
-			targets = append(targets, [2]string{table, index})
+		if len(row.ops) == 0 && len(row.partiql) == 0 && strings.TrimSpace(pt.Mapping.Source) != "" {
+			p.note(line, "pattern %d: the operations cell %q names no DynamoDB operation; it was kept as written", pt.Number, markdown.OneLine(pt.Mapping.Source))
 		}
-		ops := pt.Mapping.Operations
-		if len(targets) != 1 && len(targets) != len(ops) {
-			return false
+		pt.Mapping.Operations = row.ops
+		if row.targeted {
+			pt.Mapping.Notes = rest
 		}
-		ops = slices.Clone(ops)
-		for i := range ops {
-			if ops[i].Table != "" {
-				return false
-			}
-			tg := targets[min(i, len(targets)-1)]
-			// An index given to a GetItem or a write is kept as the file says: MAP002 reports it.
-			ops[i].Table, ops[i].Index = tg[0], tg[1]
-		}
-		positionalKeys(tables, pt.Mapping.Source, ops)
-		pt.Mapping.Operations = ops
-		pt.Mapping.Notes = strings.Join(rest, "\n")
 		return true
 	})
 }
 
-// positionalKeys reads the key written positionally in an operation cell — GetItem(user_id,
-// "PROFILE"), Query(user_id, SK begins_with "POST#") — into the key condition of each operation
-// that has a table but no key condition yet: the arguments name the target's key attributes in
-// order; a quoted or numeric argument is a sample value, a bare word a placeholder; "begins_with"
-// (on the sort key only) makes a prefix condition.
-func positionalKeys(tables []designer.Table, source string, ops []designer.Operation) {
-	calls := opCall.FindAllStringSubmatch(source, -1)
-	next := 0
-	for i := range ops {
-		op := &ops[i]
-		var args string
-		for next < len(calls) {
-			c := calls[next]
-			next++
-			if name, err := designer.ParseOperationName(c[1]); err == nil && name == op.Op {
-				args = c[2]
-				break
-			}
-		}
-		if args == "" || op.KeyCondition != "" || op.Table == "" {
+// cutTablesNote takes the Tables/Indexes cell an import keeps in a mapping's notes out of them.
+func cutTablesNote(notes string) (cell, rest string) {
+	var kept []string
+	for l := range strings.SplitSeq(notes, "\n") {
+		if after, ok := strings.CutPrefix(l, tablesNote); ok && cell == "" {
+			cell = after
 			continue
 		}
-		ti := slices.IndexFunc(tables, func(t designer.Table) bool { return t.Name == op.Table })
-		if ti < 0 {
-			continue
-		}
-		t := tables[ti]
-		keys := dynamo.TableKeyAttrs(t)
-		if op.Index != "" {
-			ix, _, _, found := t.IndexByName(op.Index)
-			if !found {
-				continue
-			}
-			keys = slices.Concat(ix.PartitionKey, ix.SortKey)
-		}
-		parts := strings.Split(args, ",")
-		if len(parts) > len(keys) {
-			continue
-		}
-		var conds []string
-		values := map[string]designer.Value{}
-		for j, raw := range parts {
-			k := keys[j]
-			arg := strings.TrimSpace(raw)
-			prefix := false
-			if m := beginsWith.FindStringSubmatch(arg); m != nil {
-				if j == 0 {
-					conds = nil
-					break
-				}
-				arg, prefix = strings.TrimSpace(m[1]), true
-			}
-			ph := ":" + placeholderRE.ReplaceAllString(k.Name, "_")
-			if lit, ok := readLiteral(arg, k.Type); ok {
-				values[ph] = lit
-			} else if !bareWord.MatchString(arg) {
-				conds = nil
-				break
-			}
-			if prefix {
-				conds = append(conds, "begins_with("+k.Name+", "+ph+")")
-			} else {
-				conds = append(conds, k.Name+" = "+ph)
-			}
-		}
-		if len(conds) == 0 || slices.ContainsFunc(keys[:len(conds)], func(k designer.KeyAttribute) bool { return !bareWord.MatchString(k.Name) }) {
-			continue
-		}
-		op.KeyCondition = strings.Join(conds, " AND ")
-		if len(values) > 0 {
-			if op.Values == nil {
-				op.Values = map[string]designer.Value{}
-			}
-			for ph, v := range values {
-				if _, taken := op.Values[ph]; !taken {
-					op.Values[ph] = v
-				}
-			}
-		}
+		kept = append(kept, l)
 	}
-}
-
-var (
-	opCall        = regexp.MustCompile(`(?i)\b(get[ _]?item|put[ _]?item|update[ _]?item|delete[ _]?item|query|scan)\s*\(([^()]*)\)`)
-	beginsWith    = regexp.MustCompile(`(?i)^(?:[A-Za-z_][A-Za-z0-9_]*\s+)?begins[_ ]with\s*\(?\s*(.+?)\s*\)?$`)
-	bareWord      = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-	placeholderRE = regexp.MustCompile(`[^A-Za-z0-9_]`)
-)
-
-// readLiteral reads a quoted string or a number as a sample value of a key of type t.
-func readLiteral(arg string, t designer.Type) (designer.Value, bool) {
-	if len(arg) >= 2 && (arg[0] == '"' && arg[len(arg)-1] == '"' || arg[0] == '\'' && arg[len(arg)-1] == '\'') {
-		text := arg[1 : len(arg)-1]
-		if t == designer.N {
-			if _, ok := designer.ParseDecimal(text); !ok {
-				return designer.Value{}, false
-			}
-			return designer.Num(text), true
-		}
-		return designer.Str(text), true
+	if cell == "" {
+		return "", notes
 	}
-	if _, ok := designer.ParseDecimal(arg); ok && t == designer.N {
-		return designer.Num(arg), true
-	}
-	return designer.Value{}, false
-}
-
-var (
-	targetSplit = regexp.MustCompile(`\s*(?:,|\+|&|/|\band\b)\s*`)
-	targetKind  = regexp.MustCompile(`(?i)\s*\b(?:table|gsi|lsi|index)\b\s*`)
-)
-
-// findTarget finds a table or an index by name.
-func findTarget(tables []designer.Table, name string) (table, index string, ok bool) {
-	if t, _, ok := designer.Lookup(tables, name, func(t *designer.Table) string { return t.Name }); ok {
-		return t.Name, "", true
-	}
-	for _, t := range tables {
-		if _, _, _, found := t.IndexByName(name); found {
-			return t.Name, name, true
-		}
-	}
-	return "", "", false
+	return cell, strings.Join(kept, "\n")
 }
 
 func titleName(title string) string {
