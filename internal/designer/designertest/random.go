@@ -3,6 +3,7 @@ package designertest
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 
 	"dynaloom/internal/designer"
@@ -187,4 +188,101 @@ func (g Random) operation(d designer.Design) designer.Operation {
 // oneLine joins the lines of s with spaces, as a design name is written.
 func oneLine(s string) string {
 	return strings.TrimSpace(strings.Join(strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' }), " "))
+}
+
+// FullDesign draws design number n as Design does, then gives it what the requirement document
+// holds too: an overview, entities with typed attributes, relationships with fractional counts and
+// units, each pattern's requirements, aggregate and consolidation analyses, the considerations, and
+// prose sections of the requirement document. Design's draws come first, so Design(n) and
+// FullDesign(n) of two generators from one seed share their tables and mappings.
+func (g Random) FullDesign(n int) designer.Design {
+	d := g.Design(n)
+	d.Overview = designer.Overview{Domain: g.text(), KeyEntities: g.text(), BusinessContext: g.text(), Scale: g.text(), Notes: g.text()}
+	names := []string{"Order", "User", "Line Item", "a|b", "Pet*s", "ünï", "Re-Order"}
+	for _, i := range g.r.Perm(len(names))[:g.r.IntN(5)] {
+		e := designer.Entity{Name: names[i], Description: oneLine(g.text()), Attributes: []designer.Attribute{}}
+		for _, a := range g.r.Perm(len(genNames))[:g.r.IntN(4)] {
+			e.Attributes = append(e.Attributes, designer.Attribute{Name: genNames[a], Type: g.keyType(), Description: oneLine(g.text())})
+		}
+		if g.r.IntN(4) == 0 {
+			e.AcceptedGaps = []string{designer.GapNoWrite}
+		}
+		d.Entities = append(d.Entities, e)
+	}
+	entity := func() string {
+		if len(d.Entities) == 0 || g.r.IntN(5) == 0 {
+			return g.pick(names)
+		}
+		return d.Entities[g.r.IntN(len(d.Entities))].Name
+	}
+	// A relationship names entities the design has: a requirement document's relationships define
+	// the entities they name, so one to a missing entity would read back with that entity added.
+	known := func() string { return d.Entities[g.r.IntN(len(d.Entities))].Name }
+	for range g.r.IntN(4) * min(len(d.Entities), 1) {
+		r := designer.Relationship{From: known(), To: known(), Kind: g.pick([]string{"", designer.OneToOne, designer.OneToMany, designer.ManyToMany}), Notes: g.text()}
+		if g.r.IntN(2) == 0 {
+			r.Avg, r.AvgUnit = Ptr([]float64{1.6, 5, 0.25, 1000, 33000.5}[g.r.IntN(5)]), g.pick([]string{"", "per year", "orders per user"})
+		}
+		if g.r.IntN(2) == 0 {
+			r.Max, r.MaxUnit = Ptr(int64(g.r.IntN(2000))), g.pick([]string{"", "per week"})
+		}
+		d.Relationships = append(d.Relationships, r)
+	}
+	for i := range d.Patterns {
+		p := &d.Patterns[i]
+		p.Type = g.pick([]string{"", designer.Read, designer.Write})
+		if g.r.IntN(3) > 0 {
+			p.PeakRPS = Ptr([]float64{500, 0.001, 1.6, 12000}[g.r.IntN(4)])
+		}
+		if g.r.IntN(2) == 0 {
+			p.AvgRPS = Ptr([]float64{120.5, 7, 0.3}[g.r.IntN(3)])
+		}
+		for _, a := range g.r.Perm(len(genNames))[:g.r.IntN(3)] {
+			p.Attributes = append(p.Attributes, genNames[a])
+		}
+		p.LatencySLO = g.pick([]string{"", "<50 ms", "p99 < 20 ms"})
+		p.Consistency = g.pick([]string{"", designer.Strong, designer.Eventual})
+		p.ResultBound = g.pick([]string{"", "1 item", "at most 40 items"})
+		p.SizeBand = g.pick([]string{"", "<1 KB", "2-4 KB"})
+		p.KeyNotes = g.text()
+		p.Considerations = g.text()
+		for range g.r.IntN(3) {
+			if e := entity(); !slices.Contains(p.Entities, e) {
+				p.Entities = append(p.Entities, e)
+			}
+		}
+	}
+	pct := func() *float64 {
+		if g.r.IntN(3) == 0 {
+			return nil
+		}
+		return Ptr([]float64{0, 15, 45.5, 100}[g.r.IntN(4)])
+	}
+	flag := func() *bool {
+		if g.r.IntN(3) == 0 {
+			return nil
+		}
+		return Ptr(g.r.IntN(2) == 0)
+	}
+	for range g.r.IntN(3) {
+		a := designer.AggregateAnalysis{EntityA: entity(), EntityB: entity(), CorrelationPct: pct(), OnlyAPct: pct(), OnlyBPct: pct(), BothPct: pct(),
+			Size: g.text(), Bounded: flag(), Updates: g.text(), Decision: g.pick([]string{"", designer.SingleItem, designer.ItemCollection, designer.SeparateTables}),
+			Justification: g.text(), Identifying: designer.IdentifyingCheck{ChildIndependent: flag(), ParentIDKnown: flag(), SeparateTablePlanned: flag()}}
+		if g.r.IntN(2) == 0 {
+			a.CombinedKB = Ptr([]float64{17, 1.7, 0.5}[g.r.IntN(3)])
+		}
+		d.Aggregates = append(d.Aggregates, a)
+	}
+	for range g.r.IntN(3) {
+		d.Consolidations = append(d.Consolidations, designer.ConsolidationReview{Parent: entity(), Child: entity(), Relationship: g.pick([]string{"", "1:Many", "1:M"}),
+			OverlapPct: pct(), Bounded: flag(), Identifying: flag(), Decision: g.pick([]string{"", designer.Consolidate, designer.Separate}), Justification: g.text()})
+	}
+	d.Considerations = designer.Considerations{HotPartitions: g.text(), GSIProjections: g.text(), SparseGSIs: g.text(), ItemCollections: g.text(),
+		MultiEntityQueries: g.text(), Denormalization: g.text()}
+	// One section per title: two under one heading read back as one.
+	titles := []string{"", "Application Overview", "Open Questions", "Validation Checklist", "Cost Estimates"}
+	for _, i := range g.r.Perm(len(titles))[:g.r.IntN(3)] {
+		d.Prose.Sections = append(d.Prose.Sections, designer.Section{Title: titles[i], Body: g.text() + "\n\n" + g.text(), Document: designer.RequirementDocument})
+	}
+	return designer.Normalize(d)
 }

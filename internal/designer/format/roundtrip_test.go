@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	"dynaloom/internal/designer"
 	"dynaloom/internal/designer/designertest"
 	"dynaloom/internal/designer/format/datamodelmd"
+	"dynaloom/internal/designer/format/markdown"
 	"dynaloom/internal/designer/format/reqmd"
 )
 
@@ -169,4 +171,168 @@ func assertSingleFixedPoint(t *testing.T, f File) {
 	if twice := export(back); !bytes.Equal(once, twice) {
 		t.Fatalf("%s alone: import → export → import → export changed it:\n%s", f.Name, designertest.FirstDifference(once, twice))
 	}
+}
+
+// maskChecklists returns a markdown document with the marks of its checklist lines replaced by
+// [?]: a document read alone does not hold all that its checklist was ticked from.
+func maskChecklists(doc []byte) []byte {
+	var b bytes.Buffer
+	in := false
+	for l := range strings.SplitAfterSeq(string(doc), "\n") {
+		switch {
+		case strings.HasPrefix(l, "## "):
+			in = strings.HasPrefix(l, "## Validation Checklist") || strings.HasPrefix(l, "## Validation Results")
+		case in && (strings.HasPrefix(l, "- [x] ") || strings.HasPrefix(l, "- [ ] ")):
+			l = "- [?] " + l[len("- [x] "):]
+		}
+		b.WriteString(l)
+	}
+	return b.Bytes()
+}
+
+// assertAloneFixedPoint exports d in one format, reads that alone and exports it again: the two
+// exports are the same but for the checklist's marks, and from then on the same bytes.
+func assertAloneFixedPoint(t *testing.T, what string, export func(designer.Design) []byte, d designer.Design) {
+	t.Helper()
+	first := export(d)
+	var docs [][]byte
+	doc := first
+	for range 2 {
+		back, _, err := Import([]File{{Name: what, Data: doc}})
+		if err != nil {
+			t.Fatalf("%s alone does not import: %v\n%s", what, err, doc)
+		}
+		doc = export(back)
+		docs = append(docs, doc)
+	}
+	if !bytes.Equal(maskChecklists(first), maskChecklists(docs[0])) {
+		t.Fatalf("%s alone: export → import → export changed it:\n%s", what, designertest.FirstDifference(maskChecklists(first), maskChecklists(docs[0])))
+	}
+	if !bytes.Equal(docs[0], docs[1]) {
+		t.Fatalf("%s alone: the second round trip changed it:\n%s", what, designertest.FirstDifference(docs[0], docs[1]))
+	}
+}
+
+// carried is what the two documents together hold of d, as design-json: all but the ids and
+// comments, an operation's expected results, attribute generators, sample item ids and the order
+// of items (written in key order), and patterns numbered below 1. Prose is markdown that keeps its
+// text, not its bytes: its leading and trailing blank lines go, a heading inside it is written
+// below the section's level (###) or escaped where that would end the section, and the sections
+// come in the order of the places they are written in.
+func carried(tb testing.TB, d designer.Design) []byte {
+	tb.Helper()
+	d = designer.Normalize(d)
+	c := d
+	c.Comments, c.Workbench = nil, nil
+	for _, f := range []*string{&c.Prose.DesignPhilosophy, &c.Prose.AggregateDecisions, &c.Prose.HotPartitions, &c.Prose.TradeOffs} {
+		*f = proseText(*f)
+	}
+	c.Prose.Sections = nil
+	for _, s := range d.Prose.Sections {
+		// An empty section under a heading of the template holds nothing to read back.
+		if s.Body = proseText(s.Body); s.Body != "" {
+			c.Prose.Sections = append(c.Prose.Sections, s)
+		}
+	}
+	slices.SortStableFunc(c.Prose.Sections, func(a, b designer.Section) int {
+		return strings.Compare(a.Document+"\x00"+a.Title+"\x00"+a.Body, b.Document+"\x00"+b.Title+"\x00"+b.Body)
+	})
+	c.Tables = nil
+	for _, t := range d.Tables {
+		t.Attributes = slices.Clone(t.Attributes)
+		for i := range t.Attributes {
+			t.Attributes[i].Generator = nil
+		}
+		var items []designer.SampleItem
+		for _, r := range designer.TableRows(t) {
+			items = append(items, designer.SampleItem{Item: r.Item})
+		}
+		t.Items = items
+		c.Tables = append(c.Tables, t)
+	}
+	c.Patterns = nil
+	for _, p := range d.Patterns {
+		if p.Number < 1 {
+			continue
+		}
+		p.ID = ""
+		ops := slices.Clone(p.Mapping.Operations)
+		for i := range ops {
+			ops[i].Expected = nil
+		}
+		p.Mapping = designer.Mapping{Operations: ops, Notes: p.Mapping.Notes}
+		c.Patterns = append(c.Patterns, p)
+	}
+	slices.SortStableFunc(c.Patterns, func(a, b designer.Pattern) int { return a.Number - b.Number })
+	for _, ids := range []func(){
+		func() {
+			c.Relationships = slices.Clone(c.Relationships)
+			for i := range c.Relationships {
+				c.Relationships[i].ID = ""
+			}
+		},
+		func() {
+			c.Aggregates = slices.Clone(c.Aggregates)
+			for i := range c.Aggregates {
+				c.Aggregates[i].ID = ""
+			}
+		},
+		func() {
+			c.Consolidations = slices.Clone(c.Consolidations)
+			for i := range c.Consolidations {
+				c.Consolidations[i].ID = ""
+			}
+		},
+	} {
+		ids()
+	}
+	return designertest.MustMarshal(tb, c)
+}
+
+// For random designs, with requirements, tables, mappings and prose sections of both documents:
+// the requirement document alone, the data model alone and the pair are each a fixed point of
+// export → import → export, and the pair reads back as the design it was exported from.
+func TestRoundTrip_randomDesignsAreFixedPoints(t *testing.T) {
+	t.Parallel()
+	g := designertest.NewRandom(16, 4)
+	n := 300
+	if testing.Short() {
+		n = 100
+	}
+	for i := range n {
+		d := g.FullDesign(i)
+		if err := designer.Check(d); err != nil {
+			t.Fatalf("design %d: the generator made a design Check refuses: %v", i, err)
+		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			assertAloneFixedPoint(t, "dynamodb_requirement.md", reqmd.Export, d)
+			assertAloneFixedPoint(t, "dynamodb_data_model.md", datamodelmd.Export, d)
+			pair := exportPair(d)
+			back, _, err := Import(pair)
+			if err != nil {
+				t.Fatalf("the pair does not import: %v", err)
+			}
+			again := exportPair(back)
+			for k := range pair {
+				if !bytes.Equal(pair[k].Data, again[k].Data) {
+					t.Fatalf("the pair's %s changed:\n%s", pair[k].Name, designertest.FirstDifference(pair[k].Data, again[k].Data))
+				}
+			}
+			if want, got := carried(t, d), carried(t, back); !bytes.Equal(want, got) {
+				t.Fatalf("the pair did not read back as the design:\n%s", designertest.FirstDifference(want, got))
+			}
+		})
+	}
+}
+
+// proseText is prose as carried compares it.
+func proseText(s string) string {
+	var lines []string
+	for l := range strings.SplitSeq(markdown.ProseBody(s), "\n") {
+		if _, text, ok := markdown.Heading(strings.TrimPrefix(l, `\`)); ok {
+			l = "### " + text
+		}
+		lines = append(lines, l)
+	}
+	return strings.Join(lines, "\n")
 }
