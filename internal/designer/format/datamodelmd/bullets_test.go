@@ -203,3 +203,36 @@ func TestImport_keyTemplatesOnKeyBulletsAreTemplates(t *testing.T) {
 		t.Errorf("the export still writes the key forms as text:\n%s", out)
 	}
 }
+
+// What the import has to choose for an index — a projection it does not state, a key type its
+// sample values cannot give — it says in a note naming the index's heading.
+func TestImport_indexDefaultsAreNoted(t *testing.T) {
+	t.Parallel()
+	doc := `# DynamoDB Data Model - Kettles
+
+## Table Designs
+
+### Kettles Table
+
+| kettle_id | boiling |
+|---|---|
+| k-1 | true |
+| k-2 | false |
+
+- **Partition Key**: kettle_id - one item per kettle
+
+### ByBoiling GSI
+
+- **Partition Key**: boiling - whether it boils now
+`
+	d, notes := mustImport(t, []byte(doc))
+	ix, _, _, _ := tableNamed(t, d, "Kettles").IndexByName("ByBoiling")
+	if ix.Projection.Type != designer.All || len(ix.PartitionKey) != 1 || ix.PartitionKey[0].Type != designer.S {
+		t.Fatalf("index %+v", ix)
+	}
+	for _, words := range []string{"ByBoiling states no projection; ALL was taken", "key attribute boiling read as BOOL; a key is S, N or B, so S was used"} {
+		if !slices.ContainsFunc(notes, func(n designer.ImportNote) bool { return n.Line == 14 && strings.Contains(n.Message, words) }) {
+			t.Errorf("no note on line 14 says %q: %+v", words, notes)
+		}
+	}
+}

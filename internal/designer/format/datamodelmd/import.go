@@ -153,8 +153,8 @@ var (
 	tablePrefix   = regexp.MustCompile(`(?i)^table\s*:\s*(.+)$`)
 	plainName     = regexp.MustCompile(`^[A-Za-z0-9_.\-]{1,255}$`)
 	attrName      = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.\-#]{0,119}$`)
-	// spacedName is a table name of words in title case, "Order Lines": DynamoDB refuses it, but
-	// it is the name the file gives, kept for MOD001 to report. Words in lower case ("Why a
+	// spacedName is a table or index name of words in title case, "Order Lines": DynamoDB refuses
+	// it, but it is the name the file gives, kept for MOD001 to report. Words in lower case ("Why a
 	// single table") are a heading's prose.
 	spacedName = regexp.MustCompile(`^[A-Z0-9][A-Za-z0-9_.\-]*(?: [A-Z0-9][A-Za-z0-9_.\-]*){1,4}$`)
 )
@@ -167,7 +167,7 @@ func headingKind(text string) (kind int, name, desc string, local bool) {
 	// Index and table headings first: "### GSI1: Products (Potential Hot Partition)" is an index.
 	// "### GSI-1 GSI" names its index in full, so the suffix form is tried first.
 	clean := strings.NewReplacer("`", "", "[", "", "]", "").Replace(plain)
-	if m := indexSuffix.FindStringSubmatch(clean); m != nil && plainName.MatchString(m[1]) {
+	if m := indexSuffix.FindStringSubmatch(clean); m != nil && (plainName.MatchString(m[1]) || spacedName.MatchString(m[1])) {
 		local = strings.HasPrefix(strings.ToLower(m[2]), "l")
 		return sectionIndex, m[1], strings.TrimSpace(strings.Trim(m[3], "()")), local
 	}

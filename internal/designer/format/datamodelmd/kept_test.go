@@ -49,6 +49,20 @@ func TestImport_keepsWhatTheFileSaysForValidationToReport(t *testing.T) {
 			code: "MOD001", path: "tables/Order Lines",
 		},
 		{
+			file: "kept-spaced-table.md",
+			has: func(d designer.Design) error {
+				tb, _, _ := d.TableByName("Order Lines")
+				if ix, _, _, ok := tb.IndexByName("Lines By Loaf"); !ok || len(ix.PartitionKey) != 1 || ix.PartitionKey[0].Name != "loaf" {
+					return fmt.Errorf("indexes %+v, want Lines By Loaf keyed on loaf", tb.GSIs)
+				}
+				if p, _, _ := d.PatternByNumber(2); len(p.Mapping.Operations) != 1 || p.Mapping.Operations[0].Index != "Lines By Loaf" {
+					return fmt.Errorf("pattern 2 operations %+v, want a Query on Lines By Loaf", p.Mapping.Operations)
+				}
+				return nil
+			},
+			code: "MOD001", path: "tables/Order Lines/indexes/Lines By Loaf",
+		},
+		{
 			file: "kept-getitem-on-gsi.md",
 			has: func(d designer.Design) error {
 				p, _, _ := d.PatternByNumber(1)
@@ -82,7 +96,7 @@ func TestImport_keepsWhatTheFileSaysForValidationToReport(t *testing.T) {
 		},
 	}
 	for _, c := range cases {
-		t.Run(c.file, func(t *testing.T) {
+		t.Run(c.file+" "+c.code, func(t *testing.T) {
 			t.Parallel()
 			d, _ := mustImport(t, readFixture(t, c.file))
 			if err := c.has(d); err != nil {

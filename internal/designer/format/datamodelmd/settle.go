@@ -535,6 +535,9 @@ func (p *parser) settleIndex(t designer.Table, d *indexDraft) designer.Index {
 			}
 		}
 		if !typ.KeyType() {
+			if typ != "" {
+				p.note(d.line, "index %s: the values of key attribute %s read as %s; a key is S, N or B, so S was used", ix.Name, k.Name, typ)
+			}
 			typ = designer.S
 		}
 		k.Type = typ
@@ -574,6 +577,7 @@ func (p *parser) settleIndex(t designer.Table, d *indexDraft) designer.Index {
 		p.note(d.sample.line, "the sample table of index %s was not read: Dynaloom computes it from the table's items", ix.Name)
 	}
 	if ix.Projection.Type == "" {
+		p.note(d.line, "index %s states no projection; ALL was taken, as the export then writes it", ix.Name)
 		ix.Projection.Type = designer.All
 	}
 	return ix
