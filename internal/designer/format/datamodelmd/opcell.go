@@ -154,10 +154,27 @@ func (lp *lineParser) parse(out *cellParse) {
 		start := len(out.ops) - 1
 		lp.operation(t)
 		lp.flush()
+		if start > 0 && alternative(lp.line[:t.pos]) {
+			// "Query(user_id) or GSI Query": the same call on another target.
+			prev, c := out.ops[start-1], &out.ops[start]
+			if prev.op.Op == c.op.Op && len(c.keys) == 0 && c.op.KeyCondition == "" {
+				c.keys = slices.Clone(prev.keys)
+			}
+		}
 		out.ops = append(out.ops[:start], lp.actions(out.ops[start])...)
 		lp.cur = nil
 	}
 	lp.flush()
+}
+
+// alternative reports whether the text before an operation offers it as another way to do the
+// one before: it ends with "or", a kind of target after it ("or GSI").
+func alternative(before string) bool {
+	fields := strings.Fields(strings.ToLower(before))
+	for len(fields) > 0 && joiners[fields[len(fields)-1]] && fields[len(fields)-1] != "or" {
+		fields = fields[:len(fields)-1]
+	}
+	return len(fields) > 0 && fields[len(fields)-1] == "or"
 }
 
 // skip passes over a token that is not read, keeping the depth of parentheses.

@@ -115,7 +115,7 @@ func TestOperationCell_everySpelling(t *testing.T) {
 		{"Query(status)", "ByStatus (Orders)", "",
 			[]op{{Op: "Query", Table: "Orders", Index: "ByStatus", KeyCondition: "status = :status"}}},
 		{"Query(user_id) or GSI Query", "SocialGraph, FollowersByUser GSI", "",
-			[]op{{Op: "Query", Table: "SocialGraph", KeyCondition: "follower_id = :follower_id"}, {Op: "Query", Table: "SocialGraph", Index: "FollowersByUser"}}},
+			[]op{{Op: "Query", Table: "SocialGraph", KeyCondition: "follower_id = :follower_id"}, {Op: "Query", Table: "SocialGraph", Index: "FollowersByUser", KeyCondition: "following_id = :following_id"}}},
 		// What the file says, right or wrong: a GetItem on an index keeps its target (MAP002), a
 		// strongly consistent read on a GSI stays so (MAP005).
 		{"GetItem(status)", "ByStatus", "", []op{{Op: "GetItem", Table: "Orders", Index: "ByStatus", KeyCondition: "status = :status"}}},
