@@ -236,3 +236,35 @@ func TestImport_indexDefaultsAreNoted(t *testing.T) {
 		}
 	}
 }
+
+// Whatever a table or index section holds that the import cannot place is kept as prose, and
+// each piece gets a note with its own line, not only the section's heading.
+func TestImport_unplacedTextIsNotedByItsLine(t *testing.T) {
+	t.Parallel()
+	doc := `# DynamoDB Data Model - Ferries
+
+## Table Designs
+
+### Crossings Table
+
+- **Partition Key**: crossing_id - one item per crossing
+- **Weather Policy**: cancelled above force 8
+
+A paragraph about the tides.
+
+### ByPort GSI
+
+- **Partition Key**: port - where it leaves from
+- **Projection**: KEYS_ONLY
+- **Owner**: the harbour master
+`
+	d, notes := mustImport(t, []byte(doc))
+	for _, line := range []int{8, 10, 16} {
+		if !slices.ContainsFunc(notes, func(n designer.ImportNote) bool { return n.Line == line && strings.Contains(n.Message, "kept as prose") }) {
+			t.Errorf("no note names line %d: %+v", line, notes)
+		}
+	}
+	if len(d.Prose.Sections) != 2 {
+		t.Errorf("prose sections %+v, want the table's and the index's", d.Prose.Sections)
+	}
+}

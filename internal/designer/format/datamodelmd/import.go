@@ -436,6 +436,16 @@ func (p *parser) placeProse(s *sectionDraft) {
 		p.note(0, "text before the first section was kept as prose")
 	case sectionUnknown:
 		p.note(s.line, "section %q is not part of the template; it was kept as prose", s.title)
+	case sectionTable, sectionIndex:
+		// Each piece a table or index section could not place is named by its own line.
+		for _, l := range s.leftover {
+			if strings.TrimSpace(l.Text) != "" {
+				p.note(l.First, "text under %q that Dynaloom does not read was kept as prose: %q", s.title, designer.TruncateRunes(markdown.OneLine(l.Text), 60))
+			}
+		}
+		if body == "" {
+			return
+		}
 	default:
 		if body == "" {
 			return
