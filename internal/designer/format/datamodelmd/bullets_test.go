@@ -260,7 +260,9 @@ A paragraph about the tides.
 `
 	d, notes := mustImport(t, []byte(doc))
 	for _, line := range []int{8, 10, 16} {
-		if !slices.ContainsFunc(notes, func(n designer.ImportNote) bool { return n.Line == line && strings.Contains(n.Message, "kept as prose") }) {
+		if !slices.ContainsFunc(notes, func(n designer.ImportNote) bool {
+			return n.Line == line && strings.Contains(n.Message, "kept as prose")
+		}) {
 			t.Errorf("no note names line %d: %+v", line, notes)
 		}
 	}
