@@ -108,7 +108,7 @@ func (s *Store) Load(ctx context.Context, id string) (Record, error) {
 	// nothing was committed since the revision was last confirmed (freshness.go), the cache
 	// answers alone; otherwise one small read gives the revision; the rest read the design's row
 	// and history in one transaction.
-	h, known := readWALIndexHeader(s.shm)
+	h, known := s.shm.header()
 	if known {
 		if rev, ok := s.fresh.revision(id, h); ok {
 			if rec, ok := s.cache.get(id, rev); ok {
@@ -226,7 +226,7 @@ func (s *Store) ApplyEdit(ctx context.Context, id string, ed Edit) (Record, erro
 		head, known := s.heads[id]
 		err = s.inTx(ctx, func(tx *sql.Tx) error {
 			// The transaction holds the write lock: nothing else commits until it does.
-			before, beforeOK = readWALIndexHeader(s.shm)
+			before, beforeOK = s.shm.header()
 			if !known {
 				err := tx.QueryRowContext(ctx, `SELECT revision, history_from, history_bytes, snapshot_revision, doc_bytes FROM designs WHERE id = ?`, id).
 					Scan(&head.rev, &head.from, &head.historyBytes, &head.snapshotRev, &head.docBytes)
@@ -322,7 +322,7 @@ func (s *Store) ApplyEdit(ctx context.Context, id string, ed Edit) (Record, erro
 		// as read.
 	}
 	s.cache.put(next, int(docBytes))
-	after, afterOK := readWALIndexHeader(s.shm)
+	after, afterOK := s.shm.header()
 	s.fresh.committed(id, before, after, beforeOK && afterOK, next.Revision)
 	if s.onCommit != nil {
 		s.onCommit(Revision{Revision: next.Revision, Author: author, At: next.UpdatedAt, Kind: c.Kind(), Summary: summary, Paths: nonNilPaths(c.Paths())}, id)

@@ -34,18 +34,34 @@ const (
 // walIndexHeader is one copy of the wal-index header.
 type walIndexHeader [walIndexHeaderBytes]byte
 
-// readWALIndexHeader reads the wal-index header from the -shm file at path. ok is false when
-// there is none to trust: no file, a header not written yet, or one caught being rewritten. The
-// file is opened for each read, so that one SQLite removed and made anew (as it may when the
-// last connection to the database closes) is never read stale.
-func readWALIndexHeader(path string) (h walIndexHeader, ok bool) {
-	f, err := os.Open(path)
-	if err != nil {
-		return h, false
+// walIndex reads the wal-index header of one database. It keeps the -shm file open between
+// reads; SQLite removes that file only when the last connection to the database closes, and
+// makes a new one with the next, so a read from a file no longer linked is not trusted, and the
+// file is opened anew.
+type walIndex struct {
+	path string // the -shm file
+	mu   sync.Mutex
+	f    *os.File
+}
+
+// header reads the wal-index header. ok is false when there is none to trust: no file, a header
+// not written yet, one caught being rewritten, or a file SQLite has removed.
+func (w *walIndex) header() (h walIndexHeader, ok bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.f == nil {
+		f, err := os.Open(w.path)
+		if err != nil {
+			return h, false
+		}
+		w.f = f
 	}
-	defer f.Close()
 	var both [2 * walIndexHeaderBytes]byte
-	if _, err := f.ReadAt(both[:], 0); err != nil {
+	_, err := w.f.ReadAt(both[:], 0)
+	// Asked after the read: a file still linked now was the live one when it was read.
+	if err != nil || removed(w.f, w.path) {
+		w.f.Close()
+		w.f = nil
 		return h, false
 	}
 	if !bytes.Equal(both[:walIndexHeaderBytes], both[walIndexHeaderBytes:]) || both[walIndexIsInit] != 1 {
@@ -53,6 +69,16 @@ func readWALIndexHeader(path string) (h walIndexHeader, ok bool) {
 	}
 	copy(h[:], both[:walIndexHeaderBytes])
 	return h, true
+}
+
+// close closes the -shm file, if it is open.
+func (w *walIndex) close() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.f != nil {
+		w.f.Close()
+		w.f = nil
+	}
 }
 
 // oneCommitAfter reports whether exactly one transaction was committed between header before and

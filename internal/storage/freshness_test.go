@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -62,7 +63,7 @@ func TestLoad_seesWhatAnotherProcessCommitted(t *testing.T) {
 			t.Fatal(err)
 		}
 		// The store knows its own commit was the only one: Load needs no query.
-		h, ok := readWALIndexHeader(s.shm)
+		h, ok := s.shm.header()
 		if rev, known := s.fresh.revision(rec.ID, h); !ok || !known || rev != rec.Revision {
 			t.Fatalf("round %d: after its own edit the store does not know revision %d is current (header read: %v, known: %v at %d)", round, rec.Revision, ok, known, rev)
 		}
@@ -99,7 +100,7 @@ func TestFreshness_anotherCommitInBetweenIsNoticed(t *testing.T) {
 		if _, err := other.ExecContext(ctx, `INSERT INTO elsewhere VALUES (1)`); err != nil {
 			t.Fatal(err)
 		}
-		h, ok := readWALIndexHeader(s.shm)
+		h, ok := s.shm.header()
 		if !ok {
 			t.Fatal("no wal-index header to read")
 		}
@@ -129,5 +130,38 @@ func TestFreshness_anotherCommitInBetweenIsNoticed(t *testing.T) {
 		if rev, ok := f.revision(id, h3); ok {
 			t.Errorf("after a commit it did not make, the store still trusts %s at revision %d", id, rev)
 		}
+	}
+}
+
+// A -shm file SQLite removed and made anew (as when the last connection closes and another
+// opens) is read anew: the header of the removed one is never given again.
+func TestWALIndex_aRemovedFileIsNotReadAgain(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "db-shm")
+	write := func(change byte) walIndexHeader {
+		t.Helper()
+		var h walIndexHeader
+		h[walIndexChange], h[walIndexIsInit] = change, 1
+		if err := os.WriteFile(path, append(h[:], h[:]...), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	w := walIndex{path: path}
+	defer w.close()
+	old := write(1)
+	if h, ok := w.header(); !ok || h != old {
+		t.Fatalf("the header as written: %x (%v), want %x", h, ok, old)
+	}
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	renewed := write(2)
+	for range 2 {
+		if h, ok := w.header(); ok && h != renewed {
+			t.Fatalf("after the file was made anew, the header read is %x, want %x", h, renewed)
+		}
+	}
+	if h, ok := w.header(); !ok || h != renewed {
+		t.Fatalf("the new file's header: %x (%v), want %x", h, ok, renewed)
 	}
 }

@@ -78,7 +78,7 @@ type Store struct {
 	onCommit func(rev Revision, designID string)
 
 	path   string
-	shm    string // the -shm file SQLite keeps beside the database in WAL mode
+	shm    walIndex // the -shm file SQLite keeps beside the database in WAL mode
 	log    *slog.Logger
 	health health
 }
@@ -142,7 +142,7 @@ func OpenWith(ctx context.Context, path string, opts Options) (*Store, error) {
 		cacheBytes = DefaultCacheBytes
 	}
 	s := &Store{w: w, cache: newRecordCache(cacheBytes), snapshots: newRecordCache(cacheBytes / 4), tokens: newTokenCache(), heads: map[string]designRow{}, limits: opts.Limits.withDefaults(), compacting: map[string]bool{},
-		path: path, shm: path + "-shm", log: log}
+		path: path, shm: walIndex{path: path + "-shm"}, log: log}
 	// The writer goes first: it creates the file, switches it to WAL, checks and migrates it.
 	damage, err := s.quickCheck(ctx)
 	if err != nil {
@@ -178,6 +178,7 @@ func OpenWith(ctx context.Context, path string, opts Options) (*Store, error) {
 // Close closes the database. Every acknowledged write is already durable.
 func (s *Store) Close() error {
 	s.compactions.Wait()
+	s.shm.close()
 	var errs []error
 	if s.r != nil {
 		errs = append(errs, s.r.Close())
