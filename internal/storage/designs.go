@@ -258,7 +258,7 @@ func (s *Store) ApplyEdit(ctx context.Context, id string, ed Edit) (Record, erro
 			if err != nil {
 				return err
 			}
-			d = designer.Normalize(d)
+			d = designer.NormalizeAfter(cur.Design, d)
 			change, snapshot, exact, err := storedChange(c, cur.Design, d)
 			if err != nil {
 				return err
