@@ -270,3 +270,42 @@ A paragraph about the tides.
 		t.Errorf("prose sections %+v, want the table's and the index's", d.Prose.Sections)
 	}
 }
+
+// A TTL bullet that explains its attribute gives the attribute its description; when the table
+// does not list the attribute, the bullet stays as prose with a note naming its line. Either way
+// its words are written once.
+func TestImport_ttlExplanationIsWrittenOnce(t *testing.T) {
+	t.Parallel()
+	doc := `# DynamoDB Data Model - Carts
+
+## Table Designs
+
+### Carts Table
+
+- **Partition Key**: cart_id - one item per cart
+- **Attributes**: cart_id (S), expires_at (N)
+- **TTL**: expires_at - removes carts left for a day
+
+### Baskets Table
+
+- **Partition Key**: basket_id - one item per basket
+- **TTL**: gone_at - removes baskets after a week
+`
+	d, notes := mustImport(t, []byte(doc))
+	for _, back := range []designer.Design{d, assertDataModelFixedPoint(t, d)} {
+		carts := tableNamed(t, back, "Carts")
+		if a, _, _ := carts.AttributeByName("expires_at"); carts.TTLAttribute != "expires_at" || a.Description != "removes carts left for a day" {
+			t.Errorf("Carts: TTL %q, attribute %+v", carts.TTLAttribute, a)
+		}
+		if baskets := tableNamed(t, back, "Baskets"); baskets.TTLAttribute != "gone_at" {
+			t.Errorf("Baskets: TTL %q", baskets.TTLAttribute)
+		}
+	}
+	if !slices.ContainsFunc(notes, func(n designer.ImportNote) bool { return n.Line == 14 && strings.Contains(n.Message, "gone_at") }) {
+		t.Errorf("no note names line 14: %+v", notes)
+	}
+	out := string(Export(d))
+	if strings.Count(out, "removes carts left for a day") != 1 || strings.Count(out, "removes baskets after a week") != 1 {
+		t.Errorf("a TTL explanation is not written exactly once:\n%s", out)
+	}
+}

@@ -260,7 +260,9 @@ func (p *parser) tableField(s *sectionDraft, it markdown.Item, f fieldItem) bool
 			return false
 		}
 		t.TTLAttribute = name
-		return false // the explanation is kept as prose
+		// The explanation ("expiresAt field for automatic cleanup") is settled with the attributes.
+		_, rest, _ := strings.Cut(strings.TrimSpace(f.full()), " ")
+		d.ttl.add(it, fieldItem{value: strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(rest), "-–—:,"))})
 	case fieldBilling:
 		return p.billing(t, f.value)
 	case fieldLooseKey:

@@ -111,6 +111,8 @@ type tableDraft struct {
 	// forms listed below them (keyforms.go).
 	pkTemplate, skTemplate string
 	pkForms, skForms       []designer.EntityType
+	// ttl is a TTL bullet that explains its attribute: the explanation and the bullet as written.
+	ttl servedBullet
 }
 
 // exactKey is a key read in the form Export writes: set, with no attribute for "None".

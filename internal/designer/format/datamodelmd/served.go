@@ -10,8 +10,9 @@ import (
 	"dynaloom/internal/designer/format/markdown"
 )
 
-// servedBullet is an "Access Patterns Served" bullet as written, with its line. Dynaloom writes
-// that list from the mapping, so the bullet is read only to compare.
+// servedBullet is a bullet as written, with its line, read once the whole document is: an "Access
+// Patterns Served" bullet, which Dynaloom writes from the mapping, so it is read only to compare,
+// or a TTL bullet's explanation, which goes to the TTL attribute's description.
 type servedBullet struct {
 	line  int
 	text  string // the value, unescaped
@@ -105,14 +106,20 @@ func (p *parser) placeServed(d *designer.Design, b servedBullet, table, index st
 	default:
 		p.note(b.line, "%s: Access Patterns Served says more than a list of patterns; the bullet was kept as prose (Dynaloom writes the list from the mapping)", what)
 	}
+	keepUnder(d, title, b.lines)
+}
+
+// keepUnder adds text, as written, to the prose kept under a table or index (its section titled
+// title), after what is there.
+func keepUnder(d *designer.Design, title, text string) {
 	for i, s := range d.Prose.Sections {
 		if s.Title == title {
 			d.Prose.Sections = slices.Clone(d.Prose.Sections)
-			d.Prose.Sections[i].Body += "\n\n" + b.lines
+			d.Prose.Sections[i].Body += "\n\n" + text
 			return
 		}
 	}
-	d.Prose.Sections = append(d.Prose.Sections, designer.Section{Title: designer.TruncateRunes(title, designer.MaxNameLen), Body: b.lines})
+	d.Prose.Sections = append(d.Prose.Sections, designer.Section{Title: designer.TruncateRunes(title, designer.MaxNameLen), Body: text})
 }
 
 // numberList writes pattern numbers with runs as ranges: "pattern #1-7, #29".

@@ -41,6 +41,10 @@ func (p *parser) design() designer.Design {
 		}
 		seen[td.t.Name] = true
 		t := p.settleTable(td)
+		if !ttlDescribed(&t, td.ttl.text) && td.ttl.line > 0 {
+			p.note(td.ttl.line, "table %s: the TTL bullet explains %s, which the table does not list among its attributes or has described already; the bullet was kept as prose", t.Name, t.TTLAttribute)
+			keepUnder(&d, tableProseTitle(t.Name), td.ttl.lines)
+		}
 		for _, ix := range p.indexes {
 			if ix.table != ti {
 				continue
@@ -581,6 +585,22 @@ func (p *parser) settleIndex(t designer.Table, d *indexDraft) designer.Index {
 		ix.Projection.Type = designer.All
 	}
 	return ix
+}
+
+// ttlDescribed makes a TTL bullet's explanation the description of the TTL attribute the table
+// lists, when it has none: "- **TTL**: expiresAt field for automatic cleanup" describes expiresAt.
+// It reports whether the explanation found its place (an empty one needs none).
+func ttlDescribed(t *designer.Table, why string) bool {
+	if why == "" {
+		return true
+	}
+	a, i, ok := t.AttributeByName(t.TTLAttribute)
+	if !ok || a.Description != "" {
+		return false
+	}
+	t.Attributes = slices.Clone(t.Attributes)
+	t.Attributes[i].Description = why
+	return true
 }
 
 // statedTypes are the types a table section writes for its attributes, before any is inferred
