@@ -67,7 +67,7 @@ type sectionDraft struct {
 	title string
 	level int
 	line  int
-	lines []markdown.SourceLine
+	items []markdown.Item
 	// name, desc and local are what a table or index heading says; table is the index in p.tables
 	// of a sectionTable section, index that of a sectionIndex section in p.indexes.
 	name, desc   string
@@ -268,7 +268,7 @@ func (p *parser) parse(text string) {
 		}
 		if kind == sectionUnknown && proseKind(top.kind) && top.kind != sectionUnknown && level > top.level ||
 			kind == sectionUnknown && top.kind == sectionUnknown && level > top.level && top.level > 0 {
-			cur.lines = append(cur.lines, markdown.SourceLine{N: n, Text: strings.Repeat("#", min(level-top.level+2, 6)) + " " + text})
+			cur.items = append(cur.items, markdown.Item{Kind: markdown.KindText, Line: n, Lines: []string{strings.Repeat("#", min(level-top.level+2, 6)) + " " + text}})
 			return
 		}
 		if kind != sectionUnknown {
@@ -277,7 +277,7 @@ func (p *parser) parse(text string) {
 		cur = &sectionDraft{kind: kind, title: markdown.OneLine(markdown.Unescape(text)), level: level, line: n, name: name, desc: desc, local: local}
 		top = cur
 		p.sections = append(p.sections, cur)
-	}, func(l markdown.SourceLine) { cur.lines = append(cur.lines, l) })
+	}, func(it markdown.Item) { cur.items = append(cur.items, it) })
 	for i, s := range p.sections {
 		var next *sectionDraft
 		if i+1 < len(p.sections) {
@@ -314,7 +314,7 @@ func (p *parser) parseSection(s *sectionDraft, next *sectionDraft) {
 		p.indexes = append(p.indexes, d)
 		p.pending = nil
 	}
-	its := markdown.Items(s.lines)
+	its := s.items
 	bulletsSeen := false
 	for k, it := range its {
 		if thematicBreak(it) {
@@ -541,31 +541,17 @@ func (p *parser) sampleItem(s *sectionDraft, it markdown.Item, bulletsSeen bool,
 // Looks reports whether text has a heading only a data model document has: the
 // template's title, "Table Designs", "Access Pattern Mapping", or a table or index heading.
 func Looks(text string) bool {
-	fence := ""
-	for l := range strings.SplitSeq(text, "\n") {
-		if fence != "" {
-			if strings.TrimSpace(l) == fence {
-				fence = ""
-			}
-			continue
-		}
-		if m := markdown.FenceMarker(l); m != "" {
-			fence = m
-			continue
-		}
-		level, h, ok := markdown.Heading(l)
-		if !ok {
-			continue
-		}
+	found := false
+	markdown.Headings(text, func(_, level int, h string) {
 		if _, generic := markdown.CutPrefixFold(h, "DynamoDB Data Model"); generic && level == 1 {
-			return true
+			found = true
 		}
 		switch kind, _, _, _ := headingKind(h); kind {
 		case sectionTableDesigns, sectionMapping, sectionTable, sectionIndex:
-			return true
+			found = true
 		}
-	}
-	return false
+	})
+	return found
 }
 
 // LooksLoosely reports whether text, a markdown document, has the weaker signs of a data

@@ -57,12 +57,6 @@ type Leftover struct {
 	Text        string
 }
 
-// SourceLine is one line of a document with its 1-based number.
-type SourceLine struct {
-	N    int
-	Text string
-}
-
 // FenceMarker returns "```" or "~~~" when l opens or closes a fenced code block.
 func FenceMarker(l string) string {
 	t := strings.TrimLeft(l, " ")
@@ -119,45 +113,4 @@ func CutPrefixFold(s, prefix string) (string, bool) {
 		return s[len(prefix):], true
 	}
 	return s, false
-}
-
-// Walk reads a document line by line and hands each line to one of two callbacks: heading for an
-// ATX heading outside a fenced block, with its 1-based line number, level and text; line for every
-// other line, fences and what they hold included. A document wrapped whole in a code fence, as one
-// pasted from the seed is, is read without that fence. Both document readers split a document
-// into its sections with it.
-func Walk(text string, heading func(n, level int, text string), line func(SourceLine)) {
-	lines := strings.Split(text, "\n")
-	first, last := 0, len(lines)-1
-	for first < len(lines) && strings.TrimSpace(lines[first]) == "" {
-		first++
-	}
-	for last > first && strings.TrimSpace(lines[last]) == "" {
-		last--
-	}
-	if first < last && FenceMarker(lines[first]) != "" && strings.TrimSpace(lines[last]) == FenceMarker(lines[first]) {
-		lines[first], lines[last] = "", ""
-	}
-	fence := ""
-	for i, l := range lines {
-		n := i + 1
-		if fence != "" {
-			if strings.TrimSpace(l) == fence {
-				fence = ""
-			}
-			line(SourceLine{N: n, Text: l})
-			continue
-		}
-		if m := FenceMarker(l); m != "" {
-			fence = m
-			line(SourceLine{N: n, Text: l})
-			continue
-		}
-		level, h, ok := Heading(l)
-		if !ok {
-			line(SourceLine{N: n, Text: l})
-			continue
-		}
-		heading(n, level, h)
-	}
 }

@@ -1,7 +1,9 @@
-// Package markdown is what the requirement and data model documents share of markdown: a
-// document's lines and headings, items (paragraphs, bullets, tables, fences) of the lines under a
-// heading, labelled bullets, pipe-table rows, CommonMark's escapes read and written, and the text
-// a reader keeps when it cannot place it.
+// Package markdown is what the requirement and data model documents share of markdown. It owns
+// the reading of a document's structure — headings, paragraphs, bullets, tables, code and HTML —
+// which goldmark parses (CommonMark with GFM tables) and Walk hands to the importers as headings
+// and Items in one canonical spelling with their source lines; labelled bullets and table rows
+// read from those items; CommonMark's escapes read and written; and the line-level checks and
+// prose bodies the writers use so that what they write reads back as they meant it.
 package markdown
 
 import (
@@ -9,26 +11,6 @@ import (
 	"strings"
 	"unicode"
 )
-
-// Kinds of item: the pieces of a block's text.
-const (
-	KindText = iota
-	KindBullet
-	KindTable
-	KindFence
-)
-
-// Item is one piece of a block: a paragraph, a bullet with its continuation lines, a table or a
-// fenced block, starting at source line Line.
-type Item struct {
-	Kind      int
-	Line      int
-	Lines     []string
-	SpanLines int
-}
-
-// Span is the number of source lines the item covers, including lines since removed from it.
-func (it Item) Span() int { return max(it.SpanLines, len(it.Lines)) }
 
 // IndentOf is the width of l's leading white space, a tab counting four.
 func IndentOf(l string) int {
@@ -49,64 +31,9 @@ func IndentOf(l string) int {
 // BulletStart matches the marker of a bullet line.
 var BulletStart = regexp.MustCompile(`^\s*[-*+]\s+`)
 
-func isTopBullet(l string) bool { return IndentOf(l) < 2 && BulletStart.MatchString(l) }
-
 // IsTableLine reports whether l is a line of a pipe table.
 func IsTableLine(l string) bool {
 	return IndentOf(l) < 4 && strings.HasPrefix(strings.TrimSpace(l), "|")
-}
-func isBlank(l string) bool       { return strings.TrimSpace(l) == "" }
-func startsHeading(l string) bool { _, _, ok := Heading(l); return ok }
-
-// Items splits a block's lines into paragraphs, bullets (with their continuation lines), tables
-// and fenced blocks.
-func Items(lines []SourceLine) []Item {
-	var out []Item
-	for i := 0; i < len(lines); {
-		l := lines[i].Text
-		it := Item{Line: lines[i].N, Lines: []string{l}}
-		i++
-		switch {
-		case isBlank(l):
-			continue
-		case FenceMarker(l) != "":
-			it.Kind = KindFence
-			m := FenceMarker(l)
-			for i < len(lines) {
-				it.Lines = append(it.Lines, lines[i].Text)
-				i++
-				if strings.TrimSpace(it.Lines[len(it.Lines)-1]) == m {
-					break
-				}
-			}
-		case IsTableLine(l):
-			it.Kind = KindTable
-			for i < len(lines) && IsTableLine(lines[i].Text) {
-				it.Lines = append(it.Lines, lines[i].Text)
-				i++
-			}
-		case IndentOf(l) < 4 && BulletStart.MatchString(l):
-			it.Kind = KindBullet
-			for i < len(lines) && continues(lines[i].Text) {
-				it.Lines = append(it.Lines, lines[i].Text)
-				i++
-			}
-		default:
-			it.Kind = KindText
-			for i < len(lines) && !isBlank(lines[i].Text) && !isTopBullet(lines[i].Text) &&
-				!IsTableLine(lines[i].Text) && FenceMarker(lines[i].Text) == "" {
-				it.Lines = append(it.Lines, lines[i].Text)
-				i++
-			}
-		}
-		out = append(out, it)
-	}
-	return out
-}
-
-func continues(l string) bool {
-	return !isBlank(l) && !isTopBullet(l) && FenceMarker(l) == "" && !startsHeading(l) &&
-		(IndentOf(l) >= 2 || !IsTableLine(l))
 }
 
 // labelled is a bullet with a bold label, which ParseBullet splits into the label and the rest.
@@ -121,6 +48,9 @@ type Bullet struct {
 
 // ParseBullet reads a bullet item whose text starts with a bold label.
 func ParseBullet(it Item) (Bullet, bool) {
+	if it.Kind != KindBullet {
+		return Bullet{}, false
+	}
 	m := labelled.FindStringSubmatch(it.Lines[0])
 	if m == nil {
 		return Bullet{}, false

@@ -25,12 +25,10 @@ func TestWalk_headingsOutsideFencesOnly(t *testing.T) {
 	var got []string
 	Walk(doc, func(n, level int, text string) {
 		got = append(got, fmt.Sprintf("h%d@%d:%s", level, n, text))
-	}, func(l SourceLine) {
-		if strings.TrimSpace(l.Text) != "" {
-			got = append(got, fmt.Sprintf("l@%d:%s", l.N, l.Text))
-		}
+	}, func(it Item) {
+		got = append(got, fmt.Sprintf("%d@%d:%s", it.Kind, it.Line, strings.Join(it.Lines, "/")))
 	})
-	want := "h1@3:Title|l@4:text|l@5:```python|l@6:# not a heading|l@7:```|h2@8:Section"
+	want := "h1@3:Title|0@4:text|3@5:```python/# not a heading/```|h2@8:Section"
 	if strings.Join(got, "|") != want {
 		t.Errorf("got  %s\nwant %s", strings.Join(got, "|"), want)
 	}

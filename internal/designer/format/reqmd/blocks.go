@@ -14,7 +14,7 @@ import (
 // their relationships, aggregate analyses.
 
 func (p *parser) parseBlock(b *block) {
-	for _, it := range markdown.Items(b.lines) {
+	for _, it := range b.items {
 		if it.Kind == markdown.KindTable && p.table(b, it) {
 			continue
 		}

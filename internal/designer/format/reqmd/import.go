@@ -73,7 +73,7 @@ type block struct {
 	title string // the prose title its leftovers are kept under
 	level int    // heading level in the source; 0 for the preamble
 	line  int
-	lines []markdown.SourceLine
+	items []markdown.Item
 	// aggregate is the index in the design of a blockAggregate's analysis.
 	aggregate int
 	leftover  []markdown.Leftover
@@ -127,7 +127,7 @@ func (p *parser) parse(text string) {
 			if top.kind != blockPreamble && level > top.level {
 				// A heading of its own inside a section stays with that section, as many levels
 				// below where the section is written (##) as it was below the section.
-				cur.lines = append(cur.lines, markdown.SourceLine{N: n, Text: strings.Repeat("#", min(level-top.level+2, 7)) + " " + text})
+				cur.items = append(cur.items, markdown.Item{Kind: markdown.KindText, Line: n, Lines: []string{strings.Repeat("#", min(level-top.level+2, 7)) + " " + text}})
 				return
 			}
 			cur = &block{kind: blockUnknown, title: text, level: level, line: n}
@@ -146,7 +146,7 @@ func (p *parser) parse(text string) {
 			top = cur
 		}
 		p.blocks = append(p.blocks, cur)
-	}, func(l markdown.SourceLine) { cur.lines = append(cur.lines, l) })
+	}, func(it markdown.Item) { cur.items = append(cur.items, it) })
 	for _, b := range p.blocks {
 		p.parseBlock(b)
 	}

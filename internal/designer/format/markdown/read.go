@@ -1,0 +1,295 @@
+package markdown
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	extast "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+)
+
+// The reading side: a document is parsed by goldmark (CommonMark with GFM tables), and each of
+// its top-level blocks is handed to the importers as a heading or an Item. An Item carries its
+// source lines in one canonical spelling, so that every valid spelling of the same structure
+// reads the same: a bullet's marker is "- ", a bold label "**x**", a table row starts with "|".
+// Code blocks and HTML are kept as written and are never data; HTML comments are skipped.
+
+// Kinds of item: the pieces of a block's text.
+const (
+	KindText   = iota // a paragraph, a block quote or a thematic break
+	KindBullet        // one item of a list, its nested content included
+	KindTable         // a GFM table: header, separator and rows
+	KindFence         // a fenced or indented code block, or an HTML block other than a comment
+)
+
+// Item is one top-level block of a section, starting at source line Line.
+type Item struct {
+	Kind  int
+	Line  int
+	Lines []string
+	// SpanLines is set by a reader that removes lines from an item, so that Span still covers
+	// the source lines the item came from.
+	SpanLines int
+}
+
+// Span is the number of source lines the item covers, including lines since removed from it.
+func (it Item) Span() int { return max(it.SpanLines, len(it.Lines)) }
+
+// gfm is goldmark with GFM tables: the parser every document is read with. A goldmark parser is
+// safe for concurrent use.
+var gfm = goldmark.New(goldmark.WithExtensions(extension.Table)).Parser()
+
+// Walk reads a document and hands each of its top-level blocks to one of two callbacks: heading
+// for an ATX or setext heading, with its 1-based line number, level and text as written (escapes
+// kept); item for every other block. A document wrapped whole in a code fence, as one pasted
+// from the seed is, is read without that fence. Both document readers split a document into
+// its sections with it.
+func Walk(src string, heading func(n, level int, text string), item func(Item)) {
+	r := newReader(src)
+	doc := gfm.Parse(text.NewReader(r.src), parser.WithContext(parser.NewContext()))
+	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
+		first := r.lineOf(startOf(n))
+		last := len(r.lines) - 1
+		if next := n.NextSibling(); next != nil {
+			last = r.lineOf(startOf(next)) - 1
+		}
+		last = r.trimBlank(first, last)
+		switch n := n.(type) {
+		case *ast.Heading:
+			heading(first+1, n.Level, headingText(n, r.src))
+		case *ast.List:
+			r.list(n, last, item)
+		case *ast.Paragraph:
+			if n.Lines().Len() > 0 {
+				last = r.lineOf(n.Lines().At(n.Lines().Len() - 1).Start)
+			}
+			item(Item{Kind: KindText, Line: first + 1, Lines: labelFirst(n, r.src, r.lines[first:last+1], "")})
+		case *extast.Table:
+			item(r.table(n))
+		default:
+			if it, ok := r.block(n, first, last); ok {
+				item(it)
+			}
+		}
+	}
+}
+
+// Headings calls heading for each heading of the document, as Walk does.
+func Headings(src string, heading func(n, level int, text string)) {
+	Walk(src, heading, func(Item) {})
+}
+
+// reader holds a document's source and where each of its lines starts.
+type reader struct {
+	src    []byte
+	lines  []string
+	starts []int
+}
+
+func newReader(src string) *reader {
+	lines := strings.Split(src, "\n")
+	first, last := 0, len(lines)-1
+	for first < len(lines) && isBlank(lines[first]) {
+		first++
+	}
+	for last > first && isBlank(lines[last]) {
+		last--
+	}
+	if first < last && FenceMarker(lines[first]) != "" && strings.TrimSpace(lines[last]) == FenceMarker(lines[first]) {
+		lines[first], lines[last] = "", ""
+	}
+	r := &reader{lines: lines, starts: make([]int, len(lines))}
+	var b strings.Builder
+	b.Grow(len(src))
+	for i, l := range lines {
+		r.starts[i] = b.Len()
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	r.src = []byte(b.String())
+	return r
+}
+
+// lineOf is the 0-based line holding byte offset pos.
+func (r *reader) lineOf(pos int) int {
+	return max(sort.SearchInts(r.starts, pos+1)-1, 0)
+}
+
+// trimBlank moves last back over blank lines, not before first.
+func (r *reader) trimBlank(first, last int) int {
+	for last > first && isBlank(r.lines[last]) {
+		last--
+	}
+	return last
+}
+
+func (r *reader) raw(first, last int) []string {
+	return append([]string(nil), r.lines[first:last+1]...)
+}
+
+// startOf is the byte offset where a block starts: its own position, or that of its first
+// descendant that has one.
+func startOf(n ast.Node) int {
+	if t, ok := n.(*extast.Table); ok && t.FirstChild() != nil {
+		n = t.FirstChild() // a table's own position is that of the paragraph it was cut from
+	}
+	for ; n != nil; n = n.FirstChild() {
+		if p := n.Pos(); p >= 0 {
+			return p
+		}
+	}
+	return 0
+}
+
+func headingText(h *ast.Heading, src []byte) string {
+	var parts []string
+	for i := 0; i < h.Lines().Len(); i++ {
+		seg := h.Lines().At(i)
+		if t := strings.TrimSpace(string(seg.Value(src))); t != "" {
+			parts = append(parts, t)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// list hands each item of a list to item as a bullet: its lines as written, the first one
+// starting "- " for an unordered list and with its number for an ordered one. A bullet ends at its
+// first blank line: what its item holds after one (another paragraph, a nested list, a table) is
+// handed on as items of their own, which a reader keeps as prose unless it knows them.
+func (r *reader) list(l *ast.List, last int, item func(Item)) {
+	for li := l.FirstChild(); li != nil; li = li.NextSibling() {
+		first := r.lineOf(startOf(li))
+		end := last
+		if next := li.NextSibling(); next != nil {
+			end = r.trimBlank(first, r.lineOf(startOf(next))-1)
+		}
+		type part struct {
+			first int
+			node  ast.Node
+		}
+		parts := []part{{first: first, node: li.FirstChild()}}
+		for c := li.FirstChild(); c != nil; c = c.NextSibling() {
+			s := r.lineOf(startOf(c))
+			if s > first && (isBlank(r.lines[s-1]) || isComment(c) || isComment(c.PreviousSibling())) {
+				parts = append(parts, part{first: s, node: c})
+			}
+		}
+		for i, pt := range parts {
+			last := end
+			if i+1 < len(parts) {
+				last = r.trimBlank(pt.first, parts[i+1].first-1)
+			}
+			if i == 0 {
+				item(r.bullet(l, pt.node, pt.first, last))
+				continue
+			}
+			if it, ok := r.block(pt.node, pt.first, last); ok {
+				item(it)
+			}
+		}
+	}
+}
+
+// bullet is the first part of a list item, up to its first blank line.
+func (r *reader) bullet(l *ast.List, block ast.Node, first, last int) Item {
+	lines := r.raw(first, last)
+	head := strings.TrimLeft(lines[0], " \t")
+	prefix := "- "
+	if l.IsOrdered() {
+		prefix = orderedMarker.FindString(head)
+	} else {
+		head = "- " + strings.TrimLeft(head[1:], " \t")
+	}
+	lines[0] = head
+	if block != nil && block.Kind() != ast.KindParagraph && block.Kind() != ast.KindTextBlock {
+		block = nil
+	}
+	return Item{Kind: KindBullet, Line: first + 1, Lines: labelFirst(block, r.src, lines, prefix)}
+}
+
+// block is a later part of a list item as an item of the kind its first block gives.
+func (r *reader) block(n ast.Node, first, last int) (Item, bool) {
+	it := Item{Kind: KindText, Line: first + 1, Lines: r.raw(first, last)}
+	switch n := n.(type) {
+	case *ast.HTMLBlock:
+		if isComment(n) {
+			return Item{}, false
+		}
+		it.Kind = KindFence
+	case *ast.FencedCodeBlock, *ast.CodeBlock:
+		it.Kind = KindFence
+	case *ast.List:
+		it.Kind = KindBullet
+	case *extast.Table:
+		for i, l := range it.Lines {
+			it.Lines[i] = pipeRow(l)
+		}
+		it.Kind = KindTable
+	}
+	return it, true
+}
+
+func isComment(n ast.Node) bool {
+	h, ok := n.(*ast.HTMLBlock)
+	return ok && h.HTMLBlockType == ast.HTMLBlockType2
+}
+
+// orderedMarker is the number, its "." or ")" and the spaces after it that open an ordered item.
+var orderedMarker = regexp.MustCompile(`^\d{1,9}[.)][ \t]*`)
+
+// strongUnderscore is a bold label written with underscores at the start of a line's text.
+var strongUnderscore = regexp.MustCompile(`^__((?:\\.|[^\\_*]|_[^_])+?)__`)
+
+// labelFirst writes a bold label that opens block (a paragraph, or the text of a list item) as
+// "**label**" in the first of lines, whose text starts after prefix.
+func labelFirst(block ast.Node, src []byte, lines []string, prefix string) []string {
+	if block == nil {
+		return lines
+	}
+	e, ok := block.FirstChild().(*ast.Emphasis)
+	if !ok || e.Level != 2 || e.Pos() < 0 || e.Pos()+2 > len(src) || string(src[e.Pos():e.Pos()+2]) != "__" {
+		return lines
+	}
+	head := strings.TrimLeft(lines[0], " \t")
+	rest, ok := strings.CutPrefix(head, prefix)
+	if !ok {
+		return lines
+	}
+	if m := strongUnderscore.FindStringSubmatchIndex(rest); m != nil {
+		lines[0] = prefix + "**" + rest[m[2]:m[3]] + "**" + rest[m[1]:]
+	}
+	return lines
+}
+
+// table gives a table's lines, each row starting and ending with "|" as written or added.
+func (r *reader) table(t *extast.Table) Item {
+	header := r.lineOf(startOf(t))
+	last := header + 1
+	for row := t.FirstChild(); row != nil; row = row.NextSibling() {
+		last = max(last, r.lineOf(row.Pos()))
+	}
+	lines := r.raw(header, last)
+	for i, l := range lines {
+		lines[i] = pipeRow(l)
+	}
+	return Item{Kind: KindTable, Line: header + 1, Lines: lines}
+}
+
+// pipeRow writes a table row with its outer pipes: "a | b" becomes "| a | b |".
+func pipeRow(l string) string {
+	t := strings.TrimSpace(l)
+	if !strings.HasPrefix(t, "|") {
+		t = "| " + t
+	}
+	if !strings.HasSuffix(t, "|") || strings.HasSuffix(t, `\|`) && !strings.HasSuffix(t, `\\|`) {
+		t += " |"
+	}
+	return t
+}
+
+func isBlank(l string) bool { return strings.TrimSpace(l) == "" }
