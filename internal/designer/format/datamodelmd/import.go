@@ -296,7 +296,7 @@ var boilerplate = map[string]bool{
 }
 
 func (p *parser) keepItem(s *sectionDraft, it markdown.Item) {
-	s.leftover = append(s.leftover, markdown.Leftover{First: it.Line, Last: it.Line + it.Span() - 1, Text: strings.Join(it.Lines, "\n")})
+	s.leftover = append(s.leftover, markdown.Leftover{First: it.Line, Last: it.Line + it.Span() - 1, Text: it.Text()})
 }
 
 func (p *parser) parseSection(s *sectionDraft, next *sectionDraft) {
@@ -321,17 +321,9 @@ func (p *parser) parseSection(s *sectionDraft, next *sectionDraft) {
 			continue
 		}
 		if it.Kind == markdown.KindText || it.Kind == markdown.KindBullet {
-			var rest []string
-			for _, l := range it.Lines {
-				if !boilerplate[strings.ToLower(strings.TrimSpace(l))] {
-					rest = append(rest, l)
-				}
-			}
-			if len(rest) == 0 {
+			var left bool
+			if it, left = it.Without(func(l string) bool { return boilerplate[strings.ToLower(strings.TrimSpace(l))] }); !left {
 				continue
-			}
-			if len(rest) != len(it.Lines) {
-				it.SpanLines, it.Lines = it.Span(), rest
 			}
 		}
 		handled := false

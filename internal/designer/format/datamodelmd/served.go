@@ -27,7 +27,7 @@ func (b *servedBullet) add(it markdown.Item, f fieldItem) {
 	if b.lines != "" {
 		b.lines += "\n"
 	}
-	b.lines += strings.Join(it.Lines, "\n")
+	b.lines += it.Text()
 }
 
 var (

@@ -40,15 +40,15 @@ type section struct {
 	level int
 	title string
 	line  int
-	lines []markdown.SourceLine
+	items []markdown.Item
 }
 
 func splitSections(text string) []section {
 	out := []section{{}}
 	markdown.Walk(text, func(n, level int, title string) {
 		out = append(out, section{level: level, title: title, line: n})
-	}, func(l markdown.SourceLine) {
-		out[len(out)-1].lines = append(out[len(out)-1].lines, l)
+	}, func(it markdown.Item) {
+		out[len(out)-1].items = append(out[len(out)-1].items, it)
 	})
 	return out
 }
@@ -140,18 +140,18 @@ func (r *reader) section(s section) {
 	if s.level > 0 {
 		r.heading(s.level, markdown.Unescape(s.title), s.line)
 	}
-	var body []string
-	for _, l := range s.lines {
-		body = append(body, l.Text)
+	var body []markdown.Leftover
+	for _, it := range s.items {
+		body = append(body, markdown.Leftover{First: it.Line, Last: it.Line + it.Span() - 1, Text: it.Text()})
 	}
-	if text := strings.TrimSpace(strings.Join(body, "\n")); text != "" {
+	if text := strings.TrimSpace(markdown.ProseOf(body)); text != "" {
 		title := markdown.Unescape(s.title)
 		if title == "" {
 			title = "Preamble"
 		}
 		r.prose = append(r.prose, designer.Section{Title: title, Body: text})
 	}
-	for _, it := range markdown.Items(s.lines) {
+	for _, it := range s.items {
 		r.item(it)
 	}
 }
@@ -349,7 +349,7 @@ func (r *reader) item(it markdown.Item) {
 	case markdown.KindFence:
 		r.endBlock()
 		for i, l := range it.Lines {
-			if i == 0 || i == len(it.Lines)-1 && markdown.FenceMarker(l) != "" {
+			if (i == 0 || i == len(it.Lines)-1) && markdown.FenceMarker(l) != "" {
 				continue
 			}
 			r.fenceLine(l, it.Line+i)

@@ -30,10 +30,10 @@ func Looks(text string) bool {
 		return false
 	}
 	template := false
-	markdown.Walk(text, func(_, _ int, h string) {
+	markdown.Headings(text, func(_, _ int, h string) {
 		if templateHeading.MatchString(strings.TrimSpace(cleanTitle(h))) {
 			template = true
 		}
-	}, func(markdown.SourceLine) {})
+	})
 	return !template
 }

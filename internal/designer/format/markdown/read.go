@@ -27,11 +27,14 @@ const (
 	KindFence         // a fenced or indented code block, or an HTML block other than a comment
 )
 
-// Item is one top-level block of a section, starting at source line Line.
+// Item is one top-level block of a section, starting at source line Line. Lines are what a reader
+// reads, in the canonical spelling; Raw are the same lines as written, which Text gives for a
+// reader to keep as prose.
 type Item struct {
 	Kind  int
 	Line  int
 	Lines []string
+	Raw   []string
 	// SpanLines is set by a reader that removes lines from an item, so that Span still covers
 	// the source lines the item came from.
 	SpanLines int
@@ -39,6 +42,34 @@ type Item struct {
 
 // Span is the number of source lines the item covers, including lines since removed from it.
 func (it Item) Span() int { return max(it.SpanLines, len(it.Lines)) }
+
+// Text is the item as written: the text a reader keeps when it does not read the item.
+func (it Item) Text() string {
+	if it.Raw == nil {
+		return strings.Join(it.Lines, "\n")
+	}
+	return strings.Join(it.Raw, "\n")
+}
+
+// Without returns the item without the lines drop reports, and whether any line is left. The
+// item keeps its span, so that prose from it stays apart from its neighbours as in the source.
+func (it Item) Without(drop func(line string) bool) (Item, bool) {
+	out := it
+	out.SpanLines, out.Lines, out.Raw = it.Span(), nil, nil
+	for i, l := range it.Lines {
+		if drop(l) {
+			continue
+		}
+		out.Lines = append(out.Lines, l)
+		if it.Raw != nil {
+			out.Raw = append(out.Raw, it.Raw[i])
+		}
+	}
+	if len(out.Lines) == len(it.Lines) {
+		return it, true
+	}
+	return out, len(out.Lines) > 0
+}
 
 // gfm is goldmark with GFM tables: the parser every document is read with. A goldmark parser is
 // safe for concurrent use.
@@ -68,7 +99,7 @@ func Walk(src string, heading func(n, level int, text string), item func(Item)) 
 			if n.Lines().Len() > 0 {
 				last = r.lineOf(n.Lines().At(n.Lines().Len() - 1).Start)
 			}
-			item(Item{Kind: KindText, Line: first + 1, Lines: labelFirst(n, r.src, r.lines[first:last+1], "")})
+			item(Item{Kind: KindText, Line: first + 1, Lines: labelFirst(n, r.src, r.raw(first, last), ""), Raw: r.raw(first, last)})
 		case *extast.Table:
 			item(r.table(n))
 		default:
@@ -209,12 +240,12 @@ func (r *reader) bullet(l *ast.List, block ast.Node, first, last int) Item {
 	if block != nil && block.Kind() != ast.KindParagraph && block.Kind() != ast.KindTextBlock {
 		block = nil
 	}
-	return Item{Kind: KindBullet, Line: first + 1, Lines: labelFirst(block, r.src, lines, prefix)}
+	return Item{Kind: KindBullet, Line: first + 1, Lines: labelFirst(block, r.src, lines, prefix), Raw: r.raw(first, last)}
 }
 
 // block is a later part of a list item as an item of the kind its first block gives.
 func (r *reader) block(n ast.Node, first, last int) (Item, bool) {
-	it := Item{Kind: KindText, Line: first + 1, Lines: r.raw(first, last)}
+	it := Item{Kind: KindText, Line: first + 1, Lines: r.raw(first, last), Raw: r.raw(first, last)}
 	switch n := n.(type) {
 	case *ast.HTMLBlock:
 		if isComment(n) {
@@ -277,7 +308,7 @@ func (r *reader) table(t *extast.Table) Item {
 	for i, l := range lines {
 		lines[i] = pipeRow(l)
 	}
-	return Item{Kind: KindTable, Line: header + 1, Lines: lines}
+	return Item{Kind: KindTable, Line: header + 1, Lines: lines, Raw: r.raw(header, last)}
 }
 
 // pipeRow writes a table row with its outer pipes: "a | b" becomes "| a | b |".

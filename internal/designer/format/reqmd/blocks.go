@@ -79,23 +79,12 @@ func withoutBoilerplate(it markdown.Item) (markdown.Item, bool) {
 	if it.Kind != markdown.KindText && it.Kind != markdown.KindBullet {
 		return it, true
 	}
-	it.SpanLines = it.Span()
-	var rest []string
-	for i, l := range it.Lines {
-		if boilerplateLines[strings.ToLower(strings.TrimSpace(l))] {
-			if i == 0 {
-				it.Kind = markdown.KindText
-			}
-			continue
-		}
-		rest = append(rest, l)
+	first := boilerplateLines[strings.ToLower(strings.TrimSpace(it.Lines[0]))]
+	it, ok := it.Without(func(l string) bool { return boilerplateLines[strings.ToLower(strings.TrimSpace(l))] })
+	if first {
+		it.Kind = markdown.KindText
 	}
-	if len(rest) == len(it.Lines) {
-		return it, true
-	}
-	// The item keeps its span, so prose from it stays apart from its neighbours as in the source.
-	it.Lines = rest
-	return it, len(rest) > 0
+	return it, ok
 }
 
 func (p *parser) overviewItem(it markdown.Item) bool {

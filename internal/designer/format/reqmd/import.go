@@ -202,7 +202,7 @@ func headingKind(text string) (kind int, a, b string) {
 	return blockUnknown, "", ""
 }
 func (p *parser) keep(b *block, it markdown.Item) {
-	keepLines(b, it, it.Lines)
+	b.leftover = append(b.leftover, markdown.Leftover{First: it.Line, Last: it.Line + it.Span() - 1, Text: it.Text()})
 }
 
 func keepLines(b *block, it markdown.Item, lines []string) {
