@@ -16,16 +16,10 @@ func (r *reader) design() designer.Design {
 	if r.title != "" {
 		d.Name = designer.TruncateRunes(r.title, designer.MaxNameLen)
 	}
-	aliases := map[string]string{}
 	for i, td := range r.tables {
-		t := r.buildTable(td, i)
-		for _, ix := range td.indexes {
-			if ix.alias != "" {
-				aliases[t.Name+"\x00"+ix.alias] = ix.name
-			}
-		}
-		d.Tables = append(d.Tables, t)
+		d.Tables = append(d.Tables, r.buildTable(td, i))
 	}
+	names := newNames(d.Tables, r.tables)
 	for _, e := range r.entities {
 		d.Entities = append(d.Entities, designer.Entity{Name: e.name, Attributes: e.attrs})
 		if len(e.untyped) > 0 {
@@ -34,7 +28,7 @@ func (r *reader) design() designer.Design {
 	}
 	for i, p := range r.patterns {
 		pt := designer.Pattern{ID: "ap" + strconv.Itoa(i+1), Number: i + 1, Description: p.description, Status: designer.StatusOpen}
-		op, ok, said := operation(p, d.Tables, aliases)
+		op, ok, said := operation(p, d.Tables, names)
 		pt.Mapping.Source = p.how
 		pt.Mapping.Notes = strings.Join(p.notes, "\n")
 		if ok {
@@ -108,8 +102,10 @@ func (r *reader) buildTable(td *tableDraft, i int) designer.Table {
 	for _, et := range td.types {
 		t.EntityTypes = append(t.EntityTypes, designer.EntityType{Entity: et.entity, PKTemplate: et.pk, SKTemplate: et.sk, Description: indexTemplates(et.index)})
 	}
+	declared := map[string]bool{}
 	declare := func(name string, typ designer.Type, desc string) {
-		if _, _, ok := t.AttributeByName(name); !ok {
+		if !declared[name] {
+			declared[name] = true
 			t.Attributes = append(t.Attributes, designer.Attribute{Name: name, Type: typ, Description: desc})
 		}
 	}

@@ -54,16 +54,18 @@ func splitSections(text string) []section {
 }
 
 type tableDraft struct {
-	name      string
-	line      int
-	stated    bool // the document gave the name
-	pk, sk    keyDef
-	billing   string
-	ttl       string
-	types     []entityTypeDraft
-	indexes   []*indexDraft
-	items     []designer.Item
-	itemLines []int
+	name    string
+	line    int
+	stated  bool // the document gave the name
+	pk, sk  keyDef
+	billing string
+	ttl     string
+	types   []entityTypeDraft
+	indexes []*indexDraft
+	// indexNamed finds an index by its name or alias.
+	indexNamed map[string]*indexDraft
+	items      []designer.Item
+	itemLines  []int
 }
 
 type keyDef struct {
@@ -112,12 +114,13 @@ type patternDraft struct {
 
 // reader holds what was read so far and where in the document it is.
 type reader struct {
-	notes    []designer.ImportNote
-	title    string
-	prose    []designer.Section
-	tables   []*tableDraft
-	entities []*entityDraft
-	patterns []patternDraft
+	notes       []designer.ImportNote
+	title       string
+	prose       []designer.Section
+	tables      []*tableDraft
+	entities    []*entityDraft
+	entityNamed map[string]*entityDraft
+	patterns    []patternDraft
 
 	entity       string      // the entity the text is about: a heading's, or a "// Users Entity" comment's
 	headingIndex *indexDraft // the index the current heading names
@@ -260,22 +263,31 @@ func (r *reader) tableNamed(name string) (*tableDraft, bool) {
 // for ExactMatchIndex), or adds it.
 func (r *reader) index(name, alias, purpose string, local bool, line int) *indexDraft {
 	t := r.table(line)
-	for _, ix := range t.indexes {
-		if ix.name == name || ix.alias != "" && (ix.alias == alias || ix.alias == name) || alias != "" && ix.name == alias {
-			if ix.alias == "" && alias != "" && alias != ix.name {
-				ix.alias = alias
-			}
-			if ix.name == alias && name != alias {
-				ix.alias, ix.name = alias, name
-			}
-			if ix.purpose == "" {
-				ix.purpose = purpose
-			}
-			return ix
+	if t.indexNamed == nil {
+		t.indexNamed = map[string]*indexDraft{}
+	}
+	ix, ok := t.indexNamed[name]
+	if !ok && alias != "" {
+		ix, ok = t.indexNamed[alias]
+	}
+	if !ok {
+		ix = &indexDraft{name: name, alias: alias, purpose: purpose, local: local, line: line}
+		t.indexes = append(t.indexes, ix)
+	} else {
+		if ix.alias == "" && alias != "" && alias != ix.name {
+			ix.alias = alias
+		}
+		if ix.name == alias && name != alias {
+			ix.alias, ix.name = alias, name
+		}
+		if ix.purpose == "" {
+			ix.purpose = purpose
 		}
 	}
-	ix := &indexDraft{name: name, alias: alias, purpose: purpose, local: local, line: line}
-	t.indexes = append(t.indexes, ix)
+	t.indexNamed[ix.name] = ix
+	if ix.alias != "" {
+		t.indexNamed[ix.alias] = ix
+	}
 	return ix
 }
 
@@ -286,6 +298,8 @@ var (
 	identifier    = regexp.MustCompile(`^[A-Za-z][\w.-]*$`)
 	nameLike      = regexp.MustCompile(`(?i)index|gsi|lsi|_|[a-z][A-Z]`)
 	parenthetical = regexp.MustCompile(`\s*\([^)]*\)`)
+	localWord     = regexp.MustCompile(`(?i)\blsi|local secondary`)
+	kindWord      = regexp.MustCompile(`^(?i)(gsi|lsi|index)$`)
 	// generic is what a title says of any index, which is no purpose of its own.
 	generic = regexp.MustCompile(`(?i)^\(?(global|local) secondary index\)?$`)
 	// thematicBreak is a "---" line, which ends what a label opened.
@@ -301,7 +315,7 @@ func indexTitle(t string) (name, alias, purpose string, local, ok bool) {
 	if !indexWord.MatchString(t) {
 		return "", "", "", false, false
 	}
-	local = regexp.MustCompile(`(?i)\blsi|local secondary`).MatchString(t)
+	local = localWord.MatchString(t)
 	head, tail := t, ""
 	for _, sep := range []string{": ", " - ", " — ", " – ", " ("} {
 		if i := strings.Index(t, sep); i > 0 {
@@ -315,7 +329,7 @@ func indexTitle(t string) (name, alias, purpose string, local, ok bool) {
 	if generic.MatchString(tail) {
 		tail = ""
 	}
-	if f := strings.Fields(head); len(f) == 2 && regexp.MustCompile(`^(?i)(gsi|lsi|index)$`).MatchString(f[1]) {
+	if f := strings.Fields(head); len(f) == 2 && kindWord.MatchString(f[1]) {
 		head = f[0] // "ByStatus GSI"
 	}
 	if !identifier.MatchString(head) {
@@ -486,7 +500,7 @@ func (r *reader) statement(t string, n int) {
 		rest := strings.TrimSpace(m[3])
 		if ix := r.currentIndex(); ix != nil {
 			why := strings.TrimSpace(strings.TrimPrefix(rest, "="))
-			r.indexKey(ix, m[2], sort, strings.Trim(why, "`"), n)
+			r.indexKey(ix, m[2], sort, strings.Trim(why, "`"))
 			return
 		}
 		r.keyDefinition(m[2], role, rest, n)
@@ -619,7 +633,7 @@ func typeOf(s string) designer.Type {
 // item's key under an "Example" label, else an entity type's key template.
 func (r *reader) keyTemplate(attr, template, rest string, n int) {
 	if ix := r.currentIndex(); ix != nil && !r.isTableKey(attr) {
-		r.indexKey(ix, attr, sortRole(attr), strings.TrimSpace(template+" "+rest), n)
+		r.indexKey(ix, attr, sortRole(attr), strings.TrimSpace(template+" "+rest))
 		if r.pending != nil && r.labelIndex != nil {
 			r.pending.index = append(r.pending.index, indexTemplate{ix, attr, template})
 		} else if k := len(r.table(n).types); k > 0 && r.labelIndex != nil {
@@ -677,7 +691,7 @@ func (r *reader) addEntityType(et entityTypeDraft) {
 	r.note(et.line, "entity type %s: partition key %s%s", et.entity, et.pk, sk)
 }
 
-func (r *reader) indexKey(ix *indexDraft, attr string, sort bool, why string, n int) {
+func (r *reader) indexKey(ix *indexDraft, attr string, sort bool, why string) {
 	parts := &ix.pk
 	if sort {
 		parts = &ix.sk
@@ -687,21 +701,19 @@ func (r *reader) indexKey(ix *indexDraft, attr string, sort bool, why string, n 
 			return
 		}
 	}
-	if sort && len(ix.pk) == 0 && !keyish(attr) {
-		sort = false
-	}
 	*parts = append(*parts, keyPart{attr: attr, why: why})
-	_ = n
 }
 
 func (r *reader) entityDraft(name string, line int) *entityDraft {
-	for _, e := range r.entities {
-		if e.name == name {
-			return e
-		}
+	if e, ok := r.entityNamed[name]; ok {
+		return e
 	}
 	e := &entityDraft{name: name, line: line}
 	r.entities = append(r.entities, e)
+	if r.entityNamed == nil {
+		r.entityNamed = map[string]*entityDraft{}
+	}
+	r.entityNamed[name] = e
 	return e
 }
 

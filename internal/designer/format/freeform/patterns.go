@@ -3,6 +3,7 @@ package freeform
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"dynaloom/internal/designer"
@@ -171,7 +172,7 @@ func (r *reader) keyTable(it markdown.Item, rawHeader, header []string, rows [][
 				continue
 			}
 			ix := r.index(ixName, "", "", false, n)
-			r.indexKey(ix, name, sortRole(name), "", n)
+			r.indexKey(ix, name, sortRole(name), "")
 			et.index = append(et.index, indexTemplate{ix, name, v})
 		}
 		if et.pk != "" {
@@ -185,6 +186,9 @@ type keyCond struct {
 	attr, op string
 	values   []string
 }
+
+// word is a name as the text of a pattern writes it: a table, an index or an attribute.
+var word = regexp.MustCompile(`[A-Za-z0-9_.-]+`)
 
 var condAt = regexp.MustCompile(`(?i)\b([A-Za-z][A-Za-z0-9_]*)\s*(<=|>=|=|<|>|\bbegins_with\b|\bbegins with\b|\bbetween\b)\s*`)
 
@@ -236,10 +240,55 @@ func valueToken(s string) string {
 	return strings.Trim(s, `"'.;`)
 }
 
+// names finds what a pattern's words name: a table by its name, an index by its name or alias
+// (the "GSI1" of ExactMatchIndex) or by a key attribute only it has (GSI1PK).
+type names struct {
+	tables  map[string]int
+	indexes []map[string]string // per table: name, alias or key attribute → index name
+}
+
+func newNames(tables []designer.Table, drafts []*tableDraft) names {
+	n := names{tables: map[string]int{}}
+	for i, t := range tables {
+		n.tables[t.Name] = i
+		byWord, byKey := map[string]string{}, map[string]string{}
+		for _, ix := range drafts[i].indexes {
+			if ix.alias != "" {
+				byWord[ix.alias] = ix.name
+			}
+		}
+		for _, ix := range append(slices.Clone(t.GSIs), t.LSIs...) {
+			byWord[ix.Name] = ix.Name
+			for _, k := range append(slices.Clone(ix.PartitionKey), ix.SortKey...) {
+				if _, taken := byKey[k.Name]; !taken && keyish(k.Name) && !isKeyOf(t, k.Name) {
+					byKey[k.Name] = ix.Name
+				}
+			}
+		}
+		for k, ix := range byKey {
+			if _, ok := byWord[k]; !ok {
+				byWord[k] = ix
+			}
+		}
+		n.indexes = append(n.indexes, byWord)
+	}
+	return n
+}
+
+// index is the index of table i the words name, or "".
+func (n names) index(i int, words []string) string {
+	for _, w := range words {
+		if ix, ok := n.indexes[i][w]; ok {
+			return ix
+		}
+	}
+	return ""
+}
+
 // operation reads how a pattern is served: the operation it names (or the one its key
 // conditions imply), the table and index, and the key condition; what it cannot place stays in
 // the notes. It returns the operation, whether there is one, and what it says about the reading.
-func operation(p patternDraft, tables []designer.Table, aliases map[string]string) (designer.Operation, bool, string) {
+func operation(p patternDraft, tables []designer.Table, n names) (designer.Operation, bool, string) {
 	text := p.how
 	if text == "" {
 		text = p.description
@@ -251,37 +300,15 @@ func operation(p patternDraft, tables []designer.Table, aliases map[string]strin
 	}
 	// The table: the one the text names, else the one whose index or key attributes it uses.
 	ti := -1
-	words := regexp.MustCompile(`[A-Za-z0-9_.-]+`).FindAllString(strings.ReplaceAll(text, "`", " "), -1)
-	for i, t := range tables {
-		for _, w := range words {
-			if w == t.Name {
-				ti = i
-			}
+	words := word.FindAllString(strings.ReplaceAll(text, "`", " "), -1)
+	for _, w := range words {
+		if i, ok := n.tables[w]; ok {
+			ti = i
 		}
-	}
-	index := func(t designer.Table) string {
-		for _, w := range words {
-			if _, _, _, ok := t.IndexByName(w); ok {
-				return w
-			}
-		}
-		for _, w := range words {
-			if name, ok := aliases[t.Name+"\x00"+w]; ok {
-				return name
-			}
-		}
-		for _, ix := range append(append([]designer.Index{}, t.GSIs...), t.LSIs...) {
-			for _, k := range append(append([]designer.KeyAttribute{}, ix.PartitionKey...), ix.SortKey...) {
-				if keyish(k.Name) && !isKeyOf(t, k.Name) && regexp.MustCompile(`\b`+regexp.QuoteMeta(k.Name)+`\b`).MatchString(text) {
-					return ix.Name
-				}
-			}
-		}
-		return ""
 	}
 	if ti < 0 {
-		for i, t := range tables {
-			if index(t) != "" {
+		for i := range tables {
+			if n.index(i, words) != "" {
 				ti = i
 				break
 			}
@@ -294,7 +321,7 @@ func operation(p patternDraft, tables []designer.Table, aliases map[string]strin
 		return op, op.Op != "", said
 	}
 	t := tables[ti]
-	op.Index = index(t)
+	op.Index = n.index(ti, words)
 	pk, sk := t.PartitionKey.Name, ""
 	if t.SortKey != nil {
 		sk = t.SortKey.Name
