@@ -336,3 +336,51 @@ func proseText(s string) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// fuzzRoundTrip is the round-trip property of one markdown format: whatever read imports, written
+// with export, reads back to a design that export writes as the same bytes, and again.
+func fuzzRoundTrip(f *testing.F, read func([]byte) (designer.Design, []designer.ImportNote, error), export func(designer.Design) []byte, globs ...string) {
+	for _, glob := range globs {
+		files, err := filepath.Glob(glob)
+		if err != nil {
+			f.Fatal(err)
+		}
+		for _, name := range files {
+			data, err := os.ReadFile(name)
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(data)
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		d, _, err := read(data)
+		if err != nil {
+			return
+		}
+		if err := designer.Check(d); err != nil {
+			t.Fatalf("import gave a design Check refuses: %v", err)
+		}
+		var docs [][]byte
+		for range 3 {
+			doc := export(d)
+			if d, _, err = read(doc); err != nil {
+				t.Fatalf("the export does not import: %v\n%s", err, doc)
+			}
+			docs = append(docs, doc)
+		}
+		for i := 1; i < len(docs); i++ {
+			if !bytes.Equal(docs[0], docs[i]) {
+				t.Fatalf("export → import → export changed the document on round trip %d:\n%s", i, designertest.FirstDifference(docs[0], docs[i]))
+			}
+		}
+	})
+}
+
+func FuzzRoundTripRequirement(f *testing.F) {
+	fuzzRoundTrip(f, reqmd.Import, reqmd.Export, "reqmd/testdata/*.md", "testdata/pairs/*requirement*.md")
+}
+
+func FuzzRoundTripDataModel(f *testing.F) {
+	fuzzRoundTrip(f, datamodelmd.Import, datamodelmd.Export, "datamodelmd/testdata/*.md", "testdata/pairs/*data_model*.md")
+}
