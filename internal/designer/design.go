@@ -362,6 +362,10 @@ type Prose struct {
 	HotPartitions      string    `json:"hot_partition_analysis,omitempty"`
 	TradeOffs          string    `json:"trade_offs,omitempty"`
 	Sections           []Section `json:"sections,omitempty"`
+	// CostReport is the AWS DynamoDB MCP server's cost calculator block of the data model, from its
+	// "## Cost Report" heading to its "<!-- end-cost-report -->" marker, kept as written: the
+	// calculator replaces it in place on its next run.
+	CostReport string `json:"cost_report,omitempty"`
 }
 
 // Section is a titled block of markdown kept as written. Document says which of the two markdown

@@ -148,6 +148,7 @@ func Export(d designer.Design) []byte {
 		w.line("- " + mark + " " + item.Item)
 	}
 	w.prose(proseSlot{kind: sectionValidation}, ctxValidation)
+	w.costReport(d.Prose.CostReport)
 	return w.buf.Bytes()
 }
 

@@ -30,7 +30,8 @@ func Import(data []byte) (designer.Design, []designer.ImportNote, error) {
 	if err != nil {
 		return designer.Design{}, nil, err
 	}
-	p := parser{notes: notes}
+	report, text, reportNotes := cutCostReport(text)
+	p := parser{notes: append(notes, reportNotes...)}
 	p.parse(text)
 	if !p.recognised && weakMarkers(strings.ToLower(text)) {
 		p.recognised = true
@@ -39,6 +40,7 @@ func Import(data []byte) (designer.Design, []designer.ImportNote, error) {
 		return designer.Design{}, nil, designer.Invalid("file", "is not a data model document: it has none of the template's sections (such as %q or a \"### Orders Table\" heading) and no table description", "## Table Designs")
 	}
 	d := p.design()
+	d.Prose.CostReport = report
 	if err := designer.Check(d); err != nil {
 		// The parser builds only what Check accepts; this guards against a gap in that promise.
 		return designer.Design{}, nil, fmt.Errorf("import data model document: %w", err)

@@ -1,0 +1,141 @@
+package datamodelmd
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"dynaloom/internal/designer"
+)
+
+// ourCostReport is a cost report in the MCP calculator's layout (reference/awslabs-dynamodb-mcp.md
+// §2.3), in our own words and numbers: its headings name tables and a GSI as the design's own
+// sections do, which the import must not take for them.
+const ourCostReport = `## Cost Report
+
+> Requests and storage only; Standard table class, us-east-1 on-demand prices of January 2026.
+
+| Source | Monthly Cost |
+|--------|-------------:|
+| Storage | $0.03 |
+| Read and write requests | $41.18 |
+| **Total** | **$41.21** |
+
+### Storage Costs
+
+| Resource | Type | Storage (GB) | Monthly Cost |
+|----------|------|-------------:|-------------:|
+| Employee | Table | 0.0930 | $0.02 |
+| EmployeesByDepartment | GSI | 0.0310 | $0.01 |
+
+### Read and Write Request Costs
+
+| Resource | Type | Monthly Cost |
+|----------|------|-------------:|
+| Employee | Table | $37.06 |
+| EmployeesByDepartment | GSI | $4.12 |
+
+#### Employee Table
+
+| Pattern | Operation | RPS | RRU | WRU | Monthly Cost |
+|---------|-----------|----:|----:|----:|-------------:|
+| 1 | GetItem | 100 | 0.5 | | $16.47 |
+| 13 | PutItem | 12.5 | | 1 | $20.59 |
+
+#### Employee Table / EmployeesByDepartment GSI
+
+| Pattern | Operation | RPS | RRU | WRU | Monthly Cost |
+|---------|-----------|----:|----:|----:|-------------:|
+| 13¹ | PutItem | 2.5 | | 1 | $4.12 |
+
+¹ A write to the table also writes each GSI whose key the item holds.
+
+<!-- end-cost-report -->`
+
+func hrModel(t *testing.T) (designer.Design, string) {
+	t.Helper()
+	d, err := designer.ExampleDesign("hr-employees")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d, string(Export(d))
+}
+
+func TestCostReport_keptAsWrittenAndWrittenBackAtTheEnd(t *testing.T) {
+	t.Parallel()
+	d, doc := hrModel(t)
+	// The calculator appends its report; a team may have moved it up, before the Hot Partition
+	// Analysis. Both places read the same.
+	for name, file := range map[string]string{
+		"appended": doc + "\n" + ourCostReport + "\n",
+		"moved up": strings.Replace(doc, "## Hot Partition Analysis", ourCostReport+"\n\n## Hot Partition Analysis", 1),
+	} {
+		t.Run(name, func(t *testing.T) {
+			got, notes, err := Import([]byte(file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Prose.CostReport != ourCostReport {
+				t.Fatalf("cost report kept as\n%s\nwant\n%s", got.Prose.CostReport, ourCostReport)
+			}
+			if len(got.Tables) != len(d.Tables) || len(got.Prose.Sections) != len(d.Prose.Sections) {
+				t.Fatalf("%d tables and %d sections, want %d and %d: the report was read as the design's", len(got.Tables), len(got.Prose.Sections), len(d.Tables), len(d.Prose.Sections))
+			}
+			if got.Prose.HotPartitions != d.Prose.HotPartitions {
+				t.Fatalf("hot partition analysis %q, want %q", got.Prose.HotPartitions, d.Prose.HotPartitions)
+			}
+			said := false
+			for _, n := range notes {
+				said = said || strings.Contains(n.Message, "Cost Report") && n.Line == 1+strings.Count(file[:strings.Index(file, "## Cost Report")], "\n")
+			}
+			if !said {
+				t.Fatalf("no note says where the Cost Report was: %v", notes)
+			}
+			out := Export(got)
+			if !bytes.HasSuffix(out, []byte("\n\n"+ourCostReport+"\n")) {
+				t.Fatalf("the export does not end with the report:\n%s", out[max(0, len(out)-400):])
+			}
+			if bytes.Count(out, []byte("## Cost Report")) != 1 {
+				t.Fatal("the report is written more than once")
+			}
+			again, _, err := Import(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if twice := Export(again); !bytes.Equal(twice, out) {
+				t.Fatalf("export → import → export is not a fixed point:\n%s", twice)
+			}
+		})
+	}
+}
+
+func TestCostReport_withoutItsEndMarkerEndsAtTheNextSection(t *testing.T) {
+	t.Parallel()
+	d, doc := hrModel(t)
+	open := strings.TrimSuffix(ourCostReport, "\n\n"+costReportEnd)
+	file := strings.Replace(doc, "## Hot Partition Analysis", open+"\n\n## Hot Partition Analysis", 1)
+	got, _, err := Import([]byte(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Prose.CostReport != open || got.Prose.HotPartitions != d.Prose.HotPartitions {
+		t.Fatalf("report %q, hot partitions %q", got.Prose.CostReport, got.Prose.HotPartitions)
+	}
+	if out := Export(got); !bytes.HasSuffix(out, []byte(open+"\n"+costReportEnd+"\n")) {
+		t.Fatalf("the export does not close the report with its marker:\n%s", out[max(0, len(out)-300):])
+	}
+}
+
+func TestCostReport_inACodeFenceIsNotOne(t *testing.T) {
+	t.Parallel()
+	_, doc := hrModel(t)
+	fenced := "```markdown\n" + ourCostReport + "\n```"
+	file := strings.Replace(doc, "## Hot Partition Analysis", "## Hot Partition Analysis\n\n"+fenced+"\n", 1)
+	got, _, err := Import([]byte(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Prose.CostReport != "" || !strings.Contains(got.Prose.HotPartitions, "## Cost Report") {
+		t.Fatalf("report %q; hot partitions %q", got.Prose.CostReport, got.Prose.HotPartitions)
+	}
+}
