@@ -24,14 +24,15 @@ func bigLayout(size int) []byte {
 }
 
 // BenchmarkImport_5MB imports a 5 MB layout page beside the anchor: splitting the same text into
-// its headings and lines, which any reader of it does first. The ratio is import/walk.
+// its headings and items (goldmark's parse), which any reader of it does first. The ratio is
+// import/walk.
 func BenchmarkImport_5MB(b *testing.B) {
 	data := bigLayout(5 << 20)
 	b.Run("walk", func(b *testing.B) {
 		b.SetBytes(int64(len(data)))
 		for b.Loop() {
 			n := 0
-			markdown.Walk(string(data), func(int, int, string) { n++ }, func(markdown.SourceLine) { n++ })
+			markdown.Walk(string(data), func(int, int, string) { n++ }, func(markdown.Item) { n++ })
 		}
 	})
 	b.Run("import", func(b *testing.B) {
