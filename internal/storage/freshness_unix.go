@@ -9,9 +9,10 @@ import (
 
 // removed reports whether f, opened at path, was removed: its link count is then zero.
 func removed(f *os.File, _ string) bool {
-	var st syscall.Stat_t
-	if err := syscall.Fstat(int(f.Fd()), &st); err != nil {
+	fi, err := f.Stat() // fstat, without making the descriptor blocking as f.Fd would
+	if err != nil {
 		return true
 	}
-	return st.Nlink == 0
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	return !ok || st.Nlink == 0
 }
