@@ -170,7 +170,8 @@ func (lp *lineParser) parse(out *cellParse) {
 // alternative reports whether the text before an operation offers it as another way to do the
 // one before: it ends with "or", a kind of target after it ("or GSI").
 func alternative(before string) bool {
-	fields := strings.Fields(strings.ToLower(before))
+	// The words that can come between are few and short: the end of the text is enough.
+	fields := strings.Fields(strings.ToLower(before[max(0, len(before)-32):]))
 	for len(fields) > 0 && joiners[fields[len(fields)-1]] && fields[len(fields)-1] != "or" {
 		fields = fields[:len(fields)-1]
 	}
@@ -224,18 +225,18 @@ var joiners = map[string]bool{"+": true, "/": true, ",": true, "&": true, ";": t
 func trimJoiners(s string) string {
 	for {
 		s = strings.TrimSpace(s)
-		// Joiners are short: only the ends of the text are looked at, so a long run of them is
-		// trimmed in time linear in its length.
-		head := strings.ToLower(s[:min(len(s), 16)])
-		tail := strings.ToLower(s[max(0, len(s)-16):])
 		cut := false
 		for j := range joiners {
-			if strings.HasPrefix(head, j) && (len(s) == len(j) || !isWordByte(j[0]) || !isWordByte(s[len(j)])) {
+			if len(s) < len(j) {
+				continue
+			}
+			// A word joiner ends at a word's end: "or" is not the start of "order".
+			if strings.EqualFold(s[:len(j)], j) && (len(s) == len(j) || !isWordByte(j[0]) || !isWordByte(s[len(j)])) {
 				s, cut = s[len(j):], true
 				break
 			}
-			if strings.HasSuffix(tail, j) && (len(s) == len(j) || !isWordByte(j[0]) || !isWordByte(s[len(s)-len(j)-1])) {
-				s, cut = s[:len(s)-len(j)], true
+			if end := len(s) - len(j); strings.EqualFold(s[end:], j) && (end == 0 || !isWordByte(j[0]) || !isWordByte(s[end-1])) {
+				s, cut = s[:end], true
 				break
 			}
 		}
@@ -305,56 +306,44 @@ func (lp *lineParser) kindFollows() bool {
 	return next.isWord("the", "table", "index", "gsi", "lsi")
 }
 
-// target reads "on [the] [table|index|gsi|lsi] Name [table|index]", or with index true "index
-// Name", "using index Name", "via GSI1".
+// target reads "on [the] [table|index|gsi|lsi] Name [table|index|gsi]", or with index true
+// "index Name", "using [index] Name", "via GSI1". It reads nothing when no name follows, or the
+// operation already has the table or index it would name.
 func (lp *lineParser) target(index bool) bool {
 	save := lp.pos
-	lead := lp.take()
+	lp.take()
 	t := lp.peek()
 	if t.isWord("the") {
 		lp.take()
 		t = lp.peek()
 	}
-	kindIndex := index && !lead.isWord("using", "via")
-	if t.isWord("table", "index", "gsi", "lsi") {
-		next := lp.peekAt(t.end)
-		if next.kind == ctWord && !stopWord(next.text) || next.kind == ctString {
-			kindIndex = kindIndex || !t.isWord("table")
-			lp.take()
-			t = lp.peek()
-		}
-	}
-	if (lead.isWord("using", "via")) && !kindIndex {
-		// "using" alone names an index only in "using GSI1".
-		kindIndex = true
+	named := func(t cellToken) bool { return t.kind == ctWord && !stopWord(t.text) || t.kind == ctString }
+	if t.isWord("table", "index", "gsi", "lsi") && named(lp.peekAt(t.end)) {
+		index = index || !t.isWord("table")
+		lp.take()
+		t = lp.peek()
 	}
 	name, ok := targetName(t)
-	if _, isOp := opName(t); !ok || stopWord(name) || isOp {
+	_, isOp := opName(t)
+	// "on FollowersByUser GSI": a kind after the name, unless it starts "index ByStatus".
+	after := lp.peekAt(t.end)
+	suffix := after.isWord("table", "index", "gsi", "lsi") && !named(lp.peekAt(after.end))
+	index = index || suffix && !after.isWord("table")
+	op := &lp.cur.op
+	if !ok || stopWord(name) || isOp || index && op.Index != "" || !index && op.Table != "" {
 		lp.pos = save
 		return false
 	}
 	lp.flush()
 	lp.take()
-	lp.cur.exact = lp.cur.exact || t.kind == ctString
-	// "on FollowersByUser GSI": a kind after the name, unless it starts "index ByStatus".
-	if after := lp.peek(); after.isWord("table", "index", "gsi", "lsi") {
-		if next := lp.peekAt(after.end); !(next.kind == ctWord && !stopWord(next.text) || next.kind == ctString) {
-			lp.take()
-			kindIndex = kindIndex || !after.isWord("table")
-		}
+	if suffix {
+		lp.take()
 	}
-	op := &lp.cur.op
-	switch {
-	case kindIndex || (lp.cur.op.Table != "" && op.Index == "" && index):
+	lp.cur.exact = lp.cur.exact || t.kind == ctString
+	if index {
 		op.Index = name
-	case op.Table == "":
-		if indexLike(name) && !lead.isWord("on", "from", "against", "into", "in") {
-			op.Index = name
-		} else {
-			op.Table = name
-		}
-	default:
-		op.Index = name
+	} else {
+		op.Table = name
 	}
 	return true
 }
@@ -711,7 +700,7 @@ func (lp *lineParser) arg() bool {
 		return true
 	}
 	lp.pos = start
-	if isAction(lp.peek()) && strings.HasPrefix(lp.cur.op.Op, "Transact") || strings.HasPrefix(lp.cur.op.Op, "Batch") && isAction(lp.peek()) {
+	if isAction(lp.peek()) && (strings.HasPrefix(lp.cur.op.Op, "Transact") || strings.HasPrefix(lp.cur.op.Op, "Batch")) {
 		lp.actionList()
 		return lp.argEnds()
 	}
