@@ -1,11 +1,14 @@
 package server
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -80,8 +83,60 @@ func (s *Server) importUpload(c echo.Context) error {
 		return err
 	}
 	s.log.Info("design created", "design_id", rec.ID, "via", "import", "notes", len(notes))
-	return render(c, http.StatusOK, templates.ImportReportView(templates.ImportReport{
-		Page: templates.Page{Title: "Imported · Dynaloom"}, Name: rec.Design.Name, EditURL: "/d/" + tokens.Edit,
-		Counts: designer.Summarize(rec.Design), Notes: noteTexts(notes),
-	}))
+	return render(c, http.StatusOK, templates.ImportReportView(importReport(rec.Design, files, notes, "/d/"+tokens.Edit)))
+}
+
+// importReport says what an import read, what it kept as prose, and each note with its line; the
+// notes come in the order of the file (of each file, for two).
+func importReport(d designer.Design, files []format.File, notes []format.ImportNote, editURL string) templates.ImportReport {
+	r := templates.ImportReport{Page: templates.Page{Title: "Imported · Dynaloom"}, Name: d.Name, EditURL: editURL, Read: readSummary(d)}
+	for _, s := range d.Prose.Sections {
+		r.Prose = append(r.Prose, s.Title)
+	}
+	type placed struct {
+		file, line int
+		note       templates.ImportNote
+	}
+	var all []placed
+	for _, n := range notes {
+		p := placed{line: n.Line, note: templates.ImportNote{Message: n.Message}}
+		if len(files) > 1 {
+			// Notes of two files start with the file's name (format.Import); it goes with the line.
+			for i, f := range files {
+				if rest, ok := strings.CutPrefix(n.Message, f.Name+": "); ok {
+					p.file, p.note.File, p.note.Message = i, f.Name, rest
+					break
+				}
+			}
+		}
+		if n.Line > 0 {
+			p.note.Line = "line " + strconv.Itoa(n.Line)
+		}
+		all = append(all, p)
+	}
+	slices.SortStableFunc(all, func(a, b placed) int { return cmp.Or(cmp.Compare(a.file, b.file), cmp.Compare(a.line, b.line)) })
+	for _, p := range all {
+		r.Notes = append(r.Notes, p.note)
+	}
+	return r
+}
+
+// readSummary counts what a design holds: "2 tables, 3 GSIs, 14 access patterns, 5 entities, 4
+// relationships, 28 sample items"; parts it has none of are left out, tables and patterns never.
+func readSummary(d designer.Design) string {
+	s := designer.Summarize(d)
+	parts := []string{plural(s.Tables, "table", "tables")}
+	for _, p := range []struct {
+		n         int
+		one, many string
+	}{
+		{s.GSIs, "GSI", "GSIs"}, {s.LSIs, "LSI", "LSIs"}, {s.Patterns, "access pattern", "access patterns"},
+		{s.Entities, "entity", "entities"}, {len(d.Relationships), "relationship", "relationships"},
+		{len(d.Aggregates), "aggregate analysis", "aggregate analyses"}, {s.Items, "sample item", "sample items"},
+	} {
+		if p.n > 0 || p.one == "access pattern" {
+			parts = append(parts, plural(p.n, p.one, p.many))
+		}
+	}
+	return strings.Join(parts, ", ")
 }

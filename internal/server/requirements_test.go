@@ -250,7 +250,8 @@ func TestImportPage_reportsWhatItMadeOfAFile(t *testing.T) {
 	mw.Close()
 	rec := a.request(http.MethodPost, "/import", mw.FormDataContentType(), &body)
 	page := rec.Body.String()
-	if rec.Code != 200 || !strings.Contains(page, `data-testid="import-report"`) || !strings.Contains(page, "1 access patterns") {
+	if rec.Code != 200 || !strings.Contains(page, `data-testid="import-report"`) || !strings.Contains(page, "0 tables, 1 access pattern.") ||
+		!strings.Contains(page, `<span class="note-line">line 11</span></td><td class="note-text">section &#34;Something Else&#34; is not part of the template`) {
 		t.Fatalf("import: %d %s", rec.Code, page)
 	}
 	if !regexp.MustCompile(`href="/d/[A-Za-z0-9]+"`).MatchString(page) {

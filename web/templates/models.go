@@ -401,13 +401,24 @@ type Import struct {
 	Error string
 }
 
-// ImportReport tells what an import made of a file.
+// ImportReport tells what an import made of a file: what it read, the sections it kept as prose,
+// and each note with the line it is about.
 type ImportReport struct {
 	Page
 	Name    string
 	EditURL string
-	Counts  designer.Summary
-	Notes   []string
+	// Read counts what the design holds: "2 tables, 3 GSIs, 14 access patterns, …".
+	Read string
+	// Prose are the titles of the sections kept as prose.
+	Prose []string
+	Notes []ImportNote
+}
+
+// ImportNote is one note of an import: the file it is about when two files were read, "line 12"
+// (empty for the file as a whole), and what was made of it.
+type ImportNote struct {
+	File, Line string
+	Message    string
 }
 
 func (c Cell) target() string {

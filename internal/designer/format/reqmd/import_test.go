@@ -382,7 +382,7 @@ func TestImport_sharedFixtures(t *testing.T) {
 			}
 		}
 		if p := designertest.Pattern(t, d, 2); p.LatencySLO != "<50ms" || p.KeyNotes != "high frequency" || designertest.RPS(p.PeakRPS) != "250" ||
-			!designertest.HasNote(notes, `pattern 2: the key requirements "high frequency" are no latency`) {
+			!designertest.HasNote(notes, `pattern 2: "high frequency" in Key Requirements is not a latency`) {
 			t.Errorf("pattern 2 = %+v; its cell \"<50ms latency, high frequency\" should give the latency and keep the rest, with a note", p)
 		}
 		if d.Name != "E-commerce platform with multi-vendor support" || len(d.Relationships) != 8 {

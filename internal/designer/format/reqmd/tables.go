@@ -236,7 +236,7 @@ func (p *parser) patternRow(rc rowCells) {
 	kr.parse(rc.get("keyreq"))
 	pt.LatencySLO, pt.Consistency, pt.ResultBound, pt.SizeBand, pt.KeyNotes = kr.latency, kr.consistency, kr.result, kr.size, kr.notes
 	if kr.notes != "" {
-		p.note(rc.line, "pattern %d: the key requirements %q are no latency, consistency, result bound or item size; they were kept as its other key requirements", pt.Number, kr.notes)
+		p.note(rc.line, "pattern %d: %q in Key Requirements is not a latency, consistency, result bound or item size; it was kept as the pattern's other key requirements", pt.Number, kr.notes)
 	}
 
 	cons := rc.get("considerations")
