@@ -334,7 +334,7 @@ func (p *parser) indexField(s *sectionDraft, it markdown.Item, f fieldItem) bool
 	case fieldPurpose:
 		appendText(&ix.Purpose, f.full())
 	case fieldPartitionKey:
-		if keys, why, ok := exactKeys(f); ok && len(keys) <= designer.MaxGSIKeyAttributes {
+		if keys, why, ok := exactKeys(f); ok {
 			d.pkExact = exactKey{set: true, keys: keys}
 			ix.PartitionKey = keys
 			appendText(&ix.PartitionKeyWhy, why)
@@ -346,9 +346,9 @@ func (p *parser) indexField(s *sectionDraft, it markdown.Item, f fieldItem) bool
 			p.note(it.Line, "index %s: the partition key %q names no attribute Dynaloom can read", ix.Name, markdown.OneLine(f.value))
 			return true
 		}
-		ix.PartitionKey = p.indexKey(it.Line, ix.Name, names)
+		ix.PartitionKey = p.indexKey(names)
 	case fieldSortKey:
-		if keys, why, ok := exactKeys(f); ok && len(keys) <= designer.MaxGSIKeyAttributes {
+		if keys, why, ok := exactKeys(f); ok {
 			d.skExact = exactKey{set: true, keys: keys}
 			ix.SortKey = keys
 			appendText(&ix.SortKeyWhy, why)
@@ -364,7 +364,7 @@ func (p *parser) indexField(s *sectionDraft, it markdown.Item, f fieldItem) bool
 			p.note(it.Line, "index %s: the sort key %q names no attribute Dynaloom can read", ix.Name, markdown.OneLine(f.value))
 			return true
 		}
-		ix.SortKey = p.indexKey(it.Line, ix.Name, names)
+		ix.SortKey = p.indexKey(names)
 	case fieldKeys:
 		for _, c := range f.cont {
 			if !p.indexKeyLine(s, markdown.Item{Kind: markdown.KindBullet, Line: it.Line, Lines: []string{c}}) {
@@ -731,12 +731,9 @@ func exactSparse(escaped string) (bool, string, bool) {
 	return false, "", false
 }
 
-// indexKey turns key names into key attributes; types are settled once the table is known.
-func (p *parser) indexKey(line int, name string, names []string) []designer.KeyAttribute {
-	if len(names) > 4 {
-		p.note(line, "index %s: a key has at most 4 attributes; %s were left out", name, strings.Join(names[4:], ", "))
-		names = names[:4]
-	}
+// indexKey turns key names into key attributes; types are settled once the table is known. All
+// of them are kept, more than a GSI can have too, for MOD003 to report.
+func (p *parser) indexKey(names []string) []designer.KeyAttribute {
 	out := make([]designer.KeyAttribute, len(names))
 	for i, n := range names {
 		out[i] = designer.KeyAttribute{Name: n}

@@ -63,6 +63,22 @@ func TestImport_keepsWhatTheFileSaysForValidationToReport(t *testing.T) {
 			code: "MOD001", path: "tables/Order Lines/indexes/Lines By Loaf",
 		},
 		{
+			file: "kept-five-key-gsi.md",
+			has: func(d designer.Design) error {
+				tb, _, _ := d.TableByName("Readings")
+				ix, _, _, _ := tb.IndexByName("ByPlace")
+				var names []string
+				for _, k := range ix.PartitionKey {
+					names = append(names, k.Name+" "+string(k.Type))
+				}
+				if want := "region S, country S, height N, sensor S, kind S"; strings.Join(names, ", ") != want {
+					return fmt.Errorf("ByPlace's partition key %v, want %s", names, want)
+				}
+				return nil
+			},
+			code: "MOD003", path: "tables/Readings/indexes/ByPlace/partition_key",
+		},
+		{
 			file: "kept-getitem-on-gsi.md",
 			has: func(d designer.Design) error {
 				p, _, _ := d.PatternByNumber(1)
