@@ -21,8 +21,9 @@ import (
 // Import reads back exactly, so that export → import → export gives the same bytes:
 //
 //   - the design name follows the title: "# DynamoDB Data Model — Orders";
-//   - a table is "### Orders Table", an index "### ByStatus GSI" or "### ByTotal LSI" after its
-//     table, each followed by its sample table, then its bullets, then the prose kept for it;
+//   - a table is "### Orders Table" followed by its sample table, its bullets and the prose kept
+//     for it; each of its indexes follows, as in the template: the index's sample table, then its
+//     heading "### ByStatus GSI" or "### ByTotal LSI", its bullets and its prose;
 //   - a key is "customer_id (S) - why", a multi-attribute index key "tenant_id (S) + region (S) -
 //     why", a missing sort key "None - why";
 //   - attributes are "emp_no (N), name (S)", or one sub-bullet each, "  - name (S): description",
@@ -359,7 +360,6 @@ func (w *writer) index(t designer.Table, ix designer.Index, local bool, tableCol
 	if local {
 		kind = " LSI"
 	}
-	w.subheading(markdown.Escape(ix.Name, "") + kind)
 	view := dynamo.IndexItems(t, ix, local)
 	cols := indexColumns(t, ix, local, tableCols, view)
 	at := make(map[string]int, len(tableCols))
@@ -376,9 +376,10 @@ func (w *writer) index(t designer.Table, ix designer.Index, local bool, tableCol
 		}
 		rows[r] = row
 	}
+	// The template puts an index's sample table just before its heading.
 	w.line("")
 	w.sampleTable(cols, rows)
-	w.line("")
+	w.subheading(markdown.Escape(ix.Name, "") + kind)
 	w.bullet("Purpose", ix.Purpose)
 	w.line("- **Partition Key**: " + keyText(ix.PartitionKey, ix.PartitionKeyWhy))
 	w.line("- **Sort Key**: " + keyText(ix.SortKey, ix.SortKeyWhy))

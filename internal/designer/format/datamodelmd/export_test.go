@@ -193,19 +193,21 @@ func TestExport_indexSamplesFollowProjectionAndSparseness(t *testing.T) {
 	t.Parallel()
 	d := sparseIndexesDesign()
 	out := string(Export(d))
+	// An index's sample table comes just before its heading, as in the template.
 	sample := func(heading string) (header string, rows []string) {
-		_, rest, ok := strings.Cut(out, heading+"\n\n")
+		before, _, ok := strings.Cut(out, "\n\n"+heading+"\n")
 		if !ok {
 			t.Fatalf("no %q", heading)
 		}
-		lines := strings.Split(rest, "\n")
-		for _, l := range lines[2:] {
-			if !strings.HasPrefix(l, "|") {
-				break
-			}
-			rows = append(rows, l)
+		lines := strings.Split(before, "\n")
+		start := len(lines)
+		for start > 0 && strings.HasPrefix(lines[start-1], "|") {
+			start--
 		}
-		return lines[0], rows
+		if len(lines)-start < 2 {
+			t.Fatalf("no sample table before %q", heading)
+		}
+		return lines[start], lines[start+2:]
 	}
 	header, rows := sample("### OpenOrders GSI")
 	if header != "| status | open_since | customer_id | order_id | total |" || len(rows) != 3 {
