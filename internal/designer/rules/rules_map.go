@@ -661,6 +661,7 @@ func mapEvaluated(v *validation, out []Finding) []Finding {
 func mapEvaluatedPattern(d designer.Design, p *designer.Pattern, cache *dynamo.Cache, out []Finding) []Finding {
 	read := p.Type == designer.Read && p.Status != designer.StatusOutside
 	firstRead, returned := -1, false
+	unfilled, unfilledAt := []dynamo.Missing(nil), -1
 	for i, op := range p.Mapping.Operations {
 		if op.Expected == nil && !(read && isReadOp(op.Op)) || designer.IsWriteOp(op.Op) {
 			// A write's result is the item it writes, not one to check against expected keys.
@@ -672,6 +673,19 @@ func mapEvaluatedPattern(d designer.Design, p *designer.Pattern, cache *dynamo.C
 		}
 		res := runForKeys(cache, d, op)
 		if res.Error != "" {
+			// An operation that leaves a value open (an import's "GetItem(owner_id)") reads what
+			// the sample items let it read once completed, as the MCP model export writes it.
+			if !read || !isReadOp(op.Op) || len(dynamo.MissingValues(dynamo.AliasReservedWords(op))) == 0 {
+				continue
+			}
+			if firstRead < 0 {
+				firstRead = i
+			}
+			_, missing, ok := dynamo.Complete(d, op)
+			returned = returned || ok
+			if !ok && unfilledAt < 0 {
+				unfilled, unfilledAt = missing, i
+			}
 			continue
 		}
 		if isReadOp(op.Op) {
@@ -686,6 +700,18 @@ func mapEvaluatedPattern(d designer.Design, p *designer.Pattern, cache *dynamo.C
 		}
 	}
 	if read && firstRead >= 0 && !returned {
+		if unfilledAt >= 0 {
+			o := mapOp{p: p, i: unfilledAt, op: p.Mapping.Operations[unfilledAt]}
+			o.target, o.found = resolveTarget(d, o.op)
+			words := make([]string, len(unfilled))
+			for k, m := range unfilled {
+				words[k] = m.Placeholder + " (" + m.Attribute + ")"
+			}
+			out = append(out, finding("MAP011", o.path(""),
+				o.label()+" gives no value for "+designer.ListAnd(words)+", and no sample item of "+o.op.Table+" it would then read has one, so the samples do not show it working and the MCP model export lists it without a command; "+
+					"add sample items it should find, or give the values"))
+			return out
+		}
 		o := mapOp{p: p, i: firstRead, op: p.Mapping.Operations[firstRead]}
 		o.target, o.found = resolveTarget(d, o.op)
 		out = append(out, finding("MAP011", o.path(""),

@@ -15,10 +15,11 @@
 //     copies into its results as it does for patterns served outside DynamoDB. So is an operation
 //     no command can express (a GetItem without a key, an unknown table): its entry keeps the
 //     table and operation and says why, naming the field, and the rest of the file is exported.
-//   - Commands run as written (prepare.go): a reserved word used as an attribute name (status,
-//     day) is given a #placeholder, and a :placeholder without a value, as an import from
+//   - Commands run as written (dynamo.Complete): a reserved word used as an attribute name
+//     (status, day) is given a #placeholder, and a :placeholder without a value, as an import from
 //     markdown leaves "GetItem(owner_id)", takes the value of a sample item the operation then
-//     matches; without such an item the entry says so instead of giving a command.
+//     matches; without such an item the entry says so instead of giving a command (and MAP011
+//     says so for a read pattern).
 //   - Keys and written items follow the evaluator's conventions (dynamo/write.go): the key comes
 //     from the key condition ("pk = :pk AND sk = :sk", IN for several keys), and every other value
 //     is an attribute named after its placeholder. A write's condition is its

@@ -673,7 +673,7 @@ func FuzzExportMCPOperation(f *testing.F) {
 		}
 		impl := e.Implementation
 		words := readShellWords(t, impl)
-		aliased := aliasReserved(op)
+		aliased := dynamo.AliasReservedWords(op)
 		for _, text := range []string{aliased.KeyCondition, aliased.Filter, aliased.Projection} {
 			var viaJSON string // JSON writes invalid UTF-8 as U+FFFD
 			b, _ := json.Marshal(text)
