@@ -99,7 +99,7 @@ func Walk(src string, heading func(n, level int, text string), item func(Item)) 
 			if n.Lines().Len() > 0 {
 				last = r.lineOf(n.Lines().At(n.Lines().Len() - 1).Start)
 			}
-			item(Item{Kind: KindText, Line: first + 1, Lines: labelFirst(n, r.src, r.raw(first, last), ""), Raw: r.raw(first, last)})
+			item(Item{Kind: KindText, Line: first + 1, Lines: r.canonical(n, first, r.raw(first, last)), Raw: r.raw(first, last)})
 		case *extast.Table:
 			item(r.table(n))
 		default:
@@ -216,7 +216,7 @@ func (r *reader) list(l *ast.List, last int, item func(Item)) {
 				last = r.trimBlank(pt.first, parts[i+1].first-1)
 			}
 			if i == 0 {
-				item(r.bullet(l, pt.node, pt.first, last))
+				item(r.bullet(l, li, pt.first, last))
 				continue
 			}
 			if it, ok := r.block(pt.node, pt.first, last); ok {
@@ -226,26 +226,19 @@ func (r *reader) list(l *ast.List, last int, item func(Item)) {
 	}
 }
 
-// bullet is the first part of a list item, up to its first blank line.
-func (r *reader) bullet(l *ast.List, block ast.Node, first, last int) Item {
-	lines := r.raw(first, last)
-	head := strings.TrimLeft(lines[0], " \t")
-	prefix := "- "
-	if l.IsOrdered() {
-		prefix = orderedMarker.FindString(head)
-	} else {
-		head = "- " + strings.TrimLeft(head[1:], " \t")
+// bullet is the first part of a list item li, up to its first blank line.
+func (r *reader) bullet(l *ast.List, li ast.Node, first, last int) Item {
+	lines := r.canonical(li, first, r.raw(first, last))
+	lines[0] = strings.TrimLeft(lines[0], " \t")
+	if !l.IsOrdered() {
+		lines[0] = "- " + strings.TrimLeft(lines[0][1:], " \t")
 	}
-	lines[0] = head
-	if block != nil && block.Kind() != ast.KindParagraph && block.Kind() != ast.KindTextBlock {
-		block = nil
-	}
-	return Item{Kind: KindBullet, Line: first + 1, Lines: labelFirst(block, r.src, lines, prefix), Raw: r.raw(first, last)}
+	return Item{Kind: KindBullet, Line: first + 1, Lines: lines, Raw: r.raw(first, last)}
 }
 
 // block is a later part of a list item as an item of the kind its first block gives.
 func (r *reader) block(n ast.Node, first, last int) (Item, bool) {
-	it := Item{Kind: KindText, Line: first + 1, Lines: r.raw(first, last), Raw: r.raw(first, last)}
+	it := Item{Kind: KindText, Line: first + 1, Lines: r.canonical(n, first, r.raw(first, last)), Raw: r.raw(first, last)}
 	switch n := n.(type) {
 	case *ast.HTMLBlock:
 		if isComment(n) {
@@ -270,30 +263,43 @@ func isComment(n ast.Node) bool {
 	return ok && h.HTMLBlockType == ast.HTMLBlockType2
 }
 
-// orderedMarker is the number, its "." or ")" and the spaces after it that open an ordered item.
-var orderedMarker = regexp.MustCompile(`^\d{1,9}[.)][ \t]*`)
-
 // strongUnderscore is a bold label written with underscores at the start of a line's text.
 var strongUnderscore = regexp.MustCompile(`^__((?:\\.|[^\\_*]|_[^_])+?)__`)
 
-// labelFirst writes a bold label that opens block (a paragraph, or the text of a list item) as
-// "**label**" in the first of lines, whose text starts after prefix.
-func labelFirst(block ast.Node, src []byte, lines []string, prefix string) []string {
-	if block == nil {
-		return lines
+// canonical rewrites lines, the source lines of n from line first on, in the canonical spelling
+// of what they hold: the marker of each bullet in an unordered list is "-", and a bold label
+// written "__label__" at the start of a paragraph is "**label**". Both keep the line's length, so
+// the positions goldmark gives stay right.
+func (r *reader) canonical(n ast.Node, first int, lines []string) []string {
+	at := func(pos int) (int, int, bool) {
+		i := r.lineOf(pos)
+		col := pos - r.starts[i]
+		return i - first, col, i-first >= 0 && i-first < len(lines) && col >= 0 && col < len(lines[i-first])
 	}
-	e, ok := block.FirstChild().(*ast.Emphasis)
-	if !ok || e.Level != 2 || e.Pos() < 0 || e.Pos()+2 > len(src) || string(src[e.Pos():e.Pos()+2]) != "__" {
-		return lines
-	}
-	head := strings.TrimLeft(lines[0], " \t")
-	rest, ok := strings.CutPrefix(head, prefix)
-	if !ok {
-		return lines
-	}
-	if m := strongUnderscore.FindStringSubmatchIndex(rest); m != nil {
-		lines[0] = prefix + "**" + rest[m[2]:m[3]] + "**" + rest[m[1]:]
-	}
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch c.Kind() {
+		case ast.KindListItem:
+			if l, ok := c.Parent().(*ast.List); ok && !l.IsOrdered() {
+				if i, col, ok := at(c.Pos()); ok && strings.IndexByte("-*+", lines[i][col]) >= 0 {
+					lines[i] = lines[i][:col] + "-" + lines[i][col+1:]
+				}
+			}
+		case ast.KindParagraph, ast.KindTextBlock:
+			e, ok := c.FirstChild().(*ast.Emphasis)
+			if !ok || e.Level != 2 || e.Pos() < 0 || e.Pos()+2 > len(r.src) || string(r.src[e.Pos():e.Pos()+2]) != "__" {
+				break
+			}
+			if i, col, ok := at(e.Pos()); ok {
+				if m := strongUnderscore.FindStringSubmatchIndex(lines[i][col:]); m != nil {
+					lines[i] = lines[i][:col] + "**" + lines[i][col+2:col+m[1]-2] + "**" + lines[i][col+m[1]:]
+				}
+			}
+		}
+		return ast.WalkContinue, nil
+	})
 	return lines
 }
 

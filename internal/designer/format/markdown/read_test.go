@@ -1,0 +1,114 @@
+package markdown
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// walked is what Walk hands on, one line per heading or item: "h2@3 Title" or "bullet@5 - a¶  b",
+// an item's lines joined by ¶.
+func walked(doc string) string {
+	kinds := map[int]string{KindText: "text", KindBullet: "bullet", KindTable: "table", KindFence: "fence"}
+	var out []string
+	Walk(doc, func(n, level int, text string) {
+		out = append(out, fmt.Sprintf("h%d@%d %s", level, n, text))
+	}, func(it Item) {
+		out = append(out, fmt.Sprintf("%s@%d %s", kinds[it.Kind], it.Line, strings.Join(it.Lines, "¶")))
+	})
+	return strings.Join(out, "\n")
+}
+
+func TestWalk_everySpellingReadsTheSame(t *testing.T) {
+	t.Parallel()
+	// want is what each spelling gives, its lines counted from first.
+	want := func(first int) string {
+		return fmt.Sprintf("h1@%d Orders\n"+
+			"h2@%d Table Designs\n"+
+			"bullet@%d - **Partition Key**: order_id¶  more\n"+
+			"bullet@%d - **Billing**: on demand\n"+
+			"table@%d | order_id | status |¶| --- | --- |¶| o-1 | OPEN |", first, first+2, first+4, first+6, first+8)
+	}
+	cases := []struct {
+		name, doc string
+		first     int
+	}{
+		{"ATX, dashes, outer pipes", "# Orders\n\n## Table Designs\n\n- **Partition Key**: order_id\n  more\n- **Billing**: on demand\n\n| order_id | status |\n| --- | --- |\n| o-1 | OPEN |\n", 1},
+		{"closed ATX headings", "# Orders #\n\n## Table Designs ##\n\n- **Partition Key**: order_id\n  more\n- **Billing**: on demand\n\n| order_id | status |\n| --- | --- |\n| o-1 | OPEN |\n", 1},
+		{"stars and pluses", "# Orders\n\n## Table Designs\n\n* **Partition Key**: order_id\n  more\n+ **Billing**: on demand\n\n| order_id | status |\n| --- | --- |\n| o-1 | OPEN |\n", 1},
+		{"bold with underscores", "# Orders\n\n## Table Designs\n\n- __Partition Key__: order_id\n  more\n-   __Billing__: on demand\n\n| order_id | status |\n| --- | --- |\n| o-1 | OPEN |\n", 1},
+		{"table without outer pipes", "# Orders\n\n## Table Designs\n\n- **Partition Key**: order_id\n  more\n- **Billing**: on demand\n\norder_id | status\n--- | ---\no-1 | OPEN\n", 1},
+		{"indented markers", "# Orders\n\n## Table Designs\n\n - **Partition Key**: order_id\n  more\n + **Billing**: on demand\n\n  | order_id | status |\n  | --- | --- |\n  | o-1 | OPEN |\n", 1},
+		{"a comment and a commented-out table", "# Orders\n<!-- draft -->\n## Table Designs\n\n- **Partition Key**: order_id\n  more\n- **Billing**: on demand\n\n| order_id | status |\n| --- | --- |\n| o-1 | OPEN |\n\n<!--\n| order_id | status |\n| --- | --- |\n| o-9 | GONE |\n-->\n", 1},
+		{"the whole document in a fence", "```markdown\n# Orders\n\n## Table Designs\n\n- **Partition Key**: order_id\n  more\n- **Billing**: on demand\n\n| order_id | status |\n| --- | --- |\n| o-1 | OPEN |\n```\n", 2},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			if got := walked(c.doc); got != want(c.first) {
+				t.Errorf("got\n%s\nwant\n%s", got, want(c.first))
+			}
+		})
+	}
+}
+
+func TestWalk_setextHeadingsAreHeadings(t *testing.T) {
+	t.Parallel()
+	got := walked("Orders\n======\n\nTable Designs\n-------------\ntext\n")
+	want := "h1@1 Orders\nh2@4 Table Designs\ntext@6 text"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestWalk_codeAndHTMLAreNeverData(t *testing.T) {
+	t.Parallel()
+	doc := "## Samples\n\n```\n| pk | sk |\n|----|----|\n| a  | b  |\n```\n\n    | pk | sk |\n    |----|----|\n\n<details>\n| pk | sk |\n</details>\n\n<!-- | pk | sk |\n|----|----| -->\n# Not a heading? No: a heading\n"
+	want := "h2@1 Samples\n" +
+		"fence@3 ```¶| pk | sk |¶|----|----|¶| a  | b  |¶```\n" +
+		"fence@9     | pk | sk |¶    |----|----|\n" +
+		"fence@12 <details>¶| pk | sk |¶</details>\n" +
+		"h1@18 Not a heading? No: a heading"
+	if got := walked(doc); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestWalk_aBulletEndsAtItsFirstBlankLine(t *testing.T) {
+	t.Parallel()
+	doc := "- **Entity Types**:\n\n  **ORDER** entity:\n  - `id` (S)\n\n  | a | b |\n  |---|---|\n  | 1 | 2 |\n- next\n"
+	want := "bullet@1 - **Entity Types**:\n" +
+		"text@3   **ORDER** entity:¶  - `id` (S)\n" +
+		"table@6 | a | b |¶|---|---|¶| 1 | 2 |\n" +
+		"bullet@9 - next"
+	if got := walked(doc); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestWalk_itemsKeepTheirLinesAsWritten(t *testing.T) {
+	t.Parallel()
+	var raw, lines []string
+	Walk("* __Billing__: on demand\n  nested\n\na | b\n--|--\n", func(int, int, string) {}, func(it Item) {
+		raw = append(raw, it.Text())
+		lines = append(lines, strings.Join(it.Lines, "\n"))
+	})
+	if want := []string{"* __Billing__: on demand\n  nested", "a | b\n--|--"}; strings.Join(raw, "¶") != strings.Join(want, "¶") {
+		t.Errorf("Text() = %q, want %q", raw, want)
+	}
+	if want := []string{"- **Billing**: on demand\n  nested", "| a | b |\n| --|-- |"}; strings.Join(lines, "¶") != strings.Join(want, "¶") {
+		t.Errorf("Lines = %q, want %q", lines, want)
+	}
+}
+
+func TestItemWithout_keepsSpanAndRawLinesInStep(t *testing.T) {
+	t.Parallel()
+	it := Item{Kind: KindBullet, Line: 4, Lines: []string{"- a", "drop", "c"}, Raw: []string{"* a", "drop", "c"}}
+	got, ok := it.Without(func(l string) bool { return l == "drop" })
+	if !ok || got.Text() != "* a\nc" || strings.Join(got.Lines, "\n") != "- a\nc" || got.Span() != 3 {
+		t.Errorf("Without = %+v, %v", got, ok)
+	}
+	if _, ok := it.Without(func(string) bool { return true }); ok {
+		t.Error("an item without any line left is reported as kept")
+	}
+}
