@@ -435,7 +435,8 @@ func (p *parser) placeProse(s *sectionDraft) {
 	case sectionTable, sectionIndex:
 		// Each piece a table or index section could not place is named by its own line.
 		for _, l := range s.leftover {
-			if strings.TrimSpace(l.Text) != "" {
+			// A piece a reader kept with a note of its own is not noted twice.
+			if strings.TrimSpace(l.Text) != "" && !slices.ContainsFunc(p.notes, func(n designer.ImportNote) bool { return n.Line == l.First }) {
 				p.note(l.First, "text under %q that Dynaloom does not read was kept as prose: %q", s.title, designer.TruncateRunes(markdown.OneLine(l.Text), 60))
 			}
 		}
