@@ -127,7 +127,8 @@ func keyCondition(args []keyArg, keys *keySchema) (string, map[string]designer.V
 			if len(a.vals) == 2 {
 				suffix = [2]string{"_from", "_to"}[j]
 			}
-			ph, value, literal := argValue(v, typ, a.cmp == "begins_with")
+			_, isKey := known(v.text)
+			ph, value, literal := argValue(v, typ, a.cmp == "begins_with", isKey || v.text == attr)
 			switch {
 			case literal:
 				ph = placeholder(strings.TrimPrefix(attr, "#") + suffix)
@@ -161,9 +162,10 @@ func keyCondition(args []keyArg, keys *keySchema) (string, map[string]designer.V
 }
 
 // argValue reads a value of a key of type typ: a :placeholder as written (ph), a bare word naming
-// the value (neither), or a literal. A key template with a part to fill in is no literal; in a
-// begins_with its text before that part is.
-func argValue(t cellToken, typ designer.Type, prefix bool) (ph string, v designer.Value, literal bool) {
+// the value (neither), or a literal: a string, a number, a word in capitals (PROFILE) unless it
+// names a key attribute. A key template with a part to fill in is no literal; in a begins_with its
+// text before that part is.
+func argValue(t cellToken, typ designer.Type, prefix, keyName bool) (ph string, v designer.Value, literal bool) {
 	switch t.kind {
 	case ctValue:
 		return t.text, designer.Value{}, false
@@ -173,6 +175,9 @@ func argValue(t cellToken, typ designer.Type, prefix bool) (ph string, v designe
 				return "", designer.Str(t.text), true
 			}
 			return "", designer.Num(t.text), true
+		}
+		if !keyName && capitals(t.text) {
+			return "", designer.Str(t.text), true
 		}
 		return "", designer.Value{}, false
 	}
@@ -189,6 +194,22 @@ func argValue(t cellToken, typ designer.Type, prefix bool) (ph string, v designe
 		}
 	}
 	return "", designer.Str(text), true
+}
+
+// capitals reports a word of capital letters, digits and "_" with two letters at least, which
+// people write for a constant: PROFILE, ACTIVE, ORDER_LINE.
+func capitals(w string) bool {
+	letters := 0
+	for i := 0; i < len(w); i++ {
+		switch c := w[i]; {
+		case 'A' <= c && c <= 'Z':
+			letters++
+		case designer.IsDigit(c) || c == '_':
+		default:
+			return false
+		}
+	}
+	return letters >= 2
 }
 
 func bareWord(s string) bool {
@@ -365,6 +386,13 @@ func settleRow(tables []designer.Table, source, targetsCell, notes string) settl
 	if !slices.ContainsFunc(ops, func(c cellOp) bool { return !designer.IsWriteOp(c.op.Op) }) {
 		// A write keeps the table's indexes up to date; naming them says no more than the table.
 		targets = writeTargets(targets)
+	} else if len(ops) == 1 && len(targets) == 2 && targets[0][0] == targets[1][0] && (targets[0][1] == "") != (targets[1][1] == "") {
+		// One read and "Orders / GSI1", the 9-column table's Table/GSI Used: the index it reads.
+		if targets[0][1] == "" {
+			targets = targets[1:]
+		} else {
+			targets = targets[:1]
+		}
 	}
 	if ok && len(ops) > 0 &&
 		(len(targets) == 1 || len(targets) == len(ops)) &&

@@ -78,6 +78,11 @@ func TestOperationCell_everySpelling(t *testing.T) {
 			[]op{{Op: "Query", Table: "UserPosts", KeyCondition: "user_id = :user_id AND begins_with(sort_key, :sort_key)", Values: vals(":sort_key", designer.Str("POST#"))}}},
 		{"Query(PK=USER#<id>, SK begins_with ORDER#)", "Orders", "",
 			[]op{{Op: "Query", Table: "Orders", KeyCondition: "order_id = :order_id AND begins_with(created_at, :created_at)", Values: vals(":created_at", designer.Str("ORDER#"))}}},
+		// A word in capitals is a constant, unless it names a key attribute.
+		{"GetItem(PK=ORDER#<id>, SK=PROFILE)", "Orders", "",
+			[]op{{Op: "GetItem", Table: "Orders", KeyCondition: "order_id = :order_id AND created_at = :created_at", Values: vals(":created_at", designer.Str("PROFILE"))}}},
+		{"Query(status = ACTIVE)", "ByStatus", "",
+			[]op{{Op: "Query", Table: "Orders", Index: "ByStatus", KeyCondition: "status = :status", Values: vals(":status", designer.Str("ACTIVE"))}}},
 		// DynamoDB's own syntax, after a colon, "where" or in parentheses, kept as written.
 		{"Query on Orders where order_id = :id AND begins_with(created_at, :day), Limit 20, ScanIndexForward=false", "", "",
 			[]op{{Op: "Query", Table: "Orders", KeyCondition: "order_id = :id AND begins_with(created_at, :day)", Limit: limit(20), Descending: true}}},
@@ -113,6 +118,8 @@ func TestOperationCell_everySpelling(t *testing.T) {
 		// The index named in the Tables/Indexes column, in its forms.
 		{"Query(following_id)", "FollowersByUser GSI", "",
 			[]op{{Op: "Query", Table: "SocialGraph", Index: "FollowersByUser", KeyCondition: "following_id = :following_id"}}},
+		{"Query(status)", "Orders / ByStatus", "",
+			[]op{{Op: "Query", Table: "Orders", Index: "ByStatus", KeyCondition: "status = :status"}}},
 		{"Query(status)", "ByStatus (Orders)", "",
 			[]op{{Op: "Query", Table: "Orders", Index: "ByStatus", KeyCondition: "status = :status"}}},
 		{"Query(user_id) or GSI Query", "SocialGraph, FollowersByUser GSI", "",
