@@ -309,3 +309,37 @@ func TestImport_ttlExplanationIsWrittenOnce(t *testing.T) {
 		t.Errorf("a TTL explanation is not written exactly once:\n%s", out)
 	}
 }
+
+// A key written with a type word no DynamoDB type is ("day (Date)") is still the key it names:
+// before, the bullet named "no attribute" and the table lost its sort key. The type comes from
+// the attribute list or the samples, and a note says the word was not a type.
+func TestImport_keyWithATypeWordIsStillTheKey(t *testing.T) {
+	t.Parallel()
+	doc := `# DynamoDB Data Model - Diary
+
+## Table Designs
+
+### Entries Table
+
+| day | slot | text |
+|---|---|---|
+| 2026-11-25 | 9 | standup |
+
+- **Partition Key**: day (Date) - one partition per day
+- **Sort Key**: slot (Integer) - the hour
+- **Attributes**: day (Date), slot (Integer), text (String)
+`
+	d, notes := mustImport(t, []byte(doc))
+	for _, back := range []designer.Design{d, assertDataModelFixedPoint(t, d)} {
+		entries := tableNamed(t, back, "Entries")
+		if entries.PartitionKey != (designer.KeyAttribute{Name: "day", Type: designer.S}) || entries.SortKey == nil || *entries.SortKey != (designer.KeyAttribute{Name: "slot", Type: designer.N}) ||
+			entries.PartitionKeyWhy != "one partition per day" {
+			t.Errorf("keys %+v %+v, why %q", entries.PartitionKey, entries.SortKey, entries.PartitionKeyWhy)
+		}
+	}
+	if !slices.ContainsFunc(notes, func(n designer.ImportNote) bool {
+		return n.Line == 11 && strings.Contains(n.Message, `"Date", which is not a DynamoDB type`)
+	}) {
+		t.Errorf("no note names line 11: %+v", notes)
+	}
+}

@@ -202,6 +202,9 @@ func (p *parser) tableField(s *sectionDraft, it markdown.Item, f fieldItem) bool
 			p.note(it.Line, "table %s: a table's partition key is one attribute; %s was used (write a#b strings for composite keys)", t.Name, names[0])
 		}
 		d.pkRaw, d.keyLine = names[:1], it.Line
+		if w := keyTypeWord(f); w != "" {
+			p.note(it.Line, "table %s: the partition key %s is written with type %q, which is not a DynamoDB type; its type was taken from the attributes or the sample values", t.Name, names[0], w)
+		}
 	case fieldSortKey:
 		if keys, why, ok := exactKeys(f); ok && len(keys) <= 1 {
 			d.skExact = exactKey{set: true, keys: keys}
@@ -227,6 +230,9 @@ func (p *parser) tableField(s *sectionDraft, it markdown.Item, f fieldItem) bool
 			p.note(it.Line, "table %s: a table's sort key is one attribute; %s was used", t.Name, names[0])
 		}
 		d.skRaw = names[:1]
+		if w := keyTypeWord(f); w != "" {
+			p.note(it.Line, "table %s: the sort key %s is written with type %q, which is not a DynamoDB type; its type was taken from the attributes or the sample values", t.Name, names[0], w)
+		}
 	case fieldTaxonomy:
 		if ets, ok := exactTaxonomy(f); ok && strings.Contains(f.label, "taxonomy") {
 			t.EntityTypes = append(t.EntityTypes, ets...)
@@ -755,6 +761,20 @@ func cutDash(s string) (string, string, bool) {
 	return strings.TrimSpace(s[:loc[0]]), strings.TrimSpace(s[loc[1]:]), true
 }
 
+// keyTypeWord returns the type word a key bullet writes in parentheses after its name when it is
+// no DynamoDB type ("Date", "UUID"), or "".
+func keyTypeWord(f fieldItem) string {
+	head, _, _ := cutDash(f.value)
+	m := typeParens.FindStringSubmatch(strings.TrimSpace(strings.NewReplacer("`", "", "**", "").Replace(head)))
+	if m == nil {
+		return ""
+	}
+	if _, err := designer.ParseType(typeWord(m[2])); err == nil {
+		return ""
+	}
+	return strings.TrimSpace(m[2])
+}
+
 // parseKey reads "emp_no - why", "`PK = <user_email>` - why", "tenant_id + region - why",
 // "None - why" and a first line that only introduces "`SK = …`" lines below it.
 func parseKey(f fieldItem) (names []string, why string, none, ok bool) {
@@ -779,7 +799,9 @@ func parseKey(f fieldItem) (names []string, why string, none, ok bool) {
 		return []string{m[1]}, full(), false, true
 	}
 	if m := typeParens.FindStringSubmatch(plain); m != nil {
-		if _, err := designer.ParseType(m[2]); err == nil {
+		if _, err := designer.ParseType(typeWord(m[2])); err == nil || attrName.MatchString(strings.TrimSpace(m[1])) {
+			// "slot (Integer)", "day (Date)": the name; the type comes from the attribute list or
+			// the sample values, and keyTypeWord says what a word no DynamoDB type is was read as.
 			plain = m[1]
 		}
 	}
