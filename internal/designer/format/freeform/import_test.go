@@ -196,6 +196,12 @@ func TestImport_numberedPatternList(t *testing.T) {
 	if got := served(d); !slices.Equal(got, want) {
 		t.Errorf("patterns:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
+	if op := d.Patterns[1].Mapping.Operations[0]; !op.Descending || op.Limit == nil || *op.Limit != 20 || op.Consistent {
+		t.Errorf("pattern 2 reads newest first, 20 at a time: %+v", op)
+	}
+	if op := d.Patterns[0].Mapping.Operations[0]; !op.Consistent || op.Descending {
+		t.Errorf("pattern 1 is a strongly consistent read: %+v", op)
+	}
 	if !strings.Contains(d.Patterns[3].Mapping.Notes, "deletes them 25 at a time") || !noteAt(notes, 22, "kept in the notes of access pattern 4") {
 		t.Errorf("the continuation line was not kept with pattern 4: %q", d.Patterns[3].Mapping.Notes)
 	}

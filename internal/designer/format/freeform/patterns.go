@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"dynaloom/internal/designer"
@@ -411,7 +412,29 @@ func operation(p patternDraft, tables []designer.Table, n names) (designer.Opera
 	if len(templates) > 0 {
 		op.Notes = "The document gives templates, not values: " + strings.Join(templates, "; ") + "."
 	}
+	readOptions(&op, text)
 	return op, true, said
+}
+
+var (
+	limitOption = regexp.MustCompile(`(?i)\bLimit\s*[=:]?\s*(\d{1,9})\b`)
+	newestFirst = regexp.MustCompile(`(?i)ScanIndexForward\s*[=:]\s*false|\bnewest first\b|\bdescending\b|\blatest first\b`)
+	strongRead  = regexp.MustCompile(`(?i)ConsistentRead\s*[=:]\s*true|\bstrongly consistent\b`)
+)
+
+// readOptions reads the options a read states in words or as DynamoDB's parameters: a Limit,
+// newest first, a strongly consistent read.
+func readOptions(op *designer.Operation, text string) {
+	if op.Op != "Query" && op.Op != "Scan" && op.Op != "GetItem" {
+		return
+	}
+	if m := limitOption.FindStringSubmatch(text); m != nil && op.Op != "GetItem" {
+		if n, err := strconv.Atoi(m[1]); err == nil && n > 0 {
+			op.Limit = &n
+		}
+	}
+	op.Descending = op.Op == "Query" && newestFirst.MatchString(text)
+	op.Consistent = strongRead.MatchString(text)
 }
 
 func isKeyOf(t designer.Table, attr string) bool {
