@@ -32,16 +32,21 @@ func (r *reader) design() designer.Design {
 		pt.Mapping.Source = p.how
 		pt.Mapping.Notes = strings.Join(p.notes, "\n")
 		if ok {
-			pt.Mapping.Operations = []designer.Operation{op}
+			pt.Mapping.Operations = append([]designer.Operation{op}, moreOperations(p, op)...)
 			pt.Type = designer.Read
-			if designer.IsWriteOp(op.Op) {
-				pt.Type = designer.Write
+			for _, o := range pt.Mapping.Operations {
+				if designer.IsWriteOp(o.Op) {
+					pt.Type = designer.Write
+				}
 			}
 			where := op.Table
 			if op.Index != "" {
 				where += " index " + op.Index
 			}
 			msg := fmt.Sprintf("access pattern %d %q: %s on %s", pt.Number, pt.Description, op.Op, where)
+			for _, o := range pt.Mapping.Operations[1:] {
+				msg += ", then " + o.Op + " on " + o.Table
+			}
 			if op.KeyCondition != "" {
 				msg += " where " + op.KeyCondition
 			}

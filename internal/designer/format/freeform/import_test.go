@@ -192,9 +192,13 @@ func TestImport_numberedPatternList(t *testing.T) {
 		"List the sessions of a user: Query Sessions",
 		"Start a session: PutItem Sessions",
 		"Sign out everywhere: BatchWriteItem Sessions",
+		"Rename a user: GetItem Users",
 	}
 	if got := served(d); !slices.Equal(got, want) {
 		t.Errorf("patterns:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if ops := d.Patterns[4].Mapping.Operations; len(ops) != 2 || ops[1].Op != "UpdateItem" || ops[1].Table != "Users" || d.Patterns[4].Type != designer.Write {
+		t.Errorf("pattern 5 reads then updates: %+v", ops)
 	}
 	if op := d.Patterns[1].Mapping.Operations[0]; !op.Descending || op.Limit == nil || *op.Limit != 20 || op.Consistent {
 		t.Errorf("pattern 2 reads newest first, 20 at a time: %+v", op)

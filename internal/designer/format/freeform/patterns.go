@@ -416,6 +416,25 @@ func operation(p patternDraft, tables []designer.Table, n names) (designer.Opera
 	return op, true, said
 }
 
+// moreOperations are the operations a pattern's text names after its first ("GetItem then
+// UpdateItem", "PutItem + UpdateItem"), on the first one's table; the key conditions the text
+// gives belong to the first.
+func moreOperations(p patternDraft, first designer.Operation) []designer.Operation {
+	text := p.how
+	if text == "" {
+		text = p.description
+	}
+	var out []designer.Operation
+	seen := map[string]bool{first.Op: true}
+	for _, w := range opWord.FindAllString(text, -1) {
+		if o := opName(w); !seen[o] {
+			seen[o] = true
+			out = append(out, designer.Operation{Op: o, Table: first.Table})
+		}
+	}
+	return out
+}
+
 var (
 	limitOption = regexp.MustCompile(`(?i)\bLimit\s*[=:]?\s*(\d{1,9})\b`)
 	newestFirst = regexp.MustCompile(`(?i)ScanIndexForward\s*[=:]\s*false|\bnewest first\b|\bdescending\b|\blatest first\b`)
