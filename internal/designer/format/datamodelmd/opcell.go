@@ -94,6 +94,8 @@ type lineParser struct {
 	unreadFrom, unreadTo int
 	// semis are the places of the line's unescaped ";", found once.
 	semis []int
+	// partiQL is set while a PartiQL statement is read: "?" is then a value.
+	partiQL bool
 }
 
 func (lp *lineParser) peek() cellToken { return lp.lx.lex(lp.pos) }
@@ -145,7 +147,13 @@ func (lp *lineParser) parse(out *cellParse) {
 		lp.flush()
 		lp.take()
 		if name == partiQL {
-			out.partiql = append(out.partiql, strings.TrimSpace(lp.line[t.pos:]))
+			stmt := strings.TrimSpace(lp.line[t.pos:])
+			if c, ok := partiQLSelect(lp.line[t.end:]); ok {
+				c.op.Notes = stmt
+				out.ops = append(out.ops, c)
+			} else {
+				out.partiql = append(out.partiql, stmt)
+			}
 			lp.pos = len(lp.line)
 			break
 		}
@@ -720,6 +728,10 @@ func (lp *lineParser) value() (cellToken, bool) {
 	switch t.kind {
 	case ctValue, ctString, ctTemplate:
 		return lp.take(), true
+	case ctOther:
+		if t.text == "?" && lp.partiQL { // a PartiQL parameter
+			return lp.take(), true
+		}
 	case ctWord:
 		if t.isWord("null", "nil", "none", "and", "between", "begins_with") || optionWord(t.text) {
 			return t, false
@@ -972,4 +984,67 @@ func (lp *lineParser) actions(c cellOp) []cellOp {
 		out = append(out, each)
 	}
 	return out
+}
+
+// partiQLSelect reads the statement after ExecuteStatement when it is a SELECT of one table or
+// index with a WHERE of key conditions joined by AND — SELECT * FROM "Orders"."ByStatus" WHERE
+// status = ? AND created_at > '2026' — as the Query it runs; the statement stays in its notes.
+// Any other statement is kept as written.
+func partiQLSelect(text string) (cellOp, bool) {
+	text = strings.TrimSpace(text)
+	if inner, ok := strings.CutPrefix(text, "("); ok {
+		text = strings.TrimSpace(strings.TrimSuffix(inner, ")"))
+	}
+	text = strings.TrimSpace(strings.TrimPrefix(text, ":"))
+	if len(text) > 2 && (text[0] == '"' || text[0] == '\'') && text[len(text)-1] == text[0] {
+		text = text[1 : len(text)-1]
+	}
+	c := cellOp{op: designer.Operation{Op: "Query"}}
+	lp := &lineParser{lx: newCellLexer(text), line: text, cur: &c, partiQL: true, unreadFrom: -1}
+	if !lp.peek().isWord("SELECT") {
+		return c, false
+	}
+	lp.take()
+	var projection []string
+	for t := lp.take(); !t.isWord("FROM"); t = lp.take() {
+		switch {
+		case t.kind == ctWord || t.kind == ctString:
+			projection = append(projection, t.str())
+		case t.is(ctPunct, ",") || t.is(ctOther, "*"):
+		default:
+			return c, false
+		}
+	}
+	from := lp.take()
+	name, ok := targetName(from)
+	if !ok {
+		return c, false
+	}
+	c.op.Table, c.exact = name, from.kind == ctString
+	if dot := lp.peek(); dot.is(ctOther, ".") {
+		lp.take()
+		if c.op.Index, ok = targetName(lp.take()); !ok {
+			return c, false
+		}
+	}
+	if !lp.peek().isWord("WHERE") {
+		return c, false
+	}
+	lp.take()
+	if !lp.condition(false) {
+		return c, false
+	}
+	if lp.peek().isWord("ORDER") {
+		for t := lp.take(); t.kind != ctEnd; t = lp.take() {
+			c.op.Descending = c.op.Descending || t.isWord("DESC")
+		}
+	}
+	for t := lp.peek(); t.kind != ctEnd; t = lp.peek() {
+		if !t.is(ctPunct, ")") && !(t.kind == ctOther && t.text == `"`) {
+			return c, false
+		}
+		lp.take()
+	}
+	c.op.Projection = strings.Join(projection, ", ")
+	return c, true
 }

@@ -169,6 +169,8 @@ func argValue(t cellToken, typ designer.Type, prefix, keyName bool) (ph string, 
 	switch t.kind {
 	case ctValue:
 		return t.text, designer.Value{}, false
+	case ctOther: // a PartiQL parameter, "?"
+		return "", designer.Value{}, false
 	case ctWord:
 		if _, ok := designer.ParseDecimal(t.text); ok && designer.IsDigit(t.text[0]) {
 			if typ == designer.S || typ == designer.B {
@@ -254,10 +256,11 @@ func targetKeys(tables []designer.Table, op designer.Operation) *keySchema {
 }
 
 // placeNamed settles a target the operation names itself: "Orders.ByStatus" is index ByStatus of
-// Orders unless a table has that name; an index named alone gets its table.
-func placeNamed(tables []designer.Table, op *designer.Operation) {
+// Orders unless a table has that name or the name was in quotes (exact); an index named alone gets
+// its table; a table named as an index is the table.
+func placeNamed(tables []designer.Table, op *designer.Operation, exact bool) {
 	if op.Table != "" && !hasTable(tables, op.Table) {
-		if table, index, ok := strings.Cut(op.Table, "."); ok && op.Index == "" && hasTable(tables, table) {
+		if table, index, ok := strings.Cut(op.Table, "."); ok && !exact && op.Index == "" && hasTable(tables, table) {
 			op.Table, op.Index = table, index
 			return
 		}
@@ -378,9 +381,7 @@ func settleRow(tables []designer.Table, source, targetsCell, notes string) settl
 	row := settledRow{partiql: cells.partiql}
 	ops := cells.ops
 	for i := range ops {
-		if !ops[i].exact {
-			placeNamed(tables, &ops[i].op)
-		}
+		placeNamed(tables, &ops[i].op, ops[i].exact)
 	}
 	targets, ok := cellTargets(tables, targetsCell)
 	if !slices.ContainsFunc(ops, func(c cellOp) bool { return !designer.IsWriteOp(c.op.Op) }) {

@@ -159,12 +159,32 @@ func TestOperationCell_everySpelling(t *testing.T) {
 	}
 }
 
-// A PartiQL statement gives no operation; the row keeps it as written and says so.
-func TestOperationCell_partiQLStatementIsKept(t *testing.T) {
+// A PartiQL SELECT of key conditions is the Query it runs, the statement in its notes; any other
+// statement gives no operation, and the row keeps it as written and says so.
+func TestOperationCell_partiQLStatement(t *testing.T) {
 	t.Parallel()
-	row := settleRow(cellTables(), `ExecuteStatement: SELECT * FROM "Orders" WHERE order_id = ?`, "Orders", "")
-	if len(row.ops) != 0 || len(row.partiql) != 1 || row.partiql[0] != `ExecuteStatement: SELECT * FROM "Orders" WHERE order_id = ?` {
-		t.Errorf("read as %+v", row)
+	type op = designer.Operation
+	for _, tt := range []struct {
+		cell string
+		want []op
+	}{
+		{`ExecuteStatement: SELECT * FROM "Orders" WHERE order_id = ?`,
+			[]op{{Op: "Query", Table: "Orders", KeyCondition: "order_id = :order_id", Notes: `ExecuteStatement: SELECT * FROM "Orders" WHERE order_id = ?`}}},
+		{`ExecuteStatement("SELECT order_id, total FROM Orders.ByStatus WHERE status = 'OPEN' AND created_at > ? ORDER BY created_at DESC")`,
+			[]op{{Op: "Query", Table: "Orders", Index: "ByStatus", KeyCondition: "status = :status AND created_at > :created_at", Values: vals(":status", designer.Str("OPEN")),
+				Projection: "order_id, total", Descending: true,
+				Notes: `ExecuteStatement("SELECT order_id, total FROM Orders.ByStatus WHERE status = 'OPEN' AND created_at > ? ORDER BY created_at DESC")`}}},
+	} {
+		if got := settleRow(cellTables(), tt.cell, "", "").ops; !sameOperations(got, tt.want) {
+			g, _ := json.Marshal(got)
+			w, _ := json.Marshal(tt.want)
+			t.Errorf("%q:\n got %s\nwant %s", tt.cell, g, w)
+		}
+	}
+	for _, stmt := range []string{`ExecuteStatement: UPDATE "Orders" SET total = ? WHERE order_id = ?`, `ExecuteStatement: SELECT * FROM "Orders"`} {
+		if row := settleRow(cellTables(), stmt, "Orders", ""); len(row.ops) != 0 || len(row.partiql) != 1 || row.partiql[0] != stmt {
+			t.Errorf("%q read as %+v", stmt, row)
+		}
 	}
 }
 
@@ -187,6 +207,7 @@ func FuzzOperationCell(f *testing.F) {
 		`Query on "Order Lines" index ByLine: order_id = :o; Filter: qty > :q; Limit 20; Notes: a; b`,
 		"TransactWriteItems: Put Order, Update Stock and Delete Cart", "Query(", "Scan)", `ExecuteStatement: SELECT * FROM "T"`,
 		"Query(sensor_id, at BETWEEN 100 AND 200)", "GetItem(status)\nQuery(PK=USER#<id>, SK begins_with ORDER#)",
+		`ExecuteStatement("SELECT a, b FROM Orders.ByStatus WHERE status = 'OPEN' AND created_at > ? ORDER BY created_at DESC")`,
 	} {
 		f.Add(s)
 	}

@@ -47,8 +47,9 @@ func TestImport_operationCellsEarnNoMAP003(t *testing.T) {
 			5: {{Op: "TransactWriteItems", Table: "Listens", Action: "put", Notes: "Put Listen"}, {Op: "TransactWriteItems", Table: "Episodes", Action: "update", Notes: "Update Episode"}},
 			6: {{Op: "PutItem", Table: "Listens"}, {Op: "DeleteItem", Table: "Listens"}},
 			7: {{Op: "Query", Table: "Episodes", KeyCondition: "show_id = :show_id", Notes: "app aggregation"}},
-			8: nil,
-		}, [][2]string{{"MAP001", "access_patterns/8/mapping"}}},
+			8: {{Op: "Query", Table: "Episodes", KeyCondition: "show_id = :show_id", Notes: `ExecuteStatement: SELECT * FROM "Episodes" WHERE show_id = ?`}},
+			9: nil,
+		}, [][2]string{{"MAP001", "access_patterns/9/mapping"}}},
 	}
 	for _, f := range files {
 		t.Run(f.name, func(t *testing.T) {
