@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"os"
+	"path/filepath"
 	"sync"
 )
 
@@ -34,6 +35,17 @@ const (
 // walIndexHeader is one copy of the wal-index header.
 type walIndexHeader [walIndexHeaderBytes]byte
 
+// shmPath is where SQLite keeps the -shm file of the database at path: beside the file the path
+// leads to, once symbolic links are followed, as SQLite follows them; "" when the path cannot be
+// followed, and Load then always asks SQLite.
+func shmPath(path string) string {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return ""
+	}
+	return real + "-shm"
+}
+
 // walIndex reads the wal-index header of one database. It keeps the -shm file open between
 // reads; SQLite removes that file only when the last connection to the database closes, and
 // makes a new one with the next, so a read from a file no longer linked is not trusted, and the
@@ -47,6 +59,9 @@ type walIndex struct {
 // header reads the wal-index header. ok is false when there is none to trust: no file, a header
 // not written yet, one caught being rewritten, or a file SQLite has removed.
 func (w *walIndex) header() (h walIndexHeader, ok bool) {
+	if w.path == "" {
+		return h, false
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.f == nil {

@@ -165,3 +165,40 @@ func TestWALIndex_aRemovedFileIsNotReadAgain(t *testing.T) {
 		t.Fatalf("the new file's header: %x (%v), want %x", h, ok, renewed)
 	}
 }
+
+// A database opened through a symbolic link has its -shm file beside the file the link leads to,
+// where SQLite keeps it: Load finds it there, and still sees another process's commit.
+func TestLoad_throughASymbolicLink(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	real := filepath.Join(dir, "real.db")
+	link := filepath.Join(dir, "link.db")
+	s, err := Open(ctx, real)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if err := os.Symlink(real, link); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	if s, err = Open(ctx, link); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	rec, _, err := s.Create(ctx, newDesign(t, "Linked"), "ada")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec, err = s.Apply(ctx, rec.ID, "ada", designer.SetOverviewField{Field: "notes", Value: "one"}, 0); err != nil {
+		t.Fatal(err)
+	}
+	if h, ok := s.shm.header(); !ok {
+		t.Fatalf("no wal-index header read at %s", s.shm.path)
+	} else if _, known := s.fresh.revision(rec.ID, h); !known {
+		t.Fatal("after its own edit the store does not know the design's revision")
+	}
+	renameFromOtherProcess(t, real, rec.ID, "Renamed elsewhere")
+	if got, err := s.Load(ctx, rec.ID); err != nil || got.Design.Name != "Renamed elsewhere" {
+		t.Fatalf("Load after another process renamed the design: %q, %v", got.Design.Name, err)
+	}
+}

@@ -142,7 +142,7 @@ func OpenWith(ctx context.Context, path string, opts Options) (*Store, error) {
 		cacheBytes = DefaultCacheBytes
 	}
 	s := &Store{w: w, cache: newRecordCache(cacheBytes), snapshots: newRecordCache(cacheBytes / 4), tokens: newTokenCache(), heads: map[string]designRow{}, limits: opts.Limits.withDefaults(), compacting: map[string]bool{},
-		path: path, shm: walIndex{path: path + "-shm"}, log: log}
+		path: path, log: log}
 	// The writer goes first: it creates the file, switches it to WAL, checks and migrates it.
 	damage, err := s.quickCheck(ctx)
 	if err != nil {
@@ -160,6 +160,7 @@ func OpenWith(ctx context.Context, path string, opts Options) (*Store, error) {
 		}
 	}
 	s.health.damage = damage
+	s.shm.path = shmPath(path) // the writer has made the file: its links can be followed
 	r, err := sql.Open("sqlite3", uri+"?mode=rw&_query_only=true&_txlock=deferred&"+common)
 	if err != nil {
 		w.Close()
