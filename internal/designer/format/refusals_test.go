@@ -1,8 +1,11 @@
 package format
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -140,4 +143,69 @@ func listFindings(findings []rules.Finding) string {
 		}
 	}
 	return b.String()
+}
+
+// Every operation the MCP model export lists without a command is a finding of its pattern's
+// mapping first (an error, or MAP011/MAP014 when the samples cannot complete it): the examples,
+// the export tests' design and, when ../shared is there, every seed and fixture.
+func TestMCPModel_operationsWithoutACommandAreFindingsFirst(t *testing.T) {
+	t.Parallel()
+	designs := map[string]designer.Design{"orders": designertest.OrdersDesign()}
+	for _, ex := range designer.Examples() {
+		d, err := designer.ExampleDesign(ex.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		designs["example "+ex.ID] = d
+	}
+	if dir := sharedDir(t); dir == "" {
+		t.Log("../shared is not beside the repository: only our own designs are checked")
+	} else {
+		paths, _ := filepath.Glob(filepath.Join(dir, "seeds", "0*.txt"))
+		more, _ := filepath.Glob(filepath.Join(dir, "fixtures", "*", "*.*"))
+		for _, p := range append(paths, more...) {
+			if strings.HasSuffix(p, ".txt") && strings.Contains(p, "fixtures") {
+				continue // licence texts
+			}
+			in := readInputs(t, p)
+			d, _, err := Import(in.files)
+			if err != nil {
+				t.Logf("%s is not read as a design: %v", in.name, err)
+				continue
+			}
+			designs[in.name] = d
+		}
+	}
+	mcp, err := FindExportFormat("mcp-model-json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for name, d := range designs {
+		out, err := mcp.Write(d)
+		if err != nil {
+			continue // a table refusal: TestExports_refuseOnlyWhatValidationReports
+		}
+		var m struct {
+			AccessPatterns []struct{ Pattern, Reason, Implementation string } `json:"access_patterns"`
+		}
+		if err := json.Unmarshal(out, &m); err != nil {
+			t.Fatal(err)
+		}
+		findings := rules.Validate(d)
+		for _, e := range m.AccessPatterns {
+			if e.Implementation != "" || !strings.HasPrefix(e.Reason, "Not ") {
+				continue
+			}
+			checked++
+			number := strings.TrimRight(e.Pattern, "abcdefghijklmnopqrstuvwxyz")
+			if !slices.ContainsFunc(findings, func(f rules.Finding) bool {
+				return strings.HasPrefix(f.Path, "access_patterns/"+number+"/mapping") &&
+					(f.Severity == rules.SeverityError || f.Code == "MAP011" || f.Code == "MAP014")
+			}) {
+				t.Errorf("%s: pattern %s has no command (%s), and validation says nothing of its mapping", name, e.Pattern, e.Reason)
+			}
+		}
+	}
+	t.Logf("%d operations without a command, each a finding first, in %d designs", checked, len(designs))
 }

@@ -80,23 +80,40 @@ func TestMOD020AndMOD021_whatCreateTableRefuses(t *testing.T) {
 
 // An operation an import leaves without values (GetItem(customer_id)) is read with values taken
 // from a sample item it then reads, as the MCP model export writes it; when no sample item has
-// them, MAP011 says so, as the export lists the pattern without a command.
-func TestMAP011_anOperationWithoutValuesIsCompletedFromTheSamples(t *testing.T) {
+// them, MAP014 says so, as the export lists the operation without a command.
+func TestMAP014_anOperationWithoutValuesIsCompletedFromTheSamples(t *testing.T) {
 	t.Parallel()
 	d := cleanModel()
 	d.Patterns[0].Mapping.Operations[0].KeyCondition = "customer_id = :customer_id AND order_key = :order_key"
 	d.Patterns[0].Mapping.Operations[0].Values = nil
-	if got := findingsOf(Validate(d), "MAP011"); len(got) != 0 {
+	if got := findingsOf(Validate(d), "MAP014"); len(got) != 0 {
 		t.Fatalf("a GetItem the samples complete: %+v", got)
 	}
 	// No customer has an item ORDER#none: no sample item completes the key.
 	d.Patterns[0].Mapping.Operations[0].Values = map[string]designer.Value{":order_key": designer.Str("ORDER#none")}
-	got := findingsOf(Validate(d), "MAP011")
+	got := findingsOf(Validate(d), "MAP014")
 	if len(got) != 1 || got[0].Path != "access_patterns/1/mapping/operations/0" || !strings.Contains(got[0].Message, "gives no value for :customer_id (customer_id), and no sample item of Orders") {
-		t.Fatalf("want MAP011 naming the value; got %+v", got)
+		t.Fatalf("want MAP014 naming the value; got %+v", got)
+	}
+	// A second operation the samples cannot complete is said even when the first reads items.
+	second := d.Patterns[0].Mapping.Operations[0]
+	d.Patterns[0].Mapping.Operations[0] = designer.Operation{Op: "GetItem", Table: "Orders", KeyCondition: "customer_id = :customer_id AND order_key = :order_key"}
+	d.Patterns[0].Mapping.Operations = append(d.Patterns[0].Mapping.Operations, second)
+	got = findingsOf(Validate(d), "MAP014")
+	if len(got) != 1 || got[0].Path != "access_patterns/1/mapping/operations/1" {
+		t.Fatalf("want MAP014 on the second operation; got %+v", got)
+	}
+	if fs := Validate(d); len(findingsOf(fs, "MAP011")) != 0 {
+		t.Fatalf("MAP011 besides MAP014: %+v", findingsOf(fs, "MAP011"))
 	}
 	d.Tables[0].Items = nil
-	if got := findingsOf(Validate(d), "MAP011"); len(got) != 1 {
+	if got := findingsOf(Validate(d), "MAP014"); len(got) != 2 {
 		t.Fatalf("a table without items: %+v", got)
+	}
+	// A write that needs values no sample item gives is said too.
+	d.Patterns[0].Type = designer.Write
+	d.Patterns[0].Mapping.Operations = []designer.Operation{{Op: "PutItem", Table: "Orders", KeyCondition: "customer_id = :c AND order_key = :k"}}
+	if got := findingsOf(Validate(d), "MAP014"); len(got) != 1 || !strings.Contains(got[0].Message, "it could then write") {
+		t.Fatalf("a PutItem without values: %+v", got)
 	}
 }

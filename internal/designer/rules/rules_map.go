@@ -657,11 +657,27 @@ func mapEvaluated(v *validation, out []Finding) []Finding {
 	return out
 }
 
-// mapEvaluatedPattern is MAP009 and MAP011 on one pattern, reading the items through cache.
+// mapEvaluatedPattern is MAP009, MAP011 and MAP014 on one pattern, reading the items through cache.
 func mapEvaluatedPattern(d designer.Design, p *designer.Pattern, cache *dynamo.Cache, out []Finding) []Finding {
 	read := p.Type == designer.Read && p.Status != designer.StatusOutside
 	firstRead, returned := -1, false
-	unfilled, unfilledAt := []dynamo.Missing(nil), -1
+	// An operation that leaves a value open (an import's "GetItem(owner_id)") reads what the
+	// sample items let it read once completed, as the MCP model export writes it; unfilled holds,
+	// per operation no sample item completes, the values it leaves open (MAP014).
+	unfilled, completed := map[int][]dynamo.Missing{}, map[int]bool{}
+	for i, op := range p.Mapping.Operations {
+		if p.Status == designer.StatusOutside || len(dynamo.MissingValues(dynamo.AliasReservedWords(op))) == 0 {
+			continue
+		}
+		if _, found := resolveTarget(d, op); !found {
+			continue
+		}
+		if _, missing, ok := dynamo.Complete(d, op); ok {
+			completed[i] = true
+		} else {
+			unfilled[i] = missing
+		}
+	}
 	for i, op := range p.Mapping.Operations {
 		if op.Expected == nil && !(read && isReadOp(op.Op)) || designer.IsWriteOp(op.Op) {
 			// A write's result is the item it writes, not one to check against expected keys.
@@ -673,18 +689,11 @@ func mapEvaluatedPattern(d designer.Design, p *designer.Pattern, cache *dynamo.C
 		}
 		res := runForKeys(cache, d, op)
 		if res.Error != "" {
-			// An operation that leaves a value open (an import's "GetItem(owner_id)") reads what
-			// the sample items let it read once completed, as the MCP model export writes it.
-			if !read || !isReadOp(op.Op) || len(dynamo.MissingValues(dynamo.AliasReservedWords(op))) == 0 {
-				continue
-			}
-			if firstRead < 0 {
-				firstRead = i
-			}
-			_, missing, ok := dynamo.Complete(d, op)
-			returned = returned || ok
-			if !ok && unfilledAt < 0 {
-				unfilled, unfilledAt = missing, i
+			if completed[i] || unfilled[i] != nil {
+				if firstRead < 0 {
+					firstRead = i
+				}
+				returned = returned || completed[i]
 			}
 			continue
 		}
@@ -699,19 +708,28 @@ func mapEvaluatedPattern(d designer.Design, p *designer.Pattern, cache *dynamo.C
 				o.label()+" "+expectedDifference(o.target.t, op, res)+"; correct the operation or the sample items, or record what it returns as expected"))
 		}
 	}
-	if read && firstRead >= 0 && !returned {
-		if unfilledAt >= 0 {
-			o := mapOp{p: p, i: unfilledAt, op: p.Mapping.Operations[unfilledAt]}
-			o.target, o.found = resolveTarget(d, o.op)
-			words := make([]string, len(unfilled))
-			for k, m := range unfilled {
-				words[k] = m.Placeholder + " (" + m.Attribute + ")"
-			}
-			out = append(out, finding("MAP011", o.path(""),
-				o.label()+" gives no value for "+designer.ListAnd(words)+", and no sample item of "+o.op.Table+" it would then read has one, so the samples do not show it working and the MCP model export lists it without a command; "+
-					"add sample items it should find, or give the values"))
-			return out
+	// MAP014: each operation the samples cannot complete is said, even when another operation of
+	// the pattern reads items: the MCP model export lists that operation without a command.
+	for i := range p.Mapping.Operations {
+		missing, ok := unfilled[i]
+		if !ok {
+			continue
 		}
+		o := mapOp{p: p, i: i, op: p.Mapping.Operations[i]}
+		o.target, o.found = resolveTarget(d, o.op)
+		words := make([]string, len(missing))
+		for k, m := range missing {
+			words[k] = m.Placeholder + " (" + m.Attribute + ")"
+		}
+		what := "it would then read"
+		if designer.IsWriteOp(o.op.Op) {
+			what = "it could then write"
+		}
+		out = append(out, finding("MAP014", o.path(""),
+			o.label()+" gives no value for "+designer.ListAnd(words)+", and no sample item of "+o.op.Table+" "+what+" has one, so the samples do not show it working and the MCP model export lists it without a command; "+
+				"add sample items it should find, or give the values"))
+	}
+	if read && firstRead >= 0 && !returned && len(unfilled) == 0 {
 		o := mapOp{p: p, i: firstRead, op: p.Mapping.Operations[firstRead]}
 		o.target, o.found = resolveTarget(d, o.op)
 		out = append(out, finding("MAP011", o.path(""),

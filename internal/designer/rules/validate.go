@@ -86,6 +86,7 @@ var catalogue = []struct {
 	{"MAP008", SeverityError, onDesign(map008CallSizes)},
 	{"MAP009", SeverityWarning, mapEvaluated},
 	{"MAP011", SeverityWarning, nil}, // mapEvaluated
+	{"MAP014", SeverityWarning, nil}, // mapEvaluated
 	{"MAP010", SeverityWarning, map010Unbounded},
 	{"MAP012", SeverityError, map012Names},
 	{"MAP013", SeverityWarning, onDesign(map013NoTable)},
