@@ -343,3 +343,20 @@ func TestImport_keyWithATypeWordIsStillTheKey(t *testing.T) {
 		t.Errorf("no note names line 11: %+v", notes)
 	}
 }
+
+// Read beside the requirement document, an SK taxonomy entity spelt as a requirement entity in
+// other case or number takes the requirement's spelling, and a note says so.
+func TestMerge_notesTheEntitySpellingItTakes(t *testing.T) {
+	t.Parallel()
+	model, _ := mustImport(t, readFixture(t, "kept-sk-taxonomy.md"))
+	req := designer.Design{Name: "Corner Shop", Entities: []designer.Entity{{Name: "Customer"}}}
+	d, notes := Merge(req, model)
+	if et := tableNamed(t, d, "Shop").EntityTypes[0]; et.Entity != "Customer" {
+		t.Errorf("entity type %+v, want Customer", et)
+	}
+	if !slices.ContainsFunc(notes, func(n designer.ImportNote) bool {
+		return strings.Contains(n.Message, `entity "customer" is the requirement's entity Customer`)
+	}) {
+		t.Errorf("no note on the spelling taken: %+v", notes)
+	}
+}

@@ -708,8 +708,9 @@ func Merge(req, model designer.Design) (designer.Design, []designer.ImportNote) 
 	for ti := range d.Tables {
 		ets := slices.Clone(d.Tables[ti].EntityTypes)
 		for i, et := range ets {
-			if n, ok := names[key(et.Entity)]; ok {
+			if n, ok := names[key(et.Entity)]; ok && n != et.Entity {
 				ets[i].Entity = n
+				notes = append(notes, designer.ImportNote{Message: fmt.Sprintf("table %s: the SK taxonomy's entity %q is the requirement's entity %s", d.Tables[ti].Name, et.Entity, n)})
 			}
 		}
 		d.Tables[ti].EntityTypes = ets
