@@ -159,10 +159,11 @@ func Export(d designer.Design) []byte {
 	w.heading(2, titlePatterns)
 	w.line(patternsHeader)
 	w.line(patternsSeparator)
+	links := newEntityIndex(d.Entities)
 	for _, p := range d.Patterns {
 		w.row(strconv.Itoa(p.Number), markdown.Escape(p.Description, ""), renderRPS(p.PeakRPS, p.AvgRPS),
 			renderPatternType(p.Type), renderList(p.Attributes), renderKeyRequirements(p),
-			renderPatternConsiderations(p.Considerations, p.Entities, len(linkedEntities(d.Entities, p)) > 0), renderStatus(p.Status))
+			renderPatternConsiderations(p.Considerations, p.Entities, len(links.linked(p)) > 0), renderStatus(p.Status))
 	}
 	w.prose(titlePatterns)
 

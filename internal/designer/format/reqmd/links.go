@@ -18,62 +18,79 @@ import (
 // linkPatterns links each pattern whose row did not say its entities to those it names, with a
 // note on its line.
 func (p *parser) linkPatterns(d *designer.Design) {
+	ix := newEntityIndex(d.Entities)
 	for i := range d.Patterns {
 		pt := &d.Patterns[i]
 		if p.patternRows[i].entitiesStated {
 			continue
 		}
-		pt.Entities = linkedEntities(d.Entities, *pt)
+		pt.Entities = ix.linked(*pt)
 		if len(pt.Entities) > 0 {
 			p.note(p.patternRows[i].line, "pattern %d was linked to %s, which its description or attributes name; correct its entities on the Access patterns step if that is wrong", pt.Number, designer.ListAnd(pt.Entities))
 		}
 	}
 }
 
-// linkedEntities are the entities of entities that p names, in their order: an entity whose name
-// (any case, singular or plural, "OrderItems" as "order items") is in the description or the
-// attributes, unless it only names a key ("by user ID", "seller_id"); and the entity that alone
-// declares an attribute the pattern needs.
-func linkedEntities(entities []designer.Entity, p designer.Pattern) []string {
-	texts := [][]string{nameWords(p.Description)}
-	for _, a := range p.Attributes {
-		texts = append(texts, nameWords(a))
-	}
-	owners := map[string][]int{}
+// entityIndex finds a design's entities by the words of their names and by the attributes they
+// declare, built once for all the patterns of a document.
+type entityIndex struct {
+	entities []designer.Entity
+	names    [][]string       // each entity's name in words
+	byFirst  map[string][]int // entities by the first word of their name
+	owners   map[string][]int // entities by an attribute they declare, in lower case
+}
+
+func newEntityIndex(entities []designer.Entity) *entityIndex {
+	ix := &entityIndex{entities: entities, names: make([][]string, len(entities)), byFirst: map[string][]int{}, owners: map[string][]int{}}
 	for i, e := range entities {
+		ix.names[i] = nameWords(e.Name)
+		if len(ix.names[i]) > 0 {
+			ix.byFirst[ix.names[i][0]] = append(ix.byFirst[ix.names[i][0]], i)
+		}
 		for _, a := range e.Attributes {
-			owners[strings.ToLower(a.Name)] = append(owners[strings.ToLower(a.Name)], i)
+			ix.owners[strings.ToLower(a.Name)] = append(ix.owners[strings.ToLower(a.Name)], i)
 		}
 	}
-	linked := make([]bool, len(entities))
+	return ix
+}
+
+// linked are the entities p names, in the design's order: an entity whose name (any case,
+// singular or plural, "OrderItems" as "order items") is in the description or the attributes,
+// unless it only names a key ("by user ID", "seller_id"); and the entity that alone declares an
+// attribute the pattern needs.
+func (ix *entityIndex) linked(p designer.Pattern) []string {
+	if len(ix.entities) == 0 {
+		return nil
+	}
+	linked := make([]bool, len(ix.entities))
 	for _, a := range p.Attributes {
-		if o := owners[strings.ToLower(strings.TrimSpace(a))]; len(o) == 1 {
+		if o := ix.owners[strings.ToLower(strings.TrimSpace(a))]; len(o) == 1 {
 			linked[o[0]] = true
 		}
 	}
-	for _, words := range texts {
-		type match struct{ entity, start, end int }
-		var found []match
-		for i, e := range entities {
-			name := nameWords(e.Name)
-			for at := range words {
-				if namedAt(words, name, at) {
-					found = append(found, match{i, at, at + len(name)})
+	type match struct{ entity, start, end int }
+	var found []match
+	for t, text := range append([]string{p.Description}, p.Attributes...) {
+		words := nameWords(text)
+		for at, w := range words {
+			for _, i := range ix.byFirst[w] {
+				if namedAt(words, ix.names[i], at) {
+					found = append(found, match{i, t<<20 | at, t<<20 | (at + len(ix.names[i]))})
 				}
 			}
 		}
-		for _, m := range found {
-			// "order items" names OrderItems, not also Order.
-			inside := slices.ContainsFunc(found, func(o match) bool {
-				return o.end-o.start > m.end-m.start && o.start <= m.start && m.end <= o.end
-			})
-			if !inside {
-				linked[m.entity] = true
-			}
+	}
+	for _, m := range found {
+		// "order items" names OrderItems, not also Order.
+		inside := slices.ContainsFunc(found, func(o match) bool {
+			return o.end-o.start > m.end-m.start && o.start <= m.start && m.end <= o.end
+		})
+		if !inside {
+			linked[m.entity] = true
 		}
 	}
 	var out []string
-	for i, e := range entities {
+	for i, e := range ix.entities {
 		if linked[i] {
 			out = append(out, e.Name)
 		}

@@ -41,7 +41,7 @@ func TestLinkedEntities_namesAndAttributes(t *testing.T) {
 		{"Nothing here", []string{"price"}, nil},
 	}
 	for _, tt := range tests {
-		got := linkedEntities(entities, designer.Pattern{Description: tt.description, Attributes: tt.attributes})
+		got := newEntityIndex(entities).linked(designer.Pattern{Description: tt.description, Attributes: tt.attributes})
 		if !slices.Equal(got, tt.want) {
 			t.Errorf("%q %q → %q, want %q", tt.description, tt.attributes, got, tt.want)
 		}
