@@ -1,6 +1,8 @@
 package reqmd
 
 import (
+	"bytes"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -137,4 +139,60 @@ func TestImport_relationshipCountsKeepTheirPrecision(t *testing.T) {
 	if out := string(Export(d)); !strings.Contains(out, "(avg 1.6 loans per member, max 12)") || !strings.Contains(out, "(avg 2.5 loans per book, max 1500)") {
 		t.Errorf("the relationships' counts changed on export:\n%s", out)
 	}
+}
+
+// linkingDocument is a requirement document of 200 patterns over 50 entities whose rows do not say
+// their entities: each pattern names two in its description and a third by an attribute only that
+// entity declares.
+func linkingDocument(tb testing.TB) []byte {
+	tb.Helper()
+	d := largeRequirementsDesign(200)
+	d.Entities, d.Relationships = nil, nil
+	for i := range 50 {
+		d.Entities = append(d.Entities, designer.Entity{Name: fmt.Sprintf("Thing%dItems", i),
+			Attributes: []designer.Attribute{{Name: fmt.Sprintf("thing%d_code", i), Type: designer.S}}})
+	}
+	for i := range d.Patterns {
+		p := &d.Patterns[i]
+		p.Description = fmt.Sprintf("Get the thing%d items of a thing%d items by its id", i%50, (i+7)%50)
+		p.Attributes = []string{"pk", fmt.Sprintf("thing%d_code", (i+3)%50)}
+		p.Entities = nil
+	}
+	// Export says "no entities" where the import would link; this document says nothing.
+	doc := bytes.ReplaceAll(Export(designer.Normalize(d)), []byte("<br>Entities: |"), []byte(" |"))
+	if bytes.Contains(doc, []byte("Entities:")) {
+		tb.Fatal("the document says its patterns' entities")
+	}
+	return doc
+}
+
+// Linking 200 patterns to 50 entities alone, against importing the whole document that holds
+// them (the anchor): the ratio is linking's share of the import.
+func BenchmarkImport_linkingPatternsToEntities(b *testing.B) {
+	data := linkingDocument(b)
+	d, _, err := Import(data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if got := strings.Join(d.Patterns[0].Entities, ","); got != "Thing0Items,Thing3Items,Thing7Items" {
+		b.Fatalf("pattern 1 linked to %q", got)
+	}
+	b.Run("anchor_import", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, _, err := Import(data); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("linking", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			ix := newEntityIndex(d.Entities)
+			for _, p := range d.Patterns {
+				ix.linked(p)
+			}
+		}
+	})
 }
