@@ -5,12 +5,10 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
-	extast "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 )
 
 // The reading side: a document is parsed by goldmark (CommonMark with GFM tables), and each of
@@ -71,9 +69,15 @@ func (it Item) Without(drop func(line string) bool) (Item, bool) {
 	return out, len(out.Lines) > 0
 }
 
-// gfm is goldmark with GFM tables: the parser every document is read with. A goldmark parser is
-// safe for concurrent use.
-var gfm = goldmark.New(goldmark.WithExtensions(extension.Table)).Parser()
+// gfm is goldmark's CommonMark block parsers with GFM tables (found as goldmark's table extension
+// finds them, see tableBlock): the parser every document is read with. Of the inline parsers it
+// keeps the two a label needs: code spans, so that "`__x__`" is not bold, and emphasis. A goldmark
+// parser is safe for concurrent use.
+var gfm = parser.NewParser(
+	parser.WithBlockParsers(parser.DefaultBlockParsers()...),
+	parser.WithInlineParsers(util.Prioritized(parser.NewCodeSpanParser(), 100), util.Prioritized(parser.NewEmphasisParser(), 500)),
+	parser.WithParagraphTransformers(append(parser.DefaultParagraphTransformers(), util.Prioritized(tableTransformer{}, 200))...),
+)
 
 // Walk reads a document and hands each of its top-level blocks to one of two callbacks: heading
 // for an ATX or setext heading, with its 1-based line number, level and text as written (escapes
@@ -100,7 +104,7 @@ func Walk(src string, heading func(n, level int, text string), item func(Item)) 
 				last = r.lineOf(n.Lines().At(n.Lines().Len() - 1).Start)
 			}
 			item(Item{Kind: KindText, Line: first + 1, Lines: r.canonical(n, first, r.raw(first, last)), Raw: r.raw(first, last)})
-		case *extast.Table:
+		case *tableBlock:
 			item(r.table(n))
 		default:
 			if it, ok := r.block(n, first, last); ok {
@@ -166,9 +170,6 @@ func (r *reader) raw(first, last int) []string {
 // startOf is the byte offset where a block starts: its own position, or that of its first
 // descendant that has one.
 func startOf(n ast.Node) int {
-	if t, ok := n.(*extast.Table); ok && t.FirstChild() != nil {
-		n = t.FirstChild() // a table's own position is that of the paragraph it was cut from
-	}
 	for ; n != nil; n = n.FirstChild() {
 		if p := n.Pos(); p >= 0 {
 			return p
@@ -249,11 +250,9 @@ func (r *reader) block(n ast.Node, first, last int) (Item, bool) {
 		it.Kind = KindFence
 	case *ast.List:
 		it.Kind = KindBullet
-	case *extast.Table:
-		for i, l := range it.Lines {
-			it.Lines[i] = pipeRow(l)
-		}
+	case *tableBlock:
 		it.Kind = KindTable
+		it.Lines = pipeRows(it.Lines)
 	}
 	return it, true
 }
@@ -304,17 +303,17 @@ func (r *reader) canonical(n ast.Node, first int, lines []string) []string {
 }
 
 // table gives a table's lines, each row starting and ending with "|" as written or added.
-func (r *reader) table(t *extast.Table) Item {
-	header := r.lineOf(startOf(t))
-	last := header + 1
-	for row := t.FirstChild(); row != nil; row = row.NextSibling() {
-		last = max(last, r.lineOf(row.Pos()))
-	}
-	lines := r.raw(header, last)
+func (r *reader) table(t *tableBlock) Item {
+	first := r.lineOf(t.Lines().At(0).Start)
+	last := r.lineOf(t.Lines().At(t.Lines().Len() - 1).Start)
+	return Item{Kind: KindTable, Line: first + 1, Lines: pipeRows(r.raw(first, last)), Raw: r.raw(first, last)}
+}
+
+func pipeRows(lines []string) []string {
 	for i, l := range lines {
 		lines[i] = pipeRow(l)
 	}
-	return Item{Kind: KindTable, Line: header + 1, Lines: lines, Raw: r.raw(header, last)}
+	return lines
 }
 
 // pipeRow writes a table row with its outer pipes: "a | b" becomes "| a | b |".

@@ -112,3 +112,21 @@ func TestItemWithout_keepsSpanAndRawLinesInStep(t *testing.T) {
 		t.Error("an item without any line left is reported as kept")
 	}
 }
+
+func TestWalk_tablesAreFoundAsGFMFindsThem(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ name, doc, want string }{
+		{"a delimiter row of other width is no table", "| a | b |\n| --- |\n| 1 | 2 |", "text@1 | a | b |¶| --- |¶| 1 | 2 |"},
+		{"dashes alone are a setext underline", "a | b\n---", "h2@1 a | b"},
+		{"a table cut from the paragraph above it", "intro\nsays\n| a | b |\n|:--|--:|\n| 1 | 2 |", "text@1 intro¶says\ntable@3 | a | b |¶|:--|--:|¶| 1 | 2 |"},
+		{"an escaped pipe is in its cell", "| a \\| b | c |\n| - | - |", "table@1 | a \\| b | c |¶| - | - |"},
+		{"a single column with pipes", "| a |\n|---|\n| 1 |", "table@1 | a |¶|---|¶| 1 |"},
+		{"rows run to the paragraph's end", "| a | b |\n|---|---|\n| 1 | 2 |\nmore\n\nafter", "table@1 | a | b |¶|---|---|¶| 1 | 2 |¶| more |\ntext@6 after"},
+		{"indented four is code", "    | a | b |\n    |---|---|", "fence@1     | a | b |¶    |---|---|"},
+	}
+	for _, c := range cases {
+		if got := walked(c.doc); got != c.want {
+			t.Errorf("%s: got\n%s\nwant\n%s", c.name, got, c.want)
+		}
+	}
+}
