@@ -360,3 +360,18 @@ func TestMerge_notesTheEntitySpellingItTakes(t *testing.T) {
 		t.Errorf("no note on the spelling taken: %+v", notes)
 	}
 }
+
+// A TTL attribute the design cannot hold (a name over the length limit) is not dropped silently.
+func TestImport_unusableTTLIsNoted(t *testing.T) {
+	t.Parallel()
+	doc := "# DynamoDB Data Model - Jars\n\n## Table Designs\n\n### Jars Table\n\n- **Partition Key**: jar_id - one item per jar\n- **TTL**: `" + strings.Repeat("x", designer.MaxNameLen+1) + "`\n"
+	d, notes := mustImport(t, []byte(doc))
+	if jars := tableNamed(t, d, "Jars"); jars.TTLAttribute != "" {
+		t.Fatalf("TTL %q", jars.TTLAttribute)
+	}
+	if !slices.ContainsFunc(notes, func(n designer.ImportNote) bool {
+		return n.Line == 5 && strings.Contains(n.Message, "read without a TTL")
+	}) {
+		t.Errorf("no note on line 5: %+v", notes)
+	}
+}

@@ -305,6 +305,7 @@ func (p *parser) settleTable(td *tableDraft) designer.Table {
 	}
 	if t.TTLAttribute != "" {
 		if _, err := designer.CleanName("ttl", t.TTLAttribute); err != nil {
+			p.note(td.line, "table %s: the TTL attribute %q cannot be a name (%v); the table was read without a TTL", t.Name, designer.TruncateRunes(t.TTLAttribute, 60), err)
 			t.TTLAttribute = ""
 		}
 	}
