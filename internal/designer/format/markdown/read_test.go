@@ -130,3 +130,25 @@ func TestWalk_tablesAreFoundAsGFMFindsThem(t *testing.T) {
 		}
 	}
 }
+
+func TestProseBody_escapesWhatWouldReadAsHeadingOrComment(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ in, want string }{
+		{"Title\n===\nmore", "Title\n\\===\nmore"},
+		{"Title\n  --", "Title\n\\--"},
+		{"\n---\nafter a blank it is a rule", "---\nafter a blank it is a rule"},
+		{"<!-- note -->", "\\<!-- note -->"},
+		{"```\nTitle\n===\n<!-- x -->\n```", "```\nTitle\n===\n<!-- x -->\n```"},
+		{"    <!-- code -->", "    <!-- code -->"},
+	}
+	for _, c := range cases {
+		if got := ProseBody(c.in); got != c.want {
+			t.Errorf("ProseBody(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	var headings []string
+	Walk(ProseBody("Title\n===\n<!-- kept -->"), func(_, _ int, h string) { headings = append(headings, h) }, func(Item) {})
+	if len(headings) != 0 {
+		t.Errorf("escaped prose still reads as headings %q", headings)
+	}
+}

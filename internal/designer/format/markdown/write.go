@@ -28,25 +28,36 @@ func ListLines(value string) ([]string, bool) {
 	return out, true
 }
 
-// ProseBody trims a prose body and closes a code fence it leaves open, which would otherwise
-// swallow the rest of the document.
+// ProseBody trims a prose body, closes a code fence it leaves open, which would otherwise
+// swallow the rest of the document, and escapes outside fences the lines a reader would take for
+// more than a line of text: a line of "=" or "-" under a line of text, which makes that line a
+// heading, and an HTML comment, which a reader skips.
 func ProseBody(s string) string {
 	s = strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
 	s = strings.TrimRight(strings.TrimLeft(s, "\n"), " \t\n")
+	lines := strings.Split(s, "\n")
 	open := ""
-	for l := range strings.SplitSeq(s, "\n") {
+	for i, l := range lines {
 		switch {
-		case open != "" && strings.TrimSpace(l) == open:
-			open = ""
-		case open == "":
+		case open != "":
+			if strings.TrimSpace(l) == open {
+				open = ""
+			}
+		case FenceMarker(l) != "":
 			open = FenceMarker(l)
+		case IndentOf(l) < 4 && (strings.HasPrefix(strings.TrimSpace(l), "<!--") ||
+			i > 0 && !isBlank(lines[i-1]) && setextUnderline.MatchString(l)):
+			lines[i] = `\` + strings.TrimLeft(l, " ")
 		}
 	}
 	if open != "" {
-		s += "\n" + open
+		lines = append(lines, open)
 	}
-	return s
+	return strings.Join(lines, "\n")
 }
+
+// setextUnderline is a line that makes the line of text above it a heading.
+var setextUnderline = regexp.MustCompile(`^ {0,3}(?:=+|-+)[ \t]*$`)
 
 // OneLine joins the lines of s with spaces, for text that must stay on one line unescaped.
 func OneLine(s string) string {
