@@ -258,7 +258,7 @@ func (p *parser) parse(text string) {
 	p.sections = []*sectionDraft{cur}
 	top := cur
 	titleSeen := false
-	markdown.Walk(text, func(n, level int, text string) {
+	comments := markdown.Walk(text, func(n, level int, text string) {
 		kind, name, desc, local := headingKind(text)
 		// The template's title comes first, whatever the design's name after it says.
 		_, generic := markdown.CutPrefixFold(strings.TrimSpace(text), "DynamoDB Data Model")
@@ -280,6 +280,9 @@ func (p *parser) parse(text string) {
 		top = cur
 		p.sections = append(p.sections, cur)
 	}, func(it markdown.Item) { cur.items = append(cur.items, it) })
+	for _, n := range comments {
+		p.note(n, "an HTML comment was skipped: a comment is not part of the design")
+	}
 	for i, s := range p.sections {
 		var next *sectionDraft
 		if i+1 < len(p.sections) {

@@ -2,6 +2,7 @@ package datamodelmd
 
 import (
 	"regexp"
+	"strings"
 	"testing"
 
 	"dynaloom/internal/designer"
@@ -24,9 +25,12 @@ func TestImport_everySpellingOfTheSameDocumentGivesTheSameDesign(t *testing.T) {
 				if variant == doc {
 					t.Fatal("the rewrite changed nothing")
 				}
-				got, _, err := Import([]byte(variant))
+				got, notes, err := Import([]byte(variant))
 				if err != nil {
 					t.Fatalf("%v\n%s", err, variant)
+				}
+				if commented := strings.Contains(variant, "<!--"); designertest.HasNote(notes, "HTML comment was skipped") != commented {
+					t.Errorf("a note of the skipped comment: %v, want %v", !commented, commented)
 				}
 				designertest.AssertSameReading(t, want, got, sp, variant)
 			})

@@ -83,8 +83,9 @@ var gfm = parser.NewParser(
 // for an ATX or setext heading, with its 1-based line number, level and text as written (escapes
 // kept); item for every other block. A document wrapped whole in a code fence, as one pasted
 // from the seed is, is read without that fence. Both document readers split a document into
-// its sections with it.
-func Walk(src string, heading func(n, level int, text string), item func(Item)) {
+// its sections with it. It returns the lines of the HTML comments it skipped, for a reader to say
+// so.
+func Walk(src string, heading func(n, level int, text string), item func(Item)) (comments []int) {
 	r := newReader(src)
 	doc := gfm.Parse(text.NewReader(r.src), parser.WithContext(parser.NewContext()))
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
@@ -112,6 +113,7 @@ func Walk(src string, heading func(n, level int, text string), item func(Item)) 
 			}
 		}
 	}
+	return r.comments
 }
 
 // Headings calls heading for each heading of the document, as Walk does.
@@ -121,9 +123,10 @@ func Headings(src string, heading func(n, level int, text string)) {
 
 // reader holds a document's source and where each of its lines starts.
 type reader struct {
-	src    []byte
-	lines  []string
-	starts []int
+	src      []byte
+	lines    []string
+	starts   []int
+	comments []int
 }
 
 func newReader(src string) *reader {
@@ -243,6 +246,7 @@ func (r *reader) block(n ast.Node, first, last int) (Item, bool) {
 	switch n := n.(type) {
 	case *ast.HTMLBlock:
 		if isComment(n) {
+			r.comments = append(r.comments, first+1)
 			return Item{}, false
 		}
 		it.Kind = KindFence

@@ -152,3 +152,11 @@ func TestProseBody_escapesWhatWouldReadAsHeadingOrComment(t *testing.T) {
 		t.Errorf("escaped prose still reads as headings %q", headings)
 	}
 }
+
+func TestWalk_returnsTheLinesOfTheCommentsItSkipped(t *testing.T) {
+	t.Parallel()
+	got := Walk("# a\n<!-- one -->\n\n- b\n\n  <!--\n  two\n  -->\n", func(int, int, string) {}, func(Item) {})
+	if fmt.Sprint(got) != "[2 6]" {
+		t.Errorf("comments at lines %v, want [2 6]", got)
+	}
+}

@@ -111,7 +111,7 @@ func (p *parser) parse(text string) {
 	cur := &block{kind: blockPreamble}
 	p.blocks = []*block{cur}
 	top := cur
-	markdown.Walk(text, func(n, level int, text string) {
+	comments := markdown.Walk(text, func(n, level int, text string) {
 		kind, a, b := headingKind(text)
 		_, generic := markdown.CutPrefixFold(text, titleSession)
 		if level == 1 && p.firstH1 == "" {
@@ -147,6 +147,9 @@ func (p *parser) parse(text string) {
 		}
 		p.blocks = append(p.blocks, cur)
 	}, func(it markdown.Item) { cur.items = append(cur.items, it) })
+	for _, n := range comments {
+		p.note(n, "an HTML comment was skipped: a comment is not part of the design")
+	}
 	for _, b := range p.blocks {
 		p.parseBlock(b)
 	}
