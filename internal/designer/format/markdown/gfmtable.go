@@ -6,6 +6,7 @@ import (
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 )
 
 // A GFM table, found the way goldmark's table extension finds one — a paragraph line of cells, a
@@ -38,7 +39,7 @@ func (tableTransformer) Transform(p *ast.Paragraph, reader text.Reader, _ parser
 			continue
 		}
 		header := lines.At(i - 1)
-		if len(rowCells(header.Value(src))) != n {
+		if headerCells(header.Value(src)) > n {
 			return
 		}
 		t := &tableBlock{}
@@ -56,13 +57,32 @@ func (tableTransformer) Transform(p *ast.Paragraph, reader text.Reader, _ parser
 }
 
 // delimiterCells is the number of cells of a delimiter row ("| --- | :-: |", "--|--"), or 0 when
-// line is not one.
+// line is not one. The rule is goldmark's: at most three spaces of indentation, nothing but
+// spaces, dashes, pipes and colons (and not dashes alone), and every cell between the pipes —
+// a blank first or last one aside — dashes with an optional colon at either end.
 func delimiterCells(line []byte) int {
-	t := bytes.TrimSpace(line)
-	if len(line)-len(bytes.TrimLeft(line, " ")) > 3 || !bytes.ContainsAny(t, "|:") {
+	if w, _ := util.IndentWidth(line, 0); w > 3 {
 		return 0
 	}
-	cells := rowCells(line)
+	dashes := true
+	for _, b := range line {
+		if b != '-' {
+			dashes = false
+		}
+		if !util.IsSpace(b) && b != '-' && b != '|' && b != ':' {
+			return 0
+		}
+	}
+	if dashes {
+		return 0
+	}
+	cells := bytes.Split(line, []byte("|"))
+	if util.IsBlank(cells[0]) {
+		cells = cells[1:]
+	}
+	if len(cells) > 0 && util.IsBlank(cells[len(cells)-1]) {
+		cells = cells[:len(cells)-1]
+	}
 	for _, c := range cells {
 		c = bytes.TrimSpace(c)
 		c = bytes.TrimPrefix(c, []byte(":"))
@@ -74,23 +94,22 @@ func delimiterCells(line []byte) int {
 	return len(cells)
 }
 
-// rowCells splits a table row at its pipes that are not escaped, without its outer pipes.
-func rowCells(line []byte) [][]byte {
+// headerCells is the number of cells goldmark's table extension counts in a header row: the
+// line without its outer white space and outer pipes, cut at each pipe not escaped. A header of
+// fewer cells than its delimiter row is filled up with empty ones; one of more is no table.
+func headerCells(line []byte) int {
 	t := bytes.TrimSpace(line)
 	t = bytes.TrimPrefix(t, []byte("|"))
-	if len(t) > 0 && t[len(t)-1] == '|' && (len(t) < 2 || t[len(t)-2] != '\\') {
-		t = t[:len(t)-1]
-	}
-	var cells [][]byte
-	start := 0
-	for i := 0; i < len(t); i++ {
-		switch {
-		case t[i] == '\\':
-			i++
-		case t[i] == '|':
-			cells = append(cells, t[start:i])
-			start = i + 1
+	t = bytes.TrimSuffix(t, []byte("|"))
+	n := 0
+	for pos := 0; pos < len(t); n++ {
+		closure := pos
+		for ; closure < len(t); closure++ {
+			if t[closure] == '|' && (closure == 0 || t[closure-1] != '\\') {
+				break
+			}
 		}
+		pos = closure + 1
 	}
-	return append(cells, t[start:])
+	return n
 }
