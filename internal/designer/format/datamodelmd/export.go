@@ -943,17 +943,30 @@ func (w *writer) body(s string, ctx int) {
 	}
 	w.line("")
 	blank := false
+	above := ""
 	for l, fenced := range markdown.FencedLines(body) {
 		if !fenced && strings.TrimSpace(l) == "" {
 			if !blank {
 				w.line("")
 			}
 			blank = true
+			above = ""
 			continue
 		}
 		blank = false
 		if !fenced {
 			l = escapeProseLine(l, ctx)
+			// A table in prose under a table, an index or the mapping would be read as one of
+			// theirs; its delimiter row behind a backslash keeps it text, even without pipes.
+			if ctx == ctxTable || ctx == ctxIndex || ctx == ctxMapping {
+				if markdown.OpensTable(above, l) {
+					l = `\` + strings.TrimLeft(l, " ")
+				}
+			}
+		}
+		above = l
+		if fenced {
+			above = ""
 		}
 		w.line(l)
 	}

@@ -113,3 +113,12 @@ func headerCells(line []byte) int {
 	}
 	return n
 }
+
+// OpensTable reports whether line, written under the line above it, makes the two the head of a
+// GFM table as the reader finds one: a delimiter row of at least as many cells as the text line
+// above. A table without outer pipes ("a|b" over "-|-") is one too. A bullet ("- | -") is not:
+// it starts a list rather than continuing the text above.
+func OpensTable(above, line string) bool {
+	n := delimiterCells([]byte(line))
+	return n > 0 && !isBlank(above) && !BulletStart.MatchString(line) && headerCells([]byte(above)) <= n
+}
