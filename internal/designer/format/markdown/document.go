@@ -57,18 +57,38 @@ type Leftover struct {
 	Text        string
 }
 
-// FenceMarker returns "```" or "~~~" when l opens or closes a fenced code block.
+// FenceMarker returns the run of backticks or tildes (three or more) that opens a fenced code
+// block on l, as CommonMark reads one: at most three spaces before it, and no backtick after a
+// backtick run. It is "" when l opens no fence.
 func FenceMarker(l string) string {
 	t := strings.TrimLeft(l, " ")
 	if len(l)-len(t) > 3 {
 		return ""
 	}
-	for _, m := range []string{"```", "~~~"} {
-		if strings.HasPrefix(t, m) {
-			return m
+	for _, c := range []byte{'`', '~'} {
+		n := 0
+		for n < len(t) && t[n] == c {
+			n++
+		}
+		if n >= 3 {
+			if c == '`' && strings.IndexByte(t[n:], '`') >= 0 {
+				return ""
+			}
+			return t[:n]
 		}
 	}
 	return ""
+}
+
+// ClosesFence reports whether l closes a fenced code block opened with marker open: at most
+// three spaces, then a run of the same character at least as long, then only white space.
+func ClosesFence(l, open string) bool {
+	t := strings.TrimLeft(l, " ")
+	if open == "" || len(l)-len(t) > 3 {
+		return false
+	}
+	t = strings.TrimRight(t, " \t")
+	return len(t) >= len(open) && strings.Trim(t, open[:1]) == ""
 }
 
 // Heading reads an ATX heading: up to three spaces, 1–6 "#", a space, the text.

@@ -138,7 +138,7 @@ func newReader(src string) *reader {
 	for last > first && isBlank(lines[last]) {
 		last--
 	}
-	if first < last && FenceMarker(lines[first]) != "" && strings.TrimSpace(lines[last]) == FenceMarker(lines[first]) {
+	if first < last && ClosesFence(lines[last], FenceMarker(lines[first])) {
 		lines[first], lines[last] = "", ""
 	}
 	r := &reader{lines: lines, starts: make([]int, len(lines))}

@@ -40,7 +40,7 @@ func ProseBody(s string) string {
 	for i, l := range lines {
 		switch {
 		case open != "":
-			if strings.TrimSpace(l) == open {
+			if ClosesFence(l, open) {
 				open = ""
 			}
 		case FenceMarker(l) != "":
@@ -108,7 +108,7 @@ func FencedLines(body string) iter.Seq2[string, bool] {
 			fenced := true
 			switch {
 			case fence != "":
-				if strings.TrimSpace(l) == fence {
+				if ClosesFence(l, fence) {
 					fence = ""
 				}
 			case FenceMarker(l) != "":
