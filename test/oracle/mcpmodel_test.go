@@ -43,14 +43,7 @@ import (
 // Each omission is logged with its reason.
 
 func TestOracle_mcpModelCommandsRunOnDynalite(t *testing.T) {
-	node, cli, why := dynalite.Find(dynaliteCLI)
-	if why != "" {
-		if os.Getenv("CI") != "" {
-			t.Log(why)
-			t.Fatal("CI requires dynalite: run npm ci --prefix test/oracle")
-		}
-		t.Skipf("dynalite oracle not available (%s); run npm ci --prefix test/oracle", why)
-	}
+	node, cli := requireDynalite(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	t.Cleanup(cancel)
 	dyn := dynalite.Start(ctx, t, node, cli)

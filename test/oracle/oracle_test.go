@@ -30,7 +30,9 @@ import (
 // go test runs the test).
 const dynaliteCLI = "node_modules/dynalite/cli.js"
 
-func TestOracle_evaluatorMatchesDynalite(t *testing.T) {
+// requireDynalite finds node and dynalite's command line, or stops the test: it fails under CI,
+// which requires the oracle, and elsewhere skips saying what is missing.
+func requireDynalite(t *testing.T) (node, cli string) {
 	node, cli, why := dynalite.Find(dynaliteCLI)
 	if why != "" {
 		if os.Getenv("CI") != "" {
@@ -39,6 +41,11 @@ func TestOracle_evaluatorMatchesDynalite(t *testing.T) {
 		}
 		t.Skipf("dynalite oracle not available (%s); run npm ci --prefix test/oracle", why)
 	}
+	return node, cli
+}
+
+func TestOracle_evaluatorMatchesDynalite(t *testing.T) {
+	node, cli := requireDynalite(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	t.Cleanup(cancel)
 

@@ -25,14 +25,7 @@ import (
 // read from dynalite's index before and after). dynalite is put back as it was after each write.
 
 func TestOracle_writesMatchDynalite(t *testing.T) {
-	node, cli, why := dynalite.Find(dynaliteCLI)
-	if why != "" {
-		if os.Getenv("CI") != "" {
-			t.Log(why)
-			t.Fatal("CI requires dynalite: run npm ci --prefix test/oracle")
-		}
-		t.Skipf("dynalite oracle not available (%s); run npm ci --prefix test/oracle", why)
-	}
+	node, cli := requireDynalite(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	t.Cleanup(cancel)
 	dyn := dynalite.Start(ctx, t, node, cli)

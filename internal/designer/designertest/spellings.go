@@ -128,3 +128,33 @@ func withoutBodies(p designer.Prose) designer.Prose {
 	}
 	return out
 }
+
+// AssertEverySpellingReadsTheSame reads each document, then each of its spellings (MarkdownSpellings
+// of anchor and table), with read, and requires the same design from every spelling, a note for a
+// skipped HTML comment exactly where the spelling holds one.
+func AssertEverySpellingReadsTheSame(t *testing.T, docs []string, anchor *regexp.Regexp, table string,
+	read func([]byte) (designer.Design, []designer.ImportNote, error)) {
+	t.Helper()
+	for _, doc := range docs {
+		want, _, err := read([]byte(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sp := range MarkdownSpellings(anchor, table) {
+			t.Run(want.Name+"/"+sp.Name, func(t *testing.T) {
+				variant := sp.Rewrite(doc)
+				if variant == doc {
+					t.Fatal("the rewrite changed nothing")
+				}
+				got, notes, err := read([]byte(variant))
+				if err != nil {
+					t.Fatalf("%v\n%s", err, variant)
+				}
+				if commented := strings.Contains(variant, "<!--"); HasNote(notes, "HTML comment was skipped") != commented {
+					t.Errorf("a note of the skipped comment: %v, want %v", !commented, commented)
+				}
+				AssertSameReading(t, want, got, sp, variant)
+			})
+		}
+	}
+}
