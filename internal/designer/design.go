@@ -30,6 +30,9 @@ type Design struct {
 	// Workbench keeps what an imported NoSQL Workbench model held that the fields above do not,
 	// so that workbench.Export writes it back; nil for a design that never came from one.
 	Workbench *WorkbenchExtras `json:"workbench,omitempty"`
+	// Capacity holds the prices and settings the team set for the capacity and cost view; empty
+	// (and omitted) leaves every figure to its default.
+	Capacity CapacitySettings `json:"capacity,omitzero"`
 }
 
 // Overview is the "Application Overview" of the requirement document.
@@ -47,6 +50,8 @@ type Entity struct {
 	Name        string      `json:"name"`
 	Description string      `json:"description,omitempty"`
 	Attributes  []Attribute `json:"attributes"`
+	// Count is how many there will be, as the requirement states it; nil is not stated yet.
+	Count *int64 `json:"count,omitempty"`
 	// AcceptedGaps records gaps the team chose to keep: GapNoWrite (read but never written) or
 	// GapNoRead (written but never read).
 	AcceptedGaps []string `json:"accepted_gaps,omitempty"`

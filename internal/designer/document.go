@@ -311,6 +311,9 @@ func Check(d Design) error {
 		if err := checkAttributes(p, e.Attributes); err != nil {
 			return err
 		}
+		if err := nonNegInt(p+"/count", e.Count); err != nil {
+			return err
+		}
 		for _, g := range e.AcceptedGaps {
 			if g != GapNoWrite && g != GapNoRead {
 				return Invalid(p+"/accepted_gaps", "holds %q; use %q or %q", g, GapNoWrite, GapNoRead)
@@ -375,6 +378,7 @@ func Check(d Design) error {
 		}
 	}
 	return firstNonNil([]error{
+		checkCapacity(d.Capacity),
 		checkIDs("relationships", d.Relationships, func(r *Relationship) string { return r.ID }),
 		checkIDs("access_patterns", d.Patterns, func(p *Pattern) string { return p.ID }),
 		checkIDs("aggregates", d.Aggregates, func(a *AggregateAnalysis) string { return a.ID }),
