@@ -367,19 +367,24 @@ type itemRules struct {
 	ttl          string // MOD015
 }
 
-// newItemRules prepares the item rules for t. The key buffers of prev, the previous table's, are
-// reused: they are as long as a table has items, and a design can hold thousands.
-func newItemRules(t designer.Table, prev *itemRules) *itemRules {
+// newItemRules prepares the item rules for t. With keys, it makes room for MOD010's keys of every
+// item, reusing the key buffers of prev, the previous table's: they are as long as a table has
+// items, and a design can hold thousands. Without, as when only a few edited items are checked
+// again and MOD010's finding is taken over, it makes none: their cost would be the table's size.
+func newItemRules(t designer.Table, prev *itemRules, keys bool) *itemRules {
 	r := &itemRules{t: t, keys: itemKeys(t), taxonomy: t.PartitionKey, ttl: t.TTLAttribute}
 	if prev != nil {
 		r.pks, r.sks, r.keyed = prev.pks, prev.sks, prev.keyed[:0]
 	}
-	r.pks = slices.Grow(r.pks[:0], len(t.Items))[:len(t.Items)]
 	if t.SortKey != nil {
 		r.taxonomy, r.taxonomyBySK = *t.SortKey, true
-		r.sks = slices.Grow(r.sks[:0], len(t.Items))[:len(t.Items)]
-	} else {
-		r.sks = r.sks[:0]
+	}
+	r.pks, r.sks = r.pks[:0], r.sks[:0]
+	if keys {
+		r.pks = slices.Grow(r.pks, len(t.Items))[:len(t.Items)]
+		if t.SortKey != nil {
+			r.sks = slices.Grow(r.sks, len(t.Items))[:len(t.Items)]
+		}
 	}
 	for _, et := range t.EntityTypes {
 		tmpl := et.PKTemplate
@@ -413,7 +418,7 @@ func modItemRules(v *validation, out []Finding) []Finding {
 		ends = append(ends, int32(len(out)-from))
 		prepared := old == nil
 		if prepared {
-			r = newItemRules(t, r)
+			r = newItemRules(t, r, true)
 		}
 		edited := m.edited
 		for i, it := range t.Items {
@@ -426,7 +431,7 @@ func modItemRules(v *validation, out []Finding) []Finding {
 				edited = edited[1:]
 			}
 			if !prepared {
-				r, prepared = newItemRules(t, r), true
+				r, prepared = newItemRules(t, r, false), true
 			}
 			out = r.mod006ItemKeys(i, it, out)
 			out = r.mod007ItemSize(i, it, out)
