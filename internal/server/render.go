@@ -2,16 +2,31 @@ package server
 
 import (
 	"bytes"
+	"sync"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 )
 
+// renderBuffers keeps the buffers answers are rendered into: an answer grown anew each time would
+// allocate about twice its size, which the garbage collector then pays for on every edit.
+var renderBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// keptBuffer is the largest buffer kept for the next answer; a rare page larger than that is not
+// held on to.
+const keptBuffer = 1 << 20
+
 // render writes a component with a status. It renders into a buffer first so a failure never
 // leaves half a page behind.
 func render(c echo.Context, status int, component templ.Component) error {
-	var buf bytes.Buffer
-	if err := component.Render(c.Request().Context(), &buf); err != nil {
+	buf := renderBuffers.Get().(*bytes.Buffer)
+	defer func() {
+		if buf.Cap() <= keptBuffer {
+			buf.Reset()
+			renderBuffers.Put(buf)
+		}
+	}()
+	if err := component.Render(c.Request().Context(), buf); err != nil {
 		return err
 	}
 	return c.HTMLBlob(status, buf.Bytes())
