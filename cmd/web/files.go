@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"dynaloom/internal/designer"
 	"dynaloom/internal/designer/format"
@@ -103,8 +104,9 @@ func export(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("dynaloom export", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	to := fs.String("to", "", "the format to write")
+	diagrams := fs.String("diagrams", "", "mermaid: add the design's diagrams to the markdown documents as Mermaid code blocks")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: dynaloom export --to FORMAT FILE...")
+		fmt.Fprintln(stderr, "Usage: dynaloom export --to FORMAT [--diagrams mermaid] FILE...")
 		fmt.Fprintln(stderr, "Formats:")
 		for _, f := range format.ExportFormats() {
 			fmt.Fprintf(stderr, "  %-20s %s (%s)\n", f.ID, f.Title, f.Filename)
@@ -123,12 +125,23 @@ func export(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "dynaloom export: --to:", strings.TrimPrefix(err.Error(), "format: "))
 		return 2
 	}
+	o, err := format.ParseOptions(*diagrams)
+	if err == nil && o.Diagrams != "" && !f.Markdown {
+		err = designer.Invalid("diagrams", "the %s export carries no diagrams; only the two markdown documents do", f.ID)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "dynaloom export: --"+err.Error())
+		return 2
+	}
 	d, err := readDesign(fs.Args(), stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "dynaloom export:", err)
 		return 2
 	}
 	out, err := f.Write(d)
+	if o.Diagrams != "" {
+		out, err = f.WriteWith(d, time.Time{}, time.Time{}, o) // no markdown document is dated
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "dynaloom export:", err)
 		return 2

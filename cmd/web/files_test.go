@@ -167,3 +167,44 @@ func mustRead(t *testing.T, path string) []byte {
 	}
 	return data
 }
+
+// --diagrams mermaid adds one Mermaid block to each markdown document, which reads back as the
+// document without it; asked of another format or with another value, it is refused naming the flag.
+func TestExportWithMermaidDiagrams(t *testing.T) {
+	path := writeDesign(t, exampleDesign(t), "hr.json")
+	dir := t.TempDir()
+	var paths []string
+	for _, f := range []struct{ format, name, kind string }{
+		{"requirements-md", "dynamodb_requirement.md", "erDiagram"}, {"data-model-md", "dynamodb_data_model.md", "flowchart LR"},
+	} {
+		var md, errOut bytes.Buffer
+		if code := run([]string{"export", "--to", f.format, "--diagrams", "mermaid", path}, &md, &errOut); code != 0 {
+			t.Fatalf("%s: exit %d: %s", f.format, code, errOut.String())
+		}
+		if strings.Count(md.String(), "```mermaid\n"+f.kind+"\n") != 1 {
+			t.Errorf("%s: no %s block:\n%.600s", f.format, f.kind, md.String())
+		}
+		p := filepath.Join(dir, f.name)
+		if err := os.WriteFile(p, md.Bytes(), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	for _, format := range []string{"requirements-md", "data-model-md"} {
+		var fromDiagrams, plain, errOut bytes.Buffer
+		if code := run(append([]string{"export", "--to", format}, paths...), &fromDiagrams, &errOut); code != 0 {
+			t.Fatalf("%s: exit %d: %s", format, code, errOut.String())
+		}
+		run([]string{"export", "--to", format, path}, &plain, &errOut)
+		if !bytes.Equal(fromDiagrams.Bytes(), plain.Bytes()) {
+			t.Errorf("%s read back from the files with diagrams differs from the plain export", format)
+		}
+	}
+	for _, args := range [][]string{{"--to", "workbench-json", "--diagrams", "mermaid"}, {"--to", "data-model-md", "--diagrams", "dot"}} {
+		var out, errOut bytes.Buffer
+		if code := run(append(append([]string{"export"}, args...), path), &out, &errOut); code != 2 || out.Len() != 0 ||
+			!strings.Contains(errOut.String(), "--diagrams:") {
+			t.Errorf("%v: exit %d, %q", args, code, errOut.String())
+		}
+	}
+}

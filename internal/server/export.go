@@ -162,6 +162,7 @@ func (s *Server) exportPage(c echo.Context) error {
 			e.Files = append(e.Files, v)
 			continue
 		}
+		v.DownloadDiagrams = v.Download + "?diagrams=mermaid"
 		if v.Preview, err = renderMarkdown(out); err != nil {
 			return err
 		}
@@ -176,8 +177,12 @@ func (s *Server) exportDownload(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	o, err := format.ParseOptions(c.QueryParam("diagrams"))
+	if err != nil {
+		return err
+	}
 	rec := designFrom(c).Record
-	out, err := f.WriteDated(rec.Design, rec.CreatedAt, rec.UpdatedAt)
+	out, err := f.WriteWith(rec.Design, rec.CreatedAt, rec.UpdatedAt, o)
 	if err != nil {
 		return err
 	}

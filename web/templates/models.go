@@ -389,6 +389,9 @@ type Export struct {
 // ExportFormat is one downloadable document with its preview.
 type ExportFormat struct {
 	ID, Title, Filename, Download, Source, Description string
+	// DownloadDiagrams is the same document with its diagrams as Mermaid code blocks; "" for a
+	// format that carries none.
+	DownloadDiagrams string
 	// Preview is the markdown rendered by goldmark in safe mode; nil for machine formats.
 	Preview templ.Component
 	// Size is the document's size for people, such as "12.4 KB".

@@ -1,11 +1,13 @@
 package format
 
 import (
+	"strings"
 	"time"
 
 	"dynaloom/internal/designer"
 	"dynaloom/internal/designer/format/cloudformation"
 	"dynaloom/internal/designer/format/datamodelmd"
+	"dynaloom/internal/designer/format/markdown"
 	"dynaloom/internal/designer/format/mcpmodel"
 	"dynaloom/internal/designer/format/reqmd"
 	"dynaloom/internal/designer/format/workbench"
@@ -22,6 +24,28 @@ type ExportFormat struct {
 	Write       func(designer.Design) ([]byte, error)
 	// dated, when set, gives the design the dates the format records before it is written.
 	dated func(d designer.Design, created, modified time.Time) designer.Design
+	// drawn, set for the markdown documents, writes the design with the options' diagrams.
+	drawn func(designer.Design, markdown.ExportOptions) []byte
+}
+
+// Options are what a person may ask of an export beyond its format.
+type Options struct {
+	// Diagrams is "" for none — the document is exactly the seed's template — or "mermaid": the
+	// requirement document then carries the entity diagram and the data model the model map, each
+	// as a Mermaid code block GitHub draws, which the importers skip.
+	Diagrams string
+}
+
+// ParseOptions reads the options of an export as a person gives them (the export API's
+// ?diagrams=, the CLI's --diagrams): diagrams is "", "none" or "mermaid".
+func ParseOptions(diagrams string) (Options, error) {
+	switch strings.ToLower(strings.TrimSpace(diagrams)) {
+	case "", "none":
+		return Options{}, nil
+	case "mermaid":
+		return Options{Diagrams: "mermaid"}, nil
+	}
+	return Options{}, designer.Invalid("diagrams", "there are no %q diagrams; use mermaid, or none", diagrams)
 }
 
 // WriteDated writes d as Write does, after giving it the times a stored design was created and last
@@ -34,23 +58,35 @@ func (f ExportFormat) WriteDated(d designer.Design, created, modified time.Time)
 	return f.Write(d)
 }
 
+// WriteWith writes d as WriteDated does, with the options o. Only the markdown documents carry
+// diagrams; asking another format for them is an error naming the field.
+func (f ExportFormat) WriteWith(d designer.Design, created, modified time.Time, o Options) ([]byte, error) {
+	if o.Diagrams == "" {
+		return f.WriteDated(d, created, modified)
+	}
+	if f.drawn == nil {
+		return nil, designer.Invalid("diagrams", "the %s export carries no diagrams; only the two markdown documents do", f.ID)
+	}
+	return f.drawn(d, markdown.ExportOptions{Mermaid: true}), nil
+}
+
 // exportFormats lists the formats in the order the export page shows them.
 var exportFormats = []ExportFormat{
 	{"requirements-md", "Requirements", "dynamodb_requirement.md", "text/markdown; charset=utf-8",
 		"The requirement document of the method: overview, entities, access patterns with RPS, aggregate analysis.", true,
-		func(d designer.Design) ([]byte, error) { return reqmd.Export(d), nil }, nil},
+		func(d designer.Design) ([]byte, error) { return reqmd.Export(d), nil }, nil, reqmd.ExportWith},
 	{"data-model-md", "Data model", "dynamodb_data_model.md", "text/markdown; charset=utf-8",
 		"The data model document: tables and indexes with sample items, the access pattern mapping, hot partitions, trade-offs and the validation checklist.", true,
-		func(d designer.Design) ([]byte, error) { return datamodelmd.Export(d), nil }, nil},
+		func(d designer.Design) ([]byte, error) { return datamodelmd.Export(d), nil }, nil, datamodelmd.ExportWith},
 	{"workbench-json", "NoSQL Workbench model", "dynaloom-workbench-model.json", "application/json",
 		"A NoSQL Workbench data model (version 3.0): tables, indexes, facets from the entity types, and the sample items.", false, workbench.Export,
-		workbench.Dated},
+		workbench.Dated, nil},
 	{"cloudformation-json", "CloudFormation template", "dynaloom-tables.cfn.json", "application/json",
-		"One AWS::DynamoDB::Table per table: key attributes, GSIs, LSIs, projections, TTL and billing mode.", false, cloudformation.Export, nil},
+		"One AWS::DynamoDB::Table per table: key attributes, GSIs, LSIs, projections, TTL and billing mode.", false, cloudformation.Export, nil, nil},
 	{"mcp-model-json", "DynamoDB MCP validator model", "dynamodb_data_model.json", "application/json",
-		"The executable model the AWS DynamoDB MCP server's validator reads: tables, items and one aws dynamodb command per access pattern.", false, mcpmodel.Export, nil},
+		"The executable model the AWS DynamoDB MCP server's validator reads: tables, items and one aws dynamodb command per access pattern.", false, mcpmodel.Export, nil, nil},
 	{"design-json", "Dynaloom design", "dynaloom-design.json", "application/json",
-		"Dynaloom's own lossless document (format dynaloom/1), to move a design between servers or keep it in a repository.", false, designer.MarshalJSON, nil},
+		"Dynaloom's own lossless document (format dynaloom/1), to move a design between servers or keep it in a repository.", false, designer.MarshalJSON, nil, nil},
 }
 
 // ExportFormats returns every export format, in the order the export page shows them.

@@ -95,7 +95,11 @@ const (
 
 // Export writes d as a dynamodb_data_model.md in the seed template. The output is
 // deterministic and reads back with Import to a design that exports to the same bytes.
-func Export(d designer.Design) []byte {
+func Export(d designer.Design) []byte { return ExportWith(d, markdown.ExportOptions{}) }
+
+// ExportWith is Export with the options a person asked for: with o.Mermaid, the model map as a
+// Mermaid flowchart under "Table Designs", which Import skips.
+func ExportWith(d designer.Design, o markdown.ExportOptions) []byte {
 	d = designer.Normalize(d)
 	w := writer{d: d, slots: placeSections(d)}
 	title := titleText
@@ -114,6 +118,12 @@ func Export(d designer.Design) []byte {
 	w.prose(proseSlot{kind: sectionAggregates}, ctxGeneric)
 
 	w.heading(tablesHead)
+	if o.Mermaid {
+		w.line("")
+		for _, l := range markdown.MermaidModelMap(d) {
+			w.line(l)
+		}
+	}
 	w.prose(proseSlot{kind: sectionTableDesigns}, ctxGeneric)
 	for ti, t := range d.Tables {
 		w.table(ti, t)

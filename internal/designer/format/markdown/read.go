@@ -89,6 +89,10 @@ func Walk(src string, heading func(n, level int, text string), item func(Item)) 
 	r := newReader(src)
 	doc := gfm.Parse(text.NewReader(r.src), parser.WithContext(parser.NewContext()))
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
+		if r.diagram(n) {
+			n = n.NextSibling()
+			continue
+		}
 		first := r.lineOf(startOf(n))
 		last := len(r.lines) - 1
 		if next := n.NextSibling(); next != nil {
@@ -259,6 +263,24 @@ func (r *reader) block(n ast.Node, first, last int) (Item, bool) {
 		it.Lines = pipeRows(it.Lines)
 	}
 	return it, true
+}
+
+// diagram reports whether n is the DiagramMarker comment with a Mermaid code block right after
+// it: a diagram an export drew from the design, which is not read back.
+func (r *reader) diagram(n ast.Node) bool {
+	if !isComment(n) {
+		return false
+	}
+	code, ok := n.NextSibling().(*ast.FencedCodeBlock)
+	if !ok || string(code.Language(r.src)) != "mermaid" {
+		return false
+	}
+	lines := n.Lines()
+	if lines.Len() != 1 {
+		return false
+	}
+	first := lines.At(0)
+	return strings.TrimSpace(string(first.Value(r.src))) == DiagramMarker
 }
 
 func isComment(n ast.Node) bool {

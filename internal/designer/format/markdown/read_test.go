@@ -160,3 +160,21 @@ func TestWalk_returnsTheLinesOfTheCommentsItSkipped(t *testing.T) {
 		t.Errorf("comments at lines %v, want [2 6]", got)
 	}
 }
+
+// A diagram an export drew — the marker comment, then a mermaid block — is skipped whole and
+// silently; a mermaid block of the team's own, or the marker before another block, is kept.
+func TestWalk_skipsTheDiagramsAnExportDrew(t *testing.T) {
+	src := "## A\n\n" + DiagramMarker + "\n```mermaid\nerDiagram\n    A\n```\n\nkept text\n\n" +
+		"```mermaid\nflowchart LR\n    x --> y\n```\n\n" + DiagramMarker + "\n```go\nx := 1\n```\n"
+	var kinds []string
+	comments := Walk(src, func(int, int, string) {}, func(it Item) {
+		kinds = append(kinds, strings.Join(it.Lines, "|"))
+	})
+	want := []string{"kept text", "```mermaid|flowchart LR|    x --> y|```", "```go|x := 1|```"}
+	if strings.Join(kinds, "\n") != strings.Join(want, "\n") {
+		t.Errorf("items:\n%s\nwant:\n%s", strings.Join(kinds, "\n"), strings.Join(want, "\n"))
+	}
+	if len(comments) != 1 || comments[0] != 16 {
+		t.Errorf("comments noted at %v, want only the marker before the go block (line 16)", comments)
+	}
+}

@@ -133,7 +133,11 @@ var (
 // The Validation Checklist is rules.Checklist of the whole design, as the Validation step and the
 // API show it; lines that read the data model (the identifying-relationship check looks at the
 // tables) come back the same when the document is read with the data model beside it.
-func Export(d designer.Design) []byte {
+func Export(d designer.Design) []byte { return ExportWith(d, markdown.ExportOptions{}) }
+
+// ExportWith is Export with the options a person asked for: with o.Mermaid, the entity diagram as
+// a Mermaid erDiagram under "Entity Relationships Deep Dive", which Import skips.
+func ExportWith(d designer.Design, o markdown.ExportOptions) []byte {
 	sections := requirementSections(d.Prose.Sections)
 	w := writer{sections: sections, used: make([]bool, len(sections))}
 	title := titleSession
@@ -168,6 +172,11 @@ func Export(d designer.Design) []byte {
 	w.prose(titlePatterns)
 
 	w.heading(2, titleRelationships)
+	if o.Mermaid {
+		w.line("")
+		w.lines(markdown.MermaidEntities(d))
+		w.line("")
+	}
 	for _, r := range d.Relationships {
 		w.line("- **" + markdown.EscapeLabel(r.From) + " → " + markdown.EscapeLabel(r.To) + "**: " + renderRelationship(r))
 	}
