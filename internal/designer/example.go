@@ -30,6 +30,10 @@ var exampleText = map[string]struct{ title, summary string }{
 		title:   "HR employees",
 		summary: "Four tables keyed by employee and department number, INCLUDE-projected GSIs, running totals for dashboards, and salary and title histories.",
 	},
+	"teacher-pay-scales": {
+		title:   "Teacher pay scales",
+		summary: "One table of school boards and their pay-grid cells under composite sort keys, five GSIs that compare and rank pay across boards, and import jobs that expire by TTL.",
+	},
 }
 
 // Examples lists the bundled examples, sorted by id.

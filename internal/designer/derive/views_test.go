@@ -2,6 +2,7 @@ package derive
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 
 	"dynaloom/internal/designer"
@@ -39,6 +40,33 @@ func TestDerived_tableOrderAndPatternVerdicts(t *testing.T) {
 	for i, want := range []string{"pass", "fail", "", "fail"} {
 		if got := x.PatternVerdict(d.Patterns[i]); got != want {
 			t.Errorf("pattern %q: verdict %q, want %q", d.Patterns[i].Description, got, want)
+		}
+	}
+}
+
+// Every pattern of every bundled example that records an expected result meets it: the gallery's
+// Mapping steps show green verdicts only.
+func TestDerived_examplesVerdictsPass(t *testing.T) {
+	t.Parallel()
+	for _, ex := range designer.Examples() {
+		d, err := designer.ExampleDesign(ex.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := New(d, nil)
+		passed := 0
+		for _, p := range d.Patterns {
+			stated := slices.ContainsFunc(p.Mapping.Operations, func(op designer.Operation) bool { return op.Expected != nil })
+			got := x.PatternVerdict(p)
+			switch {
+			case stated && got != "pass":
+				t.Errorf("%s pattern %d %q: verdict %q, want pass", ex.ID, p.Number, p.Description, got)
+			case stated:
+				passed++
+			}
+		}
+		if passed == 0 {
+			t.Errorf("%s: no pattern records an expected result", ex.ID)
 		}
 	}
 }

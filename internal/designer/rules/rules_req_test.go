@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"dynaloom/internal/designer"
-	"dynaloom/internal/designer/designertest"
 )
 
 func refOf[T any](v T) *T { return &v }
@@ -204,11 +203,18 @@ func TestValidate_requirementRules(t *testing.T) {
 	}
 }
 
-func TestValidate_exampleHasNoWarnings(t *testing.T) {
+// Every bundled example is valid and has no warning: the gallery shows designs that pass.
+func TestValidate_examplesHaveNoWarnings(t *testing.T) {
 	t.Parallel()
-	for _, f := range Validate(designertest.HRDesign(t)) {
-		if f.Severity != SeverityInfo {
-			t.Errorf("hr-employees: %s %s %s: %s", f.Severity, f.Code, f.Path, f.Message)
+	for _, ex := range designer.Examples() {
+		d, err := designer.ExampleDesign(ex.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range Validate(d) {
+			if f.Severity != SeverityInfo {
+				t.Errorf("%s: %s %s %s: %s", ex.ID, f.Severity, f.Code, f.Path, f.Message)
+			}
 		}
 	}
 }
