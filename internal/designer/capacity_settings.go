@@ -1,6 +1,10 @@
 package designer
 
-import "math"
+import (
+	"fmt"
+	"math"
+	"strings"
+)
 
 // CapacitySettings are what a team sets for the capacity and cost of its design: the prices of its
 // region where they differ from the defaults package capacity holds, the target utilisation a
@@ -57,4 +61,114 @@ func checkCapacity(c CapacitySettings) error {
 		return Invalid(p+"hot_key_skew", "must be a number of %d or more", MinHotKeySkew)
 	}
 	return nil
+}
+
+// CapacityField names the settings SetCapacityField sets; CapacityFields lists them in the order
+// the Capacity step shows them. A blank value clears the setting, back to its default.
+var CapacityField = struct {
+	Region, ReadRequestPrice, WriteRequestPrice, ReadUnitHourPrice, WriteUnitHourPrice, StoragePrice,
+	TargetUtilization, HotKeySkew Field[CapacitySettings]
+}{
+	Region: Field[CapacitySettings]{Key: "region", Label: "price region",
+		Get: func(c CapacitySettings) string { return c.Region },
+		set: func(_ *Design, c *CapacitySettings, name, value string) (err error) {
+			c.Region = ""
+			if strings.TrimSpace(value) != "" {
+				c.Region, err = CleanName(name, value)
+			}
+			return err
+		}},
+	ReadRequestPrice: numberField("read_request_price", "on-demand read price",
+		func(c *CapacitySettings) **float64 { return &c.ReadRequestPrice }, ParsePrice).titled("$ per million reads (RRU)"),
+	WriteRequestPrice: numberField("write_request_price", "on-demand write price",
+		func(c *CapacitySettings) **float64 { return &c.WriteRequestPrice }, ParsePrice).titled("$ per million writes (WRU)"),
+	ReadUnitHourPrice: numberField("read_unit_hour_price", "provisioned read price",
+		func(c *CapacitySettings) **float64 { return &c.ReadUnitHourPrice }, ParsePrice).titled("$ per RCU-hour"),
+	WriteUnitHourPrice: numberField("write_unit_hour_price", "provisioned write price",
+		func(c *CapacitySettings) **float64 { return &c.WriteUnitHourPrice }, ParsePrice).titled("$ per WCU-hour"),
+	StoragePrice: numberField("storage_price", "storage price",
+		func(c *CapacitySettings) **float64 { return &c.StoragePrice }, ParsePrice).titled("$ per GB-month"),
+	TargetUtilization: numberField("target_utilization", "target utilisation",
+		func(c *CapacitySettings) **float64 { return &c.TargetUtilization }, parseTargetUtilization).titled("Target utilisation %"),
+	HotKeySkew: numberField("hot_key_skew", "hot-key skew",
+		func(c *CapacitySettings) **float64 { return &c.HotKeySkew }, parseSkew),
+}
+
+var CapacityFields = fieldsOf[CapacitySettings](CapacityField)
+
+// ParsePrice reads a price in dollars, zero or more, with or without "$" ("$0.125", "0.00013");
+// blank returns nil.
+func ParsePrice(s string) (*float64, error) {
+	t := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(s), "$"))
+	if t == "" && strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
+	v, err := ParseFieldNumber(t)
+	if err != nil || v < 0 || math.IsInf(v, 0) {
+		return nil, fmt.Errorf("%q is not a price in dollars of zero or more", strings.TrimSpace(s))
+	}
+	return &v, nil
+}
+
+// parseTargetUtilization reads a percentage from 20 to 90, as DynamoDB auto scaling takes.
+func parseTargetUtilization(s string) (*float64, error) {
+	v, err := ParsePercent(s)
+	if err == nil && v != nil && (*v < MinTargetUtilization || *v > MaxTargetUtilization) {
+		err = fmt.Errorf("%q is outside %d–%d %%, the target utilisations DynamoDB auto scaling takes", strings.TrimSpace(s), MinTargetUtilization, MaxTargetUtilization)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// parseSkew reads a factor of 1 or more, with or without a trailing "×" or "x" ("2", "2.5×").
+func parseSkew(s string) (*float64, error) {
+	t := strings.TrimSpace(s)
+	if t == "" {
+		return nil, nil
+	}
+	t = strings.TrimSpace(strings.TrimRight(t, "×xX"))
+	v, err := ParseFieldNumber(t)
+	if err != nil || v < MinHotKeySkew || math.IsInf(v, 0) {
+		return nil, fmt.Errorf("%q is not a factor of 1 or more (1 spreads the load evenly over the key's values)", strings.TrimSpace(s))
+	}
+	return &v, nil
+}
+
+// SetCapacityField sets one of the design's capacity settings (CapacityFields) from what a person
+// typed; blank puts the default back.
+type SetCapacityField struct {
+	Field string `json:"field"`
+	Value string `json:"value"`
+}
+
+func (SetCapacityField) Kind() string { return "set_capacity_field" }
+
+func (c SetCapacityField) Apply(d Design) (Design, error) {
+	f, ok := FieldNamed(CapacityFields, c.Field)
+	if !ok {
+		return d, Invalid("field", "the capacity settings have no field %q; use one of %s", c.Field, capacityFieldKeys())
+	}
+	if err := f.set(&d, &d.Capacity, "capacity/"+f.Key, c.Value); err != nil {
+		return d, fieldError("capacity/"+f.Key, err)
+	}
+	return d, nil
+}
+
+func (c SetCapacityField) Summary() string {
+	f, ok := FieldNamed(CapacityFields, c.Field)
+	if !ok {
+		f.Label = strings.ReplaceAll(c.Field, "_", " ")
+	}
+	return f.summary("the %s", c.Value)
+}
+func (c SetCapacityField) Paths() []string { return []string{"capacity/" + c.Field} }
+
+func capacityFieldKeys() string {
+	keys := make([]string, len(CapacityFields))
+	for i, f := range CapacityFields {
+		keys[i] = f.Key
+	}
+	return strings.Join(keys, ", ")
 }

@@ -1,15 +1,18 @@
-package designer
+package designer_test
 
 import (
 	"errors"
 	"strings"
 	"testing"
+
+	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/designertest"
 )
 
 func TestParseJSON_capacitySettingsAndEntityCountRoundTrip(t *testing.T) {
 	in := `{"name": "Shop", "entities": [{"name": "Order", "count": 40000}],
 		"capacity": {"region": "eu-west-1", "read_request_price": 0.1425, "target_utilization": 50, "hot_key_skew": 3}}`
-	d, err := ParseJSON([]byte(in))
+	d, err := designer.ParseJSON([]byte(in))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -19,7 +22,7 @@ func TestParseJSON_capacitySettingsAndEntityCountRoundTrip(t *testing.T) {
 	if d.Capacity.Region != "eu-west-1" || *d.Capacity.ReadRequestPrice != 0.1425 || *d.Capacity.TargetUtilization != 50 || *d.Capacity.HotKeySkew != 3 {
 		t.Fatalf("capacity = %+v", d.Capacity)
 	}
-	out, err := MarshalJSON(d)
+	out, err := designer.MarshalJSON(d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,11 +37,11 @@ func TestParseJSON_capacitySettingsAndEntityCountRoundTrip(t *testing.T) {
 }
 
 func TestMarshalJSON_noCapacitySettingsOmitsTheMember(t *testing.T) {
-	d, err := New("Plain")
+	d, err := designer.New("Plain")
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := MarshalJSON(d)
+	out, err := designer.MarshalJSON(d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,8 +60,8 @@ func TestParseJSON_refusesCapacitySettingsNoFigureComesFrom(t *testing.T) {
 		{`{"capacity": {"region": "eu\nwest"}}`, "capacity/region"},
 		{`{"entities": [{"name": "Order", "count": -3}]}`, "entities/0/count"},
 	} {
-		_, err := ParseJSON([]byte(tc.body))
-		var ve *ValidationError
+		_, err := designer.ParseJSON([]byte(tc.body))
+		var ve *designer.ValidationError
 		if !errors.As(err, &ve) {
 			t.Errorf("%s: err = %v, want a validation error", tc.body, err)
 			continue
@@ -66,5 +69,77 @@ func TestParseJSON_refusesCapacitySettingsNoFigureComesFrom(t *testing.T) {
 		if !strings.Contains(err.Error(), tc.field) {
 			t.Errorf("%s: %v does not name %s", tc.body, err, tc.field)
 		}
+	}
+}
+
+func TestSetCapacityField(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, field, value string
+		want               string // the field as a form shows it after
+		wantField          string // the field a refusal names
+	}{
+		{name: "price with a dollar sign", field: "read_request_price", value: "$0.1425", want: "0.1425"},
+		{name: "unit-hour price", field: "write_unit_hour_price", value: "0.000735", want: "0.000735"},
+		{name: "free storage", field: "storage_price", value: "0", want: "0"},
+		{name: "region", field: "region", value: " eu-west-1 ", want: "eu-west-1"},
+		{name: "blank puts the default back", field: "region", value: "", want: ""},
+		{name: "target utilisation with a percent sign", field: "target_utilization", value: "55%", want: "55"},
+		{name: "skew with a times sign", field: "hot_key_skew", value: "2.5×", want: "2.5"},
+		{name: "skew of 1 spreads evenly", field: "hot_key_skew", value: "1", want: "1"},
+		{name: "negative price", field: "read_request_price", value: "-0.1", wantField: "capacity/read_request_price"},
+		{name: "price that is words", field: "storage_price", value: "cheap", wantField: "capacity/storage_price"},
+		{name: "utilisation over 90", field: "target_utilization", value: "95", wantField: "capacity/target_utilization"},
+		{name: "utilisation under 20", field: "target_utilization", value: "5 %", wantField: "capacity/target_utilization"},
+		{name: "skew under 1", field: "hot_key_skew", value: "0.5", wantField: "capacity/hot_key_skew"},
+		{name: "region with a line break", field: "region", value: "eu\nwest", wantField: "capacity/region"},
+		{name: "unknown setting", field: "currency", value: "EUR", wantField: "field"},
+	}
+	var cases []designertest.ChangeCase
+	for _, tt := range tests {
+		cases = append(cases, designertest.ChangeCase{Name: tt.name, Change: designer.SetCapacityField{Field: tt.field, Value: tt.value}, Field: tt.wantField,
+			Check: func(t *testing.T, before, after designer.Design) {
+				f, _ := designer.FieldNamed(designer.CapacityFields, tt.field)
+				if got := f.Get(after.Capacity); got != tt.want {
+					t.Errorf("%s = %q, want %q", tt.field, got, tt.want)
+				}
+				for _, other := range designer.CapacityFields {
+					if other.Key != tt.field && other.Get(after.Capacity) != other.Get(before.Capacity) {
+						t.Errorf("%s changed too", other.Key)
+					}
+				}
+			}})
+	}
+	designertest.RunChangeCases(t, designertest.HRDesign(t), cases)
+}
+
+func TestSetEntityField_count(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, entity, value string
+		want                *int64
+		wantField           string
+	}{
+		{name: "with separators", entity: "Employee", value: "300,000", want: designertest.Ptr(int64(300000))},
+		{name: "zero", entity: "Department", value: "0", want: designertest.Ptr(int64(0))},
+		{name: "blank clears it", entity: "Employee", value: ""},
+		{name: "fraction", entity: "Employee", value: "1.5", wantField: "count"},
+		{name: "negative", entity: "Employee", value: "-4", wantField: "count"},
+		{name: "unknown entity", entity: "Robot", value: "4", wantField: "entity"},
+	}
+	var cases []designertest.ChangeCase
+	for _, tt := range tests {
+		cases = append(cases, designertest.ChangeCase{Name: tt.name, Change: designer.SetEntityField{Entity: tt.entity, Field: "count", Value: tt.value}, Field: tt.wantField,
+			Check: func(t *testing.T, before, after designer.Design) {
+				e, _, _ := after.EntityByName(tt.entity)
+				if (e.Count == nil) != (tt.want == nil) || e.Count != nil && *e.Count != *tt.want {
+					t.Errorf("count = %v, want %v", e.Count, tt.want)
+				}
+			}})
+	}
+	cases = append(cases, designertest.ChangeCase{Name: "unknown field", Change: designer.SetEntityField{Entity: "Employee", Field: "colour", Value: "red"}, Field: "field"})
+	designertest.RunChangeCases(t, designertest.HRDesign(t), cases)
+	if got := (designer.SetEntityField{Entity: "Employee", Field: "count", Value: "300,000"}).Summary(); got != `Set the expected count of entity "Employee" to 300,000` {
+		t.Errorf("summary = %q", got)
 	}
 }

@@ -165,6 +165,7 @@ func TestChange_roundTrip(t *testing.T) {
 	changes := []designer.Change{
 		designer.SetName{Name: "Payroll ✓"},
 		designer.SetOverviewField{Field: "business_context", Value: "line one\nline <two> & three"},
+		designer.SetCapacityField{Field: "target_utilization", Value: "55 %"},
 		designer.ReplaceDesign{Design: designertest.HRDesign(t), Note: "Restored revision 4"},
 		designer.ReplaceDesign{Design: designer.Design{Name: "Bare"}},
 		designer.PatchDesign{Ops: []designer.PatchOp{{Op: "replace", Path: "/name", Value: json.RawMessage(`"Payroll"`)}, {Op: "remove", Path: "/access_patterns/0"}}},
@@ -173,6 +174,7 @@ func TestChange_roundTrip(t *testing.T) {
 		designer.AddEntity{Name: "Office"},
 		designer.RenameEntity{Entity: "Employee", To: "Staff member"},
 		designer.SetEntityDescription{Entity: "Department", Description: "A unit <of> the company\nsecond line"},
+		designer.SetEntityField{Entity: "Department", Field: "count", Value: "1,200"},
 		designer.DeleteEntity{Entity: "TitleRecord"},
 		designer.MoveEntity{Entity: "Department", To: 3},
 		designer.SetEntityGap{Entity: "Department", Gap: designer.GapNoRead, Accepted: true},
@@ -313,6 +315,8 @@ func TestChange_kindsAreStable(t *testing.T) {
 	want := map[string]designer.Change{
 		"set_name":                designer.SetName{},
 		"set_overview_field":      designer.SetOverviewField{},
+		"set_capacity_field":      designer.SetCapacityField{},
+		"set_entity_field":        designer.SetEntityField{},
 		"replace_design":          designer.ReplaceDesign{},
 		"patch_design":            designer.PatchDesign{},
 		"undo_change":             designer.UndoChange{},

@@ -162,6 +162,40 @@ func (c SetEntityDescription) Summary() string {
 }
 func (c SetEntityDescription) Paths() []string { return []string{entityPath(c.Entity)} }
 
+// SetEntityField sets one field of an entity (EntityFields) from what a person typed.
+type SetEntityField struct {
+	Entity string `json:"entity"`
+	Field  string `json:"field"`
+	Value  string `json:"value"`
+}
+
+func (SetEntityField) Kind() string { return "set_entity_field" }
+
+func (c SetEntityField) Apply(d Design) (Design, error) {
+	e, i, err := findEntity(d, "entity", c.Entity)
+	if err != nil {
+		return d, err
+	}
+	f, ok := FieldNamed(EntityFields, c.Field)
+	if !ok {
+		return d, Invalid("field", "entities have no field %q; use %s", c.Field, EntityField.Count.Key)
+	}
+	if err := f.apply(&d, &e, c.Value); err != nil {
+		return d, err
+	}
+	d.Entities = replaceAt(d.Entities, i, e)
+	return d, nil
+}
+
+func (c SetEntityField) Summary() string {
+	f, ok := FieldNamed(EntityFields, c.Field)
+	if !ok {
+		f.Label = strings.ReplaceAll(c.Field, "_", " ")
+	}
+	return f.summary("the %s of entity "+strconv.Quote(shorten(c.Entity)), c.Value)
+}
+func (c SetEntityField) Paths() []string { return []string{entityPath(c.Entity) + "/" + c.Field} }
+
 // DeleteEntity deletes an entity with the relationships, aggregate analyses and consolidation
 // reviews that name it, and drops it from patterns' entity lists. Tables' SK taxonomies keep their
 // lines: they describe the table, and validation points out the missing entity.

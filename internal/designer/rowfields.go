@@ -221,6 +221,14 @@ var OverviewField = struct{ Domain, KeyEntities, BusinessContext, Scale, Notes F
 
 var OverviewFields = fieldsOf[Overview](OverviewField)
 
+// EntityField names the fields SetEntityField sets: the count is a whole number ("40,000"), and
+// blank clears it.
+var EntityField = struct{ Count Field[Entity] }{
+	Count: countField("count", "expected count", func(e *Entity) **int64 { return &e.Count }).titled("How many"),
+}
+
+var EntityFields = fieldsOf[Entity](EntityField)
+
 // RelationshipField names the fields SetRelationshipField sets; an empty count clears it.
 var RelationshipField = struct{ From, To, Kind, AvgCount, MaxCount, Notes Field[Relationship] }{
 	From:     entityField("from", "from entity", func(r *Relationship) *string { return &r.From }),
