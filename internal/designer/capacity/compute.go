@@ -21,6 +21,7 @@ func Compute(d designer.Design, c *dynamo.Cache) Report {
 			r.Resources = append(r.Resources, Resource{Table: t.Name, Index: ix.Name, Kind: KindLSI})
 		}
 	}
+	fillHotKeys(d, &r)
 	return r
 }
 

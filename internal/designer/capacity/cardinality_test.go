@@ -1,0 +1,154 @@
+package capacity
+
+import (
+	"testing"
+
+	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/designertest"
+)
+
+// shopForKeys is a design whose keys take every kind of cardinality: 3,000 orders counted by the
+// team, customers derived from them through the relationship (4 orders per customer), a literal
+// key, a status with four values in the sample items, a date, a boolean, and an attribute nothing
+// says anything about.
+func shopForKeys() designer.Design {
+	order := func(id, customer, status, day string, gift bool) designer.SampleItem {
+		return designer.SampleItem{ID: id, Item: designer.Item{
+			"pk": designer.Str("ORDER#" + id), "sk": designer.Str("ORDER"), "order_id": designer.Str(id),
+			"customer_id": designer.Str(customer), "status": designer.Str(status), "order_day": designer.Str(day),
+			"is_gift": designer.Boolean(gift), "warehouse": designer.Str("W1"), "channel": designer.Str("web-" + id),
+		}}
+	}
+	return designer.Normalize(designer.Design{
+		Name: "Shop",
+		Entities: []designer.Entity{
+			{Name: "Customer", Attributes: []designer.Attribute{{Name: "customer_id", Type: designer.S}}},
+			{Name: "Order", Count: designertest.Ptr[int64](3000), Attributes: []designer.Attribute{
+				{Name: "order_id", Type: designer.S}, {Name: "customer_id", Type: designer.S}, {Name: "status", Type: designer.S},
+				{Name: "order_day", Type: designer.S}, {Name: "is_gift", Type: designer.BOOL},
+			}},
+			{Name: "OrderLine", Attributes: []designer.Attribute{{Name: "order_id", Type: designer.S}}},
+			{Name: "Settings", Attributes: []designer.Attribute{{Name: "name", Type: designer.S}}},
+			{Name: "Warehouse", Attributes: []designer.Attribute{{Name: "warehouse_id", Type: designer.S}}},
+		},
+		Relationships: []designer.Relationship{
+			{From: "Customer", To: "Order", Kind: designer.OneToMany, Avg: designertest.Ptr(4.0)},
+			{From: "Order", To: "OrderLine", Kind: designer.OneToMany, Avg: designertest.Ptr(2.5)},
+		},
+		Tables: []designer.Table{{
+			Name:         "Shop",
+			PartitionKey: designer.KeyAttribute{Name: "pk", Type: designer.S},
+			SortKey:      &designer.KeyAttribute{Name: "sk", Type: designer.S},
+			EntityTypes: []designer.EntityType{
+				{Entity: "Order", PKTemplate: "ORDER#{order_id}", SKTemplate: "ORDER"},
+				{Entity: "OrderLine", PKTemplate: "ORDER#{order_id}", SKTemplate: "LINE#{line_no}"},
+				{Entity: "Customer", PKTemplate: "CUSTOMER#{customer_id}", SKTemplate: "PROFILE"},
+				{Entity: "Settings", PKTemplate: "SETTINGS", SKTemplate: "{name}"},
+			},
+			GSIs: []designer.Index{
+				{Name: "ByStatus", PartitionKey: []designer.KeyAttribute{{Name: "status", Type: designer.S}}},
+				{Name: "ByDay", PartitionKey: []designer.KeyAttribute{{Name: "order_day", Type: designer.S}}},
+				{Name: "ByStatusDay", PartitionKey: []designer.KeyAttribute{{Name: "status", Type: designer.S}, {Name: "order_day", Type: designer.S}}},
+				{Name: "ByCustomer", PartitionKey: []designer.KeyAttribute{{Name: "customer_id", Type: designer.S}}},
+				{Name: "ByGift", PartitionKey: []designer.KeyAttribute{{Name: "is_gift", Type: designer.S}}},
+				{Name: "ByWarehouse", PartitionKey: []designer.KeyAttribute{{Name: "warehouse", Type: designer.S}}},
+				{Name: "ByChannel", PartitionKey: []designer.KeyAttribute{{Name: "channel", Type: designer.S}}},
+				{Name: "ByStatusCustomer", PartitionKey: []designer.KeyAttribute{{Name: "status", Type: designer.S}, {Name: "customer_id", Type: designer.S}}},
+			},
+			Items: []designer.SampleItem{
+				order("o1", "c1", "OPEN", "2026-11-01", false),
+				order("o2", "c1", "PAID", "2026-11-02", true),
+				order("o3", "c2", "SHIPPED", "2026-11-02", false),
+				order("o4", "c3", "DELIVERED", "2026-11-03", false),
+				order("o5", "c3", "OPEN", "2026-11-04", false),
+			},
+		}},
+	})
+}
+
+func TestKeyCardinality_saysHowManyValuesAndWhereTheFigureCameFrom(t *testing.T) {
+	t.Parallel()
+	d := shopForKeys()
+	tbl := d.Tables[0]
+	index := func(name string) Cardinality {
+		ix, local, _, ok := tbl.IndexByName(name)
+		if !ok {
+			t.Fatalf("no index %s", name)
+		}
+		return IndexKeyCardinality(d, tbl, ix, local)
+	}
+	cases := []struct {
+		name        string
+		got         Cardinality
+		want        Cardinality
+		description string
+	}{
+		{"the table: three templates, their values added", TableKeyCardinality(d, tbl),
+			Cardinality{Values: 3751, Known: true, WriteValues: 3751,
+				Source: "3,751: 3,000 orders (entity count) + 750 customers (3,000 orders ÷ 4 per customer) + 1 (literal SETTINGS)"}, ""},
+		{"a status: the sample items' values", index("ByStatus"),
+			Cardinality{Values: 4, Known: true, WriteValues: 4, Source: "4 distinct values of status in the sample items"}, ""},
+		{"a date: increasing, writes on the newest value", index("ByDay"),
+			Cardinality{Increasing: true, WriteValues: 1, Source: "order_day is a date or time: new items take its newest value"}, ""},
+		{"status and date: writes spread over the statuses", index("ByStatusDay"),
+			Cardinality{Increasing: true, WriteValues: 4,
+				Source: "4 distinct values of status in the sample items × order_day is a date or time: new items take its newest value"}, ""},
+		{"a derived count", index("ByCustomer"),
+			Cardinality{Values: 750, Known: true, WriteValues: 750, Source: "750 customers (3,000 orders ÷ 4 per customer)"}, ""},
+		{"a boolean, by its declared type", index("ByGift"),
+			Cardinality{Values: 2, Known: true, WriteValues: 2, Source: "2 (is_gift is a boolean)"}, ""},
+		{"one value in every sample item", index("ByWarehouse"),
+			Cardinality{Values: 1, Known: true, WriteValues: 1, Source: "1 (every one of the 5 sample items has the same warehouse)"}, ""},
+		{"nothing says", index("ByChannel"),
+			Cardinality{Source: "not known: nothing says how many values channel takes (an entity count would)"}, ""},
+		{"a product", index("ByStatusCustomer"),
+			Cardinality{Values: 3000, Known: true, WriteValues: 3000,
+				Source: "3,000: 4 distinct values of status in the sample items × 750 customers (3,000 orders ÷ 4 per customer)"}, ""},
+	}
+	for _, c := range cases {
+		if c.got != c.want {
+			t.Errorf("%s:\n got %+v\nwant %+v", c.name, c.got, c.want)
+		}
+	}
+}
+
+func TestKeyCardinality_childCountsMultiplyAndAnEntityWithoutCountIsNotKnown(t *testing.T) {
+	t.Parallel()
+	d := shopForKeys()
+	d.Tables[0].EntityTypes = []designer.EntityType{{Entity: "OrderLine", PKTemplate: "LINE#{order_id}#{line_no}"}}
+	got := TableKeyCardinality(d, d.Tables[0])
+	want := Cardinality{Source: "3,000 orders (entity count) × not known: nothing says how many values line_no takes (an entity count would)"}
+	if got != want {
+		t.Errorf("got %+v\nwant %+v", got, want)
+	}
+	d.Tables[0].EntityTypes = []designer.EntityType{{Entity: "Warehouse", PKTemplate: "{warehouse_id}"}}
+	got = TableKeyCardinality(d, d.Tables[0])
+	want = Cardinality{Source: "not known: warehouse_id has as many values as Warehouse has items, and Warehouse has no count"}
+	if got != want {
+		t.Errorf("got %+v\nwant %+v", got, want)
+	}
+}
+
+func TestIdentifiedEntity_readsTheIdentifiersPeopleWrite(t *testing.T) {
+	t.Parallel()
+	d := designer.Design{Entities: []designer.Entity{{Name: "Employee"}, {Name: "Department"}, {Name: "DepartmentManager"}, {Name: "Order"}, {Name: "OrderItem"}, {Name: "Video"}}}
+	for attr, want := range map[string]string{
+		"emp_no": "Employee", "dept_no": "Department", "order_id": "Order", "orderId": "Order", "OrderID": "Order",
+		"order_item_id": "OrderItem", "video": "", "status": "", "id": "", "departmentmanager_id": "DepartmentManager", "ord_no": "Order", "emp_id": "Employee", "xyz_id": "",
+	} {
+		got, _ := identifiedEntity(d, attr)
+		if got != want {
+			t.Errorf("%s identifies %q, want %q", attr, got, want)
+		}
+	}
+}
+
+func TestFigure_groupsThousandsAndRounds(t *testing.T) {
+	t.Parallel()
+	for v, want := range map[float64]string{0: "0", 999: "999", 1000: "1,000", 3751: "3,751", 1234567: "1,234,567", 2.5: "2.5", -4000: "-4,000",
+		1234.5678: "1,234.57", 0.19999999999999998: "0.2", 1.0 / 300: "0.00333", 500.4: "500.4", 0.05: "0.05"} {
+		if got := Figure(v); got != want {
+			t.Errorf("Figure(%v) = %q, want %q", v, got, want)
+		}
+	}
+}

@@ -1,0 +1,264 @@
+package capacity
+
+import (
+	"strings"
+
+	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/dynamo"
+)
+
+// A partition-key value lives on one partition, which serves at most 3,000 read units and 1,000
+// write units a second (PartitionReadLimit, PartitionWriteLimit). The load on the hottest value of a
+// key is each operation's units per second on that key over the number of values it spreads over,
+// times the skew the team sets (how many times its even share the busiest value takes), never more
+// than the operation's whole load. Reads spread over the key's distinct values; writes to a key
+// that grows with time (a date) all land on its newest value. An LSI's entries live in their
+// table's partition, so its reads and its entries' writes load the table's key.
+
+// KeyLoad is the load at peak on the hottest value of one table's or GSI's partition key, with the
+// share of every operation that puts load on it.
+type KeyLoad struct {
+	Table string
+	Index string // a GSI's name; "" for the table, whose LSIs' load it carries
+	// Attribute names the key (a multi-attribute GSI key's names joined by " + ").
+	Attribute string
+	// Cardinality is the key's, over every entity type the table holds.
+	Cardinality Cardinality
+	Skew        float64
+	// RCU and WCU are the units per second the hottest value takes at peak.
+	RCU, WCU float64
+	Shares   []KeyShare
+}
+
+// Path is where the key is in the design, for a finding: tables/T/partition_key or
+// tables/T/indexes/I/partition_key.
+func (k KeyLoad) Path() string {
+	if k.Index == "" {
+		return "tables/" + k.Table + "/partition_key"
+	}
+	return "tables/" + k.Table + "/indexes/" + k.Index + "/partition_key"
+}
+
+// Name is the key's table or index for a sentence: "Orders" or "Orders's index ByStatus".
+func (k KeyLoad) Name() string {
+	if k.Index == "" {
+		return k.Table
+	}
+	return "index " + k.Index + " of " + k.Table
+}
+
+// Share is RCU/3,000 + WCU/1,000: a partition serves reads and writes from one budget, so a value is
+// over its partition's limits when this passes 1.
+func (k KeyLoad) Share() float64 {
+	return k.RCU/PartitionReadLimit + k.WCU/PartitionWriteLimit
+}
+
+// KeyShare is the load one operation of one pattern puts on a key at peak.
+type KeyShare struct {
+	Pattern     string // id
+	Number      int
+	Position    int // the operation's place in the pattern's mapping
+	Write       bool
+	PeakRPS     float64
+	UnitsPerReq float64 // read or write units per request on this key
+	// Units is PeakRPS × UnitsPerReq, the operation's load on the key as a whole.
+	Units float64
+	// Values is how many values of the key the operation spreads over (Cardinality.Values for a
+	// read, WriteValues for a write, of the entity types it reaches); 0 when not known, and then
+	// OnHottest is 0 too.
+	Values     float64
+	ValuesFrom string
+	Increasing bool
+	// OnHottest is Units × min(1, Skew / Values), its load on the hottest value.
+	OnHottest float64
+	// KeyChange says the write changes the index key of the entries it writes (a delete and a put).
+	KeyChange bool
+}
+
+// HotKeys is the load on the hottest value of every table's and GSI's partition key, in the
+// order of r.Resources, from the loads r holds for d.
+func HotKeys(d designer.Design, r Report) []KeyLoad {
+	c := newCardinalities(d)
+	skew := r.Settings.HotKeySkew
+	if skew < 1 {
+		skew = 1
+	}
+	var loads []KeyLoad
+	at := map[[2]string]int{}
+	for _, res := range r.Resources {
+		if res.Kind == KindLSI {
+			continue
+		}
+		t, _, ok := d.TableByName(res.Table)
+		if !ok {
+			continue
+		}
+		k := KeyLoad{Table: res.Table, Index: res.Index, Skew: skew}
+		if res.Index == "" {
+			k.Attribute, k.Cardinality = t.PartitionKey.Name, c.table(t, t.EntityTypes)
+		} else if ix, local, _, ok := t.IndexByName(res.Index); ok && !local {
+			names := make([]string, len(ix.PartitionKey))
+			for i, a := range ix.PartitionKey {
+				names[i] = a.Name
+			}
+			k.Attribute, k.Cardinality = strings.Join(names, " + "), c.index(t, ix)
+		} else {
+			continue
+		}
+		at[[2]string{res.Table, res.Index}] = len(loads)
+		loads = append(loads, k)
+	}
+	add := func(table, index string, s KeyShare, card Cardinality) {
+		i, ok := at[[2]string{table, index}]
+		if !ok || s.Units <= 0 {
+			return
+		}
+		k := &loads[i]
+		s.Values, s.Increasing = card.Values, card.Increasing
+		if s.Write {
+			s.Values = card.WriteValues
+		}
+		s.ValuesFrom = card.Source
+		switch {
+		case s.Values >= k.Skew:
+			s.OnHottest = s.Units * k.Skew / s.Values
+		case s.Values > 0:
+			s.OnHottest = s.Units
+		}
+		if s.Write {
+			k.WCU += s.OnHottest
+		} else {
+			k.RCU += s.OnHottest
+		}
+		k.Shares = append(k.Shares, s)
+	}
+	for _, pl := range r.Patterns {
+		p, _, ok := d.PatternByID(pl.ID)
+		if !ok {
+			continue
+		}
+		for _, ol := range pl.Operations {
+			t, _, ok := d.TableByName(ol.Table)
+			if !ok || ol.Position >= len(p.Mapping.Operations) {
+				continue
+			}
+			op := p.Mapping.Operations[ol.Position]
+			share := KeyShare{Pattern: pl.ID, Number: pl.Number, Position: ol.Position, PeakRPS: pl.PeakRPS}
+			if ol.ReadUnits > 0 {
+				s := share
+				s.UnitsPerReq, s.Units = ol.ReadUnits, pl.PeakRPS*ol.ReadUnits
+				ix, local, _, isIndex := t.IndexByName(ol.Index)
+				switch {
+				case !isIndex || local:
+					add(t.Name, "", s, c.operation(t, p, op))
+				default:
+					add(t.Name, ix.Name, s, c.index(t, ix))
+				}
+			}
+			if ol.WriteUnits > 0 {
+				s := share
+				s.Write, s.UnitsPerReq, s.Units = true, ol.WriteUnits, pl.PeakRPS*ol.WriteUnits
+				add(t.Name, "", s, c.operation(t, p, op))
+			}
+			for _, iw := range ol.IndexWrites {
+				s := share
+				s.Write, s.UnitsPerReq, s.Units, s.KeyChange = true, iw.Units, pl.PeakRPS*iw.Units, iw.KeyChange
+				ix, local, _, ok := t.IndexByName(iw.Index)
+				switch {
+				case !ok:
+				case local:
+					add(t.Name, "", s, c.operation(t, p, op))
+				default:
+					add(t.Name, ix.Name, s, c.index(t, ix))
+				}
+			}
+		}
+	}
+	return loads
+}
+
+// fillHotKeys sets the HotKey of every resource of r from HotKeys: an LSI's is its table's.
+func fillHotKeys(d designer.Design, r *Report) {
+	byKey := map[[2]string]*HotKey{}
+	for _, k := range HotKeys(d, *r) {
+		byKey[[2]string{k.Table, k.Index}] = &HotKey{
+			Attribute: k.Attribute, Distinct: k.Cardinality.Values, DistinctFrom: k.Cardinality.Source,
+			Skew: k.Skew, RCU: k.RCU, WCU: k.WCU, ReadLimit: PartitionReadLimit, WriteLimit: PartitionWriteLimit,
+		}
+	}
+	for i := range r.Resources {
+		res := &r.Resources[i]
+		index := res.Index
+		if res.Kind == KindLSI {
+			index = ""
+		}
+		res.HotKey = byKey[[2]string{res.Table, index}]
+	}
+}
+
+// operation is the cardinality of the partition-key values one operation of pattern p reaches in
+// table t (or its LSIs): those of the entity types its key value matches (SETTINGS reaches the one
+// value of a literal template), else of the entity types the pattern names, else of every entity
+// type of the table.
+func (c *cardinalities) operation(t designer.Table, p designer.Pattern, op designer.Operation) Cardinality {
+	if len(t.EntityTypes) == 0 {
+		return c.table(t, nil)
+	}
+	if types := typesOfKeyValue(t, op); len(types) > 0 {
+		return c.table(t, types)
+	}
+	var named []designer.EntityType
+	for _, et := range t.EntityTypes {
+		for _, e := range p.Entities {
+			if et.Entity == e {
+				named = append(named, et)
+				break
+			}
+		}
+	}
+	if len(named) > 0 {
+		return c.table(t, named)
+	}
+	return c.table(t, t.EntityTypes)
+}
+
+// typesOfKeyValue are the entity types of t whose partition-key template builds the value the
+// operation gives its table's partition key with =, the most specific first: templates with the
+// most literal text win, so SETTINGS is not read as a value of {user_id}.
+func typesOfKeyValue(t designer.Table, op designer.Operation) []designer.EntityType {
+	probe := op
+	if _, local, _, ok := t.IndexByName(op.Index); !ok || !local {
+		probe.Index = ""
+	}
+	if probe.Index == "" {
+		probe.Op = "GetItem"
+	} else {
+		probe.Op = "Query"
+	}
+	key, ok := dynamo.ReadPartition(t, probe)
+	if !ok {
+		return nil
+	}
+	v, ok := key[t.PartitionKey.Name]
+	if !ok || v.Type != designer.S && v.Type != designer.N {
+		return nil
+	}
+	var out []designer.EntityType
+	best := -1
+	for _, et := range t.EntityTypes {
+		if et.PKTemplate == "" || !designer.MatchTemplate(et.PKTemplate, v.S) {
+			continue
+		}
+		lit := len(et.PKTemplate)
+		for _, a := range designer.TemplateAttributes(et.PKTemplate) {
+			lit -= len(a) + 2
+		}
+		switch {
+		case lit > best:
+			out, best = []designer.EntityType{et}, lit
+		case lit == best:
+			out = append(out, et)
+		}
+	}
+	return out
+}
