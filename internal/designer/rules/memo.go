@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/capacity"
 	"dynaloom/internal/designer/dynamo"
 )
 
@@ -30,6 +31,16 @@ type Memo struct {
 	rules    [][]Finding             // by catalogue row, what the checks that read no item found
 	tables   map[string]*tableMemo   // by table name: the first table of that name
 	patterns map[string]*patternMemo // by pattern id: the first pattern with that id
+	capacity *capacity.Report        // the capacity report the CAP rules read
+}
+
+// Capacity is the capacity report of the design validated, as the CAP rules read it, so that what
+// shows it need not work it out again.
+func (m *Memo) Capacity() capacity.Report {
+	if m.capacity == nil {
+		return capacity.Compute(m.d, nil)
+	}
+	return *m.capacity
 }
 
 // The parts of a table's findings a Memo keeps.

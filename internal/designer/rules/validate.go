@@ -90,11 +90,16 @@ var catalogue = []struct {
 	{"MAP010", SeverityWarning, map010Unbounded},
 	{"MAP012", SeverityError, map012Names},
 	{"MAP013", SeverityWarning, onDesign(map013NoTable)},
+	{"CAP001", SeverityError, capRules},
+	{"CAP002", SeverityWarning, nil}, // capRules
+	{"CAP003", SeverityWarning, nil}, // capRules
+	{"CAP004", SeverityInfo, nil},    // capRules
+	{"CAP005", SeverityWarning, nil}, // capRules
 }
 
 // readsItems are the rows whose checks read sample items: the others find the same in a design
 // whose only changes are to items (memo.go).
-var readsItems = map[string]bool{"MOD006": true, "MOD013": true, "MOD017": true, "MAP009": true, "MAP012": true}
+var readsItems = map[string]bool{"MOD006": true, "MOD013": true, "MOD017": true, "MAP009": true, "MAP012": true, "CAP001": true}
 
 // keptInParts are the rows whose checks keep their findings per table or per pattern (memo.go);
 // MAP012's findings depend on the items only through the attribute names they use.

@@ -1,0 +1,296 @@
+package rules
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/capacity"
+)
+
+// The capacity rules (CAP) of RULES.md: whether the load the patterns put on each partition-key
+// value fits in one partition, whether the keys spread it, and what index keys and item
+// collections cost. They read the design's capacity report (package capacity) and the load on the
+// hottest value of each table's and GSI's partition key (capacity.HotKeys); every finding carries
+// the figures that caused it, so that the room can check it on paper.
+
+// Thresholds of the capacity rules.
+const (
+	// minDistinctValues is the seed's "Aim for 100+ distinct values" (CAP002).
+	minDistinctValues = 100
+	// heavyWrites is the load on a key's newest value, in write units per second, from which the
+	// writes of a pattern to an increasing key make it write-heavy (CAP004): a tenth of what one
+	// partition takes.
+	heavyWrites = capacity.PartitionWriteLimit / 10
+	// shardTarget is what each shard of a sharded key should take at most: half a partition's writes.
+	shardTarget = capacity.PartitionWriteLimit / 2
+	// maxCollectionBytes is the 10 GB an item collection of a table with an LSI may hold (CAP005).
+	maxCollectionBytes = 10 << 30
+	// maxSharesNamed is how many patterns' shares a message names before counting the rest.
+	maxSharesNamed = 4
+)
+
+// capRules appends CAP001–CAP005 as found in the design's capacity report.
+func capRules(v *validation, out []Finding) []Finding {
+	return capFindings(v.d, v.capacity(), out)
+}
+
+// capFindings are the CAP findings of d, whose capacity report is r.
+func capFindings(d designer.Design, r capacity.Report, out []Finding) []Finding {
+	loads := capacity.HotKeys(d, r)
+	for _, k := range loads {
+		out = cap001HotValue(k, out)
+	}
+	for _, k := range loads {
+		out = cap002FewValues(k, out)
+	}
+	out = cap003IndexKeyChange(d, r, out)
+	for _, k := range loads {
+		out = cap004Increasing(d, k, out)
+	}
+	return cap005Collection(d, r, loads, out)
+}
+
+// cap001HotValue: the load on the hottest value of the key is over one partition's. A partition
+// serves 3,000 read units and 1,000 write units a second from one budget, so reads and writes are
+// added as shares of their limits.
+func cap001HotValue(k capacity.KeyLoad, out []Finding) []Finding {
+	if k.Share() <= 1 {
+		return out
+	}
+	var sb strings.Builder
+	sb.WriteString(keyLabel(k) + ": the hottest of its values takes " + capacity.Figure(k.RCU) + " RCU/s and " +
+		capacity.Figure(k.WCU) + " WCU/s at peak, " + percent(k.Share()) + " of what one partition serves (" +
+		capacity.Figure(k.RCU) + " / 3,000 RCU + " + capacity.Figure(k.WCU) + " / 1,000 WCU). ")
+	sb.WriteString(sharesText(k, func(s capacity.KeyShare) bool { return s.OnHottest > 0 }))
+	sb.WriteString(" Spread the load over more key values (a key of higher cardinality, or a shard suffix written and read in parallel), or cache the hottest reads.")
+	return append(out, finding("CAP001", k.Path(), sb.String()))
+}
+
+// cap002FewValues: a key with fewer than 100 distinct values carries a pattern.
+func cap002FewValues(k capacity.KeyLoad, out []Finding) []Finding {
+	// A key that grows with time has many values; the writes on its newest are CAP004's.
+	few := func(s capacity.KeyShare) bool {
+		return s.Values > 0 && s.Values < minDistinctValues && s.Units > 0 && !s.Increasing
+	}
+	i := slices.IndexFunc(k.Shares, few)
+	if i < 0 {
+		return out
+	}
+	s := k.Shares[i]
+	var sb strings.Builder
+	sb.WriteString(keyLabel(k) + ": ")
+	if s.Values == k.Cardinality.Values {
+		sb.WriteString("it has " + valuesText(s.Values) + " (" + s.ValuesFrom + ")")
+	} else {
+		sb.WriteString("pattern " + strconv.Itoa(s.Number) + " reaches " + valuesText(s.Values) + " of it (" + s.ValuesFrom + ")")
+	}
+	sb.WriteString(", fewer than the 100 or more the method aims for, so few partitions take all of its load. ")
+	sb.WriteString(sharesText(k, few))
+	sb.WriteString(" Its hottest value takes " + capacity.Figure(k.RCU) + " RCU/s and " + capacity.Figure(k.WCU) +
+		" WCU/s at peak. Choose a key of higher cardinality, or add a shard suffix.")
+	return append(out, finding("CAP002", k.Path(), sb.String()))
+}
+
+// cap003IndexKeyChange: a write changes the key of an index entry, which DynamoDB carries out as a
+// delete of the old entry and a put of the new one.
+func cap003IndexKeyChange(d designer.Design, r capacity.Report, out []Finding) []Finding {
+	for _, pl := range r.Patterns {
+		p, _, ok := d.PatternByID(pl.ID)
+		if !ok {
+			continue
+		}
+		for _, ol := range pl.Operations {
+			t, _, tok := d.TableByName(ol.Table)
+			for _, iw := range ol.IndexWrites {
+				if !iw.KeyChange || !tok || ol.Position >= len(p.Mapping.Operations) {
+					continue
+				}
+				ix, local, _, ok := t.IndexByName(iw.Index)
+				if !ok {
+					continue
+				}
+				kind := "GSI"
+				if local {
+					kind = "LSI"
+				}
+				changed := changedKeyAttributes(p.Mapping.Operations[ol.Position], t, ix, local)
+				perWrite := iw.Units
+				if iw.Writes > 0 {
+					perWrite = iw.Units / iw.Writes
+				}
+				msg := "Pattern " + strconv.Itoa(p.Number) + " changes " + changed + ", the key of " + kind + " " + ix.Name + " on " + t.Name +
+					": each write deletes the old index entry and puts a new one, " + capacity.Figure(iw.Writes) + " index writes of " +
+					capacity.Figure(perWrite) + " WCU, " + capacity.Figure(iw.Units) + " WCU per request; at its peak of " +
+					capacity.Figure(pl.PeakRPS) + " RPS that is " + capacity.Figure(iw.Units*pl.PeakRPS) +
+					" WCU/s on the index. Keep attributes that change out of index keys, or accept the cost and check it stays under 1,000 WCU per key value (seed 001, \"Consider the Write Amplification\")."
+				out = append(out, finding("CAP003", patternFieldPath(p, "mapping/operations/"+strconv.Itoa(ol.Position)), msg))
+			}
+		}
+	}
+	return out
+}
+
+// changedKeyAttributes names the index key attributes an operation's update sets or removes, or,
+// for a write that replaces the whole item, all of them.
+func changedKeyAttributes(op designer.Operation, t designer.Table, ix designer.Index, local bool) string {
+	keys := ix.PartitionKey
+	if local {
+		keys = nil
+	}
+	keys = append(slices.Clone(keys), ix.SortKey...)
+	named := map[string]bool{}
+	for _, w := range strings.FieldsFunc(op.Update, func(r rune) bool {
+		return !(r == '_' || r == '#' || r == '-' || r == '.' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9')
+	}) {
+		if n, ok := op.Names[w]; ok {
+			w = n
+		}
+		named[w] = true
+	}
+	var names []string
+	for _, k := range keys {
+		if named[k.Name] {
+			names = append(names, k.Name)
+		}
+	}
+	if len(names) == 0 {
+		for _, k := range keys {
+			names = append(names, k.Name)
+		}
+	}
+	return strings.Join(names, " and ")
+}
+
+// cap004Increasing: a write-heavy pattern writes a key that grows with time, whose newest value
+// takes all its writes.
+func cap004Increasing(d designer.Design, k capacity.KeyLoad, out []Finding) []Finding {
+	heavy := func(s capacity.KeyShare) bool {
+		p, _, ok := d.PatternByID(s.Pattern)
+		return s.Write && s.Increasing && s.OnHottest >= heavyWrites && ok && p.Type != designer.Read
+	}
+	if !slices.ContainsFunc(k.Shares, heavy) {
+		return out
+	}
+	var wcu float64
+	for _, s := range k.Shares {
+		if heavy(s) {
+			wcu += s.OnHottest
+		}
+	}
+	shards := max(2, int(math.Ceil(wcu/shardTarget)))
+	msg := keyLabel(k) + ": it grows with time (" + k.Cardinality.Source + "), so new items all take its newest value. " +
+		sharesText(k, heavy) + " Shard it as seed 001 shows (\"Sharding Monotonically Increasing Keys\"): add a suffix " +
+		strings.ReplaceAll(k.Attribute, " + ", "#") + "#shard with shard = hash(item id) % " + strconv.Itoa(shards) +
+		", so that each value takes at most " + capacity.Figure(wcu/float64(shards)) + " WCU/s, and read the shards in parallel."
+	return append(out, finding("CAP004", k.Path(), msg))
+}
+
+// cap005Collection: a table with an LSI keeps each partition-key value's items and LSI entries in
+// one item collection, which may not pass 10 GB. Its largest collection is estimated as the table's
+// and its LSIs' storage over the key's distinct values, times the skew.
+func cap005Collection(d designer.Design, r capacity.Report, loads []capacity.KeyLoad, out []Finding) []Finding {
+	for _, t := range d.Tables {
+		if len(t.LSIs) == 0 {
+			continue
+		}
+		var bytes float64
+		var lsis []string
+		for _, res := range r.Resources {
+			if res.Table == t.Name && (res.Kind == capacity.KindTable || res.Kind == capacity.KindLSI) {
+				bytes += res.Storage.Bytes
+			}
+		}
+		for _, ix := range t.LSIs {
+			lsis = append(lsis, ix.Name)
+		}
+		i := slices.IndexFunc(loads, func(k capacity.KeyLoad) bool { return k.Table == t.Name && k.Index == "" })
+		if i < 0 || !loads[i].Cardinality.Known || loads[i].Cardinality.Values <= 0 {
+			continue
+		}
+		k := loads[i]
+		per := bytes / k.Cardinality.Values * min(k.Skew, k.Cardinality.Values)
+		if per <= maxCollectionBytes {
+			continue
+		}
+		msg := t.Name + " has an LSI (" + strings.Join(lsis, ", ") + "), so the items and LSI entries of one " + k.Attribute +
+			" value must fit in 10 GB. It stores " + gbText(bytes) + " over " + valuesText(k.Cardinality.Values) + " (" +
+			k.Cardinality.Source + "); with the skew of " + capacity.Figure(k.Skew) + " its largest collection holds about " +
+			gbText(per) + ", and writes to it would fail. Give the key more values, or use a GSI, which has no such limit."
+		out = append(out, finding("CAP005", tablePath(t)+"/partition_key", msg))
+	}
+	return out
+}
+
+// keyLabel names a key for a message: "Table Orders's partition key customer_id".
+func keyLabel(k capacity.KeyLoad) string {
+	if k.Index == "" {
+		return "The partition key " + k.Attribute + " of table " + k.Table
+	}
+	return "The partition key " + k.Attribute + " of GSI " + k.Index + " on " + k.Table
+}
+
+// sharesText says which patterns put the load on a key, the largest first: "Pattern 3 reads 200
+// RPS × 2.5 RRU = 500 RCU/s, × 2 (skew) ÷ 4 values = 250 on the hottest value."
+func sharesText(k capacity.KeyLoad, keep func(capacity.KeyShare) bool) string {
+	var shares []capacity.KeyShare
+	for _, s := range k.Shares {
+		if keep(s) {
+			shares = append(shares, s)
+		}
+	}
+	slices.SortStableFunc(shares, func(a, b capacity.KeyShare) int { return cmp.Compare(b.OnHottest, a.OnHottest) })
+	var parts []string
+	for i, s := range shares {
+		if i == maxSharesNamed {
+			parts = append(parts, "and "+strconv.Itoa(len(shares)-i)+" more")
+			break
+		}
+		verb, unit, per := "reads", "RCU", "RRU"
+		if s.Write {
+			verb, unit, per = "writes", "WCU", "WRU"
+		}
+		text := "pattern " + strconv.Itoa(s.Number) + " " + verb + " " + capacity.Figure(s.PeakRPS) + " RPS × " +
+			capacity.Figure(s.UnitsPerReq) + " " + per + " = " + capacity.Figure(s.Units) + " " + unit + "/s"
+		switch {
+		case s.Values <= 0:
+		case s.Values > k.Skew:
+			text += ", × " + capacity.Figure(k.Skew) + " (skew) ÷ " + valuesText(s.Values) + " = " + capacity.Figure(s.OnHottest) + " on the hottest value"
+		default:
+			text += ", all of it on one value"
+		}
+		parts = append(parts, text)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	text := strings.Join(parts, "; ") + "."
+	return strings.ToUpper(text[:1]) + text[1:]
+}
+
+// valuesText is "1 value" or "4 values".
+func valuesText(n float64) string {
+	if n == 1 {
+		return "1 value"
+	}
+	return capacity.Figure(n) + " values"
+}
+
+// percent is a share as a percentage: 1.3 is "130 %".
+func percent(share float64) string { return capacity.Figure(math.Round(share*100)) + " %" }
+
+// gbText is a size in GB (2^30 bytes).
+func gbText(bytes float64) string { return capacity.Figure(bytes/(1<<30)) + " GB" }
+
+// capacity is the design's capacity report, worked out once per validation through its Cache,
+// and kept in the Memo for whoever shows it (Memo.Capacity).
+func (v *validation) capacity() capacity.Report {
+	if v.next.capacity == nil {
+		r := capacity.Compute(v.d, v.cache)
+		v.next.capacity = &r
+	}
+	return *v.next.capacity
+}
