@@ -353,6 +353,10 @@ func readPage(tg target, req readRequest, conds map[string]keyCond) readResult {
 	// The entries are read in key order, a chunk at a time; reading stops at Limit or 1 MB.
 	const chunk = 512
 	pageBytes, readBytes := 0, 0
+	factor := consistencyFactor(req.consistent && !(tg.isIndex && !tg.local))
+	// An LSI read that fetches items from the table is charged the index entries read, summed,
+	// and each fetched item whole, rounded by itself (§2.2, "Query/Scan on LSI").
+	fetchUnits := 0.0
 	var last designer.Item
 	var pending []*entryOrder
 	full := func() bool { return req.limit > 0 && res.scanned >= req.limit || pageBytes >= oneMB }
@@ -377,7 +381,12 @@ func readPage(tg target, req readRequest, conds map[string]keyCond) readResult {
 			}
 			res.scanned++
 			pageBytes += int(e.page)
-			readBytes += int(e.size)
+			if tg.fetched != nil {
+				readBytes += entrySize(e.item, tg.fetched)
+				fetchUnits += readUnits(int(e.size), factor)
+			} else {
+				readBytes += int(e.size)
+			}
 			last = e.item
 			if !e.pass {
 				continue
@@ -398,13 +407,24 @@ func readPage(tg target, req readRequest, conds map[string]keyCond) readResult {
 			}
 		}
 	}
-	factor := consistencyFactor(req.consistent && !(tg.isIndex && !tg.local))
 	if tg.isIndex {
 		res.indexUnits = readUnits(readBytes, factor)
+		res.tableUnits = fetchUnits
 	} else {
 		res.tableUnits = readUnits(readBytes, factor)
 	}
 	return res
+}
+
+// entrySize is the size of the index entry of item it that holds the attributes named.
+func entrySize(it designer.Item, holds map[string]bool) int {
+	n := 0
+	for name, v := range it {
+		if holds[name] {
+			n += len(name) + designer.ValueSize(v)
+		}
+	}
+	return n
 }
 
 // packKeyTexts copies the key parts' texts into one block: sorting compares them again and again,

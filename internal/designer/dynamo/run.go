@@ -26,6 +26,8 @@ import (
 //   - Consumed capacity follows §2.2: Query and Scan sum the sizes of the items (or index entries)
 //     read and round once up to 4 KB, at least one unit; GetItem and BatchGetItem round per item
 //     and charge a missing item one unit; eventually consistent reads and every GSI read cost half.
+//     An LSI read with Select ALL_ATTRIBUTES where the LSI projects fewer attributes is charged its
+//     entries, summed, and each item it fetches from the table, whole and rounded by itself.
 
 // OperationResult is what one mapped operation returns against the sample items. For a write
 // (write.go) Items holds the items as written, none for a delete, CapacityUnits the base
@@ -296,6 +298,10 @@ type target struct {
 	// startKeyNames are the attributes of a LastEvaluatedKey: the table's keys, then the
 	// index's keys that are not table keys.
 	startKeyNames []designer.KeyAttribute
+	// fetched names the attributes an LSI's entries hold when the read asks for every attribute
+	// (Select ALL_ATTRIBUTES) and the LSI projects fewer: each item read is then fetched whole
+	// from the table. nil otherwise.
+	fetched map[string]bool
 }
 
 func KeyAttr(t designer.Table, k designer.KeyAttribute) designer.KeyAttribute {
@@ -337,6 +343,15 @@ func resolveReadTarget(d designer.Design, req readRequest) (target, error) {
 			return target{}, validationErr("One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not supported for global secondary index %s because its projection type is not ALL", ix.Name)
 		}
 		// An LSI read that asks for every attribute fetches each item whole from the table.
+		tg.fetched = map[string]bool{}
+		for _, k := range slices.Concat(tg.tableKeys, ix.SortKey) {
+			tg.fetched[k.Name] = true
+		}
+		if ix.Projection.Type == designer.Include {
+			for _, a := range ix.Projection.Attributes {
+				tg.fetched[a] = true
+			}
+		}
 		ix.Projection = designer.Projection{Type: designer.All}
 	}
 	tg.index, tg.isIndex, tg.local = ix, true, local
