@@ -26,6 +26,10 @@ type Example struct {
 
 // exampleText holds the title and one-line summary shown in the gallery, by example id.
 var exampleText = map[string]struct{ title, summary string }{
+	"hiking-community": {
+		title:   "Hiking community",
+		summary: "A social app on eight tables: profiles with their reports and reports with their remarks as item collections, an inverted follower index, a sparse index of unseen alerts, and moments deleted by TTL.",
+	},
 	"hr-employees": {
 		title:   "HR employees",
 		summary: "Four tables keyed by employee and department number, INCLUDE-projected GSIs, running totals for dashboards, and salary and title histories.",

@@ -1,6 +1,6 @@
 // Package designertest holds the fixtures and checks that the tests of the packages beneath
-// internal/designer share: the HR example, the Orders and mid-size designs the exports are tested
-// on, Large designs of any number of tables, items, GSIs and patterns for benchmarks and load tests,
+// internal/designer share: the HR example and every bundled example, the Orders and mid-size
+// designs the exports are tested on, Large designs of any number of tables, items, GSIs and patterns for benchmarks and load tests,
 // golden files with the one -update flag, marshalling, the validation-error check, and the runner of
 // change cases (RunChangeCases). Package designer's tests use it from the external test package
 // designer_test; the few that check unexported names stay inside the package.
@@ -24,6 +24,22 @@ func HRDesign(tb testing.TB) designer.Design {
 		tb.Fatalf("ExampleDesign(hr-employees): %v", err)
 	}
 	return d
+}
+
+// Examples returns every bundled example by id, failing the test if one does not load. Tests that
+// hold the examples to the gallery's promise (complete, valid, round trips exact) range over it, so
+// a new example file is checked by all of them without a line of test code.
+func Examples(tb testing.TB) map[string]designer.Design {
+	tb.Helper()
+	out := map[string]designer.Design{}
+	for _, ex := range designer.Examples() {
+		d, err := designer.ExampleDesign(ex.ID)
+		if err != nil {
+			tb.Fatalf("ExampleDesign(%s): %v", ex.ID, err)
+		}
+		out[ex.ID] = d
+	}
+	return out
 }
 
 // MustMarshal returns d's design-json, failing the test if it does not marshal.

@@ -202,19 +202,3 @@ func TestValidate_requirementRules(t *testing.T) {
 		})
 	}
 }
-
-// Every bundled example is valid and has no warning: the gallery shows designs that pass.
-func TestValidate_examplesHaveNoWarnings(t *testing.T) {
-	t.Parallel()
-	for _, ex := range designer.Examples() {
-		d, err := designer.ExampleDesign(ex.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, f := range Validate(d) {
-			if f.Severity != SeverityInfo {
-				t.Errorf("%s: %s %s %s: %s", ex.ID, f.Severity, f.Code, f.Path, f.Message)
-			}
-		}
-	}
-}

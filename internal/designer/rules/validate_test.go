@@ -131,3 +131,39 @@ func TestCatalogue_everyCodeOnceAndEveryFindingWithItsSeverity(t *testing.T) {
 		}
 	}
 }
+
+// exampleWarnings lists, per bundled example, the warnings its design keeps on purpose because the
+// seed's design has the same trade-off, each with words of the example's trade-offs prose that say
+// why. Any other warning, and any error, is a mistake in the example: the gallery shows designs
+// that pass.
+var exampleWarnings = map[string][]struct{ finding, why string }{
+	"hiking-community": {{"MAP004 access_patterns/24/mapping/operations/0", "Trending reports (pattern 24) are picked by a Scan"}},
+}
+
+func TestValidate_examplesHaveNoErrorAndOnlyTheWarningsTheirProseExplains(t *testing.T) {
+	t.Parallel()
+	for id, d := range designertest.Examples(t) {
+		t.Run(id, func(t *testing.T) {
+			t.Parallel()
+			var warnings []string
+			for _, f := range Validate(d) {
+				switch f.Severity {
+				case SeverityError:
+					t.Errorf("%s %s: %s", f.Code, f.Path, f.Message)
+				case SeverityWarning:
+					warnings = append(warnings, f.Code+" "+f.Path)
+				}
+			}
+			var kept []string
+			for _, w := range exampleWarnings[id] {
+				kept = append(kept, w.finding)
+				if !strings.Contains(d.Prose.TradeOffs, w.why) {
+					t.Errorf("%s is kept, but the trade-offs do not say %q", w.finding, w.why)
+				}
+			}
+			if !slices.Equal(warnings, kept) {
+				t.Errorf("warnings %q, want those the prose explains: %q", warnings, kept)
+			}
+		})
+	}
+}

@@ -342,11 +342,10 @@ func dataModelCarried(tb testing.TB, d designer.Design) string {
 
 func TestExport_roundTripKeepsTablesItemsAndMappings(t *testing.T) {
 	t.Parallel()
-	for name, d := range map[string]designer.Design{
-		"hr":     designertest.HRDesign(t),
-		"sparse": sparseIndexesDesign(),
-		"empty":  designer.Normalize(designer.Design{Name: "Empty"}),
-	} {
+	designs := designertest.Examples(t)
+	designs["sparse"] = sparseIndexesDesign()
+	designs["empty"] = designer.Normalize(designer.Design{Name: "Empty"})
+	for name, d := range designs {
 		t.Run(name, func(t *testing.T) {
 			back := assertDataModelFixedPoint(t, d)
 			if want, got := dataModelCarried(t, d), dataModelCarried(t, back); want != got {

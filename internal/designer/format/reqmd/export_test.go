@@ -138,11 +138,10 @@ func requirementJSON(tb testing.TB, d designer.Design) []byte {
 
 func TestExport_roundTripIsByteIdentical(t *testing.T) {
 	t.Parallel()
-	for name, d := range map[string]designer.Design{
-		"rich":  richRequirementsDesign(),
-		"hr":    designertest.HRDesign(t),
-		"empty": designer.Normalize(designer.Design{Name: "Empty"}),
-	} {
+	designs := designertest.Examples(t)
+	designs["rich"] = richRequirementsDesign()
+	designs["empty"] = designer.Normalize(designer.Design{Name: "Empty"})
+	for name, d := range designs {
 		t.Run(name, func(t *testing.T) {
 			first := Export(d)
 			back, _, err := Import(first)
