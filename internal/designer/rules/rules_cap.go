@@ -21,6 +21,9 @@ import (
 const (
 	// minDistinctValues is the seed's "Aim for 100+ distinct values" (CAP002).
 	minDistinctValues = 100
+	// noticeableShare is the share of one partition's limits (RCU/3,000 + WCU/1,000) from which the
+	// load on a key of few values is worth a warning (CAP002).
+	noticeableShare = 0.1
 	// heavyWrites is the load on a key's newest value, in write units per second, from which the
 	// writes of a pattern to an increasing key make it write-heavy (CAP004): a tenth of what one
 	// partition takes.
@@ -70,17 +73,33 @@ func cap001HotValue(k capacity.KeyLoad, out []Finding) []Finding {
 	return append(out, finding("CAP001", k.Path(), sb.String()))
 }
 
-// cap002FewValues: a key with fewer than 100 distinct values carries a pattern.
+// cap002FewValues: a key with fewer than 100 distinct values carries patterns whose load on its
+// hottest value is a tenth of a partition or more (noticeableShare). Below that, a few values are
+// no risk at the team's rates: nine departments read a few times a second are not a hot spot.
 func cap002FewValues(k capacity.KeyLoad, out []Finding) []Finding {
 	// A key that grows with time has many values; the writes on its newest are CAP004's.
 	few := func(s capacity.KeyShare) bool {
 		return s.Values > 0 && s.Values < minDistinctValues && s.Units > 0 && !s.Increasing
 	}
-	i := slices.IndexFunc(k.Shares, few)
-	if i < 0 {
+	var share float64
+	first := -1
+	for i, s := range k.Shares {
+		if !few(s) {
+			continue
+		}
+		if first < 0 {
+			first = i
+		}
+		if s.Write {
+			share += s.OnHottest / capacity.PartitionWriteLimit
+		} else {
+			share += s.OnHottest / capacity.PartitionReadLimit
+		}
+	}
+	if first < 0 || share < noticeableShare {
 		return out
 	}
-	s := k.Shares[i]
+	s := k.Shares[first]
 	var sb strings.Builder
 	sb.WriteString(keyLabel(k) + ": ")
 	if s.Values == k.Cardinality.Values {
@@ -88,10 +107,10 @@ func cap002FewValues(k capacity.KeyLoad, out []Finding) []Finding {
 	} else {
 		sb.WriteString("pattern " + strconv.Itoa(s.Number) + " reaches " + valuesText(s.Values) + " of it (" + s.ValuesFrom + ")")
 	}
-	sb.WriteString(", fewer than the 100 or more the method aims for, so few partitions take all of its load. ")
+	sb.WriteString(", fewer than the 100 or more the method aims for, and the load on them takes " + percent(share) +
+		" of one partition on the hottest value. ")
 	sb.WriteString(sharesText(k, few))
-	sb.WriteString(" Its hottest value takes " + capacity.Figure(k.RCU) + " RCU/s and " + capacity.Figure(k.WCU) +
-		" WCU/s at peak. Choose a key of higher cardinality, or add a shard suffix.")
+	sb.WriteString(" Choose a key of higher cardinality, or add a shard suffix.")
 	return append(out, finding("CAP002", k.Path(), sb.String()))
 }
 

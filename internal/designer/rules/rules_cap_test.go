@@ -99,7 +99,7 @@ func capShopReport(l capLoads) capacity.Report {
 	return r
 }
 
-// quiet are loads under every CAP threshold but CAP002's: ByStatus has 4 values and is read.
+// quiet are loads under every CAP threshold.
 var quiet = capLoads{settingsRPS: 10, settingsRRU: 0.5, statusRPS: 10, statusRRU: 1, putRPS: 40, storedGB: 1}
 
 func TestCapRules_eachFiresWithTheFiguresThatCausedItAndNotBelowIts(t *testing.T) {
@@ -132,13 +132,20 @@ func TestCapRules_eachFiresWithTheFiguresThatCausedItAndNotBelowIts(t *testing.T
 		{name: "CAP001 is quiet at 5,000 RPS on the settings (2,500 RCU/s, 83 %)", code: "CAP001",
 			loads: with(func(l *capLoads) { l.settingsRPS = 5000 })},
 
-		{name: "CAP002: a status of 4 values carries pattern 2, and the SETTINGS literal pattern 1", code: "CAP002", loads: quiet,
-			want: []string{"CAP002 warning tables/Events/partition_key", "CAP002 warning tables/Events/indexes/ByStatus/partition_key"},
+		{name: "CAP002: a status of 4 values carries pattern 2, and the SETTINGS literal pattern 1, each over a tenth of a partition", code: "CAP002",
+			// SETTINGS: 700 × 0.5 = 350 RCU/s on its one value (11.7 %); ByStatus: 700 × 1 × 2 / 4 = 350 (11.7 %).
+			loads: with(func(l *capLoads) { l.settingsRPS, l.statusRPS = 700, 700 }),
+			want:  []string{"CAP002 warning tables/Events/partition_key", "CAP002 warning tables/Events/indexes/ByStatus/partition_key"},
 			text: []string{"The partition key pk of table Events: pattern 1 reaches 1 value of it (1 (literal SETTINGS)), fewer than the 100",
 				"The partition key status of GSI ByStatus on Events: it has 4 values (4 distinct values of status in the sample items)",
-				"Pattern 2 reads 10 RPS × 1 RRU = 10 RCU/s, × 2 (skew) ÷ 4 values = 5 on the hottest value"}},
-		{name: "CAP002 is quiet when nothing reads or writes the few values", code: "CAP002",
-			loads: with(func(l *capLoads) { l.statusRPS, l.settingsRPS = 0, 0 })},
+				"takes 12 % of one partition on the hottest value",
+				"Pattern 2 reads 700 RPS × 1 RRU = 700 RCU/s, × 2 (skew) ÷ 4 values = 350 on the hottest value"}},
+		{name: "CAP002 is quiet under a tenth of a partition: 10 RPS on the 4 statuses and the settings", code: "CAP002", loads: quiet},
+		{name: "CAP002 counts writes against 1,000 WCU: 200 status changes a second are 20 %", code: "CAP002",
+			// 200 × 2 WRU × 2 / 4 = 200 WCU/s on the hottest status (20 %); 10 reads add 5 RCU/s (0.17 %).
+			loads: with(func(l *capLoads) { l.updateRPS, l.statusChanges = 200, true }),
+			want:  []string{"CAP002 warning tables/Events/indexes/ByStatus/partition_key"},
+			text:  []string{"takes 20 % of one partition", "Pattern 4 writes 200 RPS × 2 WRU = 400 WCU/s, × 2 (skew) ÷ 4 values = 200 on the hottest value"}},
 
 		{name: "CAP003: pattern 4 sets status, ByStatus's key: 2 writes of 1 WCU at 30 RPS", code: "CAP003",
 			loads: with(func(l *capLoads) { l.updateRPS, l.statusChanges = 30, true }),
