@@ -402,10 +402,10 @@ func tableParts(c echo.Context, since int64) stepParts {
 		// The index grids the page shows that the change left as they were are not sent again.
 		// A page one revision behind, as a page in the room is, is told them from the two index
 		// views, as the edit's own answer is; a page further behind compares the grids drawn.
-		var changed []templates.IndexGrid
+		var parts []fragment
 		told := false
 		if since == d.Record.Revision-1 {
-			changed, told = changedIndexGrids(d, t, id, spot)
+			parts, told = changedIndexGrids(d, t, id, spot)
 		}
 		if !told {
 			then := *d
@@ -413,14 +413,10 @@ func tableParts(c echo.Context, since int64) stepParts {
 			drawn := indexGrids(&then, was, spot)
 			for i, g := range indexGrids(d, t, spot) {
 				if i >= len(drawn) || !reflect.DeepEqual(g, drawn[i]) {
-					changed = append(changed, g)
+					g.OOB = true
+					parts = append(parts, fragment{g.ID, templates.IndexGridView(g)})
 				}
 			}
-		}
-		var parts []fragment
-		for _, g := range changed {
-			g.OOB = true
-			parts = append(parts, fragment{g.ID, templates.IndexGridView(g)})
 		}
 		if onPage(d, t, spot, id) {
 			cell.OOB = true

@@ -490,21 +490,57 @@ func indexGrids(d *designContext, t designer.Table, spot tablesSpot) []templates
 
 // indexGrid is one page of an index's view: the first page unless spot pages this index.
 func indexGrid(d *designContext, t designer.Table, ix designer.Index, kind string, lsi bool, spot tablesSpot) templates.IndexGrid {
-	page := 1
+	view := d.derived().IndexView(t, ix, lsi)
+	page, pages, shown := indexPage(view, ix, spot)
+	g := templates.IndexGrid{ID: elemID("ixgrid", t.Name, ix.Name), Name: ix.Name, Kind: kind, Projection: projectionText(ix.Projection),
+		Columns: indexColumns(t, ix, lsi, shown), Total: view.Total}
+	for _, r := range shown {
+		g.Rows = append(g.Rows, indexRow(t, ix, r, g.Columns))
+	}
+	first := (page-1)*indexRowsPerPage + 1
+	g.Pager = pager("#"+g.ID, "entries", page, pages, first, first+len(shown)-1, view.Total,
+		func(n int) string { return spot.indexHref(d, ix.Name, n) })
+	g.ExcludedTotal = len(view.Excluded)
+	shownOut := view.Excluded[:min(len(view.Excluded), indexRowsPerPage)]
+	if len(shownOut) == 0 {
+		return g
+	}
+	keys := make(map[string]string, len(shownOut))
+	for _, x := range shownOut {
+		keys[x.ID] = ""
+	}
+	for i, it := range t.Items {
+		if _, ok := keys[it.ID]; ok {
+			keys[it.ID] = itemKeyText(t, it, i)
+		}
+	}
+	for _, x := range shownOut {
+		g.Excluded = append(g.Excluded, templates.ExcludedView{ItemID: x.ID, Key: keys[x.ID], Reason: x.Reason})
+	}
+	return g
+}
+
+// indexPage is the page of an index's view that spot shows (the first unless spot pages index
+// ix; past the last page, the last one), how many pages the view has, and the entries on it.
+func indexPage(view dynamo.IndexView, ix designer.Index, spot tablesSpot) (page, pages int, shown []dynamo.IndexRow) {
+	page = 1
 	if spot.index == ix.Name {
 		page = max(1, spot.indexPage)
 	}
-	// Past the last page, the last one shows.
-	view := d.derived().IndexView(t, ix, lsi)
-	pages := max(1, (view.Total+indexRowsPerPage-1)/indexRowsPerPage)
+	pages = max(1, (view.Total+indexRowsPerPage-1)/indexRowsPerPage)
 	page = clampPage(page, pages)
-	shown := view.Rows[min(len(view.Rows), (page-1)*indexRowsPerPage):min(len(view.Rows), page*indexRowsPerPage)]
-	g := templates.IndexGrid{ID: elemID("ixgrid", t.Name, ix.Name), Name: ix.Name, Kind: kind, Projection: projectionText(ix.Projection)}
+	return page, pages, view.Rows[min(len(view.Rows), (page-1)*indexRowsPerPage):min(len(view.Rows), page*indexRowsPerPage)]
+}
+
+// indexColumns are the columns of an index grid showing the entries shown: the index's key
+// attributes, the table's, then every other attribute the entries hold, by name.
+func indexColumns(t designer.Table, ix designer.Index, lsi bool, shown []dynamo.IndexRow) []templates.GridColumn {
+	var cols []templates.GridColumn
 	seen := map[string]bool{}
 	add := func(name, role string) {
 		if name != "" && !seen[name] {
 			seen[name] = true
-			g.Columns = append(g.Columns, templates.GridColumn{Name: name, Role: role})
+			cols = append(cols, templates.GridColumn{Name: name, Role: role})
 		}
 	}
 	pk := ix.PartitionKey
@@ -533,36 +569,21 @@ func indexGrid(d *designContext, t designer.Table, ix designer.Index, kind strin
 	for _, name := range rest {
 		add(name, "")
 	}
-	g.Total = view.Total
-	for _, r := range shown {
-		row := templates.IndexGridRow{ItemID: r.ID, Size: strconv.Itoa(r.Size) + " B"}
-		for _, col := range g.Columns {
-			text := ""
-			if v, ok := r.Item[col.Name]; ok {
-				text = designer.FormatCell(v)
-			}
-			row.Cells = append(row.Cells, text)
+	return cols
+}
+
+// indexRow is the row of entry r of index ix of table t in a grid of those columns.
+func indexRow(t designer.Table, ix designer.Index, r dynamo.IndexRow, columns []templates.GridColumn) templates.IndexGridRow {
+	row := templates.IndexGridRow{ID: elemID("ixrow", t.Name, ix.Name, r.ID), ItemID: r.ID, Size: strconv.Itoa(r.Size) + " B",
+		Cells: make([]string, 0, len(columns))}
+	for _, col := range columns {
+		text := ""
+		if v, ok := r.Item[col.Name]; ok {
+			text = designer.FormatCell(v)
 		}
-		g.Rows = append(g.Rows, row)
+		row.Cells = append(row.Cells, text)
 	}
-	first := (page-1)*indexRowsPerPage + 1
-	g.Pager = pager("#"+g.ID, "entries", page, pages, first, first+len(shown)-1, view.Total,
-		func(n int) string { return spot.indexHref(d, ix.Name, n) })
-	g.ExcludedTotal = len(view.Excluded)
-	shownOut := view.Excluded[:min(len(view.Excluded), indexRowsPerPage)]
-	keys := make(map[string]string, len(shownOut))
-	for _, x := range shownOut {
-		keys[x.ID] = ""
-	}
-	for i, it := range t.Items {
-		if _, ok := keys[it.ID]; ok {
-			keys[it.ID] = itemKeyText(t, it, i)
-		}
-	}
-	for _, x := range shownOut {
-		g.Excluded = append(g.Excluded, templates.ExcludedView{ItemID: x.ID, Key: keys[x.ID], Reason: x.Reason})
-	}
-	return g
+	return row
 }
 
 // itemKeyText names a sample item as the grid shows it, by its table key values joined by " · ";
@@ -738,23 +759,25 @@ func itemCellPart(spot tablesSpot, table, id, attr, value string) part {
 		}
 		parts := []templ.Component{templates.CellView(withRefusal(c, r, value)), size}
 		for _, g := range grids {
-			g.OOB = true
-			parts = append(parts, templates.IndexGridView(g))
+			parts = append(parts, g.part)
 		}
 		return templ.Join(parts...), nil
 	}
 }
 
-// changedIndexGrids is the grids of table t's indexes, as spot pages them, that the edit of item
-// id's cell that made the design's revision changed: those whose page shows the item before or
-// after the edit, lists it as left out, whose page it moved past (every entry on it then shifts by
-// one), or whose entries or left-out items it made more or fewer. An item cell edit moves at most
-// that item, so no other grid can differ. ok is false when that
-// cannot be told: the revision before is no longer held, or the table's indexes differ from it.
+// changedIndexGrids is what the edit of item id's cell that made the design's revision changed of
+// table t's index grids, as spot pages them, each out of band: a grid the edit left as it was is
+// not sent; one where only the item's entry changed, in its place on the page shown and with the
+// same attributes (so the same columns), is that entry's row alone; any other it changed is the
+// whole grid — one whose page shows the item before or after the edit, lists it as left out,
+// whose page it moved past (every entry on it then shifts by one), or whose entries or left-out
+// items it made more or fewer. An item cell edit moves at most that item, so no other grid can
+// differ. ok is false when that cannot be told: the revision before is no longer held, or the
+// table's indexes differ from it.
 //
 // Sending the grids unchanged again would cost the answer as much as the rest of it on a table of
 // hundreds of items; the page keeps the grids it shows, as it does for other people's edits.
-func changedIndexGrids(d *designContext, t designer.Table, id string, spot tablesSpot) (grids []templates.IndexGrid, ok bool) {
+func changedIndexGrids(d *designContext, t designer.Table, id string, spot tablesSpot) (parts []fragment, ok bool) {
 	if d.set == nil {
 		return nil, false
 	}
@@ -774,17 +797,51 @@ func changedIndexGrids(d *designContext, t designer.Table, id string, spot table
 	}{{"GSI", false, t.GSIs}, {"LSI", true, t.LSIs}} {
 		for _, ix := range group.ixs {
 			then, now := before.IndexView(was, ix, group.lsi), d.derived().IndexView(t, ix, group.lsi)
-			page := 1
-			if spot.index == ix.Name {
-				page = max(1, spot.indexPage)
+			if then.Total == now.Total && len(then.Excluded) == len(now.Excluded) {
+				page, _, _ := indexPage(now, ix, spot)
+				if !pageChanges(then, now, page, id) {
+					continue
+				}
+				if row, ok := changedEntry(t, ix, group.lsi, then, now, spot, id); ok {
+					parts = append(parts, fragment{row.ID, templates.IndexRowOOB(row)})
+					continue
+				}
 			}
-			if then.Total == now.Total && len(then.Excluded) == len(now.Excluded) && !pageChanges(then, now, page, id) {
-				continue
-			}
-			grids = append(grids, indexGrid(d, t, ix, group.kind, group.lsi, spot))
+			g := indexGrid(d, t, ix, group.kind, group.lsi, spot)
+			g.OOB = true
+			parts = append(parts, fragment{g.ID, templates.IndexGridView(g)})
 		}
 	}
-	return grids, true
+	return parts, true
+}
+
+// changedEntry is the row of item id's entry in index ix's grid, as spot pages it, when the edit
+// that took the index's view from then to now (with as many entries) changed that entry alone:
+// it is where it was, on the page shown, with the same attribute names, so the grid's columns and
+// every other row stay as they were. ok is false otherwise.
+func changedEntry(t designer.Table, ix designer.Index, lsi bool, then, now dynamo.IndexView, spot tablesSpot, id string) (templates.IndexGridRow, bool) {
+	at := slices.IndexFunc(now.Rows, func(r dynamo.IndexRow) bool { return r.ID == id })
+	if at < 0 || at >= len(then.Rows) || then.Rows[at].ID != id || !sameNames(then.Rows[at].Item, now.Rows[at].Item) {
+		return templates.IndexGridRow{}, false
+	}
+	page, _, shown := indexPage(now, ix, spot)
+	if first := (page - 1) * indexRowsPerPage; at < first || at >= first+len(shown) {
+		return templates.IndexGridRow{}, false
+	}
+	return indexRow(t, ix, now.Rows[at], indexColumns(t, ix, lsi, shown)), true
+}
+
+// sameNames reports whether two items hold the same attribute names.
+func sameNames(a, b designer.Item) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for name := range a {
+		if _, ok := b[name]; !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // pageChanges reports whether the edit of item id, which took an index's view from then to now

@@ -563,8 +563,10 @@ type IndexGrid struct {
 	OOB bool
 }
 
-// IndexGridRow is one entry of an index.
+// IndexGridRow is one entry of an index. ID is the row's element id, by which an answer replaces
+// the row alone.
 type IndexGridRow struct {
+	ID     string
 	ItemID string
 	Cells  []string
 	Size   string
