@@ -35,6 +35,7 @@ const usage = `Usage:
   dynaloom [serve] [--addr ADDR] [--db FILE]            serve the app (default)
   dynaloom validate [--format text|json] FILE...        print a design's findings
   dynaloom export --to FORMAT FILE...                   write a design in another format
+  dynaloom cost [--format text|json] FILE...            print a design's capacity, monthly cost and hot partitions
   dynaloom backup [--db PATH] FILE                      copy the database to a new FILE, safely while serving
   dynaloom check [--db PATH]                            run the database's integrity check
   dynaloom version                                      print the version
@@ -55,6 +56,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return validate(args, stdout, stderr)
 	case "export":
 		return export(args, stdout, stderr)
+	case "cost":
+		return cost(args, stdout, stderr)
 	case "backup":
 		return backup(args, stdout, stderr)
 	case "check":

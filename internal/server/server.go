@@ -216,6 +216,7 @@ func New(store *storage.Store, log *slog.Logger, opts Options) *Server {
 	apiDesign.POST("/tokens/rotate", s.apiRotateToken, requireEdit)
 	apiDesign.PUT("/tokens/view/expiry", s.apiSetViewExpiry, requireEdit)
 	apiDesign.GET("/validation", s.apiValidation)
+	apiDesign.GET("/capacity", s.apiCapacity)
 	apiDesign.GET("/revisions", s.apiRevisions)
 	apiDesign.GET("/revisions/:n", s.apiRevision)
 	apiDesign.POST("/revisions/:n/restore", s.apiRestoreRevision, requireEdit)

@@ -1,0 +1,129 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"dynaloom/internal/designer/capacity"
+)
+
+// cost prints the capacity, monthly cost and hot partitions of one design: 0 once printed, 2 when
+// the input cannot be read. A key over its partition's limits is a finding of validate (CAP001),
+// not a failure of cost, which reports figures.
+func cost(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("dynaloom cost", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	format := fs.String("format", "text", "output format: text or json")
+	fs.Usage = func() { fmt.Fprintln(stderr, "Usage: dynaloom cost [--format text|json] FILE...") }
+	if err := fs.Parse(args); err != nil {
+		return flagStatus(err)
+	}
+	if *format != "text" && *format != "json" {
+		fmt.Fprintf(stderr, "dynaloom cost: --format %q: use text or json\n", *format)
+		return 2
+	}
+	d, err := readDesign(fs.Args(), stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "dynaloom cost:", err)
+		return 2
+	}
+	doc := capacity.NewDocument(d, capacity.Compute(d, nil))
+	if *format == "json" {
+		out, err := json.MarshalIndent(doc, "", "  ")
+		if err != nil {
+			fmt.Fprintln(stderr, "dynaloom cost:", err)
+			return 2
+		}
+		fmt.Fprintf(stdout, "%s\n", out)
+		return 0
+	}
+	writeCost(stdout, strings.Join(fs.Args(), " + "), doc)
+	return 0
+}
+
+// writeCost prints the report as three tables a person reads down: the access patterns, the tables
+// and indexes with their monthly cost, and the hottest value of each partition key.
+func writeCost(w io.Writer, what string, doc capacity.Document) {
+	tot := doc.Total
+	fmt.Fprintf(w, "%s: %s RCU/s and %s WCU/s at peak; %s a month on demand, %s provisioned, %s with each table in its cheaper mode\n",
+		what, capacity.Figure(tot.Peak.RCU), capacity.Figure(tot.Peak.WCU), dollars(tot.OnDemand.Total), dollars(tot.Provisioned.Total), dollars(tot.Cheapest))
+	pr := doc.Prices
+	fmt.Fprintf(w, "prices (%s): %s %s, %s %s, %s %s, %s %s, %s %s; target utilisation %s%% (%s), hot-key skew %s (%s)\n\n",
+		pr.Region, priceText(pr.ReadRequest), pr.ReadRequest.Unit, priceText(pr.WriteRequest), pr.WriteRequest.Unit,
+		priceText(pr.ReadUnitHour), pr.ReadUnitHour.Unit, priceText(pr.WriteUnitHour), pr.WriteUnitHour.Unit,
+		priceText(pr.Storage), pr.Storage.Unit, capacity.Figure(doc.Settings.TargetUtilization), doc.Settings.TargetUtilizationFrom,
+		capacity.Figure(doc.Settings.HotKeySkew), doc.Settings.HotKeySkewFrom)
+
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "pattern\tpeak RPS\tavg RPS\tRCU/s peak\tWCU/s peak\toperations\t")
+	for _, p := range doc.Patterns {
+		var ops []string
+		for _, o := range p.Operations {
+			target := o.Table
+			if o.Index != "" {
+				target += "." + o.Index
+			}
+			units := capacity.Figure(o.ReadUnits) + " RRU"
+			if o.WriteUnits > 0 || o.ReadUnits == 0 {
+				units = capacity.Figure(o.WriteUnits) + " WRU"
+			}
+			ops = append(ops, fmt.Sprintf("%s %s %s (%s items, %s)", o.Op, target, units, capacity.Figure(o.ItemsRead), o.SizeFrom))
+		}
+		fmt.Fprintf(tw, "#%d %s\t%s\t%s\t%s\t%s\t%s\t\n", p.Number, clip(p.Description, 40), capacity.Figure(p.PeakRPS),
+			capacity.Figure(p.AvgRPS), capacity.Figure(p.Peak.RCU), capacity.Figure(p.Peak.WCU), strings.Join(ops, "; "))
+	}
+	tw.Flush()
+	fmt.Fprintln(w)
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "table or index\tRCU/s peak\tWCU/s peak\ton demand\tprovisioned\tcheaper\tstorage GB\t")
+	for _, r := range doc.Resources {
+		name := r.Table
+		if r.Index != "" {
+			name = "  " + strings.ToUpper(r.Kind) + " " + r.Index
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", name, capacity.Figure(r.Peak.RCU), capacity.Figure(r.Peak.WCU),
+			dollars(r.OnDemand.Total), dollars(r.Provisioned.Total), r.Cheaper, capacity.Figure(r.Storage.GB))
+	}
+	fmt.Fprintf(tw, "total\t%s\t%s\t%s\t%s\t\t%s\t\n", capacity.Figure(tot.Peak.RCU), capacity.Figure(tot.Peak.WCU),
+		dollars(tot.OnDemand.Total), dollars(tot.Provisioned.Total), capacity.Figure(tot.Storage.GB))
+	tw.Flush()
+	fmt.Fprintln(w)
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "partition key\tdistinct values\tRCU/s hottest\tWCU/s hottest\tof a partition\tstatus\t")
+	for _, k := range doc.PartitionKeys {
+		name := k.Table + " " + k.Attribute
+		if k.Index != "" {
+			name = k.Table + "." + k.Index + " " + k.Attribute
+		}
+		values := "not known"
+		if k.Cardinality.Known {
+			values = capacity.Figure(k.Cardinality.Values)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s%%\t%s\t\n", name, values, capacity.Figure(k.RCU), capacity.Figure(k.WCU),
+			capacity.Figure(100*k.Share), k.Status)
+	}
+	tw.Flush()
+}
+
+// dollars writes a monthly cost to the cent, or to a hundredth of a cent below a cent.
+func dollars(v float64) string {
+	if v != 0 && v < 0.01 {
+		return fmt.Sprintf("$%.4f", v)
+	}
+	return fmt.Sprintf("$%.2f", v)
+}
+
+func priceText(p capacity.PriceDoc) string { return "$" + fmt.Sprint(p.Dollars) }
+
+// clip shortens text to n runes, marking the cut.
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}

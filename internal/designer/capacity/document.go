@@ -1,0 +1,303 @@
+package capacity
+
+import (
+	"math"
+
+	"dynaloom/internal/designer"
+)
+
+// Document is a Report as the API's /capacity and `dynaloom cost --format json` write it
+// (docs/capacity.md "API and CLI"): snake_case names, figures rounded to six decimals, every
+// figure beside the input it came from. Its shape is part of the outside contract; the Report's
+// Go types are not.
+type Document struct {
+	Prices        PricesDoc     `json:"prices"`
+	Settings      SettingsDoc   `json:"settings"`
+	Patterns      []PatternDoc  `json:"patterns"`
+	Resources     []ResourceDoc `json:"resources"`
+	PartitionKeys []KeyDoc      `json:"partition_keys"`
+	Total         TotalDoc      `json:"total"`
+}
+
+// PricesDoc are the prices used, each with its source.
+type PricesDoc struct {
+	Region        string   `json:"region"`
+	ReadRequest   PriceDoc `json:"read_request"`
+	WriteRequest  PriceDoc `json:"write_request"`
+	ReadUnitHour  PriceDoc `json:"read_unit_hour"`
+	WriteUnitHour PriceDoc `json:"write_unit_hour"`
+	Storage       PriceDoc `json:"storage"`
+}
+
+// PriceDoc is one Price.
+type PriceDoc struct {
+	Dollars float64 `json:"dollars"`
+	Unit    string  `json:"unit"`
+	Source  string  `json:"source"`
+	AsOf    string  `json:"as_of,omitempty"`
+}
+
+// SettingsDoc are the Settings used, each with where it came from.
+type SettingsDoc struct {
+	TargetUtilization     float64 `json:"target_utilization"`
+	TargetUtilizationFrom string  `json:"target_utilization_from"`
+	HotKeySkew            float64 `json:"hot_key_skew"`
+	HotKeySkewFrom        string  `json:"hot_key_skew_from"`
+}
+
+// UnitsDoc is a Throughput: units per second.
+type UnitsDoc struct {
+	RCU float64 `json:"rcu"`
+	WCU float64 `json:"wcu"`
+}
+
+// PatternDoc is one PatternLoad.
+type PatternDoc struct {
+	ID          string         `json:"id"`
+	Number      int            `json:"number"`
+	Description string         `json:"description"`
+	Type        string         `json:"type,omitempty"`
+	PeakRPS     float64        `json:"peak_rps"`
+	PeakFrom    string         `json:"peak_rps_from"`
+	AvgRPS      float64        `json:"avg_rps"`
+	AvgFrom     string         `json:"avg_rps_from"`
+	Peak        UnitsDoc       `json:"peak"`
+	Average     UnitsDoc       `json:"average"`
+	Operations  []OperationDoc `json:"operations"`
+}
+
+// OperationDoc is one OperationLoad: what one request reads and writes.
+type OperationDoc struct {
+	Position      int             `json:"position"`
+	Op            string          `json:"op"`
+	Table         string          `json:"table"`
+	Index         string          `json:"index,omitempty"`
+	Consistency   string          `json:"consistency,omitempty"`
+	ItemsRead     float64         `json:"items_read"`
+	ItemsReturned float64         `json:"items_returned"`
+	ItemsFrom     string          `json:"items_from"`
+	ItemBytes     float64         `json:"item_bytes"`
+	BytesRead     float64         `json:"bytes_read"`
+	SizeFrom      string          `json:"size_from"`
+	ReadUnits     float64         `json:"read_units"`
+	WriteUnits    float64         `json:"write_units"`
+	IndexWrites   []IndexWriteDoc `json:"index_writes"`
+	Note          string          `json:"note,omitempty"`
+}
+
+// IndexWriteDoc is one IndexWriteLoad.
+type IndexWriteDoc struct {
+	Index     string  `json:"index"`
+	Writes    float64 `json:"writes"`
+	Units     float64 `json:"units"`
+	KeyChange bool    `json:"key_change"`
+}
+
+// ResourceDoc is one Resource: a table, GSI or LSI.
+type ResourceDoc struct {
+	Table       string           `json:"table"`
+	Index       string           `json:"index,omitempty"`
+	Kind        string           `json:"kind"`
+	Peak        UnitsDoc         `json:"peak"`
+	Average     UnitsDoc         `json:"average"`
+	OnDemand    CostDoc          `json:"on_demand"`
+	Provisioned ProvisionedDoc   `json:"provisioned"`
+	Cheaper     string           `json:"cheaper"`
+	BreakEven   float64          `json:"break_even"`
+	Storage     StorageDoc       `json:"storage"`
+	Load        []PatternUnitDoc `json:"load"`
+}
+
+// CostDoc is a monthly Cost in dollars.
+type CostDoc struct {
+	Reads       float64 `json:"reads"`
+	Writes      float64 `json:"writes"`
+	IndexWrites float64 `json:"index_writes"`
+	Storage     float64 `json:"storage"`
+	Total       float64 `json:"total"`
+}
+
+// ProvisionedDoc is a ProvisionedCost.
+type ProvisionedDoc struct {
+	RCU     int64   `json:"rcu"`
+	WCU     int64   `json:"wcu"`
+	Reads   float64 `json:"reads"`
+	Writes  float64 `json:"writes"`
+	Storage float64 `json:"storage"`
+	Total   float64 `json:"total"`
+}
+
+// StorageDoc is a Storage.
+type StorageDoc struct {
+	Items        float64 `json:"items"`
+	ItemsFrom    string  `json:"items_from"`
+	AvgItemBytes float64 `json:"avg_item_bytes"`
+	Bytes        float64 `json:"bytes"`
+	GB           float64 `json:"gb"`
+}
+
+// PatternUnitDoc is one PatternShare: a pattern's load on a resource at peak.
+type PatternUnitDoc struct {
+	Pattern string  `json:"pattern"`
+	Number  int     `json:"number"`
+	RCU     float64 `json:"rcu"`
+	WCU     float64 `json:"wcu"`
+}
+
+// KeyDoc is one KeyLoad: the hottest value of a table's or GSI's partition key.
+type KeyDoc struct {
+	Table       string        `json:"table"`
+	Index       string        `json:"index,omitempty"`
+	Attribute   string        `json:"attribute"`
+	Cardinality Cardinality   `json:"cardinality"`
+	Skew        float64       `json:"skew"`
+	RCU         float64       `json:"rcu"`
+	WCU         float64       `json:"wcu"`
+	ReadLimit   float64       `json:"read_limit"`
+	WriteLimit  float64       `json:"write_limit"`
+	Share       float64       `json:"share"`
+	Status      string        `json:"status"`
+	Shares      []KeyShareDoc `json:"shares"`
+}
+
+// KeyShareDoc is one KeyShare.
+type KeyShareDoc struct {
+	Pattern     string  `json:"pattern"`
+	Number      int     `json:"number"`
+	Position    int     `json:"position"`
+	Write       bool    `json:"write"`
+	PeakRPS     float64 `json:"peak_rps"`
+	UnitsPerReq float64 `json:"units_per_request"`
+	Units       float64 `json:"units"`
+	Values      float64 `json:"values"`
+	ValuesFrom  string  `json:"values_from"`
+	Increasing  bool    `json:"increasing,omitempty"`
+	OnHottest   float64 `json:"on_hottest"`
+	KeyChange   bool    `json:"key_change,omitempty"`
+}
+
+// TotalDoc is the Total.
+type TotalDoc struct {
+	Peak        UnitsDoc       `json:"peak"`
+	Average     UnitsDoc       `json:"average"`
+	OnDemand    CostDoc        `json:"on_demand"`
+	Provisioned ProvisionedDoc `json:"provisioned"`
+	Cheapest    float64        `json:"cheapest"`
+	Storage     StorageDoc     `json:"storage"`
+}
+
+// Statuses of a partition key's hottest value (KeyDoc.Status, KeyStatus).
+const (
+	StatusOK   = "ok"   // well within one partition's limits
+	StatusWarn = "warn" // at half of the limits or more, or loaded through few values (CAP002)
+	StatusOver = "over" // over one partition's limits (CAP001)
+)
+
+// KeyStatus judges the hottest value of a key for a reader: StatusOver past one partition's
+// limits (Share > 1, CAP001's threshold); StatusWarn at half of them or more, or when the patterns
+// that reach fewer than 100 of its values put a tenth of a partition or more on it (CAP002's
+// threshold); StatusOK otherwise.
+func KeyStatus(k KeyLoad) string {
+	switch {
+	case k.Share() > 1:
+		return StatusOver
+	case k.Share() >= 0.5:
+		return StatusWarn
+	}
+	few := 0.0
+	for _, s := range k.Shares {
+		if s.Values <= 0 || s.Values >= 100 || s.Units <= 0 || s.Increasing {
+			continue
+		}
+		if s.Write {
+			few += s.OnHottest / PartitionWriteLimit
+		} else {
+			few += s.OnHottest / PartitionReadLimit
+		}
+	}
+	if few >= 0.1 {
+		return StatusWarn
+	}
+	return StatusOK
+}
+
+// NewDocument is r, the report of d, as the API and the CLI write it.
+func NewDocument(d designer.Design, r Report) Document {
+	doc := Document{
+		Prices: PricesDoc{Region: r.Prices.Region, ReadRequest: priceDoc(r.Prices.ReadRequest), WriteRequest: priceDoc(r.Prices.WriteRequest),
+			ReadUnitHour: priceDoc(r.Prices.ReadUnitHour), WriteUnitHour: priceDoc(r.Prices.WriteUnitHour), Storage: priceDoc(r.Prices.Storage)},
+		Settings: SettingsDoc{TargetUtilization: r.Settings.TargetUtilization, TargetUtilizationFrom: r.Settings.TargetUtilizationFrom,
+			HotKeySkew: r.Settings.HotKeySkew, HotKeySkewFrom: r.Settings.HotKeySkewFrom},
+		Patterns:      []PatternDoc{},
+		Resources:     []ResourceDoc{},
+		PartitionKeys: []KeyDoc{},
+		Total: TotalDoc{Peak: unitsDoc(r.Total.Peak), Average: unitsDoc(r.Total.Average), OnDemand: costDoc(r.Total.OnDemand),
+			Provisioned: provisionedDoc(r.Total.Provisioned), Cheapest: round6(r.Total.Cheapest), Storage: storageDoc(r.Total.Storage)},
+	}
+	for _, p := range r.Patterns {
+		pd := PatternDoc{ID: p.ID, Number: p.Number, Description: p.Description, Type: p.Type,
+			PeakRPS: round6(p.PeakRPS), PeakFrom: p.PeakFrom, AvgRPS: round6(p.AvgRPS), AvgFrom: p.AvgFrom,
+			Peak: unitsDoc(p.Peak), Average: unitsDoc(p.Average), Operations: []OperationDoc{}}
+		for _, o := range p.Operations {
+			od := OperationDoc{Position: o.Position, Op: o.Op, Table: o.Table, Index: o.Index, Consistency: o.Consistency,
+				ItemsRead: round6(o.ItemsRead), ItemsReturned: round6(o.ItemsReturned), ItemsFrom: o.ItemsFrom,
+				ItemBytes: round6(o.ItemBytes), BytesRead: round6(o.BytesRead), SizeFrom: o.SizeFrom,
+				ReadUnits: round6(o.ReadUnits), WriteUnits: round6(o.WriteUnits), IndexWrites: []IndexWriteDoc{}, Note: o.Note}
+			for _, w := range o.IndexWrites {
+				od.IndexWrites = append(od.IndexWrites, IndexWriteDoc{Index: w.Index, Writes: round6(w.Writes), Units: round6(w.Units), KeyChange: w.KeyChange})
+			}
+			pd.Operations = append(pd.Operations, od)
+		}
+		doc.Patterns = append(doc.Patterns, pd)
+	}
+	for _, res := range r.Resources {
+		rd := ResourceDoc{Table: res.Table, Index: res.Index, Kind: res.Kind, Peak: unitsDoc(res.Peak), Average: unitsDoc(res.Average),
+			OnDemand: costDoc(res.OnDemand), Provisioned: provisionedDoc(res.Provisioned), Cheaper: res.Cheaper,
+			BreakEven: round6(res.BreakEven), Storage: storageDoc(res.Storage), Load: []PatternUnitDoc{}}
+		for _, l := range res.Load {
+			rd.Load = append(rd.Load, PatternUnitDoc{Pattern: l.Pattern, Number: l.Number, RCU: round6(l.RCU), WCU: round6(l.WCU)})
+		}
+		doc.Resources = append(doc.Resources, rd)
+	}
+	for _, k := range HotKeys(d, r) {
+		c := k.Cardinality
+		c.Values, c.WriteValues = round6(c.Values), round6(c.WriteValues)
+		kd := KeyDoc{Table: k.Table, Index: k.Index, Attribute: k.Attribute, Cardinality: c, Skew: round6(k.Skew),
+			RCU: round6(k.RCU), WCU: round6(k.WCU), ReadLimit: PartitionReadLimit, WriteLimit: PartitionWriteLimit,
+			Share: round6(k.Share()), Status: KeyStatus(k), Shares: []KeyShareDoc{}}
+		for _, s := range k.Shares {
+			kd.Shares = append(kd.Shares, KeyShareDoc{Pattern: s.Pattern, Number: s.Number, Position: s.Position, Write: s.Write,
+				PeakRPS: round6(s.PeakRPS), UnitsPerReq: round6(s.UnitsPerReq), Units: round6(s.Units), Values: round6(s.Values),
+				ValuesFrom: s.ValuesFrom, Increasing: s.Increasing, OnHottest: round6(s.OnHottest), KeyChange: s.KeyChange})
+		}
+		doc.PartitionKeys = append(doc.PartitionKeys, kd)
+	}
+	return doc
+}
+
+func priceDoc(p Price) PriceDoc {
+	return PriceDoc{Dollars: p.Dollars, Unit: p.Unit, Source: p.Source, AsOf: p.AsOf}
+}
+
+func unitsDoc(t Throughput) UnitsDoc { return UnitsDoc{RCU: round6(t.RCU), WCU: round6(t.WCU)} }
+
+func costDoc(c Cost) CostDoc {
+	return CostDoc{Reads: round6(c.Reads), Writes: round6(c.Writes), IndexWrites: round6(c.IndexWrites), Storage: round6(c.Storage), Total: round6(c.Total)}
+}
+
+func provisionedDoc(p ProvisionedCost) ProvisionedDoc {
+	return ProvisionedDoc{RCU: p.RCU, WCU: p.WCU, Reads: round6(p.Reads), Writes: round6(p.Writes), Storage: round6(p.Storage), Total: round6(p.Total)}
+}
+
+func storageDoc(s Storage) StorageDoc {
+	return StorageDoc{Items: round6(s.Items), ItemsFrom: s.ItemsFrom, AvgItemBytes: round6(s.AvgItemBytes), Bytes: round6(s.Bytes), GB: round6(s.GB)}
+}
+
+// round6 rounds to six decimals: sums of binary fractions (0.1 + 0.2) read as people wrote them,
+// and a cost of a hundredth of a cent still shows.
+func round6(v float64) float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0
+	}
+	return math.Round(v*1e6) / 1e6
+}
