@@ -152,12 +152,19 @@ func combine(parts []Cardinality, sep string, op func(a, b float64) float64) Car
 			out.WriteValues = 0
 		}
 	}
-	out.Source = strings.Join(sources, sep)
 	if !out.Known {
+		// What is not known is said once: the first part that is not.
 		out.Values = 0
+		for _, p := range parts {
+			if !p.Known && !p.Increasing {
+				out.Source = p.Source
+				return out
+			}
+		}
+		out.Source = strings.Join(sources, sep)
 		return out
 	}
-	out.Source = Figure(out.Values) + ": " + out.Source
+	out.Source = Figure(out.Values) + ": " + strings.Join(sources, sep)
 	return out
 }
 

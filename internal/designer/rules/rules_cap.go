@@ -154,7 +154,8 @@ func cap003IndexKeyChange(d designer.Design, r capacity.Report, out []Finding) [
 }
 
 // changedKeyAttributes names the index key attributes an operation's update sets or removes, or,
-// for a write that replaces the whole item, all of them.
+// for a write that replaces the whole item, those that are not the table's own key (a write
+// addressed by its table key cannot change that).
 func changedKeyAttributes(op designer.Operation, t designer.Table, ix designer.Index, local bool) string {
 	keys := ix.PartitionKey
 	if local {
@@ -177,8 +178,11 @@ func changedKeyAttributes(op designer.Operation, t designer.Table, ix designer.I
 		}
 	}
 	if len(names) == 0 {
+		tableKeys := designer.TableKeyNames(t)
 		for _, k := range keys {
-			names = append(names, k.Name)
+			if !slices.Contains(tableKeys, k.Name) {
+				names = append(names, k.Name)
+			}
 		}
 	}
 	return strings.Join(names, " and ")

@@ -192,3 +192,23 @@ func TestCapRules_eachFiresWithTheFiguresThatCausedItAndNotBelowIts(t *testing.T
 		})
 	}
 }
+
+func TestChangedKeyAttributes_namesWhatTheUpdateSetsOrWhatAPutCanChange(t *testing.T) {
+	t.Parallel()
+	tbl := capShop().Tables[0]
+	ix := designer.Index{Name: "ByStatusThenPK", PartitionKey: []designer.KeyAttribute{{Name: "status", Type: designer.S}, {Name: "event_day", Type: designer.S}},
+		SortKey: []designer.KeyAttribute{{Name: "pk", Type: designer.S}}}
+	for _, c := range []struct {
+		op   designer.Operation
+		want string
+	}{
+		{designer.Operation{Op: "UpdateItem", Update: "SET #st = :st, note = :n", Names: map[string]string{"#st": "status"}}, "status"},
+		{designer.Operation{Op: "UpdateItem", Update: "REMOVE event_day SET status = :s"}, "status and event_day"},
+		// A put replaces the item under its table key, which it cannot change: pk is left out.
+		{designer.Operation{Op: "PutItem"}, "status and event_day"},
+	} {
+		if got := changedKeyAttributes(c.op, tbl, ix, false); got != c.want {
+			t.Errorf("%s %q: %q, want %q", c.op.Op, c.op.Update, got, c.want)
+		}
+	}
+}
