@@ -68,6 +68,7 @@ type exampleShape struct {
 	entities, patterns, tables [2]int // inclusive bounds
 	include                    bool   // the seed's design projects an index with INCLUDE
 	unproved                   []int  // patterns left without an expected result on purpose
+	counted                    bool   // every entity states how many there will be
 	// gsis, sparse and ttl count the seed design's GSIs, its GSIs that leave items out, and its
 	// tables that expire items by TTL.
 	gsis, sparse, ttl int
@@ -84,7 +85,7 @@ var exampleShapes = map[string]exampleShape{
 	// notifications, stories expired by TTL.
 	"hiking-community": {entities: [2]int{9, 9}, patterns: [2]int{22, 26}, tables: [2]int{8, 8}, include: true, gsis: 2, sparse: 1, ttl: 1},
 	// Seed 004: one table of six entity types under composite sort keys, five GSIs projecting ALL.
-	"teacher-pay-scales": {entities: [2]int{6, 6}, patterns: [2]int{16, 22}, tables: [2]int{1, 1}, gsis: 5, sparse: 5, ttl: 1},
+	"teacher-pay-scales": {entities: [2]int{6, 6}, patterns: [2]int{16, 22}, tables: [2]int{1, 1}, gsis: 5, sparse: 5, ttl: 1, counted: true},
 }
 
 // TestExamples_areComplete holds every example to what the gallery promises: every part of the
@@ -122,6 +123,9 @@ func assertExampleComplete(t *testing.T, d designer.Design, shape exampleShape) 
 		entities[e.Name] = true
 		if len(e.Attributes) == 0 {
 			t.Errorf("entity %s has no attributes", e.Name)
+		}
+		if shape.counted && e.Count == nil {
+			t.Errorf("entity %s states no count", e.Name)
 		}
 	}
 	for _, r := range d.Relationships {
