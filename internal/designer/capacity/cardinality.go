@@ -2,11 +2,12 @@ package capacity
 
 import (
 	"math"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
+	"weak"
 
 	"dynaloom/internal/designer"
 )
@@ -193,18 +194,20 @@ func (c *cardinalities) workOut(t designer.Table, name, entity string) Cardinali
 		}
 		return Cardinality{Source: "not known: " + name + " has as many values as " + e + " has items, and " + e + " has no count"}
 	}
-	values := sampleValues(t, name)
-	if timeLike(name, values) {
-		return Cardinality{Increasing: true, WriteValues: 1, Source: name + " is a date or time: new items take its newest value"}
+	if timeName(name) {
+		return increasing(name)
 	}
-	distinct := distinctCount(values)
-	if categoryName(name) && distinct > 0 {
-		return Cardinality{Values: float64(distinct), Known: true, WriteValues: float64(distinct),
-			Source: plural(distinct, "distinct value") + " of " + name + " in the sample items"}
+	f := factsOf(t, name)
+	if f.dates {
+		return increasing(name)
 	}
-	if len(values) >= minSameSample && distinct == 1 {
+	if categoryName(name) && f.distinct > 0 {
+		return Cardinality{Values: float64(f.distinct), Known: true, WriteValues: float64(f.distinct),
+			Source: plural(f.distinct, "distinct value") + " of " + name + " in the sample items"}
+	}
+	if f.held >= minSameSample && f.distinct == 1 {
 		return Cardinality{Values: 1, Known: true, WriteValues: 1,
-			Source: "1 (every one of the " + strconv.Itoa(len(values)) + " sample items has the same " + name + ")"}
+			Source: "1 (every one of the " + strconv.Itoa(f.held) + " sample items has the same " + name + ")"}
 	}
 	return Cardinality{Source: "not known: nothing says how many values " + name + " takes (an entity count would)"}
 }
@@ -338,28 +341,92 @@ func declaredCount(e designer.Entity) (float64, bool) {
 	return float64(*e.Count), true
 }
 
-// sampleValues are the values of attribute name in the table's sample items, as key text.
-func sampleValues(t designer.Table, name string) []string {
-	var out []string
-	for _, it := range t.Items {
-		if v, ok := it.Item[name]; ok {
-			switch v.Type {
-			case designer.S, designer.N:
-				out = append(out, v.S)
-			case designer.B, designer.BOOL:
-				out = append(out, designer.FormatCell(v))
-			}
-		}
-	}
-	return out
+// increasing is the cardinality of a date or a time.
+func increasing(name string) Cardinality {
+	return Cardinality{Increasing: true, WriteValues: 1, Source: name + " is a date or time: new items take its newest value"}
 }
 
-func distinctCount(values []string) int {
-	seen := map[string]bool{}
-	for _, v := range values {
-		seen[v] = true
+// sampleFacts are what a table's sample items say of one attribute: how many hold it as a
+// scalar (held), with how many distinct values, and whether every one of them is written as a
+// date.
+type sampleFacts struct {
+	held, distinct int
+	dates          bool
+}
+
+// factsKey names the sample items of one state of a table (a design never changes an items array
+// in place: an edit makes a new one) and an attribute. The weak pointer lets a table's old items go.
+type factsKey struct {
+	items weak.Pointer[designer.SampleItem]
+	n     int
+	name  string
+}
+
+// facts remembers sampleFacts across the revisions of every design, so that an edit elsewhere does
+// not read a table's thousands of items again: at most maxFacts of them, those of items gone first.
+var facts = struct {
+	sync.Mutex
+	m map[factsKey]sampleFacts
+}{m: map[factsKey]sampleFacts{}}
+
+const maxFacts = 4096
+
+// factsOf is what t's sample items say of attribute name.
+func factsOf(t designer.Table, name string) sampleFacts {
+	if len(t.Items) == 0 {
+		return sampleFacts{}
 	}
-	return len(seen)
+	k := factsKey{items: weak.Make(&t.Items[0]), n: len(t.Items), name: name}
+	facts.Lock()
+	f, ok := facts.m[k]
+	facts.Unlock()
+	if ok {
+		return f
+	}
+	f = readFacts(t, name)
+	facts.Lock()
+	defer facts.Unlock()
+	if len(facts.m) >= maxFacts {
+		for k := range facts.m {
+			if k.items.Value() == nil {
+				delete(facts.m, k)
+			}
+		}
+		if len(facts.m) >= maxFacts {
+			clear(facts.m)
+		}
+	}
+	facts.m[k] = f
+	return f
+}
+
+// readFacts reads sampleFacts from the items.
+func readFacts(t designer.Table, name string) sampleFacts {
+	f := sampleFacts{dates: true}
+	seen := map[string]bool{}
+	for _, it := range t.Items {
+		v, ok := it.Item[name]
+		if !ok {
+			continue
+		}
+		var text string
+		switch v.Type {
+		case designer.S, designer.N:
+			text = v.S
+		case designer.B, designer.BOOL:
+			text = designer.FormatCell(v)
+		default:
+			continue
+		}
+		f.held++
+		f.dates = f.dates && dateText(text)
+		if !seen[text] {
+			seen[text] = true
+			f.distinct++
+		}
+	}
+	f.dates = f.dates && f.held > 0
+	return f
 }
 
 // categoryWords name attributes that take a few values from a fixed set.
@@ -383,12 +450,9 @@ func categoryName(name string) bool {
 // timeWords name attributes that hold a date or a time.
 var timeWords = []string{"date", "time", "timestamp", "ts", "day", "month", "year", "hour", "minute", "week", "at", "on", "created", "updated"}
 
-// datePrefix is how a date or a timestamp written as text begins.
-var datePrefix = regexp.MustCompile(`^\d{4}-\d{2}(-\d{2})?([T ]\d{2}:\d{2})?`)
-
-// timeLike reports whether an attribute holds a date or a time: by its name (created_at,
-// order_date, event_time), or by its sample values, when every one of them is written as a date.
-func timeLike(name string, values []string) bool {
+// timeName reports whether an attribute's name says it holds a date or a time: created_at,
+// order_date, eventTime, shipped_on.
+func timeName(name string) bool {
 	ws := nameWords(name)
 	for i, w := range ws {
 		// "at" and "on" only end a name (created_at, shipped_on): "on" alone starts others.
@@ -399,11 +463,18 @@ func timeLike(name string, values []string) bool {
 			return true
 		}
 	}
-	if len(values) == 0 {
-		return false
-	}
-	for _, v := range values {
-		if !datePrefix.MatchString(v) {
+	return false
+}
+
+// dateText reports whether a value is written as a date or a timestamp (2026-11-26, 2026-11,
+// 2026-11-26T01:30:00Z).
+func dateText(v string) bool {
+	return len(v) >= 7 && v[4] == '-' && digits(v[:4]) && digits(v[5:7])
+}
+
+func digits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !designer.IsDigit(s[i]) {
 			return false
 		}
 	}

@@ -132,11 +132,12 @@ func HotKeys(d designer.Design, r Report) []KeyLoad {
 		}
 		k.Shares = append(k.Shares, s)
 	}
-	for _, pl := range r.Patterns {
-		p, _, ok := d.PatternByID(pl.ID)
-		if !ok {
+	for i, pl := range r.Patterns {
+		// The report lists the design's patterns in its order.
+		if i >= len(d.Patterns) || d.Patterns[i].ID != pl.ID {
 			continue
 		}
+		p := d.Patterns[i]
 		for _, ol := range pl.Operations {
 			t, _, ok := d.TableByName(ol.Table)
 			if !ok || ol.Position >= len(p.Mapping.Operations) {
