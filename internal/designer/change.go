@@ -133,6 +133,7 @@ var changeKinds = map[string]func(raw json.RawMessage, strict bool) (Change, err
 	ReplaceDesign{}.Kind():       decodeAs[ReplaceDesign],
 	PatchDesign{}.Kind():         decodeAs[PatchDesign],
 	UndoChange{}.Kind():          decodeAs[UndoChange],
+	MoveDiagramNode{}.Kind():     decodeAs[MoveDiagramNode],
 
 	AddEntity{}.Kind():            decodeAs[AddEntity],
 	RenameEntity{}.Kind():         decodeAs[RenameEntity],

@@ -249,6 +249,7 @@ func TestChange_roundTrip(t *testing.T) {
 		designer.ScaffoldAggregate{Aggregate: "ag1", Tables: []designer.ScaffoldTable{{Name: "Office", PartitionKey: designer.KeyAttribute{Name: "office_id", Type: designer.S},
 			EntityTypes: []designer.EntityType{{Entity: "Office", PKTemplate: "{office_id}"}}, Attributes: []designer.Attribute{{Name: "city", Type: designer.S}}}}},
 		designer.AddTableAttributes{Table: "Department", Attributes: []designer.BulkAttribute{{Name: "budget", Type: designer.N}, {Name: "floor"}}},
+		designer.MoveDiagramNode{Diagram: designer.EntityDiagram, Node: "entity:Employee", X: 120.5, Y: -40},
 	}
 	seen := map[string]bool{}
 	for i, c := range changes {
@@ -320,6 +321,7 @@ func TestChange_kindsAreStable(t *testing.T) {
 		"replace_design":          designer.ReplaceDesign{},
 		"patch_design":            designer.PatchDesign{},
 		"undo_change":             designer.UndoChange{},
+		"move_diagram_node":       designer.MoveDiagramNode{},
 		"add_entity":              designer.AddEntity{},
 		"rename_entity":           designer.RenameEntity{},
 		"set_entity_description":  designer.SetEntityDescription{},

@@ -33,6 +33,8 @@ type Design struct {
 	// Capacity holds the prices and settings the team set for the capacity and cost view; empty
 	// (and omitted) leaves every figure to its default.
 	Capacity CapacitySettings `json:"capacity,omitzero"`
+	// Diagrams keeps where people placed boxes on the diagrams; empty until someone moves one.
+	Diagrams Diagrams `json:"diagrams,omitempty"`
 }
 
 // Overview is the "Application Overview" of the requirement document.

@@ -377,6 +377,9 @@ func Check(d Design) error {
 			return err
 		}
 	}
+	if err := checkDiagrams(d.Diagrams); err != nil {
+		return err
+	}
 	return firstNonNil([]error{
 		checkCapacity(d.Capacity),
 		checkIDs("relationships", d.Relationships, func(r *Relationship) string { return r.ID }),

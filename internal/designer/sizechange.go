@@ -145,6 +145,8 @@ func topMember(d Design, name string) any {
 		return d.Tables
 	case "prose":
 		return d.Prose
+	case "diagrams":
+		return d.Diagrams
 	}
 	return d
 }

@@ -1,0 +1,125 @@
+package designer
+
+import (
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strings"
+	"unicode"
+)
+
+// The diagrams a design has (package diagram draws them): the entity diagram of the Entities
+// step and the model map of the Tables step.
+const (
+	EntityDiagram = "entities"
+	ModelMap      = "model_map"
+)
+
+// DiagramKinds lists the diagrams, in the order the steps show them.
+var DiagramKinds = []string{EntityDiagram, ModelMap}
+
+// Diagrams holds, per diagram, where people placed boxes: node id → position. A node with no
+// position is placed by the layout engine; what it computes is never stored. Node ids are package
+// diagram's ("entity:User", "table:Orders", …); a position whose node no longer exists is kept and
+// simply not used.
+type Diagrams map[string]map[string]Point
+
+// Point is a position on a diagram, in the diagram's units (the SVG's user units, y downwards):
+// the centre of the node's box.
+type Point struct {
+	X float64 `json:"x"`
+	Y float64 `json:"y"`
+}
+
+// Limits of a pinned position: a node id is short, and a position stays within a plane a screen
+// can scroll to.
+const (
+	MaxDiagramNodeLen = 2*MaxNameLen + 16
+	MaxDiagramCoord   = 100000
+)
+
+// Pins returns the positions people gave the nodes of diagram kind; nil when none.
+func (d Design) Pins(kind string) map[string]Point {
+	return d.Diagrams[kind]
+}
+
+// MoveDiagramNode places node Node of diagram Diagram at (X, Y), where it stays until moved
+// again, whatever the layout engine would choose.
+type MoveDiagramNode struct {
+	Diagram string  `json:"diagram"`
+	Node    string  `json:"node"`
+	X       float64 `json:"x"`
+	Y       float64 `json:"y"`
+}
+
+func (MoveDiagramNode) Kind() string { return "move_diagram_node" }
+
+func (c MoveDiagramNode) Apply(d Design) (Design, error) {
+	if err := checkDiagramPin(c.Diagram, c.Node, Point{c.X, c.Y}, ""); err != nil {
+		return d, err
+	}
+	next := maps.Clone(d.Diagrams)
+	if next == nil {
+		next = Diagrams{}
+	}
+	pins := maps.Clone(next[c.Diagram])
+	if pins == nil {
+		pins = map[string]Point{}
+	}
+	pins[c.Node] = Point{X: c.X, Y: c.Y}
+	next[c.Diagram] = pins
+	d.Diagrams = next
+	return d, nil
+}
+
+func (c MoveDiagramNode) Summary() string {
+	return fmt.Sprintf("Moved %s on the %s to (%.0f, %.0f)", shorten(c.Node), diagramTitle(c.Diagram), c.X, c.Y)
+}
+
+func (c MoveDiagramNode) Paths() []string {
+	return []string{"diagrams/" + c.Diagram + "/" + c.Node}
+}
+
+// diagramTitle names a diagram in a history line.
+func diagramTitle(kind string) string {
+	switch kind {
+	case EntityDiagram:
+		return "entity diagram"
+	case ModelMap:
+		return "model map"
+	}
+	return "diagram " + shorten(kind)
+}
+
+// checkDiagrams checks every pinned position of a whole document.
+func checkDiagrams(ds Diagrams) error {
+	for _, kind := range slices.Sorted(maps.Keys(ds)) {
+		for _, node := range slices.Sorted(maps.Keys(ds[kind])) {
+			if err := checkDiagramPin(kind, node, ds[kind][node], "diagrams/"+kind+"/"+node+"/"); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// checkDiagramPin checks one position; prefix is put before the field names (empty for a change's
+// own fields).
+func checkDiagramPin(kind, node string, p Point, prefix string) error {
+	if !slices.Contains(DiagramKinds, kind) {
+		return Invalid(prefix+"diagram", "is %q; use %q or %q", kind, EntityDiagram, ModelMap)
+	}
+	if node == "" || len(node) > MaxDiagramNodeLen || strings.ContainsFunc(node, unicode.IsControl) {
+		return Invalid(prefix+"node", "must be a node id of 1 to %d bytes without control characters", MaxDiagramNodeLen)
+	}
+	for _, c := range []struct {
+		field string
+		v     float64
+	}{{"x", p.X}, {"y", p.Y}} {
+		if math.IsNaN(c.v) || math.Abs(c.v) > MaxDiagramCoord {
+			return Invalid(prefix+c.field, "must be a number between %d and %d", -MaxDiagramCoord, MaxDiagramCoord)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,71 @@
+package designer_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/designertest"
+)
+
+func TestMoveDiagramNode(t *testing.T) {
+	t.Parallel()
+	moved := designer.MoveDiagramNode{Diagram: designer.ModelMap, Node: "table:Employee", X: 310, Y: 42.5}
+	designertest.RunChangeCases(t, designertest.HRDesign(t), []designertest.ChangeCase{
+		{Name: "pins the node", Change: moved, Check: func(t *testing.T, before, after designer.Design) {
+			if got := after.Pins(designer.ModelMap)["table:Employee"]; got != (designer.Point{X: 310, Y: 42.5}) {
+				t.Errorf("pin = %+v, want (310, 42.5)", got)
+			}
+			if len(before.Diagrams) != 0 {
+				t.Errorf("the design it was applied to changed: %+v", before.Diagrams)
+			}
+			if len(after.Pins(designer.EntityDiagram)) != 0 {
+				t.Errorf("the other diagram got pins: %+v", after.Pins(designer.EntityDiagram))
+			}
+		}},
+		{Name: "unknown diagram", Change: designer.MoveDiagramNode{Diagram: "sketch", Node: "table:Employee"}, Field: "diagram", Err: `"sketch"`},
+		{Name: "no node", Change: designer.MoveDiagramNode{Diagram: designer.EntityDiagram}, Field: "node", Err: "node id"},
+		{Name: "control character", Change: designer.MoveDiagramNode{Diagram: designer.EntityDiagram, Node: "entity:\x00"}, Field: "node"},
+		{Name: "too far", Change: designer.MoveDiagramNode{Diagram: designer.EntityDiagram, Node: "entity:Employee", X: 1, Y: 2e6}, Field: "y", Err: "100000"},
+	})
+}
+
+func TestMoveDiagramNode_movingAgainKeepsTheOtherPins(t *testing.T) {
+	t.Parallel()
+	d := designertest.ApplyAll(t, designertest.HRDesign(t),
+		designer.MoveDiagramNode{Diagram: designer.EntityDiagram, Node: "entity:Employee", X: 1, Y: 2},
+		designer.MoveDiagramNode{Diagram: designer.EntityDiagram, Node: "entity:Department", X: 3, Y: 4},
+		designer.MoveDiagramNode{Diagram: designer.EntityDiagram, Node: "entity:Employee", X: 5, Y: 6},
+	)
+	want := map[string]designer.Point{"entity:Employee": {X: 5, Y: 6}, "entity:Department": {X: 3, Y: 4}}
+	got := d.Pins(designer.EntityDiagram)
+	if len(got) != len(want) || got["entity:Employee"] != want["entity:Employee"] || got["entity:Department"] != want["entity:Department"] {
+		t.Errorf("pins = %+v, want %+v", got, want)
+	}
+}
+
+func TestDiagrams_designJSON(t *testing.T) {
+	t.Parallel()
+	plain := string(designertest.MustMarshal(t, designertest.HRDesign(t)))
+	if strings.Contains(plain, `"diagrams"`) {
+		t.Errorf("a design nobody arranged writes a diagrams member")
+	}
+	d := designertest.ApplyAll(t, designertest.HRDesign(t), designer.MoveDiagramNode{Diagram: designer.EntityDiagram, Node: "entity:Employee", X: 1.5, Y: 2})
+	data := designertest.MustMarshal(t, d)
+	if compact := strings.Join(strings.Fields(string(data)), ""); !strings.Contains(compact, `"diagrams":{"entities":{"entity:Employee":{"x":1.5,"y":2}}}`) {
+		t.Errorf("design-json lacks the pin:\n%s", data)
+	}
+	var back designer.Design
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.Pins(designer.EntityDiagram)["entity:Employee"] != (designer.Point{X: 1.5, Y: 2}) {
+		t.Errorf("read back %+v", back.Diagrams)
+	}
+	bad := designer.Normalize(back)
+	bad.Diagrams = designer.Diagrams{"sketch": {"x": {}}}
+	if err := designer.Check(bad); err == nil || !strings.Contains(err.Error(), "diagrams/sketch/x/diagram") {
+		t.Errorf("Check of an unknown diagram = %v, want an error naming diagrams/sketch/x/diagram", err)
+	}
+}
