@@ -1,0 +1,60 @@
+package diagram_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/designertest"
+	"dynaloom/internal/designer/diagram"
+	"dynaloom/internal/designer/rules"
+)
+
+// benchDesign is issue 18's bar: 50 entities (in a tree of 1:M relationships, every fifth pair
+// an item collection), 20 tables, 100 GSIs and 500 patterns.
+func benchDesign() designer.Design {
+	d := designertest.Large(designertest.Size{Tables: 20, Items: 100, GSIs: 100, Patterns: 500})
+	d.Entities = nil
+	for i := range 50 {
+		name := fmt.Sprintf("Entity%02d", i)
+		d.Entities = append(d.Entities, designer.Entity{Name: name, Attributes: []designer.Attribute{
+			{Name: fmt.Sprintf("entity%02d_id", i), Type: designer.S}, {Name: "created_at", Type: designer.S}, {Name: "note", Type: designer.S},
+		}})
+		if i > 0 {
+			parent := fmt.Sprintf("Entity%02d", (i-1)/3)
+			avg, most := 4.0, int64(40)
+			d.Relationships = append(d.Relationships, designer.Relationship{From: parent, To: name, Kind: designer.OneToMany, Avg: &avg, Max: &most})
+			if i%5 == 0 {
+				d.Aggregates = append(d.Aggregates, designer.AggregateAnalysis{EntityA: parent, EntityB: name, Decision: designer.ItemCollection})
+			}
+		}
+	}
+	return designer.Normalize(d)
+}
+
+// BenchmarkLayout lays out both diagrams of benchDesign, each time anew (the engine's memory of
+// recent layouts is bypassed by a pin that moves every round); BenchmarkLayout_anchor validates
+// the same design, the work every revision does anyway.
+func BenchmarkLayout(b *testing.B) {
+	d := benchDesign()
+	ctx := context.Background()
+	for i := 0; b.Loop(); i++ {
+		for _, kind := range designer.DiagramKinds {
+			g := diagram.Entities(d)
+			if kind == designer.ModelMap {
+				g = diagram.ModelMap(d, nil)
+			}
+			if _, err := diagram.LayoutFresh(ctx, g); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+func BenchmarkLayout_anchor(b *testing.B) {
+	d := benchDesign()
+	for b.Loop() {
+		rules.Validate(d)
+	}
+}
