@@ -51,7 +51,8 @@ func (s *Server) entitiesModel(c echo.Context, v entitiesView) (templates.Entiti
 		return templates.Entities{}, err
 	}
 	base := "/d/" + d.Token
-	e := templates.Entities{Workspace: w, AddEntity: base + "/entities/add", AddValue: v.addValue, AddError: v.addError, Bulk: bulkBox(d, "entities")}
+	e := templates.Entities{Workspace: w, AddEntity: base + "/entities/add", AddValue: v.addValue, AddError: v.addError, Bulk: bulkBox(d, "entities"),
+		Diagram: diagramModel(d, designer.EntityDiagram, false)}
 	ents := d.Record.Design.Entities
 	entityOpts := entityOptions(d.Record.Design)
 	for i, ent := range ents {

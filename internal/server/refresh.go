@@ -57,7 +57,12 @@ var partsOf = map[string]stepParts{
 // spotParts is, per step whose parts depend on where the page is on it (the table and page it
 // shows), how to map a path to parts for the refresh of request c, which shows revision since.
 var spotParts = map[string]func(c echo.Context, since int64) stepParts{
-	"tables":  tableParts,
+	// A step with a diagram sends it too when it changed (diagramPart): the entity diagram shows
+	// the aggregate decisions and the key attributes the tables' key templates name, the model
+	// map everything of the tables and the patterns' verdicts.
+	"entities": withDiagram(designer.EntityDiagram, entityDiagramShows, []string{"aggregates", "tables", "diagrams"},
+		func(echo.Context, int64) stepParts { return entityParts }),
+	"tables":  withDiagram(designer.ModelMap, modelMapShows, []string{"diagrams"}, tableParts),
 	"mapping": mappingParts,
 }
 
@@ -68,12 +73,12 @@ func noParts(*designContext, string) ([]fragment, bool) { return nil, false }
 // there costs a page of that step only the side panel. A step shows nothing derived beyond the
 // side panel and the name in the top bar.
 var unseenOn = map[string][]string{
-	"overview":   {"access_patterns", "aggregates", "consolidations", "considerations", "tables", "prose"},
-	"entities":   {"overview", "access_patterns", "aggregates", "consolidations", "considerations", "tables", "prose"},
-	"patterns":   {"overview", "entities", "relationships", "aggregates", "consolidations", "considerations", "tables", "prose"},
-	"aggregates": {"overview", "access_patterns", "prose"},
-	"tables":     {"overview", "relationships", "aggregates", "consolidations", "considerations", "prose"},
-	"mapping":    {"overview", "relationships", "aggregates", "consolidations", "considerations", "prose"},
+	"overview":   {"access_patterns", "aggregates", "consolidations", "considerations", "tables", "prose", "diagrams"},
+	"entities":   {"overview", "access_patterns", "consolidations", "considerations", "prose", "diagrams/model_map"},
+	"patterns":   {"overview", "entities", "relationships", "aggregates", "consolidations", "considerations", "tables", "prose", "diagrams"},
+	"aggregates": {"overview", "access_patterns", "prose", "diagrams"},
+	"tables":     {"overview", "relationships", "aggregates", "consolidations", "considerations", "prose", "diagrams/entities"},
+	"mapping":    {"overview", "relationships", "aggregates", "consolidations", "considerations", "prose", "diagrams"},
 }
 
 // unseen reports whether step shows nothing of what path names.

@@ -124,6 +124,7 @@ func New(store *storage.Store, log *slog.Logger, opts Options) *Server {
 	page.GET("/validation", s.validationPage, s.refreshParts("validation"))
 	page.GET("/export", s.exportPage, s.limitCostly)
 	page.GET("/export/:format", s.exportDownload, s.limitCostly)
+	page.GET("/diagrams/:file", s.diagramDownload, s.limitCostly)
 	page.GET("/history", s.historyPage)
 	page.GET("/history/diff", s.historyDiffPage)
 	page.GET("/history/group", s.historyGroupRows)

@@ -993,3 +993,67 @@
     return beforeAttr ? beforeAttr(name, node, how) : true;
   };
 })();
+
+// A diagram fills its box, but is never drawn below 80 % of its size (its box scrolls then, and
+// its type stays legible) nor above 160 % (a small one does not fill a projector with three boxes).
+(function () {
+  "use strict";
+  function size(root) {
+    (root || document).querySelectorAll("svg.diagram-svg").forEach(function (svg) {
+      var w = svg.viewBox && svg.viewBox.baseVal ? svg.viewBox.baseVal.width : 0;
+      if (!w) return;
+      svg.style.minWidth = Math.round(w * 0.8) + "px";
+      svg.style.maxWidth = Math.round(w * 1.6) + "px";
+    });
+  }
+  document.addEventListener("DOMContentLoaded", function () { size(); });
+  document.addEventListener("htmx:afterSettle", function () { size(); });
+  document.addEventListener("htmx:oobAfterSwap", function () { size(); });
+})();
+
+// A diagram's PNG is drawn here from its SVG (the same file "Download SVG" gives): the SVG becomes
+// an image, the image is painted on a canvas at twice its size, and the canvas is saved.
+(function () {
+  "use strict";
+  document.addEventListener("click", function (ev) {
+    var button = ev.target.closest("[data-png]");
+    if (!button) return;
+    var label = button.textContent;
+    button.disabled = true;
+    fetch(button.getAttribute("data-png"), { credentials: "same-origin" }).then(function (res) {
+      if (!res.ok) throw new Error("the SVG answered " + res.status);
+      return res.text();
+    }).then(function (svg) {
+      return new Promise(function (resolve, reject) {
+        var img = new Image();
+        img.onload = function () { resolve(img); };
+        img.onerror = function () { reject(new Error("the SVG could not be read as an image")); };
+        img.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(svg);
+      });
+    }).then(function (img) {
+      var scale = 2;
+      var canvas = document.createElement("canvas");
+      canvas.width = Math.ceil(img.naturalWidth * scale);
+      canvas.height = Math.ceil(img.naturalHeight * scale);
+      var ctx = canvas.getContext("2d");
+      ctx.fillStyle = "#ffffff";
+      ctx.fillRect(0, 0, canvas.width, canvas.height);
+      ctx.drawImage(img, 0, 0, canvas.width, canvas.height);
+      return new Promise(function (resolve) { canvas.toBlob(resolve, "image/png"); });
+    }).then(function (blob) {
+      if (!blob) throw new Error("the picture is too large for a PNG");
+      var a = document.createElement("a");
+      a.href = URL.createObjectURL(blob);
+      a.download = button.getAttribute("data-png-name") || "diagram.png";
+      document.body.appendChild(a);
+      a.click();
+      setTimeout(function () { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
+      button.dataset.pngDone = "1";
+    }).catch(function (err) {
+      button.textContent = "PNG failed: " + err.message;
+      setTimeout(function () { button.textContent = label; }, 4000);
+    }).finally(function () {
+      button.disabled = false;
+    });
+  });
+})();

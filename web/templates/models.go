@@ -306,6 +306,7 @@ type Entities struct {
 	Relationships      []RelationshipRow
 	AddRel             AddRelationship
 	Bulk               BulkPaste
+	Diagram            Diagram
 }
 
 // AddRelationship is the form that adds a relationship.
@@ -437,6 +438,8 @@ type Tables struct {
 	Tabs     []Step
 	AddTable string
 	Table    *TableView
+	// Map is the model map of every table, above the one table shown.
+	Map Diagram
 }
 
 // TableView is one table: schema, taxonomy, attributes, indexes, the item grid and the index grids.

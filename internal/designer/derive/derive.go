@@ -38,6 +38,8 @@ type Derived struct {
 	questions map[int][]rules.Question  // by limit
 	orders    map[string][]designer.Row // by table name
 	verdicts  map[string]string         // by pattern id
+
+	diagrams diagrams
 }
 
 // New returns the Derived of d, taking over what prev (the Derived of a revision d was made from,
@@ -181,6 +183,7 @@ func (x *Derived) Bytes() int64 {
 	}
 	n += 48 * int64(len(x.verdicts))
 	x.mu.Unlock()
+	n += x.diagrams.bytes()
 	if x.memo.Load() != nil {
 		for _, f := range x.findings {
 			n += 2 * (64 + int64(len(f.Code)+len(f.Severity)+len(f.Message)+len(f.Path)))

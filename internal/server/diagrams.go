@@ -1,0 +1,152 @@
+package server
+
+import (
+	"bytes"
+	"net/http"
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"dynaloom/internal/designer"
+	"dynaloom/web/templates"
+)
+
+// The diagrams' sections: element ids, titles and file names, by kind.
+var diagramSections = map[string]struct{ id, title, intro, file string }{
+	designer.EntityDiagram: {"entity-diagram", "Entity diagram",
+		"Entities with their key attributes and relationships with their counts; aggregates kept together are grouped. Click a box or a line to open it.",
+		"entity-diagram"},
+	designer.ModelMap: {"model-map", "Model map",
+		"Each table with the entity types of its item collections and its indexes, and the line from every access pattern to what serves it: dashed for writes, thicker with peak RPS, red where a verdict fails or a finding points at it.",
+		"model-map"},
+}
+
+// diagramModel is diagram kind of the page's design, laid out for its revision, with every box
+// and line linked to the element it stands for.
+func diagramModel(d *designContext, kind string, oob bool) templates.Diagram {
+	sec := diagramSections[kind]
+	v := templates.Diagram{
+		ID: sec.id, Title: sec.title, Intro: sec.intro, OOB: oob, Large: d.Presenting,
+		SVGHref: "/d/" + d.Token + "/diagrams/" + kind + ".svg", FileName: sec.file,
+	}
+	dr, err := d.derived().Diagram(kind)
+	if err != nil {
+		v.Error = "The diagram could not be laid out: " + err.Error()
+		return v
+	}
+	v.Drawing = dr
+	v.Links = make(map[string]string, len(dr.Nodes)+len(dr.Edges))
+	for _, n := range dr.Nodes {
+		v.Links[n.ID] = anchorFor(d, n.Path)
+	}
+	for _, e := range dr.Edges {
+		if e.Path != "" {
+			v.Links[e.ID] = anchorFor(d, e.Path)
+		}
+	}
+	return v
+}
+
+// diagramDownload answers GET /d/{token}/diagrams/{kind}.svg: the diagram as a file of its own,
+// without links.
+func (s *Server) diagramDownload(c echo.Context) error {
+	kind, ok := strings.CutSuffix(c.Param("file"), ".svg")
+	sec, known := diagramSections[kind]
+	if !ok || !known {
+		return echo.ErrNotFound
+	}
+	d := designFrom(c)
+	dr, err := d.derived().Diagram(kind)
+	if err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n")
+	v := templates.Diagram{ID: sec.id, Title: sec.title + " of " + d.Record.Design.Name, Drawing: dr}
+	if err := templates.DiagramSVG(v).Render(c.Request().Context(), &b); err != nil {
+		return err
+	}
+	c.Response().Header().Set("Content-Disposition", `attachment; filename="`+sec.file+`.svg"`)
+	return c.Blob(http.StatusOK, "image/svg+xml", b.Bytes())
+}
+
+// diagramPart is diagram kind of the page's design as a part, out of band, when it differs from
+// the one the page drew at revision since (or that one is no longer held): a change that leaves
+// the picture as it was (a description, a sample item that turns no verdict) sends nothing of it.
+func diagramPart(d *designContext, kind string, since int64) ([]fragment, bool) {
+	if d.set != nil {
+		if then, ok := d.set.Held(d.ID, since); ok {
+			was, errWas := then.Diagram(kind)
+			now, errNow := d.derived().Diagram(kind)
+			if errWas == nil && errNow == nil && reflect.DeepEqual(was, now) {
+				return nil, true
+			}
+		}
+	}
+	v := diagramModel(d, kind, true)
+	return []fragment{{v.ID, templates.DiagramSection(v)}}, true
+}
+
+// withDiagram adds to what find makes of a path the step's diagram of kind, when the path may
+// change it (affects) and it did: a path under alone is the diagram alone, as the step shows
+// nothing else of it.
+func withDiagram(kind string, affects func(path string) bool, alone []string, find func(c echo.Context, since int64) stepParts) func(echo.Context, int64) stepParts {
+	return func(c echo.Context, since int64) stepParts {
+		parts := find(c, since)
+		return func(d *designContext, path string) ([]fragment, bool) {
+			var out []fragment
+			if !slices.ContainsFunc(alone, func(p string) bool { return path == p || strings.HasPrefix(path, p+"/") }) {
+				var ok bool
+				if out, ok = parts(d, path); !ok {
+					return nil, false
+				}
+			}
+			if !affects(path) {
+				return out, true
+			}
+			more, _ := diagramPart(d, kind, since)
+			return append(out, more...), true
+		}
+	}
+}
+
+// entityDiagramShows reports whether a change at path may change the entity diagram: an entity,
+// a relationship, an aggregate decision, where it is placed, or a table's key templates (which
+// name the entities' key attributes).
+func entityDiagramShows(path string) bool {
+	for _, kind := range []string{"entities", "relationships", "aggregates", "diagrams/" + designer.EntityDiagram} {
+		if path == kind || strings.HasPrefix(path, kind+"/") {
+			return true
+		}
+	}
+	rest, ok := strings.CutPrefix(path, "tables/")
+	return ok && (!strings.Contains(rest, "/") || strings.Contains(rest, "/entity_types"))
+}
+
+// modelMapShows reports whether a change at path may change the model map: anything of a table
+// but its notes and its indexes' notes (a sample item may turn a verdict), a pattern, or where a
+// box is placed.
+func modelMapShows(path string) bool {
+	if path == "diagrams/"+designer.ModelMap || strings.HasPrefix(path, "diagrams/"+designer.ModelMap+"/") ||
+		path == "access_patterns" || strings.HasPrefix(path, "access_patterns/") {
+		return true
+	}
+	rest, ok := strings.CutPrefix(path, "tables/")
+	if !ok {
+		return path == "tables"
+	}
+	_, field, _ := strings.Cut(rest, "/")
+	if f, ok := designer.FieldNamed(designer.TableFields, field); ok && f.Prose {
+		return false
+	}
+	if _, after, ok := strings.Cut(rest, "/indexes/"); ok {
+		if _, key, ok := strings.Cut(after, "/"); ok {
+			if f, ok := designer.FieldNamed(designer.IndexFields, key); ok && f.Prose {
+				return false
+			}
+		}
+	}
+	return true
+}
