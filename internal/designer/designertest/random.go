@@ -207,6 +207,10 @@ func (g Random) FullDesign(n int) designer.Design {
 		if g.r.IntN(4) == 0 {
 			e.AcceptedGaps = []string{designer.GapNoWrite}
 		}
+		if g.r.IntN(2) == 0 {
+			n := g.r.Int64N(5_000_000)
+			e.Count = &n
+		}
 		d.Entities = append(d.Entities, e)
 	}
 	entity := func() string {

@@ -328,6 +328,9 @@ func wholeCount(s string) *int64 {
 	return &n
 }
 
+// expectedItems labels an entity's count in the appendix of entities.
+const expectedItems = "Expected items:"
+
 var attributeLine = regexp.MustCompile(`^[-*+]\s+(.+?) \(([A-Za-z]{0,4})\)(?::\s*(.*))?$`)
 
 func (p *parser) entity(b *block, it markdown.Item, bl markdown.Bullet, desc string) bool {
@@ -343,6 +346,12 @@ func (p *parser) entity(b *block, it markdown.Item, bl markdown.Bullet, desc str
 	e := designer.Entity{Name: name, Description: markdown.Unescape(desc), Attributes: []designer.Attribute{}}
 	var bad []string
 	for _, l := range bl.Cont {
+		if n, ok := strings.CutPrefix(l, "- "+expectedItems); ok && e.Count == nil {
+			if c, err := strconv.ParseInt(strings.ReplaceAll(strings.TrimSpace(n), ",", ""), 10, 64); err == nil && c >= 0 {
+				e.Count = &c
+				continue
+			}
+		}
 		if gaps, ok := strings.CutPrefix(l, "- Accepted gaps:"); ok && len(e.AcceptedGaps) == 0 {
 			list := markdown.ParseList(gaps)
 			if len(list) > 0 && !slices.ContainsFunc(list, func(g string) bool { return g != designer.GapNoWrite && g != designer.GapNoRead }) {

@@ -27,9 +27,10 @@ import (
 //     stands for no entities where the import would link the pattern to those it names);
 //   - the entities, which the template names only in its relationships, are listed in an appendix
 //     after the Validation Checklist, "## Appendix: Entities and Their Attributes": "- **Order**:
-//     description", then "  - total (N): description" per attribute and "  - Accepted gaps:
-//     no_write". The appendix is left out when the relationships name every entity, in order, and
-//     the entities have nothing more;
+//     description", then "  - total (N): description" per attribute, "  - Expected items: 410000"
+//     (the entity's count, which capacity works from) and "  - Accepted gaps: no_write". The
+//     appendix is left out when the relationships name every entity, in order, and the entities
+//     have nothing more;
 //   - a relationship is "- **User → Order**: 1:Many (avg 5 orders per user, max 1000) — notes", the
 //     kind in the template's words (1:1, 1:Many, Many:Many); notes alone that would read as a kind
 //     or counts are written "— notes";
@@ -269,7 +270,7 @@ func entitiesNeedAppendix(d designer.Design) bool {
 		return true
 	}
 	for i, e := range d.Entities {
-		if e.Name != named[i] || e.Description != "" || len(e.Attributes) > 0 || len(e.AcceptedGaps) > 0 {
+		if e.Name != named[i] || e.Description != "" || len(e.Attributes) > 0 || len(e.AcceptedGaps) > 0 || e.Count != nil {
 			return true
 		}
 	}
@@ -384,6 +385,9 @@ func (w *writer) entity(e designer.Entity) {
 			l += ": " + desc
 		}
 		w.line(l)
+	}
+	if e.Count != nil {
+		w.line("  - " + expectedItems + " " + strconv.FormatInt(*e.Count, 10))
 	}
 	if len(e.AcceptedGaps) > 0 {
 		w.line("  - Accepted gaps: " + renderList(e.AcceptedGaps))

@@ -118,14 +118,9 @@ func richRequirementsDesign() designer.Design {
 }
 
 // requirementsView is d without what the requirement document does not hold (tables, mappings,
-// the data model's prose, and each entity's count, which the template has no place for), which is
-// what reading it back can give.
+// the data model's prose), which is what reading it back can give.
 func requirementsView(d designer.Design) designer.Design {
 	d.Tables = nil
-	d.Entities = slices.Clone(d.Entities)
-	for i := range d.Entities {
-		d.Entities[i].Count = nil
-	}
 	d.Prose = designer.Prose{Sections: d.Prose.Sections}
 	d.Comments = nil
 	d.Patterns = slices.Clone(d.Patterns)
