@@ -44,6 +44,9 @@ func cutCostReport(text string) (string, string, []designer.ImportNote) {
 		switch {
 		case start < 0 && len(l)-len(trimmed) <= 3 && isCostReportHeading(trimmed):
 			start = i
+		case start < 0 && len(l)-len(trimmed) <= 3 && i+1 < len(lines) && strings.EqualFold(strings.TrimSpace(l), "Cost Report") &&
+			setextLevel2(lines[i+1]):
+			start = i // the same heading written setext style, underlined with "-"
 		case start >= 0 && strings.TrimSpace(l) == costReportEnd:
 			end = i
 		case start >= 0 && len(l)-len(trimmed) <= 3 && level2Heading(trimmed):
@@ -90,6 +93,12 @@ func isCostReportHeading(l string) bool {
 	}
 	title := strings.TrimSpace(strings.TrimRight(strings.TrimSpace(l[2:]), "#"))
 	return strings.EqualFold(title, "Cost Report")
+}
+
+// setextLevel2 reports whether l underlines the line above as a level-2 heading.
+func setextLevel2(l string) bool {
+	t := strings.TrimRight(l, " \t")
+	return len(l)-len(strings.TrimLeft(l, " ")) <= 3 && strings.Trim(strings.TrimSpace(t), "-") == "" && strings.TrimSpace(t) != ""
 }
 
 func level2Heading(l string) bool {

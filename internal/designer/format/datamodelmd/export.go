@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/capacity"
 	"dynaloom/internal/designer/dynamo"
 	"dynaloom/internal/designer/format/markdown"
 	"dynaloom/internal/designer/rules"
@@ -133,7 +134,9 @@ func ExportWith(d designer.Design, o markdown.ExportOptions) []byte {
 	w.mapping()
 	w.prose(proseSlot{kind: sectionMapping}, ctxMapping)
 
+	r := capacity.Compute(d, nil)
 	w.heading(hotHead)
+	w.hotPartitions(r)
 	w.body(d.Prose.HotPartitions, ctxGeneric)
 	w.prose(proseSlot{kind: sectionHotPartitions}, ctxGeneric)
 
@@ -159,7 +162,11 @@ func ExportWith(d designer.Design, o markdown.ExportOptions) []byte {
 		w.line("- " + mark + " " + item.Item)
 	}
 	w.prose(proseSlot{kind: sectionValidation}, ctxValidation)
-	w.costReport(d.Prose.CostReport)
+	if d.Prose.CostReport != "" {
+		w.costReport(d.Prose.CostReport)
+	} else {
+		w.costReportOf(r)
+	}
 	return w.buf.Bytes()
 }
 

@@ -30,8 +30,9 @@ func Import(data []byte) (designer.Design, []designer.ImportNote, error) {
 	if err != nil {
 		return designer.Design{}, nil, err
 	}
-	report, text, reportNotes := cutCostReport(text)
-	p := parser{notes: append(notes, reportNotes...)}
+	report, text, reportNotes := cutCostReports(text)
+	text, computedNotes := cutComputed(text)
+	p := parser{notes: append(append(notes, reportNotes...), computedNotes...)}
 	p.parse(text)
 	if !p.recognised && weakMarkers(strings.ToLower(text)) {
 		p.recognised = true

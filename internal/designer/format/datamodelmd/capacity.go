@@ -1,0 +1,305 @@
+package datamodelmd
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/capacity"
+	"dynaloom/internal/designer/format/markdown"
+)
+
+// The export states what the capacity report computes (docs/markdown.md "Computed figures"):
+// under "Hot Partition Analysis" one line per table's and GSI's partition key in the seeds' own
+// form ("- **Orders**: 120 RPS across 40,000 customers = 0.003 RPS per partition ✅"), above the
+// team's prose; and at the end a "## Cost Report" block in the layout of the AWS DynamoDB MCP
+// server's cost calculator, so that a file from either tool compares. Both are derived: each is
+// opened by a comment naming it as Dynaloom's, and the import leaves it out (cutComputed,
+// cutCostReport), so that importing an export never duplicates it. A Cost Report written by
+// another tool is kept as written (prose.cost_report) and exported in place of Dynaloom's, so that
+// the document never holds two and nothing the team brought is lost.
+
+const (
+	// hotComputedStart and computedEnd enclose the computed hot-partition lines.
+	hotComputedStart = "<!-- computed by Dynaloom: hot partitions, worked out again on import -->"
+	computedEnd      = "<!-- end computed -->"
+	// costComputedMark is the first line of Dynaloom's own Cost Report block under its heading.
+	costComputedMark = "<!-- computed by Dynaloom: cost report, worked out again on import -->"
+)
+
+// statusMark is the seeds' mark for a key's status.
+var statusMark = map[string]string{capacity.StatusOK: "✅", capacity.StatusWarn: "⚠️", capacity.StatusOver: "❌"}
+
+// hotPartitions writes the computed line of every table's and GSI's partition key, between the
+// computed markers; nothing when the design has no table.
+func (w *writer) hotPartitions(r capacity.Report) {
+	keys := capacity.HotKeys(w.d, r)
+	if len(keys) == 0 {
+		return
+	}
+	w.line("")
+	w.line(hotComputedStart)
+	for _, k := range keys {
+		w.line(hotLine(k))
+	}
+	w.line(computedEnd)
+}
+
+// hotLine is one key's line: the patterns' peak RPS on it, the values it spreads over and where
+// that figure came from, the RPS per value, the units on the hottest value and the mark.
+func hotLine(k capacity.KeyLoad) string {
+	name := k.Table
+	if k.Index != "" {
+		name = k.Index
+	}
+	var b strings.Builder
+	b.WriteString("- **" + markdown.EscapeLabel(name) + "** (" + markdown.EscapeLabel(k.Attribute) + "): ")
+	rps := 0.0
+	seen := map[string]bool{}
+	for _, s := range k.Shares {
+		if !seen[s.Pattern] {
+			seen[s.Pattern] = true
+			rps += s.PeakRPS
+		}
+	}
+	c := k.Cardinality
+	source := markdown.EscapeLabel(c.Source)
+	switch {
+	case rps == 0:
+		b.WriteString("no pattern reads or writes it")
+	case c.Known && c.Values > 0:
+		fmt.Fprintf(&b, "%s RPS across %s = %s RPS per partition", capacity.Figure(rps), source, capacity.Figure(rps/c.Values))
+	default:
+		fmt.Fprintf(&b, "%s RPS across values not counted (%s)", capacity.Figure(rps), source)
+	}
+	if rps > 0 {
+		fmt.Fprintf(&b, "; hottest value %s RCU/s + %s WCU/s at skew %s, %s%% of one partition's 3,000 RCU / 1,000 WCU",
+			capacity.Figure(k.RCU), capacity.Figure(k.WCU), capacity.Figure(k.Skew), capacity.Figure(100*k.Share()))
+	}
+	b.WriteString(" " + statusMark[capacity.KeyStatus(k)])
+	return b.String()
+}
+
+// costRow is one line of a resource's detail table.
+type costRow struct {
+	pattern   string
+	op        string
+	rps       float64
+	rru, wru  float64
+	amplified bool // a write to the table that writes this index's entries too (¹)
+}
+
+// costReportOf writes Dynaloom's Cost Report block in the MCP calculator's layout: the total
+// split into storage and requests, the storage of each table and index, the request cost of
+// each, and per resource the patterns that cost it, at each pattern's average RPS.
+func (w *writer) costReportOf(r capacity.Report) {
+	if len(r.Resources) == 0 {
+		return
+	}
+	d := w.d
+	money := func(v float64) string { return fmt.Sprintf("$%.2f", v) }
+	kind := map[string]string{capacity.KindTable: "Table", capacity.KindGSI: "GSI", capacity.KindLSI: "LSI"}
+	label := func(res capacity.Resource) string {
+		if res.Index == "" {
+			return markdown.EscapeLabel(res.Table)
+		}
+		return markdown.EscapeLabel(res.Table + " / " + res.Index)
+	}
+	p := r.Prices
+	w.heading("Cost Report")
+	w.line("")
+	w.line(costComputedMark)
+	w.line(fmt.Sprintf("> Computed by Dynaloom from the access patterns (average RPS), the evaluated operations and the entity counts: "+
+		"on-demand requests and storage only, Standard table class, %s prices of %s ($%s per million RRU, $%s per million WRU, $%s per GB-month), "+
+		"%s seconds a month. Index writes count a key change as a delete and a put.",
+		markdown.EscapeLabel(p.Region), asOf(p), fmt.Sprint(p.ReadRequest.Dollars), fmt.Sprint(p.WriteRequest.Dollars),
+		fmt.Sprint(p.Storage.Dollars), capacity.Figure(capacity.SecondsPerMonth)))
+
+	requests := r.Total.OnDemand.Reads + r.Total.OnDemand.Writes + r.Total.OnDemand.IndexWrites
+	w.subheading("Total Monthly Cost")
+	w.line("")
+	w.line("| Source | Monthly Cost |")
+	w.line("|---|---|")
+	w.line("| Storage | " + money(r.Total.OnDemand.Storage) + " |")
+	w.line("| Read and write requests | " + money(requests) + " |")
+	w.line("| **Total** | **" + money(r.Total.OnDemand.Storage+requests) + "** |")
+
+	w.subheading("Storage Costs")
+	w.line("")
+	w.line("| Resource | Type | Storage (GB) | Monthly Cost |")
+	w.line("|---|---|---|---|")
+	for _, res := range r.Resources {
+		w.line(fmt.Sprintf("| %s | %s | %s | %s |", label(res), kind[res.Kind], capacity.Figure(res.Storage.GB), money(res.OnDemand.Storage)))
+	}
+
+	w.subheading("Read and Write Request Costs")
+	w.line("")
+	w.line("| Resource | Type | Monthly Cost |")
+	w.line("|---|---|---|")
+	for _, res := range r.Resources {
+		if res.Kind == capacity.KindLSI {
+			continue // billed to its table
+		}
+		w.line(fmt.Sprintf("| %s | %s | %s |", label(res), kind[res.Kind], money(res.OnDemand.Reads+res.OnDemand.Writes+res.OnDemand.IndexWrites)))
+	}
+	rows := costRows(d, r)
+	footnote := false
+	perMonth := func(units float64, price capacity.Price) float64 {
+		return units * capacity.SecondsPerMonth * price.Dollars / 1e6
+	}
+	for _, res := range r.Resources {
+		if res.Kind == capacity.KindLSI {
+			continue
+		}
+		if len(rows[[2]string{res.Table, res.Index}]) == 0 {
+			continue
+		}
+		title := markdown.OneLine(res.Table) + " Table"
+		if res.Index != "" {
+			title += " / " + markdown.OneLine(res.Index) + " GSI"
+		}
+		w.line("")
+		w.line("#### " + escapeTitle(title))
+		w.line("")
+		w.line("| Pattern | Operation | RPS | RRU | WRU | Monthly Cost |")
+		w.line("|---|---|---|---|---|---|")
+		for _, row := range rows[[2]string{res.Table, res.Index}] {
+			mark := ""
+			if row.amplified {
+				mark, footnote = " ¹", true
+			}
+			cost := perMonth(row.rps*row.rru, p.ReadRequest) + perMonth(row.rps*row.wru, p.WriteRequest)
+			w.line(fmt.Sprintf("| %s%s | %s | %s | %s | %s | %s |", row.pattern, mark, row.op, capacity.Figure(row.rps),
+				capacity.Figure(row.rru), capacity.Figure(row.wru), money(cost)))
+		}
+	}
+	if footnote {
+		w.line("")
+		w.line("¹ Write amplification: a write to the table that also writes this index's entries; a change of the index key is a delete and a put, 2 writes.")
+	}
+	w.line("")
+	w.line(costReportEnd)
+}
+
+// asOf is the date of the default prices, or "the design's" when the team set any.
+func asOf(p capacity.Prices) string {
+	for _, pr := range []capacity.Price{p.ReadRequest, p.WriteRequest, p.Storage} {
+		if pr.Source == capacity.DesignSource {
+			return "the design's own"
+		}
+	}
+	return p.ReadRequest.AsOf
+}
+
+// costRows are the detail rows of each resource (by table and GSI name; "" for the table): a read
+// where it is charged (a GSI's on the GSI, an LSI's on its table), a write on its table, and each
+// index write on the GSI it writes or, for an LSI, on the table, marked as amplification.
+func costRows(d designer.Design, r capacity.Report) map[[2]string][]costRow {
+	out := map[[2]string][]costRow{}
+	for _, pl := range r.Patterns {
+		pattern := markdown.EscapeLabel(fmt.Sprintf("#%d %s", pl.Number, designer.TruncateRunes(pl.Description, 60)))
+		for _, o := range pl.Operations {
+			isGSI := func(ix string) bool {
+				t, _, ok := d.TableByName(o.Table)
+				if !ok {
+					return false
+				}
+				_, local, _, found := t.IndexByName(ix)
+				return found && !local
+			}
+			where := [2]string{o.Table, ""}
+			if o.Index != "" && isGSI(o.Index) {
+				where[1] = o.Index
+			}
+			if o.ReadUnits > 0 || o.WriteUnits > 0 {
+				out[where] = append(out[where], costRow{pattern: pattern, op: o.Op, rps: pl.AvgRPS, rru: o.ReadUnits, wru: o.WriteUnits})
+			}
+			for _, iw := range o.IndexWrites {
+				at := [2]string{o.Table, ""}
+				if isGSI(iw.Index) {
+					at[1] = iw.Index
+				}
+				out[at] = append(out[at], costRow{pattern: pattern, op: o.Op, rps: pl.AvgRPS, wru: iw.Units, amplified: true})
+			}
+		}
+	}
+	return out
+}
+
+// cutCostReports cuts every Cost Report block out of text (cutCostReport): Dynaloom's own are left
+// out, being derived; those of another tool are kept as written, joined by a blank line when
+// there are several.
+func cutCostReports(text string) (string, string, []designer.ImportNote) {
+	var kept []string
+	var notes []designer.ImportNote
+	for {
+		report, rest, found := cutCostReport(text)
+		if report == "" {
+			return strings.Join(kept, "\n\n"), text, notes
+		}
+		text = rest
+		if ownCostReport(report) {
+			for i := range found {
+				found[i].Message = "Dynaloom's own Cost Report (line " + strconv.Itoa(found[i].Line) +
+					" on) is left out: Dynaloom works it out again from the design"
+			}
+		} else {
+			kept = append(kept, report)
+		}
+		notes = append(notes, found...)
+	}
+}
+
+// ownCostReport reports whether a Cost Report block is Dynaloom's own: the first line under its
+// heading is costComputedMark. The MCP calculator replaces everything under the heading, the mark
+// with it, so a block it rewrote is its own.
+func ownCostReport(block string) bool {
+	lines := strings.Split(block, "\n")
+	for i, l := range lines[min(1, len(lines)):] {
+		if i == 0 && setextLevel2(l) {
+			continue
+		}
+		if strings.TrimSpace(l) != "" {
+			return strings.TrimSpace(l) == costComputedMark
+		}
+	}
+	return false
+}
+
+// cutComputed returns text with the computed hot-partition lines (from hotComputedStart to
+// computedEnd) left empty, so that the lines that follow keep their numbers, and a note saying
+// where they were. Inside fenced code nothing is cut.
+func cutComputed(text string) (string, []designer.ImportNote) {
+	lines := strings.Split(text, "\n")
+	var notes []designer.ImportNote
+	var fence string
+	start := -1
+	for i, l := range lines {
+		trimmed := strings.TrimSpace(l)
+		if start < 0 {
+			if f := fenceOf(strings.TrimLeft(l, " ")); f != "" && len(l)-len(strings.TrimLeft(l, " ")) <= 3 {
+				switch {
+				case fence == "":
+					fence = f
+				case strings.HasPrefix(strings.TrimLeft(l, " "), fence) && strings.TrimSpace(strings.TrimLeft(strings.TrimLeft(l, " "), fence[:1])) == "":
+					fence = ""
+				}
+				continue
+			}
+			if fence == "" && trimmed == hotComputedStart {
+				start = i
+			}
+			continue
+		}
+		if trimmed == computedEnd {
+			for j := start; j <= i; j++ {
+				lines[j] = ""
+			}
+			notes = append(notes, designer.ImportNote{Line: start + 1, Message: fmt.Sprintf(
+				"the computed hot-partition figures (lines %d–%d) are left out: Dynaloom works them out again from the design", start+1, i+1)})
+			start = -1
+		}
+	}
+	return strings.Join(lines, "\n"), notes
+}
