@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -189,7 +190,31 @@ func (s *Server) answer(c echo.Context, back string, err error, build part) erro
 	if !isHTMX(c) {
 		return c.Redirect(http.StatusSeeOther, back)
 	}
-	return render(c, status, templ.Join(main, templates.AsideView(asideModel(d), true)))
+	return render(c, status, templ.Join(main, asideAnswer(c, d, err == nil)))
+}
+
+// asideAnswer is the side panel an edit's answer carries out of band: whole, or only its revision
+// when the edit was saved (saved), the page showed the revision before it (as its base revision
+// says, when the form names one) and the panel reads the same at both revisions. A cell edit
+// mostly changes no finding or question, and the panel would be a good part of its answer. A page
+// that was further behind hears of the revisions between and draws its panel whole then.
+func asideAnswer(c echo.Context, d *designContext, saved bool) templ.Component {
+	now := asideModel(d)
+	if !saved || d.set == nil {
+		return templates.AsideView(now, true)
+	}
+	before, held := d.set.Held(d.ID, d.Record.Revision-1)
+	if base, err := baseRevision(c); !held || err != nil || base != 0 && base != d.Record.Revision-1 {
+		return templates.AsideView(now, true)
+	}
+	then := *d
+	then.Record.Design, then.Record.Revision = before.Design(), d.Record.Revision-1
+	was := asideModel(&then)
+	was.Revision = now.Revision
+	if !reflect.DeepEqual(was, now) {
+		return templates.AsideView(now, true)
+	}
+	return templates.AsideRevisionOOB(now.Revision)
 }
 
 // refusalText words a refused change for the field it is shown under.

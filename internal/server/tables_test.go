@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -112,6 +113,52 @@ func TestTables_cellEditAnswersWithCellSizeAndIndexGrids(t *testing.T) {
 	}
 	if rec := a.hx("/d/"+c.ViewToken+"/items/cell", "table", "Orders", "id", "i3", "attribute", "status", "value", "X"); rec.Code != http.StatusForbidden {
 		t.Fatalf("view token edit: %d", rec.Code)
+	}
+}
+
+// The side panel in an edit's answer is its revision alone when the edit changed nothing else it
+// shows and the page showed the revision before; otherwise the whole panel: a new finding, or a
+// page whose base revision is older (it may not have the findings in between).
+func TestTables_cellEditAnswersWithThePanelWhereItChanged(t *testing.T) {
+	a := newTestApp(t)
+	c := a.createJSON(tableDesign(12, 1))
+	base := "/d/" + c.EditToken
+	if page := a.request(http.MethodGet, base+"/tables", "", nil); page.Code != http.StatusOK || !strings.Contains(page.Body.String(), `Revision <span id="aside-revision" data-testid="revision">1</span>`) {
+		t.Fatalf("tables page: %d, or its side panel does not show revision 1", page.Code)
+	}
+	edit := func(item, attr, value string, more ...string) (string, string) {
+		t.Helper()
+		rec := a.hx(base+"/items/cell", append([]string{"table", "Orders", "id", item, "attribute", attr, "value", value}, more...)...)
+		if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), `value="`+value+`"`) {
+			t.Fatalf("edit of %s of %s: %d %.300s", attr, item, rec.Code, rec.Body)
+		}
+		return rec.Body.String(), rec.Header().Get("X-Dynaloom-Revision")
+	}
+	body, rev := edit("i2", "total", "8", "base_revision", "1")
+	if want := `<span id="aside-revision" data-testid="revision" data-revision="` + rev + `" hx-swap-oob="true">` + rev + `</span>`; !strings.Contains(body, want) || strings.Contains(body, `id="aside"`) {
+		t.Errorf("a total edited changed nothing in the side panel but its revision: want %s alone, got %.2000s", want, body)
+	}
+	if body, _ := edit("i4", "total", "9"); !strings.Contains(body, `data-testid="revision" data-revision=`) || strings.Contains(body, `id="aside"`) {
+		t.Errorf("without a base revision, the page is taken to show the revision before: want the revision alone, got %.2000s", body)
+	}
+	findings := func() int {
+		var v struct{ Findings []any }
+		rec := a.request(http.MethodGet, "/api/designs/"+c.ViewToken+"/validation", "", nil)
+		if err := json.Unmarshal(rec.Body.Bytes(), &v); err != nil {
+			t.Fatal(err)
+		}
+		return len(v.Findings)
+	}
+	was := findings()
+	// MOD011: the text null, in a string attribute, where the attribute should be absent.
+	body, _ = edit("i5", "status", "null")
+	if now := findings(); now == was || !strings.Contains(body, `id="aside"`) || !strings.Contains(body, strconv.Itoa(now)) {
+		t.Errorf("a new finding (%d, were %d) must bring the whole side panel: %.2000s", now, was, body)
+	}
+	_, rev = edit("i6", "total", "10")
+	older, _ := strconv.Atoi(rev)
+	if body, _ := edit("i7", "total", "11", "base_revision", strconv.Itoa(older-1)); !strings.Contains(body, `id="aside"`) || strings.Contains(body, `data-revision="`+strconv.Itoa(older+1)+`" hx-swap-oob`) {
+		t.Errorf("a page two revisions behind must get the whole side panel: %.2000s", body)
 	}
 }
 

@@ -292,6 +292,12 @@
     var aside = document.getElementById("aside");
     return Math.max(known, aside ? parseInt(aside.getAttribute("data-revision") || "0", 10) : 0);
   }
+  // An edit that changed nothing else the side panel shows answers with the panel's revision
+  // alone (#aside-revision): the panel is then at that revision.
+  document.addEventListener("htmx:oobAfterSwap", function (ev) {
+    var el = ev.target, aside = document.getElementById("aside");
+    if (el && el.id === "aside-revision" && aside && el.hasAttribute("data-revision")) aside.setAttribute("data-revision", el.getAttribute("data-revision"));
+  });
   // The revision everything on the page shows: a refresh brings it to the one it was drawn at; an
   // own edit moves it on only when no other change came between, which the next refresh brings.
   var shown = revision();
