@@ -246,7 +246,7 @@ func (a *app) fanOut(t *testing.T, ctx context.Context, d design, n, edits int, 
 			return fmt.Sprintf("%s/d/%s/events?step=tables&rev=%d&tab=listener%08d", a.base, d.view, rec.Revision, i)
 		},
 		func(i int) (int64, error) {
-			rev, _, err := a.editCell(ctx, d.edit, "Table00", "i2", fmt.Sprint("live ", i))
+			rev, _, err := a.editCell(ctx, d.edit, "Table00", "i2", fmt.Sprint("live ", i), 0)
 			return rev, err
 		})
 }

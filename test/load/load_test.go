@@ -411,15 +411,20 @@ func (a *app) do(req *http.Request) ([]byte, error) {
 }
 
 // editCell posts the item grid's cell form, as the page does, setting the note of an item, and
-// returns the revision the answer's side panel shows and the answer's size.
-func (a *app) editCell(ctx context.Context, token, table, id, value string) (int64, int, error) {
+// returns the revision the answer's side panel shows and the answer's size. base is the revision
+// the page shows, which the page sends as the edit's base revision; 0 sends none.
+func (a *app) editCell(ctx context.Context, token, table, id, value string, base int64) (int64, int, error) {
 	form := "table=" + table + "&id=" + id + "&attribute=note&value=" + strings.ReplaceAll(value, " ", "+")
+	if base > 0 {
+		form += "&base_revision=" + strconv.FormatInt(base, 10)
+	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, a.base+"/d/"+token+"/items/cell", strings.NewReader(form))
 	if err != nil {
 		return 0, 0, err
 	}
 	req.Header.Set("Content-Type", formType)
 	req.Header.Set("HX-Request", "true")
+	req.Header.Set("X-Dynaloom-Tab", "loadtesteditortab01") // every page's request names its tab (app.js)
 	body, err := a.do(req)
 	if err != nil {
 		return 0, 0, err
@@ -516,10 +521,12 @@ func TestLoadEditClient(t *testing.T) {
 	}
 	ctx := context.Background()
 	a := &app{base: run.Base, client: &http.Client{Timeout: 60 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 8}}}
+	var shown int64 // the revision the page shows: its last edit's, as the page has it
 	edit := func(i int) error {
 		switch run.Path {
 		case pageForm:
-			_, _, err := a.editCell(ctx, run.Token, run.Table, "i2", fmt.Sprint("edit ", i))
+			rev, _, err := a.editCell(ctx, run.Token, run.Table, "i2", fmt.Sprint("edit ", i), shown)
+			shown = rev
 			return err
 		case changeAPI:
 			_, err := a.postChange(ctx, run.Token, run.Table, "i2", fmt.Sprint("api ", i))
