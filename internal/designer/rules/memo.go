@@ -122,8 +122,11 @@ func newValidation(d designer.Design, cache *dynamo.Cache, prev *Memo) *validati
 	if prev == nil {
 		prev = &Memo{}
 	}
+	// The next memo holds an entry per table and per pattern: made that large at once, its maps
+	// are not grown and copied again and again as a design of hundreds of patterns fills them.
 	return &validation{d: d, cache: cache, prev: prev,
-		next:   &Memo{d: d, rules: make([][]Finding, len(catalogue)), tables: map[string]*tableMemo{}, patterns: map[string]*patternMemo{}},
+		next: &Memo{d: d, rules: make([][]Finding, len(catalogue)),
+			tables: make(map[string]*tableMemo, len(d.Tables)), patterns: make(map[string]*patternMemo, len(d.Patterns))},
 		tables: make([]*tableMemo, len(d.Tables)),
 	}
 }
