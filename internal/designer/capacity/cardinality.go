@@ -35,9 +35,6 @@ type Cardinality struct {
 	Source string `json:"source"`
 }
 
-// WritesKnown reports whether the number of values the writes spread over is known.
-func (c Cardinality) WritesKnown() bool { return c.WriteValues > 0 }
-
 // cardinalities works out the cardinality of partition keys of one design, with its entities'
 // counts (declared or derived through relationships) worked out once.
 type cardinalities struct {

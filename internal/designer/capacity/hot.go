@@ -39,14 +39,6 @@ func (k KeyLoad) Path() string {
 	return "tables/" + k.Table + "/indexes/" + k.Index + "/partition_key"
 }
 
-// Name is the key's table or index for a sentence: "Orders" or "Orders's index ByStatus".
-func (k KeyLoad) Name() string {
-	if k.Index == "" {
-		return k.Table
-	}
-	return "index " + k.Index + " of " + k.Table
-}
-
 // Share is RCU/3,000 + WCU/1,000: a partition serves reads and writes from one budget, so a value is
 // over its partition's limits when this passes 1.
 func (k KeyLoad) Share() float64 {

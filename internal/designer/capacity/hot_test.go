@@ -72,7 +72,7 @@ func TestHotKeys_loadOnTheHottestValueIsEachOperationsLoadOverTheValuesItReaches
 			t.Fatalf("no key load for %q", c.index)
 		}
 		if !near(k.RCU, c.rcu) || !near(k.WCU, c.wcu) {
-			t.Errorf("%s: hottest value takes %v RCU/s and %v WCU/s, want %v and %v", k.Name(), k.RCU, k.WCU, c.rcu, c.wcu)
+			t.Errorf("%s: hottest value takes %v RCU/s and %v WCU/s, want %v and %v", k.Path(), k.RCU, k.WCU, c.rcu, c.wcu)
 		}
 	}
 	table := loads[""]
