@@ -185,7 +185,11 @@ func (c *cardinalities) workOut(t designer.Table, name, entity string) Cardinali
 	if typ == designer.BOOL {
 		return Cardinality{Values: 2, Known: true, WriteValues: 2, Source: "2 (" + name + " is a boolean)"}
 	}
-	if e, ok := identifiedEntity(c.d, name); ok {
+	e, ok := identifiedEntity(c.d, name)
+	if !ok {
+		e, ok = c.ownIdentifier(name, entity)
+	}
+	if ok {
 		if n, ok := c.counts[e]; ok {
 			return Cardinality{Values: n.n, Known: true, WriteValues: n.n, Source: n.source}
 		}
@@ -268,6 +272,17 @@ func abbreviates(short, long string) bool {
 		}
 	}
 	return short == ""
+}
+
+// ownIdentifier is the entity of a key template's entity type when the attribute is that
+// entity's first attribute, its identifier as people list them (ImportJob's job_id under
+// IMPORT#{job_id}), and its name says so (idStem).
+func (c *cardinalities) ownIdentifier(attr, entity string) (string, bool) {
+	e, _, ok := c.d.EntityByName(entity)
+	if !ok || len(e.Attributes) == 0 || e.Attributes[0].Name != attr || idStem(attr) == "" {
+		return "", false
+	}
+	return e.Name, true
 }
 
 // idSuffixes end the name of an attribute that identifies an entity.

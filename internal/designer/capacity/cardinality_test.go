@@ -129,6 +129,19 @@ func TestKeyCardinality_childCountsMultiplyAndAnEntityWithoutCountIsNotKnown(t *
 	}
 }
 
+func TestKeyCardinality_anEntitysOwnIdentifierInItsTemplateCountsItsItems(t *testing.T) {
+	t.Parallel()
+	d := shopForKeys()
+	d.Entities = append(d.Entities, designer.Entity{Name: "ImportJob", Count: designertest.Ptr[int64](160),
+		Attributes: []designer.Attribute{{Name: "job_id", Type: designer.S}, {Name: "board_id", Type: designer.S}}})
+	d.Tables[0].EntityTypes = []designer.EntityType{{Entity: "ImportJob", PKTemplate: "IMPORT#{job_id}"}}
+	got := TableKeyCardinality(d, d.Tables[0])
+	want := Cardinality{Values: 160, Known: true, WriteValues: 160, Source: "160 import jobs (entity count)"}
+	if got != want {
+		t.Errorf("got %+v\nwant %+v", got, want)
+	}
+}
+
 func TestIdentifiedEntity_readsTheIdentifiersPeopleWrite(t *testing.T) {
 	t.Parallel()
 	d := designer.Design{Entities: []designer.Entity{{Name: "Employee"}, {Name: "Department"}, {Name: "DepartmentManager"}, {Name: "Order"}, {Name: "OrderItem"}, {Name: "Video"}}}
