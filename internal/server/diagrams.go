@@ -3,10 +3,13 @@ package server
 import (
 	"bytes"
 	"net/http"
+	"net/url"
+	"path"
 	"reflect"
 	"slices"
 	"strings"
 
+	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
 	"dynaloom/internal/designer"
@@ -149,4 +152,29 @@ func modelMapShows(path string) bool {
 		}
 	}
 	return true
+}
+
+// ownDiagram is, for the answer to an edit made on a page of a step with a diagram (htmx names the
+// page in HX-Current-URL), that diagram out of band when the edit changed it: the editor sees the
+// picture change as the others do.
+func ownDiagram(c echo.Context, d *designContext) []templ.Component {
+	at, err := url.Parse(c.Request().Header.Get("HX-Current-URL"))
+	if err != nil {
+		return nil
+	}
+	var kind string
+	switch path.Base(at.Path) {
+	case "entities":
+		kind = designer.EntityDiagram
+	case "tables":
+		kind = designer.ModelMap
+	default:
+		return nil
+	}
+	parts, _ := diagramPart(d, kind, d.Record.Revision-1)
+	out := make([]templ.Component, len(parts))
+	for i, p := range parts {
+		out[i] = p.part
+	}
+	return out
 }

@@ -190,7 +190,11 @@ func (s *Server) answer(c echo.Context, back string, err error, build part) erro
 	if !isHTMX(c) {
 		return c.Redirect(http.StatusSeeOther, back)
 	}
-	return render(c, status, templ.Join(main, asideAnswer(c, d, err == nil)))
+	all := []templ.Component{main, asideAnswer(c, d, err == nil)}
+	if err == nil {
+		all = append(all, ownDiagram(c, d)...)
+	}
+	return render(c, status, templ.Join(all...))
 }
 
 // asideAnswer is the side panel an edit's answer carries out of band: whole, or only its revision

@@ -10,7 +10,7 @@ import (
 
 // Column gap of the model map: the room between the patterns' list and the tables, where the
 // lines run.
-const columnGap = 220.0
+const columnGap = 160.0
 
 // columnLayout lays out the model map as two columns: the access patterns as a list, in their
 // order, and the tables with their indexes in groups, placed by Graphviz's dot. Each line runs from

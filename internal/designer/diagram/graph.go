@@ -88,6 +88,9 @@ type Marks map[string]string
 // is in the text alternative).
 const maxLine = 44
 
+// maxPatternTitle is shorter: the patterns' list takes room from the tables beside it.
+const maxPatternTitle = 34
+
 // Entities builds the entity diagram of d.
 func Entities(d designer.Design) Graph {
 	g := Graph{Kind: designer.EntityDiagram}
@@ -303,7 +306,7 @@ func ModelMap(d designer.Design, marks Marks) Graph {
 	}
 	for _, p := range d.Patterns {
 		n := Node{ID: PatternNodeID(p.ID), Kind: KindPattern, Path: "access_patterns/" + strconv.Itoa(p.Number) + "/mapping", Flag: marks[p.ID]}
-		n.Title = cut(fmt.Sprintf("#%d %s", p.Number, p.Description))
+		n.Title = cutTo(fmt.Sprintf("#%d %s", p.Number, p.Description), maxPatternTitle)
 		about := p.Type
 		if p.PeakRPS != nil {
 			about += " · " + strconv.FormatFloat(*p.PeakRPS, 'f', -1, 64) + " RPS peak"
@@ -419,10 +422,13 @@ func plural(n int, one, many string) string {
 }
 
 // cut shortens text to maxLine characters.
-func cut(s string) string {
+func cut(s string) string { return cutTo(s, maxLine) }
+
+// cutTo shortens text to n characters, its spaces made single.
+func cutTo(s string, n int) string {
 	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > maxLine {
-		return string(r[:maxLine-1]) + "…"
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
 	}
 	return s
 }

@@ -234,9 +234,39 @@ func layeredDOT(g Graph, sizes [][2]float64, index map[string]int) string {
 			writeNode(&b, i, sizes[i], "")
 		}
 	}
-	writeEdges(&b, g, index)
+	writeEdges(&b, g, index, staggered(g))
 	b.WriteString("}\n")
 	return b.String()
+}
+
+// staggered is, per edge, the attributes that put every other leaf of a box with many leaves
+// (entities nothing else hangs from) one layer further down, so that a parent of ten children
+// draws them in two rows rather than one row as wide as the page (Graphviz's unflatten does the
+// same).
+func staggered(g Graph) map[int]string {
+	out, in := map[string]int{}, map[string]int{}
+	for _, e := range g.Edges {
+		out[e.From]++
+		in[e.To]++
+	}
+	leaves := map[string][]int{}
+	for ei, e := range g.Edges {
+		if e.From != e.To && out[e.To] == 0 && in[e.To] == 1 {
+			leaves[e.From] = append(leaves[e.From], ei)
+		}
+	}
+	extra := map[int]string{}
+	for _, list := range leaves {
+		if len(list) <= 3 {
+			continue
+		}
+		for k, ei := range list {
+			if k%2 == 1 {
+				extra[ei] = " minlen=2"
+			}
+		}
+	}
+	return extra
 }
 
 // pinnedDOT is g for Graphviz's neato -n (nop1) with every box held where it is (centres, y downwards), so
@@ -248,7 +278,7 @@ func pinnedDOT(g Graph, sizes [][2]float64, index map[string]int, centres []desi
 	for i := range g.Nodes {
 		writeNode(&b, i, sizes[i], fmt.Sprintf(" pos=\"%s,%s\"", num(centres[i].X), num(-centres[i].Y)))
 	}
-	writeEdges(&b, g, index)
+	writeEdges(&b, g, index, nil)
 	b.WriteString("}\n")
 	return b.String()
 }
@@ -257,7 +287,7 @@ func writeNode(b *strings.Builder, i int, size [2]float64, extra string) {
 	fmt.Fprintf(b, "n%d [width=%s height=%s%s];\n", i, num(size[0]/72), num(size[1]/72), extra)
 }
 
-func writeEdges(b *strings.Builder, g Graph, index map[string]int) {
+func writeEdges(b *strings.Builder, g Graph, index map[string]int, extra map[int]string) {
 	for ei, e := range g.Edges {
 		from, ok1 := index[e.From]
 		to, ok2 := index[e.To]
@@ -271,7 +301,7 @@ func writeEdges(b *strings.Builder, g Graph, index map[string]int) {
 		if from == to {
 			b.WriteString(" dir=none")
 		}
-		b.WriteString("];\n")
+		b.WriteString(extra[ei] + "];\n")
 	}
 }
 
