@@ -71,7 +71,11 @@ func writeCost(w io.Writer, what string, doc capacity.Document) {
 			if o.WriteUnits > 0 || o.ReadUnits == 0 {
 				units = capacity.Figure(o.WriteUnits) + " WRU"
 			}
-			ops = append(ops, fmt.Sprintf("%s %s %s (%s items, %s)", o.Op, target, units, capacity.Figure(o.ItemsRead), o.SizeFrom))
+			items := capacity.Figure(o.ItemsRead) + " items"
+			if o.ItemsRead == 1 {
+				items = "1 item"
+			}
+			ops = append(ops, fmt.Sprintf("%s %s %s (%s, %s)", o.Op, target, units, items, o.SizeFrom))
 		}
 		fmt.Fprintf(tw, "#%d %s\t%s\t%s\t%s\t%s\t%s\t\n", p.Number, clip(p.Description, 40), capacity.Figure(p.PeakRPS),
 			capacity.Figure(p.AvgRPS), capacity.Figure(p.Peak.RCU), capacity.Figure(p.Peak.WCU), strings.Join(ops, "; "))

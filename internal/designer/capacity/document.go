@@ -191,14 +191,24 @@ const (
 	StatusOK   = "ok"   // well within one partition's limits
 	StatusWarn = "warn" // at half of the limits or more, or loaded through few values (CAP002)
 	StatusOver = "over" // over one partition's limits (CAP001)
+	// StatusUnknown: patterns load the key but nothing counts its values, so the load on one value
+	// cannot be told.
+	StatusUnknown = "unknown"
 )
 
 // KeyStatus judges the hottest value of a key for a reader: StatusOver past one partition's
 // limits (Share > 1, CAP001's threshold); StatusWarn at half of them or more, or when the patterns
 // that reach fewer than 100 of its values put a tenth of a partition or more on it (CAP002's
-// threshold); StatusOK otherwise.
+// threshold); StatusUnknown when patterns load it but its values are not counted; StatusOK
+// otherwise.
 func KeyStatus(k KeyLoad) string {
+	loaded := false
+	for _, s := range k.Shares {
+		loaded = loaded || s.PeakRPS > 0
+	}
 	switch {
+	case loaded && !k.Cardinality.Known && k.RCU == 0 && k.WCU == 0:
+		return StatusUnknown
 	case k.Share() > 1:
 		return StatusOver
 	case k.Share() >= 0.5:

@@ -4,7 +4,7 @@ import "testing"
 
 func TestKeyStatus_followsTheThresholdsOfCAP001AndCAP002(t *testing.T) {
 	read := func(values, onHottest float64) KeyShare {
-		return KeyShare{Values: values, Units: onHottest, OnHottest: onHottest}
+		return KeyShare{Values: values, Units: onHottest, OnHottest: onHottest, PeakRPS: onHottest}
 	}
 	for _, c := range []struct {
 		name string
@@ -12,6 +12,7 @@ func TestKeyStatus_followsTheThresholdsOfCAP001AndCAP002(t *testing.T) {
 		want string
 	}{
 		{"idle", KeyLoad{}, StatusOK},
+		{"loaded, values not counted", KeyLoad{Shares: []KeyShare{{PeakRPS: 5, Units: 5}}}, StatusUnknown},
 		{"a third of a partition over many values", KeyLoad{RCU: 1000, Shares: []KeyShare{read(40000, 1000)}}, StatusOK},
 		{"half a partition", KeyLoad{RCU: 900, WCU: 200, Shares: []KeyShare{read(40000, 900)}}, StatusWarn},
 		{"over the reads", KeyLoad{RCU: 3001, Shares: []KeyShare{read(40000, 3001)}}, StatusOver},

@@ -73,7 +73,12 @@ func hotLine(k capacity.KeyLoad) string {
 	default:
 		fmt.Fprintf(&b, "%s RPS across values not counted (%s)", capacity.Figure(rps), source)
 	}
-	if rps > 0 {
+	switch {
+	case capacity.KeyStatus(k) == capacity.StatusUnknown:
+		// Without a count of its values the load on one value cannot be told, and no mark is earned.
+		b.WriteString("; the load on its hottest value is not known until its values are counted")
+		return b.String()
+	case rps > 0:
 		fmt.Fprintf(&b, "; hottest value %s RCU/s + %s WCU/s at skew %s, %s%% of one partition's 3,000 RCU / 1,000 WCU",
 			capacity.Figure(k.RCU), capacity.Figure(k.WCU), capacity.Figure(k.Skew), capacity.Figure(100*k.Share()))
 	}
@@ -198,7 +203,11 @@ func asOf(p capacity.Prices) string {
 func costRows(d designer.Design, r capacity.Report) map[[2]string][]costRow {
 	out := map[[2]string][]costRow{}
 	for _, pl := range r.Patterns {
-		pattern := markdown.EscapeLabel(fmt.Sprintf("#%d %s", pl.Number, designer.TruncateRunes(pl.Description, 60)))
+		desc := markdown.OneLine(pl.Description)
+		if short := designer.TruncateRunes(desc, 60); short != desc {
+			desc = strings.TrimSpace(short) + "…"
+		}
+		pattern := markdown.EscapeLabel(fmt.Sprintf("#%d %s", pl.Number, desc))
 		for _, o := range pl.Operations {
 			isGSI := func(ix string) bool {
 				t, _, ok := d.TableByName(o.Table)

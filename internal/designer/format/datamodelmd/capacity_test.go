@@ -29,7 +29,7 @@ func TestHotLine_inTheSeedsForm(t *testing.T) {
 		{"not counted", capacity.KeyLoad{Table: "Events", Attribute: "channel", Skew: 2,
 			Cardinality: capacity.Cardinality{Source: "not known: nothing says how many values channel takes"},
 			Shares:      []capacity.KeyShare{{Pattern: "ap4", PeakRPS: 5}}},
-			"- **Events** (channel): 5 RPS across values not counted (not known: nothing says how many values channel takes); hottest value 0 RCU/s + 0 WCU/s at skew 2, 0% of one partition's 3,000 RCU / 1,000 WCU ✅"},
+			"- **Events** (channel): 5 RPS across values not counted (not known: nothing says how many values channel takes); the load on its hottest value is not known until its values are counted"},
 		{"idle", capacity.KeyLoad{Table: "Audit", Attribute: "id", Cardinality: capacity.Cardinality{Source: "x"}},
 			"- **Audit** (id): no pattern reads or writes it ✅"},
 	} {
