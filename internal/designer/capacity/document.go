@@ -214,18 +214,7 @@ func KeyStatus(k KeyLoad) string {
 	case k.Share() >= 0.5:
 		return StatusWarn
 	}
-	few := 0.0
-	for _, s := range k.Shares {
-		if s.Values <= 0 || s.Values >= 100 || s.Units <= 0 || s.Increasing {
-			continue
-		}
-		if s.Write {
-			few += s.OnHottest / PartitionWriteLimit
-		} else {
-			few += s.OnHottest / PartitionReadLimit
-		}
-	}
-	if few >= 0.1 {
+	if k.FewValuesShare() >= FewValuesNoticed {
 		return StatusWarn
 	}
 	return StatusOK

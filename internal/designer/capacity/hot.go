@@ -45,6 +45,37 @@ func (k KeyLoad) Share() float64 {
 	return k.RCU/PartitionReadLimit + k.WCU/PartitionWriteLimit
 }
 
+// FewValues reports whether a share reaches fewer than 100 values of its key (the seed's "Aim for
+// 100+ distinct values"), not counting a key that grows with time: that one has many values, and
+// the writes on its newest are another matter (CAP004).
+func (s KeyShare) FewValues() bool {
+	return s.Values > 0 && s.Values < MinDistinctValues && s.Units > 0 && !s.Increasing
+}
+
+// MinDistinctValues is the number of distinct values seed 001 asks a partition key for;
+// FewValuesNoticed is the share of one partition from which the load on fewer is worth a warning
+// (CAP002): below it, nine departments read a few times a second are no hot spot.
+const (
+	MinDistinctValues = 100
+	FewValuesNoticed  = 0.1
+)
+
+// FewValuesShare is what the shares that reach few values (FewValues) put on the hottest value,
+// as a share of one partition (RCU/3,000 + WCU/1,000): CAP002 warns from FewValuesNoticed.
+func (k KeyLoad) FewValuesShare() float64 {
+	var share float64
+	for _, s := range k.Shares {
+		switch {
+		case !s.FewValues():
+		case s.Write:
+			share += s.OnHottest / PartitionWriteLimit
+		default:
+			share += s.OnHottest / PartitionReadLimit
+		}
+	}
+	return share
+}
+
 // KeyShare is the load one operation of one pattern puts on a key at peak.
 type KeyShare struct {
 	Pattern     string // id

@@ -19,11 +19,6 @@ import (
 
 // Thresholds of the capacity rules.
 const (
-	// minDistinctValues is the seed's "Aim for 100+ distinct values" (CAP002).
-	minDistinctValues = 100
-	// noticeableShare is the share of one partition's limits (RCU/3,000 + WCU/1,000) from which the
-	// load on a key of few values is worth a warning (CAP002).
-	noticeableShare = 0.1
 	// heavyWrites is the load on a key's newest value, in write units per second, from which the
 	// writes of a pattern to an increasing key make it write-heavy (CAP004): a tenth of what one
 	// partition takes.
@@ -74,29 +69,13 @@ func cap001HotValue(k capacity.KeyLoad, out []Finding) []Finding {
 }
 
 // cap002FewValues: a key with fewer than 100 distinct values carries patterns whose load on its
-// hottest value is a tenth of a partition or more (noticeableShare). Below that, a few values are
+// hottest value is a tenth of a partition or more (capacity.FewValuesNoticed). Below that, a few values are
 // no risk at the team's rates: nine departments read a few times a second are not a hot spot.
 func cap002FewValues(k capacity.KeyLoad, out []Finding) []Finding {
-	// A key that grows with time has many values; the writes on its newest are CAP004's.
-	few := func(s capacity.KeyShare) bool {
-		return s.Values > 0 && s.Values < minDistinctValues && s.Units > 0 && !s.Increasing
-	}
-	var share float64
-	first := -1
-	for i, s := range k.Shares {
-		if !few(s) {
-			continue
-		}
-		if first < 0 {
-			first = i
-		}
-		if s.Write {
-			share += s.OnHottest / capacity.PartitionWriteLimit
-		} else {
-			share += s.OnHottest / capacity.PartitionReadLimit
-		}
-	}
-	if first < 0 || share < noticeableShare {
+	few := func(s capacity.KeyShare) bool { return s.FewValues() }
+	first := slices.IndexFunc(k.Shares, few)
+	share := k.FewValuesShare()
+	if first < 0 || share < capacity.FewValuesNoticed {
 		return out
 	}
 	s := k.Shares[first]
