@@ -13,6 +13,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/derive"
 	"dynaloom/web/templates"
 )
 
@@ -177,4 +178,15 @@ func ownDiagram(c echo.Context, d *designContext) []templ.Component {
 		out[i] = p.part
 	}
 	return out
+}
+
+// modelMapThumbnail is the model map of design d as a picture without links, for a gallery card
+// (issue 18): the Tables step's drawing, which scales to its box by its viewBox. id names its SVG's
+// own ids (its arrowheads), unique on the page.
+func modelMapThumbnail(d designer.Design, id string) (templ.Component, error) {
+	dr, err := derive.New(d, nil).Diagram(designer.ModelMap)
+	if err != nil {
+		return nil, err
+	}
+	return templates.DiagramSVG(templates.Diagram{ID: id, Title: "Model map of " + d.Name, Drawing: dr}), nil
 }

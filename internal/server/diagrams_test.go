@@ -152,3 +152,24 @@ func TestRefresh_aMovedBoxIsItsDiagramAlone(t *testing.T) {
 		t.Errorf("the entities step shows no model map: %v", rec.Header())
 	}
 }
+
+// The gallery's thumbnail of an example is its model map without links.
+func TestModelMapThumbnail(t *testing.T) {
+	d, err := designer.ExampleDesign("hr-employees")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := modelMapThumbnail(d, "thumb-hr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := c.Render(t.Context(), &b); err != nil {
+		t.Fatal(err)
+	}
+	svg := b.String()
+	if !strings.HasPrefix(svg, "<svg") || !strings.Contains(svg, `id="thumb-hr-arrow"`) || !strings.Contains(svg, `data-node="table:Employee"`) ||
+		!strings.Contains(svg, "Model map of HR employees") || strings.Contains(svg, "<a ") {
+		t.Errorf("thumbnail: %.300s", svg)
+	}
+}

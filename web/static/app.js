@@ -1005,7 +1005,7 @@
 (function () {
   "use strict";
   function size(root) {
-    (root || document).querySelectorAll("svg.diagram-svg").forEach(function (svg) {
+    (root || document).querySelectorAll(".diagram-box svg.diagram-svg").forEach(function (svg) {
       var w = svg.viewBox && svg.viewBox.baseVal ? svg.viewBox.baseVal.width : 0;
       if (!w) return;
       svg.style.minWidth = Math.round(w * 0.8) + "px";
