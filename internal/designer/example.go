@@ -22,21 +22,30 @@ type Example struct {
 	ID      string
 	Title   string
 	Summary string
+	// Teaches names the key design choices the example shows, a few words each.
+	Teaches []string
 }
 
-// exampleText holds the title and one-line summary shown in the gallery, by example id.
-var exampleText = map[string]struct{ title, summary string }{
+// exampleText holds the title, one-line summary and key design choices shown in the gallery, by
+// example id.
+var exampleText = map[string]struct {
+	title, summary string
+	teaches        []string
+}{
 	"hiking-community": {
 		title:   "Hiking community",
 		summary: "A social app on eight tables: profiles with their reports and reports with their remarks as item collections, an inverted follower index, a sparse index of unseen alerts, and moments deleted by TTL.",
+		teaches: []string{"Item collections", "Inverted index", "Sparse GSI", "TTL"},
 	},
 	"hr-employees": {
 		title:   "HR employees",
 		summary: "Four tables keyed by employee and department number, INCLUDE-projected GSIs, running totals for dashboards, and salary and title histories.",
+		teaches: []string{"Identifying relationships", "INCLUDE projections", "Running totals", "Transactions"},
 	},
 	"teacher-pay-scales": {
 		title:   "Teacher pay scales",
 		summary: "One table of school boards and their pay-grid cells under composite sort keys, five GSIs that compare and rank pay across boards, and import jobs that expire by TTL.",
+		teaches: []string{"Single table", "Composite sort keys", "Five GSIs", "TTL"},
 	},
 }
 
@@ -53,7 +62,7 @@ func Examples() []Example {
 		if !ok {
 			text.title = id
 		}
-		out = append(out, Example{ID: id, Title: text.title, Summary: text.summary})
+		out = append(out, Example{ID: id, Title: text.title, Summary: text.summary, Teaches: slices.Clone(text.teaches)})
 	}
 	slices.SortFunc(out, func(a, b Example) int { return strings.Compare(a.ID, b.ID) })
 	return out

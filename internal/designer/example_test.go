@@ -28,6 +28,14 @@ func TestExamples_listsEveryFileWithText(t *testing.T) {
 		if strings.Contains(ex.Summary, "\n") {
 			t.Errorf("example %q summary is not one line", ex.ID)
 		}
+		if n := len(ex.Teaches); n < 2 || n > 5 {
+			t.Errorf("example %q names %d design choices it teaches in exampleText, want 2–5", ex.ID, n)
+		}
+		for _, choice := range ex.Teaches {
+			if choice == "" || len(choice) > 30 {
+				t.Errorf("example %q: design choice %q is not a few words", ex.ID, choice)
+			}
+		}
 		if _, err := designer.ExampleDesign(ex.ID); err != nil {
 			t.Errorf("ExampleDesign(%q): %v", ex.ID, err)
 		}

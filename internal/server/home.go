@@ -2,7 +2,9 @@ package server
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
+	"sync"
 
 	"github.com/labstack/echo/v4"
 
@@ -11,8 +13,27 @@ import (
 )
 
 func homeModel() templates.Home {
-	return templates.Home{Page: templates.Page{Title: "Dynaloom — design DynamoDB data models together"}, Examples: designer.Examples()}
+	return templates.Home{Page: templates.Page{Title: "Dynaloom — design DynamoDB data models together"}, Examples: exampleCards()}
 }
+
+// exampleCards are the gallery's cards. The examples are built into the binary, so their figures
+// are counted once, on the first visit to the home page.
+var exampleCards = sync.OnceValue(func() []templates.ExampleCard {
+	var cards []templates.ExampleCard
+	for _, ex := range designer.Examples() {
+		card := templates.ExampleCard{Example: ex}
+		d, err := designer.ExampleDesign(ex.ID)
+		if err != nil {
+			panic(fmt.Sprintf("example %s does not read: %v", ex.ID, err)) // a test reads every example
+		}
+		card.Tables, card.Patterns = len(d.Tables), len(d.Patterns)
+		for _, t := range d.Tables {
+			card.Indexes += len(t.GSIs) + len(t.LSIs)
+		}
+		cards = append(cards, card)
+	}
+	return cards
+})
 
 func (s *Server) home(c echo.Context) error {
 	return render(c, http.StatusOK, templates.HomeView(homeModel()))

@@ -16,10 +16,17 @@ type Page struct {
 // Home is the start page.
 type Home struct {
 	Page
-	Examples []designer.Example
+	Examples []ExampleCard
 	// NameError is shown under the name field of the "new design" form.
 	NameError string
 	Name      string
+}
+
+// ExampleCard is one example of the home page's gallery: its text, and figures counted from its
+// design.
+type ExampleCard struct {
+	designer.Example
+	Tables, Indexes, Patterns int
 }
 
 // Step is one entry of the workspace navigation.
