@@ -89,13 +89,18 @@ type patternMemo struct {
 	p  designer.Pattern
 	at *designer.Pattern // where p is in its design's patterns, which no change modifies in place
 	// tables are the tables its operations name, as they were, in operation order; a zero Table
-	// where the design had none of that name.
-	tables   []designer.Table
+	// where the design had none of that name. They point into the design's tables, which no
+	// change modifies in place: a copy of each would cost every pattern's memo hundreds of bytes
+	// per operation on every revision.
+	tables   []*designer.Table
 	findings []Finding // MAP009, MAP011
 	// partitions are what each operation reads (dynamo.ReadPartition), worked out when first
 	// needed and taken over with the pattern.
 	partitions []partition
 }
+
+// noTable is what a pattern's memo holds for an operation naming no table of the design.
+var noTable designer.Table
 
 type partition struct {
 	key         designer.Item
@@ -267,9 +272,12 @@ func (v *validation) patternPart(pi int, out []Finding, check func([]Finding) []
 		return append(out, old.findings...)
 	}
 	p := v.d.Patterns[pi]
-	tables := make([]designer.Table, len(p.Mapping.Operations))
+	tables := make([]*designer.Table, len(p.Mapping.Operations))
 	for i, op := range p.Mapping.Operations {
-		tables[i], _, _ = v.tableByName(op.Table)
+		tables[i] = &noTable
+		if _, ti, ok := v.tableByName(op.Table); ok {
+			tables[i] = &v.d.Tables[ti]
+		}
 	}
 	m := &patternMemo{p: p, at: &v.d.Patterns[pi], tables: tables}
 	if old, ok := v.prev.patterns[p.ID]; ok && v.samePattern(old, m) {
@@ -294,7 +302,7 @@ func (v *validation) untouched(old *patternMemo, pi int) bool {
 	}
 	for i, op := range old.p.Mapping.Operations {
 		_, ti, ok := v.tableByName(op.Table)
-		if !ok || !v.table(ti).same || !sameItems(old.tables[i], v.d.Tables[ti]) {
+		if !ok || !v.table(ti).same || !sameItems(*old.tables[i], v.d.Tables[ti]) {
 			return false
 		}
 	}
@@ -371,18 +379,18 @@ func (v *validation) samePattern(a, b *patternMemo) bool {
 		_, ti, ok := v.tableByName(op.Table)
 		// a's tables are those the last validation found by the same names: a table found the same
 		// (tableMemo.same) is the same for every pattern, without comparing it again.
-		if ok && v.table(ti).same && sameItems(a.tables[i], b.tables[i]) || sameTable(a.tables[i], b.tables[i]) {
+		if ok && v.table(ti).same && sameItems(*a.tables[i], *b.tables[i]) || sameTable(*a.tables[i], *b.tables[i]) {
 			continue
 		}
 		if !ok {
 			return false
 		}
 		m := v.table(ti)
-		if m.edited == nil || !sameItems(m.from, a.tables[i]) {
+		if m.edited == nil || !sameItems(m.from, *a.tables[i]) {
 			return false
 		}
 		if !parts[i].known {
-			key, ok := dynamo.ReadPartition(b.tables[i], op)
+			key, ok := dynamo.ReadPartition(*b.tables[i], op)
 			parts[i] = partition{key: key, known: true, some: ok}
 		}
 		key := parts[i].key
