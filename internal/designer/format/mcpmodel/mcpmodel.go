@@ -128,7 +128,7 @@ type updateAction struct {
 	Key                       designer.Item             `json:"Key"`
 	UpdateExpression          string                    `json:"UpdateExpression"`
 	ConditionExpression       string                    `json:"ConditionExpression,omitempty"`
-	ExpressionAttributeNames  map[string]string         `json:"ExpressionAttributeNames"`
+	ExpressionAttributeNames  map[string]string         `json:"ExpressionAttributeNames,omitempty"`
 	ExpressionAttributeValues map[string]designer.Value `json:"ExpressionAttributeValues"`
 }
 
@@ -136,7 +136,7 @@ type conditionAction struct {
 	TableName                 string                    `json:"TableName"`
 	Key                       designer.Item             `json:"Key"`
 	ConditionExpression       string                    `json:"ConditionExpression"`
-	ExpressionAttributeNames  map[string]string         `json:"ExpressionAttributeNames"`
+	ExpressionAttributeNames  map[string]string         `json:"ExpressionAttributeNames,omitempty"`
 	ExpressionAttributeValues map[string]designer.Value `json:"ExpressionAttributeValues,omitempty"`
 }
 
