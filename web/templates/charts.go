@@ -33,25 +33,28 @@ type StackedBars struct {
 	TestID          string
 }
 
-// LimitBar is one figure against its limit: Text says both as people read them.
-type LimitBar struct {
-	Name         string
-	Value, Limit float64
-	Text         string
+// LimitPart is one part of a bar against a limit: its share of the limit (1 is all of it) and
+// the figure as people read it.
+type LimitPart struct {
+	Share float64
+	Text  string
 }
 
-// LimitRow is one thing measured (a table or an index) and its bars.
+// LimitRow is one thing measured (a table or an index): its parts, in the order of the chart's
+// series, and the whole as people read it.
 type LimitRow struct {
 	Label string
-	Bars  []LimitBar
+	Parts []LimitPart
+	Text  string
 }
 
-// LimitBars draws each bar as its share of its own limit, so bars of different limits (3,000 RCU,
-// 1,000 WCU) share one axis whose line at 100 % is every bar's limit. LimitLabel says what the
-// line is.
+// LimitBars draws each row as a bar of its parts' shares of one limit, against the limit's line:
+// parts of different units that draw on one budget (a partition's 3,000 RCU or 1,000 WCU a
+// second, or a mix) each count as their share of it. LimitLabel says what the line is.
 type LimitBars struct {
 	ID, Title, Desc string
 	LimitLabel      string
+	Series          []ChartSeries
 	Rows            []LimitRow
 	TestID          string
 }
@@ -65,10 +68,8 @@ const (
 	barHeight   = 34
 	rowGap      = 18
 	totalWidth  = 150 // room at the end of a stacked bar for its total
-	limitName   = 76  // room before a limit bar for its name
-	limitText   = 250 // room after a limit bar for its figures
-	limitBarH   = 26
-	limitTop    = 30 // room above the rows for the limit line's label
+	limitText   = 200 // room after a limit bar for its figure
+	limitTop    = 30  // room above the rows for the limit line's label
 )
 
 // seriesClasses is how many colours the palette has (app.css .series-0 …); patterns repeat every
@@ -157,13 +158,10 @@ func sum(vs []float64) float64 {
 	return t
 }
 
-type limitBarGeometry struct {
-	Name, Y, TextY, Width, TextX, Text, Class, Title string
-}
-
 type limitRowGeometry struct {
-	Label, LabelY string
-	Bars          []limitBarGeometry
+	Label, LabelY, BarY, TextY, Text, TextX string
+	Over                                    bool
+	Segments                                []chartSegment
 }
 
 type limitGeometry struct {
@@ -172,46 +170,51 @@ type limitGeometry struct {
 	Rows                             []limitRowGeometry
 }
 
-// geometry scales every bar as its share of its limit on one axis that reaches past the largest
-// share and past the limit, so the line is always drawn.
+// geometry scales every bar on one axis that reaches past the longest bar and past the limit, so
+// the line is always drawn.
 func (c LimitBars) geometry() limitGeometry {
-	track := float64(chartWidth - 2*chartPad - limitName - limitText)
+	track := float64(chartWidth - 2*chartPad - limitText)
 	reach := 1.0
 	for _, r := range c.Rows {
-		for _, b := range r.Bars {
-			if b.Limit > 0 {
-				reach = max(reach, b.Value/b.Limit)
-			}
-		}
+		reach = max(reach, r.share())
 	}
 	reach *= 1.1
-	x0 := float64(chartPad + limitName)
+	x0 := float64(chartPad)
 	g := limitGeometry{TrackX: num(x0), LimitX: num(x0 + track/reach), Ends: num(x0 + track)}
 	y := float64(limitTop)
 	for _, r := range c.Rows {
-		row := limitRowGeometry{Label: r.Label, LabelY: num(y + 19)}
+		row := limitRowGeometry{Label: r.Label, LabelY: num(y + 19), Text: r.Text, Over: r.share() > 1}
 		y += labelHeight
-		for _, b := range r.Bars {
-			share := 0.0
-			if b.Limit > 0 {
-				share = max(b.Value, 0) / b.Limit
+		row.BarY, row.TextY = num(y), num(y+barHeight/2+6)
+		x := x0
+		for j, p := range r.Parts {
+			if p.Share <= 0 || j >= len(c.Series) {
+				continue
 			}
-			w := track * share / reach
-			bar := limitBarGeometry{
-				Name: b.Name, Y: num(y), TextY: num(y + limitBarH/2 + 6), Width: num(w),
-				TextX: num(x0 + max(w, track/reach) + 10), Text: b.Text, Class: "limit-bar", Title: b.Name + ": " + b.Text,
+			w := track * p.Share / reach
+			class, pattern := seriesClass(c.ID, j)
+			seg := chartSegment{X: num(x), Width: num(w), Class: class, Pattern: pattern, Title: c.Series[j].Label + ": " + p.Text}
+			if fitsLabel(c.Series[j].Short, w) {
+				seg.Label, seg.LabelX = c.Series[j].Short, num(x+w/2)
 			}
-			if share > 1 {
-				bar.Class += " over"
-			}
-			row.Bars = append(row.Bars, bar)
-			y += limitBarH + 6
+			row.Segments = append(row.Segments, seg)
+			x += w
 		}
-		y += rowGap - 6
+		row.TextX = num(max(x, x0+track/reach) + 10)
+		y += barHeight + rowGap
 		g.Rows = append(g.Rows, row)
 	}
-	g.LineBottom = num(y)
-	height := int(math.Ceil(y))
+	g.LineBottom = num(y - rowGap + 4)
+	height := int(math.Ceil(y - rowGap + 6))
 	g.ViewBox, g.Height = "0 0 "+strconv.Itoa(chartWidth)+" "+strconv.Itoa(height), strconv.Itoa(height)
 	return g
+}
+
+// share is how much of the limit the row takes, its parts together.
+func (r LimitRow) share() float64 {
+	t := 0.0
+	for _, p := range r.Parts {
+		t += max(p.Share, 0)
+	}
+	return t
 }

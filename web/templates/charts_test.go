@@ -184,61 +184,77 @@ func TestCharts_userTextIsTextNeverMarkup(t *testing.T) {
 	evil := `<script>alert(1)</script>`
 	var b bytes.Buffer
 	_ = StackedBarsView(StackedBars{ID: "x", Title: evil, Series: []ChartSeries{{evil, evil}}, Rows: []StackedBarsRow{{Label: evil, Values: []float64{1}, Texts: []string{evil}, Total: evil}}}).Render(context.Background(), &b)
-	_ = LimitBarsView(LimitBars{ID: "y", Title: evil, LimitLabel: evil, Rows: []LimitRow{{Label: evil, Bars: []LimitBar{{Name: evil, Value: 1, Limit: 2, Text: evil}}}}}).Render(context.Background(), &b)
+	_ = LimitBarsView(LimitBars{ID: "y", Title: evil, LimitLabel: evil, Series: []ChartSeries{{evil, evil}}, Rows: []LimitRow{{Label: evil, Parts: []LimitPart{{Share: 1, Text: evil}}, Text: evil}}}).Render(context.Background(), &b)
 	if strings.Contains(b.String(), "<script") {
 		t.Fatal("a label became markup")
 	}
 }
 
+var hotSeries = []ChartSeries{{"Reads", "reads"}, {"Writes", "writes"}}
+
 func hotKeys(rows ...LimitRow) LimitBars {
-	return LimitBars{ID: "hot", Title: "Hottest key value", Desc: "d", LimitLabel: "limit per partition", Rows: rows}
+	return LimitBars{ID: "hot", Title: "Hottest key value", Desc: "d", LimitLabel: "limit per partition", Series: hotSeries, Rows: rows}
 }
 
-func limitBars(t *testing.T, doc *html.Node) (widths []float64, classes []string, line float64) {
-	for _, g := range byTestID(doc, "limit-bar") {
-		r := tagged(g, "rect")[0]
-		widths = append(widths, number(t, attr(r, "width")))
-		classes = append(classes, attr(r, "class"))
+// limitBars is, per bar, the widths of its segments and whether it is marked over its limit, and
+// where the limit line is.
+func limitBars(t *testing.T, doc *html.Node) (widths [][]float64, over []bool, line float64) {
+	for _, row := range byTestID(doc, "chart-row") {
+		var ws []float64
+		for _, seg := range byTestID(row, "chart-segment") {
+			ws = append(ws, number(t, attr(tagged(seg, "rect")[0], "width")))
+		}
+		widths = append(widths, ws)
+		over = append(over, strings.Contains(attr(row, "class"), "over"))
 	}
-	return widths, classes, number(t, attr(byTestID(doc, "limit-line")[0], "x1"))
+	return widths, over, number(t, attr(byTestID(doc, "limit-line")[0], "x1"))
 }
 
-func TestLimitBars_eachBarIsItsShareOfItsOwnLimit(t *testing.T) {
+func near(a, b float64) bool { return a > b-0.15 && a < b+0.15 }
+
+func TestLimitBars_partsAreTheirSharesOfOneLimit(t *testing.T) {
 	doc := renderNode(t, LimitBarsView(hotKeys(
-		LimitRow{Label: "Orders", Bars: []LimitBar{{Name: "reads", Value: 1500, Limit: 3000, Text: "1,500 RCU/s"}, {Name: "writes", Value: 500, Limit: 1000, Text: "500 WCU/s"}}},
-		LimitRow{Label: "Orders · GSI1", Bars: []LimitBar{{Name: "reads", Value: 0, Limit: 3000, Text: "0"}, {Name: "writes", Value: 250, Limit: 1000, Text: "250 WCU/s"}}},
+		LimitRow{Label: "Orders", Parts: []LimitPart{{Share: 0.5, Text: "1,500 RCU/s"}, {Share: 0.25, Text: "250 WCU/s"}}, Text: "75 %"},
+		LimitRow{Label: "Orders · GSI1", Parts: []LimitPart{{Share: 0, Text: "0"}, {Share: 0.1, Text: "100 WCU/s"}}, Text: "10 %"},
 	)))
-	ws, classes, line := limitBars(t, doc)
-	track := float64(chartWidth - 2*chartPad - limitName - limitText)
-	x0 := float64(chartPad + limitName)
+	ws, over, line := limitBars(t, doc)
+	track := float64(chartWidth - 2*chartPad - limitText)
+	x0 := float64(chartPad)
 	// Under the limit the axis reaches 110 % of it.
-	if want := x0 + track/1.1; line != float64(int(want*10+.5))/10 {
-		t.Errorf("limit line at %v, want %v", line, want)
+	if !near(line, x0+track/1.1) {
+		t.Errorf("limit line at %v, want %v", line, x0+track/1.1)
 	}
 	full := line - x0
-	if len(ws) != 4 || ws[0] != ws[1] || ws[2] != 0 || ws[0] < full/2-0.1 || ws[0] > full/2+0.1 || ws[3] < full/4-0.1 || ws[3] > full/4+0.1 {
-		t.Errorf("widths = %v, want half the limit twice (1,500 of 3,000 and 500 of 1,000), nothing, a quarter (of %v)", ws, full)
+	if len(ws) != 2 || len(ws[0]) != 2 || len(ws[1]) != 1 ||
+		!near(ws[0][0], full/2) || !near(ws[0][1], full/4) || !near(ws[1][0], full/10) {
+		t.Errorf("widths = %v, want a half and a quarter of the limit's %v, then a tenth alone", ws, full)
 	}
-	for _, c := range classes {
-		if strings.Contains(c, "over") {
-			t.Errorf("a bar under its limit is marked over: %v", classes)
-		}
+	if over[0] || over[1] {
+		t.Errorf("a bar under its limit is marked over: %v", over)
+	}
+	if got := text(byTestID(doc, "chart-total")[0]); got != "75 %" {
+		t.Errorf("first bar's figure = %q", got)
+	}
+	cells := tagged(byTestID(doc, "chart-data")[0], "td")
+	if len(cells) != 6 || text(cells[0]) != "1,500 RCU/s" || text(cells[5]) != "10 %" {
+		t.Errorf("data table cells = %d", len(cells))
 	}
 }
 
 func TestLimitBars_aBarOverItsLimitReachesPastTheLineAndIsMarked(t *testing.T) {
 	doc := renderNode(t, LimitBarsView(hotKeys(
-		LimitRow{Label: "Events", Bars: []LimitBar{{Name: "reads", Value: 300, Limit: 3000, Text: "300 RCU/s"}, {Name: "writes", Value: 2000, Limit: 1000, Text: "2,000 WCU/s"}}},
+		LimitRow{Label: "Events", Parts: []LimitPart{{Share: 0.1, Text: "300 RCU/s"}, {Share: 1.9, Text: "1,900 WCU/s"}}, Text: "200 %"},
+		LimitRow{Label: "Quiet", Parts: []LimitPart{{Share: 0.5, Text: "1,500 RCU/s"}}, Text: "50 %"},
 	)))
-	ws, classes, line := limitBars(t, doc)
-	x0 := float64(chartPad + limitName)
-	if !strings.Contains(classes[1], "over") || strings.Contains(classes[0], "over") {
-		t.Errorf("classes = %v, want only the writes over", classes)
+	ws, over, line := limitBars(t, doc)
+	x0 := float64(chartPad)
+	if !over[0] || over[1] {
+		t.Errorf("over = %v, want only the first", over)
 	}
-	if x0+ws[1] <= line || ws[1] < 2*(line-x0)-0.2 || ws[1] > 2*(line-x0)+0.2 {
-		t.Errorf("the writes bar (%v) is not twice the limit's length (%v)", ws[1], line-x0)
+	if bar := ws[0][0] + ws[0][1]; x0+bar <= line || !near(bar, 2*(line-x0)) {
+		t.Errorf("the bar over its limit (%v) is not twice the limit's length (%v)", bar, line-x0)
 	}
-	if ws[0] < (line-x0)/10-0.1 || ws[0] > (line-x0)/10+0.1 {
-		t.Errorf("the reads bar (%v) is not a tenth of the limit's length (%v)", ws[0], line-x0)
+	if !near(ws[1][0], (line-x0)/2) {
+		t.Errorf("the bar of half the limit (%v) is not half the limit's length (%v)", ws[1][0], line-x0)
 	}
 }
