@@ -115,6 +115,8 @@ func entityCard(d *designContext, ent designer.Entity, index, count int) templat
 		AddAttr: templates.AddAttribute{Action: base + "/attributes/add", Entity: ent.Name, Types: attributeTypeOptions,
 			Target: "#entity-list", ID: prefix + "-new-attribute"},
 	}
+	card.Count = cell(prefix+"-count", ent.Name+" expected items", designer.EntityField.Count.Get(ent), base+"/entities/field", designer.EntityField.Count.Key, "")
+	card.Count.Kind, card.Count.Class = "number", "w-count"
 	card.Name.Class = "entity-title"
 	card.Description.Class, card.Description.Kind = "w-full", "textarea"
 	name := templates.Param{Name: "entity", Value: ent.Name}
@@ -293,6 +295,15 @@ func (s *Server) saveEntityField(c echo.Context) error {
 					return s.entityList(c, v)(d, r)
 				}
 				return templates.CellView(withRefusal(card.Description, r, value)), nil
+			})
+	case designer.EntityField.Count.Key:
+		return s.apply(c, entitiesBack(c), designer.SetEntityField{Entity: entity, Field: field, Value: value},
+			func(d *designContext, r *refused) (templ.Component, error) {
+				card, ok := entityCardOf(d, entity)
+				if !ok {
+					return s.entityList(c, v)(d, r)
+				}
+				return templates.CellView(withRefusal(card.Count, r, value)), nil
 			})
 	}
 	return badInput("field: entities have no field %q", field)

@@ -41,6 +41,8 @@ func pastStep(name string) (func(*Server, echo.Context) error, bool) {
 		return (*Server).tablesPage, true
 	case "mapping":
 		return (*Server).mappingPage, true
+	case "capacity":
+		return (*Server).capacityPage, true
 	case "validation":
 		return (*Server).validationPage, true
 	}

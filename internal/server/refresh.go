@@ -73,12 +73,15 @@ func noParts(*designContext, string) ([]fragment, bool) { return nil, false }
 // there costs a page of that step only the side panel. A step shows nothing derived beyond the
 // side panel and the name in the top bar.
 var unseenOn = map[string][]string{
-	"overview":   {"access_patterns", "aggregates", "consolidations", "considerations", "tables", "prose", "diagrams"},
-	"entities":   {"overview", "access_patterns", "consolidations", "considerations", "prose", "diagrams/model_map"},
-	"patterns":   {"overview", "entities", "relationships", "aggregates", "consolidations", "considerations", "tables", "prose", "diagrams"},
-	"aggregates": {"overview", "access_patterns", "prose", "diagrams"},
-	"tables":     {"overview", "relationships", "aggregates", "consolidations", "considerations", "prose", "diagrams/entities"},
-	"mapping":    {"overview", "relationships", "aggregates", "consolidations", "considerations", "prose", "diagrams"},
+	"overview":   {"access_patterns", "aggregates", "consolidations", "considerations", "tables", "prose", "diagrams", "capacity"},
+	"entities":   {"overview", "access_patterns", "consolidations", "considerations", "prose", "diagrams/model_map", "capacity"},
+	"patterns":   {"overview", "entities", "relationships", "aggregates", "consolidations", "considerations", "tables", "prose", "diagrams", "capacity"},
+	"aggregates": {"overview", "access_patterns", "prose", "diagrams", "capacity"},
+	"tables":     {"overview", "relationships", "aggregates", "consolidations", "considerations", "prose", "diagrams/entities", "capacity"},
+	"mapping":    {"overview", "relationships", "aggregates", "consolidations", "considerations", "prose", "diagrams", "capacity"},
+	// Capacity's figures read the patterns, the tables and their items, the entities' counts and
+	// the relationships' (a partition key's distinct values), and the settings.
+	"capacity": {"overview", "aggregates", "consolidations", "considerations", "prose", "diagrams"},
 }
 
 // unseen reports whether step shows nothing of what path names.
@@ -252,7 +255,7 @@ func oobField(f templates.Field) []fragment {
 	return []fragment{{f.ID, templates.FieldView(f)}}
 }
 
-// entityParts: anything within one entity (its description, its attributes) is its card, and a
+// entityParts: anything within one entity (its description, its count, its attributes) is its card, and a
 // field of a relationship is its cell. A rename, or an entity or relationship added, moved or
 // deleted, reshapes the step.
 func entityParts(d *designContext, path string) ([]fragment, bool) {
@@ -265,7 +268,7 @@ func entityParts(d *designContext, path string) ([]fragment, bool) {
 		return oobCell(relationshipCell(d, design.Relationships[i], entityOptions(design), field))
 	}
 	name, field, ok := splitPath(path, "entities")
-	if !ok || field != "" {
+	if !ok || field != "" && field != designer.EntityField.Count.Key {
 		return nil, false
 	}
 	card, found := entityCardOf(d, name)

@@ -28,6 +28,7 @@ var steps = []struct{ id, label, path string }{
 	{"aggregates", "Aggregates", "/aggregates"},
 	{"tables", "Tables & indexes", "/tables"},
 	{"mapping", "Mapping", "/mapping"},
+	{"capacity", "Capacity", "/capacity"},
 	{"validation", "Validation", "/validation"},
 	{"export", "Export", "/export"},
 	{"history", "History", "/history"},

@@ -271,10 +271,12 @@ type EntityCard struct {
 	ID          string
 	Name        Cell
 	Description Cell
-	Attributes  []AttributeRow
-	AddAttr     AddAttribute
-	Buttons     []Button
-	CanEdit     bool
+	// Count is how many items of the entity there will be, for the capacity step's storage.
+	Count      Cell
+	Attributes []AttributeRow
+	AddAttr    AddAttribute
+	Buttons    []Button
+	CanEdit    bool
 	// OOB marks the card as an out-of-band part of a live refresh, as Cell.OOB.
 	OOB bool
 }

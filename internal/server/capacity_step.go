@@ -1,0 +1,476 @@
+package server
+
+import (
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+
+	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/capacity"
+	"dynaloom/web/templates"
+)
+
+// The Capacity step shows the design's capacity.Report: per pattern, per table and index, the hot
+// partition-key values, and charts of cost, hot keys and load. Every figure is derived (computed
+// once per revision beside the findings), so any change may move every figure and a page of this
+// step is always refreshed whole, which costs a render and no evaluation.
+
+func (s *Server) capacityPage(c echo.Context) error {
+	w, err := s.workspaceModel(c, "capacity")
+	if err != nil {
+		return err
+	}
+	d := designFrom(c)
+	m := templates.Capacity{Workspace: w, Figures: capacityFigures(d), Settings: capacitySettings(d)}
+	return render(c, http.StatusOK, templates.CapacityView(m))
+}
+
+// capacityReport is the design's capacity, as worked out for its revision.
+func capacityReport(d *designContext) capacity.Report {
+	return d.derived().Capacity()
+}
+
+// sourceKeys turn the report's words for where a figure came from into the marks of the legend;
+// a figure the design states gets no mark.
+var sourceKeys = map[string]string{
+	capacity.FromSamples:     "samples",
+	capacity.FromRequirement: "requirement",
+	capacity.FromDefault:     "default",
+}
+
+func markedFigure(text, from string) templates.Figure {
+	return templates.Figure{Text: text, Source: sourceKeys[from]}
+}
+
+// resourceName names a table, or an index as its table's.
+func resourceName(r capacity.Resource) string {
+	if r.Index == "" {
+		return r.Table
+	}
+	return r.Table + " › " + r.Index
+}
+
+func resourceLabel(r capacity.Resource) string {
+	if r.Index == "" {
+		return r.Table
+	}
+	return resourceName(r) + " (" + strings.ToUpper(r.Kind) + ")"
+}
+
+func resourcePath(r capacity.Resource) string {
+	if r.Index == "" {
+		return "tables/" + r.Table
+	}
+	return "tables/" + r.Table + "/indexes/" + r.Index
+}
+
+func capacityFigures(d *designContext) templates.CapacityFigures {
+	design := d.Record.Design
+	if len(design.Tables) == 0 && len(design.Patterns) == 0 {
+		return templates.CapacityFigures{Empty: "Nothing to count yet: add access patterns with their rates, tables, and map each pattern to its operations."}
+	}
+	r := capacityReport(d)
+	f := templates.CapacityFigures{
+		Totals:    capacityTotals(r),
+		Prices:    capacityPrices(r.Prices),
+		Resources: resourceRows(d, r),
+		CostChart: costChart(r),
+	}
+	for _, p := range r.Patterns {
+		f.Patterns = append(f.Patterns, patternRows(d, p))
+	}
+	f.HasCost = r.Total.OnDemand.Total > 0
+	f.HotChart, f.HotKeys = hotKeys(r)
+	f.HasHot = len(f.HotKeys) > 0
+	f.LoadChart = loadChart(r)
+	f.HasLoad = len(f.LoadChart.Rows) > 0
+	for _, fd := range d.derived().Findings() {
+		if strings.HasPrefix(fd.Code, "CAP") {
+			f.Findings = append(f.Findings, findingView(d, fd))
+		}
+	}
+	return f
+}
+
+func capacityTotals(r capacity.Report) []templates.CapacityTotal {
+	t := r.Total
+	return []templates.CapacityTotal{
+		{Label: "A month, each table in its cheaper mode", Value: dollars(t.Cheapest)},
+		{Label: "A month, all on demand", Value: dollars(t.OnDemand.Total)},
+		{Label: "A month, all provisioned", Value: dollars(t.Provisioned.Total),
+			Hint: "for the peak at " + quantity(r.Settings.TargetUtilization) + " % target utilisation"},
+		{Label: "Reads at peak", Value: quantity(t.Peak.RCU) + " RCU/s", Hint: "average " + quantity(t.Average.RCU) + " RCU/s"},
+		{Label: "Writes at peak", Value: quantity(t.Peak.WCU) + " WCU/s", Hint: "average " + quantity(t.Average.WCU) + " WCU/s"},
+		{Label: "Storage", Value: gigabytes(t.Storage.GB), Hint: dollars(t.OnDemand.Storage) + " a month"},
+	}
+}
+
+func capacityPrices(p capacity.Prices) []templates.CapacityPrice {
+	price := func(label string, pr capacity.Price) templates.CapacityPrice {
+		source := pr.Source
+		if source == capacity.DesignSource {
+			source = "set for this design"
+		} else if pr.AsOf != "" {
+			source = p.Region + ", " + pr.AsOf + ", " + strings.TrimPrefix(pr.Source, "https://")
+		}
+		return templates.CapacityPrice{Label: label, Value: "$" + strconv.FormatFloat(pr.Dollars, 'f', -1, 64) + " " + pr.Unit, Source: source}
+	}
+	return []templates.CapacityPrice{
+		price("On-demand reads", p.ReadRequest),
+		price("On-demand writes", p.WriteRequest),
+		price("Provisioned reads", p.ReadUnitHour),
+		price("Provisioned writes", p.WriteUnitHour),
+		price("Storage", p.Storage),
+	}
+}
+
+func patternRows(d *designContext, p capacity.PatternLoad) templates.CapacityPatternRows {
+	rows := templates.CapacityPatternRows{
+		ID: elemID("cap", p.ID), Number: itoa(p.Number), Description: p.Description,
+		Href:    anchorFor(d, "access_patterns/"+itoa(p.Number)+"/mapping"),
+		PeakRPS: markedFigure(quantity(p.PeakRPS), p.PeakFrom), AvgRPS: markedFigure(quantity(p.AvgRPS), p.AvgFrom),
+		Peak: throughput(p.Peak), Average: throughput(p.Average),
+	}
+	for _, op := range p.Operations {
+		rows.Operations = append(rows.Operations, operationRow(op))
+	}
+	if len(rows.Operations) == 0 {
+		rows.Operations = []templates.CapacityOperationRow{{Op: "—", Where: "not mapped yet", Units: "—", IndexWrites: "—"}}
+	}
+	return rows
+}
+
+func operationRow(op capacity.OperationLoad) templates.CapacityOperationRow {
+	row := templates.CapacityOperationRow{Op: op.Op, Where: op.Table, Notes: op.Note}
+	if op.Index != "" {
+		row.Where = op.Table + " › " + op.Index
+	}
+	var units []string
+	if op.ReadUnits > 0 || op.WriteUnits == 0 {
+		units = append(units, quantity(op.ReadUnits)+" RRU")
+	}
+	if op.WriteUnits > 0 {
+		units = append(units, quantity(op.WriteUnits)+" WRU")
+	}
+	if op.Consistency != "" {
+		units = append(units, op.Consistency)
+	}
+	row.Units = strings.Join(units, " · ")
+	if op.WriteUnits > 0 && op.ReadUnits == 0 {
+		row.Items = markedFigure(quantity(op.ItemsRead)+" written", op.ItemsFrom)
+		row.Bytes = markedFigure(bytesText(op.ItemBytes)+" each", op.SizeFrom)
+	} else {
+		row.Items = markedFigure(quantity(op.ItemsRead)+" / "+quantity(op.ItemsReturned), op.ItemsFrom)
+		row.Bytes = markedFigure(bytesText(op.BytesRead), op.SizeFrom)
+	}
+	var writes []string
+	for _, w := range op.IndexWrites {
+		s := w.Index + ": " + quantity(w.Writes) + " = " + quantity(w.Units) + " WRU"
+		if w.KeyChange {
+			s += " (key change: delete + put)"
+		}
+		writes = append(writes, s)
+	}
+	row.IndexWrites = strings.Join(writes, "; ")
+	if row.IndexWrites == "" {
+		row.IndexWrites = "—"
+	}
+	return row
+}
+
+func resourceRows(d *designContext, r capacity.Report) []templates.CapacityResourceRow {
+	var rows []templates.CapacityResourceRow
+	for _, res := range r.Resources {
+		row := templates.CapacityResourceRow{
+			ID: elemID("capres", res.Table, res.Index), Name: resourceName(res), Href: anchorFor(d, resourcePath(res)),
+			Reads: quantity(res.Peak.RCU) + " RCU/s", Writes: quantity(res.Peak.WCU) + " WCU/s", AvgLoad: averageLoad(res.Average),
+			OnDemand: dollars(res.OnDemand.Total), Provisioned: dollars(res.Provisioned.Total),
+			ProvisionedUnits: strconv.FormatInt(res.Provisioned.RCU, 10) + " RCU · " + strconv.FormatInt(res.Provisioned.WCU, 10) + " WCU",
+			Cheaper:          res.Cheaper, Storage: gigabytes(res.Storage.GB) + " · " + dollars(res.OnDemand.Storage),
+			StorageSize: markedFigure(storageText(res.Storage), res.Storage.ItemsFrom),
+			Total:       dollars(min(res.OnDemand.Total, res.Provisioned.Total)),
+		}
+		if res.Kind != capacity.KindTable {
+			row.Kind = strings.ToUpper(res.Kind)
+		}
+		if res.Kind == capacity.KindLSI {
+			row.Reads, row.Writes, row.AvgLoad, row.ProvisionedUnits = "on its table", "", "", ""
+		}
+		if res.BreakEven > 0 {
+			row.BreakEven = "break-even at " + quantity(res.BreakEven*100) + " % average use of what is provisioned"
+		}
+		rows = append(rows, row)
+	}
+	t := r.Total
+	rows = append(rows, templates.CapacityResourceRow{
+		Name: "Total", IsTotal: true,
+		Reads: quantity(t.Peak.RCU) + " RCU/s", Writes: quantity(t.Peak.WCU) + " WCU/s", AvgLoad: averageLoad(t.Average),
+		OnDemand: dollars(t.OnDemand.Total), Provisioned: dollars(t.Provisioned.Total),
+		Cheaper: "each in its own", Storage: gigabytes(t.Storage.GB) + " · " + dollars(t.OnDemand.Storage),
+		StorageSize: markedFigure(storageText(t.Storage), ""), Total: dollars(t.Cheapest),
+	})
+	return rows
+}
+
+func costChart(r capacity.Report) templates.StackedBars {
+	c := templates.StackedBars{
+		ID: "cost-chart", TestID: "cost-chart", Title: "Monthly cost on demand, by table and index",
+		Desc: "For each table and index, its monthly on-demand cost split into reads, writes, index writes and storage. The same figures are in the table below the chart.",
+		Series: []templates.ChartSeries{{Label: "Reads", Short: "reads"}, {Label: "Writes", Short: "writes"},
+			{Label: "Index writes", Short: "index writes"}, {Label: "Storage", Short: "storage"}},
+	}
+	for _, res := range r.Resources {
+		o := res.OnDemand
+		if res.Kind == capacity.KindLSI && o.Total == 0 {
+			continue
+		}
+		values := []float64{o.Reads, o.Writes, o.IndexWrites, o.Storage}
+		texts := make([]string, len(values))
+		for i, v := range values {
+			texts[i] = dollars(v)
+		}
+		c.Rows = append(c.Rows, templates.StackedBarsRow{Label: resourceLabel(res), Values: values, Texts: texts, Total: dollars(o.Total)})
+	}
+	return c
+}
+
+func hotKeys(r capacity.Report) (templates.LimitBars, []templates.CapacityHotKeyRow) {
+	c := templates.LimitBars{
+		ID: "hot-chart", TestID: "hot-chart", Title: "The busiest key value of each table and index, against one partition's limit",
+		Desc: "For each table and index whose partition key's distinct values are known, the read and write units per second at peak on its busiest key value, " +
+			"each as its share of one partition's limit of 3,000 RCU or 1,000 WCU a second, which reads and writes share. The same figures are in the table below the chart.",
+		LimitLabel: "one partition's limit",
+		Series:     []templates.ChartSeries{{Label: "Reads (of 3,000 RCU/s)", Short: "reads"}, {Label: "Writes (of 1,000 WCU/s)", Short: "writes"}},
+	}
+	var rows []templates.CapacityHotKeyRow
+	for _, res := range r.Resources {
+		h := res.HotKey
+		if h == nil || res.Kind == capacity.KindLSI {
+			continue // an LSI's entries live on its table's partitions: its load is the table's
+		}
+		readShare, writeShare := share(h.RCU, h.ReadLimit), share(h.WCU, h.WriteLimit)
+		row := templates.CapacityHotKeyRow{
+			Name: resourceName(res), Attribute: h.Attribute, Distinct: "not known", DistinctFrom: h.DistinctFrom,
+			Skew: quantity(h.Skew) + "×", RCU: "—", WCU: "—", Share: "—",
+		}
+		if h.Distinct > 0 {
+			whole := readShare + writeShare
+			row.Distinct = quantity(h.Distinct)
+			row.RCU, row.WCU = quantity(h.RCU)+" of "+quantity(h.ReadLimit), quantity(h.WCU)+" of "+quantity(h.WriteLimit)
+			row.Share, row.Over = percent(whole), whole > 1
+			text := percent(whole) + " of the limit"
+			if row.Over {
+				text = percent(whole) + ": over the limit"
+			}
+			c.Rows = append(c.Rows, templates.LimitRow{Label: resourceLabel(res), Text: text, Parts: []templates.LimitPart{
+				{Share: readShare, Text: quantity(h.RCU) + " RCU/s (" + percent(readShare) + ")"},
+				{Share: writeShare, Text: quantity(h.WCU) + " WCU/s (" + percent(writeShare) + ")"},
+			}})
+		}
+		rows = append(rows, row)
+	}
+	return c, rows
+}
+
+func share(v, limit float64) float64 {
+	if limit <= 0 {
+		return 0
+	}
+	return v / limit
+}
+
+// loadChart draws, for each table and index, what share of its reads and of its writes at peak
+// each pattern makes; the legend lists the patterns that load anything.
+func loadChart(r capacity.Report) templates.StackedBars {
+	c := templates.StackedBars{
+		ID: "load-chart", TestID: "load-chart", Shares: true, Title: "Which patterns make up each table's load at peak",
+		Desc: "For each table and index, its read units and its write units per second at peak, split by the access pattern that causes them. The figures are in the table below the chart.",
+	}
+	loads := map[string]bool{}
+	for _, res := range r.Resources {
+		for _, sh := range res.Load {
+			if sh.RCU > 0 || sh.WCU > 0 {
+				loads[sh.Pattern] = true
+			}
+		}
+	}
+	column := map[string]int{}
+	for _, p := range r.Patterns {
+		if loads[p.ID] {
+			column[p.ID] = len(c.Series)
+			c.Series = append(c.Series, templates.ChartSeries{Label: "#" + itoa(p.Number) + " " + shorten(p.Description, 40), Short: "#" + itoa(p.Number)})
+		}
+	}
+	for _, res := range r.Resources {
+		reads, writes := make([]float64, len(c.Series)), make([]float64, len(c.Series))
+		for _, sh := range res.Load {
+			if i, ok := column[sh.Pattern]; ok {
+				reads[i] += sh.RCU
+				writes[i] += sh.WCU
+			}
+		}
+		for _, side := range []struct {
+			values     []float64
+			name, unit string
+		}{{reads, "reads", " RCU/s"}, {writes, "writes", " WCU/s"}} {
+			total := 0.0
+			texts := make([]string, len(side.values))
+			for i, v := range side.values {
+				total += v
+				texts[i] = quantity(v)
+			}
+			if total > 0 {
+				c.Rows = append(c.Rows, templates.StackedBarsRow{Label: resourceLabel(res) + ", " + side.name, Values: side.values, Texts: texts, Total: quantity(total) + side.unit})
+			}
+		}
+	}
+	return c
+}
+
+func shorten(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return strings.TrimSpace(string(r[:n-1])) + "…"
+}
+
+// quantity writes a figure as people read it: digits grouped by thousands, at most two decimals,
+// and two significant digits under 1, so that 0.0035 RCU is not shown as 0.
+func quantity(f float64) string {
+	switch {
+	case f == 0 || math.IsNaN(f) || math.IsInf(f, 0):
+		return "0"
+	case math.Abs(f) < 1:
+		return strconv.FormatFloat(roundSignificant(f, 2), 'f', -1, 64)
+	case math.Abs(f) >= 1000:
+		return groupThousands(strconv.FormatFloat(math.Round(f), 'f', 0, 64))
+	}
+	return groupThousands(strconv.FormatFloat(math.Round(f*100)/100, 'f', -1, 64))
+}
+
+func roundSignificant(f float64, digits int) float64 {
+	scale := math.Pow(10, float64(digits)-math.Ceil(math.Log10(math.Abs(f))))
+	return math.Round(f*scale) / scale
+}
+
+// groupThousands puts commas between the thousands of a number's whole part.
+func groupThousands(s string) string {
+	whole, frac, hasFrac := strings.Cut(s, ".")
+	sign := ""
+	if strings.HasPrefix(whole, "-") {
+		sign, whole = "-", whole[1:]
+	}
+	var b strings.Builder
+	for i, r := range whole {
+		if i > 0 && (len(whole)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	out := sign + b.String()
+	if hasFrac {
+		out += "." + frac
+	}
+	return out
+}
+
+// dollars writes a monthly cost: cents, or two significant digits under a cent.
+func dollars(f float64) string {
+	if f != 0 && math.Abs(f) < 0.01 {
+		return "$" + quantity(f)
+	}
+	return "$" + groupThousands(strconv.FormatFloat(f, 'f', 2, 64))
+}
+
+func percent(f float64) string { return quantity(f*100) + " %" }
+
+func throughput(t capacity.Throughput) string {
+	return quantity(t.RCU) + " RCU/s · " + quantity(t.WCU) + " WCU/s"
+}
+
+func averageLoad(t capacity.Throughput) string {
+	return "average " + quantity(t.RCU) + " · " + quantity(t.WCU)
+}
+
+func bytesText(b float64) string {
+	return groupThousands(strconv.FormatFloat(math.Round(b), 'f', 0, 64)) + " B"
+}
+
+func gigabytes(gb float64) string { return quantity(gb) + " GB" }
+
+func storageText(s capacity.Storage) string {
+	return quantity(s.Items) + " × (" + bytesText(s.AvgItemBytes) + " + 100 B)"
+}
+
+// settingHint says what an empty setting means.
+func settingHint(key string) string {
+	p := capacity.DefaultPrices
+	price := func(pr capacity.Price) string {
+		return "empty: $" + strconv.FormatFloat(pr.Dollars, 'f', -1, 64) + " (" + p.Region + ", " + pr.AsOf + ")"
+	}
+	switch key {
+	case designer.CapacityField.Region.Key:
+		return "a label for the prices; empty: " + p.Region
+	case designer.CapacityField.ReadRequestPrice.Key:
+		return price(p.ReadRequest)
+	case designer.CapacityField.WriteRequestPrice.Key:
+		return price(p.WriteRequest)
+	case designer.CapacityField.ReadUnitHourPrice.Key:
+		return price(p.ReadUnitHour)
+	case designer.CapacityField.WriteUnitHourPrice.Key:
+		return price(p.WriteUnitHour)
+	case designer.CapacityField.StoragePrice.Key:
+		return price(p.Storage)
+	case designer.CapacityField.TargetUtilization.Key:
+		return "of provisioned capacity the peak may use, " + itoa(designer.MinTargetUtilization) + "–" + itoa(designer.MaxTargetUtilization) + "; empty: " + itoa(capacity.DefaultTargetUtilization) + " %"
+	case designer.CapacityField.HotKeySkew.Key:
+		return "times its even share the busiest key value takes (1: spread evenly); empty: " + itoa(capacity.DefaultHotKeySkew) + "×"
+	}
+	return ""
+}
+
+// capacitySetting is the cell of one capacity setting.
+func capacitySetting(d *designContext, f designer.Field[designer.CapacitySettings]) templates.CapacitySetting {
+	return templates.CapacitySetting{Label: f.Heading(), Hint: settingHint(f.Key), Cell: templates.Cell{
+		ID: elemID("capset", f.Key), Label: f.Heading(), Value: f.Get(d.Record.Design.Capacity),
+		Action: "/d/" + d.Token + "/capacity/setting", Vals: vals("field", f.Key), Kind: "text", CanEdit: d.canEdit(),
+	}}
+}
+
+func capacitySettings(d *designContext) []templates.CapacitySetting {
+	out := make([]templates.CapacitySetting, 0, len(designer.CapacityFields))
+	for _, f := range designer.CapacityFields {
+		out = append(out, capacitySetting(d, f))
+	}
+	return out
+}
+
+// saveCapacitySetting saves one setting and answers with its cell and, out of band, every figure,
+// which the setting may have moved; a refused value changes nothing and is said on its cell.
+func (s *Server) saveCapacitySetting(c echo.Context) error {
+	form, err := postedForm(c)
+	if err != nil {
+		return err
+	}
+	field, value := form.get("field"), form.get("value")
+	f, ok := designer.FieldNamed(designer.CapacityFields, field)
+	if !ok {
+		return badInput("field: capacity has no setting %q", field)
+	}
+	return s.apply(c, stepHref(designFrom(c), "capacity"), designer.SetCapacityField{Field: field, Value: value},
+		func(d *designContext, r *refused) (templ.Component, error) {
+			st := capacitySetting(d, f)
+			cell := templates.CellView(withRefusal(st.Cell, r, value))
+			if r != nil {
+				return cell, nil
+			}
+			figures := capacityFigures(d)
+			figures.OOB = true
+			return templ.Join(cell, templates.CapacityFiguresView(figures)), nil
+		})
+}

@@ -1,0 +1,105 @@
+package templates
+
+import "strconv"
+
+// Capacity is the capacity step: the settings the team sets and the figures worked out from the
+// design (CapacityFigures), which any change may move.
+type Capacity struct {
+	Workspace
+	Settings []CapacitySetting
+	Figures  CapacityFigures
+}
+
+// CapacitySetting is one setting's cell, with its label and what it is when left empty.
+type CapacitySetting struct {
+	Label, Hint string
+	Cell        Cell
+}
+
+// CapacityFigures is everything the step computes, redrawn whole after a change of settings.
+type CapacityFigures struct {
+	// OOB marks the figures as an out-of-band part of the answer to a settings change.
+	OOB bool
+	// Empty, when set, says why there is nothing to count yet.
+	Empty     string
+	Totals    []CapacityTotal
+	Prices    []CapacityPrice
+	Patterns  []CapacityPatternRows
+	Resources []CapacityResourceRow
+	HotKeys   []CapacityHotKeyRow
+	Findings  []FindingView
+	CostChart StackedBars
+	HotChart  LimitBars
+	LoadChart StackedBars
+	// HasCost, HasHot and HasLoad say whether the cost, hot-key and load charts have anything to
+	// draw.
+	HasCost, HasHot, HasLoad bool
+}
+
+// CapacityTotal is one headline figure.
+type CapacityTotal struct{ Label, Value, Hint string }
+
+// CapacityPrice is one price the figures use, with where it came from.
+type CapacityPrice struct{ Label, Value, Source string }
+
+// Figure is a number as people read it, with a mark saying where it came from when that is not
+// the design itself (Source: a key of SourceMarks).
+type Figure struct{ Text, Source string }
+
+// SourceMark is the mark of one kind of source and its words in the legend.
+type SourceMark struct{ Key, Mark, Words string }
+
+// SourceMarks are the marks beside figures, in the legend's order.
+var SourceMarks = []SourceMark{
+	{"samples", "S", "measured on the sample items"},
+	{"requirement", "R", "from the requirement's result bound or item size band (too few sample items)"},
+	{"default", "D", "a default: neither measured nor stated"},
+}
+
+func sourceMark(key string) (SourceMark, bool) {
+	for _, m := range SourceMarks {
+		if m.Key == key {
+			return m, true
+		}
+	}
+	return SourceMark{}, false
+}
+
+// CapacityPatternRows is one access pattern: a row per operation, the pattern's own cells
+// spanning them.
+type CapacityPatternRows struct {
+	ID, Number, Description, Href string
+	PeakRPS, AvgRPS               Figure
+	Operations                    []CapacityOperationRow
+	// Peak and Average are the pattern's load per second, all its operations together.
+	Peak, Average string
+}
+
+// CapacityOperationRow is one operation of a pattern, per request.
+type CapacityOperationRow struct {
+	Op, Where                 string
+	Items, Bytes              Figure
+	Units, IndexWrites, Notes string
+}
+
+// CapacityResourceRow is one table or index.
+type CapacityResourceRow struct {
+	ID, Name, Kind, Href string
+	// Reads and Writes are the units per second at peak; AvgLoad both at the average.
+	Reads, Writes, AvgLoad         string
+	OnDemand, Provisioned, Storage string
+	ProvisionedUnits               string
+	Cheaper, BreakEven             string
+	StorageSize                    Figure
+	Total                          string
+	IsTotal                        bool
+}
+
+// CapacityHotKeyRow is the hottest value of one table's or index's partition key.
+type CapacityHotKeyRow struct {
+	Name, Attribute, Distinct, DistinctFrom, Skew string
+	RCU, WCU, Share                               string
+	Over                                          bool
+}
+
+func rowspan(ops []CapacityOperationRow) string { return strconv.Itoa(max(1, len(ops))) }
