@@ -42,6 +42,10 @@ var exampleText = map[string]struct {
 		summary: "Four tables keyed by employee and department number, INCLUDE-projected GSIs, running totals for dashboards, and salary and title histories.",
 		teaches: []string{"Identifying relationships", "INCLUDE projections", "Running totals", "Transactions"},
 	},
+	"punch-lists": {
+		title:   "Renovation punch lists",
+		summary: "A to-do API on one table: overloaded keys for contractors, their punch items and request receipts, four sparse GSIs sorting each contractor's items by stage, due date, urgency and trade, and receipts that expire by TTL.",
+	},
 	"teacher-pay-scales": {
 		title:   "Teacher pay scales",
 		summary: "One table of school boards and their pay-grid cells under composite sort keys, five GSIs that compare and rank pay across boards, and import jobs that expire by TTL.",
