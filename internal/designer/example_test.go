@@ -91,10 +91,10 @@ var exampleShapes = map[string]exampleShape{
 	// Seed 002: eight tables, two of them item collections (profile + posts, post + comments), an
 	// INCLUDE-projected inverted index of followers, a sparse KEYS_ONLY index of unread
 	// notifications, stories expired by TTL.
-	"hiking-community": {entities: [2]int{9, 9}, patterns: [2]int{22, 26}, tables: [2]int{8, 8}, include: true, gsis: 2, sparse: 1, ttl: 1},
+	"hiking-community": {entities: [2]int{9, 9}, patterns: [2]int{22, 26}, tables: [2]int{8, 8}, include: true, gsis: 2, sparse: 1, ttl: 1, counted: true},
 	// Seed 003: one table with overloaded keys for three entity types, four GSIs all keyed by the
 	// user, each sorting by one attribute, idempotency records expired by TTL.
-	"punch-lists": {entities: [2]int{3, 3}, patterns: [2]int{20, 25}, tables: [2]int{1, 1}, include: true, gsis: 4, sparse: 4, ttl: 1},
+	"punch-lists": {entities: [2]int{3, 3}, patterns: [2]int{20, 25}, tables: [2]int{1, 1}, include: true, gsis: 4, sparse: 4, ttl: 1, counted: true},
 	// Seed 004: one table of six entity types under composite sort keys, five GSIs projecting ALL.
 	"teacher-pay-scales": {entities: [2]int{6, 6}, patterns: [2]int{16, 22}, tables: [2]int{1, 1}, gsis: 5, sparse: 5, ttl: 1, counted: true},
 }
