@@ -45,6 +45,7 @@ var exampleText = map[string]struct {
 	"punch-lists": {
 		title:   "Renovation punch lists",
 		summary: "A to-do API on one table: overloaded keys for contractors, their punch items and request receipts, four sparse GSIs sorting each contractor's items by stage, due date, urgency and trade, and receipts that expire by TTL.",
+		teaches: []string{"Single table", "Overloaded keys", "Four sparse GSIs", "Idempotent writes", "TTL"},
 	},
 	"teacher-pay-scales": {
 		title:   "Teacher pay scales",
