@@ -14,8 +14,8 @@ import (
 	"dynaloom/internal/designer"
 )
 
-// A new user opens each example from the home page's gallery as it shows it (title, what it
-// teaches, the button), answers the name prompt, and finds the example's tables with their sample
+// A new user opens each example from the home page's gallery as it shows it (title, model map,
+// what it teaches, the button), answers the name prompt, and finds the example's tables with their sample
 // items on the Tables step.
 func TestBrowser_galleryOpensEveryExampleAtItsTables(t *testing.T) {
 	t.Parallel()
@@ -40,6 +40,11 @@ func TestBrowser_galleryOpensEveryExampleAtItsTables(t *testing.T) {
 		if got := textOf(t, tab, card+" [data-testid=example-figures]"); !strings.HasPrefix(got, fmt.Sprintf("%d table", len(d.Tables))) {
 			t.Errorf("card %s figures %q do not start with its %d tables", ex.ID, got, len(d.Tables))
 		}
+		waitUntil(t, tab, ex.ID+"'s model map drawn in its card", `(() => {
+			const img = document.querySelector(`+strconv.Quote(card+" [data-testid=example-thumbnail]")+`);
+			img?.scrollIntoView();
+			return !!img && img.complete && img.naturalWidth > 0;
+		})()`)
 		do(t, tab, "start from "+ex.ID, chromedp.Click(chromedp.CSS(card+" [data-testid=start-example]")),
 			chromedp.WaitVisible(chromedp.CSS("[data-testid=design-title]")))
 		if i == 0 {

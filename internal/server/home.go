@@ -2,9 +2,7 @@ package server
 
 import (
 	"errors"
-	"fmt"
 	"net/http"
-	"sync"
 
 	"github.com/labstack/echo/v4"
 
@@ -12,31 +10,12 @@ import (
 	"dynaloom/web/templates"
 )
 
-func homeModel() templates.Home {
-	return templates.Home{Page: templates.Page{Title: "Dynaloom — design DynamoDB data models together"}, Examples: exampleCards()}
+func (s *Server) homeModel() templates.Home {
+	return templates.Home{Page: templates.Page{Title: "Dynaloom — design DynamoDB data models together"}, Examples: s.exampleGallery().cards}
 }
 
-// exampleCards are the gallery's cards. The examples are built into the binary, so their figures
-// are counted once, on the first visit to the home page.
-var exampleCards = sync.OnceValue(func() []templates.ExampleCard {
-	var cards []templates.ExampleCard
-	for _, ex := range designer.Examples() {
-		card := templates.ExampleCard{Example: ex}
-		d, err := designer.ExampleDesign(ex.ID)
-		if err != nil {
-			panic(fmt.Sprintf("example %s does not read: %v", ex.ID, err)) // a test reads every example
-		}
-		card.Tables, card.Patterns = len(d.Tables), len(d.Patterns)
-		for _, t := range d.Tables {
-			card.Indexes += len(t.GSIs) + len(t.LSIs)
-		}
-		cards = append(cards, card)
-	}
-	return cards
-})
-
 func (s *Server) home(c echo.Context) error {
-	return render(c, http.StatusOK, templates.HomeView(homeModel()))
+	return render(c, http.StatusOK, templates.HomeView(s.homeModel()))
 }
 
 // createDesignFromForm creates a blank design or a copy of an example, then opens it for editing.
@@ -55,7 +34,7 @@ func (s *Server) createDesignFromForm(c echo.Context) error {
 	if r, refused := refusal(err); refused {
 		var ve *designer.ValidationError
 		errors.As(err, &ve)
-		h := homeModel()
+		h := s.homeModel()
 		h.Name, h.NameError = name, "The design name "+ve.Message+"."
 		return render(c, r.Status, templates.HomeView(h))
 	}

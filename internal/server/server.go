@@ -108,6 +108,7 @@ func New(store *storage.Store, log *slog.Logger, opts Options) *Server {
 	e.GET("/healthz", s.healthz)
 	e.GET("/static/*", serveStatic)
 	e.GET("/", s.home)
+	e.GET("/examples/:id/model-map.svg", s.exampleThumbnail)
 	e.POST("/designs", s.createDesignFromForm, s.limitCreation)
 	e.POST("/participant", s.setParticipant)
 

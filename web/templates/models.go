@@ -27,6 +27,9 @@ type Home struct {
 type ExampleCard struct {
 	designer.Example
 	Tables, Indexes, Patterns int
+	// Thumbnail is the address of the example's model map as an SVG file, or "" when it could not
+	// be drawn.
+	Thumbnail string
 }
 
 // Step is one entry of the workspace navigation.
