@@ -85,7 +85,7 @@ func capacityFigures(d *designContext) templates.CapacityFigures {
 	}
 	f.HasCost = r.Total.OnDemand.Total > 0
 	f.HotChart, f.HotKeys = hotKeys(r)
-	f.HasHot = len(f.HotKeys) > 0
+	f.HasHot = len(f.HotChart.Rows) > 0
 	f.LoadChart = loadChart(r)
 	f.HasLoad = len(f.LoadChart.Rows) > 0
 	for _, fd := range d.derived().Findings() {
@@ -201,7 +201,7 @@ func resourceRows(d *designContext, r capacity.Report) []templates.CapacityResou
 			row.Reads, row.Writes, row.AvgLoad, row.ProvisionedUnits = "on its table", "", "", ""
 		}
 		if res.BreakEven > 0 {
-			row.BreakEven = "break-even at " + quantity(res.BreakEven*100) + " % average use of what is provisioned"
+			row.BreakEven = "break-even at " + quantity(res.BreakEven*100) + " % use"
 		}
 		rows = append(rows, row)
 	}
