@@ -407,6 +407,7 @@ func readPage(tg target, req readRequest, conds map[string]keyCond) readResult {
 			}
 		}
 	}
+	res.bytes = readBytes
 	if tg.isIndex {
 		res.indexUnits = readUnits(readBytes, factor)
 		res.tableUnits = fetchUnits

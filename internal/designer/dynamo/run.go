@@ -49,6 +49,9 @@ type OperationResult struct {
 	ConditionFailed bool
 	// Hint is Error in the room's words, when there are any.
 	Hint string
+	// BytesRead is what a read's capacity is worked out from: the sizes of the items (or index
+	// entries) it read, before its filter and projection.
+	BytesRead int
 }
 
 // RunOperation evaluates a mapping Operation (op.Op, Table, Index, KeyCondition, Filter, Projection, Limit, Descending, Consistent, Names, Values). Reads (GetItem/Query/Scan/BatchGetItem/TransactGetItems) run against the sample items; for GetItem the Key comes from op.Values matched to the key attributes by a KeyCondition like "pk = :pk AND sk = :sk". Writes (PutItem/UpdateItem/DeleteItem/BatchWriteItem/TransactWriteItems) are evaluated on a scratch copy of the item they write, by the conventions of write.go, without changing the design.
@@ -70,7 +73,7 @@ func (c *Cache) RunOperation(d designer.Design, op designer.Operation) Operation
 	if err != nil {
 		return errorResult(d, op, err)
 	}
-	out := OperationResult{Count: res.count, ScannedCount: res.scanned, CapacityUnits: res.units()}
+	out := OperationResult{Count: res.count, ScannedCount: res.scanned, CapacityUnits: res.units(), BytesRead: res.bytes}
 	out.Items = res.items // already in DynamoDB's spelling
 	if out.Items == nil {
 		out.Items = []designer.Item{}
@@ -259,6 +262,7 @@ type readResult struct {
 	local          bool
 	tableUnits     float64
 	indexUnits     float64
+	bytes          int // the sizes of the items read
 }
 
 func (r readResult) units() float64 { return r.tableUnits + r.indexUnits }
@@ -543,7 +547,8 @@ func runGet(d designer.Design, req readRequest) (readResult, error) {
 	}
 	if it, ok := FindStored(t, keys, req.key); ok {
 		res.found, res.count, res.scanned = true, 1, 1
-		res.tableUnits = readUnits(designer.ItemSize(it), factor)
+		res.bytes = designer.ItemSize(it)
+		res.tableUnits = readUnits(res.bytes, factor)
 		if req.hasProj {
 			it = projectItem(it, req.projPaths)
 		}
@@ -593,6 +598,7 @@ func runBatchGet(d designer.Design, req readRequest) ([]readResult, error) {
 				return nil, err
 			}
 			agg.tableUnits += res.tableUnits
+			agg.bytes += res.bytes
 			agg.items = append(agg.items, res.items...)
 		}
 		agg.count, agg.scanned = len(agg.items), len(agg.items)
