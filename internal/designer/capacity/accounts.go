@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"dynaloom/internal/designer"
-	"dynaloom/internal/designer/dynamo"
 )
 
 // resourceKey names a table ("" index) or one of its indexes.
@@ -99,10 +98,10 @@ func (ac *account) share(pl *PatternLoad, rcu, wcu float64) {
 
 // resources are the tables in the design's order, each followed by its GSIs and LSIs, with their
 // costs and storage.
-func (a accounts) resources(d designer.Design, c *dynamo.Cache, prices Prices, s Settings) []Resource {
+func (a accounts) resources(d designer.Design, storage func(designer.Table) tableStorages, prices Prices, s Settings) []Resource {
 	var out []Resource
 	for _, t := range d.Tables {
-		st := tableStorage(d, c, t)
+		st := storage(t)
 		out = append(out, resource(t.Name, "", KindTable, a[resourceKey{t.Name, ""}], st.table, prices, s))
 		for _, ix := range t.GSIs {
 			out = append(out, resource(t.Name, ix.Name, KindGSI, a[resourceKey{t.Name, ix.Name}], st.index[ix.Name], prices, s))

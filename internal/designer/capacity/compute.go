@@ -18,20 +18,7 @@ import (
 // upper end where the samples hold none. A write's figures are its run's; a write that cannot run
 // is sized from the size band and counts no index writes, saying why.
 func Compute(d designer.Design, c *dynamo.Cache) Report {
-	r := Report{Prices: PricesOf(d.Capacity), Settings: SettingsOf(d.Capacity)}
-	acc := newAccounts(d)
-	for _, p := range d.Patterns {
-		pl := patternLoad(p)
-		for i, op := range p.Mapping.Operations {
-			ol := operationLoad(d, c, p, i, op)
-			pl.Operations = append(pl.Operations, ol)
-			acc.charge(d, &pl, ol)
-		}
-		r.Patterns = append(r.Patterns, pl)
-	}
-	r.Resources = acc.resources(d, c, r.Prices, r.Settings)
-	r.Total = total(d, r.Resources)
-	fillHotKeys(d, &r)
+	r, _ := ComputeFrom(d, c, nil)
 	return r
 }
 
