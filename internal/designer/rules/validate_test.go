@@ -138,6 +138,10 @@ func TestCatalogue_everyCodeOnceAndEveryFindingWithItsSeverity(t *testing.T) {
 // that pass.
 var exampleWarnings = map[string][]struct{ finding, why string }{
 	"hiking-community": {{"MAP004 access_patterns/24/mapping/operations/0", "Trending reports (pattern 24) are picked by a Scan"}},
+	"hr-employees": {
+		{"CAP003 access_patterns/13/mapping/operations/2", "A promotion (pattern 13) or a transfer (pattern 14) moves the employee in the title or department index"},
+		{"CAP003 access_patterns/14/mapping/operations/0", "A promotion (pattern 13) or a transfer (pattern 14) moves the employee in the title or department index"},
+	},
 }
 
 func TestValidate_examplesHaveNoErrorAndOnlyTheWarningsTheirProseExplains(t *testing.T) {
