@@ -51,26 +51,3 @@ func BenchmarkReport_cold(b *testing.B) {
 		New(d, nil).Report()
 	}
 }
-
-// BenchmarkCapacity_afterEdit times the capacity report of a design of 500 patterns and 100 GSIs
-// after one item cell edit, derived from the revision before (issue 17: at most 10 ms). Its anchor
-// is BenchmarkReport_afterEdit, the findings after the same edit, which every edit pays already:
-// run the two together and compare.
-func BenchmarkCapacity_afterEdit(b *testing.B) {
-	d := designertest.Large(bigSize)
-	x := New(d, nil)
-	x.Capacity()
-	tb := d.Tables[len(d.Tables)/2]
-	b.ReportAllocs()
-	for i := 0; b.Loop(); i++ {
-		b.StopTimer()
-		next, err := designer.SetItemCell{Table: tb.Name, ID: tb.Items[len(tb.Items)/2].ID, Attribute: "note", Text: fmt.Sprint("edit ", i)}.Apply(d)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.StartTimer()
-		y := New(next, x)
-		y.Capacity()
-		d, x = next, y
-	}
-}

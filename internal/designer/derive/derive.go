@@ -14,7 +14,6 @@ import (
 	"sync/atomic"
 
 	"dynaloom/internal/designer"
-	"dynaloom/internal/designer/capacity"
 	"dynaloom/internal/designer/dynamo"
 	"dynaloom/internal/designer/rules"
 )
@@ -35,13 +34,6 @@ type Derived struct {
 	checklistsOnce sync.Once
 	checklists     rules.Checklists
 
-	capacityOnce sync.Once
-	capacity     capacity.Report
-	// capacityFrom is the Memo of the latest revision before this one whose capacity was worked
-	// out, until this one's is; capacityMemo is this one's, once known.
-	capacityFrom *capacity.Memo
-	capacityMemo atomic.Pointer[capacity.Memo]
-
 	mu        sync.Mutex
 	questions map[int][]rules.Question  // by limit
 	orders    map[string][]designer.Row // by table name
@@ -57,11 +49,6 @@ func New(d designer.Design, prev *Derived) *Derived {
 	var cache *dynamo.Cache
 	if prev != nil {
 		cache = prev.cache
-		// The Memo, not prev, is kept: a revision whose capacity nobody asks for must not hold
-		// every revision before it.
-		if x.capacityFrom = prev.capacityMemo.Load(); x.capacityFrom == nil {
-			x.capacityFrom = prev.capacityFrom
-		}
 	}
 	x.cache = cache.For(d)
 	return x
@@ -97,19 +84,6 @@ func (x *Derived) Checklists() rules.Checklists {
 // Report is rules.BuildReport of the design.
 func (x *Derived) Report() rules.Report {
 	return rules.Report{Findings: x.Findings(), Checklists: x.Checklists()}
-}
-
-// Capacity is capacity.Compute of the design, its operations run through the revision's Cache,
-// taking over the figures of the patterns and tables an edit since the last revision whose
-// capacity was worked out did not touch (capacity.ComputeFrom).
-func (x *Derived) Capacity() capacity.Report {
-	x.capacityOnce.Do(func() {
-		var memo *capacity.Memo
-		x.capacity, memo = capacity.ComputeFrom(x.design, x.cache, x.capacityFrom)
-		x.capacityMemo.Store(memo)
-		x.capacityFrom = nil
-	})
-	return x.capacity
 }
 
 // Questions is rules.Questions of the design and its findings, at most limit of them.

@@ -32,6 +32,8 @@ type Memo struct {
 	tables   map[string]*tableMemo   // by table name: the first table of that name
 	patterns map[string]*patternMemo // by pattern id: the first pattern with that id
 	capacity *capacity.Report        // the capacity report the CAP rules read
+	// capacityMemo is what working out capacity left for the next validation to take over.
+	capacityMemo *capacity.Memo
 }
 
 // Capacity is the capacity report of the design validated, as the CAP rules read it, so that what

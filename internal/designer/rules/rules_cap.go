@@ -288,11 +288,12 @@ func percent(share float64) string { return capacity.Figure(math.Round(share*100
 func gbText(bytes float64) string { return capacity.Figure(bytes/(1<<30)) + " GB" }
 
 // capacity is the design's capacity report, worked out once per validation through its Cache,
-// and kept in the Memo for whoever shows it (Memo.Capacity).
+// taking over from the last validation the figures of the patterns and tables the edit left alone
+// (capacity.ComputeFrom), and kept in the Memo for whoever shows it (Memo.Capacity).
 func (v *validation) capacity() capacity.Report {
 	if v.next.capacity == nil {
-		r := capacity.Compute(v.d, v.cache)
-		v.next.capacity = &r
+		r, m := capacity.ComputeFrom(v.d, v.cache, v.prev.capacityMemo)
+		v.next.capacity, v.next.capacityMemo = &r, m
 	}
 	return *v.next.capacity
 }
