@@ -2,10 +2,13 @@ package capacity
 
 import (
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 
 	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/designertest"
+	"dynaloom/internal/designer/dynamo"
 )
 
 // item builds a sample item of pk and sk whose size (designer.ItemSize) is size bytes, padded with
@@ -339,5 +342,39 @@ func TestSizeBand(t *testing.T) {
 		if got != tt.want || ok != tt.ok {
 			t.Errorf("sizeBand(%q) = %v, %v; want %v, %v", tt.in, got, ok, tt.want, tt.ok)
 		}
+	}
+}
+
+// What ComputeFrom takes over from the revision before is what Compute works out afresh, edit
+// after edit: item edits inside and outside the partitions the patterns read, a rate, an entity
+// count, a price.
+func TestComputeFrom_takesOverOnlyWhatAnEditLeftAlone(t *testing.T) {
+	d := designertest.Large(designertest.Size{Tables: 4, Items: 200, GSIs: 6, Patterns: 40})
+	c := dynamo.NewCache().For(d)
+	_, memo := ComputeFrom(d, c, nil)
+	tb := d.Tables[1]
+	rps := "123"
+	edits := []designer.Change{
+		designer.SetItemCell{Table: tb.Name, ID: tb.Items[3].ID, Attribute: "note", Text: "edited"},
+		designer.SetItemCell{Table: tb.Name, ID: tb.Items[10].ID, Attribute: "note", Text: "edited again"},
+		designer.SetPatternField{ID: d.Patterns[5].ID, Field: "peak_rps", Value: rps},
+		designer.SetCapacityField{Field: "write_request_price", Value: "0.7"},
+		designer.SetItemCell{Table: d.Tables[0].Name, ID: d.Tables[0].Items[0].ID, Attribute: "note", Text: "x"},
+	}
+	if len(d.Entities) > 0 {
+		edits = append(edits, designer.SetEntityField{Entity: d.Entities[0].Name, Field: "count", Value: "5000"})
+	}
+	for _, e := range edits {
+		next, err := e.Apply(d)
+		if err != nil {
+			t.Fatalf("%s: %v", e.Summary(), err)
+		}
+		c = c.For(next)
+		var got Report
+		got, memo = ComputeFrom(next, c, memo)
+		if want := Compute(next, nil); !reflect.DeepEqual(got, want) {
+			t.Fatalf("after %q the report taken over differs from one worked out afresh", e.Summary())
+		}
+		d = next
 	}
 }
