@@ -11,10 +11,11 @@ import (
 )
 
 // The model map marks a pattern whose verdict fails, and one that an error finding points at;
-// the example's patterns, all passing, are not marked.
+// the example's patterns, all passing, are not marked, but for patterns 13 and 14, whose index-key
+// changes CAP003 reports (the example's trade-offs explain them), which are left out here.
 func TestDiagram_marksFailingPatterns(t *testing.T) {
 	t.Parallel()
-	d := designertest.HRDesign(t)
+	d := designertest.ApplyAll(t, designertest.HRDesign(t), designer.DeletePattern{ID: "ap14"}, designer.DeletePattern{ID: "ap13"})
 	if marks := New(d, nil).Marks(); len(marks) != 0 {
 		t.Fatalf("the example has marks %v", marks)
 	}
