@@ -113,6 +113,9 @@ func arrowID(v Diagram, e diagram.PlacedEdge) string {
 // nodeName is a box's accessible name: its title, its lines, and why it is flagged.
 func nodeName(n diagram.PlacedNode) string {
 	s := n.Title
+	if n.Full != "" {
+		s = n.Full
+	}
 	for _, l := range n.Lines {
 		s += "; " + l.Text
 	}
@@ -145,4 +148,12 @@ func groupMembers(d diagram.Drawing, id string) string {
 		}
 	}
 	return strings.Join(names, ", ")
+}
+
+// shownTitle is a box's whole title, for the text alternative.
+func shownTitle(n diagram.Node) string {
+	if n.Full != "" {
+		return n.Full
+	}
+	return n.Title
 }

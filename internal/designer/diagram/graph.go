@@ -49,6 +49,9 @@ type Node struct {
 	Group string
 	// Flag says why the box is marked (a failing verdict, a finding), empty when it is not.
 	Flag string
+	// Full is the title before it was cut to fit the box, for the box's accessible name and
+	// tooltip; empty when the title is whole.
+	Full string
 }
 
 // Line is one line of text in a box; Key marks a key (drawn stronger), Note a remark (drawn fainter).
@@ -306,7 +309,10 @@ func ModelMap(d designer.Design, marks Marks) Graph {
 	}
 	for _, p := range d.Patterns {
 		n := Node{ID: PatternNodeID(p.ID), Kind: KindPattern, Path: "access_patterns/" + strconv.Itoa(p.Number) + "/mapping", Flag: marks[p.ID]}
-		n.Title = cutTo(fmt.Sprintf("#%d %s", p.Number, p.Description), maxPatternTitle)
+		n.Full = strings.Join(strings.Fields(fmt.Sprintf("#%d %s", p.Number, p.Description)), " ")
+		if n.Title = cutTo(n.Full, maxPatternTitle); n.Title == n.Full {
+			n.Full = ""
+		}
 		about := p.Type
 		if p.PeakRPS != nil {
 			about += " · " + strconv.FormatFloat(*p.PeakRPS, 'f', -1, 64) + " RPS peak"

@@ -169,3 +169,18 @@ func TestModelMap_longTextIsCut(t *testing.T) {
 		t.Errorf("title %q (%d characters)", n.Title, len(r))
 	}
 }
+
+func TestModelMap_aCutTitleKeepsItsWholeText(t *testing.T) {
+	t.Parallel()
+	long := "List every order of a customer placed in the last thirty days, newest first"
+	d := designer.Normalize(designer.Design{Patterns: []designer.Pattern{
+		{Number: 1, Type: designer.Read, Description: long}, {Number: 2, Type: designer.Read, Description: "Short"},
+	}})
+	g := diagram.ModelMap(d, nil)
+	if n := g.Nodes[0]; n.Full != "#1 "+long || !strings.HasSuffix(n.Title, "…") {
+		t.Errorf("long title: %q, whole %q", n.Title, n.Full)
+	}
+	if n := g.Nodes[1]; n.Full != "" || n.Title != "#2 Short" {
+		t.Errorf("short title: %q, whole %q", n.Title, n.Full)
+	}
+}
