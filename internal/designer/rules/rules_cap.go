@@ -184,7 +184,7 @@ func cap004Increasing(d designer.Design, k capacity.KeyLoad, out []Finding) []Fi
 		}
 	}
 	shards := max(2, int(math.Ceil(wcu/shardTarget)))
-	msg := keyLabel(k) + ": it grows with time (" + k.Cardinality.Source + "), so new items all take its newest value. " +
+	msg := keyLabel(k) + ": it grows with time (" + k.Cardinality.Source + "). " +
 		sharesText(k, heavy) + " Shard it as seed 001 shows (\"Sharding Monotonically Increasing Keys\"): add a suffix " +
 		strings.ReplaceAll(k.Attribute, " + ", "#") + "#shard with shard = hash(item id) % " + strconv.Itoa(shards) +
 		", so that each value takes at most " + capacity.Figure(wcu/float64(shards)) + " WCU/s, and read the shards in parallel."
