@@ -121,6 +121,10 @@ func restorePath(d, from Design, p string) (Design, error) {
 		d.Tables = from.Tables
 	case head == "tables":
 		return restoreTablePath(d, from, rest)
+	case head == "diagrams" && rest == "":
+		d.Diagrams = from.Diagrams
+	case head == "diagrams":
+		d.Diagrams = restorePins(d.Diagrams, from.Diagrams, rest)
 	default:
 		return d, Invalid("paths", "no part of the design is at %q", p)
 	}

@@ -46,6 +46,9 @@ func TestUndoChange_equalsTheHistoryWithoutTheChange(t *testing.T) {
 		{designer.DeleteItems{Table: "TitleHistory", IDs: []string{"t10001a"}}, designer.SetItemCell{Table: "SalaryHistory", ID: "s10001a", Attribute: "salary", Text: "5"}},
 		{designer.AddItem{Table: "TitleHistory", Item: designer.Item{"emp_no": designer.Num("10099"), "from_date": designer.Str("2024-01-01")}}, notes},
 		{designer.AddComment{Target: "tables/Employee", Author: "Ada", At: "2025-01-01T10:00:00Z", Body: "Why this key?"}, notes},
+		{designer.MoveDiagramNode{Diagram: designer.EntityDiagram, Node: "entity:Employee", X: 40, Y: 60}, notes},
+		{designer.MoveDiagramNode{Diagram: designer.EntityDiagram, Node: "entity:Employee", X: 40, Y: 60}, designer.MoveDiagramNode{Diagram: designer.ModelMap, Node: "index:Employee/EmployeesByTitle", X: 5, Y: 5}},
+		{designer.MoveDiagramNode{Diagram: designer.ModelMap, Node: "table:Employee", X: 1, Y: 2}, designer.MoveDiagramNode{Diagram: designer.ModelMap, Node: "table:Department", X: 300, Y: 2}},
 	}
 	for i, tc := range cases {
 		t.Run(fmt.Sprintf("%d_%s", i, tc.undone.Kind()), func(t *testing.T) {

@@ -41,6 +41,9 @@ func diagramModel(d *designContext, kind string, oob bool) templates.Diagram {
 		return v
 	}
 	v.Drawing = dr
+	if d.canEdit() {
+		v.Move = "/d/" + d.Token + "/diagrams/move"
+	}
 	v.Links = make(map[string]string, len(dr.Nodes)+len(dr.Edges))
 	for _, n := range dr.Nodes {
 		v.Links[n.ID] = anchorFor(d, n.Path)

@@ -147,6 +147,7 @@ func New(store *storage.Store, log *slog.Logger, opts Options) *Server {
 	edit.POST("/share/rotate", s.rotateLink)
 	edit.POST("/share/expiry", s.setViewLinkExpiry)
 	edit.POST("/overview/:field", s.saveOverviewField)
+	edit.POST("/diagrams/move", s.moveDiagramNode)
 	edit.POST("/entities/add", s.addEntity)
 	edit.POST("/entities/field", s.saveEntityField)
 	edit.POST("/entities/move", s.moveEntity)

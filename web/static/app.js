@@ -1063,3 +1063,140 @@
     });
   });
 })();
+
+// Editing on a diagram (issue 18): a box is dragged to arrange it, or moved by the arrow keys
+// while focused (Shift for bigger steps); where it lands is posted as its new centre, a change
+// like any edit, and the diagram comes back redrawn around it (and to every other page, live).
+(function () {
+  "use strict";
+  var STEP = 10, BIG_STEP = 50, SLOP = 4;
+  function sectionOf(el) { return el && el.closest ? el.closest("section[data-move]") : null; }
+  function boxOf(node) { return node.querySelector("rect"); }
+  function num(el, name) { return parseFloat(el.getAttribute(name)) || 0; }
+  function toSVG(svg, x, y) {
+    var m = svg.getScreenCTM();
+    if (!m) return { x: x, y: y };
+    var p = new DOMPoint(x, y).matrixTransform(m.inverse());
+    return { x: p.x, y: p.y };
+  }
+  function baseRevision() {
+    var aside = document.getElementById("aside");
+    return aside ? aside.getAttribute("data-revision") || "" : "";
+  }
+  // refocus names the box to focus again once its diagram is drawn anew (a keyboard move).
+  var refocus = null;
+  function post(section, node, dx, dy, focusAgain) {
+    var box = boxOf(node);
+    if (!box) return;
+    var x = num(box, "x") + num(box, "width") / 2 + dx;
+    var y = num(box, "y") + num(box, "height") / 2 + dy;
+    refocus = focusAgain ? node.getAttribute("data-node") : null;
+    htmx.ajax("POST", section.getAttribute("data-move"), {
+      source: node, swap: "none",
+      values: { diagram: section.getAttribute("data-diagram"), node: node.getAttribute("data-node"),
+        x: x.toFixed(1), y: y.toFixed(1), base_revision: baseRevision() }
+    });
+  }
+  function shift(node, dx, dy) {
+    if (dx || dy) node.setAttribute("transform", "translate(" + dx + " " + dy + ")");
+    else node.removeAttribute("transform");
+  }
+
+  // Dragging: nothing happens until the pointer has moved a few pixels, so a click still opens
+  // the box; then a ghost of the box follows the pointer, and the drop saves where it is.
+  var drag = null;
+  document.addEventListener("pointerdown", function (ev) {
+    if (ev.button !== 0 || drag) return;
+    var node = ev.target.closest && ev.target.closest("[data-node]");
+    var section = sectionOf(node);
+    if (!section || ev.target.closest("[data-connect-from]")) return;
+    var svg = node.ownerSVGElement;
+    drag = { node: node, section: section, svg: svg, start: toSVG(svg, ev.clientX, ev.clientY),
+      sx: ev.clientX, sy: ev.clientY, ghost: null, dx: 0, dy: 0, pointer: ev.pointerId };
+  });
+  document.addEventListener("pointermove", function (ev) {
+    if (!drag || ev.pointerId !== drag.pointer) return;
+    if (!drag.ghost) {
+      if (Math.abs(ev.clientX - drag.sx) < SLOP && Math.abs(ev.clientY - drag.sy) < SLOP) return;
+      drag.ghost = drag.node.cloneNode(true);
+      drag.ghost.removeAttribute("data-node");
+      drag.ghost.removeAttribute("href");
+      drag.ghost.setAttribute("class", "dg-ghost");
+      drag.ghost.setAttribute("aria-hidden", "true");
+      drag.svg.appendChild(drag.ghost);
+      drag.node.classList.add("dg-dragging");
+    }
+    ev.preventDefault();
+    var at = toSVG(drag.svg, ev.clientX, ev.clientY);
+    drag.dx = Math.round(at.x - drag.start.x);
+    drag.dy = Math.round(at.y - drag.start.y);
+    shift(drag.ghost, drag.dx, drag.dy);
+  });
+  function endDrag(ev, save) {
+    if (!drag || ev.pointerId !== drag.pointer) return;
+    var d = drag;
+    drag = null;
+    if (!d.ghost) return;
+    d.ghost.remove();
+    d.node.classList.remove("dg-dragging");
+    // The click that ends a drag does not open the box.
+    var swallow = function (e) { e.preventDefault(); e.stopPropagation(); };
+    document.addEventListener("click", swallow, true);
+    setTimeout(function () { document.removeEventListener("click", swallow, true); }, 0);
+    if (!save || (!d.dx && !d.dy)) return;
+    shift(d.node, d.dx, d.dy);
+    post(d.section, d.node, d.dx, d.dy, false);
+  }
+  document.addEventListener("pointerup", function (ev) { endDrag(ev, true); });
+  document.addEventListener("pointercancel", function (ev) { endDrag(ev, false); });
+
+  // The keyboard: arrows move the focused box a step at a time, and the moves made in quick
+  // succession are saved as one change.
+  var keyed = null;
+  document.addEventListener("keydown", function (ev) {
+    var node = ev.target.closest && ev.target.closest("[data-node]");
+    var section = sectionOf(node);
+    if (!section || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    var step = ev.shiftKey ? BIG_STEP : STEP;
+    var d = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] }[ev.key];
+    if (!d) return;
+    ev.preventDefault();
+    if (!keyed || keyed.node !== node) keyed = { node: node, section: section, dx: 0, dy: 0 };
+    keyed.dx += d[0];
+    keyed.dy += d[1];
+    shift(node, keyed.dx, keyed.dy);
+    clearTimeout(keyed.timer);
+    var k = keyed;
+    k.timer = setTimeout(function () {
+      if (keyed === k) keyed = null;
+      post(k.section, k.node, k.dx, k.dy, true);
+    }, 400);
+  });
+
+  document.addEventListener("htmx:oobAfterSwap", function (ev) {
+    if (!refocus || !ev.target || !ev.target.matches || !ev.target.matches("section[data-move]")) return;
+    var again = ev.target.querySelector('[data-node="' + CSS.escape(refocus) + '"]');
+    refocus = null;
+    if (again) again.focus();
+  });
+  // A refused move puts the box back and says why.
+  document.addEventListener("htmx:responseError", function (ev) {
+    var el = ev.detail.elt, xhr = ev.detail.xhr;
+    if (!sectionOf(el) || !xhr || [413, 429, 503, 507].indexOf(xhr.status) >= 0) return;
+    shift(el, 0, 0);
+    var page = new DOMParser().parseFromString(xhr.responseText, "text/html");
+    var message = page.querySelector("[data-testid=error-message]");
+    var toast = document.getElementById("refused");
+    if (!toast) {
+      toast = document.createElement("p");
+      toast.id = "refused";
+      toast.className = "toast";
+      toast.setAttribute("role", "alert");
+      toast.setAttribute("data-testid", "refused");
+      document.body.appendChild(toast);
+    }
+    toast.textContent = message ? message.textContent : "The move was not saved.";
+    clearTimeout(toast.hideTimer);
+    toast.hideTimer = setTimeout(function () { toast.remove(); }, 5000);
+  });
+})();

@@ -20,6 +20,9 @@ type Diagram struct {
 	SVGHref, FileName string
 	// Large draws it for a projector (Present mode).
 	Large bool
+	// Move is where a box dragged to a new place is posted (x, y: its centre); empty where the
+	// page cannot edit.
+	Move string
 	// Error says why the diagram could not be laid out.
 	Error string
 	OOB   bool

@@ -1,0 +1,56 @@
+package server
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+
+	"dynaloom/internal/designer"
+)
+
+// moveDiagramNode answers POST /d/{token}/diagrams/move: a box dragged (or moved by the arrow keys)
+// to a new centre (x, y) on diagram kind, saved as a change like any edit. The answer itself is
+// empty: the diagram comes with it out of band (ownDiagram), redrawn around the box where it now
+// stands. A refused position is shown by the page's error toast, and the diagram drawn again as
+// the design holds it.
+func (s *Server) moveDiagramNode(c echo.Context) error {
+	form, err := postedForm(c)
+	if err != nil {
+		return err
+	}
+	x, err := coordField("x", form.get("x"))
+	if err != nil {
+		return err
+	}
+	y, err := coordField("y", form.get("y"))
+	if err != nil {
+		return err
+	}
+	kind := form.get("diagram")
+	return s.apply(c, diagramBack(c, kind), designer.MoveDiagramNode{Diagram: kind, Node: form.get("node"), X: x, Y: y},
+		func(d *designContext, r *refused) (templ.Component, error) {
+			if r != nil {
+				return nil, errNotShown
+			}
+			return templ.NopComponent, nil
+		})
+}
+
+// coordField reads a coordinate, rounded to a tenth of a unit (what the SVG draws).
+func coordField(name, raw string) (float64, error) {
+	f, err := strconv.ParseFloat(raw, 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0, badInput("%s: %q is not a number", name, raw)
+	}
+	return math.Round(f*10) / 10, nil
+}
+
+// diagramBack is the step that shows diagram kind, where a plain form post goes back to.
+func diagramBack(c echo.Context, kind string) string {
+	if kind == designer.ModelMap {
+		return tablesBack(c)
+	}
+	return entitiesBack(c)
+}

@@ -1,0 +1,92 @@
+package server
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+// entityBoxX reads where the entity diagram draws node's box (its left edge, in the diagram's
+// units); NaN when it is not drawn.
+const entityBoxX = `(function(id){var n=document.querySelector('#entity-diagram [data-node="'+id+'"] > rect');return n?parseFloat(n.getAttribute("x")):NaN})`
+
+// Alice drags the Department box of the entity diagram to the right: a ghost follows her pointer,
+// the drop saves the box where she left it, and Bob's diagram, open in another browser, draws it
+// there within a second. A click on a box still opens it.
+func TestDiagramEdit_dragMovesTheBoxForEveryone(t *testing.T) {
+	base := startBrowserApp(t)
+	edit := base + "/d/" + createExample(t, base, "hr-employees")
+	alice, aliceErrs := newBrowser(t)
+	do(t, alice, "a window as wide as a laptop's", chromedp.EmulateViewport(1400, 900))
+	openAndJoin(t, alice, edit+"/entities", "Alice")
+	bob, bobErrs := newIsolatedTab(t, alice)
+	openAndJoin(t, bob, edit+"/entities", "Bob")
+	const node = "entity:Department"
+	do(t, alice, "see the Department box", chromedp.WaitVisible(chromedp.CSS(`#entity-diagram [data-node="`+node+`"]`)),
+		chromedp.Evaluate[chromedp.Void](`document.querySelector('#entity-diagram [data-node="`+node+`"]').scrollIntoView({block: "center"})`))
+	if hint := textOf(t, alice, "[data-testid=entity-diagram-hint]"); hint == "" {
+		t.Fatal("the entity diagram says nothing of how to move its boxes")
+	}
+	before := get(t, alice, "read the box", chromedp.Evaluate[float64](entityBoxX+`("`+node+`")`))
+	at := get(t, alice, "find the box on the screen", chromedp.Evaluate[[]float64](`(function(){var r=document.querySelector('#entity-diagram [data-node="`+node+`"] > rect').getBoundingClientRect();var s=document.querySelector("#entity-diagram svg");return [r.left+r.width/2, r.top+12, s.getBoundingClientRect().width/s.viewBox.baseVal.width]})()`))
+	x, y, scale := at[0], at[1], at[2]
+	const moved = 160.0 // screen pixels
+	do(t, alice, "press on the box", chromedp.MouseEvent(input.DispatchMouseEventTypeMousePressed, x, y, chromedp.ButtonLeft, chromedp.ClickCount(1)))
+	for i := 1; i <= 4; i++ {
+		do(t, alice, "drag", chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, x+moved*float64(i)/4, y, chromedp.ButtonLeft))
+	}
+	if ghosts := get(t, alice, "look for the ghost", chromedp.Evaluate[int](`document.querySelectorAll("#entity-diagram .dg-ghost").length`)); ghosts != 1 {
+		t.Errorf("while dragging there are %d ghosts of the box, want 1", ghosts)
+	}
+	do(t, alice, "drop the box", chromedp.MouseEvent(input.DispatchMouseEventTypeMouseReleased, x+moved, y, chromedp.ButtonLeft, chromedp.ClickCount(1)))
+	want := before + math.Round(moved/scale)
+	waitUntil(t, alice, "Alice's diagram to draw the box where she dropped it", `Math.abs(`+entityBoxX+`("`+node+`") - `+strconv.FormatFloat(want, 'f', 1, 64)+`) <= 1.5 && !document.querySelector("#entity-diagram .dg-ghost")`)
+	if loc := get(t, alice, "read the address", chromedp.Location()); loc != edit+"/entities" {
+		t.Errorf("the drag opened %s; a drag must not open the box", loc)
+	}
+	waitUntil(t, bob, "Bob's diagram to draw the box where Alice dropped it", `Math.abs(`+entityBoxX+`("`+node+`") - `+strconv.FormatFloat(want, 'f', 1, 64)+`) <= 1.5`)
+	aliceErrs.check(t, "Alice's tab")
+	bobErrs.check(t, "Bob's tab")
+}
+
+// A box moved by the keyboard: focused, the arrow keys move it (Shift for bigger steps), the moves
+// are saved as one change, the box keeps the focus, Enter opens it, and Undo puts it back.
+func TestDiagramEdit_keyboardMoveAndUndo(t *testing.T) {
+	base := startBrowserApp(t)
+	edit := base + "/d/" + createExample(t, base, "hr-employees")
+	ctx, errs := newBrowser(t)
+	do(t, ctx, "a small window", chromedp.EmulateViewport(1024, 768))
+	openAndJoin(t, ctx, edit+"/entities", "Ada")
+	const node = "entity:Employee"
+	do(t, ctx, "focus the Employee box", chromedp.WaitVisible(chromedp.CSS(`#entity-diagram [data-node="`+node+`"]`)),
+		chromedp.Focus(chromedp.CSS(`#entity-diagram [data-node="`+node+`"]`)))
+	before := get(t, ctx, "read the box", chromedp.Evaluate[float64](entityBoxX+`("`+node+`")`))
+	do(t, ctx, "move it right twice and down once with Shift",
+		chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.ArrowRight),
+		chromedp.KeyEvent(kb.ArrowDown, chromedp.KeyModifiers(chromedp.ModifierShift)))
+	want := strconv.FormatFloat(before+20, 'f', 1, 64)
+	waitUntil(t, ctx, "the box to be saved 20 units to the right, still focused",
+		`Math.abs(`+entityBoxX+`("`+node+`") - `+want+`) <= 0.2 && !document.querySelector('#entity-diagram [data-node="`+node+`"]').hasAttribute("transform") && document.activeElement && document.activeElement.dataset.node === "`+node+`"`)
+	do(t, ctx, "open it with Enter", chromedp.KeyEvent(kb.Enter))
+	waitUntil(t, ctx, "the Employee card to be opened", `location.hash === "#entity-Employee"`)
+
+	do(t, ctx, "open the history", chromedp.Navigate(edit+"/history"), chromedp.WaitVisible(chromedp.CSS("[data-testid=undo-mine]")))
+	if got := textOf(t, ctx, "#history"); !strings.Contains(got, "Moved") {
+		t.Errorf("the history does not list the move: %q", got)
+	}
+	do(t, ctx, "undo the move", chromedp.Click(chromedp.CSS("[data-testid=undo-mine]")))
+	waitUntil(t, ctx, "the undo to be answered", `!!document.querySelector("[data-testid=history-notice], [data-testid=history-error]")`)
+	if e := get(t, ctx, "read the refusal", chromedp.Evaluate[string](`(document.querySelector("[data-testid=history-error]")||{}).textContent||""`)); e != "" {
+		t.Errorf("the undo was refused: %s", e)
+	}
+	do(t, ctx, "back to the entities", chromedp.Navigate(edit+"/entities"), chromedp.WaitVisible(chromedp.CSS(`#entity-diagram [data-node="`+node+`"]`)))
+	if after := get(t, ctx, "read the box", chromedp.Evaluate[float64](entityBoxX+`("`+node+`")`)); math.Abs(after-before) > 0.2 {
+		t.Errorf("after Undo the box is at x=%.1f, want %.1f where the layout put it", after, before)
+	}
+	errs.check(t, "the tab")
+}

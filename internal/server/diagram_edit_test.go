@@ -1,0 +1,51 @@
+package server
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+
+	"dynaloom/internal/designer"
+)
+
+// A box posted to a new place is saved as its pin, and the answer carries the diagram redrawn
+// around it; a place that is not a number, or a diagram that does not exist, is refused naming
+// the field, and nothing changes.
+func TestMoveDiagramNode(t *testing.T) {
+	a := newTestApp(t)
+	created := a.createJSON(`{"example": "hr-employees"}`)
+	edit := "/d/" + created.EditToken
+	_, rev := a.design(created.EditToken)
+	rec := a.request(http.MethodPost, edit+"/diagrams/move", formType,
+		strings.NewReader(form("diagram", "entities", "node", "entity:Department", "x", "812.34", "y", "-40", "base_revision", strconv.FormatInt(rev, 10))),
+		"HX-Request", "true", "HX-Current-URL", "http://example.test"+edit+"/entities")
+	if rec.Code != http.StatusOK {
+		t.Fatalf("move: %d %s", rec.Code, rec.Body)
+	}
+	if body := rec.Body.String(); !strings.Contains(body, `id="entity-diagram"`) || !strings.Contains(body, `hx-swap-oob="true"`) {
+		t.Errorf("the answer does not carry the entity diagram redrawn")
+	}
+	d, now := a.design(created.EditToken)
+	if got, want := d.Pins(designer.EntityDiagram)["entity:Department"], (designer.Point{X: 812.3, Y: -40}); got != want || now != rev+1 {
+		t.Errorf("saved %+v at revision %d, want %+v at %d", got, now, want, rev+1)
+	}
+	for _, tc := range []struct {
+		field  string
+		values []string
+	}{
+		{"x", []string{"diagram", "entities", "node", "entity:Department", "x", "left", "y", "0"}},
+		{"y", []string{"diagram", "entities", "node", "entity:Department", "x", "1", "y", "NaN"}},
+		{"diagram", []string{"diagram", "pictures", "node", "entity:Department", "x", "1", "y", "1"}},
+		{"node", []string{"diagram", "entities", "node", "", "x", "1", "y", "1"}},
+		{"x", []string{"diagram", "entities", "node", "entity:Department", "x", "1e9", "y", "1"}},
+	} {
+		rec := a.hx(edit+"/diagrams/move", tc.values...)
+		if rec.Code < 400 || rec.Code >= 500 || !strings.Contains(rec.Body.String(), tc.field+":") {
+			t.Errorf("%v: %d, want a refusal naming %s: %s", tc.values, rec.Code, tc.field, rec.Body.String()[:min(rec.Body.Len(), 300)])
+		}
+	}
+	if _, after := a.design(created.EditToken); after != now {
+		t.Errorf("refused moves changed the design: revision %d, want %d", after, now)
+	}
+}
