@@ -201,10 +201,23 @@ func HotKeys(d designer.Design, r Report) []KeyLoad {
 	return loads
 }
 
+// KeysOf is the load on the hottest value of every table's and GSI's partition key: r.Keys when
+// Compute made r, else HotKeys of it.
+func KeysOf(d designer.Design, r Report) []KeyLoad {
+	if r.Keys != nil {
+		return r.Keys
+	}
+	return HotKeys(d, r)
+}
+
 // fillHotKeys sets the HotKey of every resource of r from HotKeys: an LSI's is its table's.
 func fillHotKeys(d designer.Design, r *Report) {
 	byKey := map[[2]string]*HotKey{}
-	for _, k := range HotKeys(d, *r) {
+	r.Keys = HotKeys(d, *r)
+	if r.Keys == nil {
+		r.Keys = []KeyLoad{}
+	}
+	for _, k := range r.Keys {
 		byKey[[2]string{k.Table, k.Index}] = &HotKey{
 			Attribute: k.Attribute, Distinct: k.Cardinality.Values, DistinctFrom: k.Cardinality.Source,
 			Skew: k.Skew, RCU: k.RCU, WCU: k.WCU, ReadLimit: PartitionReadLimit, WriteLimit: PartitionWriteLimit,

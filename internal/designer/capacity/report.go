@@ -22,6 +22,9 @@ type Report struct {
 	// Resources are the tables in the design's order, each followed by its GSIs, then its LSIs.
 	Resources []Resource
 	Total     Total
+	// Keys is HotKeys of the report, worked out once with it by Compute and ComputeFrom; nil in a
+	// report put together otherwise. KeysOf reads it.
+	Keys []KeyLoad
 }
 
 // Throughput is a load in units per second.

@@ -1,6 +1,12 @@
 package dynamo
 
-import "dynaloom/internal/designer"
+import (
+	"reflect"
+	"strings"
+	"sync"
+
+	"dynaloom/internal/designer"
+)
 
 // ReadPartition is what a read's key condition says about the items it can return: the value it
 // gives, with =, to each attribute of its target's partition key (the table's, or the index's). A
@@ -8,7 +14,7 @@ import "dynaloom/internal/designer"
 // attributes hold these values (InPartition): an edit of other items leaves its result as it was,
 // as long as the edit keeps every table key, so that no item shadows another. ok is false when the
 // read may return any item of its table: a Scan, a write, a condition that cannot be read, or a key
-// given otherwise than with =.
+// given otherwise than with =. The key it returns is shared and must not be changed.
 func ReadPartition(t designer.Table, op designer.Operation) (key designer.Item, ok bool) {
 	switch op.Op {
 	case "Query", "GetItem", "BatchGetItem", "TransactGetItems":
@@ -28,6 +34,11 @@ func ReadPartition(t designer.Table, op designer.Operation) (key designer.Item, 
 			}
 		}
 	}
+	return partitions.of(names, op)
+}
+
+// partitionOf is ReadPartition of op for a target whose partition key has the attributes names.
+func partitionOf(names []string, op designer.Operation) (designer.Item, bool) {
 	e, _, msg := ParseCondition(op.KeyCondition, NewExprContext(op.Names, op.Values))
 	if msg != "" || e == nil {
 		return nil, false
@@ -50,7 +61,7 @@ func ReadPartition(t designer.Table, op designer.Operation) (key designer.Item, 
 		}
 	}
 	walk(e)
-	key = designer.Item{}
+	key := designer.Item{}
 	for _, name := range names {
 		v, ok := given[name]
 		if !ok || name == "" {
@@ -59,6 +70,60 @@ func ReadPartition(t designer.Table, op designer.Operation) (key designer.Item, 
 		key[name] = v
 	}
 	return key, true
+}
+
+// partitionMemo remembers ReadPartition's answers, which the capacity figures and the rules ask for
+// every read of an edited table on every revision: parsing the key condition each time made up a
+// tenth of a cell edit's CPU on a design of hundreds of patterns. An operation's placeholder maps
+// are never changed once in a design (a change copies what it changes), so an answer is kept for
+// the maps themselves, by identity; the entry holds them, so that their addresses cannot be
+// reused while it lives. The memo is emptied whole when it fills.
+type partitionMemo struct {
+	mu      sync.Mutex
+	entries map[partitionQuestion]partitionAnswer
+}
+
+const maxPartitionAnswers = 1 << 14
+
+type partitionQuestion struct {
+	cond      string
+	names     string // the target's partition-key attributes, joined by NUL
+	namesMap  uintptr
+	valuesMap uintptr
+}
+
+type partitionAnswer struct {
+	names  map[string]string
+	values map[string]designer.Value
+	key    designer.Item
+	ok     bool
+}
+
+var partitions = &partitionMemo{entries: map[partitionQuestion]partitionAnswer{}}
+
+func (m *partitionMemo) of(names []string, op designer.Operation) (designer.Item, bool) {
+	q := partitionQuestion{cond: op.KeyCondition, names: strings.Join(names, "\x00"),
+		namesMap: mapAddress(op.Names), valuesMap: mapAddress(op.Values)}
+	m.mu.Lock()
+	a, hit := m.entries[q]
+	m.mu.Unlock()
+	if hit {
+		return a.key, a.ok
+	}
+	a = partitionAnswer{names: op.Names, values: op.Values}
+	a.key, a.ok = partitionOf(names, op)
+	m.mu.Lock()
+	if len(m.entries) >= maxPartitionAnswers {
+		clear(m.entries)
+	}
+	m.entries[q] = a
+	m.mu.Unlock()
+	return a.key, a.ok
+}
+
+// mapAddress is m's identity (0 for a nil map).
+func mapAddress[K comparable, V any](m map[K]V) uintptr {
+	return uintptr(reflect.ValueOf(m).UnsafePointer())
 }
 
 // InPartition reports whether it holds every value of key (ReadPartition), as DynamoDB compares

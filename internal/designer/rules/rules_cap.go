@@ -38,7 +38,7 @@ func capRules(v *validation, out []Finding) []Finding {
 
 // capFindings are the CAP findings of d, whose capacity report is r.
 func capFindings(d designer.Design, r capacity.Report, out []Finding) []Finding {
-	loads := capacity.HotKeys(d, r)
+	loads := capacity.KeysOf(d, r)
 	for _, k := range loads {
 		out = cap001HotValue(k, out)
 	}

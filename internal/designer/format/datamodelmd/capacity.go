@@ -34,7 +34,7 @@ var statusMark = map[string]string{capacity.StatusOK: "✅", capacity.StatusWarn
 // hotPartitions writes the computed line of every table's and GSI's partition key, between the
 // computed markers; nothing when the design has no table.
 func (w *writer) hotPartitions(r capacity.Report) {
-	keys := capacity.HotKeys(w.d, r)
+	keys := capacity.KeysOf(w.d, r)
 	if len(keys) == 0 {
 		return
 	}
