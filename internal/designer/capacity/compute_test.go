@@ -361,6 +361,14 @@ func TestComputeFrom_takesOverOnlyWhatAnEditLeftAlone(t *testing.T) {
 		designer.SetCapacityField{Field: "write_request_price", Value: "0.7"},
 		designer.SetItemCell{Table: d.Tables[0].Name, ID: d.Tables[0].Items[0].ID, Attribute: "note", Text: "x"},
 	}
+	if len(tb.GSIs) > 0 {
+		// An index key set anew, changed and cleared: the item's entry moves, and leaves the index.
+		gsiKey := tb.GSIs[0].PartitionKey[0].Name
+		edits = append(edits,
+			designer.SetItemCell{Table: tb.Name, ID: tb.Items[4].ID, Attribute: gsiKey, Text: "moved"},
+			designer.SetItemCell{Table: tb.Name, ID: tb.Items[4].ID, Attribute: gsiKey, Text: "moved again, and a longer value"},
+			designer.SetItemCell{Table: tb.Name, ID: tb.Items[4].ID, Attribute: gsiKey, Text: ""})
+	}
 	if len(d.Entities) > 0 {
 		edits = append(edits, designer.SetEntityField{Entity: d.Entities[0].Name, Field: "count", Value: "5000"})
 	}

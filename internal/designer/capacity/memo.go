@@ -27,6 +27,7 @@ type tableMemo struct {
 	t      designer.Table
 	counts []*int64 // the counts of its entity types' entities, in the SK taxonomy's order
 	st     tableStorages
+	ms     *measures // what its sample items measure
 }
 
 // tableChange is how a table differs from the one of the same name the last Compute read.
@@ -166,11 +167,17 @@ func (x *computation) storage(t designer.Table) tableStorages {
 		}
 	}
 	tm, ok := x.prev.tables[t.Name]
-	if ok && x.change(t).same && reflect.DeepEqual(tm.counts, counts) {
+	switch ch := x.change(t); {
+	case ok && ch.same && reflect.DeepEqual(tm.counts, counts):
 		// The table the next computation compares with is this one.
 		tm.t = t
-	} else {
-		tm = tableMemo{t: t, counts: counts, st: tableStorage(x.d, x.c, t)}
+	case ok && ch.edited && tm.ms != nil:
+		// A few items edited in place: only they are measured again.
+		ms := tm.ms.edited(t, ch.before, ch.after)
+		tm = tableMemo{t: t, counts: counts, st: storageFrom(x.d, t, ms), ms: ms}
+	default:
+		ms := measure(x.c, t)
+		tm = tableMemo{t: t, counts: counts, st: storageFrom(x.d, t, ms), ms: ms}
 	}
 	if _, taken := x.next.tables[t.Name]; !taken {
 		x.next.tables[t.Name] = tm

@@ -1,6 +1,9 @@
 package capacity
 
 import (
+	"maps"
+	"reflect"
+
 	"dynaloom/internal/designer"
 	"dynaloom/internal/designer/dynamo"
 )
@@ -20,43 +23,144 @@ type group struct {
 	entryBytes map[string]float64
 }
 
+// measures are what a table's sample items measure, by entity (the entity type each matches, ""
+// for none): how many, their bytes, and their entries in each index. Sums of whole bytes, so that
+// taking an edited item's part out and its new part in gives what measuring again gives.
+type measures struct {
+	groups   map[string]*group
+	all      *group
+	entityOf map[string]string // by item id
+	indexes  []string          // GSIs then LSIs, by name
+}
+
+// measure measures t's sample items and their index entries.
+func measure(c *dynamo.Cache, t designer.Table) *measures {
+	m := designer.NewEntityMatcher(t)
+	ms := &measures{groups: map[string]*group{}, all: newGroup(), entityOf: make(map[string]string, len(t.Items))}
+	for _, it := range t.Items {
+		e := m.EntityType(it.Item)
+		ms.entityOf[it.ID] = e
+		ms.group(e).addItem(float64(designer.ItemSize(it.Item)), 1)
+		ms.all.addItem(float64(designer.ItemSize(it.Item)), 1)
+	}
+	for i, ix := range allIndexes(t) {
+		ms.indexes = append(ms.indexes, ix.Name)
+		for _, row := range c.IndexItems(t, ix, i >= len(t.GSIs)).Rows {
+			if g := ms.groups[ms.entityOf[row.ID]]; g != nil {
+				g.addEntry(ix.Name, float64(row.Size), 1)
+			}
+			ms.all.addEntry(ix.Name, float64(row.Size), 1)
+		}
+	}
+	return ms
+}
+
+// edited is ms for t, which is the table ms measured with the items before edited in place into
+// after (the same ids and table keys, in the same places; capacity.editedItems): only those items
+// are measured again. ms is not changed.
+func (ms *measures) edited(t designer.Table, before, after []designer.Item) *measures {
+	m := designer.NewEntityMatcher(t)
+	out := &measures{groups: make(map[string]*group, len(ms.groups)), all: ms.all.clone(), entityOf: ms.entityOf, indexes: ms.indexes}
+	for e, g := range ms.groups {
+		out.groups[e] = g.clone()
+	}
+	ixs := allIndexes(t)
+	ids := editedIDs(t, after)
+	for i := range after {
+		for k, it := range [2]designer.Item{before[i], after[i]} {
+			sign := float64(2*k - 1) // the item before is taken out, the one after put in
+			e := m.EntityType(it)
+			if k == 1 && e != out.entityOf[ids[i]] {
+				if sameMap(out.entityOf, ms.entityOf) {
+					out.entityOf = maps.Clone(ms.entityOf)
+				}
+				out.entityOf[ids[i]] = e
+			}
+			size := float64(designer.ItemSize(it))
+			out.group(e).addItem(sign*size, sign)
+			out.all.addItem(sign*size, sign)
+			one := t
+			one.Items = []designer.SampleItem{{Item: it}}
+			for j, ix := range ixs {
+				rows := dynamo.IndexItems(one, ix, j >= len(t.GSIs)).Rows
+				if len(rows) != 1 {
+					continue
+				}
+				out.group(e).addEntry(ix.Name, sign*float64(rows[0].Size), sign)
+				out.all.addEntry(ix.Name, sign*float64(rows[0].Size), sign)
+			}
+		}
+	}
+	for e, g := range out.groups {
+		if g.empty() {
+			delete(out.groups, e)
+		}
+	}
+	return out
+}
+
+// editedIDs are the ids of t's items that are the items after, in their order.
+func editedIDs(t designer.Table, after []designer.Item) []string {
+	ids := make([]string, 0, len(after))
+	for _, it := range t.Items {
+		if len(ids) < len(after) && sameMap(it.Item, after[len(ids)]) {
+			ids = append(ids, it.ID)
+		}
+	}
+	return ids
+}
+
+func sameMap[K comparable, V any](a, b map[K]V) bool {
+	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
+}
+
+func allIndexes(t designer.Table) []designer.Index {
+	return append(append(make([]designer.Index, 0, len(t.GSIs)+len(t.LSIs)), t.GSIs...), t.LSIs...)
+}
+
+func newGroup() *group { return &group{entries: map[string]int{}, entryBytes: map[string]float64{}} }
+
+func (ms *measures) group(e string) *group {
+	g := ms.groups[e]
+	if g == nil {
+		g = newGroup()
+		ms.groups[e] = g
+	}
+	return g
+}
+
+func (g *group) addItem(bytes, n float64) {
+	g.samples += int(n)
+	g.bytes += bytes
+}
+
+func (g *group) addEntry(index string, bytes, n float64) {
+	g.entries[index] += int(n)
+	g.entryBytes[index] += bytes
+	if g.entries[index] == 0 {
+		delete(g.entries, index)
+		delete(g.entryBytes, index)
+	}
+}
+
+func (g *group) empty() bool { return g.samples == 0 && len(g.entries) == 0 }
+
+func (g *group) clone() *group {
+	return &group{samples: g.samples, bytes: g.bytes, entries: maps.Clone(g.entries), entryBytes: maps.Clone(g.entryBytes)}
+}
+
 // tableStorage works out how much t and its indexes hold. Each entity type of the table with a
 // count stands for that many items, each of the average size of its sample items (of the table's
 // sample items where it has none); its share of an index's entries is the share of its sample items
 // that have one, at their average entry size. Sample items of an entity without a count count as
 // themselves. Every item and entry adds StorageOverheadBytes.
 func tableStorage(d designer.Design, c *dynamo.Cache, t designer.Table) tableStorages {
-	m := designer.NewEntityMatcher(t)
-	groups := map[string]*group{}
-	entityOf := make(map[string]string, len(t.Items))
-	all := &group{entries: map[string]int{}, entryBytes: map[string]float64{}}
-	for _, it := range t.Items {
-		e := m.EntityType(it.Item)
-		entityOf[it.ID] = e
-		g := groups[e]
-		if g == nil {
-			g = &group{entries: map[string]int{}, entryBytes: map[string]float64{}}
-			groups[e] = g
-		}
-		size := float64(designer.ItemSize(it.Item))
-		g.samples++
-		g.bytes += size
-		all.samples++
-		all.bytes += size
-	}
-	indexes := make([]string, 0, len(t.GSIs)+len(t.LSIs))
-	for i, ix := range append(append([]designer.Index{}, t.GSIs...), t.LSIs...) {
-		indexes = append(indexes, ix.Name)
-		for _, row := range c.IndexItems(t, ix, i >= len(t.GSIs)).Rows {
-			if g := groups[entityOf[row.ID]]; g != nil {
-				g.entries[ix.Name]++
-				g.entryBytes[ix.Name] += float64(row.Size)
-			}
-			all.entries[ix.Name]++
-			all.entryBytes[ix.Name] += float64(row.Size)
-		}
-	}
+	return storageFrom(d, t, measure(c, t))
+}
 
+// storageFrom is tableStorage of t, whose sample items measure ms.
+func storageFrom(d designer.Design, t designer.Table, ms *measures) tableStorages {
+	groups, all, indexes := ms.groups, ms.all, ms.indexes
 	// counted is how many items each entity of the table stands for, in the order of its SK taxonomy.
 	type counted struct {
 		name  string
