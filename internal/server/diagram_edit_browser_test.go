@@ -90,3 +90,49 @@ func TestDiagramEdit_keyboardMoveAndUndo(t *testing.T) {
 	}
 	errs.check(t, "the tab")
 }
+
+// relationshipRows reads the Entities list's relationships as "from kind to" lines.
+const relationshipRows = `Array.from(document.querySelectorAll("#relationships tr[data-testid=relationship]")).map(function(tr){return Array.from(tr.querySelectorAll("td")).slice(0,3).map(function(td){var f=td.querySelector("select,input");return f?f.value:td.textContent.trim()}).join(" ")})`
+
+// From the entity diagram: Add entity goes to the new entity's name; a relationship drawn by
+// dragging from Employee's handle to the new entity appears in the Entities list, one to many,
+// with its row opened; the keyboard's Connect… draws another.
+func TestDiagramEdit_addAnEntityAndDrawARelationship(t *testing.T) {
+	base := startBrowserApp(t)
+	edit := base + "/d/" + createExample(t, base, "hr-employees")
+	ctx, errs := newBrowser(t)
+	do(t, ctx, "a window", chromedp.EmulateViewport(1400, 900))
+	openAndJoin(t, ctx, edit+"/entities", "Ada")
+	do(t, ctx, "add an entity from the diagram",
+		chromedp.Click(chromedp.CSS("[data-testid=entity-diagram-add-entity]")))
+	waitUntil(t, ctx, "the new entity's name to be focused", `document.activeElement && document.activeElement.id === "new-entity"`)
+	do(t, ctx, "name it", chromedp.KeyEvent("Badge"+kb.Enter),
+		chromedp.WaitVisible(chromedp.CSS(`#entity-diagram [data-node="entity:Badge"]`)))
+
+	do(t, ctx, "bring the diagram into view", chromedp.Evaluate[chromedp.Void](`document.querySelector("#entity-diagram svg").scrollIntoView({block: "center"})`))
+	at := get(t, ctx, "find the handle and the target", chromedp.Evaluate[[]float64](`(function(){var h=document.querySelector('#entity-diagram [data-connect-from="Employee"]').getBoundingClientRect();var b=document.querySelector('#entity-diagram [data-node="entity:Badge"] > rect').getBoundingClientRect();return [h.left+h.width/2,h.top+h.height/2,b.left+b.width/2,b.top+b.height/2]})()`))
+	do(t, ctx, "press on Employee's handle", chromedp.MouseEvent(input.DispatchMouseEventTypeMousePressed, at[0], at[1], chromedp.ButtonLeft, chromedp.ClickCount(1)))
+	for i := 1; i <= 5; i++ {
+		f := float64(i) / 5
+		do(t, ctx, "draw", chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, at[0]+(at[2]-at[0])*f, at[1]+(at[3]-at[1])*f, chromedp.ButtonLeft))
+	}
+	if n := get(t, ctx, "look for the line", chromedp.Evaluate[int](`document.querySelectorAll("#entity-diagram .dg-drawing").length`)); n != 1 {
+		t.Errorf("while drawing there are %d lines following the pointer, want 1", n)
+	}
+	do(t, ctx, "drop on Badge", chromedp.MouseEvent(input.DispatchMouseEventTypeMouseReleased, at[2], at[3], chromedp.ButtonLeft, chromedp.ClickCount(1)))
+	waitUntil(t, ctx, "the relationship to be listed, its row opened", `(`+relationshipRows+`).indexOf("Employee 1:M Badge") >= 0 && !!(document.activeElement && document.activeElement.closest("#relationships tr"))`)
+	waitUntil(t, ctx, "the diagram to draw it", `!!document.querySelector('#entity-diagram [data-edge][aria-label*="Employee to Badge"]')`)
+	if loc := get(t, ctx, "read the address", chromedp.Location()); loc != edit+"/entities" {
+		t.Errorf("drawing the relationship opened %s", loc)
+	}
+
+	do(t, ctx, "Connect… Department to Badge by keyboard",
+		chromedp.Focus(chromedp.CSS(`#entity-diagram [data-node="entity:Department"]`)),
+		chromedp.KeyEvent("c"))
+	if s := textOf(t, ctx, "[data-testid=connect-status]"); !strings.Contains(s, "Connect Department to") {
+		t.Errorf("Connect… says %q", s)
+	}
+	do(t, ctx, "choose Badge", chromedp.Focus(chromedp.CSS(`#entity-diagram [data-node="entity:Badge"]`)), chromedp.KeyEvent(kb.Enter))
+	waitUntil(t, ctx, "the second relationship to be listed", `(`+relationshipRows+`).indexOf("Department 1:M Badge") >= 0`)
+	errs.check(t, "the tab")
+}

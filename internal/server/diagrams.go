@@ -43,6 +43,9 @@ func diagramModel(d *designContext, kind string, oob bool) templates.Diagram {
 	v.Drawing = dr
 	if d.canEdit() {
 		v.Move = "/d/" + d.Token + "/diagrams/move"
+		if kind == designer.EntityDiagram {
+			v.Connect = "/d/" + d.Token + "/relationships/add"
+		}
 	}
 	v.Links = make(map[string]string, len(dr.Nodes)+len(dr.Edges))
 	for _, n := range dr.Nodes {

@@ -1200,3 +1200,124 @@
     toast.hideTimer = setTimeout(function () { toast.remove(); }, 5000);
   });
 })();
+
+// Drawing a relationship on the entity diagram: from an entity's handle a line follows the
+// pointer, and dropped on another entity it adds the relationship (one to many until someone
+// says otherwise) and opens its row. By keyboard: C on a focused entity starts "Connect…", and
+// Enter on another entity finishes it (Escape gives up).
+(function () {
+  "use strict";
+  var SVGNS = "http://www.w3.org/2000/svg";
+  function entityOf(el) {
+    var node = el && el.closest ? el.closest('[data-node^="entity:"]') : null;
+    return node && node.closest("section[data-connect]") ? node : null;
+  }
+  function nameOf(node) { return node.getAttribute("data-node").slice("entity:".length); }
+  function toSVG(svg, x, y) {
+    var m = svg.getScreenCTM();
+    var p = m ? new DOMPoint(x, y).matrixTransform(m.inverse()) : { x: x, y: y };
+    return { x: p.x, y: p.y };
+  }
+  function connect(section, from, to) {
+    var table = document.getElementById("relationships");
+    var before = {};
+    if (table) table.querySelectorAll("tr[id]").forEach(function (tr) { before[tr.id] = true; });
+    var aside = document.getElementById("aside");
+    htmx.ajax("POST", section.getAttribute("data-connect"), {
+      source: section, target: "#relationships", swap: "outerHTML",
+      values: { from: from, to: to, kind: "1:M", base_revision: aside ? aside.getAttribute("data-revision") || "" : "" }
+    }).then(function () {
+      var rows = document.querySelectorAll("#relationships tr[id]");
+      for (var i = 0; i < rows.length; i++) {
+        if (before[rows[i].id]) continue;
+        rows[i].scrollIntoView({ block: "center" });
+        var field = rows[i].querySelector("select, input, textarea");
+        if (field) field.focus();
+        return;
+      }
+    });
+  }
+
+  var line = null;
+  document.addEventListener("pointerdown", function (ev) {
+    var handle = ev.button === 0 && ev.target.closest && ev.target.closest("[data-connect-from]");
+    var section = handle && handle.closest("section[data-connect]");
+    if (!section) return;
+    ev.preventDefault();
+    var svg = handle.ownerSVGElement;
+    var el = document.createElementNS(SVGNS, "line");
+    el.setAttribute("class", "dg-drawing");
+    el.setAttribute("x1", handle.getAttribute("cx"));
+    el.setAttribute("y1", handle.getAttribute("cy"));
+    el.setAttribute("x2", handle.getAttribute("cx"));
+    el.setAttribute("y2", handle.getAttribute("cy"));
+    el.setAttribute("stroke", "#2f6feb");
+    el.setAttribute("stroke-width", "3");
+    el.setAttribute("stroke-dasharray", "8 5");
+    svg.appendChild(el);
+    line = { el: el, svg: svg, section: section, from: handle.getAttribute("data-connect-from"), pointer: ev.pointerId };
+  });
+  document.addEventListener("pointermove", function (ev) {
+    if (!line || ev.pointerId !== line.pointer) return;
+    ev.preventDefault();
+    var at = toSVG(line.svg, ev.clientX, ev.clientY);
+    line.el.setAttribute("x2", at.x.toFixed(1));
+    line.el.setAttribute("y2", at.y.toFixed(1));
+  });
+  function end(ev, save) {
+    if (!line || ev.pointerId !== line.pointer) return;
+    var l = line;
+    line = null;
+    l.el.remove();
+    var swallow = function (e) { e.preventDefault(); e.stopPropagation(); };
+    document.addEventListener("click", swallow, true);
+    setTimeout(function () { document.removeEventListener("click", swallow, true); }, 0);
+    if (!save) return;
+    var target = entityOf(document.elementFromPoint(ev.clientX, ev.clientY));
+    if (target && nameOf(target) !== l.from) connect(l.section, l.from, nameOf(target));
+  }
+  document.addEventListener("pointerup", function (ev) { end(ev, true); });
+  document.addEventListener("pointercancel", function (ev) { end(ev, false); });
+
+  // Connect… by keyboard.
+  var pending = null;
+  function say(text) {
+    var status = document.getElementById("connect-status");
+    if (!status) {
+      status = document.createElement("p");
+      status.id = "connect-status";
+      status.className = "toast";
+      status.setAttribute("role", "status");
+      status.setAttribute("data-testid", "connect-status");
+      document.body.appendChild(status);
+    }
+    status.textContent = text;
+    if (!text) status.remove();
+  }
+  document.addEventListener("keydown", function (ev) {
+    var node = entityOf(ev.target);
+    if (ev.key === "Escape" && pending) { pending = null; say(""); return; }
+    if (!node || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    if ((ev.key === "c" || ev.key === "C") && !pending) {
+      ev.preventDefault();
+      pending = nameOf(node);
+      say("Connect " + pending + " to…: focus the other entity (Tab) and press Enter; Escape gives up.");
+    } else if (ev.key === "Enter" && pending) {
+      ev.preventDefault();
+      var from = pending;
+      pending = null;
+      say("");
+      if (nameOf(node) !== from) connect(node.closest("section[data-connect]"), from, nameOf(node));
+    }
+  });
+
+  // "Add entity" by the diagram goes to the new entity's name.
+  document.addEventListener("click", function (ev) {
+    var link = ev.target.closest && ev.target.closest("[data-focus]");
+    var field = link && document.getElementById(link.getAttribute("data-focus"));
+    if (!field) return;
+    ev.preventDefault();
+    field.scrollIntoView({ block: "center" });
+    field.focus();
+  });
+})();
