@@ -10,6 +10,11 @@
 // edit.
 package designer
 
+import (
+	"strconv"
+	"strings"
+)
+
 // Format is the value of the "format" member of every design-json document.
 const Format = "dynaloom/1"
 
@@ -97,6 +102,19 @@ type Relationship struct {
 	Max     *int64   `json:"max_count,omitempty"`
 	MaxUnit string   `json:"max_unit,omitempty"`
 	Notes   string   `json:"notes,omitempty"`
+}
+
+// Counts is the relationship's counts as a diagram labels its line: "avg 1.6, max 12", each with
+// the unit the team counted it in ("avg 4 per year"); "" when neither is given.
+func (r Relationship) Counts() string {
+	var parts []string
+	if r.Avg != nil {
+		parts = append(parts, strings.TrimSpace("avg "+strconv.FormatFloat(*r.Avg, 'f', -1, 64)+" "+r.AvgUnit))
+	}
+	if r.Max != nil {
+		parts = append(parts, strings.TrimSpace("max "+strconv.FormatInt(*r.Max, 10)+" "+r.MaxUnit))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // Pattern types.

@@ -313,3 +313,20 @@ func TestCheck_refusesBadIDs(t *testing.T) {
 		t.Errorf("ids = %q %q", d.Patterns[0].ID, d.Patterns[1].ID)
 	}
 }
+
+func TestRelationshipCounts(t *testing.T) {
+	avg, max := 1.6, int64(12)
+	for _, c := range []struct {
+		r    Relationship
+		want string
+	}{
+		{Relationship{Kind: OneToMany}, ""},
+		{Relationship{Avg: &avg, Max: &max}, "avg 1.6, max 12"},
+		{Relationship{Avg: &avg, AvgUnit: "per year"}, "avg 1.6 per year"},
+		{Relationship{Max: &max, MaxUnit: "pets"}, "max 12 pets"},
+	} {
+		if got := c.r.Counts(); got != c.want {
+			t.Errorf("Counts() = %q, want %q", got, c.want)
+		}
+	}
+}

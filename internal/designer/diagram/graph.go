@@ -129,15 +129,8 @@ func Entities(d designer.Design) Graph {
 			continue
 		}
 		label := r.Kind
-		var counts []string
-		if r.Avg != nil {
-			counts = append(counts, "avg "+strconv.FormatFloat(*r.Avg, 'f', -1, 64))
-		}
-		if r.Max != nil {
-			counts = append(counts, "max "+strconv.FormatInt(*r.Max, 10))
-		}
-		if len(counts) > 0 {
-			label += " " + strings.Join(counts, " ")
+		if counts := r.Counts(); counts != "" {
+			label += " " + counts
 		}
 		g.Edges = append(g.Edges, Edge{
 			ID: "rel:" + r.ID, From: EntityNodeID(r.From), To: EntityNodeID(r.To), Label: cut(label),

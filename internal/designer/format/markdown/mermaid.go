@@ -149,18 +149,10 @@ func keyNames(keys []designer.KeyAttribute) string {
 
 // relationshipLabel is what a relationship's line says: its kind and its counts.
 func relationshipLabel(r designer.Relationship) string {
-	label := r.Kind
-	var counts []string
-	if r.Avg != nil {
-		counts = append(counts, "avg "+strconv.FormatFloat(*r.Avg, 'f', -1, 64))
+	if counts := r.Counts(); counts != "" {
+		return r.Kind + " (" + counts + ")"
 	}
-	if r.Max != nil {
-		counts = append(counts, "max "+strconv.FormatInt(*r.Max, 10))
-	}
-	if len(counts) > 0 {
-		label += " (" + strings.Join(counts, ", ") + ")"
-	}
-	return label
+	return r.Kind
 }
 
 // mermaidCardinality is the crow's-foot link of a relationship kind.
