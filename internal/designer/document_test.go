@@ -317,13 +317,13 @@ func TestCheck_refusesBadIDs(t *testing.T) {
 func TestRelationshipCounts(t *testing.T) {
 	avg, max := 1.6, int64(12)
 	for _, c := range []struct {
-		r    Relationship
+		r    designer.Relationship
 		want string
 	}{
-		{Relationship{Kind: OneToMany}, ""},
-		{Relationship{Avg: &avg, Max: &max}, "avg 1.6, max 12"},
-		{Relationship{Avg: &avg, AvgUnit: "per year"}, "avg 1.6 per year"},
-		{Relationship{Max: &max, MaxUnit: "pets"}, "max 12 pets"},
+		{designer.Relationship{Kind: designer.OneToMany}, ""},
+		{designer.Relationship{Avg: &avg, Max: &max}, "avg 1.6, max 12"},
+		{designer.Relationship{Avg: &avg, AvgUnit: "per year"}, "avg 1.6 per year"},
+		{designer.Relationship{Max: &max, MaxUnit: "pets"}, "max 12 pets"},
 	} {
 		if got := c.r.Counts(); got != c.want {
 			t.Errorf("Counts() = %q, want %q", got, c.want)
