@@ -11,7 +11,7 @@ import (
 
 // A box posted to a new place is saved as its pin, and the answer carries the diagram redrawn
 // around it; a place that is not a number, or a diagram that does not exist, is refused naming
-// the field, and nothing changes.
+// the field, and nothing changes. Read-only, the diagram offers no editing.
 func TestMoveDiagramNode(t *testing.T) {
 	a := newTestApp(t)
 	created := a.createJSON(`{"example": "hr-employees"}`)
@@ -47,5 +47,15 @@ func TestMoveDiagramNode(t *testing.T) {
 	}
 	if _, after := a.design(created.EditToken); after != now {
 		t.Errorf("refused moves changed the design: revision %d, want %d", after, now)
+	}
+	// Read-only, the diagram offers nothing to drag, draw or add.
+	view := a.request(http.MethodGet, "/d/"+created.ViewToken+"/entities", "", nil).Body.String()
+	for _, editing := range []string{"data-move=", "data-connect=", "data-connect-from=", "entity-diagram-add-entity", "entity-diagram-hint"} {
+		if strings.Contains(view, editing) {
+			t.Errorf("the read-only entities step has %s", editing)
+		}
+	}
+	if page := a.request(http.MethodGet, edit+"/entities", "", nil).Body.String(); !strings.Contains(page, `data-connect-from="Employee"`) || !strings.Contains(page, `data-move="`+edit+`/diagrams/move"`) {
+		t.Errorf("the editable entities step offers no drag or handle")
 	}
 }
