@@ -2,6 +2,7 @@ package server
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -305,25 +306,53 @@ func TestLive_stalledReaderGetsReloadAndStaysConnected(t *testing.T) {
 	if err := json.Unmarshal([]byte(ev.data), &data); err != nil || data.Revision < fellAt || ev.id != strconv.FormatInt(data.Revision, 10) {
 		t.Fatalf("reload %q %q, want a revision of at least %d as its id: %v", ev.id, ev.data, fellAt, err)
 	}
-	// Nothing older than the reload follows it, and the next change comes through.
-	rev++
-	srv.hub.publishChange(storage.Revision{Revision: rev, Author: "Ada", Paths: []string{"name"}}, id)
-	for {
-		next, err := stream.next()
-		if err != nil {
-			t.Fatalf("the stream ended after the reload: %v", err)
-		}
-		if next.name != "change" {
-			continue
-		}
-		n, _ := strconv.ParseInt(next.id, 10, 64)
-		if n <= data.Revision {
-			t.Fatalf("change %d sent after a reload to %d", n, data.Revision)
-		}
-		if n == rev {
-			break
+	// Nothing older than a reload follows it. The reader now catches up with everything announced
+	// (the last of it may itself have been dropped, and so come as a second reload); once it has,
+	// the queue is empty and the next change comes through as a change.
+	caughtUp := func(want int64, asChange bool) {
+		t.Helper()
+		failed := make(chan string, 1)
+		go func() {
+			reloaded := data.Revision
+			for {
+				next, err := stream.next()
+				if err != nil {
+					failed <- fmt.Sprintf("the stream ended after the reload: %v", err)
+					return
+				}
+				n, _ := strconv.ParseInt(next.id, 10, 64)
+				switch {
+				case next.name == "change" && n <= reloaded:
+					failed <- fmt.Sprintf("change %d sent after a reload to %d", n, reloaded)
+					return
+				case next.name == "reload" && n > reloaded:
+					reloaded = n
+				}
+				if n >= want && next.name != "change" && asChange {
+					failed <- fmt.Sprintf("revision %d came as %q, want a change: the queue was empty", n, next.name)
+					return
+				}
+				if n >= want && (next.name == "change" || next.name == "reload") {
+					failed <- ""
+					return
+				}
+			}
+		}()
+		select {
+		case msg := <-failed:
+			if msg != "" {
+				t.Fatal(msg)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("revision %d did not reach the reader within 10 s", want)
 		}
 	}
+	if data.Revision < rev {
+		caughtUp(rev, false)
+	}
+	rev++
+	srv.hub.publishChange(storage.Revision{Revision: rev, Author: "Ada", Paths: []string{"name"}}, id)
+	caughtUp(rev, true)
 	if got := srv.hub.connections(); got != 1 {
 		t.Fatalf("%d streams open, want the stalled one still open", got)
 	}
@@ -417,5 +446,25 @@ func TestLive_takenOverStreamLeavesCountsAndEndsOnShutdown(t *testing.T) {
 	}
 	if n := a.srv.hub.connections(); n != 0 {
 		t.Fatalf("%d streams still in the hub after shutdown", n)
+	}
+}
+
+// A change queued after one the stream had to drop is never written on its own: the client would
+// apply revision 8 without ever hearing of 7. One reload covering both is written instead.
+func TestLive_changeAfterADroppedOneIsAReload(t *testing.T) {
+	sub := &subscriber{events: make(chan *event, 4), reloadDue: make(chan struct{}, 1)}
+	var out bytes.Buffer
+	st := &liveStream{sub: sub, w: bufio.NewWriter(&out), last: 6}
+	sub.fallBehind(7) // revision 7 found the queue full
+	sub.events <- changeEvent(storage.Revision{Revision: 8, Author: "Ada", Paths: []string{"name"}})
+	st.change(<-sub.events)
+	st.reload() // the pending signal: already answered, so nothing more is written
+	st.w.Flush()
+	got := out.String()
+	if strings.Contains(got, "event: change") || strings.Count(got, "event: reload") != 1 || !strings.Contains(got, "id: 8\n") {
+		t.Fatalf("the stream wrote %q, want one reload at revision 8 and no change", got)
+	}
+	if st.last != 8 {
+		t.Fatalf("last written %d, want 8", st.last)
 	}
 }

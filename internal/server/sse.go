@@ -298,9 +298,15 @@ func (st *liveStream) run(gone, stop <-chan struct{}, keepAlive time.Duration) {
 }
 
 // change writes the event ev and whatever else is queued behind it, leaving out change events
-// already sent from the history.
+// already sent from the history. A change event that follows one the stream dropped (its queue
+// was full) is not written: the client would apply it without the one it never heard of, so it
+// is told to reload instead.
 func (st *liveStream) change(ev *event) {
 	for {
+		if ev.name == "change" && st.sub.behind.Load() > st.last {
+			st.reloadFrom(ev.id)
+			return
+		}
 		if ev.name != "change" || ev.id > st.last {
 			if ev.name == "change" {
 				st.last = ev.id
@@ -317,8 +323,11 @@ func (st *liveStream) change(ev *event) {
 
 // reload tells the client to reload after the stream fell behind. The queued change events are
 // older than the reload; anything else queued still goes.
-func (st *liveStream) reload() {
-	rev := st.sub.behind.Load()
+func (st *liveStream) reload() { st.reloadFrom(0) }
+
+// reloadFrom is reload once a change event of revision at least rev was taken from the queue.
+func (st *liveStream) reloadFrom(rev int64) {
+	rev = max(rev, st.sub.behind.Load())
 	for more := true; more; {
 		select {
 		case ev := <-st.sub.events:
