@@ -1,7 +1,6 @@
 package designer
 
 import (
-	"fmt"
 	"maps"
 	"math"
 	"slices"
@@ -73,8 +72,14 @@ func (c MoveDiagramNode) Apply(d Design) (Design, error) {
 	return d, nil
 }
 
+// Summary words the box as people know it ("Moved table Orders on the model map"): the node id and
+// the coordinates mean nothing to someone reading the history.
 func (c MoveDiagramNode) Summary() string {
-	return fmt.Sprintf("Moved %s on the %s to (%.0f, %.0f)", shorten(c.Node), diagramTitle(c.Diagram), c.X, c.Y)
+	return "Moved " + nodeLabel(Design{}, c.Node) + " on the " + diagramTitle(c.Diagram)
+}
+
+func (c MoveDiagramNode) Describe(before Design) string {
+	return "Moved " + nodeLabel(before, c.Node) + " on the " + diagramTitle(c.Diagram)
 }
 
 func (c MoveDiagramNode) Paths() []string {
@@ -90,6 +95,26 @@ func diagramTitle(kind string) string {
 		return "model map"
 	}
 	return "diagram " + shorten(kind)
+}
+
+// nodeLabel names the box of node id (package diagram's "entity:Employee", "table:Orders",
+// "index:Orders/ByStatus", "pattern:ap4") in words: "Employee", "table Orders", "index ByStatus of
+// table Orders", "pattern 4" (a pattern by its number when d has it).
+func nodeLabel(d Design, node string) string {
+	kind, name, _ := strings.Cut(node, ":")
+	switch kind {
+	case "entity":
+		return shorten(name)
+	case "table":
+		return "table " + shorten(name)
+	case "index":
+		if table, ix, ok := strings.Cut(name, "/"); ok {
+			return "index " + shorten(ix) + " of table " + shorten(table)
+		}
+	case "pattern":
+		return patternLabel(d, name)
+	}
+	return shorten(node)
 }
 
 // checkDiagrams checks every pinned position of a whole document.

@@ -69,3 +69,34 @@ func TestDiagrams_designJSON(t *testing.T) {
 		t.Errorf("Check of an unknown diagram = %v, want an error naming diagrams/sketch/x/diagram", err)
 	}
 }
+
+// The history says which box moved in words a participant uses, never the diagram's node id or
+// the coordinates.
+func TestMoveDiagramNode_historySaysWhichBoxInWords(t *testing.T) {
+	t.Parallel()
+	d := designertest.HRDesign(t)
+	tests := []struct {
+		change  designer.MoveDiagramNode
+		summary string
+		history string
+	}{
+		{designer.MoveDiagramNode{Diagram: designer.EntityDiagram, Node: "entity:Employee", X: 240, Y: 120},
+			"Moved Employee on the entity diagram", "Moved Employee on the entity diagram"},
+		{designer.MoveDiagramNode{Diagram: designer.ModelMap, Node: "table:Employee", X: 1, Y: 2},
+			"Moved table Employee on the model map", "Moved table Employee on the model map"},
+		{designer.MoveDiagramNode{Diagram: designer.ModelMap, Node: "index:Employee/EmployeesByTitle", X: 1, Y: 2},
+			"Moved index EmployeesByTitle of table Employee on the model map", "Moved index EmployeesByTitle of table Employee on the model map"},
+		{designer.MoveDiagramNode{Diagram: designer.ModelMap, Node: "pattern:ap4", X: 1, Y: 2},
+			"Moved pattern ap4 on the model map", "Moved pattern 4 on the model map"},
+		{designer.MoveDiagramNode{Diagram: designer.ModelMap, Node: "lane:7", X: 1, Y: 2},
+			"Moved lane:7 on the model map", "Moved lane:7 on the model map"},
+	}
+	for _, tt := range tests {
+		if got := tt.change.Summary(); got != tt.summary {
+			t.Errorf("Summary() = %q, want %q", got, tt.summary)
+		}
+		if got := designer.Describe(tt.change, d); got != tt.history {
+			t.Errorf("Describe() = %q, want %q", got, tt.history)
+		}
+	}
+}

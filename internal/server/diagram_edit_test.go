@@ -59,3 +59,50 @@ func TestMoveDiagramNode(t *testing.T) {
 		t.Errorf("the editable entities step offers no drag or handle")
 	}
 }
+
+// Moving boxes reads in words wherever the change is told — the history page, the API's list of
+// revisions, the undo hint and the undo's answer: "Moved Department on the entity diagram", never
+// the diagram's node id or the coordinates.
+func TestMoveDiagramNode_historyTellsTheMoveInWords(t *testing.T) {
+	a := newTestApp(t)
+	created := a.createJSON(`{"example": "hr-employees"}`)
+	edit := "/d/" + created.EditToken
+	for _, move := range [][]string{
+		{"diagram", "model_map", "node", "index:Employee/EmployeesByTitle", "x", "300", "y", "40"},
+		{"diagram", "model_map", "node", "table:Department", "x", "500", "y", "40"},
+		{"diagram", "entities", "node", "entity:Department", "x", "812", "y", "-40"},
+	} {
+		if rec := a.postAs("Ada", edit+"/diagrams/move", move...); rec.Code != http.StatusOK {
+			t.Fatalf("move %v: %d %s", move, rec.Code, rec.Body)
+		}
+	}
+	want := []string{
+		"Moved Department on the entity diagram",
+		"Moved table Department on the model map",
+		"Moved index EmployeesByTitle of table Employee on the model map",
+	}
+	revs := a.revisions(created.EditToken)
+	for i, w := range want {
+		if got := revs[i].Summary; got != w {
+			t.Errorf("revision %d reads %q, want %q", revs[i].Revision, got, w)
+		}
+	}
+	page := a.getAs("Ada", edit+"/history")
+	for _, w := range append(want, "Your last change: Moved Department on the entity diagram") {
+		if !strings.Contains(page, w) {
+			t.Errorf("the history page lacks %q", w)
+		}
+	}
+	for _, raw := range []string{"Moved entity:", "Moved table:", "Moved index:", "to (812, -40)"} {
+		if strings.Contains(page, raw) {
+			t.Errorf("the history page still tells a move with %q", raw)
+		}
+	}
+	rec := a.postAs("Ada", edit+"/history/undo")
+	if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), "Moved Department on the entity diagram.") {
+		t.Errorf("the undo's answer does not say in words what it undid: %d %s", rec.Code, rec.Body.String()[:min(rec.Body.Len(), 300)])
+	}
+	if got := a.revisions(created.EditToken)[0].Summary; !strings.HasSuffix(got, ": Moved Department on the entity diagram") {
+		t.Errorf("the undo's history line = %q", got)
+	}
+}

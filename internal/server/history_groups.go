@@ -116,6 +116,8 @@ func changedWhat(d designer.Design, revs []storage.Revision) string {
 				}
 			case "relationships", "aggregates", "consolidations", "considerations":
 				parts[seg[0]] = true
+			case "diagrams":
+				parts[diagramWords(seg)] = true
 			default:
 				addName(&others, seg[0])
 			}
@@ -161,11 +163,27 @@ func changedWhat(d designer.Design, revs []storage.Revision) string {
 	case parts["tables"]:
 		out = append(out, "tables")
 	}
-	if parts["comments"] {
-		out = append(out, "comments")
+	for _, p := range []string{"the entity diagram", "the model map", "the diagrams", "comments"} {
+		if parts[p] {
+			out = append(out, p)
+		}
 	}
 	slices.Sort(others)
 	return strings.Join(append(out, others...), ", ")
+}
+
+// diagramWords names the diagram a path under "diagrams" touches: its title, or "the diagrams"
+// for all of them.
+func diagramWords(seg []string) string {
+	if len(seg) > 1 {
+		switch seg[1] {
+		case designer.EntityDiagram:
+			return "the entity diagram"
+		case designer.ModelMap:
+			return "the model map"
+		}
+	}
+	return "the diagrams"
 }
 
 // namedAtMost is how many names a summary lists before counting the rest.

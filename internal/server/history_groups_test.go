@@ -94,6 +94,8 @@ func TestGroupSummary_namesPatternsByNumberInRangesAndTablesByName(t *testing.T)
 		{[]entry{{0, "Di", []string{""}}, {0, "Di", []string{"overview/domain"}}, {0, "Di", []string{"tables/A"}},
 			{0, "Di", []string{"tables/B"}}, {0, "Di", []string{"tables/C"}}, {0, "Di", []string{"tables/D"}}, {0, "Di", []string{"aggregates"}}},
 			"Di: 7 changes to the whole design, the overview, aggregates, tables A, B, C and 1 more"},
+		{[]entry{{0, "Fay", []string{"diagrams/entities/entity:Order"}}, {0, "Fay", []string{"diagrams/model_map/table:Orders"}},
+			{0, "Fay", []string{"diagrams/model_map/index:Orders/ByStatus"}}}, "Fay: 3 changes to the entity diagram, the model map"},
 		{[]entry{{0, "Someone", []string{""}}}, "Someone: created the design"},
 		{[]entry{{0, "Someone", []string{""}}, {1, "Someone", []string{"name"}}}, "Someone: created the design, then 1 change to the name"},
 		{[]entry{{0, "Eve", nil}, {1, "Eve", nil}}, "Eve: created the design, then 1 change"},
