@@ -10,8 +10,8 @@ import (
 // read by the evaluator's own lexer and parser, so nothing is accepted here that a run refuses.
 
 // KeyTerm is one condition of a key condition: the attribute (#placeholders resolved), the
-// comparator ("=", "<", "<=", ">", ">=", "<>", "BETWEEN" or "begins_with", written as if the
-// attribute came first), and whether the attribute is a #placeholder names does not define.
+// comparator ("=", "<", "<=", ">", ">=", "<>", "BETWEEN", "begins_with", or "IN" where ParseItemKeys
+// allows it, written as if the attribute came first), and whether the attribute is a #placeholder names does not define.
 type KeyTerm struct {
 	Attr       string
 	Op         string
@@ -35,6 +35,28 @@ func Unresolved(terms []KeyTerm) bool {
 // looked up: a key condition is read before its values are given; nor are reserved words refused,
 // which people write in a mapping's text and a run reports with the placeholder to use instead.
 func ParseKeyCondition(expr string, names map[string]string) ([]KeyTerm, error) {
+	return parseKeyTerms(expr, names, false)
+}
+
+// ParseItemKeys reads the key condition of an operation that names its items by their keys, as
+// ParseKeyCondition does; when the operation takes several keys (SeveralKeys), `a IN (:x, :y)`
+// gives several values of a key attribute, a term whose Op is "IN", as the evaluator reads it.
+func ParseItemKeys(op string, expr string, names map[string]string) ([]KeyTerm, error) {
+	return parseKeyTerms(expr, names, SeveralKeys(op))
+}
+
+// SeveralKeys reports whether an operation names several items in one request, so that its key
+// condition may give a key attribute several values with IN: BatchGetItem, TransactGetItems,
+// BatchWriteItem and TransactWriteItems. GetItem, PutItem, UpdateItem and DeleteItem name one.
+func SeveralKeys(op string) bool {
+	switch op {
+	case "BatchGetItem", "TransactGetItems", "BatchWriteItem", "TransactWriteItems":
+		return true
+	}
+	return false
+}
+
+func parseKeyTerms(expr string, names map[string]string, in bool) ([]KeyTerm, error) {
 	toks, err := lexExpression(expr)
 	if err != nil {
 		return nil, err
@@ -66,7 +88,15 @@ func ParseKeyCondition(expr string, names map[string]string) ([]KeyTerm, error) 
 		case condNot:
 			return fmt.Errorf("a key condition joins conditions only with AND, not NOT")
 		case condIn:
-			return fmt.Errorf("a key condition compares with = < <= > >= BETWEEN or begins_with, not IN")
+			if !in {
+				return fmt.Errorf("a key condition compares with = < <= > >= BETWEEN or begins_with, not IN")
+			}
+			if c.args[0].kind != operandPath {
+				return fmt.Errorf("IN needs the key attribute first, then its values in parentheses")
+			}
+			term, err := keyTerm(c.args, names, "IN")
+			terms = append(terms, term)
+			return err
 		case condFunc:
 			if c.fn.name != "begins_with" {
 				return fmt.Errorf("a key condition allows only the function begins_with, not %s", c.fn.name)

@@ -444,7 +444,7 @@ func WriteParts(op designer.Operation, keys []designer.KeyAttribute) (designer.I
 		}
 		used = ctx.UsedValues
 		kop := op
-		if op.Op != "BatchWriteItem" && op.Op != "TransactWriteItems" {
+		if !SeveralKeys(op.Op) {
 			kop.Op = "GetItem" // one key: no IN
 		}
 		var err error

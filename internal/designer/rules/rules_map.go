@@ -190,7 +190,8 @@ func map013NoTable(d designer.Design, out []Finding) []Finding {
 }
 
 // map002KeyedOperations is MAP002: GetItem, PutItem, UpdateItem, DeleteItem, and each request of a
-// batch or transaction, name one item by its full primary key, with equality, on the table.
+// batch or transaction, name one item by its full primary key, with equality, on the table; a batch
+// or a transaction may give a key attribute several values with IN, as the evaluator reads it.
 func map002KeyedOperations(v *validation, out []Finding) []Finding {
 	for _, o := range v.operations() {
 		if !keyedOp(o.op.Op) || !o.found {
@@ -206,7 +207,7 @@ func map002KeyedOperations(v *validation, out []Finding) []Finding {
 			out = append(out, f)
 			continue
 		}
-		terms, err := dynamo.ParseKeyCondition(o.op.KeyCondition, o.op.Names)
+		terms, err := dynamo.ParseItemKeys(o.op.Op, o.op.KeyCondition, o.op.Names)
 		switch {
 		case strings.TrimSpace(o.op.KeyCondition) == "" && (o.op.Op == "PutItem" || o.op.Op == "UpdateItem" || o.op.Op == "DeleteItem"):
 			// Their Mapping card gives the key one field per key attribute.
@@ -234,7 +235,7 @@ func keyedProblem(terms []dynamo.KeyTerm, keys []string, keyList string) string 
 		if !slices.Contains(keys, term.Attr) {
 			return "names " + term.Attr + ", which is not part of " + keyList + "; give exactly the key, and put other conditions in a condition expression"
 		}
-		if term.Op != "=" {
+		if term.Op != "=" && term.Op != "IN" {
 			return "compares " + term.Attr + " with " + term.Op + "; a key is given with =, as in " + equalityExample(keys)
 		}
 	}

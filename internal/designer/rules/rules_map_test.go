@@ -8,6 +8,7 @@ import (
 
 	"dynaloom/internal/designer"
 	"dynaloom/internal/designer/designertest"
+	"dynaloom/internal/designer/dynamo"
 )
 
 // findingsOf keeps the findings of one code.
@@ -333,6 +334,52 @@ func TestValidate_mappingRules(t *testing.T) {
 			}
 			if tt.inText != "" && !strings.Contains(got[0].Message, tt.inText) {
 				t.Errorf("message = %q, want it to contain %q", got[0].Message, tt.inText)
+			}
+		})
+	}
+}
+
+// TestMAP002_takesINWhereTheEvaluatorTakesSeveralKeys holds MAP002 to what the evaluator runs: a
+// batch or a transaction may name several keys with IN, a single-item operation may not, and IN
+// never stands in for a key attribute left out.
+func TestMAP002_takesINWhereTheEvaluatorTakesSeveralKeys(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		op, action, key string
+		refused         bool
+		inText          string
+	}{
+		{op: "BatchWriteItem", action: "delete", key: "dept_no IN (:dept, :other) AND record_key = :meta"},
+		{op: "BatchWriteItem", action: "delete", key: "dept_no = :dept AND record_key IN (:meta, :manager)"},
+		{op: "TransactWriteItems", action: "delete", key: "(dept_no IN (:dept, :other)) AND record_key = :meta"},
+		{op: "BatchGetItem", key: "dept_no IN (:dept, :other) AND record_key = :meta"},
+		{op: "TransactGetItems", key: "record_key = :meta AND dept_no IN (:dept, :other)"},
+		{op: "BatchWriteItem", action: "delete", key: "dept_no IN (:dept, :other)", refused: true, inText: "does not give record_key of Department's primary key"},
+		{op: "BatchWriteItem", action: "delete", key: "dept_no IN (:dept, :other) AND salary_total IN (:meta)", refused: true, inText: "names salary_total, which is not part of"},
+		{op: "GetItem", key: "dept_no IN (:dept, :other) AND record_key = :meta", refused: true, inText: "not IN"},
+		{op: "DeleteItem", key: "dept_no IN (:dept, :other) AND record_key = :meta", refused: true, inText: "not IN"},
+	}
+	for _, c := range cases {
+		t.Run(c.op+" "+c.key, func(t *testing.T) {
+			t.Parallel()
+			d := designertest.HRDesign(t)
+			op := opOf(&d, 6, 0)
+			*op = designer.Operation{Op: c.op, Table: "Department", Action: c.action, KeyCondition: c.key, Values: map[string]designer.Value{
+				":dept": designer.Str("d005"), ":other": designer.Str("d001"), ":meta": designer.Str("METADATA"), ":manager": designer.Str("MANAGER#1985-01-01"),
+			}}
+			got := findingsOf(Validate(d), "MAP002")
+			ran := dynamo.RunOperation(d, *op)
+			switch {
+			case !c.refused && len(got) > 0:
+				t.Fatalf("MAP002 refuses what the evaluator runs: %v (evaluator error %q)", got, ran.Error)
+			case !c.refused && ran.Error != "":
+				t.Fatalf("the evaluator refuses it: %s", ran.Error)
+			case c.refused && len(got) != 1:
+				t.Fatalf("MAP002 findings = %v, want one", got)
+			case c.refused && ran.Error == "":
+				t.Fatalf("MAP002 refuses what the evaluator runs: %s", got[0].Message)
+			case c.refused && !strings.Contains(got[0].Message, c.inText):
+				t.Errorf("message = %q, want it to contain %q", got[0].Message, c.inText)
 			}
 		})
 	}
