@@ -24,24 +24,25 @@ type accounts map[resourceKey]*account
 func newAccounts(d designer.Design) accounts {
 	a := accounts{}
 	for _, t := range d.Tables {
-		a[resourceKey{t.Name, ""}] = &account{}
-		for _, ix := range t.GSIs {
-			a[resourceKey{t.Name, ix.Name}] = &account{}
-		}
-		for _, ix := range t.LSIs {
-			a[resourceKey{t.Name, ix.Name}] = &account{}
-		}
+		a.open(t)
 	}
 	return a
 }
 
-// charge adds one request of ol, at the pattern's rates, to the resources it loads and to the
-// pattern's own totals.
-func (a accounts) charge(d designer.Design, pl *PatternLoad, ol OperationLoad) {
-	t, _, ok := d.TableByName(ol.Table)
-	if !ok {
-		return
+// open makes the accounts of t and its indexes.
+func (a accounts) open(t designer.Table) {
+	a[resourceKey{t.Name, ""}] = &account{}
+	for _, ix := range t.GSIs {
+		a[resourceKey{t.Name, ix.Name}] = &account{}
 	}
+	for _, ix := range t.LSIs {
+		a[resourceKey{t.Name, ix.Name}] = &account{}
+	}
+}
+
+// charge adds one request of ol, at the pattern's rates, to the resources it loads: t, the table
+// it names, and t's indexes.
+func (a accounts) charge(t designer.Table, pl *PatternLoad, ol OperationLoad) {
 	table := a[resourceKey{t.Name, ""}]
 	if ol.ReadUnits > 0 {
 		to := table
@@ -56,8 +57,6 @@ func (a accounts) charge(d designer.Design, pl *PatternLoad, ol OperationLoad) {
 			to.avg.RCU += ol.ReadUnits * pl.AvgRPS
 			to.share(pl, ol.ReadUnits*pl.PeakRPS, 0)
 		}
-		pl.Peak.RCU += ol.ReadUnits * pl.PeakRPS
-		pl.Average.RCU += ol.ReadUnits * pl.AvgRPS
 	}
 	if ol.WriteUnits > 0 {
 		table.peak.WCU += ol.WriteUnits * pl.PeakRPS
@@ -78,6 +77,15 @@ func (a accounts) charge(d designer.Design, pl *PatternLoad, ol OperationLoad) {
 		to.avgIndex += iw.Units * pl.AvgRPS
 		to.share(pl, 0, iw.Units*pl.PeakRPS)
 	}
+}
+
+// addLoad adds one request of ol, an operation on a table of the design, at the pattern's rates,
+// to the pattern's own totals.
+func addLoad(pl *PatternLoad, ol OperationLoad) {
+	if ol.ReadUnits > 0 {
+		pl.Peak.RCU += ol.ReadUnits * pl.PeakRPS
+		pl.Average.RCU += ol.ReadUnits * pl.AvgRPS
+	}
 	pl.Peak.WCU += ol.WriteUnits * pl.PeakRPS
 	pl.Average.WCU += ol.WriteUnits * pl.AvgRPS
 	for _, iw := range ol.IndexWrites {
@@ -96,19 +104,14 @@ func (ac *account) share(pl *PatternLoad, rcu, wcu float64) {
 	ac.load = append(ac.load, PatternShare{Pattern: pl.ID, Number: pl.Number, RCU: rcu, WCU: wcu})
 }
 
-// resources are the tables in the design's order, each followed by its GSIs and LSIs, with their
-// costs and storage.
-func (a accounts) resources(d designer.Design, storage func(designer.Table) tableStorages, prices Prices, s Settings) []Resource {
-	var out []Resource
-	for _, t := range d.Tables {
-		st := storage(t)
-		out = append(out, resource(t.Name, "", KindTable, a[resourceKey{t.Name, ""}], st.table, prices, s))
-		for _, ix := range t.GSIs {
-			out = append(out, resource(t.Name, ix.Name, KindGSI, a[resourceKey{t.Name, ix.Name}], st.index[ix.Name], prices, s))
-		}
-		for _, ix := range t.LSIs {
-			out = append(out, resource(t.Name, ix.Name, KindLSI, a[resourceKey{t.Name, ix.Name}], st.index[ix.Name], prices, s))
-		}
+// appendResources appends t and its GSIs and LSIs, with their costs and storage, to out.
+func appendResources(out []Resource, t designer.Table, a accounts, st tableStorages, prices Prices, s Settings) []Resource {
+	out = append(out, resource(t.Name, "", KindTable, a[resourceKey{t.Name, ""}], st.table, prices, s))
+	for _, ix := range t.GSIs {
+		out = append(out, resource(t.Name, ix.Name, KindGSI, a[resourceKey{t.Name, ix.Name}], st.index[ix.Name], prices, s))
+	}
+	for _, ix := range t.LSIs {
+		out = append(out, resource(t.Name, ix.Name, KindLSI, a[resourceKey{t.Name, ix.Name}], st.index[ix.Name], prices, s))
 	}
 	return out
 }

@@ -53,7 +53,12 @@ type entityCount struct {
 }
 
 func newCardinalities(d designer.Design) *cardinalities {
-	return &cardinalities{d: d, counts: entityCounts(d), attrs: map[[3]string]Cardinality{}}
+	return countedCardinalities(d, entityCounts(d))
+}
+
+// countedCardinalities is newCardinalities, with the entities' counts (entityCounts) given.
+func countedCardinalities(d designer.Design, counts map[string]entityCount) *cardinalities {
+	return &cardinalities{d: d, counts: counts, attrs: map[[3]string]Cardinality{}}
 }
 
 // TableKeyCardinality is the cardinality of the partition key of table t: from its SK taxonomy's

@@ -101,104 +101,132 @@ type KeyShare struct {
 // HotKeys is the load on the hottest value of every table's and GSI's partition key, in the
 // order of r.Resources, from the loads r holds for d.
 func HotKeys(d designer.Design, r Report) []KeyLoad {
-	c := newCardinalities(d)
-	skew := r.Settings.HotKeySkew
-	if skew < 1 {
-		skew = 1
-	}
-	var loads []KeyLoad
-	at := map[[2]string]int{}
+	b := newKeyBook(d, newCardinalities(d), r.Settings)
 	for _, res := range r.Resources {
-		if res.Kind == KindLSI {
-			continue
-		}
-		t, _, ok := d.TableByName(res.Table)
-		if !ok {
-			continue
-		}
-		k := KeyLoad{Table: res.Table, Index: res.Index, Skew: skew}
-		if res.Index == "" {
-			k.Attribute, k.Cardinality = t.PartitionKey.Name, c.table(t, t.EntityTypes)
-		} else if ix, local, _, ok := t.IndexByName(res.Index); ok && !local {
-			names := make([]string, len(ix.PartitionKey))
-			for i, a := range ix.PartitionKey {
-				names[i] = a.Name
-			}
-			k.Attribute, k.Cardinality = strings.Join(names, " + "), c.index(t, ix)
-		} else {
-			continue
-		}
-		at[[2]string{res.Table, res.Index}] = len(loads)
-		loads = append(loads, k)
-	}
-	add := func(table, index string, s KeyShare, card Cardinality) {
-		i, ok := at[[2]string{table, index}]
-		if !ok || s.Units <= 0 {
-			return
-		}
-		k := &loads[i]
-		s.Values, s.Increasing = card.Values, card.Increasing
-		if s.Write {
-			s.Values = card.WriteValues
-		}
-		s.ValuesFrom = card.Source
-		switch {
-		case s.Values >= k.Skew:
-			s.OnHottest = s.Units * k.Skew / s.Values
-		case s.Values > 0:
-			s.OnHottest = s.Units
-		}
-		if s.Write {
-			k.WCU += s.OnHottest
-		} else {
-			k.RCU += s.OnHottest
-		}
-		k.Shares = append(k.Shares, s)
+		b.place(res)
 	}
 	for i, pl := range r.Patterns {
 		// The report lists the design's patterns in its order.
 		if i >= len(d.Patterns) || d.Patterns[i].ID != pl.ID {
 			continue
 		}
-		p := d.Patterns[i]
-		for _, ol := range pl.Operations {
-			t, _, ok := d.TableByName(ol.Table)
-			if !ok || ol.Position >= len(p.Mapping.Operations) {
-				continue
+		b.charge(d.Patterns[i], pl, "")
+	}
+	return b.loads
+}
+
+// keyBook gathers the loads on partition keys: HotKeys's of a whole design, or those of one
+// table's keys.
+type keyBook struct {
+	d     designer.Design
+	c     *cardinalities
+	skew  float64
+	loads []KeyLoad
+	at    map[[2]string]int // by table and index, the place of its load
+}
+
+func newKeyBook(d designer.Design, c *cardinalities, s Settings) *keyBook {
+	skew := s.HotKeySkew
+	if skew < 1 {
+		skew = 1
+	}
+	return &keyBook{d: d, c: c, skew: skew, at: map[[2]string]int{}}
+}
+
+// place adds the key of res, a table or GSI, with no load yet.
+func (b *keyBook) place(res Resource) {
+	if res.Kind == KindLSI {
+		return
+	}
+	t, _, ok := b.d.TableByName(res.Table)
+	if !ok {
+		return
+	}
+	k := KeyLoad{Table: res.Table, Index: res.Index, Skew: b.skew}
+	if res.Index == "" {
+		k.Attribute, k.Cardinality = t.PartitionKey.Name, b.c.table(t, t.EntityTypes)
+	} else if ix, local, _, ok := t.IndexByName(res.Index); ok && !local {
+		names := make([]string, len(ix.PartitionKey))
+		for i, a := range ix.PartitionKey {
+			names[i] = a.Name
+		}
+		k.Attribute, k.Cardinality = strings.Join(names, " + "), b.c.index(t, ix)
+	} else {
+		return
+	}
+	b.at[[2]string{res.Table, res.Index}] = len(b.loads)
+	b.loads = append(b.loads, k)
+}
+
+// add adds one operation's share to the key of table and index, if placed.
+func (b *keyBook) add(table, index string, s KeyShare, card Cardinality) {
+	i, ok := b.at[[2]string{table, index}]
+	if !ok || s.Units <= 0 {
+		return
+	}
+	k := &b.loads[i]
+	s.Values, s.Increasing = card.Values, card.Increasing
+	if s.Write {
+		s.Values = card.WriteValues
+	}
+	s.ValuesFrom = card.Source
+	switch {
+	case s.Values >= k.Skew:
+		s.OnHottest = s.Units * k.Skew / s.Values
+	case s.Values > 0:
+		s.OnHottest = s.Units
+	}
+	if s.Write {
+		k.WCU += s.OnHottest
+	} else {
+		k.RCU += s.OnHottest
+	}
+	k.Shares = append(k.Shares, s)
+}
+
+// charge adds the shares of pattern p, whose load is pl, to the keys placed: those of its
+// operations on table only, or of all of them when table is "".
+func (b *keyBook) charge(p designer.Pattern, pl PatternLoad, table string) {
+	c := b.c
+	for _, ol := range pl.Operations {
+		if table != "" && ol.Table != table {
+			continue
+		}
+		t, _, ok := b.d.TableByName(ol.Table)
+		if !ok || ol.Position >= len(p.Mapping.Operations) {
+			continue
+		}
+		op := p.Mapping.Operations[ol.Position]
+		share := KeyShare{Pattern: pl.ID, Number: pl.Number, Position: ol.Position, PeakRPS: pl.PeakRPS}
+		if ol.ReadUnits > 0 {
+			s := share
+			s.UnitsPerReq, s.Units = ol.ReadUnits, pl.PeakRPS*ol.ReadUnits
+			ix, local, _, isIndex := t.IndexByName(ol.Index)
+			switch {
+			case !isIndex || local:
+				b.add(t.Name, "", s, c.operation(t, p, op))
+			default:
+				b.add(t.Name, ix.Name, s, c.index(t, ix))
 			}
-			op := p.Mapping.Operations[ol.Position]
-			share := KeyShare{Pattern: pl.ID, Number: pl.Number, Position: ol.Position, PeakRPS: pl.PeakRPS}
-			if ol.ReadUnits > 0 {
-				s := share
-				s.UnitsPerReq, s.Units = ol.ReadUnits, pl.PeakRPS*ol.ReadUnits
-				ix, local, _, isIndex := t.IndexByName(ol.Index)
-				switch {
-				case !isIndex || local:
-					add(t.Name, "", s, c.operation(t, p, op))
-				default:
-					add(t.Name, ix.Name, s, c.index(t, ix))
-				}
-			}
-			if ol.WriteUnits > 0 {
-				s := share
-				s.Write, s.UnitsPerReq, s.Units = true, ol.WriteUnits, pl.PeakRPS*ol.WriteUnits
-				add(t.Name, "", s, c.operation(t, p, op))
-			}
-			for _, iw := range ol.IndexWrites {
-				s := share
-				s.Write, s.UnitsPerReq, s.Units, s.KeyChange = true, iw.Units, pl.PeakRPS*iw.Units, iw.KeyChange
-				ix, local, _, ok := t.IndexByName(iw.Index)
-				switch {
-				case !ok:
-				case local:
-					add(t.Name, "", s, c.operation(t, p, op))
-				default:
-					add(t.Name, ix.Name, s, c.index(t, ix))
-				}
+		}
+		if ol.WriteUnits > 0 {
+			s := share
+			s.Write, s.UnitsPerReq, s.Units = true, ol.WriteUnits, pl.PeakRPS*ol.WriteUnits
+			b.add(t.Name, "", s, c.operation(t, p, op))
+		}
+		for _, iw := range ol.IndexWrites {
+			s := share
+			s.Write, s.UnitsPerReq, s.Units, s.KeyChange = true, iw.Units, pl.PeakRPS*iw.Units, iw.KeyChange
+			ix, local, _, ok := t.IndexByName(iw.Index)
+			switch {
+			case !ok:
+			case local:
+				b.add(t.Name, "", s, c.operation(t, p, op))
+			default:
+				b.add(t.Name, ix.Name, s, c.index(t, ix))
 			}
 		}
 	}
-	return loads
 }
 
 // KeysOf is the load on the hottest value of every table's and GSI's partition key: r.Keys when
@@ -212,19 +240,24 @@ func KeysOf(d designer.Design, r Report) []KeyLoad {
 
 // fillHotKeys sets the HotKey of every resource of r from HotKeys: an LSI's is its table's.
 func fillHotKeys(d designer.Design, r *Report) {
-	byKey := map[[2]string]*HotKey{}
 	r.Keys = HotKeys(d, *r)
 	if r.Keys == nil {
 		r.Keys = []KeyLoad{}
 	}
-	for _, k := range r.Keys {
+	setHotKeys(r.Resources, r.Keys)
+}
+
+// setHotKeys sets the HotKey of each of resources from the keys' loads: an LSI's is its table's.
+func setHotKeys(resources []Resource, keys []KeyLoad) {
+	byKey := make(map[[2]string]*HotKey, len(keys))
+	for _, k := range keys {
 		byKey[[2]string{k.Table, k.Index}] = &HotKey{
 			Attribute: k.Attribute, Distinct: k.Cardinality.Values, DistinctFrom: k.Cardinality.Source,
 			Skew: k.Skew, RCU: k.RCU, WCU: k.WCU, ReadLimit: PartitionReadLimit, WriteLimit: PartitionWriteLimit,
 		}
 	}
-	for i := range r.Resources {
-		res := &r.Resources[i]
+	for i := range resources {
+		res := &resources[i]
 		index := res.Index
 		if res.Kind == KindLSI {
 			index = ""

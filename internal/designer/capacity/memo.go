@@ -1,7 +1,9 @@
 package capacity
 
 import (
+	"maps"
 	"reflect"
+	"slices"
 
 	"dynaloom/internal/designer"
 	"dynaloom/internal/designer/dynamo"
@@ -10,11 +12,26 @@ import (
 // Memo is what one Compute worked out per pattern and per table, for the Compute of the next
 // revision to take over what an edit did not touch: a pattern's operation figures depend on the
 // pattern and the tables its operations name only (a read on the partition it reads only), a
-// table's storage on the table and the counts of the entities it holds. A Memo is never changed
-// once made.
+// table's storage on the table and the counts of the entities it holds. When the next revision
+// has the same tables and as many patterns, with the same entities, relationships and settings,
+// the report itself is taken over part by part: a table's resources and keys depend on the table
+// and the patterns whose operations name it only, so an edit of one table's items works out that
+// table and the patterns that read it, and copies the rest. A Memo is never changed once made.
 type Memo struct {
-	patterns map[string]patternMemo // by pattern id: the first pattern with that id
-	tables   map[string]tableMemo   // by table name: the first table of that name
+	made     bool
+	d        designer.Design
+	report   Report
+	patterns []*patternMemo // by position in d.Patterns
+	tables   []*tableMemo   // by position in d.Tables
+	// resAt and keyAt are where each table's resources and keys start in report.Resources and
+	// report.Keys, and where the last one's end.
+	resAt, keyAt []int
+	patternAt    map[string]int   // by pattern id: the first pattern with that id
+	tableAt      map[string]int   // by table name: the first table of that name
+	readers      map[string][]int // by table name: the patterns whose operations name it, in order
+	counts       map[string]entityCount
+	// plain says no two tables share a name: each table's resources and keys are its own.
+	plain bool
 }
 
 type patternMemo struct {
@@ -50,6 +67,12 @@ type computation struct {
 	prev    *Memo
 	next    *Memo
 	changes map[string]*tableChange
+	// same says d has the shape of prev's design (the same tables, as many patterns, the same
+	// entities, relationships and settings): what an edit left alone is copied from prev.report.
+	same  bool
+	cards *cardinalities
+	// whole are the accounts of every resource, when some tables share a name; nil otherwise.
+	whole accounts
 }
 
 // ComputeFrom is Compute, taking over from prev (the Memo of an earlier revision of the same
@@ -59,22 +82,191 @@ func ComputeFrom(d designer.Design, c *dynamo.Cache, prev *Memo) (Report, *Memo)
 	if prev == nil {
 		prev = &Memo{}
 	}
-	x := &computation{d: d, c: c, prev: prev, changes: map[string]*tableChange{},
-		next: &Memo{patterns: make(map[string]patternMemo, len(d.Patterns)), tables: make(map[string]tableMemo, len(d.Tables))}}
+	x := &computation{d: d, c: c, prev: prev, changes: map[string]*tableChange{}, next: &Memo{made: true, d: d}}
+	x.layout()
 	r := Report{Prices: PricesOf(d.Capacity), Settings: SettingsOf(d.Capacity)}
-	acc := newAccounts(d)
-	for _, p := range d.Patterns {
-		pl := patternLoad(p)
-		pl.Operations = x.operations(p)
-		for _, ol := range pl.Operations {
-			acc.charge(d, &pl, ol)
-		}
-		r.Patterns = append(r.Patterns, pl)
+	x.tables(&r, x.patterns(&r))
+	if r.Keys == nil {
+		r.Keys = []KeyLoad{}
 	}
-	r.Resources = acc.resources(d, x.storage, r.Prices, r.Settings)
 	r.Total = total(d, r.Resources)
-	fillHotKeys(d, &r)
+	x.next.report = r
 	return r, x.next
+}
+
+// layout works out whether d has prev's shape and the next Memo's indexes of d, taking over
+// prev's where d has not changed what they index.
+func (x *computation) layout() {
+	d, prev, next := x.d, x.prev, x.next
+	x.same = prev.made && prev.plain && len(prev.d.Tables) == len(d.Tables) && len(prev.d.Patterns) == len(d.Patterns) &&
+		reflect.DeepEqual(prev.d.Capacity, d.Capacity) && reflect.DeepEqual(prev.d.Entities, d.Entities) &&
+		reflect.DeepEqual(prev.d.Relationships, d.Relationships)
+	for j := 0; x.same && j < len(d.Tables); j++ {
+		x.same = prev.d.Tables[j].Name == d.Tables[j].Name
+	}
+	if x.same {
+		next.tableAt, next.plain, next.counts = prev.tableAt, true, prev.counts
+	} else {
+		next.tableAt = make(map[string]int, len(d.Tables))
+		for j, t := range d.Tables {
+			if _, taken := next.tableAt[t.Name]; !taken {
+				next.tableAt[t.Name] = j
+			}
+		}
+		next.plain, next.counts = len(next.tableAt) == len(d.Tables), entityCounts(d)
+	}
+	if x.same && sameSlice(prev.d.Patterns, d.Patterns) {
+		next.patternAt, next.readers = prev.patternAt, prev.readers
+	} else {
+		next.patternAt = make(map[string]int, len(d.Patterns))
+		next.readers = map[string][]int{}
+		for i, p := range d.Patterns {
+			if _, taken := next.patternAt[p.ID]; !taken {
+				next.patternAt[p.ID] = i
+			}
+			for _, op := range p.Mapping.Operations {
+				if rs := next.readers[op.Table]; len(rs) == 0 || rs[len(rs)-1] != i {
+					next.readers[op.Table] = append(rs, i)
+				}
+			}
+		}
+	}
+	x.cards = countedCardinalities(d, next.counts)
+}
+
+// patterns fills in r.Patterns and returns the tables whose resources and keys must be worked
+// out again: every table, unless d has prev's shape.
+func (x *computation) patterns(r *Report) map[string]bool {
+	d, prev, next := x.d, x.prev, x.next
+	next.patterns = make([]*patternMemo, len(d.Patterns))
+	r.Patterns = make([]PatternLoad, len(d.Patterns))
+	affected := map[string]bool{}
+	var work []int // the patterns whose loads are worked out, in order
+	changed := map[int]bool{}
+	if x.same {
+		copy(next.patterns, prev.patterns)
+		copy(r.Patterns, prev.report.Patterns)
+		if !sameSlice(prev.d.Patterns, d.Patterns) {
+			for i := range d.Patterns {
+				if !reflect.DeepEqual(prev.d.Patterns[i], d.Patterns[i]) {
+					changed[i] = true
+				}
+			}
+		}
+		touched := maps.Clone(changed)
+		for j, t := range d.Tables {
+			if !sameTable(prev.d.Tables[j], t) {
+				affected[t.Name] = true
+				for _, i := range next.readers[t.Name] {
+					touched[i] = true
+				}
+			}
+		}
+		work = slices.Sorted(maps.Keys(touched))
+	} else {
+		for _, t := range d.Tables {
+			affected[t.Name] = true
+		}
+		work = make([]int, len(d.Patterns))
+		for i := range work {
+			work[i] = i
+		}
+	}
+	for _, i := range work {
+		p := d.Patterns[i]
+		pm := x.operations(p)
+		next.patterns[i] = pm
+		if x.same {
+			if !changed[i] && sameSlice(pm.ops, prev.patterns[i].ops) {
+				continue
+			}
+			for _, ol := range prev.report.Patterns[i].Operations {
+				affected[ol.Table] = true
+			}
+		}
+		pl := patternLoad(p)
+		pl.Operations = pm.ops
+		for _, ol := range pm.ops {
+			if _, ok := next.tableAt[ol.Table]; ok {
+				addLoad(&pl, ol)
+				affected[ol.Table] = true
+			}
+		}
+		r.Patterns[i] = pl
+	}
+	return affected
+}
+
+// tables fills in r.Resources and r.Keys: those of the tables affected worked out, the others'
+// copied from prev.report.
+func (x *computation) tables(r *Report, affected map[string]bool) {
+	d, prev, next := x.d, x.prev, x.next
+	next.tables = make([]*tableMemo, len(d.Tables))
+	next.resAt, next.keyAt = make([]int, len(d.Tables)+1), make([]int, len(d.Tables)+1)
+	if !next.plain {
+		x.whole = newAccounts(d)
+		for i := range r.Patterns {
+			pl := &r.Patterns[i]
+			for _, ol := range pl.Operations {
+				if t, _, ok := d.TableByName(ol.Table); ok {
+					x.whole.charge(t, pl, ol)
+				}
+			}
+		}
+	}
+	for j, t := range d.Tables {
+		next.resAt[j], next.keyAt[j] = len(r.Resources), len(r.Keys)
+		if x.same && !affected[t.Name] {
+			next.tables[j] = prev.tables[j]
+			r.Resources = append(r.Resources, prev.report.Resources[prev.resAt[j]:prev.resAt[j+1]]...)
+			r.Keys = append(r.Keys, prev.report.Keys[prev.keyAt[j]:prev.keyAt[j+1]]...)
+			continue
+		}
+		tm := x.storage(t)
+		next.tables[j] = tm
+		from := len(r.Resources)
+		r.Resources = appendResources(r.Resources, t, x.accounts(t, r), tm.st, r.Prices, r.Settings)
+		if next.plain {
+			at := len(r.Keys)
+			r.Keys = append(r.Keys, x.keys(t, r.Resources[from:], r)...)
+			setHotKeys(r.Resources[from:], r.Keys[at:])
+		}
+	}
+	next.resAt[len(d.Tables)], next.keyAt[len(d.Tables)] = len(r.Resources), len(r.Keys)
+	if !next.plain {
+		fillHotKeys(d, r)
+	}
+}
+
+// accounts are the accounts of t and its indexes, charged with the patterns' operations on t.
+func (x *computation) accounts(t designer.Table, r *Report) accounts {
+	if x.whole != nil {
+		return x.whole
+	}
+	a := accounts{}
+	a.open(t)
+	for _, i := range x.next.readers[t.Name] {
+		pl := &r.Patterns[i]
+		for _, ol := range pl.Operations {
+			if ol.Table == t.Name {
+				a.charge(t, pl, ol)
+			}
+		}
+	}
+	return a
+}
+
+// keys are the loads on the partition keys of t, whose resources are resources, from the
+// patterns' operations on t.
+func (x *computation) keys(t designer.Table, resources []Resource, r *Report) []KeyLoad {
+	b := newKeyBook(x.d, x.cards, r.Settings)
+	for _, res := range resources {
+		b.place(res)
+	}
+	for _, i := range x.next.readers[t.Name] {
+		b.charge(x.d.Patterns[i], r.Patterns[i], t.Name)
+	}
+	return b.loads
 }
 
 // change is how table t differs from the table of its name the last Compute read.
@@ -83,7 +275,7 @@ func (x *computation) change(t designer.Table) *tableChange {
 		return ch
 	}
 	ch := &tableChange{}
-	if old, ok := x.prev.tables[t.Name]; ok {
+	if old, ok := x.prevTable(t.Name); ok {
 		ch.same = sameTable(old.t, t)
 		if !ch.same {
 			ch.before, ch.after, ch.edited = editedItems(old.t, t)
@@ -93,37 +285,52 @@ func (x *computation) change(t designer.Table) *tableChange {
 	return ch
 }
 
+// prevTable is prev's memo of the first table named name.
+func (x *computation) prevTable(name string) (*tableMemo, bool) {
+	j, ok := x.prev.tableAt[name]
+	if !ok {
+		return nil, false
+	}
+	return x.prev.tables[j], true
+}
+
 // operations are p's operation figures: prev's when p is as it was and each operation reads
 // what it read (the same table, or one whose edited items are all outside the partition the
 // operation reads), else worked out.
-func (x *computation) operations(p designer.Pattern) []OperationLoad {
+func (x *computation) operations(p designer.Pattern) *patternMemo {
 	tables := make([]designer.Table, len(p.Mapping.Operations))
 	for i, op := range p.Mapping.Operations {
-		tables[i], _, _ = x.d.TableByName(op.Table)
+		if j, ok := x.next.tableAt[op.Table]; ok {
+			tables[i] = x.d.Tables[j]
+		}
 	}
-	pm, ok := x.prev.patterns[p.ID]
-	if ok && len(pm.tables) == len(tables) && reflect.DeepEqual(pm.p, p) {
+	var pm *patternMemo
+	if at, ok := x.prev.patternAt[p.ID]; ok {
+		pm = x.prev.patterns[at]
+	}
+	if pm != nil && len(pm.tables) == len(tables) && reflect.DeepEqual(pm.p, p) {
 		ops := pm.ops
 		for i, op := range p.Mapping.Operations {
 			if x.keeps(pm.tables[i], tables[i], op) {
 				continue
 			}
-			if len(ops) > 0 && &ops[0] == &pm.ops[0] {
+			if sameSlice(ops, pm.ops) {
 				ops = append([]OperationLoad(nil), pm.ops...)
 			}
 			ops[i] = operationLoad(x.d, x.c, p, i, op)
 		}
-		pm = patternMemo{p: p, tables: tables, ops: ops}
-	} else {
-		pm = patternMemo{p: p, tables: tables}
-		for i, op := range p.Mapping.Operations {
-			pm.ops = append(pm.ops, operationLoad(x.d, x.c, p, i, op))
-		}
+		return &patternMemo{p: p, tables: tables, ops: ops}
 	}
-	if _, taken := x.next.patterns[p.ID]; !taken {
-		x.next.patterns[p.ID] = pm
+	pm = &patternMemo{p: p, tables: tables}
+	for i, op := range p.Mapping.Operations {
+		pm.ops = append(pm.ops, operationLoad(x.d, x.c, p, i, op))
 	}
-	return pm.ops
+	return pm
+}
+
+// sameSlice reports whether a and b are the same slice: the same array, as long.
+func sameSlice[T any](a, b []T) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // keeps reports whether op, which read old, reads the same from t: t is old, or old with items
@@ -133,7 +340,7 @@ func (x *computation) keeps(old, t designer.Table, op designer.Operation) bool {
 		return false
 	}
 	ch := x.change(t)
-	if !sameItemsArray(old, x.prevTable(t.Name)) {
+	if pt, ok := x.prevTable(t.Name); !ok || !sameItemsArray(old, pt.t) {
 		return ch.same && sameTable(old, t)
 	}
 	if ch.same {
@@ -154,35 +361,27 @@ func (x *computation) keeps(old, t designer.Table, op designer.Operation) bool {
 	return true
 }
 
-func (x *computation) prevTable(name string) designer.Table {
-	return x.prev.tables[name].t
-}
-
-// storage is t's storage: prev's when t and its entities' counts are as they were.
-func (x *computation) storage(t designer.Table) tableStorages {
+// storage is t's memo: its storage prev's when t and its entities' counts are as they were.
+func (x *computation) storage(t designer.Table) *tableMemo {
 	counts := make([]*int64, len(t.EntityTypes))
 	for i, et := range t.EntityTypes {
 		if e, _, ok := x.d.EntityByName(et.Entity); ok {
 			counts[i] = e.Count
 		}
 	}
-	tm, ok := x.prev.tables[t.Name]
+	tm, ok := x.prevTable(t.Name)
 	switch ch := x.change(t); {
 	case ok && ch.same && reflect.DeepEqual(tm.counts, counts):
 		// The table the next computation compares with is this one.
-		tm.t = t
+		return &tableMemo{t: t, counts: tm.counts, st: tm.st, ms: tm.ms}
 	case ok && ch.edited && tm.ms != nil:
 		// A few items edited in place: only they are measured again.
 		ms := tm.ms.edited(t, ch.before, ch.after)
-		tm = tableMemo{t: t, counts: counts, st: storageFrom(x.d, t, ms), ms: ms}
+		return &tableMemo{t: t, counts: counts, st: storageFrom(x.d, t, ms), ms: ms}
 	default:
 		ms := measure(x.c, t)
-		tm = tableMemo{t: t, counts: counts, st: storageFrom(x.d, t, ms), ms: ms}
+		return &tableMemo{t: t, counts: counts, st: storageFrom(x.d, t, ms), ms: ms}
 	}
-	if _, taken := x.next.tables[t.Name]; !taken {
-		x.next.tables[t.Name] = tm
-	}
-	return tm.st
 }
 
 // sameTable reports whether a and b hold the same array of items (the same items, not only

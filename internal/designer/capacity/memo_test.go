@@ -1,0 +1,160 @@
+package capacity
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"testing"
+
+	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/designertest"
+	"dynaloom/internal/designer/dynamo"
+)
+
+// computeWhole is the report as the definition of Compute reads, with nothing taken over and
+// nothing worked out per table: every pattern's operations run, every pattern charged to every
+// account in the design's order, every key's load gathered over every pattern.
+func computeWhole(d designer.Design) Report {
+	r := Report{Prices: PricesOf(d.Capacity), Settings: SettingsOf(d.Capacity)}
+	acc := newAccounts(d)
+	for _, p := range d.Patterns {
+		pl := patternLoad(p)
+		for i, op := range p.Mapping.Operations {
+			pl.Operations = append(pl.Operations, operationLoad(d, nil, p, i, op))
+		}
+		for _, ol := range pl.Operations {
+			if t, _, ok := d.TableByName(ol.Table); ok {
+				acc.charge(t, &pl, ol)
+				addLoad(&pl, ol)
+			}
+		}
+		r.Patterns = append(r.Patterns, pl)
+	}
+	for _, t := range d.Tables {
+		r.Resources = appendResources(r.Resources, t, acc, tableStorage(d, nil, t), r.Prices, r.Settings)
+	}
+	r.Total = total(d, r.Resources)
+	fillHotKeys(d, &r)
+	return r
+}
+
+// memoEdits are changes of every kind that moves a figure, for a design whose table tb has at
+// least four items: item cells in and out of the partitions the patterns read, an index key and
+// the sort key of an item, items added and deleted, a pattern's rate and place, an operation moved
+// to another table, an entity's count,
+// the capacity settings, the table's sort key and a new GSI; then item cells again, on a design
+// the edits before reshaped. changes says which of them must change the report.
+func memoEdits(d designer.Design, tb designer.Table) (edits []designer.Change, changes map[int]bool) {
+	changes = map[int]bool{}
+	add := func(moves bool, c designer.Change) {
+		if moves {
+			changes[len(edits)] = true
+		}
+		edits = append(edits, c)
+	}
+	first, last := tb.Items[0], tb.Items[len(tb.Items)-1]
+	add(true, designer.SetItemCell{Table: tb.Name, ID: first.ID, Attribute: "note", Text: "a note that makes the item longer"})
+	add(false, designer.SetItemCell{Table: tb.Name, ID: first.ID, Attribute: "note", Text: "a note that makes the item longer"})
+	add(true, designer.SetItemCell{Table: tb.Name, ID: last.ID, Attribute: "note", Text: "x"})
+	if len(tb.GSIs) > 0 {
+		key := tb.GSIs[0].PartitionKey[0].Name
+		add(true, designer.SetItemCell{Table: tb.Name, ID: tb.Items[1].ID, Attribute: key, Text: "moved"})
+		add(true, designer.SetItemCell{Table: tb.Name, ID: tb.Items[1].ID, Attribute: key, Text: ""})
+	}
+	if tb.SortKey != nil {
+		add(true, designer.SetItemCell{Table: tb.Name, ID: tb.Items[2].ID, Attribute: tb.SortKey.Name, Text: "ZZZ#moved"})
+	}
+	added := designer.Item{tb.PartitionKey.Name: first.Item[tb.PartitionKey.Name], "note": designer.Value{Type: designer.S, S: "added"}}
+	if tb.SortKey != nil {
+		added[tb.SortKey.Name] = designer.Value{Type: designer.S, S: "ADDED#1"}
+	}
+	add(true, designer.AddItem{Table: tb.Name, Item: added})
+	add(true, designer.DeleteItems{Table: tb.Name, IDs: []string{tb.Items[3].ID}})
+	p := d.Patterns[0]
+	add(true, designer.SetPatternField{ID: p.ID, Field: "peak_rps", Value: "777"})
+	for _, q := range d.Patterns {
+		if len(q.Mapping.Operations) == 0 {
+			add(true, designer.SetPatternField{ID: q.ID, Field: "peak_rps", Value: "5"})
+			break
+		}
+	}
+	other := d.Tables[len(d.Tables)-1]
+	for _, q := range d.Patterns {
+		if k := slices.IndexFunc(q.Mapping.Operations, func(op designer.Operation) bool { return op.Table == tb.Name && op.Op == "Query" }); k >= 0 {
+			add(true, designer.SetOperationField{Pattern: q.ID, Index: k, Field: "table", Value: other.Name})
+			break
+		}
+	}
+	add(true, designer.MovePattern{ID: p.ID, To: len(d.Patterns)})
+	add(true, designer.SetEntityField{Entity: d.Entities[0].Name, Field: "count", Value: "123456"})
+	add(true, designer.SetCapacityField{Field: "hot_key_skew", Value: "3"})
+	add(true, designer.SetCapacityField{Field: "target_utilization", Value: "50"})
+	add(true, designer.SetCapacityField{Field: "write_request_price", Value: "0.7"})
+	add(true, designer.AddIndex{Table: tb.Name, Name: "ByNote", PartitionKey: []designer.KeyAttribute{{Name: "note", Type: designer.S}}})
+	add(true, designer.SetItemCell{Table: tb.Name, ID: first.ID, Attribute: "note", Text: "in the new index"})
+	add(true, designer.SetTableKey{Table: tb.Name, Which: "sort", Name: "note", Type: "S"})
+	add(true, designer.SetItemCell{Table: tb.Name, ID: last.ID, Attribute: "note", Text: "a longer note after the key changed"})
+	add(true, designer.SetItemCell{Table: other.Name, ID: other.Items[0].ID, Attribute: "note", Text: "another table, a longer note"})
+	return edits, changes
+}
+
+// After each of a sequence of varied edits, the report ComputeFrom takes over from the revision
+// before is, figure for figure, the one Compute works out afresh and the one the definition gives
+// (computeWhole): on the HR example and on a large generated design.
+func TestComputeFrom_everyEditGivesWhatComputeGivesAfresh(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		d     designer.Design
+		table int
+	}{
+		{"hr", hrWithCounts(t), 0},
+		{"large", designertest.Large(designertest.Size{Tables: 6, Items: 600, GSIs: 8, Patterns: 80}), 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := tc.d
+			c := dynamo.NewCache().For(d)
+			before, memo := ComputeFrom(d, c, nil)
+			edits, changes := memoEdits(d, d.Tables[tc.table])
+			for i, e := range edits {
+				next, err := e.Apply(d)
+				if err != nil {
+					t.Fatalf("%s: %v", e.Summary(), err)
+				}
+				c = c.For(next)
+				var got Report
+				got, memo = ComputeFrom(next, c, memo)
+				if want := Compute(next, nil); !reflect.DeepEqual(got, want) {
+					t.Fatalf("after %q the report taken over differs from Compute's: %s", e.Summary(), firstDifference(got, want))
+				}
+				if want := computeWhole(next); !reflect.DeepEqual(got, want) {
+					t.Fatalf("after %q the report differs from the definition's: %s", e.Summary(), firstDifference(got, want))
+				}
+				if changes[i] && reflect.DeepEqual(got, before) {
+					t.Fatalf("%q changed nothing in the report: the sequence does not test what it says", e.Summary())
+				}
+				d, before = next, got
+			}
+		})
+	}
+}
+
+// firstDifference names the first pattern, resource or key where a and b differ.
+func firstDifference(a, b Report) string {
+	for i := range min(len(a.Patterns), len(b.Patterns)) {
+		if !reflect.DeepEqual(a.Patterns[i], b.Patterns[i]) {
+			return fmt.Sprintf("pattern %s: %+v, want %+v", a.Patterns[i].ID, a.Patterns[i], b.Patterns[i])
+		}
+	}
+	for i := range min(len(a.Resources), len(b.Resources)) {
+		if !reflect.DeepEqual(a.Resources[i], b.Resources[i]) {
+			return fmt.Sprintf("resource %s/%s: %+v, want %+v", a.Resources[i].Table, a.Resources[i].Index, a.Resources[i], b.Resources[i])
+		}
+	}
+	for i := range min(len(a.Keys), len(b.Keys)) {
+		if !reflect.DeepEqual(a.Keys[i], b.Keys[i]) {
+			return fmt.Sprintf("key %s/%s: %+v, want %+v", a.Keys[i].Table, a.Keys[i].Index, a.Keys[i], b.Keys[i])
+		}
+	}
+	return fmt.Sprintf("%d/%d patterns, %d/%d resources, %d/%d keys, total %+v, want %+v",
+		len(a.Patterns), len(b.Patterns), len(a.Resources), len(b.Resources), len(a.Keys), len(b.Keys), a.Total, b.Total)
+}
