@@ -66,8 +66,11 @@ func TestLimiter_memoryIsBounded(t *testing.T) {
 }
 
 func TestRateLimit_designCreationPerAddress(t *testing.T) {
-	// One token a second: a loaded machine does not refill one while the burst and the refusals run.
+	// One token a second, on a clock the test moves: however slow the machine, no token comes
+	// back while the burst and the refusals run.
 	a := newTestAppWith(t, Options{CreateLimit: Rate{PerSecond: 1, Burst: 3}})
+	clock := &fakeClock{now: time.Now()}
+	a.srv.createLimit.now = clock.Now
 	post := func(remote, target, contentType, body string) *httptest.ResponseRecorder {
 		req := httptest.NewRequest(http.MethodPost, target, strings.NewReader(body))
 		req.Header.Set("Content-Type", contentType)
@@ -104,15 +107,17 @@ func TestRateLimit_designCreationPerAddress(t *testing.T) {
 	if rec := create("203.0.113.9:4000"); rec.Code != http.StatusCreated {
 		t.Errorf("another address was refused: %d", rec.Code)
 	}
-	time.Sleep(1050 * time.Millisecond) // one token at 1 a second
+	clock.advance(time.Second) // one token at 1 a second
 	if rec := create("198.51.100.7:4002"); rec.Code != http.StatusCreated {
 		t.Errorf("after the wait the limit still refuses: %d", rec.Code)
 	}
 }
 
 func TestRateLimit_writesPerDesignAndAddress(t *testing.T) {
-	// One token a second: a loaded machine does not refill one while the burst and the refusals run.
+	// One token a second, on a clock the test moves (see above).
 	a := newTestAppWith(t, Options{WriteLimit: Rate{PerSecond: 1, Burst: 3}})
+	clock := &fakeClock{now: time.Now()}
+	a.srv.writeLimit.now = clock.Now
 	one := a.createJSON(`{"name": "One"}`)
 	two := a.createJSON(`{"name": "Two"}`)
 	rename := func(token, name string) *httptest.ResponseRecorder {
@@ -154,7 +159,7 @@ func TestRateLimit_writesPerDesignAndAddress(t *testing.T) {
 		t.Errorf("a write to another design: %d", rec.Code)
 	}
 
-	time.Sleep(1050 * time.Millisecond) // one token at 1 a second
+	clock.advance(time.Second) // one token at 1 a second
 	if rec := rename(one.EditToken, "One again"); rec.Code != http.StatusOK {
 		t.Errorf("after the wait the write is still refused: %d", rec.Code)
 	}
