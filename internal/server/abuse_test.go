@@ -37,7 +37,7 @@ func TestLive_streamsPerClientAreBounded(t *testing.T) {
 		t.Fatalf("4th stream from one address: %d %s", resp.StatusCode, body)
 	}
 	streams[0].resp.Body.Close()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(streamWait)
 	for {
 		resp, err := http.Get(url + "/api/designs/" + created.ViewToken + "/events")
 		if err != nil {
@@ -80,7 +80,7 @@ func serveLoopback(t *testing.T, opts Options) (*Server, string) {
 // dialFrom opens a TCP connection to addr from the loopback address local (127.0.0.x).
 func dialFrom(t *testing.T, local, addr string) net.Conn {
 	t.Helper()
-	d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(local)}, Timeout: 5 * time.Second}
+	d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(local)}, Timeout: streamWait}
 	c, err := d.Dial("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
@@ -92,7 +92,7 @@ func dialFrom(t *testing.T, local, addr string) net.Conn {
 // get sends one request on c and reads the status line of the answer.
 func statusOn(t *testing.T, c net.Conn, path string) string {
 	t.Helper()
-	c.SetDeadline(time.Now().Add(5 * time.Second))
+	c.SetDeadline(time.Now().Add(streamWait))
 	fmt.Fprintf(c, "GET %s HTTP/1.1\r\nHost: x\r\n\r\n", path)
 	line, err := bufio.NewReader(c).ReadString('\n')
 	if err != nil {
@@ -129,7 +129,7 @@ func TestConnections_perClientAndTotalAreBounded(t *testing.T) {
 		t.Fatalf("9th connection to a server bounded at 8: %q, want 429", got)
 	}
 	flood[0].Close()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(streamWait)
 	for {
 		got := statusOn(t, dialFrom(t, "127.0.0.1", addr), "/healthz")
 		if strings.Contains(got, "200") {
@@ -169,7 +169,7 @@ func TestLive_busyDesignDoesNotHoldAnother(t *testing.T) {
 	}()
 	select {
 	case <-done:
-	case <-time.After(10 * time.Second):
+	case <-time.After(streamWait):
 		t.Fatal("a change to one design waited for another design's fan-out")
 	}
 	if ev := <-other.events; ev.name != "change" || ev.id != 2 {
@@ -228,7 +228,7 @@ func TestLive_pagePresenceInACrowdSaysHowManyMore(t *testing.T) {
 	// The page builds its list from the first one and the changes after it; presence settles
 	// within a few of its intervals.
 	var list chipList
-	time.AfterFunc(20*presenceEvery, func() { first.resp.Body.Close() })
+	time.AfterFunc(streamWait, func() { first.resp.Body.Close() })
 	for {
 		ev, err := first.next()
 		if err != nil {
@@ -284,10 +284,18 @@ func TestLive_viewLinkExpiryEndsItsStreams(t *testing.T) {
 	a, url := startLiveServer(t)
 	created := a.createJSON(`{"example": "hr-employees"}`)
 	viewer := openStream(t, url+"/api/designs/"+created.ViewToken+"/events")
-	at := time.Now().Add(1500 * time.Millisecond).UTC().Format(time.RFC3339Nano)
-	if rec := a.request(http.MethodPut, "/api/designs/"+created.EditToken+"/tokens/view/expiry", "application/json",
-		strings.NewReader(`{"expires_at": "`+at+`"}`)); rec.Code != http.StatusOK {
-		t.Fatalf("set expiry: %d %s", rec.Code, rec.Body)
+	// A moment from now; a machine so slow that the moment has passed before the server reads it
+	// (refused: a past time) tries again with a longer one.
+	for ahead := 1500 * time.Millisecond; ; ahead *= 2 {
+		at := time.Now().Add(ahead).UTC().Format(time.RFC3339Nano)
+		rec := a.request(http.MethodPut, "/api/designs/"+created.EditToken+"/tokens/view/expiry", "application/json",
+			strings.NewReader(`{"expires_at": "`+at+`"}`))
+		if rec.Code == http.StatusOK {
+			break
+		}
+		if rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), "has passed") || ahead > streamWait {
+			t.Fatalf("set expiry: %d %s", rec.Code, rec.Body)
+		}
 	}
 	ended := make(chan []string, 1)
 	go func() {
@@ -306,7 +314,7 @@ func TestLive_viewLinkExpiryEndsItsStreams(t *testing.T) {
 		if len(names) == 0 || names[len(names)-1] != "gone" {
 			t.Fatalf("the stream ended with %v, want a last gone event", names)
 		}
-	case <-time.After(15 * time.Second):
+	case <-time.After(streamWait):
 		t.Fatal("the stream outlived its link's expiry")
 	}
 }

@@ -90,7 +90,7 @@ func TestLive_theLeadOutlivesAnEmptyRoom(t *testing.T) {
 		t.Fatalf("lead: %d", code)
 	}
 	first.resp.Body.Close()
-	for deadline := time.Now().Add(5 * time.Second); a.srv.hub.connections() > 0; time.Sleep(5 * time.Millisecond) {
+	for deadline := time.Now().Add(streamWait); a.srv.hub.connections() > 0; time.Sleep(5 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("the stream never closed")
 		}

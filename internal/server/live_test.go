@@ -120,7 +120,12 @@ func (s *sseClient) next() (sseEvent, error) {
 	}
 }
 
-// nextNamed reads events until one called name, within a deadline.
+// streamWait bounds a test's wait for something a server does at once: an event on a stream, a
+// stream or connection closing. It is generous, as CI runs the race detector on a machine shared
+// with other work; only a failing test waits it out.
+const streamWait = 30 * time.Second
+
+// nextNamed reads events until one called name, within streamWait.
 func (s *sseClient) nextNamed(t testing.TB, name string) sseEvent {
 	t.Helper()
 	done := make(chan sseEvent, 1)
@@ -143,8 +148,8 @@ func (s *sseClient) nextNamed(t testing.TB, name string) sseEvent {
 			t.Fatalf("the stream ended before a %s event", name)
 		}
 		return ev
-	case <-time.After(5 * time.Second):
-		t.Fatalf("no %s event within 5 s", name)
+	case <-time.After(streamWait):
+		t.Fatalf("no %s event within %s", name, streamWait)
 	}
 	return sseEvent{}
 }
@@ -254,7 +259,7 @@ func TestLive_replacingALinkEndsItsStreams(t *testing.T) {
 	}()
 	select {
 	case <-ended:
-	case <-time.After(5 * time.Second):
+	case <-time.After(streamWait):
 		t.Fatal("the old view link's stream is still open")
 	}
 	// The edit link's stream goes on: it still hears changes.
@@ -343,8 +348,8 @@ func TestLive_stalledReaderGetsReloadAndStaysConnected(t *testing.T) {
 			if msg != "" {
 				t.Fatal(msg)
 			}
-		case <-time.After(10 * time.Second):
-			t.Fatalf("revision %d did not reach the reader within 10 s", want)
+		case <-time.After(streamWait):
+			t.Fatalf("revision %d did not reach the reader within %s", want, streamWait)
 		}
 	}
 	if data.Revision < rev {
@@ -431,7 +436,7 @@ func TestLive_takenOverStreamLeavesCountsAndEndsOnShutdown(t *testing.T) {
 		t.Fatalf("Grace's leaving: %s", ev.data)
 	}
 	// The server shuts down: Ada's stream ends, and Shutdown does not wait for it.
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), streamWait)
 	defer cancel()
 	if err := hs.Shutdown(ctx); err != nil {
 		t.Fatalf("shutdown: %v", err)

@@ -216,7 +216,7 @@ func TestLive_apiPresenceSaysWhoJoinedMovedAndLeft(t *testing.T) {
 		t.Fatalf("focus: %+v", moved)
 	}
 	page.resp.Body.Close()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(streamWait)
 	for {
 		if left := next(); len(left.Left) == 1 && left.Left[0].ID == joined.Joined[0].ID {
 			break
