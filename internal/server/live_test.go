@@ -473,3 +473,27 @@ func TestLive_changeAfterADroppedOneIsAReload(t *testing.T) {
 		t.Fatalf("last written %d, want 8", st.last)
 	}
 }
+
+// Once a stream has told its client to reload, the next change is written as a change, also when
+// it is queued before the stream has taken the reload signal (already answered) off its channel:
+// the run loop may take the signal first, and must not fold the change into a second reload.
+func TestLive_changeAfterTheReloadIsAChange(t *testing.T) {
+	sub := &subscriber{events: make(chan *event, 4), reloadDue: make(chan struct{}, 1)}
+	var out bytes.Buffer
+	st := &liveStream{sub: sub, w: bufio.NewWriter(&out), last: 6}
+	sub.fallBehind(7)
+	sub.events <- changeEvent(storage.Revision{Revision: 8, Author: "Ada", Paths: []string{"name"}})
+	st.change(<-sub.events) // the reload, to 8
+	sub.events <- changeEvent(storage.Revision{Revision: 9, Author: "Ada", Paths: []string{"name"}})
+	<-sub.reloadDue
+	st.reload()
+	if len(sub.events) != 1 {
+		t.Fatalf("the answered reload signal took the change of revision 9 off the queue")
+	}
+	st.change(<-sub.events)
+	st.w.Flush()
+	got := out.String()
+	if strings.Count(got, "event: reload") != 1 || !strings.Contains(got, "id: 8\nevent: reload") || !strings.Contains(got, "id: 9\nevent: change") {
+		t.Fatalf("the stream wrote %q, want a reload at revision 8, then the change of revision 9", got)
+	}
+}

@@ -322,8 +322,15 @@ func (st *liveStream) change(ev *event) {
 }
 
 // reload tells the client to reload after the stream fell behind. The queued change events are
-// older than the reload; anything else queued still goes.
-func (st *liveStream) reload() { st.reloadFrom(0) }
+// older than the reload; anything else queued still goes. A signal already answered (change met
+// the drop first and wrote the reload) does nothing: the changes queued since then dropped none,
+// and must come as changes, not be folded into another reload.
+func (st *liveStream) reload() {
+	if st.sub.behind.Load() <= st.last {
+		return
+	}
+	st.reloadFrom(0)
+}
 
 // reloadFrom is reload once a change event of revision at least rev was taken from the queue.
 func (st *liveStream) reloadFrom(rev int64) {
