@@ -191,12 +191,16 @@ func (c *cardinalities) workOut(t designer.Table, name, entity string) Cardinali
 		return Cardinality{Values: 2, Known: true, WriteValues: 2, Source: "2 (" + name + " is a boolean)"}
 	}
 	e, ok := identifiedEntity(c.d, name)
+	via := ""
+	if !ok {
+		e, via, ok = c.parentReference(t, name, entity)
+	}
 	if !ok {
 		e, ok = c.ownIdentifier(name, entity)
 	}
 	if ok {
 		if n, ok := c.counts[e]; ok {
-			return Cardinality{Values: n.n, Known: true, WriteValues: n.n, Source: n.source}
+			return Cardinality{Values: n.n, Known: true, WriteValues: n.n, Source: n.source + via}
 		}
 		return Cardinality{Source: "not known: " + name + " has as many values as " + e + " has items, and " + e + " has no count"}
 	}
@@ -290,6 +294,59 @@ func (c *cardinalities) ownIdentifier(attr, entity string) (string, bool) {
 	return e.Name, true
 }
 
+// parentReference is the entity whose identifiers attribute name holds in the items of entity,
+// when name shares the entity type's key with other placeholders, so that many of the entity's
+// items take one of its values (Follow's {follower_id} beside {followee_id}), and the entity has one
+// parent through a 1:M relationship (Member 1:M Follow): such items are grouped by their parent, and
+// the key takes as many values as the parent has items, not as the entity (19,000,000 follows have
+// at most 420,000 followers). A sample value built of parts (m_ana#m_bo) is no one parent's
+// identifier. via says so for the figure's source.
+func (c *cardinalities) parentReference(t designer.Table, name, entity string) (parent, via string, ok bool) {
+	if entity == "" || idStem(name) == "" {
+		return "", "", false
+	}
+	others, ok := keyNeighbours(t, name, entity)
+	if !ok {
+		return "", "", false
+	}
+	for _, r := range c.d.Relationships {
+		if r.To != entity || r.Kind != designer.OneToMany || r.From == parent {
+			continue
+		}
+		if parent != "" {
+			return "", "", false // two parents: the design does not say which one name holds
+		}
+		parent = r.From
+	}
+	if parent == "" || parent == entity || factsOf(t, name).parts {
+		return "", "", false
+	}
+	for _, o := range others {
+		if e, ok := identifiedEntity(c.d, o); ok && e == parent {
+			return "", "", false // the parent has its own placeholder: LINE#{order_id}#{line_no}
+		}
+	}
+	return parent, "; " + name + " names the " + words(parent) + " of each " + words(entity) + " (" + parent + " 1:M " + entity + ")", true
+}
+
+// keyNeighbours are the other placeholders of the key templates of entity's entity type in t that
+// has attribute name as one; ok is false when there is no such entity type or no other placeholder.
+func keyNeighbours(t designer.Table, name, entity string) (others []string, ok bool) {
+	for _, et := range t.EntityTypes {
+		if et.Entity != entity {
+			continue
+		}
+		attrs := append(designer.TemplateAttributes(et.PKTemplate), designer.TemplateAttributes(et.SKTemplate)...)
+		if slices.Contains(attrs, name) {
+			others = slices.DeleteFunc(attrs, func(a string) bool { return a == name })
+			if len(others) > 0 {
+				return others, true
+			}
+		}
+	}
+	return nil, false
+}
+
 // idSuffixes end the name of an attribute that identifies an entity.
 var idSuffixes = []string{"_id", "_no", "_number", "_num", "_code", "_key", "id", "no"}
 
@@ -364,11 +421,11 @@ func increasing(name string) Cardinality {
 }
 
 // sampleFacts are what a table's sample items say of one attribute: how many hold it as a
-// scalar (held), with how many distinct values, and whether every one of them is written as a
-// date.
+// scalar (held), with how many distinct values, whether every one of them is written as a date,
+// and whether some value is built of parts joined by # (m_ana#m_bo).
 type sampleFacts struct {
 	held, distinct int
-	dates          bool
+	dates, parts   bool
 }
 
 // factsKey names the sample items of one state of a table (a design never changes an items array
@@ -437,6 +494,7 @@ func readFacts(t designer.Table, name string) sampleFacts {
 		}
 		f.held++
 		f.dates = f.dates && dateText(text)
+		f.parts = f.parts || strings.Contains(text, "#")
 		if !seen[text] {
 			seen[text] = true
 			f.distinct++

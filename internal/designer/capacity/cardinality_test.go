@@ -165,3 +165,69 @@ func TestFigure_groupsThousandsAndRounds(t *testing.T) {
 		}
 	}
 }
+
+// followsForKeys is a social design in the hiking example's shape: follows keyed by the follower,
+// then the followee, and direct messages keyed by a thread named after its two members.
+func followsForKeys() designer.Design {
+	return designer.Normalize(designer.Design{
+		Name: "Follows",
+		Entities: []designer.Entity{
+			{Name: "Member", Count: designertest.Ptr[int64](400), Attributes: []designer.Attribute{{Name: "member_id", Type: designer.S}}},
+			{Name: "Follow", Count: designertest.Ptr[int64](18000), Attributes: []designer.Attribute{
+				{Name: "follower_id", Type: designer.S}, {Name: "followee_id", Type: designer.S}}},
+			{Name: "DirectMessage", Count: designertest.Ptr[int64](25000), Attributes: []designer.Attribute{
+				{Name: "thread_id", Type: designer.S}, {Name: "sent_at", Type: designer.S}}},
+		},
+		Relationships: []designer.Relationship{
+			{From: "Member", To: "Follow", Kind: designer.OneToMany, Avg: designertest.Ptr(45.0)},
+			{From: "Member", To: "DirectMessage", Kind: designer.OneToMany, Avg: designertest.Ptr(62.5)},
+		},
+		Tables: []designer.Table{{
+			Name:         "Follows",
+			PartitionKey: designer.KeyAttribute{Name: "follower_id", Type: designer.S},
+			SortKey:      &designer.KeyAttribute{Name: "followee_id", Type: designer.S},
+			EntityTypes:  []designer.EntityType{{Entity: "Follow", PKTemplate: "{follower_id}", SKTemplate: "{followee_id}"}},
+		}, {
+			Name:         "Threads",
+			PartitionKey: designer.KeyAttribute{Name: "thread_id", Type: designer.S},
+			SortKey:      &designer.KeyAttribute{Name: "sent_at", Type: designer.S},
+			EntityTypes:  []designer.EntityType{{Entity: "DirectMessage", PKTemplate: "{thread_id}", SKTemplate: "{sent_at}"}},
+			Items: []designer.SampleItem{
+				{ID: "m1", Item: designer.Item{"thread_id": designer.Str("m_ana#m_bo"), "sent_at": designer.Str("2026-11-01T10:00:00Z")}},
+				{ID: "m2", Item: designer.Item{"thread_id": designer.Str("m_ana#m_bo"), "sent_at": designer.Str("2026-11-01T10:05:00Z")}},
+			},
+		}},
+	})
+}
+
+func TestKeyCardinality_aKeyThatGroupsAnEntityByItsParentHasTheParentsValues(t *testing.T) {
+	t.Parallel()
+	d := followsForKeys()
+	follows := TableKeyCardinality(d, d.Tables[0])
+	want := Cardinality{Values: 400, Known: true, WriteValues: 400,
+		Source: "400 members (entity count); follower_id names the member of each follow (Member 1:M Follow)"}
+	if follows != want {
+		t.Errorf("the follower:\n got %+v\nwant %+v", follows, want)
+	}
+
+	// A thread named after its two members is neither member: the rule stands aside.
+	threads := TableKeyCardinality(d, d.Tables[1])
+	want = Cardinality{Values: 25000, Known: true, WriteValues: 25000, Source: "25,000 direct messages (entity count)"}
+	if threads != want {
+		t.Errorf("the thread:\n got %+v\nwant %+v", threads, want)
+	}
+
+	// With a second parent the design does not say which one the key names.
+	d.Entities = append(d.Entities, designer.Entity{Name: "Club", Count: designertest.Ptr[int64](30)})
+	d.Relationships = append(d.Relationships, designer.Relationship{From: "Club", To: "Follow", Kind: designer.OneToMany, Avg: designertest.Ptr(600.0)})
+	if got := TableKeyCardinality(d, d.Tables[0]); got.Values == 400 || got.Values == 30 {
+		t.Errorf("with two parents the follower still counts one of them: %+v", got)
+	}
+
+	// A key of the follower alone (one item per follower) is the follow's own identifier.
+	d = followsForKeys()
+	d.Tables[0].EntityTypes[0].SKTemplate = "FOLLOW"
+	if got := TableKeyCardinality(d, d.Tables[0]); got.Values != 18000 {
+		t.Errorf("a key of one item per value counts the follows: %+v", got)
+	}
+}
