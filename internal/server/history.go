@@ -528,6 +528,9 @@ func (s *Server) undoMine(c echo.Context) error {
 		return s.historyRefusal(c, err)
 	}
 	d.Record = rec
+	// As for any edit (commit): the page learns the revision its own undo made, so the event
+	// announcing it does not make the page fetch the step again, which would take the notice away.
+	c.Response().Header().Set("X-Dynaloom-Revision", strconv.FormatInt(rec.Revision, 10))
 	if !isHTMX(c) {
 		return c.Redirect(http.StatusSeeOther, stepHref(d, "history"))
 	}

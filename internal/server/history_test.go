@@ -229,6 +229,11 @@ func TestHistory_undoMyLastChange(t *testing.T) {
 	if !strings.Contains(rec.Body.String(), "Undid your change of revision 2") {
 		t.Errorf("the answer does not say what was undone: %s", rec.Body)
 	}
+	// The page takes the revision as its own, as after any edit: without it the event of the
+	// undo refreshes the step, and the notice just shown is gone.
+	if got := rec.Header().Get("X-Dynaloom-Revision"); got != "4" {
+		t.Errorf("the undo's answer names revision %q, want 4, the one it made", got)
+	}
 	d, rev := a.design(created.EditToken)
 	if rev != 4 || d.Name != "Orders" || d.Overview.Domain != "Retail" {
 		t.Fatalf("after Ada's undo: revision %d, name %q, domain %q; want 4, the name back, Bob's domain kept", rev, d.Name, d.Overview.Domain)
