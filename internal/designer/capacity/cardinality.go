@@ -44,6 +44,9 @@ type cardinalities struct {
 	// a design's hundreds of operations ask for the same few keys, and each answer may read
 	// every sample item of its table.
 	attrs map[[3]string]Cardinality
+	// edits are how tables differ from the revision before, by name, when ComputeFrom knows
+	// (facts); nil otherwise.
+	edits map[string]*tableChange
 }
 
 // entityCount is how many items of an entity there are and where that comes from.
@@ -207,7 +210,7 @@ func (c *cardinalities) workOut(t designer.Table, name, entity string) Cardinali
 	if timeName(name) {
 		return increasing(name)
 	}
-	f := factsOf(t, name)
+	f := c.facts(t, name)
 	if f.dates {
 		return increasing(name)
 	}
@@ -458,6 +461,12 @@ func factsOf(t designer.Table, name string) sampleFacts {
 		return f
 	}
 	f = readFacts(t, name)
+	rememberFacts(k, f)
+	return f
+}
+
+// rememberFacts keeps f as the facts of k.
+func rememberFacts(k factsKey, f sampleFacts) {
 	facts.Lock()
 	defer facts.Unlock()
 	if len(facts.m) >= maxFacts {
@@ -471,7 +480,6 @@ func factsOf(t designer.Table, name string) sampleFacts {
 		}
 	}
 	facts.m[k] = f
-	return f
 }
 
 // readFacts reads sampleFacts from the items.

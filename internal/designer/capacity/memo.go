@@ -4,6 +4,7 @@ import (
 	"maps"
 	"reflect"
 	"slices"
+	"weak"
 
 	"dynaloom/internal/designer"
 	"dynaloom/internal/designer/dynamo"
@@ -54,6 +55,7 @@ type tableChange struct {
 	// ids and table keys, in the same places), before and after; nil otherwise.
 	before, after []designer.Item
 	edited        bool
+	old           designer.Table // the table the last Compute read, when edited
 }
 
 // maxEdited bounds the items an edit may have changed for reads of other partitions to keep
@@ -132,6 +134,26 @@ func (x *computation) layout() {
 		}
 	}
 	x.cards = countedCardinalities(d, next.counts)
+	x.cards.edits = x.changes
+}
+
+// facts are factsOf(t, name): those of the table t was edited from when no item edited changed
+// name, without reading t's items again.
+func (c *cardinalities) facts(t designer.Table, name string) sampleFacts {
+	ch := c.edits[t.Name]
+	if ch == nil || !ch.edited || len(t.Items) == 0 {
+		return factsOf(t, name)
+	}
+	for i := range ch.after {
+		x, xok := ch.before[i][name]
+		y, yok := ch.after[i][name]
+		if xok != yok || xok && !x.Identical(y) {
+			return factsOf(t, name)
+		}
+	}
+	f := factsOf(ch.old, name)
+	rememberFacts(factsKey{items: weak.Make(&t.Items[0]), n: len(t.Items), name: name}, f)
+	return f
 }
 
 // patterns fills in r.Patterns and returns the tables whose resources and keys must be worked
@@ -279,6 +301,9 @@ func (x *computation) change(t designer.Table) *tableChange {
 		ch.same = sameTable(old.t, t)
 		if !ch.same {
 			ch.before, ch.after, ch.edited = editedItems(old.t, t)
+			if ch.edited {
+				ch.old = old.t
+			}
 		}
 	}
 	x.changes[t.Name] = ch

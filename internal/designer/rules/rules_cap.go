@@ -96,8 +96,8 @@ func cap002FewValues(k capacity.KeyLoad, out []Finding) []Finding {
 // cap003IndexKeyChange: a write changes the key of an index entry, which DynamoDB carries out as a
 // delete of the old entry and a put of the new one.
 func cap003IndexKeyChange(d designer.Design, r capacity.Report, out []Finding) []Finding {
-	for _, pl := range r.Patterns {
-		p, _, ok := d.PatternByID(pl.ID)
+	for i, pl := range r.Patterns {
+		p, ok := patternOf(d, i, pl)
 		if !ok {
 			continue
 		}
@@ -130,6 +130,16 @@ func cap003IndexKeyChange(d designer.Design, r capacity.Report, out []Finding) [
 		}
 	}
 	return out
+}
+
+// patternOf is the pattern of d whose load is pl, the i-th of its report: the report lists the
+// design's patterns in its order, so it is d's i-th unless the report was put together otherwise.
+func patternOf(d designer.Design, i int, pl capacity.PatternLoad) (designer.Pattern, bool) {
+	if i < len(d.Patterns) && d.Patterns[i].ID == pl.ID {
+		return d.Patterns[i], true
+	}
+	p, _, ok := d.PatternByID(pl.ID)
+	return p, ok
 }
 
 // changedKeyAttributes names the index key attributes an operation's update sets or removes, or,
@@ -171,8 +181,11 @@ func changedKeyAttributes(op designer.Operation, t designer.Table, ix designer.I
 // takes all its writes.
 func cap004Increasing(d designer.Design, k capacity.KeyLoad, out []Finding) []Finding {
 	heavy := func(s capacity.KeyShare) bool {
+		if !s.Write || !s.Increasing || s.OnHottest < heavyWrites {
+			return false
+		}
 		p, _, ok := d.PatternByID(s.Pattern)
-		return s.Write && s.Increasing && s.OnHottest >= heavyWrites && ok && p.Type != designer.Read
+		return ok && p.Type != designer.Read
 	}
 	if !slices.ContainsFunc(k.Shares, heavy) {
 		return out
