@@ -134,6 +134,7 @@ var changeKinds = map[string]func(raw json.RawMessage, strict bool) (Change, err
 	PatchDesign{}.Kind():         decodeAs[PatchDesign],
 	UndoChange{}.Kind():          decodeAs[UndoChange],
 	MoveDiagramNode{}.Kind():     decodeAs[MoveDiagramNode],
+	ResetDiagramLayout{}.Kind():  decodeAs[ResetDiagramLayout],
 
 	AddEntity{}.Kind():            decodeAs[AddEntity],
 	RenameEntity{}.Kind():         decodeAs[RenameEntity],

@@ -250,6 +250,7 @@ func TestChange_roundTrip(t *testing.T) {
 			EntityTypes: []designer.EntityType{{Entity: "Office", PKTemplate: "{office_id}"}}, Attributes: []designer.Attribute{{Name: "city", Type: designer.S}}}}},
 		designer.AddTableAttributes{Table: "Department", Attributes: []designer.BulkAttribute{{Name: "budget", Type: designer.N}, {Name: "floor"}}},
 		designer.MoveDiagramNode{Diagram: designer.EntityDiagram, Node: "entity:Employee", X: 120.5, Y: -40},
+		designer.ResetDiagramLayout{Diagram: designer.ModelMap},
 	}
 	seen := map[string]bool{}
 	for i, c := range changes {
@@ -322,6 +323,7 @@ func TestChange_kindsAreStable(t *testing.T) {
 		"patch_design":            designer.PatchDesign{},
 		"undo_change":             designer.UndoChange{},
 		"move_diagram_node":       designer.MoveDiagramNode{},
+		"reset_diagram_layout":    designer.ResetDiagramLayout{},
 		"add_entity":              designer.AddEntity{},
 		"rename_entity":           designer.RenameEntity{},
 		"set_entity_description":  designer.SetEntityDescription{},

@@ -50,6 +50,34 @@ func TestUndoChange_equalsTheHistoryWithoutTheChange(t *testing.T) {
 		{designer.MoveDiagramNode{Diagram: designer.EntityDiagram, Node: "entity:Employee", X: 40, Y: 60}, designer.MoveDiagramNode{Diagram: designer.ModelMap, Node: "index:Employee/EmployeesByTitle", X: 5, Y: 5}},
 		{designer.MoveDiagramNode{Diagram: designer.ModelMap, Node: "table:Employee", X: 1, Y: 2}, designer.MoveDiagramNode{Diagram: designer.ModelMap, Node: "table:Department", X: 300, Y: 2}},
 	}
+	// A reset is undone on a design where the boxes had been placed before it.
+	placed := []designer.Change{
+		designer.MoveDiagramNode{Diagram: designer.EntityDiagram, Node: "entity:Employee", X: 40, Y: 60},
+		designer.MoveDiagramNode{Diagram: designer.ModelMap, Node: "table:Employee", X: 1, Y: 2},
+		designer.MoveDiagramNode{Diagram: designer.ModelMap, Node: "pattern:ap4", X: 9, Y: 9},
+	}
+	resets := []struct {
+		undone designer.Change
+		later  designer.Change
+	}{
+		{designer.ResetDiagramLayout{Diagram: designer.ModelMap}, notes},
+		{designer.ResetDiagramLayout{Diagram: designer.ModelMap}, designer.MoveDiagramNode{Diagram: designer.EntityDiagram, Node: "entity:Department", X: 5, Y: 5}},
+		{designer.ResetDiagramLayout{Diagram: designer.EntityDiagram}, designer.ResetDiagramLayout{Diagram: designer.ModelMap}},
+	}
+	for i, tc := range resets {
+		t.Run(fmt.Sprintf("reset_%d", i), func(t *testing.T) {
+			base := designertest.ApplyAll(t, designertest.HRDesign(t), placed...)
+			withIt := designertest.ApplyAll(t, base, tc.undone, tc.later)
+			without := designertest.ApplyAll(t, base, tc.later)
+			got, err := designer.UndoChange{Before: base, Revision: 5, Undone: designer.Describe(tc.undone, base), Touched: tc.undone.Paths()}.Apply(withIt)
+			if err != nil {
+				t.Fatalf("undo: %v", err)
+			}
+			if diffs := designer.Diff(designer.Normalize(without), got); len(diffs) > 0 {
+				t.Errorf("undoing the reset left %d differences from never making it; first: %s", len(diffs), diffLine(diffs[0]))
+			}
+		})
+	}
 	for i, tc := range cases {
 		t.Run(fmt.Sprintf("%d_%s", i, tc.undone.Kind()), func(t *testing.T) {
 			base := designertest.HRDesign(t)

@@ -1,6 +1,7 @@
 package designer
 
 import (
+	"fmt"
 	"maps"
 	"math"
 	"slices"
@@ -85,6 +86,50 @@ func (c MoveDiagramNode) Describe(before Design) string {
 func (c MoveDiagramNode) Paths() []string {
 	return []string{"diagrams/" + c.Diagram + "/" + c.Node}
 }
+
+// ResetDiagramLayout takes away every position people gave the boxes of diagram Diagram, so that
+// the layout engine places them all again. A diagram with no position given is refused: there is
+// nothing to reset.
+type ResetDiagramLayout struct {
+	Diagram string `json:"diagram"`
+}
+
+func (ResetDiagramLayout) Kind() string { return "reset_diagram_layout" }
+
+func (c ResetDiagramLayout) Apply(d Design) (Design, error) {
+	if !slices.Contains(DiagramKinds, c.Diagram) {
+		return d, Invalid("diagram", "is %q; use %q or %q", c.Diagram, EntityDiagram, ModelMap)
+	}
+	if len(d.Diagrams[c.Diagram]) == 0 {
+		return d, Invalid("diagram", "the %s has no box placed by hand: it is laid out automatically already", diagramTitle(c.Diagram))
+	}
+	next := maps.Clone(d.Diagrams)
+	delete(next, c.Diagram)
+	if len(next) == 0 {
+		next = nil
+	}
+	d.Diagrams = next
+	return d, nil
+}
+
+func (c ResetDiagramLayout) Summary() string {
+	return "Reset the layout of the " + diagramTitle(c.Diagram)
+}
+
+// Describe counts the positions the reset takes away, which an undo gives back.
+func (c ResetDiagramLayout) Describe(before Design) string {
+	n := len(before.Diagrams[c.Diagram])
+	if n == 0 {
+		return c.Summary()
+	}
+	boxes := "boxes"
+	if n == 1 {
+		boxes = "box"
+	}
+	return fmt.Sprintf("%s (%d %s placed by hand)", c.Summary(), n, boxes)
+}
+
+func (c ResetDiagramLayout) Paths() []string { return []string{"diagrams/" + c.Diagram} }
 
 // diagramTitle names a diagram in a history line.
 func diagramTitle(kind string) string {

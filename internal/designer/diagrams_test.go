@@ -100,3 +100,45 @@ func TestMoveDiagramNode_historySaysWhichBoxInWords(t *testing.T) {
 		}
 	}
 }
+
+func TestResetDiagramLayout(t *testing.T) {
+	t.Parallel()
+	placed := designertest.ApplyAll(t, designertest.HRDesign(t),
+		designer.MoveDiagramNode{Diagram: designer.EntityDiagram, Node: "entity:Employee", X: 1, Y: 2},
+		designer.MoveDiagramNode{Diagram: designer.ModelMap, Node: "table:Employee", X: 3, Y: 4},
+		designer.MoveDiagramNode{Diagram: designer.ModelMap, Node: "index:Employee/EmployeesByTitle", X: 5, Y: 6},
+	)
+	designertest.RunChangeCases(t, placed, []designertest.ChangeCase{
+		{Name: "drops the model map's positions only", Change: designer.ResetDiagramLayout{Diagram: designer.ModelMap}, Check: func(t *testing.T, before, after designer.Design) {
+			if got := after.Pins(designer.ModelMap); len(got) != 0 {
+				t.Errorf("model map pins left: %+v", got)
+			}
+			if got := after.Pins(designer.EntityDiagram)["entity:Employee"]; got != (designer.Point{X: 1, Y: 2}) {
+				t.Errorf("the entity diagram's pin = %+v, want it kept at (1, 2)", got)
+			}
+			if len(before.Pins(designer.ModelMap)) != 2 {
+				t.Errorf("the design it was applied to changed: %+v", before.Diagrams)
+			}
+		}},
+		{Name: "unknown diagram", Change: designer.ResetDiagramLayout{Diagram: "sketch"}, Field: "diagram", Err: `"sketch"`},
+		{Name: "no diagram", Change: designer.ResetDiagramLayout{}, Field: "diagram", Err: `""`},
+	})
+	// The last diagram reset leaves a design that writes no diagrams member, as one never arranged.
+	plain := designertest.ApplyAll(t, placed, designer.ResetDiagramLayout{Diagram: designer.ModelMap}, designer.ResetDiagramLayout{Diagram: designer.EntityDiagram})
+	if data := string(designertest.MustMarshal(t, plain)); strings.Contains(data, `"diagrams"`) {
+		t.Errorf("a design with every layout reset writes a diagrams member")
+	}
+	designertest.RunChangeCases(t, plain, []designertest.ChangeCase{
+		{Name: "nothing placed by hand", Change: designer.ResetDiagramLayout{Diagram: designer.EntityDiagram}, Field: "diagram", Err: "laid out automatically already"},
+	})
+	c := designer.ResetDiagramLayout{Diagram: designer.ModelMap}
+	if got, want := designer.Describe(c, placed), "Reset the layout of the model map (2 boxes placed by hand)"; got != want {
+		t.Errorf("Describe = %q, want %q", got, want)
+	}
+	if got, want := c.Summary(), "Reset the layout of the model map"; got != want {
+		t.Errorf("Summary = %q, want %q", got, want)
+	}
+	if got := c.Paths(); len(got) != 1 || got[0] != "diagrams/model_map" {
+		t.Errorf("Paths = %q", got)
+	}
+}

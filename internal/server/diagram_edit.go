@@ -38,6 +38,25 @@ func (s *Server) moveDiagramNode(c echo.Context) error {
 		})
 }
 
+// resetDiagramLayout answers POST /d/{token}/diagrams/reset: every position given to a box of
+// diagram kind taken away, so that the layout places them all again. As for a move, the diagram
+// comes back out of band, and a refusal (nothing placed by hand, since someone else reset it
+// first) is shown by the page's error toast.
+func (s *Server) resetDiagramLayout(c echo.Context) error {
+	form, err := postedForm(c)
+	if err != nil {
+		return err
+	}
+	kind := form.get("diagram")
+	return s.apply(c, diagramBack(c, kind), designer.ResetDiagramLayout{Diagram: kind},
+		func(d *designContext, r *refused) (templ.Component, error) {
+			if r != nil {
+				return nil, errNotShown
+			}
+			return templ.NopComponent, nil
+		})
+}
+
 // coordField reads a coordinate, rounded to a tenth of a unit (what the SVG draws).
 func coordField(name, raw string) (float64, error) {
 	f, err := strconv.ParseFloat(raw, 64)

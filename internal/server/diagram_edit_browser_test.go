@@ -136,3 +136,47 @@ func TestDiagramEdit_addAnEntityAndDrawARelationship(t *testing.T) {
 	waitUntil(t, ctx, "the second relationship to be listed", `(`+relationshipRows+`).indexOf("Department 1:M Badge") >= 0`)
 	errs.check(t, "the tab")
 }
+
+// mapBoxX reads where the model map draws node's box (its left edge, in the diagram's units); NaN
+// when it is not drawn.
+const mapBoxX = `(function(id){var n=document.querySelector('#model-map [data-node="'+id+'"] > rect');return n?parseFloat(n.getAttribute("x")):NaN})`
+
+// boxAtJS is a condition: the box of node on the diagram whose x reader is boxX has its left edge
+// at x (within a tenth of a unit, what the SVG writes).
+func boxAtJS(boxX, node string, x float64) string {
+	return `Math.abs(` + boxX + `("` + node + `") - ` + strconv.FormatFloat(x, 'f', 1, 64) + `) <= 0.2`
+}
+
+// Alice moves the Department table on the model map by the keyboard; Reset layout appears, and
+// pressed by the keyboard it lays the map out again: the box goes back where the layout put it,
+// for Alice and for Bob in another browser, and the button goes.
+func TestDiagramEdit_resetLayoutRedrawsForEveryone(t *testing.T) {
+	base := startBrowserApp(t)
+	edit := base + "/d/" + createExample(t, base, "hr-employees")
+	alice, aliceErrs := newBrowser(t)
+	do(t, alice, "a window as wide as a laptop's", chromedp.EmulateViewport(1400, 900))
+	openAndJoin(t, alice, edit+"/tables", "Alice")
+	bob, bobErrs := newIsolatedTab(t, alice)
+	openAndJoin(t, bob, edit+"/tables", "Bob")
+	const node = "table:Department"
+	const reset = "[data-testid=model-map-reset]"
+	do(t, alice, "focus the Department box", chromedp.WaitVisible(chromedp.CSS(`#model-map [data-node="`+node+`"]`)),
+		chromedp.Focus(chromedp.CSS(`#model-map [data-node="`+node+`"]`)))
+	laidOut := get(t, alice, "read the box", chromedp.Evaluate[float64](mapBoxX+`("`+node+`")`))
+	if n := get(t, alice, "look for Reset layout", chromedp.Evaluate[int](`document.querySelectorAll("`+reset+`").length`)); n != 0 {
+		t.Errorf("a model map nobody arranged offers Reset layout")
+	}
+	do(t, alice, "move it 100 units right", chromedp.KeyEvent(kb.ArrowRight, chromedp.KeyModifiers(chromedp.ModifierShift)),
+		chromedp.KeyEvent(kb.ArrowRight, chromedp.KeyModifiers(chromedp.ModifierShift)))
+	waitUntil(t, alice, "Alice's map to draw the box moved, with Reset layout", boxAtJS(mapBoxX, node, laidOut+100)+` && !!document.querySelector("`+reset+`")`)
+	waitUntil(t, bob, "Bob's map to draw the box moved", boxAtJS(mapBoxX, node, laidOut+100))
+
+	do(t, alice, "press Reset layout by the keyboard", chromedp.Focus(chromedp.CSS(reset)), chromedp.KeyEvent(kb.Enter))
+	waitUntil(t, alice, "Alice's map to be laid out again, without Reset layout", boxAtJS(mapBoxX, node, laidOut)+` && !document.querySelector("`+reset+`")`)
+	waitUntil(t, bob, "Bob's map to be laid out again", boxAtJS(mapBoxX, node, laidOut)+` && !document.querySelector("`+reset+`")`)
+	if loc := get(t, alice, "read the address", chromedp.Location()); loc != edit+"/tables" {
+		t.Errorf("Reset layout left the page for %s", loc)
+	}
+	aliceErrs.check(t, "Alice's tab")
+	bobErrs.check(t, "Bob's tab")
+}

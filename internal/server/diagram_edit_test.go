@@ -106,3 +106,74 @@ func TestMoveDiagramNode_historyTellsTheMoveInWords(t *testing.T) {
 		t.Errorf("the undo's history line = %q", got)
 	}
 }
+
+// Reset layout takes away the positions given on one diagram, offered only where a box was placed
+// by hand and the page can edit; nothing to reset, an unknown diagram and the view link are
+// refused and change nothing; undo gives the positions back.
+func TestResetDiagramLayout(t *testing.T) {
+	a := newTestApp(t)
+	created := a.createJSON(`{"example": "hr-employees"}`)
+	edit := "/d/" + created.EditToken
+	tablesPage := func() string { return a.getAs("Ada", edit+"/tables") }
+	if strings.Contains(tablesPage(), `data-testid="model-map-reset"`) {
+		t.Errorf("a model map nobody arranged offers Reset layout")
+	}
+	for _, move := range [][]string{
+		{"diagram", "model_map", "node", "table:Department", "x", "500", "y", "40"},
+		{"diagram", "model_map", "node", "index:Employee/EmployeesByTitle", "x", "300", "y", "40"},
+		{"diagram", "entities", "node", "entity:Department", "x", "812", "y", "-40"},
+	} {
+		if rec := a.postAs("Ada", edit+"/diagrams/move", move...); rec.Code != http.StatusOK {
+			t.Fatalf("move %v: %d %s", move, rec.Code, rec.Body)
+		}
+	}
+	if !strings.Contains(tablesPage(), `data-testid="model-map-reset"`) {
+		t.Fatalf("the arranged model map offers no Reset layout")
+	}
+	if view := a.request(http.MethodGet, "/d/"+created.ViewToken+"/tables", "", nil).Body.String(); strings.Contains(view, "-reset") {
+		t.Errorf("the view link offers Reset layout")
+	}
+	if rec := a.request(http.MethodPost, "/d/"+created.ViewToken+"/diagrams/reset", formType, strings.NewReader(form("diagram", "model_map")),
+		"HX-Request", "true", "Cookie", participantCookie+"=Eve"); rec.Code != http.StatusForbidden {
+		t.Errorf("reset with the view link: %d, want 403", rec.Code)
+	}
+	_, rev := a.design(created.EditToken)
+
+	rec := a.request(http.MethodPost, edit+"/diagrams/reset", formType, strings.NewReader(form("diagram", "model_map")),
+		"HX-Request", "true", "Cookie", participantCookie+"=Ada", "HX-Current-URL", "http://example.test"+edit+"/tables")
+	if rec.Code != http.StatusOK {
+		t.Fatalf("reset: %d %s", rec.Code, rec.Body)
+	}
+	if body := rec.Body.String(); !strings.Contains(body, `id="model-map"`) || strings.Contains(body, `data-testid="model-map-reset"`) {
+		t.Errorf("the answer does not carry the model map laid out again, without Reset layout")
+	}
+	d, now := a.design(created.EditToken)
+	if now != rev+1 || len(d.Pins(designer.ModelMap)) != 0 || d.Pins(designer.EntityDiagram)["entity:Department"] != (designer.Point{X: 812, Y: -40}) {
+		t.Fatalf("after the reset: revision %d (want %d), model map pins %v (want none), entity diagram pins %v (want kept)",
+			now, rev+1, d.Pins(designer.ModelMap), d.Pins(designer.EntityDiagram))
+	}
+	if got, want := a.revisions(created.EditToken)[0].Summary, "Reset the layout of the model map (2 boxes placed by hand)"; got != want {
+		t.Errorf("history line %q, want %q", got, want)
+	}
+
+	for _, tc := range []struct{ diagram, says string }{
+		{"model_map", "laid out automatically already"},
+		{"sketch", "sketch"},
+	} {
+		rec := a.postAs("Ada", edit+"/diagrams/reset", "diagram", tc.diagram)
+		if body := rec.Body.String(); rec.Code < 400 || rec.Code >= 500 || !strings.Contains(body, "diagram:") || !strings.Contains(body, tc.says) {
+			t.Errorf("reset of %s: %d, want a refusal naming the diagram and saying %s: %.300s", tc.diagram, rec.Code, tc.says, body)
+		}
+	}
+	if _, after := a.design(created.EditToken); after != now {
+		t.Errorf("refused resets changed the design: revision %d, want %d", after, now)
+	}
+
+	if rec := a.postAs("Ada", edit+"/history/undo"); rec.Code != http.StatusOK {
+		t.Fatalf("undo: %d %s", rec.Code, rec.Body)
+	}
+	d, _ = a.design(created.EditToken)
+	if got := d.Pins(designer.ModelMap); len(got) != 2 || got["table:Department"] != (designer.Point{X: 500, Y: 40}) {
+		t.Errorf("after undo the model map pins are %v, want both back", got)
+	}
+}

@@ -14,6 +14,7 @@ import (
 
 	"dynaloom/internal/designer"
 	"dynaloom/internal/designer/derive"
+	"dynaloom/internal/designer/diagram"
 	"dynaloom/web/templates"
 )
 
@@ -43,6 +44,9 @@ func diagramModel(d *designContext, kind string, oob bool) templates.Diagram {
 	v.Drawing = dr
 	if d.canEdit() {
 		v.Move = "/d/" + d.Token + "/diagrams/move"
+		if slices.ContainsFunc(dr.Nodes, func(n diagram.PlacedNode) bool { return n.Pinned }) {
+			v.Reset = "/d/" + d.Token + "/diagrams/reset"
+		}
 		if kind == designer.EntityDiagram {
 			v.Connect = "/d/" + d.Token + "/relationships/add"
 		}

@@ -148,6 +148,7 @@ func New(store *storage.Store, log *slog.Logger, opts Options) *Server {
 	edit.POST("/share/expiry", s.setViewLinkExpiry)
 	edit.POST("/overview/:field", s.saveOverviewField)
 	edit.POST("/diagrams/move", s.moveDiagramNode)
+	edit.POST("/diagrams/reset", s.resetDiagramLayout)
 	edit.POST("/entities/add", s.addEntity)
 	edit.POST("/entities/field", s.saveEntityField)
 	edit.POST("/entities/move", s.moveEntity)

@@ -23,6 +23,9 @@ type Diagram struct {
 	// Move is where a box dragged to a new place is posted (x, y: its centre); empty where the
 	// page cannot edit.
 	Move string
+	// Reset is where the diagram's layout is reset (the positions people gave its boxes taken
+	// away); set where the page can edit and a box drawn was placed by hand.
+	Reset string
 	// Connect is where a relationship drawn from one entity to another is posted (from, to,
 	// kind); set on the entity diagram where the page can edit, which then draws a handle on
 	// each entity box to draw from, and a button to add an entity.
