@@ -18,11 +18,16 @@ import (
 	"github.com/chromedp/chromedp/kb"
 )
 
+// The bounds are generous: CI runs the race detector on a machine shared with other work, where a
+// test that takes 20 s alone can take minutes. Only a failing test waits them out.
 const (
 	// browserTestTimeout bounds a whole browser test, so a hung browser never hangs the suite.
-	browserTestTimeout = 60 * time.Second
+	browserTestTimeout = 3 * time.Minute
 	// stepTimeout bounds one step, so a missing element fails with the step's name, not the test's deadline.
-	stepTimeout = 15 * time.Second
+	stepTimeout = 30 * time.Second
+	// lookTimeout bounds one look at a tab that may be loading another page (a poll in the page
+	// ends with it), so that the look is asked again on the page it lands on.
+	lookTimeout = 3 * time.Second
 )
 
 // chromiumPath finds the browser. CI must have it; elsewhere the test says why it skips.

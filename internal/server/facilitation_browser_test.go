@@ -296,7 +296,7 @@ func waitAcrossLoads(t *testing.T, ctx context.Context, what, js string) {
 	t.Helper()
 	deadline := time.Now().Add(stepTimeout)
 	for time.Now().Before(deadline) {
-		step, cancel := context.WithTimeout(ctx, time.Second)
+		step, cancel := context.WithTimeout(ctx, lookTimeout)
 		ok, err := chromedp.Run(step, chromedp.Evaluate[bool](js))
 		cancel()
 		if err == nil && ok {

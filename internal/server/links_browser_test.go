@@ -67,7 +67,7 @@ func TestBrowser_replaceTheViewLinkAndTheEditLinkFromTheSharePopover(t *testing.
 			t.Fatalf("the page stayed at %q after a new edit link was made", editURL)
 		}
 		time.Sleep(50 * time.Millisecond)
-		callCtx, cancel := context.WithTimeout(ctx, time.Second)
+		callCtx, cancel := context.WithTimeout(ctx, lookTimeout)
 		newEdit, _ = chromedp.Run(callCtx, chromedp.Location())
 		cancel()
 	}

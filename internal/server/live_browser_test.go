@@ -154,7 +154,7 @@ func waitForPath(t *testing.T, ctx context.Context, what, suffix string) {
 	t.Helper()
 	deadline := time.Now().Add(stepTimeout)
 	for time.Now().Before(deadline) {
-		step, cancel := context.WithTimeout(ctx, time.Second)
+		step, cancel := context.WithTimeout(ctx, lookTimeout)
 		loc, err := chromedp.Run(step, chromedp.Evaluate[string](`location.pathname`))
 		cancel()
 		if err == nil && strings.HasSuffix(loc, suffix) {
