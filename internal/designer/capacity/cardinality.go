@@ -47,6 +47,8 @@ type cardinalities struct {
 	// edits are how tables differ from the revision before, by name, when ComputeFrom knows
 	// (facts); nil otherwise.
 	edits map[string]*tableChange
+	// indexes are the GSIs' keys worked out from templates so far, by table and index (index_templates.go).
+	indexes map[[2]string]Cardinality
 }
 
 // entityCount is how many items of an entity there are and where that comes from.
@@ -106,13 +108,18 @@ func (c *cardinalities) table(t designer.Table, types []designer.EntityType) Car
 func (c *cardinalities) template(t designer.Table, et designer.EntityType) Cardinality {
 	attrs := designer.TemplateAttributes(et.PKTemplate)
 	if len(attrs) == 0 {
-		return Cardinality{Values: 1, Known: true, WriteValues: 1, Source: "1 (literal " + strings.TrimSpace(et.PKTemplate) + ")"}
+		return literal(et.PKTemplate)
 	}
 	parts := make([]Cardinality, len(attrs))
 	for i, a := range attrs {
 		parts[i] = c.attribute(t, a, et.Entity)
 	}
 	return product(parts)
+}
+
+// literal is the cardinality of a template without placeholders: one value.
+func literal(tmpl string) Cardinality {
+	return Cardinality{Values: 1, Known: true, WriteValues: 1, Source: "1 (literal " + strings.TrimSpace(tmpl) + ")"}
 }
 
 // index is the cardinality of a GSI's partition key.
@@ -123,6 +130,9 @@ func (c *cardinalities) index(t designer.Table, ix designer.Index) Cardinality {
 	parts := make([]Cardinality, len(ix.PartitionKey))
 	for i, k := range ix.PartitionKey {
 		parts[i] = c.attribute(t, k.Name, "")
+		if parts[i] == nothingSays(k.Name) {
+			parts[i] = c.indexAttribute(t, ix, k.Name, parts[i])
+		}
 	}
 	return product(parts)
 }
@@ -222,6 +232,11 @@ func (c *cardinalities) workOut(t designer.Table, name, entity string) Cardinali
 		return Cardinality{Values: 1, Known: true, WriteValues: 1,
 			Source: "1 (every one of the " + strconv.Itoa(f.held) + " sample items has the same " + name + ")"}
 	}
+	return nothingSays(name)
+}
+
+// nothingSays is the cardinality of an attribute nothing in the design counts.
+func nothingSays(name string) Cardinality {
 	return Cardinality{Source: "not known: nothing says how many values " + name + " takes (an entity count would)"}
 }
 
@@ -321,7 +336,7 @@ func (c *cardinalities) parentReference(t designer.Table, name, entity string) (
 		}
 		parent = r.From
 	}
-	if parent == "" || parent == entity || factsOf(t, name).parts {
+	if parent == "" || parent == entity || c.facts(t, name).parts {
 		return "", "", false
 	}
 	for _, o := range others {

@@ -1,6 +1,8 @@
 package capacity
 
 import (
+	"maps"
+	"slices"
 	"testing"
 
 	"dynaloom/internal/designer"
@@ -229,5 +231,91 @@ func TestKeyCardinality_aKeyThatGroupsAnEntityByItsParentHasTheParentsValues(t *
 	d.Tables[0].EntityTypes[0].SKTemplate = "FOLLOW"
 	if got := TableKeyCardinality(d, d.Tables[0]); got.Values != 18000 {
 		t.Errorf("a key of one item per value counts the follows: %+v", got)
+	}
+}
+
+func TestKeyCardinality_aGSIKeyBuiltFromOtherAttributesCountsTheirTemplates(t *testing.T) {
+	t.Parallel()
+	d := shopForKeys()
+	tbl := &d.Tables[0]
+	for i := range tbl.Items {
+		it := maps.Clone(tbl.Items[i].Item)
+		it["gsi1pk"] = designer.Str("CUSTOMER#" + it["customer_id"].S)
+		tbl.Items[i].Item = it
+	}
+	line := func(id, order, no string) designer.SampleItem {
+		return designer.SampleItem{ID: id, Item: designer.Item{"pk": designer.Str("ORDER#" + order), "sk": designer.Str("LINE#" + no),
+			"order_id": designer.Str(order), "line_no": designer.Str(no), "gsi1pk": designer.Str("ORDER#" + order)}}
+	}
+	ownerIndex := designer.Index{Name: "ByOwner", PartitionKey: []designer.KeyAttribute{{Name: "gsi1pk", Type: designer.S}}}
+	sortKeyIndex := designer.Index{Name: "BySortKey", PartitionKey: []designer.KeyAttribute{{Name: "sk", Type: designer.S}},
+		SortKey: []designer.KeyAttribute{{Name: "order_day", Type: designer.S}}}
+	tbl.GSIs = []designer.Index{ownerIndex, sortKeyIndex}
+
+	cases := []struct {
+		name  string
+		items []designer.SampleItem
+		index designer.Index
+		want  Cardinality
+	}{
+		{"one entity type's template, read from its items", tbl.Items, ownerIndex,
+			Cardinality{Values: 750, Known: true, WriteValues: 750,
+				Source: "750 customers (3,000 orders ÷ 4 per customer); gsi1pk is CUSTOMER#{customer_id} in the sample items"}},
+		{"two entity types' templates add up", append(slices.Clone(tbl.Items), line("l1", "o1", "1"), line("l2", "o2", "1")), ownerIndex,
+			Cardinality{Values: 3750, Known: true, WriteValues: 3750,
+				Source: "3,750: 750 customers (3,000 orders ÷ 4 per customer) + 3,000 orders (entity count); gsi1pk is CUSTOMER#{customer_id} or ORDER#{order_id} in the sample items"}},
+		{"items that build it differently tell nothing", append(slices.Clone(tbl.Items), line("l1", "o1", "1"),
+			designer.SampleItem{ID: "l2", Item: designer.Item{"pk": designer.Str("ORDER#o2"), "sk": designer.Str("LINE#1"), "order_id": designer.Str("o2"), "gsi1pk": designer.Str("LINES")}}), ownerIndex,
+			Cardinality{Source: "not known: nothing says how many values gsi1pk takes (an entity count would)"}},
+		{"the table's sort key, by the SK taxonomy of the entity types a sparse index holds", append(slices.Clone(tbl.Items), line("l1", "o1", "1")), sortKeyIndex,
+			Cardinality{Values: 1, Known: true, WriteValues: 1, Source: "1 (literal ORDER); sk is ORDER by the SK taxonomy"}},
+	}
+	for _, c := range cases {
+		d := d
+		d.Tables = slices.Clone(d.Tables)
+		d.Tables[0].Items = c.items
+		if got := IndexKeyCardinality(d, d.Tables[0], c.index, false); got != c.want {
+			t.Errorf("%s:\n got %+v\nwant %+v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestKeyCardinality_galleryExamplesCountWhatTheirDesignsSay checks the examples' keys by hand:
+// Hiking's follows are grouped by 420,000 members (Member 1:M Follow) on the table and its
+// follower index; the punch lists' four GSIs are keyed CONTRACTOR#{contractor_id} on punch items,
+// 12,000 contractors; the pay scales' board directory is keyed by the boards' sort key PROFILE.
+func TestKeyCardinality_galleryExamplesCountWhatTheirDesignsSay(t *testing.T) {
+	t.Parallel()
+	examples := designertest.Examples(t)
+	cases := []struct {
+		example, table, index string
+		values                float64
+	}{
+		{"hiking-community", "Follows", "", 420_000},
+		{"hiking-community", "Follows", "FollowersOf", 420_000},
+		{"hiking-community", "MemberReports", "", 420_000},
+		{"punch-lists", "PunchLists", "ByStage", 12_000},
+		{"punch-lists", "PunchLists", "ByTrade", 12_000},
+		{"punch-lists", "PunchLists", "", 12_000 + 12_000 + 1_100_000},
+		{"teacher-pay-scales", "PayScales", "BoardDirectory", 1},
+		{"teacher-pay-scales", "PayScales", "", 410 + 1 + 1 + 160},
+	}
+	for _, c := range cases {
+		d := examples[c.example]
+		tbl, _, ok := d.TableByName(c.table)
+		if !ok {
+			t.Fatalf("%s has no table %s", c.example, c.table)
+		}
+		got := TableKeyCardinality(d, tbl)
+		if c.index != "" {
+			ix, local, _, ok := tbl.IndexByName(c.index)
+			if !ok {
+				t.Fatalf("%s has no index %s", c.table, c.index)
+			}
+			got = IndexKeyCardinality(d, tbl, ix, local)
+		}
+		if !got.Known || got.Values != c.values {
+			t.Errorf("%s %s %s: %+v, want %s values", c.example, c.table, c.index, got, Figure(c.values))
+		}
 	}
 }
