@@ -194,9 +194,10 @@ func (x *computation) patterns(r *Report) map[string]bool {
 			work[i] = i
 		}
 	}
+	kept := x.same && sameSlice(prev.d.Patterns, d.Patterns)
 	for _, i := range work {
 		p := d.Patterns[i]
-		pm := x.operations(p)
+		pm := x.operations(p, kept && prev.patternAt[p.ID] == i)
 		next.patterns[i] = pm
 		if x.same {
 			if !changed[i] && sameSlice(pm.ops, prev.patterns[i].ops) {
@@ -321,8 +322,8 @@ func (x *computation) prevTable(name string) (*tableMemo, bool) {
 
 // operations are p's operation figures: prev's when p is as it was and each operation reads
 // what it read (the same table, or one whose edited items are all outside the partition the
-// operation reads), else worked out.
-func (x *computation) operations(p designer.Pattern) *patternMemo {
+// operation reads), else worked out. kept says p is the very pattern prev's memo of its id saw.
+func (x *computation) operations(p designer.Pattern, kept bool) *patternMemo {
 	tables := make([]designer.Table, len(p.Mapping.Operations))
 	for i, op := range p.Mapping.Operations {
 		if j, ok := x.next.tableAt[op.Table]; ok {
@@ -333,7 +334,7 @@ func (x *computation) operations(p designer.Pattern) *patternMemo {
 	if at, ok := x.prev.patternAt[p.ID]; ok {
 		pm = x.prev.patterns[at]
 	}
-	if pm != nil && len(pm.tables) == len(tables) && reflect.DeepEqual(pm.p, p) {
+	if pm != nil && len(pm.tables) == len(tables) && (kept || reflect.DeepEqual(pm.p, p)) {
 		ops := pm.ops
 		for i, op := range p.Mapping.Operations {
 			if x.keeps(pm.tables[i], tables[i], op) {

@@ -34,6 +34,7 @@ type Memo struct {
 	capacity *capacity.Report        // the capacity report the CAP rules read
 	// capacityMemo is what working out capacity left for the next validation to take over.
 	capacityMemo *capacity.Memo
+	capKeys      []keyFindings // what the CAP rules found on each key's load
 }
 
 // Capacity is the capacity report of the design validated, as the CAP rules read it, so that what

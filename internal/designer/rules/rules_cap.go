@@ -31,25 +31,78 @@ const (
 	maxSharesNamed = 4
 )
 
-// capRules appends CAP001–CAP005 as found in the design's capacity report.
+// capRules appends CAP001–CAP005 as found in the design's capacity report, taking over from the
+// last validation what CAP001, CAP002 and CAP004 found on each key whose load has not changed: an
+// edit of one table's items changes the loads of that table's keys only.
 func capRules(v *validation, out []Finding) []Finding {
-	return capFindings(v.d, v.capacity(), out)
+	var prev []keyFindings
+	if v.prev.capKeys != nil && sameList(v.prev.d.Patterns, v.d.Patterns) {
+		// CAP004 reads the patterns' types besides the loads.
+		prev = v.prev.capKeys
+	}
+	v.next.capKeys, out = capFindingsFrom(v.d, v.capacity(), prev, out)
+	return out
+}
+
+// keyFindings are what CAP001, CAP002 and CAP004 found on the load of one key.
+type keyFindings struct {
+	k     capacity.KeyLoad
+	found [3][]Finding
 }
 
 // capFindings are the CAP findings of d, whose capacity report is r.
 func capFindings(d designer.Design, r capacity.Report, out []Finding) []Finding {
+	_, out = capFindingsFrom(d, r, nil, out)
+	return out
+}
+
+// capFindingsFrom is capFindings, taking the findings on each key whose load is as it was from
+// prev. It returns what it found on each key, for the next validation.
+func capFindingsFrom(d designer.Design, r capacity.Report, prev []keyFindings, out []Finding) ([]keyFindings, []Finding) {
 	loads := capacity.KeysOf(d, r)
-	for _, k := range loads {
-		out = cap001HotValue(k, out)
+	keys := make([]keyFindings, len(loads))
+	var at map[[2]string]int // prev's keys by table and index, when they are not in the same places
+	for i, k := range loads {
+		keys[i].k = k
+		j := i
+		if j >= len(prev) || prev[j].k.Table != k.Table || prev[j].k.Index != k.Index {
+			if at == nil {
+				at = make(map[[2]string]int, len(prev))
+				for n, p := range prev {
+					at[[2]string{p.k.Table, p.k.Index}] = n
+				}
+			}
+			var ok bool
+			if j, ok = at[[2]string{k.Table, k.Index}]; !ok {
+				j = -1
+			}
+		}
+		if j >= 0 && sameLoad(prev[j].k, k) {
+			keys[i].found = prev[j].found
+			continue
+		}
+		keys[i].found = [3][]Finding{cap001HotValue(k, nil), cap002FewValues(k, nil), cap004Increasing(d, k, nil)}
 	}
-	for _, k := range loads {
-		out = cap002FewValues(k, out)
+	for _, k := range keys {
+		out = append(out, k.found[0]...)
+	}
+	for _, k := range keys {
+		out = append(out, k.found[1]...)
 	}
 	out = cap003IndexKeyChange(d, r, out)
-	for _, k := range loads {
-		out = cap004Increasing(d, k, out)
+	for _, k := range keys {
+		out = append(out, k.found[2]...)
 	}
-	return cap005Collection(d, r, loads, out)
+	return keys, cap005Collection(d, r, loads, out)
+}
+
+// sameLoad reports whether a and b are the same load: equal in every figure, with the same list
+// of shares (a report taken over from the revision before keeps the lists of the keys an edit
+// left alone).
+func sameLoad(a, b capacity.KeyLoad) bool {
+	return a.Table == b.Table && a.Index == b.Index && a.Attribute == b.Attribute && a.Cardinality == b.Cardinality &&
+		a.Skew == b.Skew && a.RCU == b.RCU && a.WCU == b.WCU &&
+		len(a.Shares) == len(b.Shares) && (len(a.Shares) == 0 || &a.Shares[0] == &b.Shares[0])
 }
 
 // cap001HotValue: the load on the hottest value of the key is over one partition's. A partition

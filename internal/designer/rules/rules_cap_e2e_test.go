@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
@@ -97,5 +98,54 @@ func TestValidate_capRulesOnTheirOwnComputedFigures(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// Validating each revision from the last one's memo (ValidateFrom) finds what validating it
+// afresh finds while item edits move the load on one key and leave the others' alone: the CAP
+// findings taken over are those of the keys whose loads did not change.
+func TestValidateFrom_capFindingsFollowTheKeysAnItemEditMoves(t *testing.T) {
+	t.Parallel()
+	d := telemetry()
+	d.Patterns[1].PeakRPS = designertest.Ptr(1400.0)
+	d.Patterns[2].PeakRPS = designertest.Ptr(300.0)
+	capOf := func(fs []Finding) []Finding {
+		var out []Finding
+		for _, f := range fs {
+			if strings.HasPrefix(f.Code, "CAP") {
+				out = append(out, f)
+			}
+		}
+		return out
+	}
+	found, memo := ValidateFrom(d, nil, nil)
+	for _, code := range []string{"CAP002", "CAP004"} {
+		if len(findingsOf(found, code)) == 0 {
+			t.Fatalf("no %s to follow: %v", code, capOf(found))
+		}
+	}
+	for _, e := range []struct {
+		change designer.SetItemCell
+		moves  bool // the CAP findings change
+	}{
+		{designer.SetItemCell{Table: "Events", ID: "e5", Attribute: "status", Text: "ARCHIVED"}, true}, // 5 statuses
+		{designer.SetItemCell{Table: "Events", ID: "e4", Attribute: "note", Text: "no key"}, false},
+		{designer.SetItemCell{Table: "Events", ID: "e1", Attribute: "status", Text: "DONE"}, true}, // 4 again
+		{designer.SetItemCell{Table: "Events", ID: "e2", Attribute: "status", Text: "DONE"}, true}, // 3
+	} {
+		next, err := e.change.Apply(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []Finding
+		got, memo = ValidateFrom(next, nil, memo)
+		want := Validate(next)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("after %s: the CAP findings taken over are\n%v\nvalidated afresh\n%v", e.change.Summary(), capOf(got), capOf(want))
+		}
+		if moved := !reflect.DeepEqual(capOf(got), capOf(found)); moved != e.moves {
+			t.Fatalf("after %s the CAP findings changed: %v, want %v", e.change.Summary(), moved, e.moves)
+		}
+		d, found = next, got
 	}
 }
