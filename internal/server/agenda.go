@@ -36,7 +36,7 @@ var agenda = []agendaStep{
 		"Which things does the service store, and what identifies each?",
 		"For each relationship: how many on average, and at most?",
 	}},
-	{"patterns", 12, "List every read and write, with its rate and what it returns.", []string{
+	{"patterns", 10, "List every read and write, with its rate and what it returns.", []string{
 		"Which screen or job needs this, and how often at peak?",
 		"Is every read matched by a write that puts the data there?",
 		"How many items can it return, and must it see the latest write?",
@@ -45,13 +45,18 @@ var agenda = []agendaStep{
 		"When we read one, how often do we need the other too?",
 		"Can the child exist without its parent? Is the parent's id always known?",
 	}},
-	{"tables", 12, "Shape tables, keys and indexes, and fill in sample items.", []string{
+	{"tables", 10, "Shape tables, keys and indexes, and fill in sample items.", []string{
 		"Which key spreads the load over many values?",
 		"Does each index earn its writes, and does it project only what its patterns read?",
 	}},
-	{"mapping", 10, "Prove each pattern against the sample items.", []string{
+	{"mapping", 8, "Prove each pattern against the sample items.", []string{
 		"Which operation serves this pattern, on which table or index?",
 		"Does it return exactly what we expect, without a scan?",
+	}},
+	{"capacity", 6, "Read what the design costs a month and where a key runs hot at peak.", []string{
+		"Which table or index costs the most, and is it reads, writes, index writes or storage?",
+		"Does any key value come near 3,000 RCU or 1,000 WCU a second, and would sharding it spread the load?",
+		"On demand or provisioned: which is cheaper at these rates?",
 	}},
 	{"validation", 3, "Clear the errors and agree on the warnings left.", []string{
 		"Which findings do we fix now, and which do we accept, and why?",
@@ -78,6 +83,8 @@ func stepOfPath(path string) string {
 		return "aggregates"
 	case "tables":
 		return "tables"
+	case "capacity":
+		return "capacity"
 	}
 	return "validation"
 }

@@ -117,3 +117,46 @@ func TestClock_wordsACountdown(t *testing.T) {
 		}
 	}
 }
+
+// Every step of the method the workspace has is a slot of the agenda, in the workspace's order,
+// with its minutes, its aim and the facilitator's questions; the slots still add up to an hour.
+// Capacity, after Mapping, has its own.
+func TestAgenda_hasASlotForEveryStepOfTheMethodInOrder(t *testing.T) {
+	var method []string
+	for _, st := range steps {
+		if st.id != "history" {
+			method = append(method, st.id)
+		}
+	}
+	var slots []string
+	total := 0
+	for _, st := range agenda {
+		slots = append(slots, st.step)
+		total += st.minutes
+		if st.minutes < 2 || st.aim == "" || len(st.asks) == 0 {
+			t.Errorf("the %s slot has %d minutes, aim %q and %d questions; want at least 2 minutes, an aim and a question", st.step, st.minutes, st.aim, len(st.asks))
+		}
+	}
+	if strings.Join(slots, " ") != strings.Join(method, " ") {
+		t.Errorf("the agenda's slots are %v, want the method's steps %v", slots, method)
+	}
+	if total != 60 {
+		t.Errorf("the slots add up to %d minutes, want 60", total)
+	}
+	if got := stepOfPath("capacity/hot_key_skew"); got != "capacity" {
+		t.Errorf("a capacity setting is edited on step %q, want capacity", got)
+	}
+
+	a := newTestApp(t)
+	created := a.createJSON(agendaDesign)
+	body := a.request(http.MethodGet, "/d/"+created.EditToken+"/agenda?step=capacity", "", nil).Body.String()
+	capacity := agendaStepHTML(t, body, "capacity")
+	for _, want := range []string{"Capacity", "6 min", "3,000 RCU", "is-current", `name="step" value="capacity"`} {
+		if !strings.Contains(capacity, want) {
+			t.Errorf("the agenda's Capacity step lacks %q: %s", want, capacity)
+		}
+	}
+	if !strings.Contains(agendaStepHTML(t, body, "mapping"), "Mapping") || strings.Index(body, `data-step="mapping"`) > strings.Index(body, `data-step="capacity"`) {
+		t.Error("the agenda does not put Capacity after Mapping")
+	}
+}
