@@ -94,11 +94,21 @@ func (c *cardinalities) table(t designer.Table, types []designer.EntityType) Car
 	if len(templates) == 0 {
 		return c.attribute(t, t.PartitionKey.Name, "")
 	}
-	// Templates that differ build different values (USER#{id}, CONFIG): their values add up.
 	// Entity types that share one template (two kinds of item under {emp_no}) share its values.
+	return c.templates(t, templates)
+}
+
+// templates is the cardinality of a key built by the templates of several entity types, each
+// template once: templates that differ build different values, which add up. That holds when two
+// take one attribute's values (CONTRACTOR#{contractor_id} and ITEMS#{contractor_id} are two values
+// per contractor, on two partitions), so each part of a sum is named by its template.
+func (c *cardinalities) templates(t designer.Table, templates []designer.EntityType) Cardinality {
 	parts := make([]Cardinality, len(templates))
 	for i, et := range templates {
 		parts[i] = c.template(t, et)
+		if len(templates) > 1 && parts[i].Known && len(designer.TemplateAttributes(et.PKTemplate)) > 0 {
+			parts[i].Source = strings.TrimSpace(et.PKTemplate) + " takes " + parts[i].Source
+		}
 	}
 	return combine(parts, " + ", func(a, b float64) float64 { return a + b })
 }

@@ -87,7 +87,7 @@ func TestKeyCardinality_saysHowManyValuesAndWhereTheFigureCameFrom(t *testing.T)
 	}{
 		{"the table: three templates, their values added", TableKeyCardinality(d, tbl),
 			Cardinality{Values: 3751, Known: true, WriteValues: 3751,
-				Source: "3,751: 3,000 orders (entity count) + 750 customers (3,000 orders ÷ 4 per customer) + 1 (literal SETTINGS)"}, ""},
+				Source: "3,751: ORDER#{order_id} takes 3,000 orders (entity count) + CUSTOMER#{customer_id} takes 750 customers (3,000 orders ÷ 4 per customer) + 1 (literal SETTINGS)"}, ""},
 		{"a status: the sample items' values", index("ByStatus"),
 			Cardinality{Values: 4, Known: true, WriteValues: 4, Source: "4 distinct values of status in the sample items"}, ""},
 		{"a date: increasing, writes on the newest value", index("ByDay"),
@@ -263,7 +263,7 @@ func TestKeyCardinality_aGSIKeyBuiltFromOtherAttributesCountsTheirTemplates(t *t
 				Source: "750 customers (3,000 orders ÷ 4 per customer); gsi1pk is CUSTOMER#{customer_id} in the sample items"}},
 		{"two entity types' templates add up", append(slices.Clone(tbl.Items), line("l1", "o1", "1"), line("l2", "o2", "1")), ownerIndex,
 			Cardinality{Values: 3750, Known: true, WriteValues: 3750,
-				Source: "3,750: 750 customers (3,000 orders ÷ 4 per customer) + 3,000 orders (entity count); gsi1pk is CUSTOMER#{customer_id} or ORDER#{order_id} in the sample items"}},
+				Source: "3,750: CUSTOMER#{customer_id} takes 750 customers (3,000 orders ÷ 4 per customer) + ORDER#{order_id} takes 3,000 orders (entity count); gsi1pk is built by these templates in the sample items"}},
 		{"items that build it differently tell nothing", append(slices.Clone(tbl.Items), line("l1", "o1", "1"),
 			designer.SampleItem{ID: "l2", Item: designer.Item{"pk": designer.Str("ORDER#o2"), "sk": designer.Str("LINE#1"), "order_id": designer.Str("o2"), "gsi1pk": designer.Str("LINES")}}), ownerIndex,
 			Cardinality{Source: "not known: nothing says how many values gsi1pk takes (an entity count would)"}},
@@ -317,5 +317,14 @@ func TestKeyCardinality_galleryExamplesCountWhatTheirDesignsSay(t *testing.T) {
 		if !got.Known || got.Values != c.values {
 			t.Errorf("%s %s %s: %+v, want %s values", c.example, c.table, c.index, got, Figure(c.values))
 		}
+	}
+
+	// The punch lists' table key takes a value per contractor under each of two templates: two
+	// partitions per contractor, which its source says rather than listing the contractors twice.
+	d := examples["punch-lists"]
+	got := TableKeyCardinality(d, d.Tables[0]).Source
+	want := "1,124,000: CONTRACTOR#{contractor_id} takes 12,000 contractors (entity count) + ITEMS#{contractor_id} takes 12,000 contractors (entity count) + RECEIPT#{request_id} takes 1,100,000 request receipts (entity count)"
+	if got != want {
+		t.Errorf("punch lists' pk comes from\n%s\nwant\n%s", got, want)
 	}
 }

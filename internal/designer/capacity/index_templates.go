@@ -62,13 +62,12 @@ func (c *cardinalities) fromTemplates(t designer.Table, ix designer.Index, name 
 			templates = append(templates, designer.EntityType{Entity: et.Entity, PKTemplate: tmpl})
 		}
 	}
-	parts := make([]Cardinality, len(templates))
-	for i, et := range templates {
-		parts[i] = c.template(t, et)
-	}
-	got := combine(parts, " + ", func(a, b float64) float64 { return a + b })
-	if !slices.Equal(written, []string{"{" + name + "}"}) {
-		got.Source += "; " + name + " is " + strings.Join(written, " or ") + " " + where
+	got := c.templates(t, templates)
+	switch {
+	case len(written) > 1:
+		got.Source += "; " + name + " is built by these templates " + where
+	case written[0] != "{"+name+"}":
+		got.Source += "; " + name + " is " + written[0] + " " + where
 	}
 	return got, true
 }
