@@ -34,6 +34,9 @@ func TestValue_equalAndIdentical(t *testing.T) {
 		{"map with 1.0 and 1", designer.Map(map[string]designer.Value{"n": designer.Num("1.0")}), designer.Map(map[string]designer.Value{"n": designer.Num("1")}), true, false},
 		{"null", designer.Null(), designer.Null(), true, true},
 		{"booleans", designer.Boolean(true), designer.Boolean(false), false, false},
+		{"same boolean", designer.Boolean(true), designer.Boolean(true), true, true},
+		{"same string with quotes and accents", designer.Str(`"é"`), designer.Str(`"é"`), true, true},
+		{"strings that differ in an accent", designer.Str("é"), designer.Str("e"), false, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
