@@ -180,3 +180,47 @@ func TestDiagramEdit_resetLayoutRedrawsForEveryone(t *testing.T) {
 	aliceErrs.check(t, "Alice's tab")
 	bobErrs.check(t, "Bob's tab")
 }
+
+// Alice drags the Department table on the model map of the Tables step: a ghost follows her
+// pointer, the drop saves the box where she left it, and Bob's model map, open in another browser,
+// draws it there; the drag does not open the table.
+func TestDiagramEdit_dragATableOnTheModelMapMovesItForEveryone(t *testing.T) {
+	base := startBrowserApp(t)
+	edit := base + "/d/" + createExample(t, base, "hr-employees")
+	alice, aliceErrs := newBrowser(t)
+	do(t, alice, "a window as wide as a laptop's", chromedp.EmulateViewport(1400, 900))
+	openAndJoin(t, alice, edit+"/tables", "Alice")
+	bob, bobErrs := newIsolatedTab(t, alice)
+	openAndJoin(t, bob, edit+"/tables", "Bob")
+	const node = "table:Department"
+	do(t, alice, "see the Department table", chromedp.WaitVisible(chromedp.CSS(`#model-map [data-node="`+node+`"]`)),
+		chromedp.Evaluate[chromedp.Void](`document.querySelector('#model-map [data-node="`+node+`"]').scrollIntoView({block: "center", inline: "center"})`))
+	before := get(t, alice, "read the box", chromedp.Evaluate[float64](mapBoxX+`("`+node+`")`))
+	if bobs := get(t, bob, "read Bob's box", chromedp.Evaluate[float64](mapBoxX+`("`+node+`")`)); math.Abs(bobs-before) > 0.2 {
+		t.Fatalf("before the drag Bob's box is at x=%.1f, Alice's at %.1f", bobs, before)
+	}
+	// The box's title line, well inside its left half: the map is wide, and the drag goes left,
+	// where the pattern boxes leave room, so the pointer stays on the screen.
+	at := get(t, alice, "find the box on the screen", chromedp.Evaluate[[]float64](`(function(){var r=document.querySelector('#model-map [data-node="`+node+`"] > rect').getBoundingClientRect();var s=document.querySelector("#model-map svg");return [r.left+Math.min(40, r.width/3), r.top+12, s.getBoundingClientRect().width/s.viewBox.baseVal.width]})()`))
+	x, y, scale := at[0], at[1], at[2]
+	const moved = -120.0 // screen pixels
+	if x+moved < 10 {
+		t.Fatalf("the box is at %.0f px on the screen, too near the edge to drag it %.0f px", x, moved)
+	}
+	do(t, alice, "press on the box", chromedp.MouseEvent(input.DispatchMouseEventTypeMousePressed, x, y, chromedp.ButtonLeft, chromedp.ClickCount(1)))
+	for i := 1; i <= 4; i++ {
+		do(t, alice, "drag", chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, x+moved*float64(i)/4, y, chromedp.ButtonLeft))
+	}
+	if ghosts := get(t, alice, "look for the ghost", chromedp.Evaluate[int](`document.querySelectorAll("#model-map .dg-ghost").length`)); ghosts != 1 {
+		t.Errorf("while dragging there are %d ghosts of the box, want 1", ghosts)
+	}
+	do(t, alice, "drop the box", chromedp.MouseEvent(input.DispatchMouseEventTypeMouseReleased, x+moved, y, chromedp.ButtonLeft, chromedp.ClickCount(1)))
+	want := before + math.Round(moved/scale)
+	waitUntil(t, alice, "Alice's map to draw the box where she dropped it", `Math.abs(`+mapBoxX+`("`+node+`") - `+strconv.FormatFloat(want, 'f', 1, 64)+`) <= 1.5 && !document.querySelector("#model-map .dg-ghost")`)
+	if loc := get(t, alice, "read the address", chromedp.Location()); loc != edit+"/tables" {
+		t.Errorf("the drag opened %s; a drag must not open the table", loc)
+	}
+	waitUntil(t, bob, "Bob's map to draw the box where Alice dropped it", `Math.abs(`+mapBoxX+`("`+node+`") - `+strconv.FormatFloat(want, 'f', 1, 64)+`) <= 1.5`)
+	aliceErrs.check(t, "Alice's tab")
+	bobErrs.check(t, "Bob's tab")
+}
