@@ -328,3 +328,21 @@ func TestKeyCardinality_galleryExamplesCountWhatTheirDesignsSay(t *testing.T) {
 		t.Errorf("punch lists' pk comes from\n%s\nwant\n%s", got, want)
 	}
 }
+
+func TestKeyCardinality_aGSIKeyBuiltFromTheTablesKeyCountsIt(t *testing.T) {
+	t.Parallel()
+	d := followsForKeys()
+	follow := func(id, follower, followee string) designer.SampleItem {
+		return designer.SampleItem{ID: id, Item: designer.Item{"follower_id": designer.Str(follower), "followee_id": designer.Str(followee),
+			"gsi1pk": designer.Str("F#" + follower)}}
+	}
+	d.Tables[0].Items = []designer.SampleItem{follow("f1", "m_ana", "m_bo"), follow("f2", "m_bo", "m_ana")}
+	ix := designer.Index{Name: "ByFollower", PartitionKey: []designer.KeyAttribute{{Name: "gsi1pk", Type: designer.S}}}
+	d.Tables[0].GSIs = []designer.Index{ix}
+	got := IndexKeyCardinality(d, d.Tables[0], ix, false)
+	want := Cardinality{Values: 400, Known: true, WriteValues: 400,
+		Source: "400 members (entity count); follower_id names the member of each follow (Member 1:M Follow); gsi1pk is F#{follower_id} in the sample items"}
+	if got != want {
+		t.Errorf("got %+v\nwant %+v", got, want)
+	}
+}

@@ -3,6 +3,8 @@ package capacity
 import (
 	"slices"
 	"strings"
+	"sync"
+	"weak"
 
 	"dynaloom/internal/designer"
 )
@@ -39,8 +41,8 @@ func (c *cardinalities) indexAttribute(t designer.Table, ix designer.Index, name
 // fromTemplates is indexAttribute's figure; ok is false when some entity type the index holds has
 // no template for the attribute, or the index holds none that the design tells.
 func (c *cardinalities) fromTemplates(t designer.Table, ix designer.Index, name string) (Cardinality, bool) {
-	types := indexedTypes(t, ix)
-	if len(types) == 0 {
+	templates, ok := builtTemplates(t, ix, name)
+	if !ok {
 		return Cardinality{}, false
 	}
 	where := "in the sample items"
@@ -50,53 +52,131 @@ func (c *cardinalities) fromTemplates(t designer.Table, ix designer.Index, name 
 	case t.SortKey != nil && name == t.SortKey.Name:
 		where = "by the SK taxonomy"
 	}
-	var templates []designer.EntityType // each with the attribute's template as its PKTemplate
-	var written []string
-	for _, et := range types {
-		tmpl, ok := attributeTemplate(t, ix, et, name)
-		if !ok {
-			return Cardinality{}, false
-		}
-		if !slices.Contains(written, tmpl) {
-			written = append(written, tmpl)
-			templates = append(templates, designer.EntityType{Entity: et.Entity, PKTemplate: tmpl})
-		}
-	}
 	got := c.templates(t, templates)
 	switch {
-	case len(written) > 1:
+	case len(templates) > 1:
 		got.Source += "; " + name + " is built by these templates " + where
-	case written[0] != "{"+name+"}":
-		got.Source += "; " + name + " is " + written[0] + " " + where
+	case templates[0].PKTemplate != "{"+name+"}":
+		got.Source += "; " + name + " is " + templates[0].PKTemplate + " " + where
 	}
 	return got, true
 }
 
-// indexedTypes are the entity types of t whose sample items GSI ix holds: those with every key
-// attribute of the index (a sparse index holds no other), in the SK taxonomy's order.
-func indexedTypes(t designer.Table, ix designer.Index) []designer.EntityType {
-	var out []designer.EntityType
+// templatesKey names what builtTemplates reads: the items of one state of a table (weakly, as
+// factsKey does), and in shape the table's entity types and key attributes, the index's key and the
+// attribute.
+type templatesKey struct {
+	items weak.Pointer[designer.SampleItem]
+	n     int
+	shape string
+}
+
+// builts remembers builtTemplates across revisions, so that an edit elsewhere does not read a
+// table's thousands of items again: at most maxFacts of them, those of items gone first.
+var builts = struct {
+	sync.Mutex
+	m map[templatesKey][]designer.EntityType
+}{m: map[templatesKey][]designer.EntityType{}}
+
+// builtTemplates are the distinct templates by which the entity types whose items GSI ix holds
+// build attribute name, each as the PKTemplate of an entity type of its first entity, in the SK
+// taxonomy's order; ok is false when some has none, or the index holds no item of a known type.
+func builtTemplates(t designer.Table, ix designer.Index, name string) ([]designer.EntityType, bool) {
+	if len(t.Items) == 0 || len(t.EntityTypes) == 0 {
+		return nil, false
+	}
+	var shape strings.Builder
+	for _, et := range t.EntityTypes {
+		shape.WriteString(et.Entity + "\x00" + et.PKTemplate + "\x00" + et.SKTemplate + "\x00")
+	}
+	shape.WriteString("\x01" + strings.Join(keyNames(t), "\x00") + "\x01")
+	for _, k := range slices.Concat(ix.PartitionKey, ix.SortKey) {
+		shape.WriteString(k.Name + "\x00")
+	}
+	shape.WriteString("\x01" + name)
+	k := templatesKey{items: weak.Make(&t.Items[0]), n: len(t.Items), shape: shape.String()}
+	builts.Lock()
+	got, ok := builts.m[k]
+	builts.Unlock()
+	if !ok {
+		got = readBuiltTemplates(t, ix, name)
+		builts.Lock()
+		if len(builts.m) >= maxFacts {
+			for k := range builts.m {
+				if k.items.Value() == nil {
+					delete(builts.m, k)
+				}
+			}
+			if len(builts.m) >= maxFacts {
+				clear(builts.m)
+			}
+		}
+		builts.m[k] = got
+		builts.Unlock()
+	}
+	return got, len(got) > 0
+}
+
+// readBuiltTemplates is builtTemplates, read from the items; nil when they do not tell.
+func readBuiltTemplates(t designer.Table, ix designer.Index, name string) []designer.EntityType {
+	types := newItemTypes(t)
+	keys := keyNames(t)
+	// Per entity type (by its place in the SK taxonomy): the template its items give, and how many.
+	tmpls := make([]string, len(t.EntityTypes))
+	held := make([]int, len(t.EntityTypes))
 	for _, it := range t.Items {
 		if !holdsKey(it.Item, ix) {
 			continue
 		}
-		et, ok := itemType(t, it.Item)
-		if !ok {
+		i := types.of(it.Item)
+		if i < 0 {
 			return nil // an item of no known entity type: what it builds is not told
 		}
-		if !slices.Contains(out, et) {
-			out = append(out, et)
+		et := t.EntityTypes[i]
+		var tmpl string
+		switch {
+		case name == t.PartitionKey.Name:
+			tmpl = et.PKTemplate
+		case t.SortKey != nil && name == t.SortKey.Name:
+			tmpl = et.SKTemplate
+		default:
+			v := it.Item[name]
+			if v.Type != designer.S && v.Type != designer.N {
+				return nil
+			}
+			tmpl = readTemplate(v.S, it.Item, name, keys)
+		}
+		if strings.TrimSpace(tmpl) == "" || held[i] > 0 && tmpl != tmpls[i] {
+			return nil
+		}
+		tmpls[i] = tmpl
+		held[i]++
+	}
+	var out []designer.EntityType
+	for i, tmpl := range tmpls {
+		if held[i] == 0 {
+			continue
+		}
+		// A literal read from fewer items than minSameSample could be one value of many by chance.
+		own := name == t.PartitionKey.Name || t.SortKey != nil && name == t.SortKey.Name
+		if !own && held[i] < minSameSample && len(designer.TemplateAttributes(tmpl)) == 0 {
+			return nil
+		}
+		if !slices.ContainsFunc(out, func(o designer.EntityType) bool { return o.PKTemplate == tmpl }) {
+			out = append(out, designer.EntityType{Entity: t.EntityTypes[i].Entity, PKTemplate: tmpl})
 		}
 	}
-	slices.SortStableFunc(out, func(a, b designer.EntityType) int {
-		return slices.Index(t.EntityTypes, a) - slices.Index(t.EntityTypes, b)
-	})
 	return out
 }
 
 // holdsKey reports whether an item has every key attribute of ix.
 func holdsKey(it designer.Item, ix designer.Index) bool {
-	for _, k := range slices.Concat(ix.PartitionKey, ix.SortKey) {
+	for _, k := range ix.PartitionKey {
+		if _, ok := it[k.Name]; !ok {
+			return false
+		}
+	}
+	for _, k := range ix.SortKey {
 		if _, ok := it[k.Name]; !ok {
 			return false
 		}
@@ -104,26 +184,47 @@ func holdsKey(it designer.Item, ix designer.Index) bool {
 	return true
 }
 
-// itemType is the entity type of t whose key templates build the item's table key, the most
-// specific when several do (the one with the most literal text).
-func itemType(t designer.Table, it designer.Item) (designer.EntityType, bool) {
-	var best designer.EntityType
-	most := -1
-	for _, et := range t.EntityTypes {
-		if !builds(et.PKTemplate, it, t.PartitionKey.Name) || t.SortKey != nil && et.SKTemplate != "" && !builds(et.SKTemplate, it, t.SortKey.Name) {
-			continue
-		}
-		if n := literalLength(et.PKTemplate) + literalLength(et.SKTemplate); n > most {
-			best, most = et, n
-		}
-	}
-	return best, most >= 0
+// itemTypes tells the entity type of t's items: the one whose key templates build the item's
+// table key, the most specific when several do (the one with the most literal text).
+type itemTypes struct {
+	t designer.Table
+	// literal is how much of each entity type's templates is literal text; prefix the literal text
+	// its partition-key template starts with.
+	literal []int
+	prefix  []string
 }
 
-// builds reports whether template tmpl has the shape of the item's value of key.
-func builds(tmpl string, it designer.Item, key string) bool {
-	v, ok := it[key]
-	return ok && strings.TrimSpace(tmpl) != "" && designer.MatchTemplate(tmpl, designer.FormatCell(v))
+func newItemTypes(t designer.Table) itemTypes {
+	x := itemTypes{t: t, literal: make([]int, len(t.EntityTypes)), prefix: make([]string, len(t.EntityTypes))}
+	for i, et := range t.EntityTypes {
+		x.literal[i] = literalLength(et.PKTemplate) + literalLength(et.SKTemplate)
+		x.prefix[i], _, _ = strings.Cut(et.PKTemplate, "{")
+	}
+	return x
+}
+
+// of is the place in the SK taxonomy of the item's entity type, -1 when none builds its key.
+func (x itemTypes) of(it designer.Item) int {
+	pk, ok := it[x.t.PartitionKey.Name]
+	if !ok {
+		return -1
+	}
+	pkText := designer.FormatCell(pk)
+	best := -1
+	for i, et := range x.t.EntityTypes {
+		if best >= 0 && x.literal[i] <= x.literal[best] || !strings.HasPrefix(pkText, x.prefix[i]) ||
+			strings.TrimSpace(et.PKTemplate) == "" || !designer.MatchTemplate(et.PKTemplate, pkText) {
+			continue
+		}
+		if x.t.SortKey != nil && et.SKTemplate != "" {
+			sk, ok := it[x.t.SortKey.Name]
+			if !ok || !designer.MatchTemplate(et.SKTemplate, designer.FormatCell(sk)) {
+				continue
+			}
+		}
+		best = i
+	}
+	return best
 }
 
 // literalLength is how much of a template is literal text.
@@ -135,63 +236,40 @@ func literalLength(tmpl string) int {
 	return n
 }
 
-// attributeTemplate is the template by which entity type et's items build attribute name: the
-// table's key templates for its key attributes, else read from the items.
-func attributeTemplate(t designer.Table, ix designer.Index, et designer.EntityType, name string) (string, bool) {
-	switch {
-	case name == t.PartitionKey.Name:
-		return et.PKTemplate, strings.TrimSpace(et.PKTemplate) != ""
-	case t.SortKey != nil && name == t.SortKey.Name:
-		return et.SKTemplate, strings.TrimSpace(et.SKTemplate) != ""
-	}
-	keys := keyNames(t)
-	tmpl, held := "", 0
-	for _, it := range t.Items {
-		v, ok := it.Item[name]
-		if !ok || v.Type != designer.S && v.Type != designer.N {
-			continue
-		}
-		if got, ok := itemType(t, it.Item); !ok || got != et {
-			continue
-		}
-		built := readTemplate(designer.FormatCell(v), it.Item, name, keys)
-		if held > 0 && built != tmpl {
-			return "", false
-		}
-		tmpl = built
-		held++
-	}
-	// A literal read from fewer items than minSameSample could be one value of many by chance.
-	if held == 0 || len(designer.TemplateAttributes(tmpl)) == 0 && held < minSameSample {
-		return "", false
-	}
-	return tmpl, true
-}
-
 // readTemplate is the template that builds value from the item's other attributes: each part
-// between #s that an attribute other than name and the keys holds becomes its placeholder, the
-// first such attribute by name when several hold it.
+// between #s that another attribute holds becomes its placeholder, the first such attribute by
+// name when several hold it, one that is no key of the table or its indexes first (a key copied
+// from another is built for it).
 func readTemplate(value string, it designer.Item, name string, keys []string) string {
 	parts := strings.Split(value, "#")
 	for i, p := range parts {
 		if p == "" {
 			continue
 		}
-		var holders []string
+		plain, keyed := "", ""
 		for a, v := range it {
-			if a != name && !slices.Contains(keys, a) && (v.Type == designer.S || v.Type == designer.N) && v.S == p {
-				holders = append(holders, a)
+			if a == name || v.Type != designer.S && v.Type != designer.N || v.S != p {
+				continue
+			}
+			if slices.Contains(keys, a) {
+				if keyed == "" || a < keyed {
+					keyed = a
+				}
+			} else if plain == "" || a < plain {
+				plain = a
 			}
 		}
-		if len(holders) > 0 {
-			parts[i] = "{" + slices.Min(holders) + "}"
+		switch {
+		case plain != "":
+			parts[i] = "{" + plain + "}"
+		case keyed != "":
+			parts[i] = "{" + keyed + "}"
 		}
 	}
 	return strings.Join(parts, "#")
 }
 
-// keyNames are the key attributes of t and of its indexes: keys built from others, never a part
-// of another's template.
+// keyNames are the key attributes of t and of its indexes.
 func keyNames(t designer.Table) []string {
 	names := designer.TableKeyNames(t)
 	for _, ix := range slices.Concat(t.GSIs, t.LSIs) {
