@@ -15,8 +15,27 @@ var large = designertest.Size{Tables: 50, Items: 10_000, GSIs: 100, Patterns: 50
 // BenchmarkComputeFrom_afterEdit is the capacity of a large design after one item cell edit,
 // taking over what the revision before worked out (issue 17: at most 10 ms). Its anchor, in the
 // same run, is BenchmarkCompute_cold, the same design worked out from nothing.
-func BenchmarkComputeFrom_afterEdit(b *testing.B) {
-	d := designertest.Large(large)
+func BenchmarkComputeFrom_afterEdit(b *testing.B) { benchAfterEdit(b, large) }
+
+// medium is issue 14's 392 KB design of a cell edit: 1,000 items, 200 patterns and 8 GSIs over 4
+// tables, each table read by about 50 patterns.
+var medium = designertest.Size{Tables: 4, Items: 1000, GSIs: 8, Patterns: 200}
+
+// BenchmarkComputeFrom_afterEditMedium is the same on the medium design; its anchor, in the same
+// run, is BenchmarkCompute_coldMedium.
+func BenchmarkComputeFrom_afterEditMedium(b *testing.B) { benchAfterEdit(b, medium) }
+
+func BenchmarkCompute_coldMedium(b *testing.B) {
+	d := designertest.Large(medium)
+	b.ReportAllocs()
+	for b.Loop() {
+		Compute(d, nil)
+	}
+}
+
+// benchAfterEdit times ComputeFrom after one item cell edit of a design of size.
+func benchAfterEdit(b *testing.B, size designertest.Size) {
+	d := designertest.Large(size)
 	c := dynamo.NewCache().For(d)
 	_, memo := ComputeFrom(d, c, nil)
 	tb := d.Tables[len(d.Tables)/2]
