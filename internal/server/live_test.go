@@ -474,6 +474,24 @@ func TestLive_changeAfterADroppedOneIsAReload(t *testing.T) {
 	}
 }
 
+// A stream the hub ended after queueing its "gone" event writes that event before it ends, also
+// when its loop sees the end first (both are ready when the loop was held up for linkGoneGrace).
+func TestLive_endedStreamSaysGoneFirst(t *testing.T) {
+	for range 50 {
+		sub := &subscriber{events: make(chan *event, 4), gone: make(chan struct{})}
+		var out bytes.Buffer
+		client, server := net.Pipe()
+		client.Close()
+		st := &liveStream{sub: sub, w: bufio.NewWriter(&out), conn: server}
+		sub.events <- &event{name: "gone", data: []byte(linkGoneMessage)}
+		sub.drop()
+		st.run(nil, nil, time.Hour)
+		if !strings.Contains(out.String(), "event: gone") {
+			t.Fatalf("the ended stream wrote %q, want the gone event saying why", out.String())
+		}
+	}
+}
+
 // Once a stream has told its client to reload, the next change is written as a change, also when
 // it is queued before the stream has taken the reload signal (already answered) off its channel:
 // the run loop may take the signal first, and must not fold the change into a second reload.

@@ -285,6 +285,7 @@ func (st *liveStream) run(gone, stop <-chan struct{}, keepAlive time.Duration) {
 			st.flush()
 			return
 		case <-sub.gone:
+			st.sayGone()
 			return
 		case <-stop:
 			return
@@ -350,6 +351,24 @@ func (st *liveStream) reloadFrom(rev int64) {
 	if rev > st.last {
 		st.last = rev
 		st.write(reloadEvent(rev))
+	}
+}
+
+// sayGone writes the "gone" event the hub queued before it ended the stream, which says why: the
+// run loop may see the end first when both are ready (a loop held up for the linkGoneGrace the
+// hub waits), and the page would then never be told.
+func (st *liveStream) sayGone() {
+	for {
+		select {
+		case ev := <-st.sub.events:
+			if ev.name == "gone" {
+				st.write(ev)
+				st.flush()
+				return
+			}
+		default:
+			return
+		}
 	}
 }
 
