@@ -218,8 +218,14 @@ func (s *Server) openDesign(c echo.Context) (*designContext, error) {
 
 var errViewOnly = errors.New("this link is view-only")
 
+// requireEdit refuses a view link the handlers of changes. echo also runs a group's middleware
+// for the paths under it that no route serves (its catch-all ends in "/*"): those are not found,
+// whichever link asks.
 func requireEdit(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
+		if strings.HasSuffix(c.Path(), "/*") {
+			return echo.ErrNotFound
+		}
 		if !designFrom(c).canEdit() {
 			return errViewOnly
 		}

@@ -341,3 +341,20 @@ func TestDesignRoutesVaryOnHXRequest(t *testing.T) {
 		}
 	}
 }
+
+// A page that does not exist is not found, whichever link asks for it: a view link is not told it
+// may not change a page that is not there.
+func TestPages_unknownStepIs404ForBothLinks(t *testing.T) {
+	a := newTestApp(t)
+	created := a.createJSON(`{"example": "hr-employees"}`)
+	for _, token := range []string{created.EditToken, created.ViewToken} {
+		rec := a.request(http.MethodGet, "/d/"+token+"/requirements", "", nil)
+		if rec.Code != http.StatusNotFound {
+			t.Errorf("GET an unknown step with the %s link: %d, want 404", map[bool]string{true: "edit", false: "view"}[token == created.EditToken], rec.Code)
+		}
+	}
+	// A change through the view link is still refused as one.
+	if rec := a.request(http.MethodPost, "/d/"+created.ViewToken+"/name", formType, strings.NewReader("name=x")); rec.Code != http.StatusForbidden {
+		t.Errorf("POST a change with the view link: %d, want 403", rec.Code)
+	}
+}
