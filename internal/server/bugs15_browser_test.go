@@ -32,8 +32,21 @@ func TestBrowser_aStructuralTableEditKeepsThePageLive(t *testing.T) {
 
 	stillLive := func(what string, edit func()) {
 		t.Helper()
-		do(t, alice, "mark the page", chromedp.Evaluate[chromedp.Void](`window.notReloaded = true`))
+		// The page counts its edits until each is answered and swapped in, told by the request
+		// itself (htmx's own events are lost once an answer removed the field that sent them): the
+		// next step must not start while an answer may still redraw the step under it.
+		do(t, alice, "mark the page and count its edits", chromedp.Evaluate[chromedp.Void](`window.notReloaded = true;
+			window.editsOpen = 0;
+			if (!window.countingEdits) {
+				window.countingEdits = true;
+				document.addEventListener("htmx:beforeRequest", function (ev) {
+					if (ev.detail.requestConfig.verb === "get") return;
+					window.editsOpen++;
+					ev.detail.xhr.addEventListener("loadend", function () { setTimeout(function () { window.editsOpen--; }, 0); });
+				});
+			}`))
 		edit()
+		waitUntil(t, alice, "every edit of "+what+" to be answered", `window.editsOpen === 0`)
 		if !get(t, alice, "read the mark", chromedp.Evaluate[bool](`window.notReloaded === true`)) {
 			t.Fatalf("after %s the browser loaded the page anew; the step should be drawn again in place", what)
 		}
