@@ -5,9 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode"
-	"weak"
 
 	"dynaloom/internal/designer"
 )
@@ -456,55 +454,22 @@ type sampleFacts struct {
 	dates, parts   bool
 }
 
-// factsKey names the sample items of one state of a table (a design never changes an items array
-// in place: an edit makes a new one) and an attribute. The weak pointer lets a table's old items go.
-type factsKey struct {
-	items weak.Pointer[designer.SampleItem]
-	n     int
-	name  string
-}
-
 // facts remembers sampleFacts across the revisions of every design, so that an edit elsewhere does
-// not read a table's thousands of items again: at most maxFacts of them, those of items gone first.
-var facts = struct {
-	sync.Mutex
-	m map[factsKey]sampleFacts
-}{m: map[factsKey]sampleFacts{}}
-
-const maxFacts = 4096
+// not read a table's thousands of items again.
+var facts itemsCache[sampleFacts]
 
 // factsOf is what t's sample items say of attribute name.
 func factsOf(t designer.Table, name string) sampleFacts {
 	if len(t.Items) == 0 {
 		return sampleFacts{}
 	}
-	k := factsKey{items: weak.Make(&t.Items[0]), n: len(t.Items), name: name}
-	facts.Lock()
-	f, ok := facts.m[k]
-	facts.Unlock()
-	if ok {
+	k := keyOfItems(t.Items, name)
+	if f, ok := facts.get(k); ok {
 		return f
 	}
-	f = readFacts(t, name)
-	rememberFacts(k, f)
+	f := readFacts(t, name)
+	facts.put(k, f)
 	return f
-}
-
-// rememberFacts keeps f as the facts of k.
-func rememberFacts(k factsKey, f sampleFacts) {
-	facts.Lock()
-	defer facts.Unlock()
-	if len(facts.m) >= maxFacts {
-		for k := range facts.m {
-			if k.items.Value() == nil {
-				delete(facts.m, k)
-			}
-		}
-		if len(facts.m) >= maxFacts {
-			clear(facts.m)
-		}
-	}
-	facts.m[k] = f
 }
 
 // readFacts reads sampleFacts from the items.

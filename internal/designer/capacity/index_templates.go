@@ -3,8 +3,6 @@ package capacity
 import (
 	"slices"
 	"strings"
-	"sync"
-	"weak"
 
 	"dynaloom/internal/designer"
 )
@@ -62,21 +60,10 @@ func (c *cardinalities) fromTemplates(t designer.Table, ix designer.Index, name 
 	return got, true
 }
 
-// templatesKey names what builtTemplates reads: the items of one state of a table (weakly, as
-// factsKey does), and in shape the table's entity types and key attributes, the index's key and the
-// attribute.
-type templatesKey struct {
-	items weak.Pointer[designer.SampleItem]
-	n     int
-	shape string
-}
-
 // builts remembers builtTemplates across revisions, so that an edit elsewhere does not read a
-// table's thousands of items again: at most maxFacts of them, those of items gone first.
-var builts = struct {
-	sync.Mutex
-	m map[templatesKey][]designer.EntityType
-}{m: map[templatesKey][]designer.EntityType{}}
+// table's thousands of items again. What it reads is named by the table's entity types and key
+// attributes, the index's key and the attribute.
+var builts itemsCache[[]designer.EntityType]
 
 // builtTemplates are the distinct templates by which the entity types whose items GSI ix holds
 // build attribute name, each as the PKTemplate of an entity type of its first entity, in the SK
@@ -94,25 +81,11 @@ func builtTemplates(t designer.Table, ix designer.Index, name string) ([]designe
 		shape.WriteString(k.Name + "\x00")
 	}
 	shape.WriteString("\x01" + name)
-	k := templatesKey{items: weak.Make(&t.Items[0]), n: len(t.Items), shape: shape.String()}
-	builts.Lock()
-	got, ok := builts.m[k]
-	builts.Unlock()
+	k := keyOfItems(t.Items, shape.String())
+	got, ok := builts.get(k)
 	if !ok {
 		got = readBuiltTemplates(t, ix, name)
-		builts.Lock()
-		if len(builts.m) >= maxFacts {
-			for k := range builts.m {
-				if k.items.Value() == nil {
-					delete(builts.m, k)
-				}
-			}
-			if len(builts.m) >= maxFacts {
-				clear(builts.m)
-			}
-		}
-		builts.m[k] = got
-		builts.Unlock()
+		builts.put(k, got)
 	}
 	return got, len(got) > 0
 }

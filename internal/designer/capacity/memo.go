@@ -4,7 +4,6 @@ import (
 	"maps"
 	"reflect"
 	"slices"
-	"weak"
 
 	"dynaloom/internal/designer"
 	"dynaloom/internal/designer/dynamo"
@@ -152,7 +151,7 @@ func (c *cardinalities) facts(t designer.Table, name string) sampleFacts {
 		}
 	}
 	f := factsOf(ch.old, name)
-	rememberFacts(factsKey{items: weak.Make(&t.Items[0]), n: len(t.Items), name: name}, f)
+	facts.put(keyOfItems(t.Items, name), f)
 	return f
 }
 
