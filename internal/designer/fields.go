@@ -302,6 +302,36 @@ func parsePatternNumber(s string) (int, error) {
 	return n, nil
 }
 
+// CountWord reads a count as a word of requirement prose writes it, with the words after it:
+// "62,000", "+50", "10k", "2m" (but not "2mb"), or "2.8" followed by "thousand", "million" or
+// "billion". A sign or dash before it and punctuation that ends a clause (".,:;") after it are
+// ignored. ok is false for anything else.
+func CountWord(w string, rest []string) (n float64, ok bool) {
+	w = strings.TrimRight(strings.TrimLeft(w, "+-"), ".,:;")
+	mult := 1.0
+	switch {
+	case strings.HasSuffix(w, "k"):
+		w, mult = strings.TrimSuffix(w, "k"), 1e3
+	case strings.HasSuffix(w, "m") && !strings.HasSuffix(w, "mb"):
+		w, mult = strings.TrimSuffix(w, "m"), 1e6
+	}
+	v, err := ParseFieldNumber(w)
+	if err != nil {
+		return 0, false
+	}
+	if len(rest) > 0 {
+		switch strings.Trim(rest[0], ",.;") {
+		case "thousand":
+			mult = 1e3
+		case "million":
+			mult = 1e6
+		case "billion":
+			mult = 1e9
+		}
+	}
+	return v * mult, true
+}
+
 var errNotNumber = errors.New("not a decimal number")
 
 // ParseFieldNumber reads a plain decimal such as "1,200.5", "-3" or "1e3". Commas are accepted only

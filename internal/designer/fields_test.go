@@ -220,3 +220,35 @@ func FuzzParseRPS(f *testing.F) {
 		}
 	})
 }
+
+func TestCountWord(t *testing.T) {
+	for _, c := range []struct {
+		word, next string
+		want       float64
+		ok         bool
+	}{
+		{"62,000", "", 62000, true},
+		{"62,000,", "in", 62000, true},
+		{"+50", "items", 50, true},
+		{"-", "", 0, false},
+		{"- 20", "", 0, false}, // one word at a time: the dash is a word of its own
+		{"10k", "", 10000, true},
+		{"2m", "", 2e6, true},
+		{"2mb", "", 0, false},
+		{"2.8", "million", 2.8e6, true},
+		{"3", "billion.", 3e9, true},
+		{"12", "thousand", 12000, true},
+		{"0,5", "", 0, false}, // a comma only groups thousands
+		{"items", "", 0, false},
+		{"", "", 0, false},
+	} {
+		var rest []string
+		if c.next != "" {
+			rest = []string{c.next}
+		}
+		got, ok := CountWord(c.word, rest)
+		if got != c.want || ok != c.ok {
+			t.Errorf("CountWord(%q, %q) = %v, %v; want %v, %v", c.word, rest, got, ok, c.want, c.ok)
+		}
+	}
+}

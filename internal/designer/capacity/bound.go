@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"dynaloom/internal/designer"
 )
 
 // requestBound is how many items one request reads by the pattern's result bound, as people write
@@ -18,7 +20,7 @@ func requestBound(s string, limit *int) (n float64, ok bool) {
 	var largest, perRequest float64
 	found, per := false, false
 	for i, w := range words {
-		v, ok := wordNumber(w, words[i+1:])
+		v, ok := designer.CountWord(w, words[i+1:])
 		if !ok {
 			continue
 		}
@@ -51,34 +53,6 @@ func followedBy(rest []string, per string, units ...string) bool {
 		}
 	}
 	return false
-}
-
-// wordNumber reads a number as a word of a requirement writes it: "62,000", "10k", "2.8" followed
-// by "million".
-func wordNumber(w string, rest []string) (float64, bool) {
-	w = strings.TrimRight(strings.TrimPrefix(strings.TrimPrefix(w, "+"), "-"), ".,:;")
-	mult := 1.0
-	switch {
-	case strings.HasSuffix(w, "k"):
-		w, mult = strings.TrimSuffix(w, "k"), 1e3
-	case strings.HasSuffix(w, "m") && !strings.HasSuffix(w, "mb"):
-		w, mult = strings.TrimSuffix(w, "m"), 1e6
-	}
-	v, err := strconv.ParseFloat(strings.ReplaceAll(w, ",", ""), 64)
-	if err != nil || v < 0 || v != v {
-		return 0, false
-	}
-	if len(rest) > 0 {
-		switch strings.Trim(rest[0], ",.;") {
-		case "thousand":
-			mult = 1e3
-		case "million":
-			mult = 1e6
-		case "billion":
-			mult = 1e9
-		}
-	}
-	return v * mult, true
 }
 
 // sizeBand is the upper end of an item size band in bytes: "<1 KB" 1,024, "2-4 KB" 4,096,

@@ -535,30 +535,12 @@ func parseResultBound(s string) (n float64, unbounded, known bool) {
 	}
 	words := strings.FieldsFunc(lower, func(r rune) bool { return unicode.IsSpace(r) || strings.ContainsRune(";()/–-~≈<>≤", r) })
 	for i, w := range words {
-		w = strings.TrimRight(strings.TrimPrefix(w, "+"), ".:")
-		mult := 1.0
-		switch {
-		case strings.HasSuffix(w, "k"):
-			w, mult = strings.TrimSuffix(w, "k"), 1e3
-		case strings.HasSuffix(w, "m"):
-			w, mult = strings.TrimSuffix(w, "m"), 1e6
-		}
-		v, err := designer.ParseFieldNumber(strings.TrimRight(w, ","))
-		if err != nil {
+		v, ok := designer.CountWord(w, words[i+1:])
+		if !ok {
 			continue
 		}
-		if i+1 < len(words) {
-			switch strings.Trim(words[i+1], ",.;") {
-			case "thousand":
-				mult = 1e3
-			case "million":
-				mult = 1e6
-			case "billion":
-				mult = 1e9
-			}
-		}
 		known = true
-		n = max(n, v*mult)
+		n = max(n, v)
 	}
 	if !known && !unbounded {
 		for _, w := range words {
