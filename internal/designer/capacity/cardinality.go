@@ -89,11 +89,49 @@ func (c *cardinalities) table(t designer.Table, types []designer.EntityType) Car
 			templates = append(templates, et)
 		}
 	}
+	var got Cardinality
 	if len(templates) == 0 {
-		return c.attribute(t, t.PartitionKey.Name, "")
+		got = c.attribute(t, t.PartitionKey.Name, "")
+	} else {
+		// Entity types that share one template (two kinds of item under {emp_no}) share its values.
+		got = c.templates(t, templates)
 	}
-	// Entity types that share one template (two kinds of item under {emp_no}) share its values.
-	return c.templates(t, templates)
+	if !got.Known && !got.Increasing {
+		if items, ok := c.oneItemPerKey(t, types); ok {
+			return items
+		}
+	}
+	return got
+}
+
+// oneItemPerKey is the cardinality of the partition key of a table without a sort key, where each
+// item has a partition-key value of its own: as many values as the entities of types have items,
+// each entity counted once (SignInKey's 840,000 keys, by email and by handle). ok is false when t
+// has a sort key, types name no entity, or one of them has no count.
+func (c *cardinalities) oneItemPerKey(t designer.Table, types []designer.EntityType) (Cardinality, bool) {
+	if t.SortKey != nil && strings.TrimSpace(t.SortKey.Name) != "" {
+		return Cardinality{}, false
+	}
+	var entities []string
+	for _, et := range types {
+		if et.Entity != "" && !slices.Contains(entities, et.Entity) {
+			entities = append(entities, et.Entity)
+		}
+	}
+	if len(entities) == 0 {
+		return Cardinality{}, false
+	}
+	parts := make([]Cardinality, len(entities))
+	for i, e := range entities {
+		n, ok := c.counts[e]
+		if !ok {
+			return Cardinality{}, false
+		}
+		parts[i] = Cardinality{Values: n.n, Known: true, WriteValues: n.n, Source: n.source}
+	}
+	got := combine(parts, " + ", func(a, b float64) float64 { return a + b })
+	got.Source += "; " + t.Name + " has no sort key, so each item has a partition-key value of its own"
+	return got, true
 }
 
 // templates is the cardinality of a key built by the templates of several entity types, each
@@ -311,13 +349,23 @@ func abbreviates(short, long string) bool {
 
 // ownIdentifier is the entity of a key template's entity type when the attribute is that
 // entity's first attribute, its identifier as people list them (ImportJob's job_id under
-// IMPORT#{job_id}), and its name says so (idStem).
+// IMPORT#{job_id}), and its name says so (idStem) and names the entity (namesEntity).
 func (c *cardinalities) ownIdentifier(attr, entity string) (string, bool) {
 	e, _, ok := c.d.EntityByName(entity)
-	if !ok || len(e.Attributes) == 0 || e.Attributes[0].Name != attr || idStem(attr) == "" {
+	stem := idStem(attr)
+	if !ok || len(e.Attributes) == 0 || e.Attributes[0].Name != attr || stem == "" || !namesEntity(stem, e.Name) {
 		return "", false
 	}
 	return e.Name, true
+}
+
+// namesEntity reports whether an identifier's stem (idStem) is a word of the entity's name, starts
+// with it or abbreviates it: "job" for ImportJob, "follower" for Follow, "msg" for Message; but not
+// "thread" for DirectMessage, whose first attribute thread_id names the conversation many messages
+// share.
+func namesEntity(stem, entity string) bool {
+	name := strings.ToLower(strings.ReplaceAll(entity, "_", ""))
+	return name != "" && (strings.Contains(name, stem) || strings.HasPrefix(stem, name) || name[0] == stem[0] && abbreviates(stem, name))
 }
 
 // parentReference is the entity whose identifiers attribute name holds in the items of entity,

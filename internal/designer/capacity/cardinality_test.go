@@ -212,9 +212,11 @@ func TestKeyCardinality_aKeyThatGroupsAnEntityByItsParentHasTheParentsValues(t *
 		t.Errorf("the follower:\n got %+v\nwant %+v", follows, want)
 	}
 
-	// A thread named after its two members is neither member: the rule stands aside.
+	// A thread named after its two members is neither member: the rule stands aside. Nor is
+	// thread_id a direct message's identifier, though it is DirectMessage's first attribute: many
+	// messages share a thread, and nothing counts the threads.
 	threads := TableKeyCardinality(d, d.Tables[1])
-	want = Cardinality{Values: 25000, Known: true, WriteValues: 25000, Source: "25,000 direct messages (entity count)"}
+	want = nothingSays("thread_id")
 	if threads != want {
 		t.Errorf("the thread:\n got %+v\nwant %+v", threads, want)
 	}
@@ -294,6 +296,7 @@ func TestKeyCardinality_galleryExamplesCountWhatTheirDesignsSay(t *testing.T) {
 		{"hiking-community", "Follows", "", 420_000},
 		{"hiking-community", "Follows", "FollowersOf", 420_000},
 		{"hiking-community", "MemberReports", "", 420_000},
+		{"hiking-community", "SignInKeys", "", 840_000},
 		{"punch-lists", "PunchLists", "ByStage", 12_000},
 		{"punch-lists", "PunchLists", "ByTrade", 12_000},
 		{"punch-lists", "PunchLists", "", 12_000 + 12_000 + 1_100_000},
@@ -317,6 +320,13 @@ func TestKeyCardinality_galleryExamplesCountWhatTheirDesignsSay(t *testing.T) {
 		if !got.Known || got.Values != c.values {
 			t.Errorf("%s %s %s: %+v, want %s values", c.example, c.table, c.index, got, Figure(c.values))
 		}
+	}
+
+	// Hiking's threads are counted by nothing: not by their messages.
+	hiking := examples["hiking-community"]
+	threads, _, _ := hiking.TableByName("Threads")
+	if got := TableKeyCardinality(hiking, threads); got.Known {
+		t.Errorf("Threads' thread_id counts %s", got.Source)
 	}
 
 	// The punch lists' table key takes a value per contractor under each of two templates: two
@@ -344,5 +354,40 @@ func TestKeyCardinality_aGSIKeyBuiltFromTheTablesKeyCountsIt(t *testing.T) {
 		Source: "400 members (entity count); follower_id names the member of each follow (Member 1:M Follow); gsi1pk is F#{follower_id} in the sample items"}
 	if got != want {
 		t.Errorf("got %+v\nwant %+v", got, want)
+	}
+}
+
+func TestKeyCardinality_aTableWithoutSortKeyHasAValuePerItem(t *testing.T) {
+	t.Parallel()
+	d := designer.Design{
+		Entities: []designer.Entity{{Name: "SignInKey", Count: designertest.Ptr[int64](840),
+			Attributes: []designer.Attribute{{Name: "sign_in_key", Type: designer.S}, {Name: "email", Type: designer.S}, {Name: "handle", Type: designer.S}}}},
+		Tables: []designer.Table{{
+			Name:         "SignInKeys",
+			PartitionKey: designer.KeyAttribute{Name: "sign_in_key", Type: designer.S},
+			EntityTypes: []designer.EntityType{
+				{Entity: "SignInKey", PKTemplate: "email#{email}"},
+				{Entity: "SignInKey", PKTemplate: "handle#{handle}"},
+			},
+		}},
+	}
+	got := TableKeyCardinality(d, d.Tables[0])
+	want := Cardinality{Values: 840, Known: true, WriteValues: 840,
+		Source: "840 sign in keys (entity count); SignInKeys has no sort key, so each item has a partition-key value of its own"}
+	if got != want {
+		t.Errorf("got  %+v\nwant %+v", got, want)
+	}
+
+	// With a sort key, many items may share a value: nothing says how many.
+	d.Tables[0].SortKey = &designer.KeyAttribute{Name: "kind", Type: designer.S}
+	if got := TableKeyCardinality(d, d.Tables[0]); got.Known {
+		t.Errorf("with a sort key: %+v", got)
+	}
+
+	// An entity without a count counts nothing.
+	d.Tables[0].SortKey = nil
+	d.Entities[0].Count = nil
+	if got := TableKeyCardinality(d, d.Tables[0]); got.Known {
+		t.Errorf("without a count: %+v", got)
 	}
 }
