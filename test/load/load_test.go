@@ -85,8 +85,8 @@ func TestLoad(t *testing.T) {
 	// to the database.
 	rep.note("each edit loop starts with the design's Tables step open, as an editor has it (the first page of a design works out what the side panel shows of it)")
 	rep.note("the anchor of each edit loop's CPU is the mean of two blocks of %d bare commits, run just before and just after it: the machine's load drifts, and the pair sees what the loop saw", len(commit.wall))
-	var apiMedium float64 // server CPU per change API edit of the medium design
-	before := commit                 // the bare-commit block just before the next edit loop
+	var apiMedium float64             // server CPU per change API edit of the medium design
+	before := commit                  // the bare-commit block just before the next edit loop
 	around := func(c costs) float64 { // the anchor of a loop that ran between before and c
 		mean := (before.cpu + c.cpu) / 2
 		before = c
