@@ -66,9 +66,17 @@ func TestDiagramEdit_keyboardMoveAndUndo(t *testing.T) {
 	do(t, ctx, "focus the Employee box", chromedp.WaitVisible(chromedp.CSS(`#entity-diagram [data-node="`+node+`"]`)),
 		chromedp.Focus(chromedp.CSS(`#entity-diagram [data-node="`+node+`"]`)))
 	before := get(t, ctx, "read the box", chromedp.Evaluate[float64](entityBoxX+`("`+node+`")`))
-	do(t, ctx, "move it right twice and down once with Shift",
-		chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.ArrowRight),
-		chromedp.KeyEvent(kb.ArrowDown, chromedp.KeyModifiers(chromedp.ModifierShift)))
+	// The three presses are dispatched in one go, as a person's quick presses arrive: sent one by
+	// one through the DevTools protocol on a loaded machine they can come more than the page's
+	// 400 ms apart, and then are rightly saved as two changes, of which Undo takes back the last.
+	// Real key presses reach the same handler in the model map's test (Shift+ArrowRight) and below
+	// (Enter).
+	do(t, ctx, "move it right twice and down once with Shift", chromedp.Evaluate[chromedp.Void](`(function(){
+		var box = document.activeElement;
+		[["ArrowRight", false], ["ArrowRight", false], ["ArrowDown", true]].forEach(function(k){
+			box.dispatchEvent(new KeyboardEvent("keydown", {key: k[0], shiftKey: k[1], bubbles: true, cancelable: true}));
+		});
+	})()`))
 	want := strconv.FormatFloat(before+20, 'f', 1, 64)
 	waitUntil(t, ctx, "the box to be saved 20 units to the right, still focused",
 		`Math.abs(`+entityBoxX+`("`+node+`") - `+want+`) <= 0.2 && !document.querySelector('#entity-diagram [data-node="`+node+`"]').hasAttribute("transform") && document.activeElement && document.activeElement.dataset.node === "`+node+`"`)
