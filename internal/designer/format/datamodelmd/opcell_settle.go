@@ -28,7 +28,9 @@ func (c cellOp) operation(keys *keySchema) designer.Operation {
 	if len(c.keys) > 0 {
 		cond, values, ok := keyCondition(c.keys, keys)
 		if ok && op.KeyCondition == "" {
-			op.KeyCondition = cond
+			// A key named by a reserved word (status, date, name) is aliased, as DynamoDB refuses
+			// it bare; a condition the document writes out is kept as written.
+			op.KeyCondition, op.Names = dynamo.AliasReserved(cond, op.Names, false)
 			if len(values) > 0 {
 				merged := make(map[string]designer.Value, len(op.Values)+len(values))
 				for k, v := range values {

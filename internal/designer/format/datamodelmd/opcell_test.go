@@ -2,11 +2,13 @@ package datamodelmd
 
 import (
 	"encoding/json"
+	"maps"
 	"strconv"
 	"strings"
 	"testing"
 
 	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/dynamo"
 )
 
 // cellTables are the tables the operation cell tests settle against.
@@ -65,9 +67,9 @@ func TestOperationCell_everySpelling(t *testing.T) {
 		{"Query(order_id, created_at BETWEEN :from AND :to)", "Orders", "",
 			[]op{{Op: "Query", Table: "Orders", KeyCondition: "order_id = :order_id AND created_at BETWEEN :from AND :to"}}},
 		{`Query(sensor_id, at BETWEEN 100 AND 200)`, "Readings", "",
-			[]op{{Op: "Query", Table: "Readings", KeyCondition: "sensor_id = :sensor_id AND at BETWEEN :at_from AND :at_to", Values: vals(":at_from", designer.Num("100"), ":at_to", designer.Num("200"))}}},
+			[]op{{Op: "Query", Table: "Readings", KeyCondition: "sensor_id = :sensor_id AND #at BETWEEN :at_from AND :at_to", Names: map[string]string{"#at": "at"}, Values: vals(":at_from", designer.Num("100"), ":at_to", designer.Num("200"))}}},
 		{`Query(sensor_id, at > 1700000000)`, "Readings", "",
-			[]op{{Op: "Query", Table: "Readings", KeyCondition: "sensor_id = :sensor_id AND at > :at", Values: vals(":at", designer.Num("1700000000"))}}},
+			[]op{{Op: "Query", Table: "Readings", KeyCondition: "sensor_id = :sensor_id AND #at > :at", Names: map[string]string{"#at": "at"}, Values: vals(":at", designer.Num("1700000000"))}}},
 		{`Query(order_id, created_at <= :cutoff)`, "Orders", "",
 			[]op{{Op: "Query", Table: "Orders", KeyCondition: "order_id = :order_id AND created_at <= :cutoff"}}},
 		{`Query(order_id, SK = "2026-05-01")`, "Orders", "",
@@ -82,19 +84,19 @@ func TestOperationCell_everySpelling(t *testing.T) {
 		{"GetItem(PK=ORDER#<id>, SK=PROFILE)", "Orders", "",
 			[]op{{Op: "GetItem", Table: "Orders", KeyCondition: "order_id = :order_id AND created_at = :created_at", Values: vals(":created_at", designer.Str("PROFILE"))}}},
 		{"Query(status = ACTIVE)", "ByStatus", "",
-			[]op{{Op: "Query", Table: "Orders", Index: "ByStatus", KeyCondition: "status = :status", Values: vals(":status", designer.Str("ACTIVE"))}}},
+			[]op{{Op: "Query", Table: "Orders", Index: "ByStatus", KeyCondition: "#status = :status", Names: map[string]string{"#status": "status"}, Values: vals(":status", designer.Str("ACTIVE"))}}},
 		// DynamoDB's own syntax, after a colon, "where" or in parentheses, kept as written.
 		{"Query on Orders where order_id = :id AND begins_with(created_at, :day), Limit 20, ScanIndexForward=false", "", "",
 			[]op{{Op: "Query", Table: "Orders", KeyCondition: "order_id = :id AND begins_with(created_at, :day)", Limit: limit(20), Descending: true}}},
 		{"Query ByStatus: status = :s", "", "",
 			[]op{{Op: "Query", Table: "Orders", Index: "ByStatus", KeyCondition: "status = :s"}}},
 		{"Query ByStatus (status = :s)", "", "",
-			[]op{{Op: "Query", Table: "Orders", Index: "ByStatus", KeyCondition: "status = :s"}}},
+			[]op{{Op: "Query", Table: "Orders", Index: "ByStatus", KeyCondition: "#status = :s", Names: map[string]string{"#status": "status"}}}},
 		{"Query on Orders.ByStatus", "", "", []op{{Op: "Query", Table: "Orders", Index: "ByStatus"}}},
 		{"Query on the Orders table using index ByStatus", "", "", []op{{Op: "Query", Table: "Orders", Index: "ByStatus"}}},
 		// Named options.
 		{"Query(status, IndexName=ByStatus, ConsistentRead=true, ProjectionExpression=order_id, status)", "Orders", "",
-			[]op{{Op: "Query", Table: "Orders", Index: "ByStatus", KeyCondition: "status = :status", Consistent: true, Projection: "order_id, status"}}},
+			[]op{{Op: "Query", Table: "Orders", Index: "ByStatus", KeyCondition: "#status = :status", Names: map[string]string{"#status": "status"}, Consistent: true, Projection: "order_id, status"}}},
 		{`Query(order_id, ProjectionExpression="order_id, total", Limit=10)`, "Orders", "",
 			[]op{{Op: "Query", Table: "Orders", KeyCondition: "order_id = :order_id", Projection: "order_id, total", Limit: limit(10)}}},
 		{"Query(order_id) newest first, Limit 5", "Orders", "",
@@ -119,16 +121,16 @@ func TestOperationCell_everySpelling(t *testing.T) {
 		{"Query(following_id)", "FollowersByUser GSI", "",
 			[]op{{Op: "Query", Table: "SocialGraph", Index: "FollowersByUser", KeyCondition: "following_id = :following_id"}}},
 		{"Query(status)", "Orders / ByStatus", "",
-			[]op{{Op: "Query", Table: "Orders", Index: "ByStatus", KeyCondition: "status = :status"}}},
+			[]op{{Op: "Query", Table: "Orders", Index: "ByStatus", KeyCondition: "#status = :status", Names: map[string]string{"#status": "status"}}}},
 		{"Query(status)", "ByStatus (Orders)", "",
-			[]op{{Op: "Query", Table: "Orders", Index: "ByStatus", KeyCondition: "status = :status"}}},
+			[]op{{Op: "Query", Table: "Orders", Index: "ByStatus", KeyCondition: "#status = :status", Names: map[string]string{"#status": "status"}}}},
 		{"Query(user_id) or GSI Query", "SocialGraph, FollowersByUser GSI", "",
 			[]op{{Op: "Query", Table: "SocialGraph", KeyCondition: "follower_id = :follower_id"}, {Op: "Query", Table: "SocialGraph", Index: "FollowersByUser", KeyCondition: "following_id = :following_id"}}},
 		// What the file says, right or wrong: a GetItem on an index keeps its target (MAP002), a
 		// strongly consistent read on a GSI stays so (MAP005).
-		{"GetItem(status)", "ByStatus", "", []op{{Op: "GetItem", Table: "Orders", Index: "ByStatus", KeyCondition: "status = :status"}}},
+		{"GetItem(status)", "ByStatus", "", []op{{Op: "GetItem", Table: "Orders", Index: "ByStatus", KeyCondition: "#status = :status", Names: map[string]string{"#status": "status"}}}},
 		{"Query(status, ConsistentRead=true)", "ByStatus", "",
-			[]op{{Op: "Query", Table: "Orders", Index: "ByStatus", KeyCondition: "status = :status", Consistent: true}}},
+			[]op{{Op: "Query", Table: "Orders", Index: "ByStatus", KeyCondition: "#status = :status", Names: map[string]string{"#status": "status"}, Consistent: true}}},
 		// Consistency stated in the notes.
 		{"GetItem(order_id, :day)", "Orders", "Strongly consistent read after checkout",
 			[]op{{Op: "GetItem", Table: "Orders", KeyCondition: "order_id = :order_id AND created_at = :day", Consistent: true}}},
@@ -171,7 +173,7 @@ func TestOperationCell_partiQLStatement(t *testing.T) {
 		{`ExecuteStatement: SELECT * FROM "Orders" WHERE order_id = ?`,
 			[]op{{Op: "Query", Table: "Orders", KeyCondition: "order_id = :order_id", Notes: `ExecuteStatement: SELECT * FROM "Orders" WHERE order_id = ?`}}},
 		{`ExecuteStatement("SELECT order_id, total FROM Orders.ByStatus WHERE status = 'OPEN' AND created_at > ? ORDER BY created_at DESC")`,
-			[]op{{Op: "Query", Table: "Orders", Index: "ByStatus", KeyCondition: "status = :status AND created_at > :created_at", Values: vals(":status", designer.Str("OPEN")),
+			[]op{{Op: "Query", Table: "Orders", Index: "ByStatus", KeyCondition: "#status = :status AND created_at > :created_at", Names: map[string]string{"#status": "status"}, Values: vals(":status", designer.Str("OPEN")),
 				Projection: "order_id, total", Descending: true,
 				Notes: `ExecuteStatement("SELECT order_id, total FROM Orders.ByStatus WHERE status = 'OPEN' AND created_at > ? ORDER BY created_at DESC")`}}},
 	} {
@@ -246,6 +248,38 @@ func BenchmarkOperationCell(b *testing.B) {
 					settleRow(tables, line, "UserPosts", "")
 				}
 			})
+		}
+	}
+}
+
+// A key condition the grammar writes from a cell's key arguments runs as written: a key named by a
+// reserved word (status, at, rank) is aliased, as DynamoDB refuses it bare.
+func TestOperationCell_keysNamedByReservedWordsAreAliased(t *testing.T) {
+	t.Parallel()
+	tables := cellTables()
+	for _, c := range []struct{ cell, targets string }{
+		{"Query(status = ACTIVE)", "ByStatus"},
+		{"Query(status)", "ByStatus (Orders)"},
+		{"Query(sensor_id, at > 1700000000)", "Readings"},
+		{`ExecuteStatement("SELECT order_id FROM Orders.ByStatus WHERE status = 'OPEN'")`, ""},
+	} {
+		ops := settleRow(tables, c.cell, c.targets, "").ops
+		if len(ops) != 1 || ops[0].KeyCondition == "" {
+			t.Errorf("%q gives %+v, want one operation with a key condition", c.cell, ops)
+			continue
+		}
+		op := ops[0]
+		values := maps.Clone(op.Values)
+		if values == nil {
+			values = map[string]designer.Value{}
+		}
+		for _, ph := range dynamo.ValuePlaceholders(op.KeyCondition) {
+			if _, ok := values[ph]; !ok {
+				values[ph] = designer.Str("x")
+			}
+		}
+		if _, _, msg := dynamo.ParseCondition(op.KeyCondition, dynamo.NewExprContext(op.Names, values)); msg != "" {
+			t.Errorf("%q: DynamoDB would refuse %q (names %v): %s", c.cell, op.KeyCondition, op.Names, msg)
 		}
 	}
 }
