@@ -2,6 +2,7 @@ package freeform
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -58,7 +59,15 @@ func (r *reader) design() designer.Design {
 			if pt.Mapping.Notes == "" {
 				pt.Mapping.Notes = p.how
 			}
-			r.note(p.line, "access pattern %d %q: no operation is stated; its text was kept in the mapping notes", pt.Number, pt.Description)
+			if byTTL.MatchString(p.description + " " + p.how) {
+				// Expired items are deleted by DynamoDB itself: no request of the application
+				// serves the pattern, which is what "served outside" says.
+				pt.Status = designer.StatusOutside
+				pt.Mapping.Notes = strings.TrimSpace("Served by the table's TTL: DynamoDB deletes expired items itself, with no request. " + pt.Mapping.Notes)
+				r.note(p.line, "access pattern %d %q: served by TTL, so marked as served outside the application's requests; its text was kept in the mapping notes", pt.Number, pt.Description)
+			} else {
+				r.note(p.line, "access pattern %d %q: no operation is stated; its text was kept in the mapping notes", pt.Number, pt.Description)
+			}
 		}
 		d.Patterns = append(d.Patterns, pt)
 	}
@@ -68,6 +77,9 @@ func (r *reader) design() designer.Design {
 	}
 	return d
 }
+
+// byTTL finds a pattern served by the table's time to live.
+var byTTL = regexp.MustCompile(`(?i)\bTTL\b|\btime[ -]to[ -]live\b`)
 
 func (r *reader) buildTable(td *tableDraft, i int) designer.Table {
 	name := td.name

@@ -170,13 +170,23 @@ func TestImport_layoutWithKeyBulletsAndAnIndexList(t *testing.T) {
 	want := []string{
 		"Get a vehicle: GetItem fleet-events #pk = :pk AND #sk = :sk",
 		"Vehicles of a depot: Query fleet-events.ByDepot #depot_pk = :depot_pk",
+		// A key named without a value is a condition whose value the team fills in.
+		"Retire a vehicle: UpdateItem fleet-events #pk = :pk AND #sk = :sk",
+		"Vehicles by depot key: Query fleet-events.ByDepot #depot_pk = :depot_pk",
 		"Latest readings of a vehicle: Query fleet-events #pk = :pk AND begins_with(#sk, :sk)",
 		"Readings between two times: Query fleet-events #pk = :pk AND #sk BETWEEN :sk_from AND :sk_to",
+		"Drop raw readings: -",
 	}
 	if got := served(d); !slices.Equal(got, want) {
 		t.Errorf("patterns:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if !noteAt(notes, 45, "GSI ByDepot (also called GSI1)") {
+	if op := d.Patterns[2].Mapping.Operations[0]; len(op.Values) != 0 || !noteAt(notes, 25, "the text names the key, not its values") {
+		t.Errorf("a key named without a value: values %v, notes %v", op.Values, notes)
+	}
+	if ttl := d.Patterns[6]; ttl.Status != designer.StatusOutside || !strings.Contains(ttl.Mapping.Notes, "TTL") || !noteAt(notes, 44, "served by TTL") {
+		t.Errorf("a pattern served by TTL: status %q, notes %q", ttl.Status, ttl.Mapping.Notes)
+	}
+	if !noteAt(notes, 48, "GSI ByDepot (also called GSI1)") {
 		t.Errorf("no note for the index: %v", notes)
 	}
 }
@@ -314,10 +324,18 @@ func TestImport_sharedLayoutSeed(t *testing.T) {
 		"Get district by ID: GetItem ma-teachers-contracts-data #pk = :pk AND #sk = :sk",
 		"List all districts: Query ma-teachers-contracts-data.GSI_METADATA #sk = :sk",
 		"Find districts by town: Query ma-teachers-contracts-data.GSI_TOWN #gsi_town_pk = :gsi_town_pk",
-		"Compare salaries across districts: Query ma-teachers-contracts-data.ComparisonIndex",
+		// "Query GSI5 (ComparisonIndex) with GSI_COMP_PK": the key named, its value left to the team.
+		"Compare salaries across districts: Query ma-teachers-contracts-data.ComparisonIndex #gsi_comp_pk = :gsi_comp_pk",
+		// "UpdateItem on PK/SK".
+		"Update district: UpdateItem ma-teachers-contracts-data #pk = :pk AND #sk = :sk",
+		// "TTL expires records after 30 days": no request serves it.
+		"Automatic cleanup: -",
 	} {
 		if !slices.Contains(got, want) {
 			t.Errorf("no pattern %q in\n%s", want, strings.Join(got, "\n"))
 		}
+	}
+	if cleanup := d.Patterns[13]; cleanup.Status != designer.StatusOutside {
+		t.Errorf("pattern 14, served by TTL, is %q", cleanup.Status)
 	}
 }

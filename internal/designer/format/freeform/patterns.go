@@ -371,13 +371,28 @@ func operation(p patternDraft, tables []designer.Table, n names) (designer.Opera
 	if op.Op == "" {
 		return op, false, said
 	}
+	// A key attribute named without a value ("Query GSI5 with GSI_COMP_PK", "UpdateItem on
+	// PK/SK") is a condition on it whose value the document does not give.
+	if pkc == nil && pk != "" && slices.Contains(words, pk) {
+		pkc = &keyCond{attr: pk, op: "="}
+		if skc == nil && sk != "" && slices.Contains(words, sk) {
+			skc = &keyCond{attr: sk, op: "="}
+		}
+		if said != "" {
+			said += "; "
+		}
+		said += "the text names the key, not its values"
+	}
 	op.Table = t.Name
 	var parts []string
 	var templates []string
 	add := func(c *keyCond) {
 		name := "#" + strings.ToLower(c.attr)
 		op.Names = setName(op.Names, name, c.attr)
-		var phs []string
+		phs := []string{":" + strings.ToLower(c.attr)} // the one placeholder of a key named without a value
+		if len(c.values) > 0 {
+			phs = nil
+		}
 		for i, v := range c.values {
 			ph := ":" + strings.ToLower(c.attr)
 			if len(c.values) > 1 {
