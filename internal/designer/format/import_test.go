@@ -98,7 +98,7 @@ func TestImport_freeformDocumentsGoToTheirReader(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(d.Tables) != 1 || d.Tables[0].Name != "fleet-events" || len(d.Patterns) != 4 || len(notes) == 0 {
+	if len(d.Tables) != 1 || d.Tables[0].Name != "fleet-events" || len(d.Patterns) != 7 || len(notes) == 0 {
 		t.Errorf("%d tables, %d patterns, %d notes", len(d.Tables), len(d.Patterns), len(notes))
 	}
 }
