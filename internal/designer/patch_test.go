@@ -108,6 +108,8 @@ func TestSizeChange_followsTheDocumentLength(t *testing.T) {
 	for _, c := range []designer.Change{
 		designer.SetItemCell{Table: tb.Name, ID: item.ID, Attribute: "status", Text: "SHIPPED with a longer value"},
 		designer.SetItemCell{Table: tb.Name, ID: item.ID, Attribute: "a/b~c", Text: "x"},
+		designer.SetItemCell{Table: tb.Name, ID: item.ID, Attribute: "status", Text: ""},
+		designer.SetItemCell{Table: tb.Name, ID: item.ID, Attribute: "note", Text: "say \"hi\" <b> & é\ttab"},
 		designer.DeleteItems{Table: tb.Name, IDs: []string{item.ID, tb.Items[0].ID}},
 		designer.AddItem{Table: tb.Name, After: tb.Items[0].ID},
 		designer.SetPatternField{ID: p.ID, Field: "description", Value: "Changed <here> & there"},

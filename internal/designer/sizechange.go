@@ -87,8 +87,18 @@ func tablePart(rest string) sizePart {
 		case sub == "items":
 			return t.Items
 		case strings.HasPrefix(sub, "items/"):
-			id, _, _ := strings.Cut(strings.TrimPrefix(sub, "items/"), "/")
-			return rowOrNil(t.ItemByID(id))
+			id, attr, cell := strings.Cut(strings.TrimPrefix(sub, "items/"), "/")
+			it, _, ok := t.ItemByID(id)
+			switch {
+			case !ok:
+				return nil
+			case !cell:
+				return it
+			}
+			if v, ok := it.Item[attr]; ok {
+				return cellPart{attr, v}
+			}
+			return nil
 		case strings.HasPrefix(sub, "indexes/"):
 			ix, _ := splitName(strings.TrimPrefix(sub, "indexes/"), indexNames(t))
 			if x, _, _, ok := t.IndexByName(ix); ok {
@@ -105,13 +115,22 @@ func tablePart(rest string) sizePart {
 	switch {
 	case sub == "" || sub == "items":
 		whole.key = "tables/" + rest
-	case strings.HasPrefix(sub, "items/"), strings.HasPrefix(sub, "indexes/"):
+	case strings.HasPrefix(sub, "items/"):
+		// One cell of an item is measured alone: the part every cell edit measures.
+		whole.key = "tables/" + name + "/" + sub
+	case strings.HasPrefix(sub, "indexes/"):
 		parts := strings.SplitN(sub, "/", 3)
 		whole.key = "tables/" + name + "/" + parts[0] + "/" + parts[1]
 	default:
 		whole.key = "tables/" + name + "/fields"
 	}
 	return whole
+}
+
+// cellPart is one attribute of a sample item, measured as its member of the item's JSON object.
+type cellPart struct {
+	name string
+	v    Value
 }
 
 // rowOrNil is the row a lookup found, or nil.
@@ -156,6 +175,17 @@ func topMember(d Design, name string) any {
 func partSize(v any) int {
 	if v == nil {
 		return 0
+	}
+	if c, ok := v.(cellPart); ok {
+		name, err := appendJSONString(nil, c.name)
+		if err != nil {
+			return 0
+		}
+		body, err := c.v.appendJSON(nil)
+		if err != nil {
+			return 0
+		}
+		return len(name) + len(`:`) + len(body) + len(`,`)
 	}
 	if it, ok := v.(SampleItem); ok {
 		// The part every cell edit measures, twice: written as encoding/json writes a SampleItem,
