@@ -59,6 +59,9 @@ func (c MoveDiagramNode) Apply(d Design) (Design, error) {
 	if err := checkDiagramPin(c.Diagram, c.Node, Point{c.X, c.Y}, ""); err != nil {
 		return d, err
 	}
+	if !hasDiagramNode(d, c.Diagram, c.Node) {
+		return d, Invalid("node", "the %s has no box %q; it may have been renamed or deleted", diagramTitle(c.Diagram), c.Node)
+	}
 	next := maps.Clone(d.Diagrams)
 	if next == nil {
 		next = Diagrams{}
@@ -160,6 +163,33 @@ func nodeLabel(d Design, node string) string {
 		return patternLabel(d, name)
 	}
 	return shorten(node)
+}
+
+// hasDiagramNode reports whether diagram kind of d draws node: an entity on the entity diagram; a
+// table, one of its indexes or an access pattern on the model map (package diagram's node ids).
+func hasDiagramNode(d Design, kind, node string) bool {
+	what, name, _ := strings.Cut(node, ":")
+	switch {
+	case kind == EntityDiagram && what == "entity":
+		_, _, ok := d.EntityByName(name)
+		return ok
+	case kind == ModelMap && what == "table":
+		_, _, ok := d.TableByName(name)
+		return ok
+	case kind == ModelMap && what == "pattern":
+		_, _, ok := d.PatternByID(name)
+		return ok
+	case kind == ModelMap && what == "index":
+		// A table name may hold a slash: any table whose name and an index of it make the id.
+		for _, t := range d.Tables {
+			if ix, ok := strings.CutPrefix(name, t.Name+"/"); ok {
+				if _, _, _, ok := t.IndexByName(ix); ok {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // checkDiagrams checks every pinned position of a whole document.

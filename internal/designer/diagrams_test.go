@@ -28,6 +28,10 @@ func TestMoveDiagramNode(t *testing.T) {
 		{Name: "no node", Change: designer.MoveDiagramNode{Diagram: designer.EntityDiagram}, Field: "node", Err: "node id"},
 		{Name: "control character", Change: designer.MoveDiagramNode{Diagram: designer.EntityDiagram, Node: "entity:\x00"}, Field: "node"},
 		{Name: "too far", Change: designer.MoveDiagramNode{Diagram: designer.EntityDiagram, Node: "entity:Employee", X: 1, Y: 2e6}, Field: "y", Err: "100000"},
+		{Name: "no such table", Change: designer.MoveDiagramNode{Diagram: designer.ModelMap, Node: "table:Nope", X: 1, Y: 2}, Field: "node", Err: `no box "table:Nope"`},
+		{Name: "an entity on the model map", Change: designer.MoveDiagramNode{Diagram: designer.ModelMap, Node: "entity:Employee", X: 1, Y: 2}, Field: "node", Err: "model map"},
+		{Name: "no such index", Change: designer.MoveDiagramNode{Diagram: designer.ModelMap, Node: "index:Employee/Nope", X: 1, Y: 2}, Field: "node"},
+		{Name: "no such pattern", Change: designer.MoveDiagramNode{Diagram: designer.ModelMap, Node: "pattern:nope", X: 1, Y: 2}, Field: "node"},
 	})
 }
 

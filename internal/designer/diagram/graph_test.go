@@ -184,3 +184,21 @@ func TestModelMap_aCutTitleKeepsItsWholeText(t *testing.T) {
 		t.Errorf("short title: %q, whole %q", n.Title, n.Full)
 	}
 }
+
+// Every box the two diagrams draw of the gallery's designs can be moved: the move change knows the
+// diagrams' node ids, and refuses only boxes they do not draw.
+func TestGraphs_everyBoxTheyDrawCanBeMoved(t *testing.T) {
+	t.Parallel()
+	for name, d := range designertest.Examples(t) {
+		for kind, g := range map[string]diagram.Graph{designer.EntityDiagram: diagram.Entities(d), designer.ModelMap: diagram.ModelMap(d, nil)} {
+			if len(g.Nodes) == 0 {
+				t.Errorf("%s: the %s draws no box", name, kind)
+			}
+			for _, n := range g.Nodes {
+				if _, err := (designer.MoveDiagramNode{Diagram: kind, Node: n.ID, X: 10, Y: 20}).Apply(d); err != nil {
+					t.Errorf("%s: moving %s on the %s: %v", name, n.ID, kind, err)
+				}
+			}
+		}
+	}
+}
