@@ -28,6 +28,22 @@ type Change interface {
 	Paths() []string
 }
 
+// checker is a Change that is refused as a new edit where it would make no sense, though it
+// still applies: replaying the history must give what was accepted when it was made, before the
+// check existed.
+type checker interface {
+	Check(before Design) error
+}
+
+// CheckChange returns the error for which c is refused as a new edit of before: that of its Check when
+// it has one, else nil. The store calls it for every new edit, never when it replays one.
+func CheckChange(c Change, before Design) error {
+	if ch, ok := c.(checker); ok {
+		return ch.Check(before)
+	}
+	return nil
+}
+
 // describer is a Change whose history line reads better with the design it is applied to: rows are
 // addressed by id, but people know them as "pattern 4" or "relationship Department → Employee".
 type describer interface {

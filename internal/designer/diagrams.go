@@ -59,9 +59,6 @@ func (c MoveDiagramNode) Apply(d Design) (Design, error) {
 	if err := checkDiagramPin(c.Diagram, c.Node, Point{c.X, c.Y}, ""); err != nil {
 		return d, err
 	}
-	if !hasDiagramNode(d, c.Diagram, c.Node) {
-		return d, Invalid("node", "the %s has no box %q; it may have been renamed or deleted", diagramTitle(c.Diagram), c.Node)
-	}
 	next := maps.Clone(d.Diagrams)
 	if next == nil {
 		next = Diagrams{}
@@ -74,6 +71,18 @@ func (c MoveDiagramNode) Apply(d Design) (Design, error) {
 	next[c.Diagram] = pins
 	d.Diagrams = next
 	return d, nil
+}
+
+// Check refuses a box the diagram does not draw. Apply does not: a move stored before this check
+// existed must replay as it was accepted.
+func (c MoveDiagramNode) Check(before Design) error {
+	if err := checkDiagramPin(c.Diagram, c.Node, Point{c.X, c.Y}, ""); err != nil {
+		return err
+	}
+	if !hasDiagramNode(before, c.Diagram, c.Node) {
+		return Invalid("node", "the %s has no box %q; it may have been renamed or deleted", diagramTitle(c.Diagram), c.Node)
+	}
+	return nil
 }
 
 // Summary words the box as people know it ("Moved table Orders on the model map"): the node id and

@@ -35,6 +35,22 @@ func TestMoveDiagramNode(t *testing.T) {
 	})
 }
 
+// A move of a box the diagram does not draw is refused as a new edit (CheckChange), but one stored
+// before that check existed still replays: Apply places it, and the pin is simply not used.
+func TestMoveDiagramNode_storedMovesOfBoxesNotDrawnStillReplay(t *testing.T) {
+	t.Parallel()
+	d := designertest.HRDesign(t)
+	move := designer.MoveDiagramNode{Diagram: designer.ModelMap, Node: "table:Gone", X: 1, Y: 2}
+	designertest.WantValidationError(t, designer.CheckChange(move, d), "node")
+	after, err := move.Apply(d)
+	if err != nil {
+		t.Fatalf("replaying the stored move: %v", err)
+	}
+	if after.Pins(designer.ModelMap)["table:Gone"] != (designer.Point{X: 1, Y: 2}) {
+		t.Errorf("the replayed move was not kept: %+v", after.Diagrams)
+	}
+}
+
 func TestMoveDiagramNode_movingAgainKeepsTheOtherPins(t *testing.T) {
 	t.Parallel()
 	d := designertest.ApplyAll(t, designertest.HRDesign(t),

@@ -254,6 +254,9 @@ func (s *Store) ApplyEdit(ctx context.Context, id string, ed Edit) (Record, erro
 					return errHeadMoved
 				}
 			}
+			if err := designer.CheckChange(c, cur.Design); err != nil {
+				return err
+			}
 			d, err := c.Apply(cur.Design)
 			if err != nil {
 				return err

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/designertest"
 	"dynaloom/migrations"
 )
 
@@ -706,5 +707,28 @@ func TestOpenOddPath(t *testing.T) {
 	}
 	if _, err := os.Stat(path); err != nil {
 		t.Fatalf("database not at the given path: %v", err)
+	}
+}
+
+// A new edit is checked as well as applied (designer.CheckChange): a move of a box the diagram
+// does not draw is refused, naming its field, and stores nothing.
+func TestApply_checksANewEdit(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	created, _, err := s.Create(ctx, designertest.Large(smallSize), "alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.Apply(ctx, created.ID, "bob", designer.MoveDiagramNode{Diagram: designer.ModelMap, Node: "table:Nope", X: 1, Y: 2}, 0)
+	var ve *designer.ValidationError
+	if !errors.As(err, &ve) || ve.Field != "node" {
+		t.Fatalf("moving a box the map does not draw: error = %v, want a ValidationError on node", err)
+	}
+	rec, err := s.Load(ctx, created.ID)
+	if err != nil || rec.Revision != created.Revision {
+		t.Fatalf("after the refused move the design is at revision %d (%v), want %d", rec.Revision, err, created.Revision)
+	}
+	if _, err := s.Apply(ctx, created.ID, "bob", designer.MoveDiagramNode{Diagram: designer.ModelMap, Node: "table:Table00", X: 1, Y: 2}, 0); err != nil {
+		t.Fatalf("moving a table the map draws: %v", err)
 	}
 }

@@ -27,7 +27,12 @@ func RunChangeCases(t *testing.T, base designer.Design, cases []ChangeCase) {
 	for _, tt := range cases {
 		t.Run(tt.Name, func(t *testing.T) {
 			before := MustMarshal(t, base)
-			got, err := tt.Change.Apply(base)
+			// As the store makes a new edit: checked, then applied.
+			err := designer.CheckChange(tt.Change, base)
+			got := base
+			if err == nil {
+				got, err = tt.Change.Apply(base)
+			}
 			AssertUnchanged(t, before, base)
 			if tt.Field != "" {
 				WantValidationError(t, err, tt.Field)

@@ -195,7 +195,7 @@ func TestGraphs_everyBoxTheyDrawCanBeMoved(t *testing.T) {
 				t.Errorf("%s: the %s draws no box", name, kind)
 			}
 			for _, n := range g.Nodes {
-				if _, err := (designer.MoveDiagramNode{Diagram: kind, Node: n.ID, X: 10, Y: 20}).Apply(d); err != nil {
+				if err := designer.CheckChange(designer.MoveDiagramNode{Diagram: kind, Node: n.ID, X: 10, Y: 20}, d); err != nil {
 					t.Errorf("%s: moving %s on the %s: %v", name, n.ID, kind, err)
 				}
 			}
