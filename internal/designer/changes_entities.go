@@ -111,6 +111,9 @@ func (c RenameEntity) Apply(d Design) (Design, error) {
 		})
 		return changed
 	})
+	d.Diagrams = renamePins(d.Diagrams, EntityDiagram, func(node string) (string, bool) {
+		return "entity:" + to, node == "entity:"+old
+	})
 	return d, nil
 }
 
@@ -134,7 +137,8 @@ func (c RenameEntity) Summary() string {
 }
 
 func (c RenameEntity) Paths() []string {
-	return []string{entityPath(c.Entity), entityPath(c.To), "relationships", "access_patterns", "aggregates", "consolidations", "tables"}
+	return []string{entityPath(c.Entity), entityPath(c.To), "relationships", "access_patterns", "aggregates", "consolidations", "tables",
+		diagramPath(EntityDiagram, "entity:"+strings.TrimSpace(c.Entity)), diagramPath(EntityDiagram, "entity:"+strings.TrimSpace(c.To))}
 }
 
 // SetEntityDescription sets an entity's description.

@@ -250,6 +250,9 @@ func (c RenameIndex) Apply(d Design) (Design, error) {
 		return changed
 	})
 	d.Comments = moveComments(d.Comments, pathOfIndex(t.Name, old), pathOfIndex(t.Name, to))
+	d.Diagrams = renamePins(d.Diagrams, ModelMap, func(node string) (string, bool) {
+		return "index:" + t.Name + "/" + to, node == "index:"+t.Name+"/"+old
+	})
 	return d, nil
 }
 
@@ -257,7 +260,8 @@ func (c RenameIndex) Summary() string {
 	return fmt.Sprintf("Renamed index %s of table %s to %s", shorten(c.Index), shorten(c.Table), shorten(c.To))
 }
 func (c RenameIndex) Paths() []string {
-	return []string{pathOfIndex(c.Table, c.Index), pathOfIndex(c.Table, c.To), "access_patterns"}
+	return []string{pathOfIndex(c.Table, c.Index), pathOfIndex(c.Table, c.To), "access_patterns",
+		diagramPath(ModelMap, "index:"+strings.TrimSpace(c.Table)+"/"+strings.TrimSpace(c.Index)), diagramPath(ModelMap, "index:"+strings.TrimSpace(c.Table)+"/"+strings.TrimSpace(c.To))}
 }
 
 // SetIndexKey replaces the key of an index, with the limits AddIndex applies. Attributes of an

@@ -307,7 +307,7 @@ func TestChanges_pathsUseIDsAndNames(t *testing.T) {
 		{designer.SetEntityDescription{Entity: "User"}, []string{"entities/User"}},
 		{designer.RenumberPatterns{}, []string{"access_patterns", "tables"}},
 		{designer.DeleteEntity{Entity: "User"}, []string{"entities/User", "relationships", "access_patterns", "aggregates", "consolidations"}},
-		{designer.RenameEntity{Entity: "User", To: "Customer"}, []string{"entities/User", "entities/Customer", "relationships", "access_patterns", "aggregates", "consolidations", "tables"}},
+		{designer.RenameEntity{Entity: "User", To: "Customer"}, []string{"entities/User", "entities/Customer", "relationships", "access_patterns", "aggregates", "consolidations", "tables", "diagrams/entities/entity:User", "diagrams/entities/entity:Customer"}},
 		{designer.MoveAttribute{Entity: "User", Attribute: "a"}, []string{"entities/User"}},
 		{designer.AddRelationship{From: "User", To: "Order"}, []string{"relationships"}},
 		{designer.AddPattern{After: "ap1"}, []string{"access_patterns"}},

@@ -215,6 +215,15 @@ func (c RenameTable) Apply(d Design) (Design, error) {
 		return changed
 	})
 	d.Comments = moveComments(d.Comments, pathOfTable(old), pathOfTable(to))
+	d.Diagrams = renamePins(d.Diagrams, ModelMap, func(node string) (string, bool) {
+		if node == "table:"+old {
+			return "table:" + to, true
+		}
+		if ix, ok := strings.CutPrefix(node, "index:"+old+"/"); ok {
+			return "index:" + to + "/" + ix, true
+		}
+		return node, false
+	})
 	return d, nil
 }
 
@@ -234,7 +243,9 @@ func (c RenameTable) Summary() string {
 	return fmt.Sprintf("Renamed table %s to %s", shorten(c.Table), shorten(c.To))
 }
 func (c RenameTable) Paths() []string {
-	return []string{pathOfTable(c.Table), pathOfTable(c.To), "access_patterns"}
+	// The model map as a whole: its boxes of the table's indexes move with it, and which indexes
+	// the table has is not known here.
+	return []string{pathOfTable(c.Table), pathOfTable(c.To), "access_patterns", "diagrams/" + ModelMap}
 }
 
 // SetTableField sets one field of a table from what a person typed. The billing mode may be written

@@ -174,6 +174,33 @@ func nodeLabel(d Design, node string) string {
 	return shorten(node)
 }
 
+// renamePins returns ds with the boxes of diagram kind that rename gives a new id moved to it, so
+// that a renamed table, index or entity keeps the place people gave its box; ds itself when no box
+// is renamed.
+func renamePins(ds Diagrams, kind string, rename func(node string) (string, bool)) Diagrams {
+	var pins map[string]Point
+	for node, p := range ds[kind] {
+		to, ok := rename(node)
+		if !ok || to == node {
+			continue
+		}
+		if pins == nil {
+			pins = maps.Clone(ds[kind])
+		}
+		delete(pins, node)
+		pins[to] = p
+	}
+	if pins == nil {
+		return ds
+	}
+	out := maps.Clone(ds)
+	out[kind] = pins
+	return out
+}
+
+// diagramPath is the path of the position of node on diagram kind, as MoveDiagramNode names it.
+func diagramPath(kind, node string) string { return "diagrams/" + kind + "/" + node }
+
 // hasDiagramNode reports whether diagram kind of d draws node: an entity on the entity diagram; a
 // table, one of its indexes or an access pattern on the model map (package diagram's node ids).
 func hasDiagramNode(d Design, kind, node string) bool {

@@ -2,6 +2,7 @@ package designer_test
 
 import (
 	"encoding/json"
+	"maps"
 	"strings"
 	"testing"
 
@@ -160,5 +161,40 @@ func TestResetDiagramLayout(t *testing.T) {
 	}
 	if got := c.Paths(); len(got) != 1 || got[0] != "diagrams/model_map" {
 		t.Errorf("Paths = %q", got)
+	}
+}
+
+// A renamed table, index or entity keeps the place people gave its box, and undoing the rename
+// puts the box back under its old name.
+func TestRenames_keepTheBoxesWherePeoplePutThem(t *testing.T) {
+	t.Parallel()
+	base := designertest.ApplyAll(t, designertest.HRDesign(t),
+		designer.MoveDiagramNode{Diagram: designer.ModelMap, Node: "table:Employee", X: 1, Y: 2},
+		designer.MoveDiagramNode{Diagram: designer.ModelMap, Node: "index:Employee/EmployeesByTitle", X: 3, Y: 4},
+		designer.MoveDiagramNode{Diagram: designer.ModelMap, Node: "table:Department", X: 5, Y: 6},
+		designer.MoveDiagramNode{Diagram: designer.EntityDiagram, Node: "entity:Employee", X: 7, Y: 8},
+	)
+	for _, tc := range []struct {
+		rename designer.Change
+		kind   string
+		want   map[string]designer.Point
+	}{
+		{designer.RenameTable{Table: "Employee", To: "Staff"}, designer.ModelMap, map[string]designer.Point{
+			"table:Staff": {X: 1, Y: 2}, "index:Staff/EmployeesByTitle": {X: 3, Y: 4}, "table:Department": {X: 5, Y: 6}}},
+		{designer.RenameIndex{Table: "Employee", Index: "EmployeesByTitle", To: "ByTitle"}, designer.ModelMap, map[string]designer.Point{
+			"table:Employee": {X: 1, Y: 2}, "index:Employee/ByTitle": {X: 3, Y: 4}, "table:Department": {X: 5, Y: 6}}},
+		{designer.RenameEntity{Entity: "Employee", To: "Worker"}, designer.EntityDiagram, map[string]designer.Point{
+			"entity:Worker": {X: 7, Y: 8}}},
+	} {
+		after := designertest.ApplyAll(t, base, tc.rename)
+		if got := after.Pins(tc.kind); !maps.Equal(got, tc.want) {
+			t.Errorf("%s: pins %v, want %v", tc.rename.Summary(), got, tc.want)
+		}
+		undone := designertest.ApplyAll(t, after, designer.UndoChange{Before: base, Revision: 6, Undone: tc.rename.Summary(), Touched: tc.rename.Paths()})
+		for _, kind := range designer.DiagramKinds {
+			if got, want := undone.Pins(kind), base.Pins(kind); !maps.Equal(got, want) {
+				t.Errorf("%s undone: %s pins %v, want %v", tc.rename.Summary(), kind, got, want)
+			}
+		}
 	}
 }
