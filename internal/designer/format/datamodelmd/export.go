@@ -1030,6 +1030,47 @@ func escapeProseLine(l string, ctx int) string {
 	return l
 }
 
+// unescapeProse undoes what body and escapeProseLine did to the prose of a section written in
+// ctx: a line behind a backslash that the export would write so from the line without it gets its
+// line back, so that the text people wrote comes back as they wrote it, not with a backslash that
+// changes how it renders.
+func unescapeProse(body string, ctx int) string {
+	lines := make([]string, 0, strings.Count(body, "\n")+1)
+	above := ""
+	for l, fenced := range markdown.FencedLines(body) {
+		written := l
+		if c, ok := strings.CutPrefix(l, `\`); ok && !fenced {
+			delimiter := (ctx == ctxTable || ctx == ctxIndex || ctx == ctxMapping) && markdown.OpensTable(above, c)
+			if delimiter || escapeProseLine(c, ctx) == l {
+				l = c
+			}
+		}
+		above = written
+		if fenced || strings.TrimSpace(l) == "" {
+			above = ""
+		}
+		lines = append(lines, l)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// proseContext is the context the export writes the prose of a section of kind in.
+func proseContext(kind int) int {
+	switch kind {
+	case sectionPreamble:
+		return ctxPreamble
+	case sectionTable:
+		return ctxTable
+	case sectionIndex:
+		return ctxIndex
+	case sectionMapping:
+		return ctxMapping
+	case sectionValidation:
+		return ctxValidation
+	}
+	return ctxGeneric
+}
+
 // ruleLine reports whether a line is a thematic break, which the importer drops.
 func ruleLine(trimmed string) bool {
 	t := strings.ReplaceAll(trimmed, " ", "")

@@ -400,7 +400,7 @@ func proseField(pr *designer.Prose, kind int) *string {
 
 // placeProse puts the text a section kept where it belongs in d.Prose.
 func (p *parser) placeProse(s *sectionDraft) {
-	body := markdown.ProseOf(s.leftover)
+	body := unescapeProse(markdown.ProseOf(s.leftover), proseContext(s.kind))
 	target := proseField(&p.prose, s.kind)
 	if s.kind == sectionValidation {
 		p.note(s.line, "the Validation Results are not read: Dynaloom ticks them from the design")

@@ -36,3 +36,29 @@ func TestExport_pipelessTableInIndexProseStaysProse(t *testing.T) {
 		t.Errorf("prose was read as structure: %d tables", len(back.Tables))
 	}
 }
+
+// Lines of a team's note that the importer would read as structure (a field label under a table,
+// a heading, a table's delimiter row) are written behind a backslash, and read back without it:
+// the note comes back as the team wrote it, and renders as it did.
+func TestImport_proseComesBackAsWrittenWithoutTheExportsBackslashes(t *testing.T) {
+	t.Parallel()
+	d := sparseIndexesDesign()
+	notes := map[string]string{
+		"Orders Table":                  "**Purpose:** what the finance team reads\n**Billing mode**: on demand, for now\nday|orders\n-|-\nmon|3",
+		"OpenOrders GSI (Orders Table)": "## Why sparse\nOnly open orders carry the key.\n**Projection:** all, for the dashboard",
+	}
+	for title, body := range notes {
+		d.Prose.Sections = append(d.Prose.Sections, designer.Section{Title: title, Body: body})
+	}
+	back := assertDataModelFixedPoint(t, d)
+	out := string(Export(d))
+	if !strings.Contains(out, `\**Purpose:**`) || !strings.Contains(out, `\## Why sparse`) {
+		t.Errorf("the export did not escape the lines that read as structure:\n%s", out)
+	}
+	for title, body := range notes {
+		got, ok := designertest.ProseTitled(back, title)
+		if !ok || got.Body != body {
+			t.Errorf("the note under %q came back as %q, want %q", title, got.Body, body)
+		}
+	}
+}
