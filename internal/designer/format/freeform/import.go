@@ -110,6 +110,7 @@ type patternDraft struct {
 	description string
 	how         string // the text that says how it is served, verbatim
 	notes       []string
+	entity      string // the entity whose part of the document lists the pattern, if any
 }
 
 // reader holds what was read so far and where in the document it is.

@@ -180,7 +180,12 @@ func TestImport_layoutWithKeyBulletsAndAnIndexList(t *testing.T) {
 	if got := served(d); !slices.Equal(got, want) {
 		t.Errorf("patterns:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if op := d.Patterns[2].Mapping.Operations[0]; len(op.Values) != 0 || !noteAt(notes, 25, "the text names the key, not its values") {
+	// Under the Vehicle heading, an UpdateItem that gives no key values addresses a vehicle: its key
+	// is the entity's templates.
+	if op := d.Patterns[2].Mapping.Operations[0]; !op.Values[":sk"].Equal(designer.Str("META")) || !strings.Contains(op.Notes, ":pk stands for VEHICLE#{vin}") || !noteAt(notes, 25, "the key is Vehicle's") {
+		t.Errorf("an update under the Vehicle heading: values %v, notes %q; import notes %v", op.Values, op.Notes, notes)
+	}
+	if op := d.Patterns[3].Mapping.Operations[0]; len(op.Values) != 0 || !noteAt(notes, 26, "the text names the key, not its values") {
 		t.Errorf("a key named without a value: values %v, notes %v", op.Values, notes)
 	}
 	if ttl := d.Patterns[6]; ttl.Status != designer.StatusOutside || !strings.Contains(ttl.Mapping.Notes, "TTL") || !noteAt(notes, 44, "served by TTL") {
@@ -328,6 +333,8 @@ func TestImport_sharedLayoutSeed(t *testing.T) {
 		"Compare salaries across districts: Query ma-teachers-contracts-data.ComparisonIndex #gsi_comp_pk = :gsi_comp_pk",
 		// "UpdateItem on PK/SK".
 		"Update district: UpdateItem ma-teachers-contracts-data #pk = :pk AND #sk = :sk",
+		// "Update job status: `UpdateItem`" under Job: its key is Job's, JOB#{jobId} and METADATA.
+		"Update job status: UpdateItem ma-teachers-contracts-data #pk = :pk AND #sk = :sk",
 		// "TTL expires records after 30 days": no request serves it.
 		"Automatic cleanup: -",
 	} {

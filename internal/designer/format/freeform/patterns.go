@@ -57,7 +57,7 @@ func (r *reader) patternLine(t string, n int, start bool) {
 	if !split {
 		how = t
 	}
-	r.patterns = append(r.patterns, patternDraft{line: n, description: plain(desc), how: how})
+	r.patterns = append(r.patterns, patternDraft{line: n, description: plain(desc), how: how, entity: r.entity})
 }
 
 // plain is cell or list text without its emphasis and escapes, on one line.
@@ -371,6 +371,21 @@ func operation(p patternDraft, tables []designer.Table, n names) (designer.Opera
 	if op.Op == "" {
 		return op, false, said
 	}
+	// A read or write of one item listed under an entity whose key the document gives, stating no
+	// key values of its own ("Update job status: UpdateItem" under Job, PK JOB#{jobId}, SK
+	// METADATA): the item's key is the entity's.
+	if wholeKeyOp(op.Op) && op.Index == "" && (pkc == nil || len(pkc.values) == 0) && skc == nil {
+		if et, ok := entityKey(t, p.entity); ok {
+			pkc = &keyCond{attr: pk, op: "=", values: []string{et.PKTemplate}}
+			if sk != "" {
+				skc = &keyCond{attr: sk, op: "=", values: []string{et.SKTemplate}}
+			}
+			if said != "" {
+				said += "; "
+			}
+			said += "the key is " + p.entity + "'s, as the pattern is listed under it"
+		}
+	}
 	// A key attribute named without a value ("Query GSI5 with GSI_COMP_PK", "UpdateItem on
 	// PK/SK") is a condition on it whose value the document does not give.
 	if pkc == nil && pk != "" && slices.Contains(words, pk) {
@@ -469,6 +484,24 @@ func readOptions(op *designer.Operation, text string) {
 	}
 	op.Descending = op.Op == "Query" && newestFirst.MatchString(text)
 	op.Consistent = strongRead.MatchString(text)
+}
+
+// wholeKeyOp reports whether an operation addresses one item by its whole primary key.
+func wholeKeyOp(op string) bool {
+	return op == "GetItem" || op == "UpdateItem" || op == "DeleteItem"
+}
+
+// entityKey is the entity type of entity in t when its key templates give the whole key of t.
+func entityKey(t designer.Table, entity string) (designer.EntityType, bool) {
+	if entity == "" {
+		return designer.EntityType{}, false
+	}
+	for _, et := range t.EntityTypes {
+		if et.Entity == entity && strings.TrimSpace(et.PKTemplate) != "" && (t.SortKey == nil || strings.TrimSpace(et.SKTemplate) != "") {
+			return et, true
+		}
+	}
+	return designer.EntityType{}, false
 }
 
 func isKeyOf(t designer.Table, attr string) bool {
