@@ -45,8 +45,8 @@ func cutCostReport(text string) (string, string, []designer.ImportNote) {
 		case start < 0 && len(l)-len(trimmed) <= 3 && isCostReportHeading(trimmed):
 			start = i
 		case start < 0 && len(l)-len(trimmed) <= 3 && i+1 < len(lines) && strings.EqualFold(strings.TrimSpace(l), "Cost Report") &&
-			setextLevel2(lines[i+1]):
-			start = i // the same heading written setext style, underlined with "-"
+			(setextLevel2(lines[i+1]) || setextLevel1(lines[i+1])):
+			start = i // the same heading written setext style, underlined with "-" (or "=")
 		case start >= 0 && strings.TrimSpace(l) == costReportEnd:
 			end = i
 		case start >= 0 && len(l)-len(trimmed) <= 3 && level2Heading(trimmed):
@@ -86,13 +86,26 @@ func fenceOf(l string) string {
 }
 
 // isCostReportHeading reports whether l is the ATX heading "## Cost Report", in any case, with
-// optional closing hashes.
+// optional closing hashes; or the same heading at level 1, "# Cost Report", which nothing else of
+// the template uses, so that it is not kept as a section the export would write at level 2.
 func isCostReportHeading(l string) bool {
-	if !level2Heading(l) {
+	var rest string
+	switch {
+	case level2Heading(l):
+		rest = l[2:]
+	case strings.HasPrefix(l, "# ") || strings.HasPrefix(l, "#\t"):
+		rest = l[1:]
+	default:
 		return false
 	}
-	title := strings.TrimSpace(strings.TrimRight(strings.TrimSpace(l[2:]), "#"))
+	title := strings.TrimSpace(strings.TrimRight(strings.TrimSpace(rest), "#"))
 	return strings.EqualFold(title, "Cost Report")
+}
+
+// setextLevel1 reports whether l underlines the line above as a level-1 heading.
+func setextLevel1(l string) bool {
+	t := strings.TrimSpace(l)
+	return len(l)-len(strings.TrimLeft(l, " ")) <= 3 && t != "" && strings.Trim(t, "=") == ""
 }
 
 // setextLevel2 reports whether l underlines the line above as a level-2 heading.

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/designertest"
 )
 
 // ourCostReport is a cost report in the MCP calculator's layout (reference/awslabs-dynamodb-mcp.md
@@ -137,5 +138,39 @@ func TestCostReport_inACodeFenceIsNotOne(t *testing.T) {
 	}
 	if got.Prose.CostReport != "" || !strings.Contains(got.Prose.HotPartitions, "## Cost Report") {
 		t.Fatalf("report %q; hot partitions %q", got.Prose.CostReport, got.Prose.HotPartitions)
+	}
+}
+
+// A section of a design's own text titled like the Cost Report would read back as the cost report:
+// the export writes it as the cost report when the design has none, and under a title of its own
+// when it has one; either way the document is a fixed point. And "# Cost Report" at level 1 is the
+// cost report, not a section written back at level 2 (FuzzImport found this).
+func TestExport_aSectionTitledCostReport(t *testing.T) {
+	t.Parallel()
+	d := designertest.HRDesign(t)
+	d.Prose.Sections = append(d.Prose.Sections, designer.Section{Title: "cost report", Body: "Our own notes on cost."})
+	back := assertDataModelFixedPoint(t, d)
+	if !strings.Contains(back.Prose.CostReport, "Our own notes on cost.") || len(back.Prose.Sections) != len(designertest.HRDesign(t).Prose.Sections) {
+		t.Errorf("the section did not come back as the cost report: %q, %+v", back.Prose.CostReport, back.Prose.Sections)
+	}
+
+	d.Prose.CostReport = "## Cost Report\n\nFrom the calculator."
+	back = assertDataModelFixedPoint(t, d)
+	if !strings.Contains(back.Prose.CostReport, "From the calculator.") {
+		t.Errorf("the cost report is %q", back.Prose.CostReport)
+	}
+	if s, ok := designertest.ProseTitled(back, "cost report (notes)"); !ok || s.Body != "Our own notes on cost." {
+		t.Errorf("the section beside a cost report did not come back under a title of its own: %+v", back.Prose.Sections)
+	}
+
+	for _, doc := range []string{"# ACCess PAttern MApping\n# Cost Report", "# Access Pattern Mapping\n\nCost Report\n===========\n\nAbout $40 a month."} {
+		d, _, err := Import([]byte(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Prose.CostReport == "" {
+			t.Errorf("%q: no cost report read", doc)
+		}
+		assertDataModelFixedPoint(t, d)
 	}
 }

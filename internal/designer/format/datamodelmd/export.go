@@ -144,11 +144,26 @@ func ExportWith(d designer.Design, o markdown.ExportOptions) []byte {
 	w.body(d.Prose.TradeOffs, ctxGeneric)
 	w.prose(proseSlot{kind: sectionTradeOffs}, ctxGeneric)
 
+	report := d.Prose.CostReport
 	for i, s := range d.Prose.Sections {
 		if w.slots[i].kind != sectionUnknown {
 			continue
 		}
-		w.heading(escapeTitle(designer.TruncateRunes(markdown.OneLine(s.Title), designer.MaxNameLen)))
+		title := designer.TruncateRunes(markdown.OneLine(s.Title), designer.MaxNameLen)
+		if isCostReportHeading("## " + title) {
+			// A section of its own under the Cost Report's heading would be read back as the
+			// cost report: it is written as the cost report when there is none, else under a
+			// title of its own.
+			if report == "" {
+				report = "## " + title
+				if body := markdown.ProseBody(s.Body); body != "" {
+					report += "\n\n" + body
+				}
+				continue
+			}
+			title += " (notes)"
+		}
+		w.heading(escapeTitle(title))
 		w.body(s.Body, ctxGeneric)
 	}
 
@@ -162,8 +177,8 @@ func ExportWith(d designer.Design, o markdown.ExportOptions) []byte {
 		w.line("- " + mark + " " + item.Item)
 	}
 	w.prose(proseSlot{kind: sectionValidation}, ctxValidation)
-	if d.Prose.CostReport != "" {
-		w.costReport(d.Prose.CostReport)
+	if report != "" {
+		w.costReport(report)
 	} else {
 		w.costReportOf(r)
 	}
