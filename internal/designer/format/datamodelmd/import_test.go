@@ -606,3 +606,80 @@ func TestImport_mappingTargetsAndPositionalKeys(t *testing.T) {
 		t.Errorf("not a fixed point:\n%s\n----\n%s", a, b)
 	}
 }
+
+// A Tables/Indexes cell may name an index by the words of its heading and its table, as models
+// written by hand do ("ProductsByCategory" for "### GSI1: Category Products" under the Products
+// table): it is read as that index, with a note, when the words name one index only.
+func TestImport_anIndexNamedByTheWordsOfItsHeading(t *testing.T) {
+	t.Parallel()
+	doc := `# Shop Data Model
+
+## Table Designs
+
+### Products Table
+
+- **Purpose**: the catalogue
+- **Partition key**: product_id (S)
+
+### GSI1: Category Products (Potential Hot Partition)
+
+- **Partition key**: category_id (S)
+- **Projection**: ALL
+
+### GSI2: Seller Products
+
+- **Partition key**: seller_id (S)
+- **Projection**: ALL
+
+### GSI3: Seller Products Archive
+
+- **Partition key**: archive_id (S)
+- **Projection**: KEYS_ONLY
+
+## Access Pattern Mapping
+
+| Pattern | Description | Tables/Indexes | DynamoDB Operations | Implementation Notes |
+|---------|-------------|----------------|---------------------|----------------------|
+| 1 | Products of a category | ProductsByCategory | Query(category_id) | |
+| 2 | Products of a seller | products-by-seller | Query(seller_id) | |
+| 3 | Products of a colour | ProductsByColour | Query(colour) | |
+`
+	d, notes, err := Import([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n, want := range map[int][2]string{1: {"Products", "GSI1"}, 2: {"Products", "GSI2"}, 3: {"", ""}} {
+		p, _, _ := d.PatternByNumber(n)
+		if len(p.Mapping.Operations) != 1 {
+			t.Fatalf("pattern %d: %+v", n, p.Mapping.Operations)
+		}
+		if op := p.Mapping.Operations[0]; op.Table != want[0] || op.Index != want[1] {
+			t.Errorf("pattern %d reads %s.%s, want %s.%s", n, op.Table, op.Index, want[0], want[1])
+		}
+	}
+	if !designertest.HasNote(notes, `"ProductsByCategory" in its Tables/Indexes cell was read as index GSI1 of table Products`) {
+		t.Errorf("no note says how ProductsByCategory was read: %v", notes)
+	}
+	if p, _, _ := d.PatternByNumber(3); !strings.Contains(p.Mapping.Notes, "ProductsByColour") {
+		t.Errorf("pattern 3 lost what its row said: %q", p.Mapping.Notes)
+	}
+	assertDataModelFixedPoint(t, d)
+}
+
+func TestNameWords(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"ProductsByCategory":         "category product",
+		"Products Category Products": "category product",
+		"products-by-seller":         "product seller",
+		"UsersByEmail":               "email user",
+		"GSI1":                       "",
+		"Orders":                     "",
+		"HTTPRequestsByHost":         "host http request",
+		"Address Class":              "address class",
+	} {
+		if got := nameWords(in); got != want {
+			t.Errorf("nameWords(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"dynaloom/internal/designer"
 	"dynaloom/internal/designer/format/markdown"
@@ -72,7 +73,7 @@ func (p *parser) design() designer.Design {
 		d.Name = "Untitled design"
 	}
 	d.Name = designer.TruncateRunes(d.Name, designer.MaxNameLen)
-	d.Patterns = p.settleMappings(d.Tables, d.Patterns)
+	d.Patterns = p.settleMappings(d.Tables, d.Patterns, p.headingNames(d.Tables))
 	for ti, td := range p.tables {
 		if ti >= len(d.Tables) {
 			break
@@ -91,11 +92,12 @@ func (p *parser) design() designer.Design {
 // its Tables/Indexes cell names, which the row's notes keep until then, and the keys its operations
 // give by position. The cell's note is dropped once every operation has its target from it, since
 // the operations now say it. What the grammar did not read is noted with the row's line.
-func (p *parser) settleMappings(tables []designer.Table, patterns []designer.Pattern) []designer.Pattern {
+func (p *parser) settleMappings(tables []designer.Table, patterns []designer.Pattern, headings map[string][2]string) []designer.Pattern {
 	return designer.EditRows(patterns, func(pt *designer.Pattern) bool {
 		cell, rest := cutTablesNote(pt.Mapping.Notes)
-		row := settleRow(tables, pt.Mapping.Source, cell, rest)
 		line := p.rowLines[pt.Number]
+		cell = p.byHeadings(tables, headings, cell, pt.Number, line)
+		row := settleRow(tables, pt.Mapping.Source, cell, rest)
 		for i, texts := range row.notRead {
 			for _, text := range texts {
 				p.note(line, "pattern %d: %q in its %s operation was not read; the operation's notes keep it", pt.Number, text, row.ops[i].Op)
@@ -113,6 +115,107 @@ func (p *parser) settleMappings(tables []designer.Table, patterns []designer.Pat
 		}
 		return true
 	})
+}
+
+// headingNames are the indexes a Tables/Indexes cell may name by the words of their heading and
+// table rather than by their name, as a model whose headings read "GSI1: Category Products" under
+// the Products table calls that index ProductsByCategory: by nameWords of the table's name and the
+// heading's title, each set of words naming one index only.
+func (p *parser) headingNames(tables []designer.Table) map[string][2]string {
+	out := map[string][2]string{}
+	taken := map[string]bool{}
+	for _, ix := range p.indexes {
+		if ix.table < 0 || ix.table >= len(tables) || ix.desc == "" {
+			continue
+		}
+		title := servedParens.ReplaceAllString(ix.desc, " ")
+		key := nameWords(tables[ix.table].Name + " " + title)
+		if key == "" {
+			continue
+		}
+		if _, seen := out[key]; seen {
+			taken[key] = true
+		}
+		out[key] = [2]string{tables[ix.table].Name, ix.ix.Name}
+	}
+	for key := range taken {
+		delete(out, key)
+	}
+	return out
+}
+
+// nameWords is a name's words in a canonical form, to compare names written differently: split
+// at case changes and separators, in lower case, a plural's s dropped, the words that only join
+// others (by, of, for, the, index, gsi…) left out, sorted and told once. "" for fewer than two.
+func nameWords(name string) string {
+	var words []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			words = append(words, strings.ToLower(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	runes := []rune(name)
+	for i, r := range runes {
+		switch {
+		case !unicode.IsLetter(r) && !unicode.IsDigit(r):
+			flush()
+			continue
+		case unicode.IsUpper(r) && i > 0 && (unicode.IsLower(runes[i-1]) || i+1 < len(runes) && unicode.IsLower(runes[i+1]) && unicode.IsUpper(runes[i-1])):
+			flush()
+		}
+		cur = append(cur, r)
+	}
+	flush()
+	var out []string
+	for _, w := range words {
+		switch w {
+		case "by", "of", "for", "the", "a", "an", "and", "to", "on", "index", "gsi", "lsi", "table":
+			continue
+		}
+		if len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
+			w = strings.TrimSuffix(w, "s")
+		}
+		out = append(out, w)
+	}
+	slices.Sort(out)
+	out = slices.Compact(out)
+	if len(out) < 2 {
+		return ""
+	}
+	return strings.Join(out, " ")
+}
+
+// byHeadings rewrites the names of a Tables/Indexes cell that name no table or index of the design,
+// but the words of one index's heading and table (headingNames), as that index with its table
+// ("GSI1 (Products)"), with a note.
+func (p *parser) byHeadings(tables []designer.Table, headings map[string][2]string, cell string, pattern, line int) string {
+	if cell == "" || len(headings) == 0 {
+		return cell
+	}
+	parts := strings.Split(cell, ",")
+	changed := false
+	for i, part := range parts {
+		name := strings.TrimSpace(part)
+		if name == "" || strings.ContainsAny(name, "()") {
+			continue
+		}
+		if _, _, ok := findTarget(tables, name); ok {
+			continue
+		}
+		tg, ok := headings[nameWords(name)]
+		if !ok {
+			continue
+		}
+		parts[i] = " " + tg[1] + " (" + tg[0] + ")"
+		changed = true
+		p.note(line, "pattern %d: %q in its Tables/Indexes cell was read as index %s of table %s, whose heading and table have its words", pattern, name, tg[1], tg[0])
+	}
+	if !changed {
+		return cell
+	}
+	return strings.TrimSpace(strings.Join(parts, ","))
 }
 
 // cutTablesNote takes the Tables/Indexes cell an import keeps in a mapping's notes out of them.
