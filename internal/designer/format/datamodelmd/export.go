@@ -1015,7 +1015,7 @@ func escapeProseLine(l string, ctx int) string {
 		case ctx != ctxGeneric && ctx != ctxValidation || kind != sectionUnknown:
 			return escaped
 		case level < 3:
-			return "### " + text
+			return strings.TrimRight("### "+text, " ")
 		}
 		return l
 	}

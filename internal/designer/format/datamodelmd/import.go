@@ -271,7 +271,7 @@ func (p *parser) parse(text string) {
 		}
 		if kind == sectionUnknown && proseKind(top.kind) && top.kind != sectionUnknown && level > top.level ||
 			kind == sectionUnknown && top.kind == sectionUnknown && level > top.level && top.level > 0 {
-			cur.items = append(cur.items, markdown.Item{Kind: markdown.KindText, Line: n, Lines: []string{strings.Repeat("#", min(level-top.level+2, 6)) + " " + text}})
+			cur.items = append(cur.items, markdown.Item{Kind: markdown.KindText, Line: n, Lines: []string{strings.TrimRight(strings.Repeat("#", min(level-top.level+2, 6))+" "+text, " ")}})
 			return
 		}
 		if kind != sectionUnknown {
