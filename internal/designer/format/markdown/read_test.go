@@ -140,6 +140,15 @@ func TestProseBody_escapesWhatWouldReadAsHeadingOrComment(t *testing.T) {
 		{"<!-- note -->", "\\<!-- note -->"},
 		{"```\nTitle\n===\n<!-- x -->\n```", "```\nTitle\n===\n<!-- x -->\n```"},
 		{"    <!-- code -->", "    <!-- code -->"},
+		// HTML blocks that run until their own end marker, past blank lines and headings.
+		{"<sCript", "\\<sCript"},
+		{"  <style>p{}</style>", "\\<style>p{}</style>"},
+		{"<pre", "\\<pre"},
+		{"<?php", "\\<?php"},
+		{"<!DOCTYPE html>", "\\<!DOCTYPE html>"},
+		{"<![CDATA[x", "\\<![CDATA[x"},
+		{"<prefix> is not a block that needs a marker", "<prefix> is not a block that needs a marker"},
+		{"a <script> inside a line", "a <script> inside a line"},
 	}
 	for _, c := range cases {
 		if got := ProseBody(c.in); got != c.want {
@@ -149,6 +158,12 @@ func TestProseBody_escapesWhatWouldReadAsHeadingOrComment(t *testing.T) {
 	var headings []string
 	Walk(ProseBody("Title\n===\n<!-- kept -->"), func(_, _ int, h string) { headings = append(headings, h) }, func(Item) {})
 	if len(headings) != 0 {
+		t.Errorf("escaped prose still reads as headings %q", headings)
+	}
+	// A heading after a script's first line is still a heading (FuzzRoundTripRequirement found
+	// one swallowed).
+	Walk(ProseBody("<sCript")+"\n\n### After", func(_, _ int, h string) { headings = append(headings, h) }, func(Item) {})
+	if len(headings) != 1 || headings[0] != "After" {
 		t.Errorf("escaped prose still reads as headings %q", headings)
 	}
 }

@@ -31,7 +31,8 @@ func ListLines(value string) ([]string, bool) {
 // ProseBody trims a prose body, closes a code fence it leaves open, which would otherwise
 // swallow the rest of the document, and escapes outside fences the lines a reader would take for
 // more than a line of text: a line of "=" or "-" under a line of text, which makes that line a
-// heading, and an HTML comment, which a reader skips.
+// heading, and the start of an HTML comment, script, style or other block that runs until its own
+// end marker, which a reader skips or takes for everything up to that marker.
 func ProseBody(s string) string {
 	s = strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
 	s = strings.TrimRight(strings.TrimLeft(s, "\n"), " \t\n")
@@ -45,7 +46,7 @@ func ProseBody(s string) string {
 			}
 		case FenceMarker(l) != "":
 			open = FenceMarker(l)
-		case IndentOf(l) < 4 && (strings.HasPrefix(strings.TrimSpace(l), "<!--") ||
+		case IndentOf(l) < 4 && (htmlBlockUntilMarker.MatchString(l) ||
 			i > 0 && !isBlank(lines[i-1]) && setextUnderline.MatchString(l)):
 			lines[i] = `\` + strings.TrimLeft(l, " ")
 		}
@@ -55,6 +56,11 @@ func ProseBody(s string) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// htmlBlockUntilMarker is a line that opens an HTML block which runs, blank lines and headings
+// included, until a marker of its own (</script>, -->, ?>, >, ]]>): CommonMark's HTML blocks of
+// types 1 to 5. A reader would take the rest of the document for that block.
+var htmlBlockUntilMarker = regexp.MustCompile(`(?i)^ {0,3}<(?:(?:script|pre|style|textarea)(?:[ \t>]|$)|[?!])`)
 
 // setextUnderline is a line that makes the line of text above it a heading.
 var setextUnderline = regexp.MustCompile(`^ {0,3}(?:=+|-+)[ \t]*$`)
