@@ -366,7 +366,7 @@ func (w *writer) body(s string, inSection bool) {
 			case !inSection || kind != blockUnknown:
 				l = `\` + strings.TrimLeft(l, " ")
 			case level < 3:
-				l = "### " + text
+				l = strings.TrimRight("### "+text, " ")
 			}
 		}
 		w.line(l)

@@ -127,7 +127,7 @@ func (p *parser) parse(text string) {
 			if top.kind != blockPreamble && level > top.level {
 				// A heading of its own inside a section stays with that section, as many levels
 				// below where the section is written (##) as it was below the section.
-				cur.items = append(cur.items, markdown.Item{Kind: markdown.KindText, Line: n, Lines: []string{strings.Repeat("#", min(level-top.level+2, 7)) + " " + text}})
+				cur.items = append(cur.items, markdown.Item{Kind: markdown.KindText, Line: n, Lines: []string{strings.TrimRight(strings.Repeat("#", min(level-top.level+2, 7))+" "+text, " ")}})
 				return
 			}
 			cur = &block{kind: blockUnknown, title: text, level: level, line: n}
