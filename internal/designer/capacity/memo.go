@@ -4,6 +4,7 @@ import (
 	"maps"
 	"reflect"
 	"slices"
+	"strings"
 
 	"dynaloom/internal/designer"
 	"dynaloom/internal/designer/dynamo"
@@ -34,9 +35,12 @@ type Memo struct {
 	plain bool
 }
 
+// patternMemo points into the design it was made from, which no change modifies in place: a copy
+// of the pattern and of each table it reads would cost every reader of an edited table hundreds of
+// bytes per operation on every revision.
 type patternMemo struct {
-	p      designer.Pattern
-	tables []designer.Table // the table each operation named, as it was
+	p      *designer.Pattern
+	tables []*designer.Table // the table each operation named, as it was; nil where none was
 	ops    []OperationLoad
 }
 
@@ -45,6 +49,9 @@ type tableMemo struct {
 	counts []*int64 // the counts of its entity types' entities, in the SK taxonomy's order
 	st     tableStorages
 	ms     *measures // what its sample items measure
+	// cards are the cardinalities of its attributes its keys' loads were worked out from: the
+	// only way those loads read its sample items.
+	cards cardsUsed
 }
 
 // tableChange is how a table differs from the one of the same name the last Compute read.
@@ -74,6 +81,8 @@ type computation struct {
 	cards *cardinalities
 	// whole are the accounts of every resource, when some tables share a name; nil otherwise.
 	whole accounts
+	// moved are the tables some pattern's load on which changed, when same.
+	moved map[string]bool
 }
 
 // ComputeFrom is Compute, taking over from prev (the Memo of an earlier revision of the same
@@ -83,7 +92,7 @@ func ComputeFrom(d designer.Design, c *dynamo.Cache, prev *Memo) (Report, *Memo)
 	if prev == nil {
 		prev = &Memo{}
 	}
-	x := &computation{d: d, c: c, prev: prev, changes: map[string]*tableChange{}, next: &Memo{made: true, d: d}}
+	x := &computation{d: d, c: c, prev: prev, changes: map[string]*tableChange{}, next: &Memo{made: true, d: d}, moved: map[string]bool{}}
 	x.layout()
 	r := Report{Prices: PricesOf(d.Capacity), Settings: SettingsOf(d.Capacity)}
 	x.tables(&r, x.patterns(&r))
@@ -160,13 +169,14 @@ func (c *cardinalities) facts(t designer.Table, name string) sampleFacts {
 func (x *computation) patterns(r *Report) map[string]bool {
 	d, prev, next := x.d, x.prev, x.next
 	next.patterns = make([]*patternMemo, len(d.Patterns))
-	r.Patterns = make([]PatternLoad, len(d.Patterns))
 	affected := map[string]bool{}
 	var work []int // the patterns whose loads are worked out, in order
 	changed := map[int]bool{}
 	if x.same {
 		copy(next.patterns, prev.patterns)
-		copy(r.Patterns, prev.report.Patterns)
+		// Shared with the report before until some pattern's load changes: reports are never
+		// changed once made.
+		r.Patterns = prev.report.Patterns
 		if !sameSlice(prev.d.Patterns, d.Patterns) {
 			for i := range d.Patterns {
 				if !reflect.DeepEqual(prev.d.Patterns[i], d.Patterns[i]) {
@@ -185,6 +195,7 @@ func (x *computation) patterns(r *Report) map[string]bool {
 		}
 		work = slices.Sorted(maps.Keys(touched))
 	} else {
+		r.Patterns = make([]PatternLoad, len(d.Patterns))
 		for _, t := range d.Tables {
 			affected[t.Name] = true
 		}
@@ -196,14 +207,17 @@ func (x *computation) patterns(r *Report) map[string]bool {
 	kept := x.same && sameSlice(prev.d.Patterns, d.Patterns)
 	for _, i := range work {
 		p := d.Patterns[i]
-		pm := x.operations(p, kept && prev.patternAt[p.ID] == i)
+		pm := x.operations(i, kept && prev.patternAt[p.ID] == i)
 		next.patterns[i] = pm
 		if x.same {
 			if !changed[i] && sameSlice(pm.ops, prev.patterns[i].ops) {
 				continue
 			}
 			for _, ol := range prev.report.Patterns[i].Operations {
-				affected[ol.Table] = true
+				affected[ol.Table], x.moved[ol.Table] = true, true
+			}
+			if sameSlice(r.Patterns, prev.report.Patterns) {
+				r.Patterns = slices.Clone(r.Patterns)
 			}
 		}
 		pl := patternLoad(p)
@@ -211,7 +225,7 @@ func (x *computation) patterns(r *Report) map[string]bool {
 		for _, ol := range pm.ops {
 			if _, ok := next.tableAt[ol.Table]; ok {
 				addLoad(&pl, ol)
-				affected[ol.Table] = true
+				affected[ol.Table], x.moved[ol.Table] = true, true
 			}
 		}
 		r.Patterns[i] = pl
@@ -246,11 +260,35 @@ func (x *computation) tables(r *Report, affected map[string]bool) {
 		}
 		tm := x.storage(t)
 		next.tables[j] = tm
-		from := len(r.Resources)
+		from, at := len(r.Resources), len(r.Keys)
+		if x.same && !x.moved[t.Name] && x.change(t).edited {
+			// Only items edited, and every load on the table as it was: its resources are the
+			// revision before's unless its storage changed, its keys' loads unless the
+			// cardinalities they were worked out from did.
+			pt := prev.tables[j]
+			kept := reflect.DeepEqual(tm.st, pt.st)
+			if kept {
+				r.Resources = append(r.Resources, prev.report.Resources[prev.resAt[j]:prev.resAt[j+1]]...)
+			} else {
+				r.Resources = appendResources(r.Resources, t, x.accounts(t, r), tm.st, r.Prices, r.Settings)
+			}
+			if x.cards.same(t, pt.cards) {
+				tm.cards = pt.cards
+				r.Keys = append(r.Keys, prev.report.Keys[prev.keyAt[j]:prev.keyAt[j+1]]...)
+			} else {
+				kept = false
+				r.Keys = append(r.Keys, x.keys(t, r.Resources[from:], r)...)
+				tm.cards = x.cards.usedBy(t)
+			}
+			if !kept {
+				setHotKeys(r.Resources[from:], r.Keys[at:])
+			}
+			continue
+		}
 		r.Resources = appendResources(r.Resources, t, x.accounts(t, r), tm.st, r.Prices, r.Settings)
 		if next.plain {
-			at := len(r.Keys)
 			r.Keys = append(r.Keys, x.keys(t, r.Resources[from:], r)...)
+			tm.cards = x.cards.usedBy(t)
 			setHotKeys(r.Resources[from:], r.Keys[at:])
 		}
 	}
@@ -276,6 +314,53 @@ func (x *computation) accounts(t designer.Table, r *Report) accounts {
 		}
 	}
 	return a
+}
+
+// cardsUsed are the cardinalities of one table's attributes, by attribute and entity, and of its
+// GSIs' key attributes read from their templates, by index and attribute (cardinalities.attrs and
+// .indexes without the table's name).
+type cardsUsed struct {
+	known   bool
+	attrs   map[[2]string]Cardinality
+	indexes map[[2]string]Cardinality
+}
+
+// usedBy are the cardinalities of t's attributes c has worked out: after t's keys' loads, every
+// one they read.
+func (c *cardinalities) usedBy(t designer.Table) cardsUsed {
+	u := cardsUsed{known: true, attrs: map[[2]string]Cardinality{}, indexes: map[[2]string]Cardinality{}}
+	for k, v := range c.attrs {
+		if k[0] == t.Name {
+			u.attrs[[2]string{k[1], k[2]}] = v
+		}
+	}
+	for k, v := range c.indexes {
+		if table, ix, ok := strings.Cut(k[0], "\x00"); ok && table == t.Name {
+			u.indexes[[2]string{ix, k[1]}] = v
+		}
+	}
+	return u
+}
+
+// same reports whether each of the cardinalities u holds of t's attributes is what c works out
+// for t: the loads on t's keys, worked out from u with the same patterns' loads, would be those
+// they were.
+func (c *cardinalities) same(t designer.Table, u cardsUsed) bool {
+	if !u.known {
+		return false
+	}
+	for k, v := range u.attrs {
+		if c.attribute(t, k[0], k[1]) != v {
+			return false
+		}
+	}
+	for k, v := range u.indexes {
+		ix, local, _, ok := t.IndexByName(k[0])
+		if !ok || local || c.indexAttribute(t, ix, k[1], nothingSays(k[1])) != v {
+			return false
+		}
+	}
+	return true
 }
 
 // keys are the loads on the partition keys of t, whose resources are resources, from the
@@ -319,34 +404,41 @@ func (x *computation) prevTable(name string) (*tableMemo, bool) {
 	return x.prev.tables[j], true
 }
 
-// operations are p's operation figures: prev's when p is as it was and each operation reads
-// what it read (the same table, or one whose edited items are all outside the partition the
-// operation reads), else worked out. kept says p is the very pattern prev's memo of its id saw.
-func (x *computation) operations(p designer.Pattern, kept bool) *patternMemo {
-	tables := make([]designer.Table, len(p.Mapping.Operations))
+// operations are the operation figures of the pi-th pattern: prev's when the pattern is as it was
+// and each operation reads what it read (the same table, or one whose edited items are all outside
+// the partition the operation reads), or gives the same figures worked out again; else worked out.
+// kept says the pattern is the very one prev's memo of its id saw.
+func (x *computation) operations(pi int, kept bool) *patternMemo {
+	p := x.d.Patterns[pi]
+	tables := make([]*designer.Table, len(p.Mapping.Operations))
 	for i, op := range p.Mapping.Operations {
 		if j, ok := x.next.tableAt[op.Table]; ok {
-			tables[i] = x.d.Tables[j]
+			tables[i] = &x.d.Tables[j]
 		}
 	}
 	var pm *patternMemo
 	if at, ok := x.prev.patternAt[p.ID]; ok {
 		pm = x.prev.patterns[at]
 	}
-	if pm != nil && len(pm.tables) == len(tables) && (kept || reflect.DeepEqual(pm.p, p)) {
+	if pm != nil && len(pm.tables) == len(tables) && (kept || reflect.DeepEqual(*pm.p, p)) {
 		ops := pm.ops
 		for i, op := range p.Mapping.Operations {
 			if x.keeps(pm.tables[i], tables[i], op) {
 				continue
 			}
-			if sameSlice(ops, pm.ops) {
-				ops = append([]OperationLoad(nil), pm.ops...)
+			ol := operationLoad(x.d, x.c, p, i, op)
+			if reflect.DeepEqual(ol, pm.ops[i]) {
+				// An edited item in the partition read, whose edit moved no figure.
+				continue
 			}
-			ops[i] = operationLoad(x.d, x.c, p, i, op)
+			if sameSlice(ops, pm.ops) {
+				ops = slices.Clone(pm.ops)
+			}
+			ops[i] = ol
 		}
-		return &patternMemo{p: p, tables: tables, ops: ops}
+		return &patternMemo{p: &x.d.Patterns[pi], tables: tables, ops: ops}
 	}
-	pm = &patternMemo{p: p, tables: tables}
+	pm = &patternMemo{p: &x.d.Patterns[pi], tables: tables}
 	for i, op := range p.Mapping.Operations {
 		pm.ops = append(pm.ops, operationLoad(x.d, x.c, p, i, op))
 	}
@@ -359,8 +451,12 @@ func sameSlice[T any](a, b []T) bool {
 }
 
 // keeps reports whether op, which read old, reads the same from t: t is old, or old with items
-// edited outside the partition a read of op reads.
-func (x *computation) keeps(old, t designer.Table, op designer.Operation) bool {
+// edited outside the partition a read of op reads. Either is nil where no table had the name.
+func (x *computation) keeps(oldAt, at *designer.Table, op designer.Operation) bool {
+	if oldAt == nil || at == nil {
+		return oldAt == at
+	}
+	old, t := *oldAt, *at
 	if old.Name != t.Name {
 		return false
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"dynaloom/internal/designer"
@@ -55,7 +56,14 @@ func memoEdits(d designer.Design, tb designer.Table) (edits []designer.Change, c
 	first, last := tb.Items[0], tb.Items[len(tb.Items)-1]
 	add(true, designer.SetItemCell{Table: tb.Name, ID: first.ID, Attribute: "note", Text: "a note that makes the item longer"})
 	add(false, designer.SetItemCell{Table: tb.Name, ID: first.ID, Attribute: "note", Text: "a note that makes the item longer"})
+	// As long as before: the item's size, and so every figure, stays as it was.
+	add(false, designer.SetItemCell{Table: tb.Name, ID: first.ID, Attribute: "note", Text: "a NOTE that makes the item longer"})
 	add(true, designer.SetItemCell{Table: tb.Name, ID: last.ID, Attribute: "note", Text: "x"})
+	if read, ok := readItem(d, tb); ok {
+		// An item some pattern reads: a longer note reads more bytes, one as long the same.
+		add(true, designer.SetItemCell{Table: tb.Name, ID: read, Attribute: "note", Text: strings.Repeat("read ", 300)})
+		add(false, designer.SetItemCell{Table: tb.Name, ID: read, Attribute: "note", Text: strings.Repeat("READ ", 300)})
+	}
 	if len(tb.GSIs) > 0 {
 		key := tb.GSIs[0].PartitionKey[0].Name
 		add(true, designer.SetItemCell{Table: tb.Name, ID: tb.Items[1].ID, Attribute: key, Text: "moved"})
@@ -101,6 +109,27 @@ func memoEdits(d designer.Design, tb designer.Table) (edits []designer.Change, c
 	add(true, designer.SetItemCell{Table: tb.Name, ID: last.ID, Attribute: "note", Text: "a longer note after the key changed"})
 	add(true, designer.SetItemCell{Table: other.Name, ID: other.Items[0].ID, Attribute: "note", Text: "another table, a longer note"})
 	return edits, changes
+}
+
+// readItem is the id of an item of tb in the partition some pattern's Query of tb reads.
+func readItem(d designer.Design, tb designer.Table) (string, bool) {
+	for _, p := range d.Patterns {
+		for _, op := range p.Mapping.Operations {
+			if op.Table != tb.Name || op.Op != "Query" || op.Index != "" {
+				continue
+			}
+			key, ok := dynamo.ReadPartition(tb, op)
+			if !ok {
+				continue
+			}
+			for _, it := range tb.Items {
+				if dynamo.InPartition(it.Item, key) {
+					return it.ID, true
+				}
+			}
+		}
+	}
+	return "", false
 }
 
 // After each of a sequence of varied edits, the report ComputeFrom takes over from the revision
