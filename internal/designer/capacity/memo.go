@@ -239,6 +239,11 @@ func (x *computation) tables(r *Report, affected map[string]bool) {
 	d, prev, next := x.d, x.prev, x.next
 	next.tables = make([]*tableMemo, len(d.Tables))
 	next.resAt, next.keyAt = make([]int, len(d.Tables)+1), make([]int, len(d.Tables)+1)
+	if x.same && len(prev.report.Resources) > 0 {
+		// As many as before, most of them copied.
+		r.Resources = make([]Resource, 0, len(prev.report.Resources))
+		r.Keys = make([]KeyLoad, 0, len(prev.report.Keys))
+	}
 	if !next.plain {
 		x.whole = newAccounts(d)
 		for i := range r.Patterns {

@@ -29,12 +29,13 @@ import (
 type Memo struct {
 	d        designer.Design         // the design validated
 	rules    [][]Finding             // by catalogue row, what the checks that read no item found
-	tables   map[string]*tableMemo   // by table name: the first table of that name
-	patterns map[string]*patternMemo // by pattern id: the first pattern with that id
+	tables   map[string]*tableMemo // by table name: the first table of that name
+	patterns []*patternMemo        // by position in d.Patterns
 	capacity *capacity.Report        // the capacity report the CAP rules read
 	// capacityMemo is what working out capacity left for the next validation to take over.
 	capacityMemo *capacity.Memo
 	capKeys      []keyFindings // what the CAP rules found on each key's load
+	cap003       []Finding     // what CAP003 found in capacity.Patterns
 }
 
 // Capacity is the capacity report of the design validated, as the CAP rules read it, so that what
@@ -89,8 +90,9 @@ func (m *tableMemo) fromItems() *tableMemo {
 }
 
 type patternMemo struct {
-	p  designer.Pattern
-	at *designer.Pattern // where p is in its design's patterns, which no change modifies in place
+	// p is where the pattern is in its design's patterns, which no change modifies in place: a
+	// copy would cost each reader of an edited table hundreds of bytes on every revision.
+	p *designer.Pattern
 	// tables are the tables its operations name, as they were, in operation order; a zero Table
 	// where the design had none of that name. They point into the design's tables, which no
 	// change modifies in place: a copy of each would cost every pattern's memo hundreds of bytes
@@ -120,6 +122,11 @@ type validation struct {
 	tables []*tableMemo   // by position in d.Tables, filled as asked
 	byName map[string]int // the first table of each name, by position
 	ops    []mapOp        // operations, nil until asked for
+	// prevAt is where the first pattern with each id is in prev's design, when its patterns are
+	// not d's; nil until asked for.
+	prevAt map[string]int
+	// itemsOnly says d differs from prev's design in sample items only (onlyItemsChanged).
+	itemsOnly bool
 }
 
 func newValidation(d designer.Design, cache *dynamo.Cache, prev *Memo) *validation {
@@ -134,9 +141,39 @@ func newValidation(d designer.Design, cache *dynamo.Cache, prev *Memo) *validati
 	// are not grown and copied again and again as a design of hundreds of patterns fills them.
 	return &validation{d: d, cache: cache, prev: prev,
 		next: &Memo{d: d, rules: make([][]Finding, len(catalogue)),
-			tables: make(map[string]*tableMemo, len(d.Tables)), patterns: make(map[string]*patternMemo, len(d.Patterns))},
+			tables: make(map[string]*tableMemo, len(d.Tables)), patterns: make([]*patternMemo, len(d.Patterns))},
 		tables: make([]*tableMemo, len(d.Tables)),
 	}
+}
+
+// prevPattern is the last validation's memo of pattern pi: the one of the same place when the
+// patterns are the same list, else that of the first pattern with its id.
+func (v *validation) prevPattern(pi int) (*patternMemo, bool) {
+	m := v.prev
+	if len(m.patterns) == 0 {
+		return nil, false
+	}
+	if sameArray(m.d.Patterns, v.d.Patterns) {
+		return m.patterns[pi], m.patterns[pi] != nil
+	}
+	if v.prevAt == nil {
+		v.prevAt = make(map[string]int, len(m.d.Patterns))
+		for i, p := range m.d.Patterns {
+			if _, taken := v.prevAt[p.ID]; !taken {
+				v.prevAt[p.ID] = i
+			}
+		}
+	}
+	i, ok := v.prevAt[v.d.Patterns[pi].ID]
+	if !ok || m.patterns[i] == nil {
+		return nil, false
+	}
+	return m.patterns[i], true
+}
+
+// sameArray reports whether a and b are the same list: the same array, as long.
+func sameArray[T any](a, b []T) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // tableByName is d.TableByName, without walking the tables for each of hundreds of operations.
@@ -266,12 +303,11 @@ func (v *validation) sameAttributeNames() bool {
 // patternPart appends pattern pi's MAP009 and MAP011 findings to out: those remembered when
 // neither the pattern nor a table its operations name has changed, or what check appends.
 func (v *validation) patternPart(pi int, out []Finding, check func([]Finding) []Finding) []Finding {
-	if old, ok := v.prev.patterns[v.d.Patterns[pi].ID]; ok && v.untouched(old, pi) {
+	old, found := v.prevPattern(pi)
+	if found && v.untouched(old, pi) {
 		// Most patterns of a large design, after an edit elsewhere: the memo is taken over
 		// whole, without a copy of the tables it read.
-		if _, taken := v.next.patterns[old.p.ID]; !taken {
-			v.next.patterns[old.p.ID] = old
-		}
+		v.next.patterns[pi] = old
 		return append(out, old.findings...)
 	}
 	p := v.d.Patterns[pi]
@@ -282,8 +318,8 @@ func (v *validation) patternPart(pi int, out []Finding, check func([]Finding) []
 			tables[i] = &v.d.Tables[ti]
 		}
 	}
-	m := &patternMemo{p: p, at: &v.d.Patterns[pi], tables: tables}
-	if old, ok := v.prev.patterns[p.ID]; ok && v.samePattern(old, m) {
+	m := &patternMemo{p: &v.d.Patterns[pi], tables: tables}
+	if found && v.samePattern(old, m) {
 		m.findings = old.findings
 		out = append(out, m.findings...)
 	} else {
@@ -291,16 +327,14 @@ func (v *validation) patternPart(pi int, out []Finding, check func([]Finding) []
 		out = check(out)
 		m.findings = slices.Clone(out[from:])
 	}
-	if _, taken := v.next.patterns[p.ID]; !taken {
-		v.next.patterns[p.ID] = m
-	}
+	v.next.patterns[pi] = m
 	return out
 }
 
 // untouched reports whether pattern pi is the pattern old was worked out for, and every table its
 // operations name is the same table (tableMemo.same) as then.
 func (v *validation) untouched(old *patternMemo, pi int) bool {
-	if old.at != &v.d.Patterns[pi] {
+	if old.p != &v.d.Patterns[pi] {
 		return false
 	}
 	for i, op := range old.p.Mapping.Operations {
@@ -369,7 +403,7 @@ func sameItems(a, b designer.Table) bool {
 // read: a table that is the same (sameTable), or one whose edited items are all outside the
 // partition the operation reads, before and after the edit.
 func (v *validation) samePattern(a, b *patternMemo) bool {
-	if len(a.tables) != len(b.tables) || a.at != b.at && !reflect.DeepEqual(a.p, b.p) {
+	if len(a.tables) != len(b.tables) || a.p != b.p && !reflect.DeepEqual(*a.p, *b.p) {
 		return false
 	}
 	// Partitions depend on the tables' keys, which an item edit keeps; they are taken over only

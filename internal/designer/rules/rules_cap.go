@@ -40,7 +40,22 @@ func capRules(v *validation, out []Finding) []Finding {
 		// CAP004 reads the patterns' types besides the loads.
 		prev = v.prev.capKeys
 	}
-	v.next.capKeys, out = capFindingsFrom(v.d, v.capacity(), prev, out)
+	r := v.capacity()
+	cap003 := func(out []Finding) []Finding {
+		from := len(out)
+		out = cap003IndexKeyChange(v.d, r, out)
+		v.next.cap003 = slices.Clone(out[from:])
+		return out
+	}
+	if v.itemsOnly && v.prev.capacity != nil && sameArray(v.prev.capacity.Patterns, r.Patterns) {
+		// CAP003 reads the patterns' loads, their operations and the tables' keys and indexes,
+		// none of which changed.
+		cap003 = func(out []Finding) []Finding {
+			v.next.cap003 = v.prev.cap003
+			return append(out, v.prev.cap003...)
+		}
+	}
+	v.next.capKeys, out = capFindingsFrom(v.d, r, prev, cap003, out)
 	return out
 }
 
@@ -52,13 +67,13 @@ type keyFindings struct {
 
 // capFindings are the CAP findings of d, whose capacity report is r.
 func capFindings(d designer.Design, r capacity.Report, out []Finding) []Finding {
-	_, out = capFindingsFrom(d, r, nil, out)
+	_, out = capFindingsFrom(d, r, nil, func(out []Finding) []Finding { return cap003IndexKeyChange(d, r, out) }, out)
 	return out
 }
 
 // capFindingsFrom is capFindings, taking the findings on each key whose load is as it was from
-// prev. It returns what it found on each key, for the next validation.
-func capFindingsFrom(d designer.Design, r capacity.Report, prev []keyFindings, out []Finding) ([]keyFindings, []Finding) {
+// prev, and CAP003's from cap003. It returns what it found on each key, for the next validation.
+func capFindingsFrom(d designer.Design, r capacity.Report, prev []keyFindings, cap003 func([]Finding) []Finding, out []Finding) ([]keyFindings, []Finding) {
 	loads := capacity.KeysOf(d, r)
 	keys := make([]keyFindings, len(loads))
 	var at map[[2]string]int // prev's keys by table and index, when they are not in the same places
@@ -89,7 +104,7 @@ func capFindingsFrom(d designer.Design, r capacity.Report, prev []keyFindings, o
 	for _, k := range keys {
 		out = append(out, k.found[1]...)
 	}
-	out = cap003IndexKeyChange(d, r, out)
+	out = cap003(out)
 	for _, k := range keys {
 		out = append(out, k.found[2]...)
 	}

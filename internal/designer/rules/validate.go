@@ -137,11 +137,11 @@ func Validate(d designer.Design) []Finding {
 func ValidateFrom(d designer.Design, cache *dynamo.Cache, prev *Memo) ([]Finding, *Memo) {
 	v := newValidation(d, cache, prev)
 	out := make([]Finding, 0, 16)
-	itemsOnly := v.onlyItemsChanged()
+	v.itemsOnly = v.onlyItemsChanged()
 	for i, r := range catalogue {
 		switch {
 		case r.check == nil:
-		case itemsOnly && v.prev.rules[i] != nil && (!readsItems[r.code] || r.code == "MAP012" && v.sameAttributeNames()):
+		case v.itemsOnly && v.prev.rules[i] != nil && (!readsItems[r.code] || r.code == "MAP012" && v.sameAttributeNames()):
 			out = append(out, v.prev.rules[i]...)
 			v.next.rules[i] = v.prev.rules[i]
 		case keptInParts[r.code]:
