@@ -475,12 +475,12 @@ func (x *computation) keeps(oldAt, at *designer.Table, op designer.Operation) bo
 	if !ch.edited || designer.IsWriteOp(op.Op) {
 		return false
 	}
-	key, ok := dynamo.ReadPartition(t, op)
+	key, ok := dynamo.ReadPartitionKey(t, op)
 	if !ok {
 		return false
 	}
 	for i := range ch.after {
-		if dynamo.InPartition(ch.before[i], key) || dynamo.InPartition(ch.after[i], key) {
+		if key.Holds(ch.before[i]) || key.Holds(ch.after[i]) {
 			return false
 		}
 	}

@@ -16,16 +16,45 @@ import (
 // read may return any item of its table: a Scan, a write, a condition that cannot be read, or a key
 // given otherwise than with =. The key it returns is shared and must not be changed.
 func ReadPartition(t designer.Table, op designer.Operation) (key designer.Item, ok bool) {
+	a := readPartition(t, op)
+	return a.key, a.ok
+}
+
+// PartitionKey is a partition ReadPartition gives, as the list of its attributes' values: testing
+// an item against it (Holds) walks no map, which an edit's check of every read of its table does
+// for each edited item, on every revision.
+type PartitionKey struct {
+	names  []string
+	values []designer.Value
+}
+
+// ReadPartitionKey is ReadPartition, as a PartitionKey.
+func ReadPartitionKey(t designer.Table, op designer.Operation) (PartitionKey, bool) {
+	a := readPartition(t, op)
+	return a.pk, a.ok
+}
+
+// Holds is InPartition(it, k): it holds every value of k.
+func (k PartitionKey) Holds(it designer.Item) bool {
+	for i, name := range k.names {
+		if v, ok := it[name]; !ok || !v.Equal(k.values[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func readPartition(t designer.Table, op designer.Operation) partitionAnswer {
 	switch op.Op {
 	case "Query", "GetItem", "BatchGetItem", "TransactGetItems":
 	default:
-		return nil, false
+		return partitionAnswer{}
 	}
 	names := []string{t.PartitionKey.Name}
 	if op.Index != "" {
 		ix, local, _, found := t.IndexByName(op.Index)
 		if !found || op.Op != "Query" {
-			return nil, false
+			return partitionAnswer{}
 		}
 		if !local {
 			names = names[:0]
@@ -96,29 +125,33 @@ type partitionAnswer struct {
 	names  map[string]string
 	values map[string]designer.Value
 	key    designer.Item
+	pk     PartitionKey
 	ok     bool
 }
 
 var partitions = &partitionMemo{entries: map[partitionQuestion]partitionAnswer{}}
 
-func (m *partitionMemo) of(names []string, op designer.Operation) (designer.Item, bool) {
+func (m *partitionMemo) of(names []string, op designer.Operation) partitionAnswer {
 	q := partitionQuestion{cond: op.KeyCondition, names: strings.Join(names, "\x00"),
 		namesMap: mapAddress(op.Names), valuesMap: mapAddress(op.Values)}
 	m.mu.Lock()
 	a, hit := m.entries[q]
 	m.mu.Unlock()
 	if hit {
-		return a.key, a.ok
+		return a
 	}
 	a = partitionAnswer{names: op.Names, values: op.Values}
 	a.key, a.ok = partitionOf(names, op)
+	for name, v := range a.key {
+		a.pk.names, a.pk.values = append(a.pk.names, name), append(a.pk.values, v)
+	}
 	m.mu.Lock()
 	if len(m.entries) >= maxPartitionAnswers {
 		clear(m.entries)
 	}
 	m.entries[q] = a
 	m.mu.Unlock()
-	return a.key, a.ok
+	return a
 }
 
 // mapAddress is m's identity (0 for a nil map).

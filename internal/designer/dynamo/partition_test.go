@@ -57,3 +57,43 @@ func TestReadPartition(t *testing.T) {
 		}
 	}
 }
+
+// ReadPartitionKey's Holds answers as InPartition does with ReadPartition's key, for reads of a
+// table's key, of a GSI key of two attributes and of an LSI, on items in, beside and outside the
+// partition.
+func TestReadPartitionKey_holdsWhatInPartitionHolds(t *testing.T) {
+	t.Parallel()
+	tb := designer.Table{Name: "Orders", PartitionKey: designer.KeyAttribute{Name: "pk", Type: designer.S},
+		GSIs: []designer.Index{{Name: "ByTenantStatus", PartitionKey: []designer.KeyAttribute{{Name: "tenant", Type: designer.S}, {Name: "status", Type: designer.N}}}},
+		LSIs: []designer.Index{{Name: "ByDate", SortKey: []designer.KeyAttribute{{Name: "date", Type: designer.S}}}}}
+	vals := map[string]designer.Value{":p": designer.Str("P1"), ":t": designer.Str("T1"), ":s": designer.Num("10"), ":d": designer.Str("2025")}
+	ops := []designer.Operation{
+		{Op: "Query", KeyCondition: "pk = :p"},
+		{Op: "Query", Index: "ByTenantStatus", KeyCondition: "tenant = :t AND #s = :s", Names: map[string]string{"#s": "status"}},
+		{Op: "Query", Index: "ByDate", KeyCondition: "pk = :p AND #d > :d", Names: map[string]string{"#d": "date"}},
+		{Op: "Scan"},
+	}
+	items := []designer.Item{
+		{"pk": designer.Str("P1"), "tenant": designer.Str("T1"), "status": designer.Num("10.0")},
+		{"pk": designer.Str("P2"), "tenant": designer.Str("T1"), "status": designer.Num("11")},
+		{"pk": designer.Num("1"), "tenant": designer.Str("T1")},
+		{"tenant": designer.Str("T2"), "status": designer.Str("10")},
+		{},
+	}
+	for _, op := range ops {
+		op.Table, op.Values = "Orders", vals
+		key, ok := ReadPartition(tb, op)
+		pk, pkOK := ReadPartitionKey(tb, op)
+		if ok != pkOK {
+			t.Fatalf("%s: ReadPartitionKey says %v, ReadPartition %v", op.KeyCondition, pkOK, ok)
+		}
+		if !ok {
+			continue
+		}
+		for _, it := range items {
+			if got, want := pk.Holds(it), InPartition(it, key); got != want {
+				t.Errorf("%s: Holds(%v) = %v, InPartition %v", op.KeyCondition, it, got, want)
+			}
+		}
+	}
+}

@@ -108,7 +108,7 @@ type patternMemo struct {
 var noTable designer.Table
 
 type partition struct {
-	key         designer.Item
+	key         dynamo.PartitionKey
 	known, some bool // some: key holds the partition; otherwise any item may be read
 }
 
@@ -407,10 +407,10 @@ func (v *validation) samePattern(a, b *patternMemo) bool {
 		return false
 	}
 	// Partitions depend on the tables' keys, which an item edit keeps; they are taken over only
-	// with the pattern.
-	parts := slices.Clone(a.partitions)
+	// with the pattern, and shared with a's memo until one is worked out.
+	parts, own := a.partitions, false
 	if parts == nil {
-		parts = make([]partition, len(b.tables))
+		parts, own = make([]partition, len(b.tables)), true
 	}
 	for i, op := range b.p.Mapping.Operations {
 		_, ti, ok := v.tableByName(op.Table)
@@ -427,7 +427,10 @@ func (v *validation) samePattern(a, b *patternMemo) bool {
 			return false
 		}
 		if !parts[i].known {
-			key, ok := dynamo.ReadPartition(*b.tables[i], op)
+			if !own {
+				parts, own = slices.Clone(parts), true
+			}
+			key, ok := dynamo.ReadPartitionKey(*b.tables[i], op)
 			parts[i] = partition{key: key, known: true, some: ok}
 		}
 		key := parts[i].key
@@ -435,7 +438,7 @@ func (v *validation) samePattern(a, b *patternMemo) bool {
 			return false
 		}
 		for _, j := range m.edited {
-			if dynamo.InPartition(m.from.Items[j].Item, key) || dynamo.InPartition(m.t.Items[j].Item, key) {
+			if key.Holds(m.from.Items[j].Item) || key.Holds(m.t.Items[j].Item) {
 				return false
 			}
 		}
