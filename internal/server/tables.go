@@ -560,14 +560,15 @@ func indexColumns(t designer.Table, ix designer.Index, lsi bool, shown []dynamo.
 	var rest []string
 	for _, r := range shown {
 		for name := range r.Item {
-			if !seen[name] && !slices.Contains(rest, name) {
+			if name != "" && !seen[name] {
+				seen[name] = true
 				rest = append(rest, name)
 			}
 		}
 	}
 	slices.Sort(rest)
 	for _, name := range rest {
-		add(name, "")
+		cols = append(cols, templates.GridColumn{Name: name})
 	}
 	return cols
 }
@@ -799,10 +800,11 @@ func changedIndexGrids(d *designContext, t designer.Table, id string, spot table
 			then, now := before.IndexView(was, ix, group.lsi), d.derived().IndexView(t, ix, group.lsi)
 			if then.Total == now.Total && len(then.Excluded) == len(now.Excluded) {
 				page, _, _ := indexPage(now, ix, spot)
-				if !pageChanges(then, now, page, id) {
+				from, to := entryAt(then, id), entryAt(now, id)
+				if !pageChanges(then, now, from, to, page, id) {
 					continue
 				}
-				if row, ok := changedEntry(t, ix, group.lsi, then, now, spot, id); ok {
+				if row, ok := changedEntry(t, ix, group.lsi, then, now, from, to, spot); ok {
 					parts = append(parts, fragment{row.ID, templates.IndexRowOOB(row)})
 					continue
 				}
@@ -815,13 +817,19 @@ func changedIndexGrids(d *designContext, t designer.Table, id string, spot table
 	return parts, true
 }
 
-// changedEntry is the row of item id's entry in index ix's grid, as spot pages it, when the edit
-// that took the index's view from then to now (with as many entries) changed that entry alone:
-// it is where it was, on the page shown, with the same attribute names, so the grid's columns and
-// every other row stay as they were. ok is false otherwise.
-func changedEntry(t designer.Table, ix designer.Index, lsi bool, then, now dynamo.IndexView, spot tablesSpot, id string) (templates.IndexGridRow, bool) {
-	at := slices.IndexFunc(now.Rows, func(r dynamo.IndexRow) bool { return r.ID == id })
-	if at < 0 || at >= len(then.Rows) || then.Rows[at].ID != id || !sameNames(then.Rows[at].Item, now.Rows[at].Item) {
+// entryAt is where item id's entry is among a view's rows, -1 when it has none.
+func entryAt(v dynamo.IndexView, id string) int {
+	return slices.IndexFunc(v.Rows, func(r dynamo.IndexRow) bool { return r.ID == id })
+}
+
+// changedEntry is the row of an item's entry in index ix's grid, as spot pages it, when the edit
+// that took the index's view from then to now (with as many entries), and the entry from row from
+// to row to, changed that entry alone: it is where it was, on the page shown, with the same
+// attribute names, so the grid's columns and every other row stay as they were. ok is false
+// otherwise.
+func changedEntry(t designer.Table, ix designer.Index, lsi bool, then, now dynamo.IndexView, from, to int, spot tablesSpot) (templates.IndexGridRow, bool) {
+	at := to
+	if at < 0 || from != at || !sameNames(then.Rows[at].Item, now.Rows[at].Item) {
 		return templates.IndexGridRow{}, false
 	}
 	page, _, shown := indexPage(now, ix, spot)
@@ -845,17 +853,14 @@ func sameNames(a, b designer.Item) bool {
 }
 
 // pageChanges reports whether the edit of item id, which took an index's view from then to now
-// (with as many entries and left-out items in both), changed what the grid shows at page: the
-// item's entry (or its left-out line) is on that page and differs, the item moved onto or off the
-// page, or it moved past the page, shifting every entry on it by one.
-func pageChanges(then, now dynamo.IndexView, page int, id string) bool {
-	at := func(v dynamo.IndexView) int {
-		return slices.IndexFunc(v.Rows, func(r dynamo.IndexRow) bool { return r.ID == id })
-	}
+// (with as many entries and left-out items in both) and its entry from row from to row to (-1
+// for none), changed what the grid shows at page: the item's entry (or its left-out line) is on
+// that page and differs, the item moved onto or off the page, or it moved past the page,
+// shifting every entry on it by one.
+func pageChanges(then, now dynamo.IndexView, from, to, page int, id string) bool {
 	out := func(v dynamo.IndexView) int {
 		return slices.IndexFunc(v.Excluded, func(x dynamo.Excluded) bool { return x.ID == id })
 	}
-	from, to := at(then), at(now)
 	switch {
 	case from >= 0 && from == to && reflect.DeepEqual(then.Rows[from], now.Rows[to]):
 		return false // its entry is as it was, where it was

@@ -1,7 +1,6 @@
 package capacity
 
 import (
-	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -42,6 +41,17 @@ type patternMemo struct {
 	p      *designer.Pattern
 	tables []*designer.Table // the table each operation named, as it was; nil where none was
 	ops    []OperationLoad
+	// parts are the partitions the operations read, by operation, as far as worked out (nil
+	// for none). One depends on its operation and its table's keys: it is taken over with an
+	// operation's figures, which a change of the table other than items edited in place does
+	// not keep.
+	parts []readPart
+}
+
+// readPart is the partition an operation reads (dynamo.ReadPartitionKey), once worked out.
+type readPart struct {
+	key         dynamo.PartitionKey
+	known, some bool
 }
 
 type tableMemo struct {
@@ -184,16 +194,23 @@ func (x *computation) patterns(r *Report) map[string]bool {
 				}
 			}
 		}
-		touched := maps.Clone(changed)
-		for j, t := range d.Tables {
-			if !sameTable(prev.d.Tables[j], t) {
+		touched := make([]bool, len(d.Patterns))
+		for i := range changed {
+			touched[i] = true
+		}
+		for _, t := range d.Tables {
+			if !x.change(t).same {
 				affected[t.Name] = true
 				for _, i := range next.readers[t.Name] {
 					touched[i] = true
 				}
 			}
 		}
-		work = slices.Sorted(maps.Keys(touched))
+		for i, yes := range touched {
+			if yes {
+				work = append(work, i)
+			}
+		}
 	} else {
 		r.Patterns = make([]PatternLoad, len(d.Patterns))
 		for _, t := range d.Tables {
@@ -426,10 +443,33 @@ func (x *computation) operations(pi int, kept bool) *patternMemo {
 		pm = x.prev.patterns[at]
 	}
 	if pm != nil && len(pm.tables) == len(tables) && (kept || reflect.DeepEqual(*pm.p, p)) {
-		ops := pm.ops
+		ops, parts, own := pm.ops, pm.parts, false
+		// own makes parts the new memo's own before it is written: the old memo's are shared.
+		mine := func() {
+			if !own {
+				if parts == nil {
+					parts = make([]readPart, len(tables))
+				} else {
+					parts = slices.Clone(parts)
+				}
+				own = true
+			}
+		}
 		for i, op := range p.Mapping.Operations {
-			if x.keeps(pm.tables[i], tables[i], op) {
+			part := func() (dynamo.PartitionKey, bool) {
+				if parts == nil || !parts[i].known {
+					mine()
+					key, ok := dynamo.ReadPartitionKey(*tables[i], op)
+					parts[i] = readPart{key: key, known: true, some: ok}
+				}
+				return parts[i].key, parts[i].some
+			}
+			if x.keeps(pm.tables[i], tables[i], op, part) {
 				continue
+			}
+			if parts != nil && parts[i].known {
+				mine()
+				parts[i] = readPart{}
 			}
 			ol := operationLoad(x.d, x.c, p, i, op)
 			if reflect.DeepEqual(ol, pm.ops[i]) {
@@ -441,7 +481,7 @@ func (x *computation) operations(pi int, kept bool) *patternMemo {
 			}
 			ops[i] = ol
 		}
-		return &patternMemo{p: &x.d.Patterns[pi], tables: tables, ops: ops}
+		return &patternMemo{p: &x.d.Patterns[pi], tables: tables, ops: ops, parts: parts}
 	}
 	pm = &patternMemo{p: &x.d.Patterns[pi], tables: tables}
 	for i, op := range p.Mapping.Operations {
@@ -456,8 +496,9 @@ func sameSlice[T any](a, b []T) bool {
 }
 
 // keeps reports whether op, which read old, reads the same from t: t is old, or old with items
-// edited outside the partition a read of op reads. Either is nil where no table had the name.
-func (x *computation) keeps(oldAt, at *designer.Table, op designer.Operation) bool {
+// edited outside the partition a read of op reads, which part gives. Either table is nil where no
+// table had the name.
+func (x *computation) keeps(oldAt, at *designer.Table, op designer.Operation, part func() (dynamo.PartitionKey, bool)) bool {
 	if oldAt == nil || at == nil {
 		return oldAt == at
 	}
@@ -475,7 +516,7 @@ func (x *computation) keeps(oldAt, at *designer.Table, op designer.Operation) bo
 	if !ch.edited || designer.IsWriteOp(op.Op) {
 		return false
 	}
-	key, ok := dynamo.ReadPartitionKey(t, op)
+	key, ok := part()
 	if !ok {
 		return false
 	}
