@@ -121,6 +121,9 @@ type validation struct {
 	next   *Memo
 	tables []*tableMemo   // by position in d.Tables, filled as asked
 	byName map[string]int // the first table of each name, by position
+	// lastName is the table name tableAt last found, at lastAt (-1 before any).
+	lastName string
+	lastAt   int
 	ops    []mapOp        // operations, nil until asked for
 	// prevAt is where the first pattern with each id is in prev's design, when its patterns are
 	// not d's; nil until asked for.
@@ -142,7 +145,7 @@ func newValidation(d designer.Design, cache *dynamo.Cache, prev *Memo) *validati
 	return &validation{d: d, cache: cache, prev: prev,
 		next: &Memo{d: d, rules: make([][]Finding, len(catalogue)),
 			tables: make(map[string]*tableMemo, len(d.Tables)), patterns: make([]*patternMemo, len(d.Patterns))},
-		tables: make([]*tableMemo, len(d.Tables)),
+		tables: make([]*tableMemo, len(d.Tables)), lastAt: -1,
 	}
 }
 
@@ -178,6 +181,16 @@ func sameArray[T any](a, b []T) bool {
 
 // tableByName is d.TableByName, without walking the tables for each of hundreds of operations.
 func (v *validation) tableByName(name string) (designer.Table, int, bool) {
+	i, ok := v.tableAt(name)
+	if !ok {
+		return designer.Table{}, -1, false
+	}
+	return v.d.Tables[i], i, true
+}
+
+// tableAt is where the first table named name is in the design. Patterns come mostly in runs on
+// one table: the last name asked for is answered without hashing it.
+func (v *validation) tableAt(name string) (int, bool) {
 	if v.byName == nil {
 		v.byName = make(map[string]int, len(v.d.Tables))
 		for i, t := range v.d.Tables {
@@ -186,11 +199,14 @@ func (v *validation) tableByName(name string) (designer.Table, int, bool) {
 			}
 		}
 	}
-	i, ok := v.byName[name]
-	if !ok {
-		return designer.Table{}, -1, false
+	if v.lastAt >= 0 && v.lastName == name {
+		return v.lastAt, true
 	}
-	return v.d.Tables[i], i, true
+	i, ok := v.byName[name]
+	if ok {
+		v.lastName, v.lastAt = name, i
+	}
+	return i, ok
 }
 
 // table returns the memo of table ti, starting from the last validation's when the table has not
@@ -310,11 +326,11 @@ func (v *validation) patternPart(pi int, out []Finding, check func([]Finding) []
 		v.next.patterns[pi] = old
 		return append(out, old.findings...)
 	}
-	p := v.d.Patterns[pi]
+	p := &v.d.Patterns[pi]
 	tables := make([]*designer.Table, len(p.Mapping.Operations))
-	for i, op := range p.Mapping.Operations {
+	for i := range p.Mapping.Operations {
 		tables[i] = &noTable
-		if _, ti, ok := v.tableByName(op.Table); ok {
+		if ti, ok := v.tableAt(p.Mapping.Operations[i].Table); ok {
 			tables[i] = &v.d.Tables[ti]
 		}
 	}
@@ -337,8 +353,9 @@ func (v *validation) untouched(old *patternMemo, pi int) bool {
 	if old.p != &v.d.Patterns[pi] {
 		return false
 	}
-	for i, op := range old.p.Mapping.Operations {
-		_, ti, ok := v.tableByName(op.Table)
+	ops := old.p.Mapping.Operations
+	for i := range ops {
+		ti, ok := v.tableAt(ops[i].Table)
 		if !ok || !v.table(ti).same || !sameItems(*old.tables[i], v.d.Tables[ti]) {
 			return false
 		}
@@ -412,8 +429,10 @@ func (v *validation) samePattern(a, b *patternMemo) bool {
 	if parts == nil {
 		parts, own = make([]partition, len(b.tables)), true
 	}
-	for i, op := range b.p.Mapping.Operations {
-		_, ti, ok := v.tableByName(op.Table)
+	ops := b.p.Mapping.Operations
+	for i := range ops {
+		op := &ops[i]
+		ti, ok := v.tableAt(op.Table)
 		// a's tables are those the last validation found by the same names: a table found the same
 		// (tableMemo.same) is the same for every pattern, without comparing it again.
 		if ok && v.table(ti).same && sameItems(*a.tables[i], *b.tables[i]) || sameTable(*a.tables[i], *b.tables[i]) {
@@ -430,7 +449,7 @@ func (v *validation) samePattern(a, b *patternMemo) bool {
 			if !own {
 				parts, own = slices.Clone(parts), true
 			}
-			key, ok := dynamo.ReadPartitionKey(*b.tables[i], op)
+			key, ok := dynamo.ReadPartitionKey(*b.tables[i], *op)
 			parts[i] = partition{key: key, known: true, some: ok}
 		}
 		key := parts[i].key

@@ -75,9 +75,20 @@ func capFindings(d designer.Design, r capacity.Report, out []Finding) []Finding 
 // prev, and CAP003's from cap003. It returns what it found on each key, for the next validation.
 func capFindingsFrom(d designer.Design, r capacity.Report, prev []keyFindings, cap003 func([]Finding) []Finding, out []Finding) ([]keyFindings, []Finding) {
 	loads := capacity.KeysOf(d, r)
-	keys := make([]keyFindings, len(loads))
+	// keys are prev's while every key is the same load in the same place, as after an edit that
+	// moves no load.
+	keys, shared := prev, len(prev) == len(loads)
+	if !shared {
+		keys = make([]keyFindings, len(loads))
+	}
 	var at map[[2]string]int // prev's keys by table and index, when they are not in the same places
 	for i, k := range loads {
+		if shared {
+			if sameLoad(prev[i].k, k) {
+				continue
+			}
+			keys, shared = slices.Clone(prev), false
+		}
 		keys[i].k = k
 		j := i
 		if j >= len(prev) || prev[j].k.Table != k.Table || prev[j].k.Index != k.Index {
