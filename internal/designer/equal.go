@@ -88,9 +88,14 @@ func (v Value) Equal(w Value) bool {
 // this cell read back as the value it was written from?), where "1.0" and "1" differ.
 func (v Value) Identical(w Value) bool {
 	if v.Type == w.Type {
-		// What these types write depends on these fields only: equal ones write the same.
-		switch {
-		case (v.Type == S || v.Type == N) && v.S == w.S, v.Type == BOOL && v.Bool == w.Bool, v.Type == NULL:
+		// What these types write depends on these fields only: equal ones write the same, and
+		// different ones differently.
+		switch v.Type {
+		case S, N:
+			return v.S == w.S
+		case BOOL:
+			return v.Bool == w.Bool
+		case NULL:
 			return true
 		}
 	}

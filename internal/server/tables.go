@@ -862,7 +862,7 @@ func pageChanges(then, now dynamo.IndexView, from, to, page int, id string) bool
 		return slices.IndexFunc(v.Excluded, func(x dynamo.Excluded) bool { return x.ID == id })
 	}
 	switch {
-	case from >= 0 && from == to && reflect.DeepEqual(then.Rows[from], now.Rows[to]):
+	case from >= 0 && from == to && sameEntry(then.Rows[from], now.Rows[to]):
 		return false // its entry is as it was, where it was
 	case from < 0 && to < 0:
 		if i, j := out(then), out(now); i == j && (i < 0 || reflect.DeepEqual(then.Excluded[i], now.Excluded[j])) {
@@ -878,6 +878,20 @@ func pageChanges(then, now dynamo.IndexView, from, to, page int, id string) bool
 	pages := max(1, (now.Total+indexRowsPerPage-1)/indexRowsPerPage)
 	first := (clampPage(page, pages) - 1) * indexRowsPerPage
 	return min(from, to) < first && max(from, to) >= first+indexRowsPerPage
+}
+
+// sameEntry reports whether two index entries read the same: the same item, size and partition,
+// and every attribute written the same.
+func sameEntry(a, b dynamo.IndexRow) bool {
+	if a.ID != b.ID || a.Size != b.Size || a.Partition != b.Partition || len(a.Item) != len(b.Item) {
+		return false
+	}
+	for name, v := range a.Item {
+		if w, ok := b.Item[name]; !ok || !v.Identical(w) {
+			return false
+		}
+	}
+	return true
 }
 
 // showsItem reports whether an index grid at page (clamped as indexGrid clamps it) shows item id
