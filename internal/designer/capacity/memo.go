@@ -74,6 +74,19 @@ type tableChange struct {
 	old           designer.Table // the table the last Compute read, when edited
 }
 
+// changes reports whether some item edited changed attribute name: set it, removed it or gave it
+// another value.
+func (ch *tableChange) changes(name string) bool {
+	for i := range ch.after {
+		x, xok := ch.before[i][name]
+		y, yok := ch.after[i][name]
+		if xok != yok || xok && !x.Identical(y) {
+			return true
+		}
+	}
+	return false
+}
+
 // maxEdited bounds the items an edit may have changed for reads of other partitions to keep
 // their figures.
 const maxEdited = 8
@@ -159,15 +172,8 @@ func (x *computation) layout() {
 // name, without reading t's items again.
 func (c *cardinalities) facts(t designer.Table, name string) sampleFacts {
 	ch := c.edits[t.Name]
-	if ch == nil || !ch.edited || len(t.Items) == 0 {
+	if ch == nil || !ch.edited || len(t.Items) == 0 || ch.changes(name) {
 		return factsOf(t, name)
-	}
-	for i := range ch.after {
-		x, xok := ch.before[i][name]
-		y, yok := ch.after[i][name]
-		if xok != yok || xok && !x.Identical(y) {
-			return factsOf(t, name)
-		}
 	}
 	f := factsOf(ch.old, name)
 	facts.put(keyOfItems(t.Items, name), f)
@@ -371,7 +377,13 @@ func (c *cardinalities) same(t designer.Table, u cardsUsed) bool {
 	if !u.known {
 		return false
 	}
+	ch := c.edits[t.Name]
 	for k, v := range u.attrs {
+		// An attribute's cardinality reads the items only for what they say of that attribute
+		// (facts): one no item edited changed is what it was.
+		if ch != nil && ch.edited && !ch.changes(k[0]) {
+			continue
+		}
 		if c.attribute(t, k[0], k[1]) != v {
 			return false
 		}
