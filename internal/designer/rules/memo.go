@@ -27,11 +27,11 @@ import (
 // Memo is what one validation found per table and per pattern. It is never changed once
 // ValidateFrom has returned it, so any number of later validations may read it at once.
 type Memo struct {
-	d        designer.Design         // the design validated
-	rules    [][]Finding             // by catalogue row, what the checks that read no item found
+	d        designer.Design       // the design validated
+	rules    [][]Finding           // by catalogue row, what the checks that read no item found
 	tables   map[string]*tableMemo // by table name: the first table of that name
 	patterns []*patternMemo        // by position in d.Patterns
-	capacity *capacity.Report        // the capacity report the CAP rules read
+	capacity *capacity.Report      // the capacity report the CAP rules read
 	// capacityMemo is what working out capacity left for the next validation to take over.
 	capacityMemo *capacity.Memo
 	capKeys      []keyFindings // what the CAP rules found on each key's load
@@ -124,7 +124,7 @@ type validation struct {
 	// lastName is the table name tableAt last found, at lastAt (-1 before any).
 	lastName string
 	lastAt   int
-	ops    []mapOp        // operations, nil until asked for
+	ops      []mapOp // operations, nil until asked for
 	// prevAt is where the first pattern with each id is in prev's design, when its patterns are
 	// not d's; nil until asked for.
 	prevAt map[string]int
