@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"dynaloom/internal/designer"
 	"dynaloom/internal/designer/format/markdown"
@@ -144,38 +143,16 @@ func (p *parser) headingNames(tables []designer.Table) map[string][2]string {
 	return out
 }
 
-// nameWords is a name's words in a canonical form, to compare names written differently: split
-// at case changes and separators, in lower case, a plural's s dropped, the words that only join
-// others (by, of, for, the, index, gsi…) left out, sorted and told once. "" for fewer than two.
+// nameWords is a name's words in a canonical form, to compare names written differently:
+// markdown.NameWords (split at case changes and separators, lower case, singular), without the
+// words that only join others (by, of, for, the, index, gsi…), sorted and told once. "" for fewer
+// than two.
 func nameWords(name string) string {
-	var words []string
-	var cur []rune
-	flush := func() {
-		if len(cur) > 0 {
-			words = append(words, strings.ToLower(string(cur)))
-			cur = cur[:0]
-		}
-	}
-	runes := []rune(name)
-	for i, r := range runes {
-		switch {
-		case !unicode.IsLetter(r) && !unicode.IsDigit(r):
-			flush()
-			continue
-		case unicode.IsUpper(r) && i > 0 && (unicode.IsLower(runes[i-1]) || i+1 < len(runes) && unicode.IsLower(runes[i+1]) && unicode.IsUpper(runes[i-1])):
-			flush()
-		}
-		cur = append(cur, r)
-	}
-	flush()
 	var out []string
-	for _, w := range words {
+	for _, w := range markdown.NameWords(name) {
 		switch w {
 		case "by", "of", "for", "the", "a", "an", "and", "to", "on", "index", "gsi", "lsi", "table":
 			continue
-		}
-		if len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
-			w = strings.TrimSuffix(w, "s")
 		}
 		out = append(out, w)
 	}

@@ -3,9 +3,9 @@ package reqmd
 import (
 	"slices"
 	"strings"
-	"unicode"
 
 	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/format/markdown"
 )
 
 // Patterns and their entities. A document in the seed's template says which entities a pattern
@@ -43,7 +43,7 @@ type entityIndex struct {
 func newEntityIndex(entities []designer.Entity) *entityIndex {
 	ix := &entityIndex{entities: entities, names: make([][]string, len(entities)), byFirst: map[string][]int{}, owners: map[string][]int{}}
 	for i, e := range entities {
-		ix.names[i] = nameWords(e.Name)
+		ix.names[i] = markdown.NameWords(e.Name)
 		if len(ix.names[i]) > 0 {
 			ix.byFirst[ix.names[i][0]] = append(ix.byFirst[ix.names[i][0]], i)
 		}
@@ -71,7 +71,7 @@ func (ix *entityIndex) linked(p designer.Pattern) []string {
 	type match struct{ entity, start, end int }
 	var found []match
 	for t, text := range append([]string{p.Description}, p.Attributes...) {
-		words := nameWords(text)
+		words := markdown.NameWords(text)
 		for at, w := range words {
 			for _, i := range ix.byFirst[w] {
 				if namedAt(words, ix.names[i], at) {
@@ -105,48 +105,4 @@ func namedAt(words, name []string, at int) bool {
 	}
 	next := at + len(name)
 	return next == len(words) || (words[next] != "id" && words[next] != "key")
-}
-
-// nameWords splits s into lowercase singular words: "OrderItems" and "order_items" give
-// "order item", "Get categories by parent ID" gives "get category by parent id".
-func nameWords(s string) []string {
-	var words []string
-	var cur []rune
-	flush := func() {
-		if len(cur) > 0 {
-			words = append(words, singular(strings.ToLower(string(cur))))
-			cur = cur[:0]
-		}
-	}
-	rs := []rune(s)
-	for i, r := range rs {
-		switch {
-		case !unicode.IsLetter(r) && !unicode.IsDigit(r):
-			flush()
-			continue
-		case unicode.IsUpper(r) && len(cur) > 0 && (unicode.IsLower(cur[len(cur)-1]) || (i+1 < len(rs) && unicode.IsLower(rs[i+1]))):
-			flush() // "orderItems", "HTTPRequest"
-		}
-		cur = append(cur, r)
-	}
-	flush()
-	return words
-}
-
-// singular is an English word without its plural ending: "categories" → "category", "boxes" →
-// "box", "orders" → "order"; "address", "status" and "analysis" stay.
-func singular(w string) string {
-	switch {
-	case len(w) <= 3:
-		return w
-	case strings.HasSuffix(w, "ies"):
-		return w[:len(w)-3] + "y"
-	case strings.HasSuffix(w, "sses"), strings.HasSuffix(w, "xes"), strings.HasSuffix(w, "ches"), strings.HasSuffix(w, "shes"), strings.HasSuffix(w, "zes"):
-		return w[:len(w)-2]
-	case strings.HasSuffix(w, "ss"), strings.HasSuffix(w, "us"), strings.HasSuffix(w, "is"):
-		return w
-	case strings.HasSuffix(w, "s"):
-		return w[:len(w)-1]
-	}
-	return w
 }
