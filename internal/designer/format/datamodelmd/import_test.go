@@ -677,6 +677,8 @@ func TestNameWords(t *testing.T) {
 		"Orders":                     "",
 		"HTTPRequestsByHost":         "host http request",
 		"Address Class":              "address class",
+		"CategoriesByParent":         "category parent",
+		"BoxesOfStatus":              "box status",
 	} {
 		if got := nameWords(in); got != want {
 			t.Errorf("nameWords(%q) = %q, want %q", in, got, want)
