@@ -47,6 +47,10 @@ func TestBrowser_aStructuralTableEditKeepsThePageLive(t *testing.T) {
 			}`))
 		edit()
 		waitUntil(t, alice, "every edit of "+what+" to be answered", `window.editsOpen === 0`)
+		// Answers that landed out of order leave the page a refresh behind, which it then asks
+		// for; the next step must not start until the page shows the design's newest revision.
+		rev := currentRevision(t, base, created.EditToken)
+		waitUntil(t, alice, "the page to show revision "+rev+" after "+what, `document.documentElement.dataset.shownRevision === "`+rev+`" && !document.querySelector(".htmx-request")`)
 		if !get(t, alice, "read the mark", chromedp.Evaluate[bool](`window.notReloaded === true`)) {
 			t.Fatalf("after %s the browser loaded the page anew; the step should be drawn again in place", what)
 		}
@@ -85,6 +89,23 @@ func TestBrowser_aStructuralTableEditKeepsThePageLive(t *testing.T) {
 	openNotes(t, bob)
 	typeOver(t, bob, purpose, "Every purchase, paid or not")
 	waitUntil(t, alice, "Bob's edit after the rename to reach Alice", `document.querySelector("`+purpose+`").value === "Every purchase, paid or not"`)
+}
+
+// currentRevision is the design's newest revision, as its API tells it.
+func currentRevision(t *testing.T, base, token string) string {
+	t.Helper()
+	resp, err := http.Get(base + "/api/designs/" + token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var d struct {
+		Revision int64 `json:"revision"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&d); err != nil || d.Revision == 0 {
+		t.Fatalf("the design's revision: %v (status %d)", err, resp.StatusCode)
+	}
+	return strconv.FormatInt(d.Revision, 10)
 }
 
 // hasTab reports whether an event stream's address names the page's tab, which /events requires.

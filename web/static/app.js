@@ -300,7 +300,14 @@
   });
   // The revision everything on the page shows: a refresh brings it to the one it was drawn at; an
   // own edit moves it on only when no other change came between, which the next refresh brings.
-  var shown = revision();
+  var shown = 0;
+  // show records the revision the page shows, on the document too (data-shown-revision), where a
+  // test or a person in the developer tools can see whether the page has caught up.
+  function show(rev) {
+    shown = rev;
+    document.documentElement.setAttribute("data-shown-revision", String(rev));
+  }
+  show(revision());
   // Own edits in flight hold back a refresh until they have answered, so their answers are not
   // overtaken by an older rendering.
   var inflight = 0, latest = 0, whole = false;
@@ -318,7 +325,7 @@
       inflight = Math.max(0, inflight - 1);
       var rev = revisionOf(xhr);
       if (rev > known) known = rev;
-      if (rev === shown + 1) shown = rev;
+      if (rev === shown + 1) show(rev);
       catchUp();
     });
   });
@@ -327,7 +334,7 @@
     // The step drawn again, whole or in parts; a GET that swaps in less (a grid's page) leaves
     // the rest of the page as it was.
     var rev = revisionOf(ev.detail.xhr);
-    if (rev > shown && ev.detail.target && ev.detail.target.id === "workspace") shown = rev;
+    if (rev > shown && ev.detail.target && ev.detail.target.id === "workspace") show(rev);
   });
   function catchUp() {
     if (inflight === 0 && (latest > shown || whole)) refresh();
