@@ -21,6 +21,7 @@ import (
 // One address may hold only so many live streams; past that it is told why, and a stream it
 // closes frees its place.
 func TestLive_streamsPerClientAreBounded(t *testing.T) {
+	t.Parallel()
 	_, url := liveServer(t, Options{MaxStreamsPerClient: 3})
 	created := createOver(t, url, `{"example": "hr-employees"}`)
 	streams := make([]*sseClient, 3)
@@ -105,6 +106,7 @@ func statusOn(t *testing.T, c net.Conn, path string) string {
 // than left to use up the server's file descriptors; another address is served as before, and
 // the flood's connections free their places when they close.
 func TestConnections_perClientAndTotalAreBounded(t *testing.T) {
+	t.Parallel()
 	_, addr := serveLoopback(t, Options{MaxConnsPerClient: 5, MaxConns: 8})
 	flood := make([]net.Conn, 5)
 	for i := range flood {
@@ -145,6 +147,7 @@ func TestConnections_perClientAndTotalAreBounded(t *testing.T) {
 // Fan-out to one design's streams holds that design's lock only: while one room is busy (its
 // lock held), a change to another design still reaches that design's stream.
 func TestLive_busyDesignDoesNotHoldAnother(t *testing.T) {
+	t.Parallel()
 	h := newHub(0)
 	busy, leaveBusy, err := h.subscribe("busy", "192.0.2.1", storage.ViewAccess, nil)
 	if err != nil {
@@ -180,6 +183,7 @@ func TestLive_busyDesignDoesNotHoldAnother(t *testing.T) {
 // A room of hundreds shows the viewing tab, the leader and the editors by name and counts the
 // rest, so each presence update costs each stream the same whatever the audience.
 func TestLive_crowdedPresenceNamesEditorsAndCountsTheRest(t *testing.T) {
+	t.Parallel()
 	var ps []presence
 	for i := range 300 {
 		ps = append(ps, presence{Tab: fmt.Sprintf("tab%016d", i), Name: fmt.Sprintf("Viewer %03d", i)})
@@ -215,6 +219,7 @@ func TestLive_crowdedPresenceNamesEditorsAndCountsTheRest(t *testing.T) {
 
 // A page stream's presence in a crowd carries a bounded list and says how many more are here.
 func TestLive_pagePresenceInACrowdSaysHowManyMore(t *testing.T) {
+	t.Parallel()
 	a, url := startLiveServer(t)
 	created := a.createJSON(`{"example": "hr-employees"}`)
 	var first *sseClient
@@ -252,6 +257,7 @@ func TestLive_pagePresenceInACrowdSaysHowManyMore(t *testing.T) {
 // A stream opened with a link that is then replaced hears nothing more of the design: not the
 // next change, not who edited it.
 func TestLive_replacedLinkStreamHearsNoMoreChanges(t *testing.T) {
+	t.Parallel()
 	a, url := startLiveServer(t)
 	created := a.createJSON(`{"example": "hr-employees"}`)
 	viewer := openStream(t, url+"/api/designs/"+created.ViewToken+"/events")
@@ -281,6 +287,7 @@ func TestLive_replacedLinkStreamHearsNoMoreChanges(t *testing.T) {
 // A view link that stops working at a set time ends the streams it opened at that time, also
 // when the time was set after the stream opened.
 func TestLive_viewLinkExpiryEndsItsStreams(t *testing.T) {
+	t.Parallel()
 	a, url := startLiveServer(t)
 	created := a.createJSON(`{"example": "hr-employees"}`)
 	viewer := openStream(t, url+"/api/designs/"+created.ViewToken+"/events")
@@ -322,6 +329,7 @@ func TestLive_viewLinkExpiryEndsItsStreams(t *testing.T) {
 // Evaluations, exports and imports are bounded per address: past the burst the answer is 429
 // with Retry-After, and other addresses are unaffected.
 func TestRateLimit_costlyAnswersPerAddress(t *testing.T) {
+	t.Parallel()
 	a := newTestAppWith(t, Options{CostlyLimit: Rate{PerSecond: 0.01, Burst: 2}, WriteLimit: NoLimit})
 	created := a.createJSON(`{"example": "hr-employees"}`)
 	get := func(remote, target string) int {
@@ -356,6 +364,7 @@ func TestRateLimit_costlyAnswersPerAddress(t *testing.T) {
 // A change that would take a design past a storage limit is refused with 413 naming the limit,
 // on the page and through the API, and the design is unchanged.
 func TestLimits_aChangePastADesignLimitIsRefusedNamingIt(t *testing.T) {
+	t.Parallel()
 	store, err := storage.OpenWith(t.Context(), filepath.Join(t.TempDir(), "limits.db"),
 		storage.Options{Limits: storage.Limits{ItemsPerTable: 3}})
 	if err != nil {
@@ -386,6 +395,7 @@ func TestLimits_aChangePastADesignLimitIsRefusedNamingIt(t *testing.T) {
 // One address can send only so many bytes of changes in a burst; small edits from another
 // address go on.
 func TestRateLimit_writeBytesPerAddress(t *testing.T) {
+	t.Parallel()
 	a := newTestAppWith(t, Options{WriteBytesLimit: Rate{PerSecond: 1, Burst: 64 << 10}, WriteLimit: NoLimit})
 	created := a.createJSON(`{"example": "hr-employees"}`)
 	d, _ := a.design(created.EditToken)

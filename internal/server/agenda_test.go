@@ -25,6 +25,7 @@ func agendaStepHTML(t *testing.T, body, step string) string {
 }
 
 func TestAgenda_walksTheStepsWithTheQuestionsTheDesignRaises(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	created := a.createJSON(agendaDesign)
 	rec := a.request(http.MethodGet, "/d/"+created.ViewToken+"/agenda?step=entities", "", nil)
@@ -54,6 +55,7 @@ func TestAgenda_walksTheStepsWithTheQuestionsTheDesignRaises(t *testing.T) {
 }
 
 func TestTimer_theFacilitatorStartsPausesAndStopsIt(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	created := a.createJSON(agendaDesign)
 	edit := "/d/" + created.EditToken
@@ -105,6 +107,7 @@ func TestTimer_theFacilitatorStartsPausesAndStopsIt(t *testing.T) {
 }
 
 func TestClock_wordsACountdown(t *testing.T) {
+	t.Parallel()
 	for d, want := range map[time.Duration]string{
 		12 * time.Minute:                          "12:00",
 		11*time.Minute + 59*time.Second + 1:       "12:00",
@@ -122,6 +125,7 @@ func TestClock_wordsACountdown(t *testing.T) {
 // with its minutes, its aim and the facilitator's questions; the slots still add up to an hour.
 // Capacity, after Mapping, has its own.
 func TestAgenda_hasASlotForEveryStepOfTheMethodInOrder(t *testing.T) {
+	t.Parallel()
 	var method []string
 	for _, st := range steps {
 		if st.id != "history" {

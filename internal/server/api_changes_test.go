@@ -69,6 +69,7 @@ func changesDoc(t *testing.T) []docExample {
 // Every registered kind of change has a section of docs/changes.md with a JSON example of that
 // kind, and the document names no kind that does not exist.
 func TestChangesDoc_everyKindHasASectionWithAnExample(t *testing.T) {
+	t.Parallel()
 	doc := changesDoc(t)
 	seen := map[string]bool{}
 	for _, ex := range doc {
@@ -97,6 +98,7 @@ func TestChangesDoc_everyKindHasASectionWithAnExample(t *testing.T) {
 // Every example of docs/changes.md, posted in document order through the API to a design made
 // from the HR example, is accepted and makes exactly one revision: the document cannot rot.
 func TestChangesDoc_everyExampleIsAcceptedInOrder(t *testing.T) {
+	t.Parallel()
 	// Seventy changes in a row are more than one address may make in a short time.
 	a := newTestAppWith(t, Options{WriteLimit: NoLimit})
 	created := a.createJSON(`{"example": "hr-employees"}`)
@@ -140,6 +142,7 @@ const retitle = `{"kind": "set_item_cell", "change": {"table": "Employee", "id":
 // A script changes one cell: the answer names the new revision (body and ETag), the history
 // names the request's author, and If-Match guards against a revision that is no longer the newest.
 func TestAPI_changeEditsOneCellAndAnswersTheNewRevision(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	created := a.createJSON(`{"example": "hr-employees"}`)
 	_, rev := a.design(created.EditToken)
@@ -186,6 +189,7 @@ func TestAPI_changeEditsOneCellAndAnswersTheNewRevision(t *testing.T) {
 // What a script gets wrong is refused with the status the API gives it everywhere, a message
 // naming the member or field at fault, and no change to the design.
 func TestAPI_changeRefusals(t *testing.T) {
+	t.Parallel()
 	a := newTestAppWith(t, Options{BodyLimit: 4 << 10, WriteLimit: NoLimit})
 	created := a.createJSON(`{"name": "Orders", "tables": [{"name": "Orders", "partition_key": {"name": "id", "type": "S"},
 		"items": [{"id": "i7", "item": {"id": {"S": "o-7"}, "status": {"S": "NEW"}}}]}]}`)
@@ -236,6 +240,7 @@ func TestAPI_changeRefusals(t *testing.T) {
 // A comment sent through the API is the request's author's, written now, whatever the envelope
 // says; and only its author may delete it, as on the page.
 func TestAPI_changeCommentsAreTheRequestsAuthors(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	created := a.createJSON(`{"example": "hr-employees"}`)
 	forged := `{"kind": "add_comment", "change": {"target": "tables/Employee", "body": "Keep PROFILE rows?", "author": "The CEO", "at": "2001-01-01T00:00:00Z"}}`
@@ -259,6 +264,7 @@ func TestAPI_changeCommentsAreTheRequestsAuthors(t *testing.T) {
 
 // A change made through the API reaches everyone who has the design open, like an edit on a page.
 func TestAPI_changeIsAnnouncedLive(t *testing.T) {
+	t.Parallel()
 	a, url := startLiveServer(t)
 	created := a.createJSON(`{"example": "hr-employees"}`)
 	stream := openStream(t, url+"/api/designs/"+created.ViewToken+"/events")

@@ -17,6 +17,7 @@ const liveUpdateBound = 5 * time.Second
 // the arrow key, go to an item by its key, edit its key cell, and see a second person's page show
 // the edit (within a second on a quiet machine; the test logs how long).
 func TestBrowser_paste10000RowsPageGoToAnItemAndEditItsKey(t *testing.T) {
+	t.Parallel()
 	base := startBrowserApp(t)
 	created := createOver(t, base, `{"name": "Shop", "tables": [{"name": "Orders",
 		"partition_key": {"name": "customer", "type": "S"}, "sort_key": {"name": "order", "type": "S"}}]}`)

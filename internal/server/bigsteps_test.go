@@ -81,6 +81,7 @@ var pageAt = regexp.MustCompile(`Page <strong>(\d+)</strong> of (\d+)`)
 // next, shows every item exactly once; no partition is cut across pages unless it alone is longer
 // than a page, and a cut one says so on both sides.
 func TestTablesStep_10000ItemsArePagedUnderAMegabyteEach(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	c := a.createJSON(bigTableDesign(10000))
 	first := a.request(http.MethodGet, "/d/"+c.EditToken+"/tables", "", nil)
@@ -101,6 +102,7 @@ func TestTablesStep_10000ItemsArePagedUnderAMegabyteEach(t *testing.T) {
 // pages unless it alone is longer than a page, and a cut one says so on both sides. Every page
 // sorts the whole table, so the quick tier walks 2,000 items and the full tier 10,000.
 func TestTablesStep_pagingShowsEveryItemOnceAndKeepsPartitionsWhole(t *testing.T) {
+	t.Parallel()
 	n := 10000
 	if testing.Short() {
 		n = 2000
@@ -169,6 +171,7 @@ func TestTablesStep_pagingShowsEveryItemOnceAndKeepsPartitionsWhole(t *testing.T
 // The Mapping step of 500 mapped patterns is a page under 1 MB of collapsed cards, each with its
 // verdict; opening one card loads its operations and results, and nothing else.
 func TestMappingStep_500PatternsAreCollapsedCardsUnderAMegabyte(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	c := a.createJSON(bigMappingDesign(500))
 	base := "/d/" + c.EditToken
@@ -258,6 +261,7 @@ func benchStep(b *testing.B, design, step string) {
 // "Go to item" opens the page holding the item with the key values typed and marks its row; a
 // key no item has is explained on the field that holds it.
 func TestTablesStep_goToItemOpensItsPageOrNamesTheField(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	c := a.createJSON(bigTableDesign(500))
 	base := "/d/" + c.EditToken + "/tables?table=Orders"
@@ -305,6 +309,7 @@ func TestTablesStep_goToItemOpensItsPageOrNamesTheField(t *testing.T) {
 // page the row moved to, a paste with the page holding the first pasted row, focused; the
 // address bar follows.
 func TestTablesStep_editsAnswerWithThePageTheyLeaveTheGridOn(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	c := a.createJSON(bigTableDesign(500))
 	base := "/d/" + c.EditToken
@@ -349,6 +354,7 @@ func TestTablesStep_editsAnswerWithThePageTheyLeaveTheGridOn(t *testing.T) {
 // The view link and the projector page through the items read-only, their links staying on the
 // view link and in the projector's mode.
 func TestTablesStep_viewLinkAndProjectorPageToo(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	c := a.createJSON(bigTableDesign(500))
 	for _, tc := range []struct{ path, next string }{

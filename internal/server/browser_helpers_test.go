@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
@@ -62,36 +63,56 @@ func startBrowserApp(t *testing.T) string {
 	return ts.URL
 }
 
-// newBrowser starts Chromium for one test and returns its first tab and the tab's error log.
+// newBrowser opens a tab for one test in the package's shared Chromium, in a browser context of its
+// own (no cookies, no storage, no permissions shared with other tests), and returns it with the
+// tab's error log.
 func newBrowser(t *testing.T) (context.Context, *pageErrors) {
 	t.Helper()
 	return newBrowserWithin(t, browserTestTimeout)
 }
 
-// newBrowserWithin is newBrowser for a test that walks further than most: the browser lives for
+// newBrowserWithin is newBrowser for a test that walks further than most: the tab lives for
 // limit, not browserTestTimeout.
 func newBrowserWithin(t *testing.T, limit time.Duration) (context.Context, *pageErrors) {
 	t.Helper()
-	execPath := chromiumPath(t)
+	browser := sharedChromium(t)
+	errs := &pageErrors{}
+	tab, cancelTab := chromedp.NewContext(browser, chromedp.WithNewBrowserContext(), chromedp.WithListener(errs.listen))
+	t.Cleanup(cancelTab)
+	if err := chromedp.Do(tab); err != nil {
+		t.Fatalf("open a tab in the shared Chromium: %v", err)
+	}
+	// The tab ends with the test or at limit, whichever comes first; the browser goes on.
+	ctx, cancel := context.WithTimeout(tab, limit)
+	stop := context.AfterFunc(t.Context(), cancel)
+	t.Cleanup(func() { stop(); cancel() })
+	t.Cleanup(func() { errs.check(t, "first tab") })
+	return ctx, errs
+}
 
+// chromium is the one browser the package's browser tests share: starting Chromium for each of
+// some sixty tests cost more CPU than most of the tests themselves. It is started on first use,
+// started again if it died, and closed by TestMain.
+var chromium struct {
+	mu      sync.Mutex
+	ctx     context.Context
+	profile string
+	stop    func()
+}
+
+func sharedChromium(t *testing.T) context.Context {
+	t.Helper()
+	execPath := chromiumPath(t)
+	chromium.mu.Lock()
+	defer chromium.mu.Unlock()
+	if chromium.ctx != nil && chromium.ctx.Err() == nil {
+		return chromium.ctx
+	}
+	closeChromiumLocked()
 	profile, err := os.MkdirTemp("", "dynaloom-chromium-")
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Registered first so it runs last, after the browser is gone. Chromium's child processes can
-	// still write to the profile for a moment after it exits, so removal is retried.
-	t.Cleanup(func() {
-		for range 50 {
-			if err := os.RemoveAll(profile); err == nil {
-				return
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
-		t.Logf("could not remove the browser profile %s", profile)
-	})
-
-	ctx, cancel := context.WithTimeout(t.Context(), limit)
-	t.Cleanup(cancel)
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(execPath),
 		chromedp.Headless,
@@ -104,19 +125,58 @@ func newBrowserWithin(t *testing.T, limit time.Duration) (context.Context, *page
 		chromedp.UserDataDir(profile),
 		chromedp.WindowSize(1400, 900),
 	)
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
-	t.Cleanup(cancelAlloc)
-
-	errs := &pageErrors{}
-	tab, cancelTab := chromedp.NewContext(allocCtx, chromedp.WithListener(errs.listen))
-	t.Cleanup(cancelTab)
-	// The first run binds the browser's life to its context: start it with the test's context, not
-	// with the shorter context of a step.
-	if err := chromedp.Do(tab); err != nil {
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	browser, cancelBrowser := chromedp.NewContext(allocCtx)
+	if err := chromedp.Do(browser); err != nil {
+		cancelBrowser()
+		cancelAlloc()
+		os.RemoveAll(profile)
 		t.Fatalf("start Chromium (%s): %v", execPath, err)
 	}
-	t.Cleanup(func() { errs.check(t, "first tab") })
-	return tab, errs
+	chromium.ctx, chromium.profile = browser, profile
+	chromium.stop = func() { cancelBrowser(); cancelAlloc() }
+	return browser
+}
+
+// closeChromiumLocked ends the shared browser, if any, and removes its profile. Chromium's child
+// processes can still write to the profile for a moment after it exits, so removal is retried.
+func closeChromiumLocked() {
+	if chromium.stop == nil {
+		return
+	}
+	chromium.stop()
+	for range 50 {
+		if err := os.RemoveAll(chromium.profile); err == nil {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	chromium.ctx, chromium.profile, chromium.stop = nil, "", nil
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	chromium.mu.Lock()
+	closeChromiumLocked()
+	chromium.mu.Unlock()
+	os.Exit(code)
+}
+
+// grantClipboard lets origin read and write the clipboard in the tab's browser context, as a person
+// who allows it would: headless Chromium asks nobody.
+func grantClipboard(t *testing.T, ctx context.Context, origin string) {
+	t.Helper()
+	for _, name := range []string{"clipboard-read", "clipboard-write"} {
+		_, err := chromedp.CallBrowser(ctx, browser.SetPermission, browser.SetPermissionParams{
+			Permission:       &browser.PermissionDescriptor{Name: name},
+			Setting:          browser.PermissionSettingGranted,
+			Origin:           origin,
+			BrowserContextID: chromedp.FromContext(ctx).BrowserContextID,
+		})
+		if err != nil {
+			t.Fatalf("grant %s: %v", name, err)
+		}
+	}
 }
 
 // newIsolatedTab opens a tab in a new browser context: no cookies, no storage, like another person.

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
@@ -17,6 +16,7 @@ import (
 // the Content-Security-Policy work together in a browser.
 
 func TestBrowser_createRenameAndShareReadOnly(t *testing.T) {
+	t.Parallel()
 	base := startBrowserApp(t)
 	ctx, _ := newBrowser(t)
 	editURL, editToken := createDesign(t, ctx, base, "Orders service", "Ada")
@@ -113,6 +113,7 @@ func TestBrowser_createRenameAndShareReadOnly(t *testing.T) {
 }
 
 func TestBrowser_badInputShowsMessageOnField(t *testing.T) {
+	t.Parallel()
 	base := startBrowserApp(t)
 	ctx, errs := newBrowser(t)
 	createDesign(t, ctx, base, "Payments", "Grace")
@@ -143,21 +144,12 @@ func TestBrowser_badInputShowsMessageOnField(t *testing.T) {
 }
 
 func TestBrowser_copyButtonCopiesTheEditLink(t *testing.T) {
+	t.Parallel()
 	base := startBrowserApp(t)
 	ctx, _ := newBrowser(t)
 	editURL, _ := createDesign(t, ctx, base, "Inventory", "Linus")
 
-	// Headless Chromium asks nobody, so grant the clipboard to this origin the way a person would.
-	for _, name := range []string{"clipboard-read", "clipboard-write"} {
-		_, err := chromedp.CallBrowser(ctx, browser.SetPermission, browser.SetPermissionParams{
-			Permission: &browser.PermissionDescriptor{Name: name},
-			Setting:    browser.PermissionSettingGranted,
-			Origin:     base,
-		})
-		if err != nil {
-			t.Fatalf("grant %s: %v", name, err)
-		}
-	}
+	grantClipboard(t, ctx, base)
 	openShareDialog(t, ctx)
 	do(t, ctx, "click Copy next to the edit link", chromedp.Click(chromedp.CSS("[data-testid=copy-edit-link]")))
 	// app.js puts the label back after 1.6 s, so wait for it promptly.
@@ -172,6 +164,7 @@ func TestBrowser_copyButtonCopiesTheEditLink(t *testing.T) {
 // A workshop fills the access-patterns table while people talk: keyboard only, a row at a time,
 // with the findings panel reacting to every cell.
 func TestBrowser_fillThreePatternsByKeyboardAndSeeAFindingComeAndGo(t *testing.T) {
+	t.Parallel()
 	base := startBrowserApp(t)
 	ctx, _ := newBrowser(t)
 	editURL, _ := createDesign(t, ctx, base, "Orders", "Ada")
@@ -224,6 +217,7 @@ func TestBrowser_fillThreePatternsByKeyboardAndSeeAFindingComeAndGo(t *testing.T
 // The heart of the designer: typing into a sample item's index-key cell changes that index's grid
 // at once, and fifty rows pasted from a spreadsheet land in one go.
 func TestBrowser_keyCellEditUpdatesTheGSIGridAndPasteAddsRows(t *testing.T) {
+	t.Parallel()
 	base := startBrowserApp(t)
 	ctx, _ := newBrowser(t)
 	editURL, _ := createDesign(t, ctx, base, "Orders", "Ada")

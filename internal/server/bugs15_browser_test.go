@@ -19,6 +19,7 @@ import (
 // the page stays live through it: its event stream keeps the tab, the others stay in its presence
 // list, and a later edit by someone else still arrives.
 func TestBrowser_aStructuralTableEditKeepsThePageLive(t *testing.T) {
+	t.Parallel()
 	base := startBrowserApp(t)
 	created := createOver(t, base, `{"name": "Shop", "tables": [{"name": "Orders", "partition_key": {"name": "order_id", "type": "S"}}]}`)
 	page := base + "/d/" + created.EditToken + "/tables?table=Orders"
@@ -123,6 +124,7 @@ func openNotes(t *testing.T, ctx context.Context) {
 // After Add, the new-entity and new-attribute boxes are empty and keep the focus, so the next
 // name typed is a name of its own, not appended to the last one.
 func TestBrowser_addingEntitiesAndAttributesClearsTheirBoxes(t *testing.T) {
+	t.Parallel()
 	base := startBrowserApp(t)
 	created := createOver(t, base, `{"name": "Shop"}`)
 	page := base + "/d/" + created.EditToken + "/entities"
@@ -174,6 +176,7 @@ func fifteenPatterns() string {
 // A design of fifteen patterns and no table is not "all clear": the side panel and the Validation
 // step say that nothing serves the patterns yet, and link to the Tables step.
 func TestBrowser_patternsWithoutTablesAreNotAllClear(t *testing.T) {
+	t.Parallel()
 	base := startBrowserApp(t)
 	created := createOver(t, base, fifteenPatterns())
 	ctx, _ := newBrowser(t)
@@ -195,6 +198,7 @@ func TestBrowser_patternsWithoutTablesAreNotAllClear(t *testing.T) {
 // typed, and keep them in the design and the requirements document; a fractional maximum is
 // refused on its cell, saying why.
 func TestBrowser_relationshipCountsTakeDecimalsAndUnits(t *testing.T) {
+	t.Parallel()
 	base := startBrowserApp(t)
 	created := createOver(t, base, `{"name": "Shop", "entities": [{"name": "Customer", "attributes": []}, {"name": "Order", "attributes": []}],
 		"relationships": [{"id": "r1", "from": "Customer", "to": "Order", "kind": "1:M"}]}`)
@@ -239,6 +243,7 @@ func TestBrowser_relationshipCountsTakeDecimalsAndUnits(t *testing.T) {
 
 // A GSI added through the form projects its keys only unless ALL is chosen, and the form says why.
 func TestBrowser_aNewIndexProjectsKeysOnly(t *testing.T) {
+	t.Parallel()
 	base := startBrowserApp(t)
 	created := createOver(t, base, `{"name": "Shop", "tables": [{"name": "Orders", "partition_key": {"name": "order_id", "type": "S"}}]}`)
 	page := base + "/d/" + created.EditToken + "/tables?table=Orders"
@@ -279,6 +284,7 @@ func TestBrowser_aNewIndexProjectsKeysOnly(t *testing.T) {
 // An index's items left out are named by their key values, as the grid shows them, and the
 // sparse finding names them the same way: never by the design's item ids (i2).
 func TestBrowser_itemsLeftOutOfAnIndexAreNamedByTheirKeys(t *testing.T) {
+	t.Parallel()
 	base := startBrowserApp(t)
 	created := createOver(t, base, `{"name": "Shop", "tables": [{"name": "Orders", "partition_key": {"name": "order_id", "type": "S"},
 		"gsis": [{"name": "ByStatus", "partition_key": [{"name": "status", "type": "S"}], "projection": {"type": "KEYS_ONLY"}}],
@@ -301,6 +307,7 @@ func TestBrowser_itemsLeftOutOfAnIndexAreNamedByTheirKeys(t *testing.T) {
 // A history diff names what changed in words a person knows ("operation 1, value :c"), not by
 // the design's paths (mapping.operations[0].values.:c).
 func TestBrowser_historyDiffNamesFieldsInWords(t *testing.T) {
+	t.Parallel()
 	base := startBrowserApp(t)
 	doc := func(value string) string {
 		return `{"name": "Shop", "tables": [{"name": "Orders", "partition_key": {"name": "order_id", "type": "S"}}],

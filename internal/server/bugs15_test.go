@@ -11,6 +11,7 @@ import (
 // the page's event stream (and the tab in its address) is never swapped; when the page is on
 // another step, the answer is a visit of that step.
 func TestStructuralEdit_reloadsTheWorkspaceNotThePage(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	c := a.createJSON(`{"name": "Shop", "tables": [{"name": "Orders", "partition_key": {"name": "order_id", "type": "S"}}]}`)
 	base := "/d/" + c.EditToken

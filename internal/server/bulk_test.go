@@ -9,6 +9,7 @@ import (
 // The overview's offer follows the design live: a page on the overview gets the offer, as a part,
 // when the key entities list changes or when someone adds one of the entities it names.
 func TestRefresh_theOverviewOfferFollowsTheListAndTheEntities(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	created := a.createJSON(`{"name": "Shop"}`)
 	edit := "/d/" + created.EditToken
@@ -35,6 +36,7 @@ func TestRefresh_theOverviewOfferFollowsTheListAndTheEntities(t *testing.T) {
 // Rows added reach another page as the step drawn whole: the page has no element for a new
 // entity's card.
 func TestRefresh_rowsAddedDrawTheStepWhole(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	created := a.createJSON(`{"name": "Shop"}`)
 	edit := "/d/" + created.EditToken
@@ -53,6 +55,7 @@ func TestRefresh_rowsAddedDrawTheStepWhole(t *testing.T) {
 // Refusals change nothing and say what to do: nothing ticked, a paste box on no step, a paste that
 // reads nothing, a scaffold with no decision.
 func TestBulk_refusalsChangeNothing(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	created := a.createJSON(`{"name": "Shop", "overview": {"key_entities": "Customer, Order"},
 		"entities": [{"name": "A", "attributes": []}, {"name": "B", "attributes": []}], "aggregates": [{"entity_a": "A", "entity_b": "B"}]}`)

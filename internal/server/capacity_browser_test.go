@@ -15,6 +15,7 @@ import (
 // the cost chart (its bars and its table of figures) move without a reload. Then Alice sets a price of
 // her region and sees it used; a utilisation out of range is said on its field and moves nothing.
 func TestBrowser_capacityFiguresMoveLiveAndPricesCanBeSet(t *testing.T) {
+	t.Parallel()
 	base := startBrowserApp(t)
 	alice, aliceErrs := newBrowser(t)
 	resp, err := http.Post(base+"/api/designs", "application/json", strings.NewReader(`{"example": "hr-employees"}`))

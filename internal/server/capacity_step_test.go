@@ -7,6 +7,7 @@ import (
 )
 
 func TestCapacity_stepListsEveryPatternTableAndIndexWithThePricesUsed(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	c := a.createJSON(`{"example": "hr-employees"}`)
 	d, _ := a.design(c.EditToken)
@@ -37,6 +38,7 @@ func TestCapacity_stepListsEveryPatternTableAndIndexWithThePricesUsed(t *testing
 }
 
 func TestCapacity_aSettingSavesAndAnswersWithTheFiguresItMoves(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	c := a.createJSON(`{"example": "hr-employees"}`)
 	rec := a.hx("/d/"+c.EditToken+"/capacity/setting", "field", "storage_price", "value", "$0.30")
@@ -64,6 +66,7 @@ func TestCapacity_aSettingSavesAndAnswersWithTheFiguresItMoves(t *testing.T) {
 }
 
 func TestCapacity_aBadSettingIsNamedOnItsCellAndChangesNothing(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	c := a.createJSON(`{"example": "hr-employees"}`)
 	_, rev := a.design(c.EditToken)
@@ -98,6 +101,7 @@ func TestCapacity_aBadSettingIsNamedOnItsCellAndChangesNothing(t *testing.T) {
 }
 
 func TestEntities_expectedItemsCellSavesTheCount(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	c := a.createJSON(`{"example": "hr-employees"}`)
 	page := a.request(http.MethodGet, "/d/"+c.EditToken+"/entities", "", nil).Body.String()
@@ -129,6 +133,7 @@ func TestEntities_expectedItemsCellSavesTheCount(t *testing.T) {
 // Any change may move any figure: a page of the step is drawn whole, and a settings change costs
 // the other steps only their side panel.
 func TestCapacity_refreshesWholeAndSettingsAreUnseenElsewhere(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	c := a.createJSON(`{"example": "hr-employees"}`)
 	d, rev := a.design(c.EditToken)

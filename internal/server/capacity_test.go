@@ -28,6 +28,7 @@ func sameFigure(a, b float64) bool { return math.Abs(a-b) <= 1e-6*math.Max(1, ma
 // says the rate is the design's; a price the team sets shows with "design" as its source and
 // scales what it prices.
 func TestAPICapacity_followsTheDesignRevisionByRevision(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	c := a.createJSON(`{"example": "hr-employees"}`)
 	var d designer.Design

@@ -15,6 +15,7 @@ import (
 // it shows and checks that the answer's first element is the one the cell targets, or that the
 // answer sends the page to reload its step.
 func TestCells_answerReplacesWhatTheyTarget(t *testing.T) {
+	t.Parallel()
 	a := newTestAppWith(t, Options{CreateLimit: NoLimit, WriteLimit: NoLimit})
 	_, pages := exampleStepPages(t, a)
 	cells := 0
@@ -149,6 +150,7 @@ func shownValue(n *html.Node) string {
 // example, with the values the form holds. A form that needs text the page leaves empty (an add
 // form) is refused with 400 or 422 and passes over.
 func TestButtons_answerReplacesWhatTheyTarget(t *testing.T) {
+	t.Parallel()
 	a := newTestAppWith(t, Options{CreateLimit: NoLimit, WriteLimit: NoLimit})
 	first, pages := exampleStepPages(t, a)
 	tried := 0

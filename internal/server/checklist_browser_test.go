@@ -68,6 +68,7 @@ func lineTicked(prefix string) string {
 // GSI's key justification, in the table's closed notes for its capacity planning), and filling
 // the field ticks the line.
 func TestBrowser_checklistLinkLandsOnTheFieldThatTicksIt(t *testing.T) {
+	t.Parallel()
 	base := startBrowserApp(t)
 	ctx, errs := newBrowser(t)
 	created := createOver(t, base, `{"example": "hr-employees"}`)

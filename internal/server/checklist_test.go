@@ -127,6 +127,7 @@ func assertLinkLandsOnAField(t *testing.T, a *testApp, link string) {
 // checklists, line by line, at every revision of a design walked through changes that tick and
 // untick lines of both lists; every line not ticked links to a field on the page it names.
 func TestChecklists_pageAPIAndExportsAgreeAtEveryRevision(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	c := a.createJSON(`{"example": "hr-employees"}`)
 	changes := []string{
@@ -224,6 +225,7 @@ func TestChecklists_pageAPIAndExportsAgreeAtEveryRevision(t *testing.T) {
 // checklist, out of band, with the line it ticks ticked; a refusal names the field and changes
 // nothing.
 func TestProse_savingTicksTheLineOnThePage(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	c := a.createJSON(`{"name": "Shop"}`)
 	base := "/d/" + c.EditToken
@@ -265,6 +267,7 @@ func TestProse_savingTicksTheLineOnThePage(t *testing.T) {
 // On a blank design no line is ticked, and each links to where its first step is taken: a field of
 // the overview or the write-up, or the form or list that adds what the line asks for.
 func TestChecklists_blankDesignLinksLandOnFields(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	c := a.createJSON(`{"name": "Blank"}`)
 	page := parseHTML(t, a.request(http.MethodGet, "/d/"+c.EditToken+"/validation", "", nil).Body.String())
@@ -281,6 +284,7 @@ func TestChecklists_blankDesignLinksLandOnFields(t *testing.T) {
 // A section of the write-up is shown on the Validation step alone: a page on any other step gets
 // the side panel alone, and the Validation step is drawn again with the line it ticks.
 func TestRefresh_proseCostsOtherStepsTheSidePanel(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	created := a.createJSON(`{"example": "hr-employees"}`)
 	_, rev := a.design(created.EditToken)

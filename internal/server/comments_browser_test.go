@@ -10,6 +10,7 @@ import (
 // A comment on a pattern, from the keyboard: the button opens the thread panel, the count follows
 // the thread, and resolving it brings the count back to nothing.
 func TestBrowser_commentOnAPatternReplyAndResolve(t *testing.T) {
+	t.Parallel()
 	base := startBrowserApp(t)
 	ctx, _ := newBrowser(t)
 	editURL, _ := createDesign(t, ctx, base, "Orders", "Ada")

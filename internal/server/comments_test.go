@@ -64,6 +64,7 @@ func revisionOf(t *testing.T, a *testApp, view string) int64 {
 const ap4 = "access_patterns/ap4"
 
 func TestComments_addShowsInTheThreadAndTheCount(t *testing.T) {
+	t.Parallel()
 	a, edit, view := commentsApp(t)
 	if n := badgeCount(t, a.getAs("Ada", edit+"/patterns"), ap4); n != 0 {
 		t.Fatalf("pattern 4's comment button shows %d before any comment", n)
@@ -101,6 +102,7 @@ func TestComments_addShowsInTheThreadAndTheCount(t *testing.T) {
 }
 
 func TestComments_replyResolveAndDelete(t *testing.T) {
+	t.Parallel()
 	a, edit, _ := commentsApp(t)
 	a.postAs("Ada", edit+"/comments", "target", ap4, "body", "Peak or average?")
 	rec := a.postAs("Bo", edit+"/comments", "target", ap4, "parent_id", "cm1", "body", "The peak, at month end.")
@@ -144,6 +146,7 @@ func TestComments_replyResolveAndDelete(t *testing.T) {
 }
 
 func TestComments_onTablesIndexesAndItemsAreCounted(t *testing.T) {
+	t.Parallel()
 	a, edit, _ := commentsApp(t)
 	for _, target := range []string{"tables/TitleHistory", "tables/Employee/indexes/EmployeesByTitle", "tables/TitleHistory/items/t10001a"} {
 		if rec := a.postAs("Ada", edit+"/comments", "target", target, "body", "Check this."); rec.Code != http.StatusOK {
@@ -166,6 +169,7 @@ func TestComments_onTablesIndexesAndItemsAreCounted(t *testing.T) {
 }
 
 func TestComments_viewLinkCannotChangeThem(t *testing.T) {
+	t.Parallel()
 	a, edit, view := commentsApp(t)
 	a.postAs("Ada", edit+"/comments", "target", ap4, "body", "Mine")
 	before := revisionOf(t, a, view)
@@ -186,6 +190,7 @@ func TestComments_viewLinkCannotChangeThem(t *testing.T) {
 }
 
 func TestComments_bodyIsEscapedNeverMarkup(t *testing.T) {
+	t.Parallel()
 	a, edit, view := commentsApp(t)
 	attack := `<script>alert("x")</script><img src=x onerror=alert(1)>`
 	rec := a.postAs(`Eve <b>`, edit+"/comments", "target", ap4, "body", attack)
@@ -206,6 +211,7 @@ func TestComments_bodyIsEscapedNeverMarkup(t *testing.T) {
 }
 
 func TestComments_badInputIsExplainedAndChangesNothing(t *testing.T) {
+	t.Parallel()
 	a, edit, view := commentsApp(t)
 	before := revisionOf(t, a, view)
 	rec := a.postAs("Ada", edit+"/comments", "target", ap4, "body", "   ")
@@ -239,6 +245,7 @@ func TestComments_badInputIsExplainedAndChangesNothing(t *testing.T) {
 }
 
 func TestComments_plainFormPostGoesBackToTheElement(t *testing.T) {
+	t.Parallel()
 	a, edit, _ := commentsApp(t)
 	rec := a.request(http.MethodPost, edit+"/comments", formType, strings.NewReader(form("target", ap4, "body", "Without JavaScript")),
 		"Cookie", participantCookie+"=Ada")
@@ -248,6 +255,7 @@ func TestComments_plainFormPostGoesBackToTheElement(t *testing.T) {
 }
 
 func TestRelativeTime(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2025, 3, 10, 12, 0, 0, 0, time.UTC)
 	for at, want := range map[string]string{
 		"2025-03-10T11:59:30Z": "just now",

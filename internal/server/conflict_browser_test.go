@@ -13,6 +13,7 @@ import (
 // up, so it saves from the revision it began at without having seen the second tab's save: the
 // server refuses it as a conflict, the page offers the choice, and "keep mine" saves it.
 func TestBrowser_twoTabsOfOneNameSavingOneFieldGetTheConflictChoice(t *testing.T) {
+	t.Parallel()
 	base := startBrowserApp(t)
 	first, firstErrs := newBrowser(t)
 	editURL, _ := createDesign(t, first, base, "Orders", "Sam")

@@ -19,6 +19,7 @@ func tabID(n int) string { return fmt.Sprintf("%032x", n+1) }
 // edit is overwritten. It holds when they all chose the same display name, as long as each has
 // its own tab.
 func TestConflict_concurrentSaversOfOneFieldFromOneRevision(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		person func(i int) string
@@ -96,6 +97,7 @@ func TestConflict_concurrentSaversOfOneFieldFromOneRevision(t *testing.T) {
 // After a conflict, "keep mine" resends the value with the revision the refusal named as its
 // base; it is saved over the change the person was told about.
 func TestConflict_keepMineAfterARefusalSaves(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	created := a.createJSON(`{"example": "hr-employees"}`)
 	d, rev := a.design(created.EditToken)

@@ -19,6 +19,7 @@ const entityBoxX = `(function(id){var n=document.querySelector('#entity-diagram 
 // the drop saves the box where she left it, and Bob's diagram, open in another browser, draws it
 // there within a second. A click on a box still opens it.
 func TestDiagramEdit_dragMovesTheBoxForEveryone(t *testing.T) {
+	t.Parallel()
 	base := startBrowserApp(t)
 	edit := base + "/d/" + createExample(t, base, "hr-employees")
 	alice, aliceErrs := newBrowser(t)
@@ -57,6 +58,7 @@ func TestDiagramEdit_dragMovesTheBoxForEveryone(t *testing.T) {
 // A box moved by the keyboard: focused, the arrow keys move it (Shift for bigger steps), the moves
 // are saved as one change, the box keeps the focus, Enter opens it, and Undo puts it back.
 func TestDiagramEdit_keyboardMoveAndUndo(t *testing.T) {
+	t.Parallel()
 	base := startBrowserApp(t)
 	edit := base + "/d/" + createExample(t, base, "hr-employees")
 	ctx, errs := newBrowser(t)
@@ -106,6 +108,7 @@ const relationshipRows = `Array.from(document.querySelectorAll("#relationships t
 // dragging from Employee's handle to the new entity appears in the Entities list, one to many,
 // with its row opened; the keyboard's Connect… draws another.
 func TestDiagramEdit_addAnEntityAndDrawARelationship(t *testing.T) {
+	t.Parallel()
 	base := startBrowserApp(t)
 	edit := base + "/d/" + createExample(t, base, "hr-employees")
 	ctx, errs := newBrowser(t)
@@ -159,6 +162,7 @@ func boxAtJS(boxX, node string, x float64) string {
 // pressed by the keyboard it lays the map out again: the box goes back where the layout put it,
 // for Alice and for Bob in another browser, and the button goes.
 func TestDiagramEdit_resetLayoutRedrawsForEveryone(t *testing.T) {
+	t.Parallel()
 	base := startBrowserApp(t)
 	edit := base + "/d/" + createExample(t, base, "hr-employees")
 	alice, aliceErrs := newBrowser(t)
@@ -193,6 +197,7 @@ func TestDiagramEdit_resetLayoutRedrawsForEveryone(t *testing.T) {
 // pointer, the drop saves the box where she left it, and Bob's model map, open in another browser,
 // draws it there; the drag does not open the table.
 func TestDiagramEdit_dragATableOnTheModelMapMovesItForEveryone(t *testing.T) {
+	t.Parallel()
 	base := startBrowserApp(t)
 	edit := base + "/d/" + createExample(t, base, "hr-employees")
 	alice, aliceErrs := newBrowser(t)

@@ -13,6 +13,7 @@ import (
 // around it; a place that is not a number, or a diagram that does not exist, is refused naming
 // the field, and nothing changes. Read-only, the diagram offers no editing.
 func TestMoveDiagramNode(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	created := a.createJSON(`{"example": "hr-employees"}`)
 	edit := "/d/" + created.EditToken
@@ -64,6 +65,7 @@ func TestMoveDiagramNode(t *testing.T) {
 // revisions, the undo hint and the undo's answer: "Moved Department on the entity diagram", never
 // the diagram's node id or the coordinates.
 func TestMoveDiagramNode_historyTellsTheMoveInWords(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	created := a.createJSON(`{"example": "hr-employees"}`)
 	edit := "/d/" + created.EditToken
@@ -111,6 +113,7 @@ func TestMoveDiagramNode_historyTellsTheMoveInWords(t *testing.T) {
 // by hand and the page can edit; nothing to reset, an unknown diagram and the view link are
 // refused and change nothing; undo gives the positions back.
 func TestResetDiagramLayout(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	created := a.createJSON(`{"example": "hr-employees"}`)
 	edit := "/d/" + created.EditToken

@@ -34,6 +34,7 @@ func createExample(t *testing.T, base, example string) string {
 // in another browser appears in it; the model map's pattern box opens the pattern's Mapping card;
 // each diagram downloads as a PNG drawn from its SVG under the page's CSP.
 func TestBrowser_diagramsShowOpenTheirElementAndRedrawLive(t *testing.T) {
+	t.Parallel()
 	base := startBrowserApp(t)
 	token := createExample(t, base, "hr-employees")
 	edit := base + "/d/" + token
@@ -80,6 +81,7 @@ func TestBrowser_diagramsShowOpenTheirElementAndRedrawLive(t *testing.T) {
 // checking that the page never scrolls sideways; with DYNALOOM_SHOTS set to a folder it saves
 // each screenshot there, to be looked at.
 func TestBrowser_diagramScreenshots(t *testing.T) {
+	t.Parallel()
 	base := startBrowserApp(t)
 	dir := os.Getenv("DYNALOOM_SHOTS")
 	if dir == "" {

@@ -12,6 +12,7 @@ import (
 // The Entities step draws the entity diagram: a box per entity linking to its card, a line per
 // relationship linking to its row, and the picture in words.
 func TestEntitiesStep_showsTheEntityDiagram(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	created := a.createJSON(`{"example": "hr-employees"}`)
 	d, _ := a.design(created.EditToken)
@@ -39,6 +40,7 @@ func TestEntitiesStep_showsTheEntityDiagram(t *testing.T) {
 // The Tables step draws the model map: a box per table and index linking to its card, a box per
 // pattern linking to its Mapping card, opened.
 func TestTablesStep_showsTheModelMap(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	created := a.createJSON(`{"example": "hr-employees"}`)
 	// Patterns 13 and 14 keep a CAP003 warning the example's trade-offs explain, which draws them
@@ -76,6 +78,7 @@ func TestTablesStep_showsTheModelMap(t *testing.T) {
 
 // A pattern whose verdict fails, or at which an error finding points, is drawn red with why.
 func TestModelMap_marksAFailingPatternRed(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	created := a.createJSON(`{"example": "hr-employees"}`)
 	d, _ := a.design(created.EditToken)
@@ -94,6 +97,7 @@ func TestModelMap_marksAFailingPatternRed(t *testing.T) {
 
 // Each diagram downloads as an SVG file of its own, without links, by the edit or the view link.
 func TestDiagramDownload(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	created := a.createJSON(`{"example": "hr-employees"}`)
 	for _, token := range []string{created.EditToken, created.ViewToken} {
@@ -124,6 +128,7 @@ func TestDiagramDownload(t *testing.T) {
 
 // A moved box redraws its diagram on a page of that step, and nothing on the other step.
 func TestRefresh_aMovedBoxIsItsDiagramAlone(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	created := a.createJSON(`{"example": "hr-employees"}`)
 	edit := "/d/" + created.EditToken
@@ -162,6 +167,7 @@ func TestRefresh_aMovedBoxIsItsDiagramAlone(t *testing.T) {
 
 // The gallery's thumbnail of an example is its model map without links.
 func TestModelMapThumbnail(t *testing.T) {
+	t.Parallel()
 	d, err := designer.ExampleDesign("hr-employees")
 	if err != nil {
 		t.Fatal(err)

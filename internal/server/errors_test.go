@@ -14,6 +14,7 @@ import (
 // (htmx swaps it in), the same refusal on the error page or through the API is classify's 400 or
 // 409, and an error that is not a refusal is never shown on a field.
 func TestRefusal_422WhereShownClassify400Elsewhere(t *testing.T) {
+	t.Parallel()
 	invalid := fmt.Errorf("save: %w", designer.Invalid("peak_rps", "%q is not a number.", "abc"))
 	undo := &storage.UndoError{Code: "undo_conflict", Message: "Your change of revision 2 was not undone."}
 	for _, tc := range []struct {

@@ -6,13 +6,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/chromedp"
 )
 
 // The workshop ends on the Export step: the data model is previewed as a document, Copy puts the
 // exact markdown on the clipboard, and Download saves the file under its deliverable's name.
 func TestBrowser_exportPreviewCopyAndDownload(t *testing.T) {
+	t.Parallel()
 	base := startBrowserApp(t)
 	created := createOver(t, base, `{"example": "hr-employees"}`)
 	resp, err := http.Get(base + "/api/designs/" + created.EditToken + "/export/data-model-md")
@@ -23,13 +23,7 @@ func TestBrowser_exportPreviewCopyAndDownload(t *testing.T) {
 	resp.Body.Close()
 
 	ctx, _ := newBrowser(t)
-	for _, name := range []string{"clipboard-read", "clipboard-write"} {
-		if _, err := chromedp.CallBrowser(ctx, browser.SetPermission, browser.SetPermissionParams{
-			Permission: &browser.PermissionDescriptor{Name: name}, Setting: browser.PermissionSettingGranted, Origin: base,
-		}); err != nil {
-			t.Fatalf("grant %s: %v", name, err)
-		}
-	}
+	grantClipboard(t, ctx, base)
 	openAndJoin(t, ctx, base+"/d/"+created.EditToken+"/export", "Ada")
 	do(t, ctx, "see the preview", chromedp.WaitVisible(chromedp.CSS("[data-testid=preview-data-model-md] [data-testid=preview]")))
 	preview := "[data-testid=preview-data-model-md] [data-testid=preview]"

@@ -9,6 +9,7 @@ import (
 // ?diagrams=mermaid on the export API adds the Mermaid block to the markdown documents only; a
 // wrong value, or diagrams asked of a machine format, is a 400 naming the field.
 func TestExportAPI_mermaidDiagrams(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	c := a.createJSON(`{"example": "hr-employees"}`)
 	base := "/api/designs/" + c.ViewToken + "/export/"

@@ -22,6 +22,7 @@ func previewHTML(t testing.TB, src string) string {
 }
 
 func TestRenderMarkdown_deepNestingOpensAtMost32Containers(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ marker, tag string }{
 		{">", "<blockquote>"}, {"> ", "<blockquote>"}, {"- ", "<ul>"}, {"* ", "<ul>"}, {"1. ", "<ol"}, {"2) ", "<ol"},
 	} {
@@ -36,6 +37,7 @@ func TestRenderMarkdown_deepNestingOpensAtMost32Containers(t *testing.T) {
 }
 
 func TestCapNesting_leavesOrdinaryMarkdownAlone(t *testing.T) {
+	t.Parallel()
 	for _, src := range []string{
 		"# Title\n\n> quote\n> > nested\n\n- a\n  - b\n    1. c\n\n* x\n+ y\n10) z\n-not a list\n1.5 is a number\n",
 		strings.Repeat("> ", maxPreviewNesting) + "exactly at the bound\n",
@@ -51,6 +53,7 @@ func TestCapNesting_leavesOrdinaryMarkdownAlone(t *testing.T) {
 }
 
 func TestRenderMarkdown_rawHTMLFromProseIsNeverMarkup(t *testing.T) {
+	t.Parallel()
 	html := previewHTML(t, "Notes <script>alert(1)</script> and <img src=x onerror=alert(2)>\n\n<div onclick=\"x()\">block</div>\n\n<!-- hidden -->\n")
 	for _, bad := range []string{"<script", "<img", "onerror", "<div", "onclick", "<!--  hidden"} {
 		if strings.Contains(html, bad) {
@@ -76,6 +79,7 @@ func BenchmarkRenderMarkdown_nestedQuotes(b *testing.B) {
 // Lists nested by indentation over many lines are bounded too: no line keeps more than
 // maxPreviewIndent columns of indentation, while an ordinary nested list renders as written.
 func TestCapNesting_deepIndentationIsCut(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	for i := range 300 {
 		b.WriteString(strings.Repeat("  ", i) + "- x\n")

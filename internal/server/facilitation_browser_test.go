@@ -27,6 +27,7 @@ import (
 // each was opened with; forgetting one drops it for good; the list is drawn from the browser's
 // own storage, so neither the server's page nor any request carries the links.
 func TestBrowser_homeListsTheDesignsOpenedInThisBrowser(t *testing.T) {
+	t.Parallel()
 	base := startBrowserApp(t)
 	ctx, _ := newBrowser(t)
 	orders := createOver(t, base, `{"name": "Orders <b>v2</b>"}`)
@@ -176,6 +177,7 @@ func changeAs(t *testing.T, base, token, who, kind, change string) {
 // opens to its revisions (fetched when it has too many to draw with the page), and restore and
 // undo work from inside a group.
 func TestBrowser_historyInWorkingPeriodsByPerson(t *testing.T) {
+	t.Parallel()
 	base, dbPath := startBrowserAppAt(t)
 	created := createOver(t, base, `{"example": "hr-employees"}`)
 	d, err := designer.ExampleDesign("hr-employees")
@@ -312,6 +314,7 @@ func waitAcrossLoads(t *testing.T, ctx context.Context, what, js string) {
 // participant, the projector, someone who joins later — shows the same countdown, paused and
 // stopped with it.
 func TestBrowser_agendaAndTheRoomsTimer(t *testing.T) {
+	t.Parallel()
 	base := startBrowserApp(t)
 	created := createOver(t, base, agendaDesign)
 	alice, _ := newBrowser(t)

@@ -16,6 +16,7 @@ import (
 // facilitator is in on the access patterns, the table tab she opens, and on the Mapping step the
 // card of pattern 12 she opens and scrolls to, open and at the top of its window.
 func TestBrowser_followMeCarriesTheTabTheCardAndTheScroll(t *testing.T) {
+	t.Parallel()
 	base := startBrowserApp(t)
 	alice, _ := newBrowser(t)
 	resp, err := http.Post(base+"/api/designs", "application/json", strings.NewReader(`{"example": "hr-employees"}`))
@@ -108,6 +109,7 @@ func waitAcross(t *testing.T, ctx context.Context, what, js string) {
 // and stays live on each: a change made meanwhile by someone else (the design's name) reaches it
 // without a reload.
 func TestBrowser_projectorFollowsThroughEveryStepAndStaysLive(t *testing.T) {
+	t.Parallel()
 	base := startBrowserApp(t)
 	alice, _ := newBrowser(t)
 	created := createOver(t, base, `{"example": "hr-employees"}`)

@@ -12,6 +12,7 @@ import (
 // as a participant, and it is told where the leader is — the page, the card, the scroll position —
 // when the leader moves and at once when it connects.
 func TestLive_projectorFollowsTheLeaderWithoutJoining(t *testing.T) {
+	t.Parallel()
 	a, url := startLiveServer(t)
 	created := a.createJSON(`{"example": "hr-employees"}`)
 	const ada, projector = "aaaaaaaaaaaaaaaa", "pppppppppppppppp"
@@ -81,6 +82,7 @@ func TestLive_projectorFollowsTheLeaderWithoutJoining(t *testing.T) {
 // another step, both pages close their streams before they open the next ones, and the room still
 // follows her afterwards.
 func TestLive_theLeadOutlivesAnEmptyRoom(t *testing.T) {
+	t.Parallel()
 	a, url := startLiveServer(t)
 	created := a.createJSON(`{"example": "hr-employees"}`)
 	const ada, projector = "aaaaaaaaaaaaaaaa", "pppppppppppppppp"

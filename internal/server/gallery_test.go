@@ -14,6 +14,7 @@ import (
 // drawn, kept by the browser for good (its address carries its content hash), named for a screen
 // reader; an unknown example has none.
 func TestGallery_thumbnailsAreTheExamplesModelMaps(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	home := a.request(http.MethodGet, "/", "", nil).Body.String()
 	for _, ex := range designer.Examples() {

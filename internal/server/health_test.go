@@ -54,6 +54,7 @@ func healthzError(t *testing.T, a *testApp) (code, message string) {
 }
 
 func TestStorageFull_editorsAreToldTheDiskIsFullAndHealthzSaysSo(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "full.db")
 	a := newTestAppOn(t, path, storage.Options{MaxSize: migratedSize(t, path) + 16<<10})
 	var rec *httptest.ResponseRecorder
@@ -87,6 +88,7 @@ func TestStorageFull_editorsAreToldTheDiskIsFullAndHealthzSaysSo(t *testing.T) {
 }
 
 func TestStorageReadOnly_editorsAreToldAndHealthzSaysSo(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "ro.db")
 	first := newTestAppOn(t, path, storage.Options{})
 	c := first.createJSON(`{"name": "Orders"}`)
@@ -110,6 +112,7 @@ func TestStorageReadOnly_editorsAreToldAndHealthzSaysSo(t *testing.T) {
 }
 
 func TestHealthz_damagedWriteAheadLogSetAsideAnswers503UntilMovedAway(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "db.db")
 	aside := path + "-wal.damaged-20250101T000000.000000000Z"
 	if err := os.WriteFile(aside, []byte("a log SQLite could not replay"), 0o600); err != nil {

@@ -11,6 +11,7 @@ import (
 // A facilitator opens the history, looks at the design as it was before a rename, and restores
 // that revision: it becomes the newest, and the rename stays in the history.
 func TestBrowser_historyViewAndRestoreARevision(t *testing.T) {
+	t.Parallel()
 	base := startBrowserApp(t)
 	ctx, _ := newBrowser(t)
 	createDesign(t, ctx, base, "Orders service", "Ada")

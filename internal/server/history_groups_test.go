@@ -30,6 +30,7 @@ type entry = struct {
 }
 
 func TestWorkingPeriods_aPauseLongerThanTheGapStartsAPeriodAndEachPersonHasOneGroup(t *testing.T) {
+	t.Parallel()
 	t0 := time.Date(2026, 11, 25, 9, 0, 0, 0, time.UTC)
 	history := revs(t0,
 		entry{0, "Ada", nil}, entry{3, "Bo", nil}, entry{5, "Ada", nil}, // a morning session
@@ -71,6 +72,7 @@ func TestWorkingPeriods_aPauseLongerThanTheGapStartsAPeriodAndEachPersonHasOneGr
 }
 
 func TestGroupSummary_namesPatternsByNumberInRangesAndTablesByName(t *testing.T) {
+	t.Parallel()
 	var d designer.Design
 	for n := 1; n <= 12; n++ {
 		d.Patterns = append(d.Patterns, designer.Pattern{ID: "ap" + string(rune('a'+n)), Number: n})
@@ -113,6 +115,7 @@ func TestGroupSummary_namesPatternsByNumberInRangesAndTablesByName(t *testing.T)
 }
 
 func TestHistory_groupsAndGapReadFromThePage(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	created := threeRevisions(t, a)
 	edit := "/d/" + created.EditToken

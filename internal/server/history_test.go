@@ -91,6 +91,7 @@ func threeRevisions(t *testing.T, a *testApp) createdDesign {
 }
 
 func TestAPI_revisionsListEveryChangeNewestFirst(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	before := time.Now().Add(-time.Second)
 	created := threeRevisions(t, a)
@@ -119,6 +120,7 @@ func TestAPI_revisionsListEveryChangeNewestFirst(t *testing.T) {
 }
 
 func TestAPI_revisionNIsTheDesignAsItWas(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	created := threeRevisions(t, a)
 	for _, tc := range []struct {
@@ -143,6 +145,7 @@ func TestAPI_revisionNIsTheDesignAsItWas(t *testing.T) {
 }
 
 func TestAPI_restoreMakesANewRevisionWithTheOldContentAndKeepsHistory(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	created := threeRevisions(t, a)
 	rec := a.request(http.MethodPost, "/api/designs/"+created.EditToken+"/revisions/1/restore", "", nil)
@@ -182,6 +185,7 @@ func TestAPI_restoreMakesANewRevisionWithTheOldContentAndKeepsHistory(t *testing
 }
 
 func TestAPI_restoreRefusals(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	created := threeRevisions(t, a)
 	for _, tc := range []struct {
@@ -218,6 +222,7 @@ func TestAPI_restoreRefusals(t *testing.T) {
 // Undo takes back exactly the participant's own last change, even with someone else's change after
 // it, and refuses when someone has changed the same part since.
 func TestHistory_undoMyLastChange(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	created := threeRevisions(t, a)
 	base := "/d/" + created.EditToken
@@ -272,6 +277,7 @@ func TestHistory_undoMyLastChange(t *testing.T) {
 // An undo is refused when a later change no longer applies without the undone one, even where
 // their paths do not meet: a relationship names the entity the undo would take away.
 func TestHistory_undoRefusedWhenALaterChangeDependsOnIt(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	created := a.createJSON(`{"name": "Shop"}`)
 	base := "/d/" + created.EditToken
@@ -300,6 +306,7 @@ func TestHistory_undoRefusedWhenALaterChangeDependsOnIt(t *testing.T) {
 }
 
 func TestHistory_pagesListViewAndCompareRevisions(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	created := threeRevisions(t, a)
 	edit, view := "/d/"+created.EditToken, "/d/"+created.ViewToken
@@ -370,6 +377,7 @@ func TestHistory_pagesListViewAndCompareRevisions(t *testing.T) {
 }
 
 func TestHistory_restoreFromThePage(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	created := threeRevisions(t, a)
 	edit := "/d/" + created.EditToken
@@ -394,6 +402,7 @@ func TestHistory_restoreFromThePage(t *testing.T) {
 // over Bob's later change (revision 3), since restoring replaces every part of the design, and
 // nothing changes; made from the newest revision it is stored.
 func TestHistory_restoreFromAStalePageIsAConflict(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	created := threeRevisions(t, a)
 	restore := "/d/" + created.EditToken + "/history/1/restore"
@@ -422,6 +431,7 @@ func TestHistory_restoreFromAStalePageIsAConflict(t *testing.T) {
 // The history is not compacted here (a fast machine passes the 5,000 revisions at which the oldest
 // would be folded into a snapshot); compaction has tests of its own in storage.
 func TestCommit_twentyWritersForTenSecondsKeepEveryChange(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("skipped under -short: 20 writers commit to one design for 10 seconds")
 	}
@@ -543,6 +553,7 @@ func TestCommit_twentyWritersForTenSecondsKeepEveryChange(t *testing.T) {
 // Undo and restore record the tab they came from, like any edit: the same tab saving the field it
 // just undid, from the revision it showed before, is not in conflict with itself.
 func TestUndo_recordsTheTabSoItDoesNotConflictWithItsOwnTab(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	created := a.createJSON(`{"example": "hr-employees"}`)
 	base := "/d/" + created.EditToken

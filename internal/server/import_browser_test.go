@@ -12,6 +12,7 @@ import (
 // page, reads what Dynaloom made of them, and opens one design holding the patterns of the one and
 // the tables of the other.
 func TestBrowser_importTheTwoMarkdownFilesAsOneDesign(t *testing.T) {
+	t.Parallel()
 	base := startBrowserApp(t)
 	req, err := filepath.Abs(filepath.Join("..", "designer", "format", "reqmd", "testdata", "template-style.md"))
 	if err != nil {

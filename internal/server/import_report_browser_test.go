@@ -41,6 +41,7 @@ const libraryRequirements = `# DynamoDB Modeling Session — Lending library
 // on the Access patterns step each pattern shows the entities it was linked to, in a cell the
 // team can correct.
 func TestBrowser_importReportSaysWhatWasReadAndEachNoteWithItsLine(t *testing.T) {
+	t.Parallel()
 	base := startBrowserApp(t)
 	file := filepath.Join(t.TempDir(), "dynamodb_requirement.md")
 	if err := os.WriteFile(file, []byte(libraryRequirements), 0o600); err != nil {

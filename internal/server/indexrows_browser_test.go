@@ -14,6 +14,7 @@ import (
 // tab and in a second tab watching), and an index key moves the item's entry to where the index
 // now sorts it, in both tabs.
 func TestBrowser_itemEditChangesItsIndexRowAndMovesItsEntry(t *testing.T) {
+	t.Parallel()
 	base := startBrowserApp(t)
 	ctx, errs := newBrowser(t)
 	t.Cleanup(func() { errs.check(t, "the editor's tab") })

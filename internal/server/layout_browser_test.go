@@ -18,6 +18,7 @@ import (
 // Present mode shows the content only: no rails, no instructions, no forms, buttons or fields (the
 // ticks of a previewed document's checklist are content).
 func TestBrowser_noStepScrollsThePageSideways(t *testing.T) {
+	t.Parallel()
 	base := startBrowserApp(t)
 	ctx, _ := newBrowser(t)
 	resp, err := http.Post(base+"/api/designs", "application/json", strings.NewReader(`{"example": "hr-employees"}`))
@@ -73,6 +74,7 @@ func TestBrowser_noStepScrollsThePageSideways(t *testing.T) {
 // patterns grid shows more of its columns whole. The browser remembers each rail's choice across a
 // reload and a live refresh, and unfolding brings the rail back.
 func TestBrowser_railsFoldAwayAndTheGridGetsTheirWidth(t *testing.T) {
+	t.Parallel()
 	base := startBrowserApp(t)
 	ctx, _ := newBrowser(t)
 	resp, err := http.Post(base+"/api/designs", "application/json", strings.NewReader(`{"example": "hr-employees"}`))

@@ -12,6 +12,7 @@ import (
 // A link reached the wrong people: the facilitator replaces it from the Share popover, and only
 // the new link opens the design.
 func TestBrowser_replaceTheViewLinkAndTheEditLinkFromTheSharePopover(t *testing.T) {
+	t.Parallel()
 	base := startBrowserApp(t)
 	ctx, _ := newBrowser(t)
 	editURL, editToken := createDesign(t, ctx, base, "Orders service", "Ada")

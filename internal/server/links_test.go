@@ -35,6 +35,7 @@ func (a *testApp) status(path string) int {
 }
 
 func TestAPI_rotateViewToken_oldLinkAnswers404AndTheNewOneViews(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	c := a.createJSON(`{"name": "Orders"}`)
 	out := decodeRotated(t, a.rotate(c.EditToken, `{"which": "view"}`))
@@ -72,6 +73,7 @@ func TestAPI_rotateViewToken_oldLinkAnswers404AndTheNewOneViews(t *testing.T) {
 }
 
 func TestAPI_rotateEditToken_oldLinkAnswers404AndTheViewLinkStays(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	c := a.createJSON(`{"name": "Orders"}`)
 	out := decodeRotated(t, a.rotate(c.EditToken, `{"which": "edit"}`))
@@ -103,6 +105,7 @@ func TestAPI_rotateEditToken_oldLinkAnswers404AndTheViewLinkStays(t *testing.T) 
 }
 
 func TestAPI_rotateRefusals(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	c := a.createJSON(`{"name": "Orders"}`)
 	rec := a.rotate(c.ViewToken, `{"which": "view"}`)
@@ -143,6 +146,7 @@ func TestAPI_rotateRefusals(t *testing.T) {
 }
 
 func TestAPI_viewLinkExpiry(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	c := a.createJSON(`{"name": "Orders"}`)
 	put := func(token, body string) *httptest.ResponseRecorder {
@@ -200,6 +204,7 @@ func TestAPI_viewLinkExpiry(t *testing.T) {
 var editLocation = regexp.MustCompile(`^/d/([A-Z2-7]{26})/patterns$`)
 
 func TestSharePopover_replacesLinksAndSetsTheExpiry(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	edit := a.createFromHome("Payments")
 	oldView := viewURLIn(t, a.request(http.MethodGet, edit, "", nil).Body.String())
@@ -271,6 +276,7 @@ func TestSharePopover_replacesLinksAndSetsTheExpiry(t *testing.T) {
 }
 
 func TestSharePopover_viewLinkCannotReplaceLinksAndShowsNoControls(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	edit := a.createFromHome("Payments")
 	view := viewURLIn(t, a.request(http.MethodGet, edit, "", nil).Body.String())

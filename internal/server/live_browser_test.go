@@ -19,6 +19,7 @@ import (
 // other without a reload; edits of different cells of one row both survive; an edit of the cell
 // someone else is typing in offers that person the choice instead of overwriting.
 func TestBrowser_twoParticipantsEditOneDesignLive(t *testing.T) {
+	t.Parallel()
 	base := startBrowserApp(t)
 	alice, _ := newBrowser(t)
 	editURL, _ := createDesign(t, alice, base, "Orders", "Alice")
@@ -88,6 +89,7 @@ func TestBrowser_twoParticipantsEditOneDesignLive(t *testing.T) {
 // The facilitator leads: a participant's page follows to the step the facilitator opens, and the
 // projector window opened with Present is read-only, shows the view link only, and follows too.
 func TestBrowser_followMeAndPresent(t *testing.T) {
+	t.Parallel()
 	base := startBrowserApp(t)
 	alice, _ := newBrowser(t)
 	editURL, editToken := createDesign(t, alice, base, "Orders", "Alice")
@@ -169,6 +171,7 @@ func waitForPath(t *testing.T, ctx context.Context, what, suffix string) {
 // the revision it shows and gets that cell and the side panel, not the step, while the text he is
 // typing in another cell stays as he left it.
 func TestBrowser_anEditReachesOthersAsTheCellItChanged(t *testing.T) {
+	t.Parallel()
 	base := startBrowserApp(t)
 	alice, _ := newBrowser(t)
 	editURL, _ := createDesign(t, alice, base, "Orders", "Alice")
@@ -209,6 +212,7 @@ func TestBrowser_anEditReachesOthersAsTheCellItChanged(t *testing.T) {
 // In a crowd the top bar shows 12 chips and counts the others, and its page keeps both right from
 // the changes its stream sends as people come and go: what it shows is what a reload shows.
 func TestBrowser_presenceInACrowdFollowsComingsAndGoings(t *testing.T) {
+	t.Parallel()
 	base := startBrowserApp(t)
 	alice, _ := newBrowser(t)
 	editURL, token := createDesign(t, alice, base, "Orders", "Alice")
@@ -239,6 +243,7 @@ func TestBrowser_presenceInACrowdFollowsComingsAndGoings(t *testing.T) {
 // An item's cell edited on the Tables step reaches another participant on that table as the cell,
 // its row's size and the index grids, not the step redrawn.
 func TestBrowser_anItemCellReachesOthersInParts(t *testing.T) {
+	t.Parallel()
 	base := startBrowserApp(t)
 	created := createOver(t, base, `{"example": "hr-employees"}`)
 	d, err := designer.ExampleDesign("hr-employees")
@@ -266,6 +271,7 @@ func TestBrowser_anItemCellReachesOthersInParts(t *testing.T) {
 // An operation's notes edited in a Mapping card reach another participant who has that card open
 // as the card alone, morphed in with the new value.
 func TestBrowser_anOperationEditReachesOthersAsItsCard(t *testing.T) {
+	t.Parallel()
 	base := startBrowserApp(t)
 	created := createOver(t, base, `{"example": "hr-employees"}`)
 	d, err := designer.ExampleDesign("hr-employees")

@@ -22,6 +22,7 @@ import (
 // Someone editing a field that another person changed since they began gets 409 and the other
 // person's name; a different field of the same row, or their own earlier change, does not conflict.
 func TestLive_sameFieldEditOverAnotherPersonsChangeIsRefused(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	created := a.createJSON(`{"example": "hr-employees"}`)
 	base := "/d/" + created.EditToken
@@ -166,6 +167,7 @@ func startLiveServer(t testing.TB) (*testApp, string) {
 }
 
 func TestLive_apiEventsStreamChangesAndResumeWithLastEventID(t *testing.T) {
+	t.Parallel()
 	a, url := startLiveServer(t)
 	created := a.createJSON(`{"example": "hr-employees"}`)
 	stream := openStream(t, url+"/api/designs/"+created.ViewToken+"/events")
@@ -204,6 +206,7 @@ func TestLive_apiEventsStreamChangesAndResumeWithLastEventID(t *testing.T) {
 // A page's stream carries presence as HTML chips, with the focused field of each participant:
 // the list when it opens, then only the chips that changed.
 func TestLive_pageStreamCarriesPresence(t *testing.T) {
+	t.Parallel()
 	a, url := startLiveServer(t)
 	created := a.createJSON(`{"example": "hr-employees"}`)
 	const tabA, tabB = "aaaaaaaaaaaaaaaa", "bbbbbbbbbbbbbbbb"
@@ -240,6 +243,7 @@ func TestLive_pageStreamCarriesPresence(t *testing.T) {
 
 // Replacing a link ends the streams it opened: a stream must not outlive its link.
 func TestLive_replacingALinkEndsItsStreams(t *testing.T) {
+	t.Parallel()
 	a, url := startLiveServer(t)
 	created := a.createJSON(`{"example": "hr-employees"}`)
 	viewer := openStream(t, url+"/api/designs/"+created.ViewToken+"/events")
@@ -273,6 +277,7 @@ func TestLive_replacingALinkEndsItsStreams(t *testing.T) {
 // A stream whose reader stalls is not dropped: once its queue is full, the changes queued are
 // replaced by one "reload" naming the newest revision, and the stream goes on after it.
 func TestLive_stalledReaderGetsReloadAndStaysConnected(t *testing.T) {
+	t.Parallel()
 	srv, url := liveServer(t, Options{})
 	created := createOver(t, url, `{"example": "hr-employees"}`)
 	stream := openStream(t, url+"/api/designs/"+created.ViewToken+"/events")
@@ -366,6 +371,7 @@ func TestLive_stalledReaderGetsReloadAndStaysConnected(t *testing.T) {
 // A client that comes back more than a queue's worth of changes behind gets one reload naming the
 // newest revision, not every change it missed; a few behind, it gets each.
 func TestLive_resumingFarBehindGetsOneReload(t *testing.T) {
+	t.Parallel()
 	_, url := liveServer(t, Options{WriteLimit: NoLimit})
 	created := createOver(t, url, `{"example": "hr-employees"}`)
 	d, rev := designOver(t, url, created.EditToken)
@@ -394,6 +400,7 @@ func TestLive_resumingFarBehindGetsOneReload(t *testing.T) {
 // as one served within the request would: the others see a tab leave as soon as it closes, it
 // stays counted against the connection bounds while open, and the server's shutdown ends it.
 func TestLive_takenOverStreamLeavesCountsAndEndsOnShutdown(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	a.srv.opts.MaxConnsPerClient = 3
 	hs := a.srv.HTTPServer("")
@@ -457,6 +464,7 @@ func TestLive_takenOverStreamLeavesCountsAndEndsOnShutdown(t *testing.T) {
 // A change queued after one the stream had to drop is never written on its own: the client would
 // apply revision 8 without ever hearing of 7. One reload covering both is written instead.
 func TestLive_changeAfterADroppedOneIsAReload(t *testing.T) {
+	t.Parallel()
 	sub := &subscriber{events: make(chan *event, 4), reloadDue: make(chan struct{}, 1)}
 	var out bytes.Buffer
 	st := &liveStream{sub: sub, w: bufio.NewWriter(&out), last: 6}
@@ -477,6 +485,7 @@ func TestLive_changeAfterADroppedOneIsAReload(t *testing.T) {
 // A stream the hub ended after queueing its "gone" event writes that event before it ends, also
 // when its loop sees the end first (both are ready when the loop was held up for linkGoneGrace).
 func TestLive_endedStreamSaysGoneFirst(t *testing.T) {
+	t.Parallel()
 	for range 50 {
 		sub := &subscriber{events: make(chan *event, 4), gone: make(chan struct{})}
 		var out bytes.Buffer
@@ -496,6 +505,7 @@ func TestLive_endedStreamSaysGoneFirst(t *testing.T) {
 // it is queued before the stream has taken the reload signal (already answered) off its channel:
 // the run loop may take the signal first, and must not fold the change into a second reload.
 func TestLive_changeAfterTheReloadIsAChange(t *testing.T) {
+	t.Parallel()
 	sub := &subscriber{events: make(chan *event, 4), reloadDue: make(chan struct{}, 1)}
 	var out bytes.Buffer
 	st := &liveStream{sub: sub, w: bufio.NewWriter(&out), last: 6}

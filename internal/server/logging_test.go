@@ -31,6 +31,7 @@ func requestLine(t *testing.T, logs string) string {
 // A client that leaves before its answer is no server error: the request is logged once, at info,
 // as a client gone with nothing sent, not as a failure with status 200 or 500.
 func TestLogRequests_clientGoneBeforeTheAnswerIsNoError(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	created := a.createJSON(`{"name": "Orders"}`)
 	before := len(a.logs.String())
@@ -62,6 +63,7 @@ func (w cutOffWriter) Write([]byte) (int, error) {
 // An answer cut off after its headers were sent is logged as not delivered, with the status that
 // was sent, at warning, and the request is logged only once.
 func TestLogRequests_answerCutOffAfterItsHeadersIsLoggedAsNotDelivered(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	w := cutOffWriter{httptest.NewRecorder()}
 	a.srv.Handler().ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/", nil))
@@ -80,6 +82,7 @@ func TestLogRequests_answerCutOffAfterItsHeadersIsLoggedAsNotDelivered(t *testin
 // A failure after the answer began cannot change the answer any more, but it is still a failure
 // of the server, and is logged as one rather than dropped.
 func TestLogRequests_failureAfterTheAnswerBeganIsAnError(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	a.srv.echo.GET("/test/fails-after-headers", func(c echo.Context) error {
 		c.Response().WriteHeader(http.StatusOK)

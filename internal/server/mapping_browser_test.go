@@ -24,6 +24,7 @@ const mappingDesign = `{"name": "Orders",
 // reserved-word error and fixes it, marks the items it must return by clicking them, and sees the
 // verdict and the findings turn, without a reload, when someone else changes a sample item.
 func TestBrowser_mapAPatternMarkItsResultAndSeeAnItemEditBreakIt(t *testing.T) {
+	t.Parallel()
 	base := startBrowserApp(t)
 	created := createOver(t, base, mappingDesign)
 	editURL := base + "/d/" + created.EditToken

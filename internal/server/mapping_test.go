@@ -21,6 +21,7 @@ func (a *testApp) evaluate(token, op, body string) (int, map[string]any) {
 }
 
 func TestAPI_evaluateAnswersLikeDynamoDB(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	c := a.createJSON(tableDesign(90, 1))
 	// Items i1..i90 have pk P(i%40): P001 holds items 1, 41 and 81, in sort-key order.
@@ -56,6 +57,7 @@ func TestAPI_evaluateAnswersLikeDynamoDB(t *testing.T) {
 }
 
 func TestMapping_expectedResultGivesAVerdict(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	c := a.createJSON(strings.Replace(tableDesign(9, 0), `"name": "Shop",`, `"name": "Shop", "access_patterns": [{"number": 1, "description": "Orders of a customer", "type": "read", "peak_rps": 5, "avg_rps": 1}],`, 1))
 	base := "/d/" + c.EditToken
@@ -97,6 +99,7 @@ func (a *testApp) writePatternWithOperation(description string) (c createdDesign
 }
 
 func TestMapping_aWriteShowsItsCapacityAndIndexWrites(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	c, base, pid := a.writePatternWithOperation("Place an order")
 	for _, f := range [][2]string{{"op", "PutItem"}, {"table", "Orders"}, {"key_condition", "pk = :pk AND sk = :sk"}, {"values", ":pk=P100, :sk=100, :status=NEW"}} {
@@ -115,6 +118,7 @@ func TestMapping_aWriteShowsItsCapacityAndIndexWrites(t *testing.T) {
 }
 
 func TestMapping_aTransactionRowSaysWhatItDoes(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	c, base, pid := a.writePatternWithOperation("Touch an order")
 	actionCell := elemID("opf", pid, "0", "action")
@@ -167,6 +171,7 @@ func TestMapping_aTransactionRowSaysWhatItDoes(t *testing.T) {
 
 // The write builder's forms refuse what they cannot write, name the field, and change nothing.
 func TestMapping_writeBuilderRefusesAndChangesNothing(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	c, base, pid := a.writePatternWithOperation("Pay an order")
 	a.hx(base+"/mapping/field", "pattern", pid, "index", "0", "field", "op", "value", "UpdateItem")

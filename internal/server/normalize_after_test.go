@@ -12,6 +12,7 @@ import (
 // document order to the HR example, normalizes to exactly what Normalize makes of the whole
 // design.
 func TestNormalizeAfter_everyExampleOfTheChangesDocIsNormalize(t *testing.T) {
+	t.Parallel()
 	d, err := designer.ExampleDesign("hr-employees")
 	if err != nil {
 		t.Fatal(err)

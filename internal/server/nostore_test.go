@@ -19,6 +19,7 @@ var editLink = regexp.MustCompile(`/d/([A-Z2-7]{26})|"edit_token":\s*"([A-Z2-7]{
 // Every answer that carries an edit link, whether in a page, a redirect or JSON, tells browsers
 // and caches not to store it: whoever reads a stored copy could edit the design.
 func TestNoStore_everyAnswerCarryingAnEditLinkIsNotStored(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	type answer struct {
 		name string

@@ -43,6 +43,7 @@ func viewURLIn(t *testing.T, page string) string {
 }
 
 func TestHome_listsTheHRExampleAndCreatesADesign(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	home := a.request(http.MethodGet, "/", "", nil)
 	if home.Code != 200 || !strings.Contains(home.Body.String(), `data-testid="example-hr-employees"`) {
@@ -59,6 +60,7 @@ func TestHome_listsTheHRExampleAndCreatesADesign(t *testing.T) {
 }
 
 func TestHome_emptyNameIsExplainedAndCreatesNothing(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	rec := a.request(http.MethodPost, "/designs", formType, strings.NewReader(form("name", "   ")))
 	if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), "must not be empty") {
@@ -70,6 +72,7 @@ func TestHome_emptyNameIsExplainedAndCreatesNothing(t *testing.T) {
 }
 
 func TestWorkspace_renameSavesAndAnswersWithTheField(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	edit := a.createFromHome("Payments")
 	rec := a.request(http.MethodPost, edit+"/name", formType, strings.NewReader(form("name", "Payments <b>v2</b>")), "HX-Request", "true")
@@ -93,6 +96,7 @@ func TestWorkspace_renameSavesAndAnswersWithTheField(t *testing.T) {
 }
 
 func TestWorkspace_badFieldInputIsExplainedAndChangesNothing(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	edit := a.createFromHome("Payments")
 	tests := []struct{ path, body, want string }{
@@ -116,6 +120,7 @@ func TestWorkspace_badFieldInputIsExplainedAndChangesNothing(t *testing.T) {
 }
 
 func TestWorkspace_overviewFieldWithoutJavaScriptRedirectsBack(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	edit := a.createFromHome("Payments")
 	rec := a.request(http.MethodPost, edit+"/overview/scale", formType, strings.NewReader(form("value", "2M users, 4,000 RPS")))
@@ -128,6 +133,7 @@ func TestWorkspace_overviewFieldWithoutJavaScriptRedirectsBack(t *testing.T) {
 }
 
 func TestViewLink_isReadOnlyAndNeverRevealsTheEditLink(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	edit := a.createFromHome("Payments")
 	editToken := strings.TrimPrefix(edit, "/d/")
@@ -155,6 +161,7 @@ func TestViewLink_isReadOnlyAndNeverRevealsTheEditLink(t *testing.T) {
 }
 
 func TestParticipant_nameIsKeptInACookieAndUsedAsAuthor(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	edit := a.createFromHome("Payments")
 	if page := a.request(http.MethodGet, edit, "", nil).Body.String(); !strings.Contains(page, `data-testid="name-prompt"`) {
@@ -195,6 +202,7 @@ func TestParticipant_nameIsKeptInACookieAndUsedAsAuthor(t *testing.T) {
 }
 
 func TestLogsNeverContainTokens(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	c := a.createJSON(`{"name": "Orders"}`)
 	a.request(http.MethodGet, "/d/"+c.EditToken, "", nil)
@@ -211,6 +219,7 @@ func TestLogsNeverContainTokens(t *testing.T) {
 }
 
 func TestUnknownDesignLinkShowsAFriendlyPage(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	rec := a.request(http.MethodGet, "/d/AAAAAAAAAAAAAAAAAAAAAAAAAA", "", nil)
 	if rec.Code != http.StatusNotFound || !strings.Contains(rec.Body.String(), "This link does not open a design") {
@@ -221,6 +230,7 @@ func TestUnknownDesignLinkShowsAFriendlyPage(t *testing.T) {
 var goToForm = regexp.MustCompile(`(?s)<form class="goto".*?</form>`)
 
 func TestViewLink_everyStepIsReadOnly(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	c := a.createJSON(`{"example": "hr-employees"}`)
 	for _, step := range []string{"", "/entities", "/patterns", "/aggregates", "/tables", "/mapping", "/validation", "/export"} {
@@ -252,6 +262,7 @@ func TestViewLink_everyStepIsReadOnly(t *testing.T) {
 // A blank design has nothing to check, which the panel and the validation step do not pass off as
 // every rule being satisfied; a design that does satisfy every rule says so.
 func TestValidation_blankDesignIsNotAllClear(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	blank := a.createFromHome("Blank")
 	for _, path := range []string{blank, blank + "/validation"} {

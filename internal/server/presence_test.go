@@ -106,6 +106,7 @@ type roomStep struct {
 // cap, and the right count of the others. Past the first list, each event carries only what
 // changed: a newcomer past the cap costs a few hundred bytes whatever the room.
 func TestPresence_deltasKeepThePageListRight(t *testing.T) {
+	t.Parallel()
 	h := newHub(0)
 	tab := func(i int) string { return fmt.Sprintf("tab%016d", i) }
 	var steps []roomStep
@@ -190,6 +191,7 @@ func TestPresence_deltasKeepThePageListRight(t *testing.T) {
 
 // The API stream names the participants when it opens, then who joined, moved and left.
 func TestLive_apiPresenceSaysWhoJoinedMovedAndLeft(t *testing.T) {
+	t.Parallel()
 	a, url := startLiveServer(t)
 	created := a.createJSON(`{"example": "hr-employees"}`)
 	api := openStream(t, url+"/api/designs/"+created.ViewToken+"/events")

@@ -10,6 +10,7 @@ import (
 // findings) out, which the same page without present=1 lists. (The side panel, which lists
 // findings too, is not shown in Present mode.)
 func TestPresent_validationLeavesAdviceOut(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	created := a.createJSON(`{"name": "Generic", "tables": [{"name": "Things", "partition_key": {"name": "PK", "type": "S"}}]}`)
 	read := func(path string) string {

@@ -16,6 +16,7 @@ func (c *fakeClock) Now() time.Time          { return c.now }
 func (c *fakeClock) advance(d time.Duration) { c.now = c.now.Add(d) }
 
 func TestLimiter_refusesPastTheBurstAndRefillsAtTheRate(t *testing.T) {
+	t.Parallel()
 	clock := &fakeClock{now: time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)}
 	l := newLimiter(Rate{PerSecond: 2, Burst: 3}, clock.Now)
 	for i := range 3 {
@@ -49,6 +50,7 @@ func TestLimiter_refusesPastTheBurstAndRefillsAtTheRate(t *testing.T) {
 }
 
 func TestLimiter_memoryIsBounded(t *testing.T) {
+	t.Parallel()
 	clock := &fakeClock{now: time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)}
 	l := newLimiter(Rate{PerSecond: 1, Burst: 5}, clock.Now)
 	for i := range maxBuckets + 500 {
@@ -66,6 +68,7 @@ func TestLimiter_memoryIsBounded(t *testing.T) {
 }
 
 func TestRateLimit_designCreationPerAddress(t *testing.T) {
+	t.Parallel()
 	// One token a second, on a clock the test moves: however slow the machine, no token comes
 	// back while the burst and the refusals run.
 	a := newTestAppWith(t, Options{CreateLimit: Rate{PerSecond: 1, Burst: 3}})
@@ -114,6 +117,7 @@ func TestRateLimit_designCreationPerAddress(t *testing.T) {
 }
 
 func TestRateLimit_writesPerDesignAndAddress(t *testing.T) {
+	t.Parallel()
 	// One token a second, on a clock the test moves (see above).
 	a := newTestAppWith(t, Options{WriteLimit: Rate{PerSecond: 1, Burst: 3}})
 	clock := &fakeClock{now: time.Now()}
@@ -166,6 +170,7 @@ func TestRateLimit_writesPerDesignAndAddress(t *testing.T) {
 }
 
 func TestRateLimit_defaultsLeaveRoomForAWorkshop(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	c := a.createJSON(`{"name": "Orders"}`)
 	// A room typing into one design from one address (one office): 50 saves as fast as they come.
@@ -182,6 +187,7 @@ func TestRateLimit_defaultsLeaveRoomForAWorkshop(t *testing.T) {
 }
 
 func TestRateLimit_clientAddress(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		trust       bool
 		remote, xff string

@@ -21,6 +21,7 @@ func (a *testApp) refreshStep(path string, since int64) *httptest.ResponseRecord
 // One pattern field changed: the other pages get that cell, out of band, and the side panel —
 // a few kilobytes — instead of the step.
 func TestRefresh_patternFieldChangeAnswersItsCellOnly(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	created := a.createJSON(`{"example": "hr-employees"}`)
 	d, rev := a.design(created.EditToken)
@@ -68,6 +69,7 @@ func TestRefresh_patternFieldChangeAnswersItsCellOnly(t *testing.T) {
 // Whatever a step cannot draw in parts is drawn whole: a renumbering, a deleted pattern, a step
 // without parts, a page too far behind, and a page that does not say what it shows.
 func TestRefresh_fallsBackToTheWholeStep(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	created := a.createJSON(`{"example": "hr-employees"}`)
 	d, rev := a.design(created.EditToken)
@@ -113,6 +115,7 @@ func TestRefresh_fallsBackToTheWholeStep(t *testing.T) {
 // An entity's attribute, an aggregate analysis's figure, a relationship's field and a
 // consolidation review's field are each their own part.
 func TestRefresh_entityCardAndAggregateFigure(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	created := a.createJSON(`{"example": "hr-employees"}`)
 	d, rev := a.design(created.EditToken)
@@ -166,6 +169,7 @@ func TestRefresh_entityCardAndAggregateFigure(t *testing.T) {
 // An overview field is its field; the design's name is its field on the overview and the top
 // bar's title on every step; a design consideration is its field on the aggregates step.
 func TestRefresh_overviewFieldsNameAndConsiderations(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	created := a.createJSON(`{"example": "hr-employees"}`)
 	edit := "/d/" + created.EditToken
@@ -211,6 +215,7 @@ func TestRefresh_overviewFieldsNameAndConsiderations(t *testing.T) {
 // A step that shows nothing of what changed gets the side panel alone; one that might (the
 // aggregates step lists the entities' names) is drawn whole.
 func TestRefresh_aChangeAStepDoesNotShowCostsItTheSidePanel(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	created := a.createJSON(`{"example": "hr-employees"}`)
 	d, rev := a.design(created.EditToken)
@@ -253,6 +258,7 @@ func TestRefresh_aChangeAStepDoesNotShowCostsItTheSidePanel(t *testing.T) {
 // panel alone. A key cell (the row may move), a new column, or a page whose revision is no longer
 // held is drawn whole.
 func TestRefresh_itemCellOnTheTablesStep(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	created := a.createJSON(`{"example": "hr-employees"}`)
 	d, rev := a.design(created.EditToken)
@@ -311,6 +317,7 @@ func TestRefresh_itemCellOnTheTablesStep(t *testing.T) {
 // A table's note and an index's note are each their cell on that table's tab, and nothing on
 // another table's; a table's key redraws the step.
 func TestRefresh_tableAndIndexNotes(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	created := a.createJSON(`{"example": "hr-employees"}`)
 	d, rev := a.design(created.EditToken)
@@ -350,6 +357,7 @@ func TestRefresh_tableAndIndexNotes(t *testing.T) {
 // the new value where the page has it open, collapsed with its verdict where not — and no other
 // card; an item's cell, which any verdict may read, redraws the step.
 func TestRefresh_mappingCard(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	created := a.createJSON(`{"example": "hr-employees"}`)
 	d, rev := a.design(created.EditToken)

@@ -38,6 +38,7 @@ func (a *testApp) design(token string) (designer.Design, int64) {
 }
 
 func TestPatterns_cellSaveAnswersWithItsCellAndTheLivePanel(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	c := a.createJSON(`{"name": "Orders"}`)
 	base := "/d/" + c.EditToken
@@ -65,6 +66,7 @@ func TestPatterns_cellSaveAnswersWithItsCellAndTheLivePanel(t *testing.T) {
 }
 
 func TestPatterns_badInputIsExplainedOnTheCellAndChangesNothing(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	c := a.createJSON(`{"name": "Orders", "access_patterns": [{"number": 1, "description": "Get order"}, {"number": 2, "description": "Put order"}]}`)
 	base := "/d/" + c.EditToken
@@ -97,6 +99,7 @@ func TestPatterns_badInputIsExplainedOnTheCellAndChangesNothing(t *testing.T) {
 }
 
 func TestEntities_renameFollowsIntoPatternsAndViewTokensCannotEdit(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	c := a.createJSON(`{"name": "Shop"}`)
 	base := "/d/" + c.EditToken
@@ -133,6 +136,7 @@ func TestEntities_renameFollowsIntoPatternsAndViewTokensCannotEdit(t *testing.T)
 }
 
 func TestQuestions_acceptingAGapAnswersTheQuestion(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	c := a.createJSON(`{"name": "Shop", "entities": [{"name": "Order", "attributes": []}],
 		"access_patterns": [{"number": 1, "description": "Get order", "type": "read", "peak_rps": 5, "avg_rps": 1, "entities": ["Order"]}]}`)
@@ -152,6 +156,7 @@ func TestQuestions_acceptingAGapAnswersTheQuestion(t *testing.T) {
 }
 
 func TestAPI_validationReportsFindingsAndTheChecklists(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	c := a.createJSON(`{"name": "Shop", "access_patterns": [{"number": 1, "description": "a"}, {"number": 1, "description": "b"}]}`)
 	rec := a.request(http.MethodGet, "/api/designs/"+c.ViewToken+"/validation", "", nil)
@@ -184,6 +189,7 @@ func TestAPI_validationReportsFindingsAndTheChecklists(t *testing.T) {
 }
 
 func TestExportAndImportOfRequirementsMarkdown(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	c := a.createJSON(`{"example": "hr-employees"}`)
 	rec := a.request(http.MethodGet, "/api/designs/"+c.ViewToken+"/export/requirements-md", "", nil)
@@ -228,6 +234,7 @@ func TestExportAndImportOfRequirementsMarkdown(t *testing.T) {
 }
 
 func TestExportPreviewNeverCarriesMarkup(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	c := a.createJSON(`{"name": "<script>alert(1)</script>", "overview": {"domain": "<img src=x onerror=alert(1)> [x](javascript:alert(1))"}}`)
 	page := a.request(http.MethodGet, "/d/"+c.ViewToken+"/export", "", nil).Body.String()
@@ -239,6 +246,7 @@ func TestExportPreviewNeverCarriesMarkup(t *testing.T) {
 }
 
 func TestImportPage_reportsWhatItMadeOfAFile(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	md := "# DynamoDB Modeling Session\n\n## Application Overview\n- **Domain**: Bookings\n\n## Access Patterns Analysis\n" +
 		"| Pattern # | Description | RPS (Peak and Average) | Type | Attributes Needed | Key Requirements | Design Considerations | Status |\n" +
@@ -306,6 +314,7 @@ func BenchmarkPatternCellEdit200(b *testing.B) {
 // A relationship whose entity the design does not have (written by a script) still shows the name
 // it holds, marked, instead of an empty choice.
 func TestEntities_relationshipToAMissingEntityShowsItsName(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	c := a.createJSON(`{"name": "Library", "entities": [{"name": "Member", "attributes": []}],
 		"relationships": [{"from": "Member", "to": "Ghost", "kind": "1:M"}]}`)

@@ -50,6 +50,7 @@ func undoMine(t *testing.T, ctx context.Context, base, token string, rev int64) 
 }
 
 func TestBrowser_keyEntitiesBecomeEntitiesInOneClick(t *testing.T) {
+	t.Parallel()
 	base := startBrowserApp(t)
 	created := createOver(t, base, `{"name": "Shop"}`)
 	ada, errs := newBrowser(t)
@@ -115,6 +116,7 @@ func bulkPasteText() string {
 // patterns step: the preview names what it will add and the line it cannot read, one click adds
 // it all as one revision, and one undo takes it all back. The test counts the actions.
 func TestBrowser_bulkPasteFifteenPatternsWithAPreview(t *testing.T) {
+	t.Parallel()
 	base := startBrowserApp(t)
 	created := createOver(t, base, `{"name": "Shop"}`)
 	ada, errs := newBrowser(t)
@@ -170,6 +172,7 @@ func TestBrowser_bulkPasteFifteenPatternsWithAPreview(t *testing.T) {
 // A paste that reads nothing says why, in its box, and changes nothing; pasted text never becomes
 // markup.
 func TestBrowser_bulkPasteThatReadsNothingSaysWhy(t *testing.T) {
+	t.Parallel()
 	base := startBrowserApp(t)
 	created := createOver(t, base, `{"name": "Shop"}`)
 	ada, errs := newBrowser(t)
@@ -199,6 +202,7 @@ func TestBrowser_bulkPasteThatReadsNothingSaysWhy(t *testing.T) {
 // An item-collection decision shows the table it would add, and one click adds it with its keys,
 // SK taxonomy and the two entities' attributes; one undo takes it back.
 func TestBrowser_anAggregateDecisionScaffoldsItsTable(t *testing.T) {
+	t.Parallel()
 	base := startBrowserApp(t)
 	created := createOver(t, base, `{"name": "Shop", "entities": [
 		{"name": "Customer", "attributes": [{"name": "customer_id", "type": "S"}, {"name": "email", "type": "S"}]},
@@ -238,6 +242,7 @@ func TestBrowser_anAggregateDecisionScaffoldsItsTable(t *testing.T) {
 // Adding a table attribute offers the entities' attributes: choosing one brings its type. Adding an
 // entity type offers the entities.
 func TestBrowser_tableAttributesAreOfferedFromTheEntities(t *testing.T) {
+	t.Parallel()
 	base := startBrowserApp(t)
 	created := createOver(t, base, `{"name": "Shop", "entities": [
 		{"name": "Order", "attributes": [{"name": "order_id", "type": "S"}, {"name": "total", "type": "N"}, {"name": "paid", "type": "BOOL"}]}],
@@ -292,6 +297,7 @@ func TestBrowser_tableAttributesAreOfferedFromTheEntities(t *testing.T) {
 // A live refresh of the step while someone has pasted rows leaves their box as it is: the text and
 // its preview stay, though the step around it is drawn again.
 func TestBrowser_aPasteSurvivesOthersEdits(t *testing.T) {
+	t.Parallel()
 	base := startBrowserApp(t)
 	created := createOver(t, base, `{"name": "Shop"}`)
 	ada, errs := newBrowser(t)

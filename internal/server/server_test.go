@@ -114,6 +114,7 @@ func decodeError(t *testing.T, rec *httptest.ResponseRecorder) (code, message st
 }
 
 func TestAPI_createFromPartialJSONAndReadWithBothTokens(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	c := a.createJSON(`{"name": "Orders"}`)
 	if c.Name != "Orders" || c.Revision != 1 || c.ID == "" {
@@ -147,6 +148,7 @@ func TestAPI_createFromPartialJSONAndReadWithBothTokens(t *testing.T) {
 }
 
 func TestAPI_createFromExample(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	c := a.createJSON(`{"example": "hr-employees"}`)
 	rec := a.request(http.MethodGet, "/api/designs/"+c.ViewToken, "", nil)
@@ -163,6 +165,7 @@ func TestAPI_createFromExample(t *testing.T) {
 }
 
 func TestAPI_createFromUploadedDesignJSON(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	var body bytes.Buffer
 	mw := multipart.NewWriter(&body)
@@ -176,6 +179,7 @@ func TestAPI_createFromUploadedDesignJSON(t *testing.T) {
 }
 
 func TestAPI_refusals(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	tests := []struct {
 		name, contentType, body string
@@ -209,6 +213,7 @@ func TestAPI_refusals(t *testing.T) {
 }
 
 func TestAPI_unknownMalformedAndRevokedTokensAnswer404Alike(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	for _, tok := range []string{"AAAAAAAAAAAAAAAAAAAAAAAAAA", "x", "%00", strings.Repeat("Z", 300)} {
 		rec := a.request(http.MethodGet, "/api/designs/"+url.PathEscape(tok), "", nil)
@@ -222,6 +227,7 @@ func TestAPI_unknownMalformedAndRevokedTokensAnswer404Alike(t *testing.T) {
 }
 
 func TestAPI_putNeedsIfMatchAndRefusesStaleAndViewTokens(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	c := a.createJSON(`{"name": "Orders"}`)
 	put := func(token, ifMatch, body string) *httptest.ResponseRecorder {
@@ -259,6 +265,7 @@ func TestAPI_putNeedsIfMatchAndRefusesStaleAndViewTokens(t *testing.T) {
 }
 
 func TestHealthz(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	rec := a.request(http.MethodGet, "/healthz", "", nil)
 	if rec.Code != http.StatusOK || rec.Body.String() != "ok" {
@@ -267,6 +274,7 @@ func TestHealthz(t *testing.T) {
 }
 
 func TestSecurityHeadersOnEveryAnswer(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	for _, target := range []string{"/", "/api/designs/unknown", "/no-such-page"} {
 		rec := a.request(http.MethodGet, target, "", nil)
@@ -282,6 +290,7 @@ func TestSecurityHeadersOnEveryAnswer(t *testing.T) {
 }
 
 func TestPages_haveNoInlineScriptOrStyle(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	c := a.createJSON(`{"example": "hr-employees"}`)
 	for _, target := range []string{"/", "/d/" + c.EditToken, "/d/" + c.ViewToken} {
@@ -296,6 +305,7 @@ func TestPages_haveNoInlineScriptOrStyle(t *testing.T) {
 }
 
 func TestCrossOriginPostsAreRefused(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	rec := a.request(http.MethodPost, "/designs", "application/x-www-form-urlencoded", strings.NewReader("name=Evil"),
 		"Sec-Fetch-Site", "cross-site", "Origin", "https://evil.example")
@@ -313,6 +323,7 @@ func TestCrossOriginPostsAreRefused(t *testing.T) {
 }
 
 func TestStaticAssetsAreCachedAndTyped(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	home := a.request(http.MethodGet, "/", "", nil).Body.String()
 	m := regexp.MustCompile(`href="(/static/app\.css\?v=[0-9a-f]+)"`).FindStringSubmatch(home)
@@ -332,6 +343,7 @@ func TestStaticAssetsAreCachedAndTyped(t *testing.T) {
 // A design's pages answer an htmx request with a fragment and a plain one with the page, so
 // they say that the answer varies with HX-Request.
 func TestDesignRoutesVaryOnHXRequest(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	created := a.createJSON(`{"example": "hr-employees"}`)
 	for _, target := range []string{"/d/" + created.EditToken, "/d/" + created.EditToken + "/tables", "/d/" + created.ViewToken + "/history"} {
@@ -345,6 +357,7 @@ func TestDesignRoutesVaryOnHXRequest(t *testing.T) {
 // A page that does not exist is not found, whichever link asks for it: a view link is not told it
 // may not change a page that is not there.
 func TestPages_unknownStepIs404ForBothLinks(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	created := a.createJSON(`{"example": "hr-employees"}`)
 	for _, token := range []string{created.EditToken, created.ViewToken} {

@@ -46,6 +46,7 @@ type itemsAnswer struct {
 }
 
 func TestAPI_tableAndIndexItems(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	c := a.createJSON(tableDesign(9, 1))
 	var table itemsAnswer
@@ -89,6 +90,7 @@ func TestAPI_tableAndIndexItems(t *testing.T) {
 }
 
 func TestTables_cellEditAnswersWithCellSizeAndIndexGrids(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	c := a.createJSON(tableDesign(6, 1))
 	base := "/d/" + c.EditToken
@@ -120,6 +122,7 @@ func TestTables_cellEditAnswersWithCellSizeAndIndexGrids(t *testing.T) {
 // shows and the page showed the revision before; otherwise the whole panel: a new finding, or a
 // page whose base revision is older (it may not have the findings in between).
 func TestTables_cellEditAnswersWithThePanelWhereItChanged(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	c := a.createJSON(tableDesign(12, 1))
 	base := "/d/" + c.EditToken
@@ -166,6 +169,7 @@ func TestTables_cellEditAnswersWithThePanelWhereItChanged(t *testing.T) {
 // grids the edit changed, each swapped on its own: not the grid of an index whose page does not
 // show the item, and the grid of one whose page shows it before or after.
 func TestTables_cellEditAnswersWithTheIndexGridsItChanged(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	c := a.createJSON(tableDesign(120, 1))
 	base := "/d/" + c.EditToken
@@ -269,6 +273,7 @@ func BenchmarkItemCellPipeline1000x5(b *testing.B) {
 }
 
 func TestTables_generatorAndPerPatternCellsAndGeneration(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	c := a.createJSON(`{"name": "Shop", "access_patterns": [{"number": 4, "description": "Orders by status"}],
 		"tables": [{"name": "Orders", "partition_key": {"name": "order_id", "type": "S"}, "attributes": [{"name": "status", "type": "S"}],
@@ -301,6 +306,7 @@ func TestTables_generatorAndPerPatternCellsAndGeneration(t *testing.T) {
 }
 
 func TestAPI_createFromDataModelMarkdown(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	md := "# DynamoDB Data Model\n\n## Table Designs\n\n### Orders Table\n\n| order_id | status | total |\n|---|---|---|\n| O1 | OPEN | 10 |\n| O2 | | 12 |\n\n" +
 		"- **Purpose**: orders\n- **Partition Key**: order_id - unique\n- **Sort Key**: None\n- **Attributes**: order_id (String), status (String), total (Number)\n\n" +

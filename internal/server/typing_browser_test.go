@@ -10,6 +10,7 @@ import (
 // draws the table's form again around her field, and she keeps the field, its focus and what she
 // typed, and finishes the name.
 func TestBrowser_typingSurvivesARedrawOfItsForm(t *testing.T) {
+	t.Parallel()
 	base := startBrowserApp(t)
 	created := createOver(t, base, `{"name": "Shop", "tables": [{"name": "Orders", "partition_key": {"name": "order_id", "type": "S"}}]}`)
 	page := base + "/d/" + created.EditToken + "/tables?table=Orders"

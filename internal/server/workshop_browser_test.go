@@ -109,6 +109,7 @@ type workshopWrite struct {
 // 2 GSIs (one sparse) and 28 sample items, every read proved against the items it must return and
 // every write built, from the home page to both exports in at most workshopActionBudget actions.
 func TestBrowser_workshopFromBlankToBothExports(t *testing.T) {
+	t.Parallel()
 	base := startBrowserApp(t)
 	ada, _ := newBrowserWithin(t, 4*time.Minute)
 

@@ -25,6 +25,7 @@ const paidDesign = `{"name": "Orders",
 // form, and a condition that the order exists. The result shows the order before and after,
 // leaving the unpaid index, and 1 + 1 write units.
 func TestBrowser_markAnOrderPaidWithTheWriteBuilder(t *testing.T) {
+	t.Parallel()
 	base := startBrowserApp(t)
 	created := createOver(t, base, paidDesign)
 	const pid = "ap1"

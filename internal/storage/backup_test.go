@@ -17,6 +17,7 @@ import (
 // TestBackup_whileWritersCommitHoldsEveryChangeAcknowledgedBeforeIt runs a backup while writers
 // keep committing, then opens the backup and looks for every change acknowledged before it began.
 func TestBackup_whileWritersCommitHoldsEveryChangeAcknowledgedBeforeIt(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, path := openTemp(t)
 	const writers = 4
@@ -96,6 +97,7 @@ func TestBackup_whileWritersCommitHoldsEveryChangeAcknowledgedBeforeIt(t *testin
 }
 
 func TestBackup_refusesToOverwrite(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, path := openTemp(t)
 	if _, _, err := s.Create(ctx, newDesign(t, "Once"), "alice"); err != nil {
@@ -121,6 +123,7 @@ func TestBackup_refusesToOverwrite(t *testing.T) {
 }
 
 func TestCheck_soundDamagedAndNotADatabase(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, path := openTemp(t)
 	if _, _, err := s.Create(ctx, newDesign(t, "Sound"), "alice"); err != nil {

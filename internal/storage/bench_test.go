@@ -196,6 +196,7 @@ func dbBytes(t testing.TB, s *Store) int64 {
 // A single-field change of the 350 KB design adds at most 2 KB to the database, counted over
 // enough changes to include the snapshots taken among them.
 func TestHistory_singleFieldChangeAddsAtMost2KB(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openWith(t, Options{})
 	rec, _, err := s.Create(ctx, designertest.Large(largeSize), "alice")

@@ -14,6 +14,7 @@ import (
 // the write transaction, so exactly one is stored and every other one is refused as a conflict
 // naming the one stored.
 func TestApplyEdit_concurrentEditsOfOneFieldFromOneBase(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := openTemp(t)
 	created, _, err := s.Create(ctx, newDesign(t, "Orders"), "alice")
@@ -68,6 +69,7 @@ func TestApplyEdit_concurrentEditsOfOneFieldFromOneBase(t *testing.T) {
 // under one display name; without tabs (the API, pages older than tab ids) the name decides; and a
 // change of another part of the design is no conflict at all.
 func TestApplyEdit_conflictsAreWithOtherEditorsOfTheSamePart(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	scale := func(v string) designer.Change { return designer.SetOverviewField{Field: "scale", Value: v} }
 	for _, tc := range []struct {

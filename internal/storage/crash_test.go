@@ -26,6 +26,7 @@ var crashLimits = Limits{Revisions: 30, SnapshotEvery: 4}
 // in the database (its revision, or a later one, holds; each acknowledged revision the history
 // still holds replays to what was acknowledged), and the file passes integrity_check.
 func TestCrash_killNineUnderConcurrentWritersLosesNothing(t *testing.T) {
+	t.Parallel()
 	if path := os.Getenv("DYNALOOM_KILL_CHILD"); path != "" {
 		killChild(t, path, strings.Split(os.Getenv("DYNALOOM_KILL_IDS"), ","))
 		return

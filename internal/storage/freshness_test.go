@@ -30,6 +30,7 @@ func renameFromOtherProcess(t *testing.T, path, id, name string) {
 
 // TestLoad_otherProcessWriter is the other process of TestLoad_seesWhatAnotherProcessCommitted.
 func TestLoad_otherProcessWriter(t *testing.T) {
+	t.Parallel()
 	env := os.Getenv(otherProcessEnv)
 	if env == "" {
 		t.Skip("the other process of TestLoad_seesWhatAnotherProcessCommitted: runs only when that test starts it")
@@ -52,6 +53,7 @@ func TestLoad_otherProcessWriter(t *testing.T) {
 // knew the design's revision, and still gives what another process committed meanwhile: the
 // wal-index header that tells it so changes with every commit of any process.
 func TestLoad_seesWhatAnotherProcessCommitted(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, path := openTemp(t)
 	rec, _, err := s.Create(ctx, newDesign(t, "Shared"), "ada")
@@ -85,6 +87,7 @@ func TestLoad_seesWhatAnotherProcessCommitted(t *testing.T) {
 // between the headers read before and after it; another connection's commit in between, even to
 // another table, makes it forget.
 func TestFreshness_anotherCommitInBetweenIsNoticed(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, path := openTemp(t)
 	other, err := sql.Open("sqlite3", fileURI(path)+"?_busy_timeout=5000")
@@ -136,6 +139,7 @@ func TestFreshness_anotherCommitInBetweenIsNoticed(t *testing.T) {
 // A -shm file SQLite removed and made anew (as when the last connection closes and another
 // opens) is read anew: the header of the removed one is never given again.
 func TestWALIndex_aRemovedFileIsNotReadAgain(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "db-shm")
 	write := func(change byte) walIndexHeader {
 		t.Helper()
@@ -169,6 +173,7 @@ func TestWALIndex_aRemovedFileIsNotReadAgain(t *testing.T) {
 // A database opened through a symbolic link has its -shm file beside the file the link leads to,
 // where SQLite keeps it: Load finds it there, and still sees another process's commit.
 func TestLoad_throughASymbolicLink(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	real := filepath.Join(dir, "real.db")

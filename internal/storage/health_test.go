@@ -80,6 +80,7 @@ func walSnapshot(t *testing.T, changes int) (string, string, int64) {
 }
 
 func TestOpen_damagedWALIsSetAsideLoggedAndReportedUntilMovedAway(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path, id, acked := walSnapshot(t, 20)
 	wal, err := os.ReadFile(path + "-wal")
@@ -140,6 +141,7 @@ func TestOpen_damagedWALIsSetAsideLoggedAndReportedUntilMovedAway(t *testing.T) 
 }
 
 func TestOpen_intactWALIsReplayedWithoutAlarm(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path, id, acked := walSnapshot(t, 20)
 	s, logs := openLogged(t, path, Options{})
@@ -158,6 +160,7 @@ func TestOpen_intactWALIsReplayedWithoutAlarm(t *testing.T) {
 }
 
 func TestScanWAL_tornLastTransactionLosesNothingAcknowledged(t *testing.T) {
+	t.Parallel()
 	path, _, _ := walSnapshot(t, 5)
 	wal, err := os.ReadFile(path + "-wal")
 	if err != nil {
@@ -203,6 +206,7 @@ func FuzzScanWAL(f *testing.F) {
 }
 
 func TestOpen_quickCheckFindsDamage_readsGoOnAndWritesAreRefused(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, path := openTemp(t)
 	var ids []string
@@ -273,6 +277,7 @@ func corruptLastPage(t *testing.T, path string) {
 }
 
 func TestWrite_fullDatabaseFailsWithErrFull_isLoggedOnceAndClearsAfterAWrite(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "full.db")
 	s, logs := openLogged(t, path, Options{})
@@ -339,6 +344,7 @@ func makeImmutable(t *testing.T, path string) {
 }
 
 func TestWrite_readOnlyFileFailsWithErrReadOnlyAndHealthSaysSo(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, path := openTemp(t)
 	rec, _, err := s.Create(ctx, newDesign(t, "Kept"), "alice")

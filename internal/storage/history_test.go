@@ -11,6 +11,7 @@ import (
 
 // The stored changes between two revisions, replayed onto the first, give the second.
 func TestChanges_replayBetweenRevisions(t *testing.T) {
+	t.Parallel()
 	s, _ := openTemp(t)
 	ctx := context.Background()
 	rec, _, err := s.Create(ctx, newDesign(t, "Shop"), "Ada")

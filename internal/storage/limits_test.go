@@ -39,6 +39,7 @@ func tableWithItems(t testing.TB, n int) designer.Design {
 // A design past a limit is refused with the limit's name, at creation and by a change, and the
 // refusal stores nothing.
 func TestLimits_designSizeAndItemsPerTableAreRefusedWithTheirName(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openWith(t, Options{Limits: Limits{DesignBytes: 20 << 10, ItemsPerTable: 100}})
 	var le *LimitError
@@ -68,6 +69,7 @@ func TestLimits_designSizeAndItemsPerTableAreRefusedWithTheirName(t *testing.T) 
 // The cache of current designs is bounded by their weight: many heavy designs push out the
 // least recently used, and a light one used often stays.
 func TestCache_boundedByBytesNotCount(t *testing.T) {
+	t.Parallel()
 	c := newRecordCache(1000 * decodedPerStoredByte)
 	c.put(Record{ID: "light", Revision: 1}, 10)
 	for i := range 50 {
@@ -123,6 +125,7 @@ func TestCache_costCoversTheDecodedDesign(t *testing.T) {
 // Past the revision limit the oldest history is folded into a snapshot: the newest revisions
 // still open and replay to the current design, older ones are gone, and the store reopens.
 func TestCompaction_keepsTheNewestRevisionsAndFoldsTheRest(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "dynaloom.db")
 	s, err := OpenWith(ctx, path, Options{Limits: Limits{Revisions: 20}})
@@ -186,6 +189,7 @@ func TestCompaction_keepsTheNewestRevisionsAndFoldsTheRest(t *testing.T) {
 // Large changes are compacted by their bytes as well: the stored history stays within the
 // history limit however many large changes come.
 func TestCompaction_boundsTheHistoryBytes(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	const limit = 256 << 10
 	s := openWith(t, Options{Limits: Limits{HistoryBytes: limit}})

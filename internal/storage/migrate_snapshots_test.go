@@ -114,6 +114,7 @@ func writeOldHistory(t *testing.T, db *sql.DB, name string, from, head int64) ol
 // whole) opens: every revision it held opens as it did, each from a snapshot at most
 // SnapshotEvery revisions back, designs.doc is gone, and the designs take changes.
 func TestMigration005_oldHistoriesOpenAsTheyDidFromSnapshots(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "old.db")
 	db, err := sql.Open("sqlite3", fileURI(path)+"?mode=rwc&_journal_mode=WAL&_foreign_keys=on")
@@ -218,6 +219,7 @@ func replayLength(t *testing.T, s *Store, id string, rev int64) int64 {
 // design of two revisions. schema4.want.json.gz holds what that build opened at every revision
 // it still held. After the migration, every one of them opens the same.
 func TestMigration005_aDatabaseOfTheOldBuildOpensTheSame(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "schema4.db")
 	copyTo(t, filepath.Join("testdata", "schema4.db"), path)

@@ -15,6 +15,7 @@ import (
 // it was acknowledged, replaying at most SnapshotEvery changes, from a warm store and from a
 // freshly opened one, and the design's size figure is its document's length.
 func TestApplyEdit_snapshotsEveryNRevisionsAndEveryRevisionOpens(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	const every = 8
 	path := filepath.Join(t.TempDir(), "dynaloom.db")
@@ -70,6 +71,7 @@ func TestApplyEdit_snapshotsEveryNRevisionsAndEveryRevisionOpens(t *testing.T) {
 // large design what it costs a small one's; a small design keeps SnapshotEvery. Every revision
 // still opens as it was acknowledged.
 func TestApplyEdit_largeDesignsWaitLongerBetweenSnapshots(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	const every = 4
 	s := openWith(t, Options{Limits: Limits{SnapshotEvery: every}})
@@ -115,6 +117,7 @@ func TestApplyEdit_largeDesignsWaitLongerBetweenSnapshots(t *testing.T) {
 // date from the parts each change touched rather than measured whole: the change that would take
 // the document past the limit is refused, the one before it is stored.
 func TestLimits_designSizeRefusesTheEditThatPassesIt(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	const limit = 200 << 10
 	s := openWith(t, Options{Limits: Limits{DesignBytes: limit, SnapshotEvery: 1000}})
@@ -153,6 +156,7 @@ func TestLimits_designSizeRefusesTheEditThatPassesIt(t *testing.T) {
 // changed; one that changes everything is stored once, as a snapshot. Both open as they were
 // acknowledged, and the history gives both back as whole-design changes.
 func TestApplyEdit_wholeDesignIsStoredAsAPatchOrASnapshot(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := openWith(t, Options{})
 	rec, _, err := s.Create(ctx, tableWithItems(t, 200), "ada")

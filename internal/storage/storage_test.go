@@ -53,6 +53,7 @@ func mustJSON(t testing.TB, d designer.Design) []byte {
 }
 
 func TestCreateAndTokens(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, path := openTemp(t)
 	rec, tok, err := s.Create(ctx, newDesign(t, "Orders"), "alice")
@@ -159,6 +160,7 @@ func TestCreateAndTokens(t *testing.T) {
 }
 
 func TestCreateRefusesInvalidDesign(t *testing.T) {
+	t.Parallel()
 	s, _ := openTemp(t)
 	_, _, err := s.Create(context.Background(), designer.Design{Name: "  "}, "alice")
 	var ve *designer.ValidationError
@@ -172,6 +174,7 @@ func TestCreateRefusesInvalidDesign(t *testing.T) {
 }
 
 func TestApply(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := openTemp(t)
 	created, _, err := s.Create(ctx, newDesign(t, "Orders"), "alice")
@@ -277,6 +280,7 @@ func TestApply(t *testing.T) {
 
 // Two stores on one file: each one's cache goes stale when the other writes, and Apply must notice.
 func TestApplySeesOtherWriters(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s1, path := openTemp(t)
 	s2, err := Open(ctx, path)
@@ -312,6 +316,7 @@ func TestApplySeesOtherWriters(t *testing.T) {
 // neither refused as stale nor refused because of what it refers to, nor stored over the other
 // store's change.
 func TestApplyAfterAnotherStoreWroteOverWhatItRemembers(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s1, path := openTemp(t)
 	s2, err := Open(ctx, path)
@@ -355,6 +360,7 @@ func TestApplyAfterAnotherStoreWroteOverWhatItRemembers(t *testing.T) {
 }
 
 func TestReopen(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, path := openTemp(t)
 	rec, tok, err := s.Create(ctx, newDesign(t, "Orders"), "alice")
@@ -412,6 +418,7 @@ func TestReopen(t *testing.T) {
 }
 
 func TestMigrationGuards(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	for name, tamper := range map[string]string{
 		"edited":  `UPDATE schema_migrations SET checksum = 'x' WHERE version = 1`,
@@ -432,6 +439,7 @@ func TestMigrationGuards(t *testing.T) {
 }
 
 func TestConcurrentWriters(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, path := openTemp(t)
 	rec, tok, err := s.Create(ctx, newDesign(t, "Busy"), "alice")
@@ -518,6 +526,7 @@ func TestConcurrentWriters(t *testing.T) {
 // TestCrashBetweenWriteAndAck kills a writer process with SIGKILL while it is applying changes and
 // checks that every change it acknowledged survived.
 func TestCrashBetweenWriteAndAck(t *testing.T) {
+	t.Parallel()
 	if path := os.Getenv("DYNALOOM_CRASH_CHILD"); path != "" {
 		crashChild(t, path, os.Getenv("DYNALOOM_CRASH_ID"))
 		return
@@ -662,6 +671,7 @@ func BenchmarkResolve(b *testing.B) {
 }
 
 func TestConnectionSettings(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := openTemp(t)
 	for name, db := range map[string]interface {
@@ -691,6 +701,7 @@ func TestConnectionSettings(t *testing.T) {
 }
 
 func TestOpenOddPath(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := filepath.Join(t.TempDir(), "a b?c#d%20")
 	if err := os.Mkdir(dir, 0o755); err != nil {
@@ -713,6 +724,7 @@ func TestOpenOddPath(t *testing.T) {
 // A new edit is checked as well as applied (designer.CheckChange): a move of a box the diagram
 // does not draw is refused, naming its field, and stores nothing.
 func TestApply_checksANewEdit(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := openTemp(t)
 	created, _, err := s.Create(ctx, designertest.Large(smallSize), "alice")

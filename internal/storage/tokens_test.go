@@ -9,6 +9,7 @@ import (
 )
 
 func TestRotateViewToken_oldOneIsUnknownAndTheNewOneViews(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := openTemp(t)
 	rec, tok, err := s.Create(ctx, newDesign(t, "Orders"), "alice")
@@ -41,6 +42,7 @@ func TestRotateViewToken_oldOneIsUnknownAndTheNewOneViews(t *testing.T) {
 }
 
 func TestRotateEditToken_viewTokenStaysAndOpensUnderTheNewEditToken(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, path := openTemp(t)
 	rec, tok, err := s.Create(ctx, newDesign(t, "Orders"), "alice")
@@ -86,6 +88,7 @@ func TestRotateEditToken_viewTokenStaysAndOpensUnderTheNewEditToken(t *testing.T
 }
 
 func TestRotateToken_needsALiveEditTokenOfThatDesign(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := openTemp(t)
 	rec, tok, err := s.Create(ctx, newDesign(t, "Orders"), "alice")
@@ -124,6 +127,7 @@ func TestRotateToken_needsALiveEditTokenOfThatDesign(t *testing.T) {
 }
 
 func TestViewExpiry_expiredViewTokenIsUnknownAndEditTokenNeverExpires(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := openTemp(t)
 	rec, tok, err := s.Create(ctx, newDesign(t, "Orders"), "alice")
@@ -169,6 +173,7 @@ func TestViewExpiry_expiredViewTokenIsUnknownAndEditTokenNeverExpires(t *testing
 }
 
 func TestRotateViewToken_keepsAFutureExpiryAndDropsAPastOne(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := openTemp(t)
 	rec, tok, err := s.Create(ctx, newDesign(t, "Orders"), "alice")
@@ -208,6 +213,7 @@ func TestRotateViewToken_keepsAFutureExpiryAndDropsAPastOne(t *testing.T) {
 // A token resolved once is kept in memory; every change of what a token grants must still apply
 // from the moment the call that made it returns.
 func TestResolve_keptTokensFollowRotationAndExpiry(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, _ := openTemp(t)
 	clock := time.Now()
@@ -285,6 +291,7 @@ func TestResolve_keptTokensFollowRotationAndExpiry(t *testing.T) {
 // Another Store on the same file cannot tell this one that it replaced a token: the token is read
 // again once its entry is tokenRecheck old.
 func TestResolve_aTokenReplacedByAnotherStoreStopsWithinTheRecheck(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s1, path := openTemp(t)
 	clock := time.Now()

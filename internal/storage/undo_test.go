@@ -13,6 +13,7 @@ import (
 // Undo takes back the person's own newest change and keeps everyone else's, and refuses with an
 // *UndoError, storing nothing, when a later change touched the same part or builds on it.
 func TestUndo_takesBackOwnLastChangeOrRefuses(t *testing.T) {
+	t.Parallel()
 	s, _ := openTemp(t)
 	ctx := context.Background()
 	rec, _, err := s.Create(ctx, newDesign(t, "Shop"), "Ada")
@@ -71,6 +72,7 @@ func TestUndo_takesBackOwnLastChangeOrRefuses(t *testing.T) {
 // it changed instead, a few hundred bytes for an undone cell edit of a large design. Later undos
 // replay it, and every revision opens as acknowledged.
 func TestUndo_isStoredByWhatItChanged(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "dynaloom.db")
 	s, err := Open(ctx, path)
