@@ -538,15 +538,24 @@
     });
   }
 
-  var focusTimer = null, focused = "";
+  // The server knows a tab once its event stream is open, and forgets its focus when the stream
+  // drops: a focus is sent only on an open stream, and sent again when the stream (re)opens.
+  var focusTimer = null, focused = "", streamOpen = false;
   function reportFocus(id) {
     clearTimeout(focusTimer);
     focusTimer = setTimeout(function () {
       if (id === focused) return;
       focused = id;
-      post("/presence", { focus: id });
+      if (streamOpen) post("/presence", { focus: id });
     }, id ? 120 : 400);
   }
+  document.addEventListener("htmx:sseOpen", function () {
+    streamOpen = true;
+    if (focused) post("/presence", { focus: focused });
+  });
+  ["htmx:sseError", "htmx:sseClose"].forEach(function (name) {
+    document.addEventListener(name, function () { streamOpen = false; });
+  });
   document.addEventListener("focusin", function (ev) {
     var el = ev.target;
     if (el && el.id && document.getElementById("main").contains(el) && /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName)) reportFocus(el.id);
