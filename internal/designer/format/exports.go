@@ -26,6 +26,17 @@ type ExportFormat struct {
 	dated func(d designer.Design, created, modified time.Time) designer.Design
 	// drawn, set for the markdown documents, writes the design with the options' diagrams.
 	drawn func(designer.Design, markdown.ExportOptions) []byte
+	// from, set for the markdown documents, writes the revision x was made from, reading what
+	// they show of its derived results from x.
+	from func(x Derived, o markdown.ExportOptions) []byte
+}
+
+// Derived is what the markdown documents show of a revision that is worked out from it: its
+// validation checklists, capacity report and index views. derive.Derived has them, worked out
+// once per revision; Design is the revision, normalized, as every stored revision is.
+type Derived interface {
+	datamodelmd.Derived
+	reqmd.Derived
 }
 
 // Options are what a person may ask of an export beyond its format.
@@ -70,23 +81,35 @@ func (f ExportFormat) WriteWith(d designer.Design, created, modified time.Time, 
 	return f.drawn(d, markdown.ExportOptions{Mermaid: true}), nil
 }
 
+// WriteFrom writes the revision x was made from as WriteWith does, giving the same bytes; the
+// markdown documents read the checklists, capacity and index views from x instead of working them
+// out again, the other formats need none of them.
+func (f ExportFormat) WriteFrom(x Derived, created, modified time.Time, o Options) ([]byte, error) {
+	if f.from == nil {
+		return f.WriteWith(x.Design(), created, modified, o)
+	}
+	return f.from(x, markdown.ExportOptions{Mermaid: o.Diagrams != ""}), nil
+}
+
 // exportFormats lists the formats in the order the export page shows them.
 var exportFormats = []ExportFormat{
 	{"requirements-md", "Requirements", "dynamodb_requirement.md", "text/markdown; charset=utf-8",
 		"The requirement document of the method: overview, entities, access patterns with RPS, aggregate analysis.", true,
-		func(d designer.Design) ([]byte, error) { return reqmd.Export(d), nil }, nil, reqmd.ExportWith},
+		func(d designer.Design) ([]byte, error) { return reqmd.Export(d), nil }, nil, reqmd.ExportWith,
+		func(x Derived, o markdown.ExportOptions) []byte { return reqmd.ExportFrom(x, o) }},
 	{"data-model-md", "Data model", "dynamodb_data_model.md", "text/markdown; charset=utf-8",
 		"The data model document: tables and indexes with sample items, the access pattern mapping, hot partitions, trade-offs and the validation checklist.", true,
-		func(d designer.Design) ([]byte, error) { return datamodelmd.Export(d), nil }, nil, datamodelmd.ExportWith},
+		func(d designer.Design) ([]byte, error) { return datamodelmd.Export(d), nil }, nil, datamodelmd.ExportWith,
+		func(x Derived, o markdown.ExportOptions) []byte { return datamodelmd.ExportFrom(x, o) }},
 	{"workbench-json", "NoSQL Workbench model", "dynaloom-workbench-model.json", "application/json",
 		"A NoSQL Workbench data model (version 3.0): tables, indexes, facets from the entity types, and the sample items.", false, workbench.Export,
-		workbench.Dated, nil},
+		workbench.Dated, nil, nil},
 	{"cloudformation-json", "CloudFormation template", "dynaloom-tables.cfn.json", "application/json",
-		"One AWS::DynamoDB::Table per table: key attributes, GSIs, LSIs, projections, TTL and billing mode.", false, cloudformation.Export, nil, nil},
+		"One AWS::DynamoDB::Table per table: key attributes, GSIs, LSIs, projections, TTL and billing mode.", false, cloudformation.Export, nil, nil, nil},
 	{"mcp-model-json", "DynamoDB MCP validator model", "dynamodb_data_model.json", "application/json",
-		"The executable model the AWS DynamoDB MCP server's validator reads: tables, items and one aws dynamodb command per access pattern.", false, mcpmodel.Export, nil, nil},
+		"The executable model the AWS DynamoDB MCP server's validator reads: tables, items and one aws dynamodb command per access pattern.", false, mcpmodel.Export, nil, nil, nil},
 	{"design-json", "Dynaloom design", "dynaloom-design.json", "application/json",
-		"Dynaloom's own lossless document (format dynaloom/1), to move a design between servers or keep it in a repository.", false, designer.MarshalJSON, nil, nil},
+		"Dynaloom's own lossless document (format dynaloom/1), to move a design between servers or keep it in a repository.", false, designer.MarshalJSON, nil, nil, nil},
 }
 
 // ExportFormats returns every export format, in the order the export page shows them.

@@ -9,10 +9,8 @@ import (
 	"unicode/utf8"
 
 	"dynaloom/internal/designer"
-	"dynaloom/internal/designer/capacity"
 	"dynaloom/internal/designer/dynamo"
 	"dynaloom/internal/designer/format/markdown"
-	"dynaloom/internal/designer/rules"
 )
 
 // The data model document (dynamodb_data_model.md) follows the seed template: its sections in its
@@ -101,8 +99,14 @@ func Export(d designer.Design) []byte { return ExportWith(d, markdown.ExportOpti
 // ExportWith is Export with the options a person asked for: with o.Mermaid, the model map as a
 // Mermaid flowchart under "Table Designs", which Import skips.
 func ExportWith(d designer.Design, o markdown.ExportOptions) []byte {
-	d = designer.Normalize(d)
-	w := writer{d: d, slots: placeSections(d)}
+	return ExportFrom(afresh{designer.Normalize(d)}, o)
+}
+
+// ExportFrom is ExportWith of x's design, reading what the document shows of the revision's
+// derived results from x: the same bytes, without working them out again.
+func ExportFrom(x Derived, o markdown.ExportOptions) []byte {
+	d := x.Design()
+	w := writer{d: d, x: x, slots: placeSections(d)}
 	title := titleText
 	if name := escapeTitle(d.Name); name != "" {
 		title += " — " + name
@@ -134,7 +138,7 @@ func ExportWith(d designer.Design, o markdown.ExportOptions) []byte {
 	w.mapping()
 	w.prose(proseSlot{kind: sectionMapping}, ctxMapping)
 
-	r := capacity.Compute(d, nil)
+	r := x.Capacity()
 	w.heading(hotHead)
 	w.hotPartitions(r)
 	w.body(d.Prose.HotPartitions, ctxGeneric)
@@ -169,7 +173,7 @@ func ExportWith(d designer.Design, o markdown.ExportOptions) []byte {
 
 	w.heading(validationHead)
 	w.line("")
-	for _, item := range rules.Checklist(d).DataModel {
+	for _, item := range x.Checklists().DataModel {
 		mark := "[ ]"
 		if item.OK {
 			mark = "[x]"
@@ -296,6 +300,7 @@ const (
 type writer struct {
 	buf   bytes.Buffer
 	d     designer.Design
+	x     Derived
 	slots []proseSlot
 }
 
@@ -341,7 +346,7 @@ func escapeName(s string) string { return markdown.Escape(markdown.OneLine(s), n
 
 func (w *writer) table(ti int, t designer.Table) {
 	w.subheading(markdown.Escape(t.Name, "") + " Table")
-	rows := designer.TableRows(t)
+	rows := w.x.TableOrder(t)
 	cols := tableColumns(t, rows)
 	cells := sampleCells(t, rows, cols)
 	w.line("")
@@ -392,7 +397,7 @@ func (w *writer) index(t designer.Table, ix designer.Index, local bool, tableCol
 	if local {
 		kind = " LSI"
 	}
-	view := dynamo.IndexItems(t, ix, local)
+	view := w.x.IndexView(t, ix, local)
 	cols := indexColumns(t, ix, local, tableCols, view)
 	at := make(map[string]int, len(tableCols))
 	for c, name := range tableCols {
@@ -711,12 +716,12 @@ func sampleCells(t designer.Table, rows []designer.Row, cols []string) [][]strin
 	declared := declaredTypes(t)
 	column := make([]string, len(rows))
 	for c, name := range cols {
+		for r := range rows {
+			column[r] = cellText(cells[r][c])
+		}
+		typ, isDeclared := declared[name]
 		for {
-			for r := range rows {
-				column[r] = cellText(cells[r][c])
-			}
-			typ, ok := declared[name]
-			if !ok {
+			if !isDeclared {
 				typ = inferColumnType(column)
 			}
 			changed := false
@@ -730,9 +735,12 @@ func sampleCells(t designer.Table, rows []designer.Row, cols []string) [][]strin
 					if b, err := v.MarshalJSON(); err == nil {
 						cells[r][c] = markdown.Escape(string(b), "")
 					}
+					column[r] = cellText(cells[r][c])
 				}
 			}
-			if !changed {
+			// A declared type does not change with the cells, so the cells read back as they
+			// did; an inferred one may, and the column is read again.
+			if !changed || isDeclared {
 				break
 			}
 		}

@@ -8,7 +8,6 @@ import (
 
 	"dynaloom/internal/designer"
 	"dynaloom/internal/designer/format/markdown"
-	"dynaloom/internal/designer/rules"
 )
 
 // The requirement document (dynamodb_requirement.md) follows the seed template: its headings, its
@@ -139,6 +138,13 @@ func Export(d designer.Design) []byte { return ExportWith(d, markdown.ExportOpti
 // ExportWith is Export with the options a person asked for: with o.Mermaid, the entity diagram as
 // a Mermaid erDiagram under "Entity Relationships Deep Dive", which Import skips.
 func ExportWith(d designer.Design, o markdown.ExportOptions) []byte {
+	return ExportFrom(afresh{d}, o)
+}
+
+// ExportFrom is ExportWith of x's design, reading its checklists from x: the same bytes, without
+// validating the design again.
+func ExportFrom(x Derived, o markdown.ExportOptions) []byte {
+	d := x.Design()
 	sections := requirementSections(d.Prose.Sections)
 	w := writer{sections: sections, used: make([]bool, len(sections))}
 	title := titleSession
@@ -233,7 +239,7 @@ func ExportWith(d designer.Design, o markdown.ExportOptions) []byte {
 	}
 
 	w.heading(2, titleChecklist)
-	for _, item := range rules.Checklist(d).Requirements {
+	for _, item := range x.Checklists().Requirements {
 		mark := "[ ]"
 		if item.OK {
 			mark = "[x]"
