@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/derive"
 	"dynaloom/internal/designer/format"
 	"dynaloom/internal/designer/rules"
 )
@@ -138,9 +139,14 @@ func export(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "dynaloom export:", err)
 		return 2
 	}
-	out, err := f.Write(d)
-	if o.Diagrams != "" {
-		out, err = f.WriteWith(d, time.Time{}, time.Time{}, o) // no markdown document is dated
+	var out []byte
+	if !f.Markdown {
+		out, err = f.Write(d)
+	} else {
+		// The documents read the design's checklists, capacity and index views, worked out
+		// once here as the server does for a revision, of the design normalized as a stored
+		// revision is. A file has no stored dates, which no markdown document records anyway.
+		out, err = f.WriteFrom(derive.New(designer.Normalize(d), nil), time.Time{}, time.Time{}, o)
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "dynaloom export:", err)

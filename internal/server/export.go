@@ -181,8 +181,10 @@ func (s *Server) exportDownload(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	rec := designFrom(c).Record
-	out, err := f.WriteWith(rec.Design, rec.CreatedAt, rec.UpdatedAt, o)
+	d := designFrom(c)
+	// The documents read the revision's checklists, capacity and index views from what is
+	// derived from it, worked out once and shared with the pages that show them.
+	out, err := f.WriteFrom(d.derived(), d.Record.CreatedAt, d.Record.UpdatedAt, o)
 	if err != nil {
 		return err
 	}
