@@ -403,12 +403,18 @@ func (w *writer) index(t designer.Table, ix designer.Index, local bool, tableCol
 	for c, name := range tableCols {
 		at[name] = c
 	}
+	// The table's column of each of the index's: every attribute an item has is one of them.
+	from := make([]int, len(cols))
+	for c, name := range cols {
+		from[c] = at[name]
+	}
 	rows := make([][]string, len(view.Rows))
 	for r, entry := range view.Rows {
 		row := make([]string, len(cols))
+		tableRow := cells[byID[entry.ID]]
 		for c, name := range cols {
 			if _, ok := entry.Item[name]; ok {
-				row[c] = cells[byID[entry.ID]][at[name]]
+				row[c] = tableRow[from[c]]
 			}
 		}
 		rows[r] = row
@@ -702,28 +708,44 @@ func (w *writer) sampleTable(cols []string, rows [][]string) {
 // (given the column's declared or inferred type), else as its DynamoDB JSON. A column's inferred
 // type depends on all its cells, so a column is checked again until no cell changes.
 func sampleCells(t designer.Table, rows []designer.Row, cols []string) [][]string {
+	declared := declaredTypes(t)
+	types := make([]designer.Type, len(cols))
+	isDeclared := make([]bool, len(cols))
+	for c, name := range cols {
+		types[c], isDeclared[c] = declared[name]
+	}
 	cells := make([][]string, len(rows))
 	typed := make([][]bool, len(rows))
 	for r, row := range rows {
 		cells[r] = make([]string, len(cols))
 		typed[r] = make([]bool, len(cols))
 		for c, name := range cols {
-			if v, ok := row.Item[name]; ok {
-				cells[r][c] = markdown.Escape(designer.FormatCell(v), "")
+			v, ok := row.Item[name]
+			if !ok {
+				continue
+			}
+			cells[r][c] = markdown.Escape(designer.FormatCell(v), "")
+			// A column of declared type reads each cell alone: it is checked here, while the
+			// item is at hand.
+			if isDeclared[c] {
+				if got, present, _ := readCell(cellText(cells[r][c]), types[c]); !present || !got.Identical(v) {
+					if b, err := v.MarshalJSON(); err == nil {
+						cells[r][c] = markdown.Escape(string(b), "")
+					}
+				}
 			}
 		}
 	}
-	declared := declaredTypes(t)
 	column := make([]string, len(rows))
 	for c, name := range cols {
+		if isDeclared[c] {
+			continue
+		}
 		for r := range rows {
 			column[r] = cellText(cells[r][c])
 		}
-		typ, isDeclared := declared[name]
 		for {
-			if !isDeclared {
-				typ = inferColumnType(column)
-			}
+			typ := inferColumnType(column)
 			changed := false
 			for r, row := range rows {
 				v, has := row.Item[name]
@@ -738,9 +760,8 @@ func sampleCells(t designer.Table, rows []designer.Row, cols []string) [][]strin
 					column[r] = cellText(cells[r][c])
 				}
 			}
-			// A declared type does not change with the cells, so the cells read back as they
-			// did; an inferred one may, and the column is read again.
-			if !changed || isDeclared {
+			// The type inferred may change with the cells: the column is read again.
+			if !changed {
 				break
 			}
 		}
