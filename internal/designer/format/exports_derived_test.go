@@ -50,6 +50,13 @@ func TestWriteFrom_sameAsAfresh(t *testing.T) {
 		assertWriteFromSameAsAfresh(t, fmt.Sprint("random design ", i), d, derive.New(d, nil))
 	}
 
+	// Two tables of one name, which Check lets through (a finding says so), each with items of
+	// its own.
+	twins := designertest.Large(designertest.Size{Tables: 2, Items: 40, GSIs: 2, Patterns: 4})
+	twins.Tables[1].Name = twins.Tables[0].Name
+	twins.Tables[1].Items = twins.Tables[1].Items[5:]
+	assertWriteFromSameAsAfresh(t, "two tables of one name", twins, derive.New(twins, nil))
+
 	d := designertest.Large(designertest.Size{Tables: 3, Items: 300, GSIs: 6, Patterns: 30})
 	x := derive.New(d, nil)
 	x.Report()

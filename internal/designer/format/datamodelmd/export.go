@@ -302,6 +302,8 @@ type writer struct {
 	d     designer.Design
 	x     Derived
 	slots []proseSlot
+	// shared are the table names more than one table has, once tableOrder has worked them out.
+	shared map[string]bool
 }
 
 func (w *writer) line(s string) {
@@ -346,7 +348,7 @@ func escapeName(s string) string { return markdown.Escape(markdown.OneLine(s), n
 
 func (w *writer) table(ti int, t designer.Table) {
 	w.subheading(markdown.Escape(t.Name, "") + " Table")
-	rows := w.x.TableOrder(t)
+	rows := w.tableOrder(t)
 	cols := tableColumns(t, rows)
 	cells := sampleCells(t, rows, cols)
 	w.line("")
@@ -440,6 +442,23 @@ func (w *writer) index(t designer.Table, ix designer.Index, local bool, tableCol
 		w.line("- **Access Patterns Served**: " + served)
 	}
 	w.bullet("Capacity Planning", ix.Capacity)
+}
+
+// tableOrder is the items of t in key order: the derived results hold it by table name, so a
+// table whose name another table has too is sorted here.
+func (w *writer) tableOrder(t designer.Table) []designer.Row {
+	if w.shared == nil {
+		w.shared = map[string]bool{}
+		seen := make(map[string]bool, len(w.d.Tables))
+		for _, other := range w.d.Tables {
+			w.shared[other.Name] = seen[other.Name]
+			seen[other.Name] = true
+		}
+	}
+	if w.shared[t.Name] {
+		return designer.TableOrder(t)
+	}
+	return w.x.TableOrder(t)
 }
 
 // bullet writes a free-text field as the requirement document does: sub-bullets for a list, <br>
