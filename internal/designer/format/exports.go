@@ -32,8 +32,8 @@ type ExportFormat struct {
 }
 
 // Derived is what the markdown documents show of a revision that is worked out from it: its
-// validation checklists, capacity report and index views. derive.Derived has them, worked out
-// once per revision; Design is the revision, normalized, as every stored revision is.
+// validation checklists, capacity report, table orders and index views. derive.Derived has them,
+// worked out once per revision; Design is the revision, normalized, as every stored revision is.
 type Derived interface {
 	datamodelmd.Derived
 	reqmd.Derived
@@ -82,8 +82,8 @@ func (f ExportFormat) WriteWith(d designer.Design, created, modified time.Time, 
 }
 
 // WriteFrom writes the revision x was made from as WriteWith does, giving the same bytes; the
-// markdown documents read the checklists, capacity and index views from x instead of working them
-// out again, the other formats need none of them.
+// markdown documents read the checklists, capacity, table orders and index views from x instead of
+// working them out again; the other formats need none of them.
 func (f ExportFormat) WriteFrom(x Derived, created, modified time.Time, o Options) ([]byte, error) {
 	if f.from == nil {
 		return f.WriteWith(x.Design(), created, modified, o)
