@@ -76,3 +76,32 @@ func TestWriteFrom_sameAsAfresh(t *testing.T) {
 		assertWriteFromSameAsAfresh(t, fmt.Sprint("large after edit ", i+1), d, x)
 	}
 }
+
+// Written from a revision's derived results, each markdown document costs allocations in
+// proportion to the design's items: at most 2.2 times as many for twice the items (issue 26).
+// Allocations are counted, not timed, so the check holds on a busy machine; the benchmark
+// BenchmarkExport times the same doublings.
+func TestWriteFrom_allocationsGrowLinearlyWithTheItems(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the designs of 5,000 items take seconds to derive; the full tier counts them")
+	}
+	for _, id := range []string{"requirements-md", "data-model-md"} {
+		f, err := FindExportFormat(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var last float64
+		for _, n := range []int{1250, 2500, 5000} {
+			d := designertest.Large(designertest.Size{Tables: 4, Items: n, GSIs: 8, Patterns: 80})
+			x := derive.New(d, nil)
+			if _, err := f.WriteFrom(x, time.Time{}, time.Time{}, Options{}); err != nil {
+				t.Fatal(err)
+			}
+			allocs := testing.AllocsPerRun(2, func() { f.WriteFrom(x, time.Time{}, time.Time{}, Options{}) })
+			if last > 0 && allocs > 2.2*last {
+				t.Errorf("%s at %d items: %.0f allocations, %.2f times the %.0f at half the items", id, n, allocs, allocs/last, last)
+			}
+			last = allocs
+		}
+	}
+}
