@@ -103,7 +103,7 @@ func New(store *storage.Store, log *slog.Logger, opts Options) *Server {
 	e.HidePort = true
 	e.HTTPErrorHandler = s.handleError
 	e.Pre(middleware.RemoveTrailingSlash())
-	e.Use(s.logRequests, s.recoverPanics, securityHeaders, crossOriginProtection(), s.limitBody, s.limitWriteBytes)
+	e.Use(s.logRequests, s.recoverPanics, compress(), securityHeaders, crossOriginProtection(), s.limitBody, s.limitWriteBytes)
 
 	e.GET("/healthz", s.healthz)
 	e.GET("/static/*", serveStatic)
