@@ -157,13 +157,18 @@ func (s *Server) exportPage(c echo.Context) error {
 			continue
 		}
 		v := templates.ExportFormat{ID: f.ID, Title: f.Title, Filename: f.Filename, Description: f.Description,
-			Download: "/d/" + d.Token + "/export/" + f.ID, Source: string(out), Size: humanSize(len(out))}
+			Download: "/d/" + d.Token + "/export/" + f.ID, Size: humanSize(len(out))}
+		if len(out) <= maxInlineSource {
+			v.Source = string(out)
+		} else {
+			v.CopyFrom = v.Download
+		}
 		if !f.Markdown {
 			e.Files = append(e.Files, v)
 			continue
 		}
 		v.DownloadDiagrams = v.Download + "?diagrams=mermaid"
-		if v.Preview, err = renderMarkdown(out); err != nil {
+		if v.Preview, err = previewOf(out, f.ID, c.Request().URL.Path, c.QueryParams()); err != nil {
 			return err
 		}
 		e.Documents = append(e.Documents, v)

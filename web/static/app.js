@@ -19,18 +19,35 @@
     });
   }
 
+  // copyFrom copies the file at url, which the page does not carry: as a promised clipboard item
+  // where the browser takes one (Safari's clipboard needs it while the click still counts), else
+  // once fetched.
+  function copyFrom(url) {
+    var text = fetch(url, { credentials: "same-origin" }).then(function (r) {
+      if (!r.ok) throw new Error("the file did not load: " + r.status);
+      return r.text();
+    });
+    if (navigator.clipboard && window.isSecureContext && window.ClipboardItem) {
+      return navigator.clipboard.write([new ClipboardItem({
+        "text/plain": text.then(function (t) { return new Blob([t], { type: "text/plain" }); })
+      })]);
+    }
+    return text.then(copyText);
+  }
+
   document.addEventListener("click", function (ev) {
-    var button = ev.target.closest("[data-copy-target]");
+    var button = ev.target.closest("[data-copy-target], [data-copy-url]");
     if (!button) return;
-    var field = document.getElementById(button.getAttribute("data-copy-target"));
-    if (!field) return;
+    var url = button.getAttribute("data-copy-url");
+    var field = url ? null : document.getElementById(button.getAttribute("data-copy-target"));
+    if (!url && !field) return;
     var label = button.textContent;
-    copyText(field.value).then(function () {
+    (url ? copyFrom(url) : copyText(field.value)).then(function () {
       button.textContent = "Copied";
       button.classList.add("is-done");
     }, function () {
-      field.select();
-      button.textContent = "Press Ctrl+C";
+      if (field) field.select();
+      button.textContent = field ? "Press Ctrl+C" : "Not copied: download it";
     }).finally(function () {
       setTimeout(function () {
         button.textContent = label;

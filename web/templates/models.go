@@ -401,14 +401,34 @@ type Export struct {
 
 // ExportFormat is one downloadable document with its preview.
 type ExportFormat struct {
-	ID, Title, Filename, Download, Source, Description string
+	ID, Title, Filename, Download, Description string
+	// Source is the file for Copy to take; "" when it is too long to carry in the page, and Copy
+	// reads CopyFrom, its download address, instead.
+	Source, CopyFrom string
 	// DownloadDiagrams is the same document with its diagrams as Mermaid code blocks; "" for a
 	// format that carries none.
 	DownloadDiagrams string
-	// Preview is the markdown rendered by goldmark in safe mode; nil for machine formats.
-	Preview templ.Component
+	// Preview is the markdown documents' preview; empty for machine formats.
+	Preview ExportPreview
 	// Size is the document's size for people, such as "12.4 KB".
 	Size string
+}
+
+// ExportPreview is one part of a markdown document rendered by goldmark in safe mode, with links
+// to the other parts when it is long.
+type ExportPreview struct {
+	Body templ.Component
+	// Target is the id of the element a part link replaces.
+	Target string
+	// Pager and Contents are the way to the other parts; Pager.Pages is 0 for a document shown whole.
+	Pager    Pager
+	Contents []PreviewLink
+}
+
+// PreviewLink is a link to one part of a previewed document, named by its first heading.
+type PreviewLink struct {
+	Href, Label string
+	Current     bool
 }
 
 // Import is the import page.
