@@ -25,7 +25,7 @@ func (s *Server) capacityPage(c echo.Context) error {
 		return err
 	}
 	d := designFrom(c)
-	m := templates.Capacity{Workspace: w, Figures: capacityFigures(d), Settings: capacitySettings(d)}
+	m := templates.Capacity{Workspace: w, Figures: capacityFigures(d, capacitySpotOf(c)), Settings: capacitySettings(d)}
 	return render(c, http.StatusOK, templates.CapacityView(m))
 }
 
@@ -68,7 +68,8 @@ func resourcePath(r capacity.Resource) string {
 	return "tables/" + r.Table + "/indexes/" + r.Index
 }
 
-func capacityFigures(d *designContext) templates.CapacityFigures {
+// capacityFigures are the step's figures, with the page of the per-pattern table spot asks for.
+func capacityFigures(d *designContext, spot capacitySpot) templates.CapacityFigures {
 	design := d.Record.Design
 	if len(design.Tables) == 0 && len(design.Patterns) == 0 {
 		return templates.CapacityFigures{Empty: "Nothing to count yet: add access patterns with their rates, tables, and map each pattern to its operations."}
@@ -83,6 +84,7 @@ func capacityFigures(d *designContext) templates.CapacityFigures {
 	for _, p := range r.Patterns {
 		f.Patterns = append(f.Patterns, patternRows(d, p))
 	}
+	f.Patterns, f.PatternPager = spot.pagePatterns(f.Patterns)
 	f.HasCost = r.Total.OnDemand.Total > 0
 	f.HotChart, f.HotKeys = hotKeys(r)
 	f.HasHot = len(f.HotChart.Rows) > 0
@@ -469,7 +471,7 @@ func (s *Server) saveCapacitySetting(c echo.Context) error {
 			if r != nil {
 				return cell, nil
 			}
-			figures := capacityFigures(d)
+			figures := capacityFigures(d, capacitySpotOf(c))
 			figures.OOB = true
 			return templ.Join(cell, templates.CapacityFiguresView(figures)), nil
 		})

@@ -21,16 +21,18 @@ type CapacityFigures struct {
 	// OOB marks the figures as an out-of-band part of the answer to a settings change.
 	OOB bool
 	// Empty, when set, says why there is nothing to count yet.
-	Empty     string
-	Totals    []CapacityTotal
-	Prices    []CapacityPrice
-	Patterns  []CapacityPatternRows
-	Resources []CapacityResourceRow
-	HotKeys   []CapacityHotKeyRow
-	Findings  []FindingView
-	CostChart StackedBars
-	HotChart  LimitBars
-	LoadChart StackedBars
+	Empty  string
+	Totals []CapacityTotal
+	Prices []CapacityPrice
+	// Patterns are the rows of one page of the per-pattern table; PatternPager leads to the others.
+	Patterns     []CapacityPatternRows
+	PatternPager Pager
+	Resources    []CapacityResourceRow
+	HotKeys      []CapacityHotKeyRow
+	Findings     []FindingView
+	CostChart    StackedBars
+	HotChart     LimitBars
+	LoadChart    StackedBars
 	// HasCost, HasHot and HasLoad say whether the cost, hot-key and load charts have anything to
 	// draw.
 	HasCost, HasHot, HasLoad bool

@@ -218,3 +218,26 @@ func (r LimitRow) share() float64 {
 	}
 	return t
 }
+
+// maxTableSeries is the most series a chart's table of figures gives a column each. A chart of
+// more (one series per access pattern) lists each row's figures that are not zero instead: a
+// column per pattern would make the table rows × patterns cells, nearly all empty.
+const maxTableSeries = 8
+
+// listsFigures reports whether the chart's table lists each row's figures rather than giving
+// each series a column.
+func (c StackedBars) listsFigures() bool { return len(c.Series) > maxTableSeries }
+
+// chartFigure is one figure of a row in a listed table: its series and its text.
+type chartFigure struct{ Series, Text string }
+
+// figures are the row's figures that are not zero, by series, in the series' order.
+func (c StackedBars) figures(r StackedBarsRow) []chartFigure {
+	var out []chartFigure
+	for j, v := range r.Values {
+		if v > 0 && j < len(c.Series) && j < len(r.Texts) {
+			out = append(out, chartFigure{Series: c.Series[j].Label, Text: r.Texts[j]})
+		}
+	}
+	return out
+}
