@@ -89,7 +89,7 @@ func (s *Server) diagramDownload(c echo.Context) error {
 // diagramPart is diagram kind of the page's design as a part, out of band, when it differs from
 // the one the page drew at revision since (or that one is no longer held): a change that leaves
 // the picture as it was (a description, a sample item that turns no verdict) sends nothing of it.
-func diagramPart(d *designContext, kind string, since int64) ([]fragment, bool) {
+func diagramPart(d *designContext, kind string, since int64, page *url.URL) ([]fragment, bool) {
 	if d.set != nil {
 		if then, ok := d.set.Held(d.ID, since); ok {
 			was, errWas := then.Diagram(kind)
@@ -99,7 +99,7 @@ func diagramPart(d *designContext, kind string, since int64) ([]fragment, bool) 
 			}
 		}
 	}
-	v := diagramModel(d, kind, true)
+	v := foldDiagram(diagramModel(d, kind, true), page)
 	return []fragment{{v.ID, templates.DiagramSection(v)}}, true
 }
 
@@ -120,7 +120,7 @@ func withDiagram(kind string, affects func(path string) bool, alone []string, fi
 			if !affects(path) {
 				return out, true
 			}
-			more, _ := diagramPart(d, kind, since)
+			more, _ := diagramPart(d, kind, since, c.Request().URL)
 			return append(out, more...), true
 		}
 	}
@@ -182,7 +182,7 @@ func ownDiagram(c echo.Context, d *designContext) []templ.Component {
 	default:
 		return nil
 	}
-	parts, _ := diagramPart(d, kind, d.Record.Revision-1)
+	parts, _ := diagramPart(d, kind, d.Record.Revision-1, at)
 	out := make([]templ.Component, len(parts))
 	for i, p := range parts {
 		out[i] = p.part

@@ -47,7 +47,7 @@ func (s *Server) tablesModel(c echo.Context, spot tablesSpot, grid gridState) (t
 	if err != nil {
 		return templates.Tables{}, err
 	}
-	m := templates.Tables{Workspace: w, AddTable: "/d/" + d.Token + "/tables/add", Map: diagramModel(d, designer.ModelMap, false)}
+	m := templates.Tables{Workspace: w, AddTable: "/d/" + d.Token + "/tables/add", Map: foldDiagram(diagramModel(d, designer.ModelMap, false), c.Request().URL)}
 	design := d.Record.Design
 	table := spot.table
 	if table == "" && len(design.Tables) > 0 {

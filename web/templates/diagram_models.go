@@ -33,6 +33,9 @@ type Diagram struct {
 	// Error says why the diagram could not be laid out.
 	Error string
 	OOB   bool
+	// Open, when set, folds the diagram: a design so large that its picture alone would be most
+	// of the page shows a link (to this address) that draws it.
+	Open string
 }
 
 // svgNum writes a coordinate for an SVG attribute: one decimal at most.
