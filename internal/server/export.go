@@ -148,7 +148,7 @@ func (s *Server) exportPage(c echo.Context) error {
 	}
 	e := templates.Export{Workspace: w}
 	for _, f := range format.ExportFormats() {
-		out, err := f.WriteDated(d.Record.Design, d.Record.CreatedAt, d.Record.UpdatedAt)
+		out, err := f.WriteFrom(d.derived(), d.Record.CreatedAt, d.Record.UpdatedAt, format.Options{})
 		if err != nil {
 			// A design a format cannot express (such as a name CloudFormation refuses) still
 			// lists the format, saying why instead of offering the file.
