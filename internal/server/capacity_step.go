@@ -25,7 +25,7 @@ func (s *Server) capacityPage(c echo.Context) error {
 		return err
 	}
 	d := designFrom(c)
-	m := templates.Capacity{Workspace: w, Figures: capacityFigures(d, capacitySpotOf(c)), Settings: capacitySettings(d)}
+	m := templates.Capacity{Workspace: w, Figures: capacityFigures(d, listSpotOf(c, "capacity")), Settings: capacitySettings(d)}
 	return render(c, http.StatusOK, templates.CapacityView(m))
 }
 
@@ -69,7 +69,7 @@ func resourcePath(r capacity.Resource) string {
 }
 
 // capacityFigures are the step's figures, with the page of the per-pattern table spot asks for.
-func capacityFigures(d *designContext, spot capacitySpot) templates.CapacityFigures {
+func capacityFigures(d *designContext, spot listSpot) templates.CapacityFigures {
 	design := d.Record.Design
 	if len(design.Tables) == 0 && len(design.Patterns) == 0 {
 		return templates.CapacityFigures{Empty: "Nothing to count yet: add access patterns with their rates, tables, and map each pattern to its operations."}
@@ -84,7 +84,8 @@ func capacityFigures(d *designContext, spot capacitySpot) templates.CapacityFigu
 	for _, p := range r.Patterns {
 		f.Patterns = append(f.Patterns, patternRows(d, p))
 	}
-	f.Patterns, f.PatternPager = spot.pagePatterns(f.Patterns)
+	first, last, pager := spot.page(capacityPageParam, len(f.Patterns), "#capacity-patterns", "patterns")
+	f.Patterns, f.PatternPager = f.Patterns[first:last], pager
 	f.HasCost = r.Total.OnDemand.Total > 0
 	f.HotChart, f.HotKeys = hotKeys(r)
 	f.HasHot = len(f.HotChart.Rows) > 0
@@ -471,7 +472,7 @@ func (s *Server) saveCapacitySetting(c echo.Context) error {
 			if r != nil {
 				return cell, nil
 			}
-			figures := capacityFigures(d, capacitySpotOf(c))
+			figures := capacityFigures(d, listSpotOf(c, "capacity"))
 			figures.OOB = true
 			return templ.Join(cell, templates.CapacityFiguresView(figures)), nil
 		})

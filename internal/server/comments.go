@@ -224,7 +224,7 @@ func threadOf(d designer.Design, id string) string {
 // commentTargetHref links to the element a comment is about, on its step.
 func commentTargetHref(d *designContext, target string) string {
 	if id, ok := strings.CutPrefix(target, "access_patterns/"); ok {
-		return stepHref(d, "patterns") + "#" + elemID("row", id)
+		return patternHref(d, id) + "#" + elemID("row", id)
 	}
 	return anchorFor(d, target)
 }

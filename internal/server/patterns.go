@@ -1,6 +1,7 @@
 package server
 
 import (
+	"maps"
 	"net/http"
 	"slices"
 	"strings"
@@ -108,16 +109,22 @@ func (s *Server) patternsModel(c echo.Context, focusID string) (templates.Patter
 	// The last column holds the comment button, and for editors the row's buttons.
 	p := templates.Patterns{Workspace: w, Columns: append(patternColumnLabels(), ""), Bulk: bulkBox(d, "patterns")}
 	pats := d.Record.Design.Patterns
+	spot := patternsSpot(c, focusID, pats)
+	first, last, pager := spot.page(patternsPageParam, len(pats), "#patterns", "patterns")
+	p.Pager = pager
 	inOrder := true
 	for i, pt := range pats {
+		if pt.Number != i+1 {
+			inOrder = false
+		}
+		if i < first || i >= last {
+			continue
+		}
 		focus := ""
 		if pt.ID == focusID {
 			focus = designer.PatternField.Description.Key
 		}
 		p.Rows = append(p.Rows, patternRow(d, pt, i, len(pats), focus))
-		if pt.Number != i+1 {
-			inOrder = false
-		}
 	}
 	base := "/d/" + d.Token + "/patterns"
 	p.Add = templates.Button{Label: "Add an access pattern", Text: "+ Add pattern", Action: base + "/add", Target: "#patterns",
@@ -128,6 +135,31 @@ func (s *Server) patternsModel(c echo.Context, focusID string) (templates.Patter
 			TestID: "renumber-patterns"}
 	}
 	return p, nil
+}
+
+// patternsSpot is the page of the patterns a request shows: the page it names, or, for an answer
+// that focuses a pattern (one just added), the page holding that pattern, whose address the
+// browser then shows.
+func patternsSpot(c echo.Context, focusID string, pats []designer.Pattern) listSpot {
+	spot := listSpotOf(c, "patterns")
+	at := slices.IndexFunc(pats, func(p designer.Pattern) bool { return p.ID == focusID })
+	if at < 0 || len(pats) <= patternsPerPage {
+		return spot
+	}
+	page := at/patternsPerPage + 1
+	if spot.q.Get(patternsPageParam) != itoa(page) {
+		spot.q = maps.Clone(spot.q)
+		spot.q.Set(patternsPageParam, itoa(page))
+		c.Response().Header().Set("HX-Replace-Url", spot.href(patternsPageParam, page))
+	}
+	return spot
+}
+
+// patternOnPage says whether the patterns page the request shows holds pattern id.
+func patternOnPage(c echo.Context, pats []designer.Pattern, id string) bool {
+	first, last, _ := listSpotOf(c, "patterns").page(patternsPageParam, len(pats), "#patterns", "patterns")
+	at := slices.IndexFunc(pats, func(p designer.Pattern) bool { return p.ID == id })
+	return at >= first && at < last
 }
 
 func (s *Server) patternsPage(c echo.Context) error {

@@ -64,6 +64,16 @@ var spotParts = map[string]func(c echo.Context, since int64) stepParts{
 		func(echo.Context, int64) stepParts { return entityParts }),
 	"tables":  withDiagram(designer.ModelMap, modelMapShows, []string{"diagrams"}, tableParts),
 	"mapping": mappingParts,
+	// A pattern's cell shows on the page of patterns that holds it only.
+	"patterns": func(c echo.Context, _ int64) stepParts {
+		return func(d *designContext, path string) ([]fragment, bool) {
+			parts, ok := patternParts(d, path)
+			if id, _, _ := splitPath(path, "access_patterns"); ok && !patternOnPage(c, d.Record.Design.Patterns, id) {
+				return nil, true
+			}
+			return parts, ok
+		}
+	},
 }
 
 // noParts is the map of a step drawn whole for any change it shows.

@@ -171,9 +171,9 @@ func anchorFor(d *designContext, path string) string {
 			for _, p := range design.Patterns {
 				if itoa(p.Number) == parts[1] {
 					if len(parts) > 2 {
-						return stepHref(d, "patterns") + "#" + patternCellID(p.ID, parts[2])
+						return patternHref(d, p.ID) + "#" + patternCellID(p.ID, parts[2])
 					}
-					return stepHref(d, "patterns") + "#" + elemID("row", p.ID)
+					return patternHref(d, p.ID) + "#" + elemID("row", p.ID)
 				}
 			}
 		}

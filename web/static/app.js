@@ -149,6 +149,13 @@
       if (target) target.focus();
       return;
     }
+    // Past a page's first or last row, the previous or next page of patterns opens there.
+    var list = field.closest("#patterns");
+    var turn = list && list.querySelector(ev.shiftKey ? "[data-testid=page-prev]" : "[data-testid=page-next]");
+    if (turn && turn.tagName === "A") {
+      turnPage(field, list, turn, column, ev.shiftKey ? "last" : "first");
+      return;
+    }
     if (ev.shiftKey) return;
     var add = document.querySelector("[data-testid=add-pattern]");
     if (!add) return;
@@ -169,9 +176,9 @@
     var from = ev.detail.requestConfig && ev.detail.requestConfig.elt;
     var grid = landing && from === landing.link && document.getElementById(landing.grid);
     if (grid) {
-      var rows = grid.querySelectorAll("tbody tr[data-item]");
+      var rows = grid.querySelectorAll("tbody tr[data-item], tbody tr[data-testid=pattern-row]");
       var row = rows[landing.end === "first" ? 0 : rows.length - 1];
-      var input = row && row.children[landing.column] && row.children[landing.column].querySelector("input[type=text]");
+      var input = row && row.children[landing.column] && row.children[landing.column].querySelector("input[type=text], textarea");
       landing = null;
       if (input) {
         input.focus();

@@ -267,6 +267,8 @@ type Patterns struct {
 	// Renumber is offered when the numbers are not 1..n in order.
 	Renumber *Button
 	Bulk     BulkPaste
+	// Pager pages through the patterns when there are more than a page of them.
+	Pager Pager
 }
 
 // EntityCard is one entity with its attributes.
