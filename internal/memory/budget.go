@@ -59,9 +59,15 @@ func (b *Budget) Use(h *Held) {
 }
 
 // Resize charges h bytes instead of what it was charged, then drops the least recently used
-// others until b fits. b must be locked.
+// others until b fits; an entry grown larger than the whole limit is dropped itself. b must be
+// locked.
 func (b *Budget) Resize(h *Held, bytes int64) {
 	if h == nil || h.el == nil {
+		return
+	}
+	if bytes > b.limit {
+		b.Release(h)
+		h.drop()
 		return
 	}
 	b.used += bytes - h.bytes
@@ -103,4 +109,12 @@ func (b *Budget) Used() (entries int, bytes int64) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.order.Len(), b.used
+}
+
+// Bytes is what h is charged.
+func (h *Held) Bytes() int64 {
+	if h == nil {
+		return 0
+	}
+	return h.bytes
 }

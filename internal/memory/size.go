@@ -17,16 +17,50 @@ import (
 // cost: callers measure an entry when it is made from scratch and scale that measure while it
 // changes little (see Scale).
 func Size(v any, shared ...any) int64 {
-	w := walker{seen: map[uintptr]struct{}{}}
-	for _, s := range shared {
-		w.counting = false
-		w.root(reflect.ValueOf(s))
-	}
-	w.counting = true
-	w.n = 0
-	w.root(reflect.ValueOf(v))
-	return w.n
+	c := NewCounter(shared...)
+	c.Add(v)
+	return c.Bytes()
 }
+
+// Counter sums what several values hold on the heap, each object counted once however many of
+// them reach it, as Size does for one: for a value whose parts are read under different locks.
+type Counter struct{ w walker }
+
+// NewCounter returns a Counter that takes what shared reaches as already counted.
+func NewCounter(shared ...any) *Counter {
+	c := &Counter{w: walker{seen: map[uintptr]struct{}{}}}
+	for _, s := range shared {
+		c.w.root(reflect.ValueOf(s))
+	}
+	c.w.counting, c.w.n = true, 0
+	return c
+}
+
+// Add counts what v reaches that nothing counted before reached; v's own bytes are its
+// holder's: pass a pointer to count a struct too.
+func (c *Counter) Add(v any) {
+	if v := reflect.ValueOf(v); v.IsValid() {
+		c.w.inner(v)
+	}
+}
+
+// Shallow counts the table of map m, or the array of slice m, without what its keys and elements
+// reach: for a container whose elements are counted one by one (Add), some perhaps not at all.
+func (c *Counter) Shallow(m any) {
+	v := reflect.ValueOf(m)
+	if !v.IsValid() || v.IsNil() || !c.w.first(v.Pointer()) {
+		return
+	}
+	switch v.Kind() {
+	case reflect.Map:
+		c.w.add(mapBytes(v.Type(), v.Len()))
+	case reflect.Slice:
+		c.w.add(roundAlloc(uintptr(v.Cap())*v.Type().Elem().Size(), hasPointers(v.Type().Elem())))
+	}
+}
+
+// Bytes is what the values added hold.
+func (c *Counter) Bytes() int64 { return c.w.n }
 
 type walker struct {
 	seen     map[uintptr]struct{}

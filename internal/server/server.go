@@ -92,7 +92,7 @@ func New(store *storage.Store, log *slog.Logger, opts Options) *Server {
 	opts.MaxStreamsPerClient = orDefault(opts.MaxStreamsPerClient, DefaultMaxStreamsPerClient)
 	opts.MaxConnsPerClient = orDefault(opts.MaxConnsPerClient, DefaultMaxConnsPerClient)
 	opts.MaxConns = orDefault(opts.MaxConns, DefaultMaxConns)
-	s := &Server{store: store, log: log, echo: echo.New(), opts: opts, hub: newHub(opts.MaxStreamsPerClient), derived: derive.NewSet(0)}
+	s := &Server{store: store, log: log, echo: echo.New(), opts: opts, hub: newHub(opts.MaxStreamsPerClient), derived: derive.NewSetIn(store.Budget())}
 	s.createLimit = newLimiter(opts.CreateLimit.orDefault(defaultCreateLimit), time.Now)
 	s.writeLimit = newLimiter(opts.WriteLimit.orDefault(defaultWriteLimit), time.Now)
 	s.costlyLimit = newLimiter(opts.CostlyLimit.orDefault(defaultCostlyLimit), time.Now)

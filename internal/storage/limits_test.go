@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"dynaloom/internal/designer"
+	"dynaloom/internal/memory"
 )
 
 func openWith(t testing.TB, opts Options) *Store {
@@ -70,55 +71,70 @@ func TestLimits_designSizeAndItemsPerTableAreRefusedWithTheirName(t *testing.T) 
 // least recently used, and a light one used often stays.
 func TestCache_boundedByBytesNotCount(t *testing.T) {
 	t.Parallel()
-	c := newRecordCache(1000 * decodedPerStoredByte)
-	c.put(Record{ID: "light", Revision: 1}, 10)
+	light, heavy := tableWithItems(t, 2), tableWithItems(t, 300)
+	lightCost, heavyCost := memory.Size(&Record{Design: light}), memory.Size(&Record{Design: heavy})
+	budget := lightCost + 4*heavyCost + heavyCost/2
+	c := newRecordCache(memory.NewBudget(budget))
+	c.put(Record{ID: "light", Revision: 1, Design: light}, 10)
 	for i := range 50 {
-		c.put(Record{ID: fmt.Sprint("heavy", i), Revision: 1}, 300)
+		c.put(Record{ID: fmt.Sprint("heavy", i), Revision: 1, Design: heavy}, 300)
 		if _, ok := c.get("light", 1); !ok {
 			t.Fatalf("the light record used after every put was dropped at heavy %d", i)
 		}
 	}
 	records, bytes := c.size()
-	if bytes > 1000*decodedPerStoredByte || records != 4 {
-		t.Fatalf("cache holds %d records, %d bytes; want 4 within %d", records, bytes, 1000*decodedPerStoredByte)
+	if bytes > budget || records != 5 {
+		t.Fatalf("cache holds %d records, %d bytes; want 5 within %d", records, bytes, budget)
 	}
-	c.put(Record{ID: "huge", Revision: 1}, 5000)
+	c.put(Record{ID: "huge", Revision: 1, Design: tableWithItems(t, 3000)}, 5000)
 	if _, ok := c.get("huge", 1); ok {
 		t.Fatal("a record larger than the whole budget was kept")
 	}
-	c.put(Record{ID: "light", Revision: 2}, 10)
-	c.put(Record{ID: "light", Revision: 1}, 10)
+	c.put(Record{ID: "light", Revision: 2, Design: light}, 10)
+	c.put(Record{ID: "light", Revision: 1, Design: light}, 10)
 	if _, ok := c.get("light", 2); !ok {
 		t.Fatal("an older revision replaced a newer one")
 	}
 }
 
-// The cache's estimate of a design's memory is not below what decoding it really takes, so a
-// budget in bytes bounds the memory.
-func TestCache_costCoversTheDecodedDesign(t *testing.T) {
-	d := tableWithItems(t, 4000)
-	doc, err := designer.MarshalCompactJSON(d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var before, after runtime.MemStats
-	const copies = 5
-	keep := make([]designer.Design, copies)
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	for i := range keep {
-		if keep[i], err = decodeDesign(doc); err != nil {
+// A record is charged what decoding its design really took on the heap, within a quarter, and
+// a later revision whose stored size moved little is charged that measure scaled by its size.
+func TestCache_costIsTheDecodedDesign(t *testing.T) {
+	for _, n := range []int{100, 1000, 4000} {
+		doc, err := designer.MarshalCompactJSON(tableWithItems(t, n))
+		if err != nil {
 			t.Fatal(err)
 		}
-	}
-	runtime.GC()
-	runtime.ReadMemStats(&after)
-	perDesign := float64(after.HeapAlloc-before.HeapAlloc) / copies
-	runtime.KeepAlive(keep)
-	ratio := perDesign / float64(len(doc))
-	t.Logf("%d-byte document decodes to %.0f bytes (%.1f×); the cache counts %d×", len(doc), perDesign, ratio, decodedPerStoredByte)
-	if ratio > decodedPerStoredByte {
-		t.Fatalf("a decoded design takes %.1f× its document, more than the %d× the cache counts", ratio, decodedPerStoredByte)
+		var before, after runtime.MemStats
+		const copies = 5
+		keep := make([]designer.Design, copies)
+		runtime.GC()
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		for i := range keep {
+			if keep[i], err = decodeDesign(doc); err != nil {
+				t.Fatal(err)
+			}
+		}
+		runtime.GC()
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		perDesign := float64(after.HeapAlloc-before.HeapAlloc) / copies
+		runtime.KeepAlive(keep)
+		runtime.KeepAlive(doc)
+
+		c := newRecordCache(memory.NewBudget(DefaultCacheBytes))
+		c.put(Record{ID: "d", Revision: 1, Design: keep[0]}, len(doc))
+		_, charged := c.size()
+		ratio := float64(charged) / perDesign
+		t.Logf("%d items: %d-byte document decodes to %.0f heap bytes; the cache charges %d (%.2f×)", n, len(doc), perDesign, charged, ratio)
+		if ratio < 0.75 || ratio > 1.25 {
+			t.Errorf("%d items: the cache charges %d bytes for a design that takes %.0f (%.2f×), want within 25%%", n, charged, perDesign, ratio)
+		}
+		c.put(Record{ID: "d", Revision: 2, Design: keep[1]}, len(doc)+len(doc)/10)
+		if _, scaled := c.size(); scaled != charged*int64(len(doc)+len(doc)/10)/int64(len(doc)) {
+			t.Errorf("%d items: a revision 10%% larger is charged %d, want %d scaled by its size", n, scaled, charged)
+		}
 	}
 }
 

@@ -30,6 +30,7 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -38,6 +39,7 @@ import (
 
 	_ "github.com/mattn/go-sqlite3" // registers the "sqlite3" driver
 
+	"dynaloom/internal/memory"
 	"dynaloom/migrations"
 )
 
@@ -57,14 +59,19 @@ const readers = 4
 // has, so that none is prepared twice on one connection.
 const statementsCached = 64
 
+// Budget is the memory budget of everything kept per design (Options.CacheBytes): the store's
+// records and decoded snapshots charge it, and so should whatever else keeps results per design.
+func (s *Store) Budget() *memory.Budget { return s.budget }
+
 // Store is a Dynaloom database. It is safe for concurrent use.
 type Store struct {
 	w *sql.DB // the one writer connection
 	r *sql.DB // read-only pool
 
-	cache     *recordCache // id → current record, as last seen
-	tokens    *tokenCache  // token hash → what it grants
-	snapshots *recordCache // id@revision → the design a snapshot holds, decoded
+	budget    *memory.Budget // what cache, snapshots and the server's derived results may hold
+	cache     *recordCache   // id → current record, as last seen
+	tokens    *tokenCache    // token hash → what it grants
+	snapshots *recordCache   // id@revision → the design a snapshot holds, decoded
 	limits    Limits
 
 	compactMu   sync.Mutex
@@ -87,9 +94,9 @@ type Store struct {
 type Options struct {
 	// Log receives the store's findings about the database's health; nothing is logged when nil.
 	Log *slog.Logger
-	// CacheBytes bounds the memory the cache of current designs may take, as estimated from their
-	// stored size: DefaultCacheBytes when zero. Decoded snapshots of history may take a quarter
-	// of it more.
+	// CacheBytes bounds the memory kept per design: current records and decoded snapshots of
+	// history, each charged what it holds (memory.Size), and whatever else charges Budget.
+	// DefaultCacheBytes when zero, no bound when negative.
 	CacheBytes int64
 	// Limits bound what one design may hold.
 	Limits Limits
@@ -138,10 +145,14 @@ func OpenWith(ctx context.Context, path string, opts Options) (*Store, error) {
 	w.SetConnMaxIdleTime(0)
 
 	cacheBytes := opts.CacheBytes
-	if cacheBytes == 0 {
+	switch {
+	case cacheBytes == 0:
 		cacheBytes = DefaultCacheBytes
+	case cacheBytes < 0:
+		cacheBytes = math.MaxInt64 // no bound
 	}
-	s := &Store{w: w, cache: newRecordCache(cacheBytes), snapshots: newRecordCache(cacheBytes / 4), tokens: newTokenCache(), heads: map[string]designRow{}, limits: opts.Limits.withDefaults(), compacting: map[string]bool{},
+	budget := memory.NewBudget(cacheBytes)
+	s := &Store{w: w, budget: budget, cache: newRecordCache(budget), snapshots: newRecordCache(budget), tokens: newTokenCache(), heads: map[string]designRow{}, limits: opts.Limits.withDefaults(), compacting: map[string]bool{},
 		path: path, log: log}
 	// The writer goes first: it creates the file, switches it to WAL, checks and migrates it.
 	damage, err := s.quickCheck(ctx)

@@ -20,6 +20,7 @@ import (
 
 	"dynaloom/internal/designer"
 	"dynaloom/internal/designer/designertest"
+	"dynaloom/internal/memory"
 	"dynaloom/migrations"
 )
 
@@ -227,7 +228,7 @@ func TestApply(t *testing.T) {
 	}
 
 	// Drop the cache so Load decodes what is stored.
-	s.cache = newRecordCache(DefaultCacheBytes)
+	s.cache = newRecordCache(memory.NewBudget(DefaultCacheBytes))
 	loaded, err := s.Load(ctx, id)
 	if err != nil {
 		t.Fatal(err)

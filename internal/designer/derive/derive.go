@@ -33,6 +33,7 @@ type Derived struct {
 
 	checklistsOnce sync.Once
 	checklists     rules.Checklists
+	checked        atomic.Bool // set once the checklists are known
 
 	mu        sync.Mutex
 	questions map[int][]rules.Question  // by limit
@@ -77,7 +78,10 @@ func (x *Derived) Findings() []rules.Finding {
 
 // Checklists is rules.BuildChecklists of the design and its findings.
 func (x *Derived) Checklists() rules.Checklists {
-	x.checklistsOnce.Do(func() { x.checklists = rules.BuildChecklists(x.design, x.Findings()) })
+	x.checklistsOnce.Do(func() {
+		x.checklists = rules.BuildChecklists(x.design, x.Findings())
+		x.checked.Store(true)
+	})
 	return x.checklists
 }
 
@@ -173,9 +177,10 @@ func patternVerdict(design designer.Design, p designer.Pattern, runs *dynamo.Cac
 	return verdict
 }
 
-// Bytes estimates the memory x holds beyond the design itself: the Cache's measurements, entries
-// and views, and the findings, counted twice since the Memo keeps them per table and pattern.
-func (x *Derived) Bytes() int64 {
+// estimate is a quick guess at the memory x holds beyond the design itself, from the number of
+// things it holds: the Cache's measurements, entries and views, and the findings, counted twice
+// since the Memo keeps them per table and pattern. The Set scales a measure (Measure) by it.
+func (x *Derived) estimate() int64 {
 	n := 512 + x.cache.Bytes()
 	x.mu.Lock()
 	for _, rows := range x.orders {

@@ -1,25 +1,23 @@
 package derive
 
 import (
-	"container/list"
-	"sync"
+	"sync/atomic"
 
 	"dynaloom/internal/designer"
+	"dynaloom/internal/memory"
 )
 
-// DefaultSetBytes is a Set's default budget.
+// DefaultSetBytes is the budget of a Set made with NewSet(0).
 const DefaultSetBytes = 256 << 20
 
-// Set keeps the Derived of recently used revisions, bounded by the memory they are estimated to
-// hold (Derived.Bytes) rather than by their number, the least recently used going first. A
-// revision is named by its design's id and its number: the pair names exactly one state.
+// Set keeps the Derived of recently used revisions, charged to a memory.Budget what they hold
+// (Measure), the least recently used going first; the Budget may be shared with other caches (the
+// store's records), so that one limit bounds everything kept per design. A revision is named by
+// its design's id and its number: the pair names exactly one state.
 type Set struct {
-	mu     sync.Mutex
-	budget int64
-	used   int64
-	order  *list.List // of *setEntry, most recently used first
-	byKey  map[setKey]*list.Element
-	newest map[string]*list.Element // per design, its newest revision held
+	budget *memory.Budget // its lock guards the maps below
+	byKey  map[setKey]*setEntry
+	newest map[string]*setEntry // per design, its newest revision held
 }
 
 type setKey struct {
@@ -30,15 +28,31 @@ type setKey struct {
 type setEntry struct {
 	key  setKey
 	x    *Derived
-	cost int64
+	held *memory.Held
+	// perEstimate is Measure's bytes per byte of estimate when the entry (or the revision it was
+	// made from) was last measured, at an estimate of measuredAt: it is charged estimate ×
+	// perEstimate until its estimate grows past measuredAt by an eighth, then measured again.
+	perEstimate float64
+	measuredAt  int64
+	measuring   atomic.Bool
 }
 
-// NewSet returns an empty Set holding at most budget bytes (DefaultSetBytes when zero or less).
+// remeasureAt is how far an entry's estimate may grow past the one it was measured at, as a
+// fraction (one eighth), before it is measured again.
+const remeasureAt = 8
+
+// NewSet returns an empty Set with a budget of its own of budget bytes (DefaultSetBytes when zero
+// or less).
 func NewSet(budget int64) *Set {
 	if budget <= 0 {
 		budget = DefaultSetBytes
 	}
-	return &Set{budget: budget, order: list.New(), byKey: map[setKey]*list.Element{}, newest: map[string]*list.Element{}}
+	return NewSetIn(memory.NewBudget(budget))
+}
+
+// NewSetIn returns an empty Set charging b.
+func NewSetIn(b *memory.Budget) *Set {
+	return &Set{budget: b, byKey: map[setKey]*setEntry{}, newest: map[string]*setEntry{}}
 }
 
 // Get returns the Derived of revision rev of design id, whose document is d. One not held yet is
@@ -46,69 +60,95 @@ func NewSet(budget int64) *Set {
 // repeats only the work the edit calls for.
 func (s *Set) Get(id string, rev int64, d designer.Design) *Derived {
 	k := setKey{id, rev}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if el, ok := s.byKey[k]; ok {
-		s.order.MoveToFront(el)
-		e := el.Value.(*setEntry)
+	s.budget.Lock()
+	if e, ok := s.byKey[k]; ok {
+		s.budget.Use(e.held)
+		s.budget.Unlock()
 		s.recount(e)
-		s.evict()
 		return e.x
 	}
-	var prev *Derived
-	if el, ok := s.newest[id]; ok {
-		e := el.Value.(*setEntry)
+	prev := s.newest[id]
+	s.budget.Unlock()
+	// Made without the budget's lock, which every cache sharing it waits on.
+	var from *Derived
+	if prev != nil {
+		from = prev.x
+	}
+	e := &setEntry{key: k, x: New(d, from)}
+	s.budget.Lock()
+	if held, ok := s.byKey[k]; ok {
+		// Another request made it meanwhile: one Derived per revision.
+		s.budget.Use(held.held)
+		s.budget.Unlock()
+		return held.x
+	}
+	if prev != nil {
+		e.perEstimate, e.measuredAt = prev.perEstimate, prev.measuredAt
+	}
+	e.held = s.budget.Hold(0, func() { s.forget(e) })
+	s.byKey[k] = e
+	if old, ok := s.newest[id]; !ok || old.key.rev < rev {
+		s.newest[id] = e
+	}
+	s.budget.Unlock()
+	if prev != nil {
 		// The revision an edit was made from is seldom asked for again: count what it holds now.
-		s.recount(e)
-		prev = e.x
+		s.recount(prev)
 	}
-	x := New(d, prev)
-	e := &setEntry{key: k, x: x, cost: x.Bytes()}
-	el := s.order.PushFront(e)
-	s.byKey[k] = el
-	if old, ok := s.newest[id]; !ok || old.Value.(*setEntry).key.rev < rev {
-		s.newest[id] = el
+	s.recount(e)
+	return e.x
+}
+
+// forget takes e out of the Set's maps as the budget lets it go; the budget's lock is held.
+func (s *Set) forget(e *setEntry) {
+	if s.byKey[e.key] == e {
+		delete(s.byKey, e.key)
 	}
-	s.used += e.cost
-	s.evict()
-	return x
+	if s.newest[e.key.id] == e {
+		delete(s.newest, e.key.id)
+	}
 }
 
 // Held returns the Derived of revision rev of design id when the Set holds it, without making
 // one or counting it as used.
 func (s *Set) Held(id string, rev int64) (*Derived, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if el, ok := s.byKey[setKey{id, rev}]; ok {
-		return el.Value.(*setEntry).x, true
+	s.budget.Lock()
+	defer s.budget.Unlock()
+	if e, ok := s.byKey[setKey{id, rev}]; ok {
+		return e.x, true
 	}
 	return nil, false
 }
 
-// recount counts what e's Derived holds now: parts are worked out as they are asked for, after
-// the Set first counted it.
+// recount charges e what its Derived holds now: parts are worked out as they are asked for,
+// after the Set first counted it. It measures e (without the budget's lock) when it was never
+// measured or its estimate grew past an eighth of the one it was measured at, and scales the
+// last measure by the estimate otherwise.
 func (s *Set) recount(e *setEntry) {
-	cost := e.x.Bytes()
-	s.used += cost - e.cost
-	e.cost = cost
-}
-
-// evict drops the least recently used until the Set fits its budget, keeping the one just used.
-func (s *Set) evict() {
-	for s.used > s.budget && s.order.Len() > 1 {
-		el := s.order.Back()
-		e := s.order.Remove(el).(*setEntry)
-		delete(s.byKey, e.key)
-		if s.newest[e.key.id] == el {
-			delete(s.newest, e.key.id)
-		}
-		s.used -= e.cost
+	est := max(e.x.estimate(), 1)
+	s.budget.Lock()
+	cost, measure := int64(e.perEstimate*float64(est)), e.measuredAt == 0 || est-e.measuredAt > e.measuredAt/remeasureAt
+	s.budget.Unlock()
+	if measure && e.measuring.CompareAndSwap(false, true) {
+		cost = e.x.Measure()
+		e.measuring.Store(false)
+		s.budget.Lock()
+		e.perEstimate, e.measuredAt = float64(cost)/float64(est), est
+		s.budget.Unlock()
+	}
+	s.budget.Lock()
+	defer s.budget.Unlock()
+	if s.byKey[e.key] == e {
+		s.budget.Resize(e.held, cost)
 	}
 }
 
-// Size is how many revisions and estimated bytes the Set holds.
+// Size is how many revisions the Set holds, and the bytes they are charged.
 func (s *Set) Size() (revisions int, bytes int64) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.order.Len(), s.used
+	s.budget.Lock()
+	defer s.budget.Unlock()
+	for _, e := range s.byKey {
+		bytes += e.held.Bytes()
+	}
+	return len(s.byKey), bytes
 }
