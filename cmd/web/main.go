@@ -123,7 +123,7 @@ func parseServe(args []string, stderr io.Writer) (config, error) {
 		{"max-revisions", "DYNALOOM_MAX_REVISIONS", "revisions of history kept per design before the oldest are compacted", storage.DefaultRevisions, nil, &cfg.maxRevisions},
 		{"max-history-bytes", "DYNALOOM_MAX_HISTORY_BYTES", "bytes of history kept per design before the oldest is compacted", storage.DefaultHistoryBytes, &cfg.maxHistoryBytes, nil},
 		{"snapshot-every", "DYNALOOM_SNAPSHOT_EVERY", "revisions between two snapshots of a design's whole document (this many per 64 KiB of a larger one, up to 16 times as many); opening a revision replays at most that many changes", storage.DefaultSnapshotEvery, nil, &cfg.snapshotEvery},
-		{"cache-bytes", "DYNALOOM_CACHE_BYTES", "memory for the cache of open designs, in bytes", storage.DefaultCacheBytes, &cfg.cacheBytes, nil},
+		{"cache-bytes", "DYNALOOM_CACHE_BYTES", "memory for what is kept of open designs (their records, history snapshots and derived results), in bytes; the server's resident memory stays within it plus about 96 MiB", storage.DefaultCacheBytes, &cfg.cacheBytes, nil},
 		{"max-body-bytes", "DYNALOOM_MAX_BODY_BYTES", "largest request body, in bytes", server.DefaultBodyLimit, &cfg.maxBodyBytes, nil},
 		{"max-streams-per-client", "DYNALOOM_MAX_STREAMS_PER_CLIENT", "live event streams one client address may hold open", server.DefaultMaxStreamsPerClient, nil, &cfg.maxStreamsPerClient},
 		{"max-conns-per-client", "DYNALOOM_MAX_CONNS_PER_CLIENT", "TCP connections one client address may hold open (off behind a proxy)", server.DefaultMaxConnsPerClient, nil, &cfg.maxConnsPerClient},
@@ -195,6 +195,7 @@ func serve(args []string, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
+	limitMemory(log, cfg.cacheBytes)
 	store, err := storage.OpenWith(ctx, cfg.db, storage.Options{Log: log, CacheBytes: cfg.cacheBytes, Limits: storage.Limits{
 		DesignBytes: cfg.maxDesignBytes, ItemsPerTable: cfg.maxItemsPerTable, Revisions: cfg.maxRevisions, HistoryBytes: cfg.maxHistoryBytes,
 		SnapshotEvery: cfg.snapshotEvery,

@@ -15,6 +15,7 @@ import (
 
 	"dynaloom/internal/designer"
 	"dynaloom/internal/designer/designertest"
+	"dynaloom/internal/memory"
 )
 
 // The designs of the benchmarks, the sizes test/load measures the server with: about 4 KB, and
@@ -214,5 +215,26 @@ func TestHistory_singleFieldChangeAddsAtMost2KB(t *testing.T) {
 	t.Logf("%d bytes per single-field change, over %d changes", per, changes)
 	if per > 2048 {
 		t.Errorf("a single-field change adds %d bytes to the database, want at most 2048", per)
+	}
+}
+
+// What the cache's measure of a record costs (memory.Size of the 350 KB design, decoded) beside
+// decoding it, which every record and snapshot the cache measures has just cost.
+func BenchmarkRecordMeasure_large(b *testing.B) {
+	rec := Record{Design: designertest.Large(largeSize)}
+	for b.Loop() {
+		memory.Size(&rec)
+	}
+}
+
+func BenchmarkRecordDecode_large(b *testing.B) {
+	doc, err := designer.MarshalCompactJSON(designertest.Large(largeSize))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := decodeDesign(doc); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

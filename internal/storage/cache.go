@@ -60,6 +60,9 @@ func (c *recordCache) put(rec Record, docBytes int) {
 		return
 	}
 	c.budget.Unlock()
+	if doc > c.budget.Limit() {
+		return // a decoded design takes more than its document: not worth measuring
+	}
 
 	e := &cacheEntry{rec: rec}
 	if ok && prev.measuredDoc > 0 && abs(doc-prev.measuredDoc)*remeasureAt <= prev.measuredDoc {
