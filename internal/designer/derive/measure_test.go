@@ -6,6 +6,7 @@ import (
 
 	"dynaloom/internal/designer"
 	"dynaloom/internal/designer/designertest"
+	"dynaloom/internal/memory"
 )
 
 // What a Derived is charged (Measure) is what working out its parts took on the heap, within a
@@ -52,5 +53,21 @@ func everything(x *Derived, d designer.Design) {
 	}
 	for _, p := range d.Patterns {
 		x.PatternVerdict(p)
+	}
+}
+
+// A superseded revision is charged about what its design holds beyond the next revision's, as
+// memory.Size measures it: after an item edit, the edited table's copied array of items.
+func TestUnshared_isWhatTheOldDesignHoldsBeyondTheNew(t *testing.T) {
+	d := designertest.Large(designertest.Size{Tables: 2, Items: 3000, GSIs: 2, Patterns: 10})
+	next, err := designer.SetItemCell{Table: d.Tables[1].Name, ID: d.Tables[1].Items[5].ID, Attribute: "note", Text: "edited"}.Apply(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, want := unshared(d, next), memory.Size(&d, &next)
+	ratio := float64(got) / float64(want)
+	t.Logf("the old design holds %d bytes beyond the new; unshared says %d (%.2f×)", want, got, ratio)
+	if ratio < 0.75 || ratio > 1.25 {
+		t.Fatalf("unshared says %d bytes, memory.Size %d (%.2f×); want within 25%%", got, want, ratio)
 	}
 }

@@ -35,6 +35,9 @@ type setEntry struct {
 	perEstimate float64
 	measuredAt  int64
 	measuring   atomic.Bool
+	// superseded is what the entry's design holds that the next revision's does not (unshared),
+	// once the Set holds that one.
+	superseded int64
 }
 
 // remeasureAt is how far an entry's estimate may grow past the one it was measured at, as a
@@ -92,7 +95,14 @@ func (s *Set) Get(id string, rev int64, d designer.Design) *Derived {
 	}
 	s.budget.Unlock()
 	if prev != nil {
-		// The revision an edit was made from is seldom asked for again: count what it holds now.
+		// The revision an edit was made from is seldom asked for again: count what it holds now,
+		// with what its design no longer shares with the current one.
+		if prev.key.rev < rev {
+			u := unshared(prev.x.design, d)
+			s.budget.Lock()
+			prev.superseded = u
+			s.budget.Unlock()
+		}
 		s.recount(prev)
 	}
 	s.recount(e)
@@ -139,7 +149,7 @@ func (s *Set) recount(e *setEntry) {
 	s.budget.Lock()
 	defer s.budget.Unlock()
 	if s.byKey[e.key] == e {
-		s.budget.Resize(e.held, cost)
+		s.budget.Resize(e.held, cost+e.superseded)
 	}
 }
 
