@@ -49,3 +49,25 @@ func TestSet_reusesARevisionAndStaysWithinItsBudget(t *testing.T) {
 		t.Fatalf("Size() = %d revisions, %d bytes; want 1 within the budget of %d", n, used, one.Measure()+1)
 	}
 }
+
+// Measuring a Derived while other goroutines work its parts out is safe (run with -race): a Set
+// measures an entry as it is asked for, from any request.
+func TestSet_measuresWhilePartsAreWorkedOut(t *testing.T) {
+	t.Parallel()
+	d := designertest.Large(designertest.Size{Tables: 2, Items: 300, GSIs: 4, Patterns: 20})
+	s := NewSet(1 << 30)
+	done := make(chan struct{})
+	for range 4 {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			everything(s.Get("a", 1, d), d)
+			s.Get("a", 1, d).Measure()
+		}()
+	}
+	for range 4 {
+		<-done
+	}
+	if n, used := s.Size(); n != 1 || used < s.Get("a", 1, d).Measure()*3/4 {
+		t.Fatalf("Size() = %d revisions, %d bytes; want 1 charged about %d", n, used, s.Get("a", 1, d).Measure())
+	}
+}
