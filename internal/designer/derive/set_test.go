@@ -12,14 +12,14 @@ import (
 // once the bytes it is charged pass the budget.
 func TestSet_reusesARevisionAndStaysWithinItsBudget(t *testing.T) {
 	t.Parallel()
-	d := designertest.HRDesign(t)
+	d := designertest.Large(designertest.Size{Tables: 2, Items: 1000, GSIs: 2, Patterns: 20})
 	s := NewSet(1 << 30)
 	x := s.Get("a", 1, d)
 	if s.Get("a", 1, d) != x {
 		t.Fatal("the same revision was derived twice")
 	}
 	x.Findings()
-	next, err := designer.SetItemCell{Table: "Employee", ID: d.Tables[0].Items[0].ID, Attribute: "last_name", Text: "Zed"}.Apply(d)
+	next, err := designer.SetItemCell{Table: d.Tables[0].Name, ID: d.Tables[0].Items[0].ID, Attribute: "note", Text: "Zed"}.Apply(d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,6 +29,7 @@ func TestSet_reusesARevisionAndStaysWithinItsBudget(t *testing.T) {
 	}
 	y.Findings()
 	s.Get("a", 2, next) // counts what y's findings added; x's were counted when y was made from it
+	s.measures.Wait()
 	n, used := s.Size()
 	if want := x.Measure() + y.Measure(); n != 2 || used < want*3/4 || used > want*5/4 {
 		t.Fatalf("Size() = %d revisions, %d bytes; want 2 and %d within a quarter", n, used, want)
@@ -67,6 +68,8 @@ func TestSet_measuresWhilePartsAreWorkedOut(t *testing.T) {
 	for range 4 {
 		<-done
 	}
+	s.Get("a", 1, d)
+	s.measures.Wait()
 	if n, used := s.Size(); n != 1 || used < s.Get("a", 1, d).Measure()*3/4 {
 		t.Fatalf("Size() = %d revisions, %d bytes; want 1 charged about %d", n, used, s.Get("a", 1, d).Measure())
 	}
