@@ -26,11 +26,14 @@ func newConnLimiter(perClient, total int, log func(string, ...any)) *connLimiter
 	return &connLimiter{perClient: perClient, total: total, log: log, open: map[net.Conn]string{}, clients: map[string]int{}}
 }
 
-// refusal429 is the whole answer a connection past a bound gets.
+// refusal429 is the whole answer a connection past a bound gets. It is written before the request
+// is read, so it cannot know whether an AWS SDK sent it (/evaluate): X-Amzn-ErrorType tells an SDK
+// it was throttled, which it retries, while other clients read the JSON.
 func refusal429(limit string) []byte {
 	body := `{"error":{"code":"too_many_connections","message":"Too many open connections ` + limit +
 		`. Close some tabs or connections and try again."}}`
 	return []byte("HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json\r\nRetry-After: 5\r\n" +
+		"X-Amzn-ErrorType: ThrottlingException\r\n" +
 		"Connection: close\r\nContent-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n" + body)
 }
 

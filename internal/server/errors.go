@@ -128,6 +128,12 @@ func (s *Server) handleError(err error, c echo.Context) {
 		}
 		s.log.Error("request failed", attrs...)
 	}
+	if speaksDynamoDB(c.Request()) {
+		if err := writeDynamoError(c, ae); err != nil {
+			s.log.Error("write error response", "err", err)
+		}
+		return
+	}
 	if strings.HasPrefix(c.Request().URL.Path, "/api/") || c.Request().URL.Path == "/healthz" {
 		body := map[string]any{"error": map[string]string{"code": ae.Code, "message": ae.Message}}
 		if err := c.JSON(ae.Status, body); err != nil {

@@ -156,8 +156,8 @@ func TestRateLimit_writesPerDesignAndAddress(t *testing.T) {
 	}
 	eval := a.request(http.MethodPost, "/api/designs/"+one.EditToken+"/evaluate", "application/x-amz-json-1.0",
 		strings.NewReader(`{"TableName": "None"}`), "X-Amz-Target", "DynamoDB_20120810.Scan")
-	if eval.Code == http.StatusTooManyRequests {
-		t.Error("evaluate, which only reads, was rate limited")
+	if eval.Code == http.StatusTooManyRequests || strings.Contains(eval.Body.String(), "ThrottlingException") {
+		t.Errorf("evaluate, which only reads, was rate limited: %d %s", eval.Code, eval.Body)
 	}
 	if rec := rename(two.EditToken, "Two v1"); rec.Code != http.StatusOK {
 		t.Errorf("a write to another design: %d", rec.Code)
