@@ -38,7 +38,7 @@ const (
 )
 
 // checkCapacity refuses settings no figure can be computed from: a negative or non-finite price,
-// a target utilisation outside 20–90 %, a skew under 1.
+// a target utilisation outside 20–90 %, a skew outside 1–1,000,000.
 func checkCapacity(c CapacitySettings) error {
 	const p = "capacity/"
 	if _, err := CleanName(p+"region", c.Region); c.Region != "" && err != nil {
@@ -57,8 +57,8 @@ func checkCapacity(c CapacitySettings) error {
 	if v := c.TargetUtilization; v != nil && !(*v >= MinTargetUtilization && *v <= MaxTargetUtilization) {
 		return Invalid(p+"target_utilization", "must be a percentage from %d to %d", MinTargetUtilization, MaxTargetUtilization)
 	}
-	if v := c.HotKeySkew; v != nil && !(*v >= MinHotKeySkew && !math.IsInf(*v, 0)) {
-		return Invalid(p+"hot_key_skew", "must be a number of %d or more", MinHotKeySkew)
+	if v := c.HotKeySkew; v != nil && !(*v >= MinHotKeySkew && *v <= MaxHotKeySkew) {
+		return Invalid(p+"hot_key_skew", "must be a number from %d to %d", MinHotKeySkew, int(MaxHotKeySkew))
 	}
 	return nil
 }
@@ -105,7 +105,7 @@ func ParsePrice(s string) (*float64, error) {
 	}
 	v, err := ParseFieldNumber(t)
 	if err != nil || v < 0 || math.IsInf(v, 0) {
-		return nil, fmt.Errorf("%q is not a price in dollars of zero or more", strings.TrimSpace(s))
+		return nil, fmt.Errorf("%q is not a price in dollars from 0 to %s", strings.TrimSpace(s), maxNumberText)
 	}
 	return &v, nil
 }
@@ -122,7 +122,7 @@ func parseTargetUtilization(s string) (*float64, error) {
 	return v, nil
 }
 
-// parseSkew reads a factor of 1 or more, with or without a trailing "×" or "x" ("2", "2.5×").
+// parseSkew reads a factor from 1 to MaxHotKeySkew, with or without a trailing "×" or "x" ("2", "2.5×").
 func parseSkew(s string) (*float64, error) {
 	t := strings.TrimSpace(s)
 	if t == "" {
@@ -130,8 +130,8 @@ func parseSkew(s string) (*float64, error) {
 	}
 	t = strings.TrimSpace(strings.TrimRight(t, "×xX"))
 	v, err := ParseFieldNumber(t)
-	if err != nil || v < MinHotKeySkew || math.IsInf(v, 0) {
-		return nil, fmt.Errorf("%q is not a factor of 1 or more (1 spreads the load evenly over the key's values)", strings.TrimSpace(s))
+	if err != nil || v < MinHotKeySkew || v > MaxHotKeySkew {
+		return nil, fmt.Errorf("%q is not a factor from 1 to 1,000,000 (1 spreads the load evenly over the key's values)", strings.TrimSpace(s))
 	}
 	return &v, nil
 }

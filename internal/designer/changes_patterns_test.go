@@ -144,7 +144,7 @@ func TestSetPatternField_messages(t *testing.T) {
 		change designer.SetPatternField
 		want   string
 	}{
-		{designer.SetPatternField{ID: "ap1", Field: "peak_rps", Value: "fast"}, `peak_rps: "fast" is not a number of requests per second`},
+		{designer.SetPatternField{ID: "ap1", Field: "peak_rps", Value: "fast"}, `peak_rps: "fast" is not a number of requests per second from 0 to 1,000,000,000,000,000`},
 		{designer.SetPatternField{ID: "ap1", Field: "number", Value: "4"}, `number: 4 is already used by pattern 4 "Show a department with the people who have managed it"`},
 		{designer.SetPatternField{ID: "ap1", Field: "entities", Value: "Ordr"}, `entities: no entity named "Ordr"`},
 	} {

@@ -809,8 +809,8 @@ func cleanGenerator(g Generator) (Generator, error) {
 }
 
 func finite(field string, v *float64) error {
-	if v != nil && (math.IsNaN(*v) || math.IsInf(*v, 0)) {
-		return Invalid(field, "must be a finite number")
+	if v != nil && !(math.Abs(*v) <= MaxNumber) {
+		return Invalid(field, "must be a number from -%s to %s", maxNumberText, maxNumberText)
 	}
 	return nil
 }

@@ -517,15 +517,15 @@ func OneOf(field, v string, allowed ...string) error {
 }
 
 func nonNegFloat(field string, v *float64) error {
-	if v != nil && (math.IsNaN(*v) || math.IsInf(*v, 0) || *v < 0) {
-		return Invalid(field, "must be a number of zero or more")
+	if v != nil && !(*v >= 0 && *v <= MaxNumber) {
+		return Invalid(field, "must be a number from 0 to %s", maxNumberText)
 	}
 	return nil
 }
 
 func nonNegInt(field string, v *int64) error {
-	if v != nil && *v < 0 {
-		return Invalid(field, "must be zero or more")
+	if v != nil && (*v < 0 || *v > MaxNumber) {
+		return Invalid(field, "must be a whole number from 0 to %s", maxNumberText)
 	}
 	return nil
 }

@@ -32,7 +32,7 @@ func ParseRPS(s string) (*float64, error) {
 	}
 	v, err := ParseFieldNumber(t)
 	if err != nil {
-		return nil, fmt.Errorf("%q is not a number of requests per second", strings.TrimSpace(s))
+		return nil, fmt.Errorf("%q is not a number of requests per second from 0 to %s", strings.TrimSpace(s), maxNumberText)
 	}
 	if v < 0 {
 		return nil, fmt.Errorf("%q is negative; a rate is zero or more requests per second", strings.TrimSpace(s))
@@ -211,7 +211,7 @@ func ParseKB(s string) (*float64, error) {
 	}
 	v, err := ParseFieldNumber(t)
 	if err != nil || v < 0 {
-		return nil, fmt.Errorf("%q is not a size in KB of zero or more", strings.TrimSpace(s))
+		return nil, fmt.Errorf("%q is not a size in KB from 0 to %s", strings.TrimSpace(s), maxNumberText)
 	}
 	return &v, nil
 }
@@ -224,7 +224,7 @@ func parseCount(s string) (*int64, error) {
 	}
 	v, err := ParseFieldNumber(t)
 	if err != nil || v < 0 || v != math.Trunc(v) || v > 1e15 {
-		return nil, fmt.Errorf("%q is not a whole number of zero or more", t)
+		return nil, fmt.Errorf("%q is not a whole number from 0 to %s", t, maxNumberText)
 	}
 	n := int64(v)
 	return &n, nil
@@ -334,8 +334,9 @@ func CountWord(w string, rest []string) (n float64, ok bool) {
 
 var errNotNumber = errors.New("not a decimal number")
 
-// ParseFieldNumber reads a plain decimal such as "1,200.5", "-3" or "1e3". Commas are accepted only
-// as thousands separators, so "0,5" is refused rather than misread as 5.
+// ParseFieldNumber reads a plain decimal such as "1,200.5", "-3" or "1e3", at most MaxNumber in
+// size. Commas are accepted only as thousands separators, so "0,5" is refused rather than misread
+// as 5.
 func ParseFieldNumber(s string) (float64, error) {
 	if s == "" || strings.ContainsFunc(s, func(r rune) bool {
 		return !unicode.IsDigit(r) && !strings.ContainsRune(".,eE+-", r)
@@ -356,7 +357,7 @@ func ParseFieldNumber(s string) (float64, error) {
 		s = strings.ReplaceAll(s, ",", "")
 	}
 	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
+	if err != nil || math.IsInf(v, 0) || math.IsNaN(v) || math.Abs(v) > MaxNumber {
 		return 0, errNotNumber
 	}
 	return v, nil

@@ -35,6 +35,7 @@ func TestParseRPS(t *testing.T) {
 		{in: "Inf", wantErr: "is not a number"},
 		{in: "NaN", wantErr: "is not a number"},
 		{in: "1e400", wantErr: "is not a number"},
+		{in: "1e308", wantErr: "is not a number of requests per second from 0 to 1,000,000,000,000,000"},
 		{in: "1.2k", wantErr: "is not a number"},
 	}
 	for _, tt := range tests {

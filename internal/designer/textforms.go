@@ -2,6 +2,7 @@ package designer
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -106,7 +107,7 @@ func ParseGenerator(text string) (*Generator, error) {
 		lo, hi, ok := strings.Cut(arg, "..")
 		minV, err1 := strconv.ParseFloat(strings.TrimSpace(lo), 64)
 		maxV, err2 := strconv.ParseFloat(strings.TrimSpace(hi), 64)
-		if !ok || err1 != nil || err2 != nil || minV > maxV {
+		if !ok || err1 != nil || err2 != nil || !(math.Abs(minV) <= MaxNumber && math.Abs(maxV) <= MaxNumber) || minV > maxV {
 			return nil, Invalid("generator", "write a range as \"%s 1..100\", the smaller bound first", kind)
 		}
 		g.Min, g.Max = &minV, &maxV

@@ -73,7 +73,8 @@ func TestCapacity_aBadSettingIsNamedOnItsCellAndChangesNothing(t *testing.T) {
 	for _, tc := range []struct{ field, value, want string }{
 		{"target_utilization", "95", "20–90"},
 		{"target_utilization", "150", "not a percentage"},
-		{"hot_key_skew", "0.5", "factor of 1 or more"},
+		{"hot_key_skew", "0.5", "factor from 1 to 1,000,000"},
+		{"hot_key_skew", "1e308", "factor from 1 to 1,000,000"},
 		{"read_request_price", "-1", "not a price"},
 		{"write_unit_hour_price", "cheap", "not a price"},
 	} {

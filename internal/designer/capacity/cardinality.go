@@ -463,12 +463,12 @@ func entityCounts(d designer.Design) map[string]entityCount {
 			to, toOK := counts[r.To]
 			switch {
 			case fromOK && !toOK:
-				n := math.Round(from.n * *r.Avg)
+				n := upTo(math.Round(from.n * *r.Avg))
 				counts[r.To] = entityCount{n: n, source: Figure(n) + " " + pluralWords(r.To, n) + " (" +
 					Figure(from.n) + " " + pluralWords(r.From, from.n) + " × " + Figure(*r.Avg) + " per " + words(r.From) + ")"}
 				grew = true
 			case toOK && !fromOK:
-				n := math.Max(1, math.Round(to.n / *r.Avg))
+				n := upTo(math.Max(1, math.Round(to.n / *r.Avg)))
 				counts[r.From] = entityCount{n: n, source: Figure(n) + " " + pluralWords(r.From, n) + " (" +
 					Figure(to.n) + " " + pluralWords(r.To, to.n) + " ÷ " + Figure(*r.Avg) + " per " + words(r.From) + ")"}
 				grew = true
@@ -486,7 +486,7 @@ func declaredCount(e designer.Entity) (float64, bool) {
 	if e.Count == nil {
 		return 0, false
 	}
-	return float64(*e.Count), true
+	return upTo(float64(*e.Count)), true
 }
 
 // increasing is the cardinality of a date or a time.

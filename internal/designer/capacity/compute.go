@@ -28,10 +28,10 @@ func patternLoad(p designer.Pattern) PatternLoad {
 	pl := PatternLoad{ID: p.ID, Number: p.Number, Description: p.Description, Type: p.Type,
 		PeakFrom: FromDefault, AvgFrom: FromDefault}
 	if p.PeakRPS != nil {
-		pl.PeakRPS, pl.PeakFrom = *p.PeakRPS, FromDesign
+		pl.PeakRPS, pl.PeakFrom = upTo(*p.PeakRPS), FromDesign
 	}
 	if p.AvgRPS != nil {
-		pl.AvgRPS, pl.AvgFrom = *p.AvgRPS, FromDesign
+		pl.AvgRPS, pl.AvgFrom = upTo(*p.AvgRPS), FromDesign
 	}
 	switch {
 	case p.PeakRPS == nil && p.AvgRPS != nil:

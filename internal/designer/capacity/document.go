@@ -2,6 +2,7 @@ package capacity
 
 import (
 	"math"
+	"reflect"
 
 	"dynaloom/internal/designer"
 )
@@ -271,6 +272,7 @@ func NewDocument(d designer.Design, r Report) Document {
 		}
 		doc.PartitionKeys = append(doc.PartitionKeys, kd)
 	}
+	finiteFloats(reflect.ValueOf(&doc))
 	return doc
 }
 

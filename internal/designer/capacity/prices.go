@@ -85,7 +85,7 @@ func PricesOf(c designer.CapacitySettings) Prices {
 	}
 	set := func(to *Price, v *float64) {
 		if v != nil {
-			*to = Price{Dollars: *v, Unit: to.Unit, Source: DesignSource}
+			*to = Price{Dollars: upTo(*v), Unit: to.Unit, Source: DesignSource}
 		}
 	}
 	set(&p.ReadRequest, c.ReadRequestPrice)
@@ -110,10 +110,11 @@ func SettingsOf(c designer.CapacitySettings) Settings {
 	s := Settings{TargetUtilization: DefaultTargetUtilization, TargetUtilizationFrom: FromDefault,
 		HotKeySkew: DefaultHotKeySkew, HotKeySkewFrom: FromDefault}
 	if c.TargetUtilization != nil {
-		s.TargetUtilization, s.TargetUtilizationFrom = *c.TargetUtilization, FromDesign
+		s.TargetUtilization = bounded(*c.TargetUtilization, designer.MinTargetUtilization, designer.MaxTargetUtilization)
+		s.TargetUtilizationFrom = FromDesign
 	}
 	if c.HotKeySkew != nil {
-		s.HotKeySkew, s.HotKeySkewFrom = *c.HotKeySkew, FromDesign
+		s.HotKeySkew, s.HotKeySkewFrom = bounded(*c.HotKeySkew, designer.MinHotKeySkew, designer.MaxHotKeySkew), FromDesign
 	}
 	return s
 }
