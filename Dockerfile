@@ -3,6 +3,8 @@
 FROM golang:1.26-bookworm AS build
 WORKDIR /src
 COPY go.mod go.sum ./
+# The Graphviz bindings, patched to load on first use (third_party/go-graphviz/README.md).
+COPY third_party ./third_party
 RUN go mod download
 COPY . .
 RUN CGO_ENABLED=1 go build -trimpath -ldflags "-s -w" -o /out/dynaloom ./cmd/web

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"math"
 	"strconv"
 	"strings"
@@ -108,13 +109,22 @@ func Draw(ctx context.Context, d designer.Design, kind string, marks Marks) (Dra
 	return Layout(ctx, g, d.Pins(kind))
 }
 
-// engine is the one Graphviz of the process: its WebAssembly module is compiled once, and it is
-// not safe for concurrent use, so calls take turns (engineMu).
+// engine is the one Graphviz of the process, started on the first layout rather than at the
+// program's start: its WebAssembly module is compiled then (or read from the user's cache
+// directory; no temporary directory is used). It is not safe for concurrent use, so calls take
+// turns (engineMu). When it cannot start, the error is logged once and every diagram shows it;
+// everything else serves as usual.
 var (
 	engineMu sync.Mutex
 	engine   = sync.OnceValues(func() (*graphviz.Graphviz, error) {
-		return graphviz.New(context.Background())
+		gv, err := startEngine()
+		if err != nil {
+			err = fmt.Errorf("diagram: Graphviz could not start, so no diagram can be laid out until the server restarts: %w", err)
+			slog.Error("diagrams are unavailable", "err", err)
+		}
+		return gv, err
 	})
+	startEngine = func() (*graphviz.Graphviz, error) { return graphviz.New(context.Background()) }
 )
 
 // layouts remembers the last layouts by their engine input: a revision that changed nothing a
@@ -318,7 +328,7 @@ func runEngine(ctx context.Context, dot string) (engineResult, error) {
 	}
 	gv, err := engine()
 	if err != nil {
-		return engineResult{}, fmt.Errorf("diagram: start Graphviz: %w", err)
+		return engineResult{}, err
 	}
 	var out bytes.Buffer
 	engineMu.Lock()
