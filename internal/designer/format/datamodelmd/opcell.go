@@ -338,7 +338,9 @@ func (lp *lineParser) target(index bool) bool {
 	suffix := after.isWord("table", "index", "gsi", "lsi") && !named(lp.peekAt(after.end))
 	index = index || suffix && !after.isWord("table")
 	op := &lp.cur.op
-	if !ok || stopWord(name) || isOp || index && op.Index != "" || !index && op.Table != "" {
+	// A name in quotes is a name even when it spells a word of the grammar: quoteName writes a
+	// table named WHERE as "WHERE".
+	if !ok || t.kind == ctWord && stopWord(name) || isOp || index && op.Index != "" || !index && op.Table != "" {
 		lp.pos = save
 		return false
 	}
