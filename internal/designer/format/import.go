@@ -8,6 +8,7 @@ import (
 	"dynaloom/internal/designer"
 	"dynaloom/internal/designer/format/datamodelmd"
 	"dynaloom/internal/designer/format/freeform"
+	"dynaloom/internal/designer/format/markdown"
 	"dynaloom/internal/designer/format/reqmd"
 	"dynaloom/internal/designer/format/workbench"
 )
@@ -27,6 +28,11 @@ type File struct {
 // requirements from the first, its tables, prose and mapping text from the second, patterns matched
 // by number. Notes say what could not be placed; the text itself is kept as prose.
 func Import(files []File) (designer.Design, []ImportNote, error) {
+	for _, f := range files {
+		if err := checkShape(f); err != nil {
+			return designer.Design{}, nil, err
+		}
+	}
 	switch len(files) {
 	case 0:
 		return designer.Design{}, nil, designer.Invalid("file", "give at least one file")
@@ -68,6 +74,19 @@ func Import(files []File) (designer.Design, []ImportNote, error) {
 		return designer.Design{}, nil, fmt.Errorf("import %s and %s: %w", files[req].Name, files[model].Name, err)
 	}
 	return d, notes, nil
+}
+
+// checkShape refuses a markdown file nested deeper than goldmark reads in linear time, before
+// Recognise asks each format about it (markdown.CheckShape).
+func checkShape(f File) error {
+	text := bytes.TrimPrefix(f.Data, []byte("\xef\xbb\xbf"))
+	if bytes.HasPrefix(bytes.TrimSpace(text), []byte("{")) {
+		return nil
+	}
+	if err := markdown.CheckShape(string(text)); err != nil {
+		return fmt.Errorf("%s: %w", f.Name, err)
+	}
+	return nil
 }
 
 func importOne(f File) (designer.Design, []ImportNote, error) {

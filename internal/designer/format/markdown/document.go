@@ -47,6 +47,9 @@ func CleanInput(data []byte) (string, []designer.ImportNote, error) {
 	if controls > 0 {
 		notes = append(notes, designer.ImportNote{Message: fmt.Sprintf("%d control character(s) were replaced by spaces", controls)})
 	}
+	if err := CheckShape(text); err != nil {
+		return "", nil, err
+	}
 	return text, notes, nil
 }
 

@@ -84,8 +84,11 @@ var gfm = parser.NewParser(
 // kept); item for every other block. A document wrapped whole in a code fence, as one pasted
 // from the seed is, is read without that fence. Both document readers split a document into
 // its sections with it. It returns the lines of the HTML comments it skipped, for a reader to say
-// so.
+// so. A document CheckShape refuses is not parsed: it has no blocks.
 func Walk(src string, heading func(n, level int, text string), item func(Item)) (comments []int) {
+	if CheckShape(src) != nil {
+		return nil
+	}
 	r := newReader(src)
 	doc := gfm.Parse(text.NewReader(r.src), parser.WithContext(parser.NewContext()))
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {

@@ -1,0 +1,111 @@
+package format
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"dynaloom/internal/designer"
+)
+
+// hostileShape is a document shape that costs a markdown reader more than its size when read
+// naively, made as large as asked: at the limits Dynaloom reads, or past them (refused).
+type hostileShape struct {
+	name    string
+	refused bool // past a limit of markdown.CheckShape: the import is refused
+	body    func(size int) string
+}
+
+// A data model document's start, so that each shape is imported as one.
+const shapeHead = "# Shop Data Model\n\n## Table Designs\n\n### Orders Table\n\n- **Partition Key**: PK (String)\n- **Sort Key**: SK (String)\n\n"
+
+func fill(size int, unit func(i int) string) string {
+	var b strings.Builder
+	for i := 0; b.Len() < size; i++ {
+		b.WriteString(unit(i))
+	}
+	return b.String()
+}
+
+var hostileShapes = []hostileShape{
+	{"nested_quotes", false, func(n int) string {
+		return fill(n, func(i int) string { return strings.Repeat("> ", 1+i%32) + "quoted\n" })
+	}},
+	{"nested_quotes_one_line", true, func(n int) string { return strings.Repeat(">", n) + " x\n" }},
+	{"nested_lists", false, func(n int) string {
+		return fill(n, func(i int) string { return strings.Repeat("- ", 1+i%32) + "item\n" })
+	}},
+	{"nested_lists_one_line", true, func(n int) string { return strings.Repeat("- ", n/2) + "x\n" }},
+	{"indentation", false, func(n int) string {
+		return fill(n, func(i int) string {
+			if i%64 < 32 {
+				return strings.Repeat("  ", i%64) + "- x\n"
+			}
+			return strings.Repeat(" ", 600) + "continued\n"
+		})
+	}},
+	{"indentation_growing", true, func(n int) string {
+		return fill(n, func(i int) string { return strings.Repeat("  ", i) + "- x\n" })
+	}},
+	{"backtick_runs", false, func(n int) string {
+		return fill(n, func(i int) string {
+			return strings.Repeat("`", 1+i%32) + " text" + map[bool]string{true: "\n\n", false: " "}[i%32 == 31]
+		})
+	}},
+	{"backtick_runs_one_paragraph", true, func(n int) string {
+		return fill(n, func(i int) string { return strings.Repeat("`", i+1) + " " })
+	}},
+	{"backtick_one_run", false, func(n int) string { return "text " + strings.Repeat("`", n) + " text\n" }},
+	{"long_table", false, func(n int) string {
+		return "| PK | SK | note |\n|---|---|---|\n" + fill(n, func(i int) string { return fmt.Sprintf("| u%d | s%d | x |\n", i, i) })
+	}},
+	{"long_cell", false, func(n int) string {
+		return "| PK | SK | note |\n|---|---|---|\n| u | s | " + strings.Repeat("ab ", n/3) + " |\n"
+	}},
+}
+
+func shapeDoc(s hostileShape, size int) []byte { return []byte(shapeHead + s.body(size)) }
+
+// importShape imports a shape's document and checks it is read, or refused naming the limit.
+func importShape(tb testing.TB, s hostileShape, doc []byte) {
+	_, _, err := Import([]File{{Name: "model.md", Data: doc}})
+	var ve *designer.ValidationError
+	switch {
+	case s.refused && !errors.As(err, &ve):
+		tb.Fatalf("%s: want a refusal naming the limit, got %v", s.name, err)
+	case s.refused && !strings.Contains(err.Error(), "at most 32"):
+		tb.Fatalf("%s: the refusal does not name the limit: %v", s.name, err)
+	case !s.refused && err != nil:
+		tb.Fatalf("%s: %v", s.name, err)
+	}
+}
+
+// BenchmarkImport_hostileShapes imports each shape at sizes doubling from 64 KB to 4 MB: each
+// doubling is to cost at most 2.2 times the time (a shape's half size is its anchor).
+func BenchmarkImport_hostileShapes(b *testing.B) {
+	for _, s := range hostileShapes {
+		for size := 64 << 10; size <= 4<<20; size *= 2 {
+			doc := shapeDoc(s, size)
+			b.Run(fmt.Sprintf("%s/%dKB", s.name, size>>10), func(b *testing.B) {
+				b.SetBytes(int64(len(doc)))
+				for b.Loop() {
+					importShape(b, s, doc)
+				}
+			})
+		}
+	}
+}
+
+// TestImport_hostileShapesAllocateLinearly counts the allocations of an import of each shape at
+// 32 KB and 64 KB: the larger makes at most 2.2 times as many.
+func TestImport_hostileShapesAllocateLinearly(t *testing.T) {
+	for _, s := range hostileShapes {
+		small, large := shapeDoc(s, 32<<10), shapeDoc(s, 64<<10)
+		a := testing.AllocsPerRun(1, func() { importShape(t, s, small) })
+		b := testing.AllocsPerRun(1, func() { importShape(t, s, large) })
+		if b > 2.2*a+100 {
+			t.Errorf("%s: %.0f allocations at 32 KB, %.0f at 64 KB: ×%.2f", s.name, a, b, b/a)
+		}
+	}
+}
