@@ -39,7 +39,7 @@ func (s *Server) apiCreateDesign(c echo.Context) error {
 	case echo.MIMEMultipartForm:
 		var files []format.File
 		if files, err = uploadedFiles(c); err == nil {
-			d, notes, err = format.Import(files)
+			d, notes, err = s.importFiles(c, files)
 		}
 	default:
 		return &apiError{http.StatusUnsupportedMediaType, "unsupported_media_type",

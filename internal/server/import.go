@@ -70,7 +70,7 @@ func (s *Server) importUpload(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	d, notes, err := format.Import(files)
+	d, notes, err := s.importFiles(c, files)
 	if r, refused := refusal(err); refused {
 		page := templates.Import{Page: templates.Page{Title: "Import a design · Dynaloom"}, Error: err.Error()}
 		return render(c, r.Status, templates.ImportView(page))

@@ -43,6 +43,8 @@ type Options struct {
 	// those of all clients together: 400 and 4,096 when zero, none when negative. Behind a proxy
 	// (TrustForwardedFor) every connection comes from the proxy, so only MaxConns applies.
 	MaxConnsPerClient, MaxConns int
+	// ImportBudget is the time one import may work on its files (import_budget.go): 20 s when zero.
+	ImportBudget time.Duration
 }
 
 // Default bounds (Options).

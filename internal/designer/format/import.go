@@ -2,6 +2,7 @@ package format
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"unicode/utf8"
 
@@ -28,6 +29,13 @@ type File struct {
 // requirements from the first, its tables, prose and mapping text from the second, patterns matched
 // by number. Notes say what could not be placed; the text itself is kept as prose.
 func Import(files []File) (designer.Design, []ImportNote, error) {
+	return ImportContext(context.Background(), files)
+}
+
+// ImportContext is Import for a request: between the stages of its work, each bounded by the size
+// of a file, it stops with ctx's error once ctx is done, so that the work stops when the client
+// goes or the import's budget of time runs out.
+func ImportContext(ctx context.Context, files []File) (designer.Design, []ImportNote, error) {
 	for _, f := range files {
 		if err := checkShape(f); err != nil {
 			return designer.Design{}, nil, err
@@ -37,8 +45,8 @@ func Import(files []File) (designer.Design, []ImportNote, error) {
 	case 0:
 		return designer.Design{}, nil, designer.Invalid("file", "give at least one file")
 	case 1:
-		d, notes, err := importOne(files[0])
-		if k := Recognise(files[0].Data); err == nil && (k == KindRequirementsMD || k == KindDataModelMD) && empty(d) {
+		d, notes, k, err := importOne(ctx, files[0])
+		if err == nil && (k == KindRequirementsMD || k == KindDataModelMD) && empty(d) {
 			return designer.Design{}, nil, designer.Invalid("file", "%q holds no design: Dynaloom read it as a %s but found no table, entity, access pattern or overview in it", files[0].Name, kindWords[k])
 		}
 		return d, notes, err
@@ -46,7 +54,13 @@ func Import(files []File) (designer.Design, []ImportNote, error) {
 	default:
 		return designer.Design{}, nil, designer.Invalid("file", "one design is read from one file, or from a requirement document and a data model document; %d files were given", len(files))
 	}
-	kinds := [2]string{Recognise(files[0].Data), Recognise(files[1].Data)}
+	var kinds [2]string
+	for i, f := range files {
+		if err := ctx.Err(); err != nil {
+			return designer.Design{}, nil, err
+		}
+		kinds[i] = Recognise(f.Data)
+	}
 	req, model := -1, -1
 	for i, k := range kinds {
 		switch k {
@@ -59,12 +73,15 @@ func Import(files []File) (designer.Design, []ImportNote, error) {
 	if req < 0 || model < 0 || req == model {
 		return designer.Design{}, nil, designer.Invalid("file", "two files make one design only as a dynamodb_requirement.md and a dynamodb_data_model.md; %q and %q are not such a pair", files[0].Name, files[1].Name)
 	}
-	rd, rnotes, err := importOne(files[req])
+	rd, rnotes, _, err := importOne(ctx, files[req])
 	if err != nil {
 		return designer.Design{}, nil, err
 	}
-	md, mnotes, err := importOne(files[model])
+	md, mnotes, _, err := importOne(ctx, files[model])
 	if err != nil {
+		return designer.Design{}, nil, err
+	}
+	if err := ctx.Err(); err != nil {
 		return designer.Design{}, nil, err
 	}
 	d, merged := datamodelmd.Merge(rd, md)
@@ -89,13 +106,21 @@ func checkShape(f File) error {
 	return nil
 }
 
-func importOne(f File) (designer.Design, []ImportNote, error) {
+// importOne reads one file, and says what kind of document it read it as.
+func importOne(ctx context.Context, f File) (designer.Design, []ImportNote, string, error) {
 	var (
 		d     designer.Design
 		notes []ImportNote
 		err   error
 	)
-	switch Recognise(f.Data) {
+	if err := ctx.Err(); err != nil {
+		return designer.Design{}, nil, "", err
+	}
+	kind := Recognise(f.Data)
+	if err := ctx.Err(); err != nil {
+		return designer.Design{}, nil, "", err
+	}
+	switch kind {
 	case KindDesignJSON:
 		d, err = designer.ParseJSON(f.Data)
 	case KindRequirementsMD:
@@ -107,12 +132,12 @@ func importOne(f File) (designer.Design, []ImportNote, error) {
 	case KindFreeformMD:
 		d, notes, err = freeform.Import(f.Data)
 	default:
-		return designer.Design{}, nil, designer.Invalid("file", "%q is not a document Dynaloom reads: give a dynamodb_requirement.md, a dynamodb_data_model.md, a design document that states its tables' keys (\"PK: USER#{user_id}\"), a NoSQL Workbench model or a Dynaloom design-json file", f.Name)
+		return designer.Design{}, nil, "", designer.Invalid("file", "%q is not a document Dynaloom reads: give a dynamodb_requirement.md, a dynamodb_data_model.md, a design document that states its tables' keys (\"PK: USER#{user_id}\"), a NoSQL Workbench model or a Dynaloom design-json file", f.Name)
 	}
 	if err != nil {
-		return designer.Design{}, nil, fmt.Errorf("%s: %w", f.Name, err)
+		return designer.Design{}, nil, "", fmt.Errorf("%s: %w", f.Name, err)
 	}
-	return d, notes, nil
+	return d, notes, kind, nil
 }
 
 // empty reports whether nothing of a design was read from a markdown document, which an import of

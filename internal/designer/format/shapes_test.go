@@ -1,6 +1,7 @@
 package format
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -107,5 +108,18 @@ func TestImport_hostileShapesAllocateLinearly(t *testing.T) {
 		if b > 2.2*a+100 {
 			t.Errorf("%s: %.0f allocations at 32 KB, %.0f at 64 KB: ×%.2f", s.name, a, b, b/a)
 		}
+	}
+}
+
+// An import whose context has ended stops with the context's error and reads nothing.
+func TestImportContext_stopsWhenItsContextEnds(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	doc := shapeDoc(hostileShapes[0], 4<<10)
+	if _, _, err := ImportContext(ctx, []File{{Name: "model.md", Data: doc}}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("got %v, want context.Canceled", err)
+	}
+	if _, _, err := ImportContext(context.Background(), []File{{Name: "model.md", Data: doc}}); err != nil {
+		t.Fatal(err)
 	}
 }
