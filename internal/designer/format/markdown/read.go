@@ -71,12 +71,14 @@ func (it Item) Without(drop func(line string) bool) (Item, bool) {
 
 // gfm is goldmark's CommonMark block parsers with GFM tables (found as goldmark's table extension
 // finds them, see tableBlock): the parser every document is read with. Of the inline parsers it
-// keeps the two a label needs: code spans, so that "`__x__`" is not bold, and emphasis. A goldmark
+// keeps the two a label needs: code spans, so that "`__x__`" is not bold, and emphasis. Link
+// reference definitions ("[a]: https://…") are read as the text they are: no reader follows a link,
+// and goldmark reads a run of them in time that grows with the square of its length. A goldmark
 // parser is safe for concurrent use.
 var gfm = parser.NewParser(
 	parser.WithBlockParsers(parser.DefaultBlockParsers()...),
 	parser.WithInlineParsers(util.Prioritized(parser.NewCodeSpanParser(), 100), util.Prioritized(parser.NewEmphasisParser(), 500)),
-	parser.WithParagraphTransformers(append(parser.DefaultParagraphTransformers(), util.Prioritized(tableTransformer{}, 200))...),
+	parser.WithParagraphTransformers(util.Prioritized(tableTransformer{}, 200)),
 )
 
 // Walk reads a document and hands each of its top-level blocks to one of two callbacks: heading

@@ -159,3 +159,38 @@ func TestCheckShape_ordinaryDocumentsPass(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// maxStepsPerByte bounds goldmark's block work per byte of a document CheckShape lets through
+// (measured on the shapes at the limits: at most about 50).
+const maxStepsPerByte = 256
+
+// FuzzCheckShape_workPerByte holds goldmark's block work on any document CheckShape lets through
+// to maxStepsPerByte a byte. The document is the input repeated up to 8 KB, so that a unit that
+// nests or opens more with each copy shows the growth it gives.
+func FuzzCheckShape_workPerByte(f *testing.F) {
+	for _, s := range []string{"# T\n\n- a\n  - b\n", "> > > x\ny\n", "- - - x\n\n      - y\n", "1. 2) - > x\n", "```\n    - a\n```\n", "`a ``b ```c", ">", "  - x\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, unit string) {
+		if unit == "" || len(unit) > 1024 {
+			return
+		}
+		s := strings.Repeat(unit, max(1, (8<<10)/len(unit)))
+		if CheckShape(s) != nil {
+			return
+		}
+		if steps := blockWork(s); steps > maxStepsPerByte*len(s)+1024 {
+			t.Fatalf("%d steps for %d bytes", steps, len(s))
+		}
+	})
+}
+
+// A link reference definition is text: Walk hands it on as a paragraph, so a reader keeps it as
+// prose, as it keeps a link written inline.
+func TestWalk_linkReferenceDefinitionsAreText(t *testing.T) {
+	var got []Item
+	Walk("# T\n\n[spec]: https://example.com/spec\n[rfc]: https://example.com/rfc \"RFC\"\n", func(int, int, string) {}, func(it Item) { got = append(got, it) })
+	if len(got) != 1 || got[0].Kind != KindText || got[0].Text() != "[spec]: https://example.com/spec\n[rfc]: https://example.com/rfc \"RFC\"" {
+		t.Fatalf("items %+v", got)
+	}
+}
