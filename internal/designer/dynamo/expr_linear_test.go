@@ -112,3 +112,23 @@ func TestEvaluateJSON_expressionsOver4KBAreRefused(t *testing.T) {
 		t.Fatalf("a short expression was refused for its size: %v", err)
 	}
 }
+
+// FuzzParseCondition_workPerToken holds the parser to stepsPerToken rule calls per token on any
+// input that lexes.
+func FuzzParseCondition_workPerToken(f *testing.F) {
+	for _, s := range []string{"a = :v", "((((a = :v", "NOT NOT NOT a", "size(size(size(a))) < :v", "a IN (:v, :v, :v)", "a BETWEEN :v AND :v AND b = :v"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		toks, err := lexExpression(s)
+		if err != nil {
+			return
+		}
+		ctx := NewExprContext(map[string]string{"#n": "a"}, map[string]designer.Value{":v": designer.Num("1")})
+		p := &exprParser{src: s, toks: toks, ctx: ctx, pathHeads: map[string]bool{}, nestedPaths: map[string]bool{}}
+		p.parseOr()
+		if p.steps > stepsPerToken*(len(toks)+1) {
+			t.Fatalf("%q: %d rule calls for %d tokens", s, p.steps, len(toks))
+		}
+	})
+}

@@ -1,0 +1,161 @@
+package abuse
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"mime/multipart"
+	"net"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"dynaloom/internal/server"
+	"dynaloom/internal/storage"
+)
+
+// uploadSize keeps each upload under the default body limit of 5 MiB.
+const uploadSize = 4_500_000
+
+const modelHead = "# Shop Data Model\n\n## Table Designs\n\n### Orders Table\n\n- **Partition Key**: PK (String)\n- **Sort Key**: SK (String)\n\n"
+
+func fillTo(size int, unit func(i int) string) string {
+	var b strings.Builder
+	b.WriteString(modelHead)
+	for i := 0; b.Len() < size; i++ {
+		b.WriteString(unit(i))
+	}
+	return b.String()
+}
+
+// The hostile markdown shapes, each about 4.5 MB: what each must get is a refusal naming its
+// limit, or (for the shapes within the limits) a design.
+var hostileUploads = []struct {
+	name, want string // want: a fragment of the refusal, or "" for a design made
+	doc        func() string
+}{
+	{"one line of >", "nested at most 32 deep", func() string { return modelHead + strings.Repeat(">", uploadSize) + " x\n" }},
+	{"one line of bullets", "nested at most 32 deep", func() string { return modelHead + strings.Repeat("- ", uploadSize/2) + "x\n" }},
+	{"indentation growing", "nested at most 32 deep", func() string {
+		return fillTo(uploadSize, func(i int) string { return strings.Repeat("  ", i%3000) + "- x\n" })
+	}},
+	{"lists 32 deep on every line", "at most 1000000", func() string {
+		return fillTo(uploadSize, func(i int) string { return strings.Repeat("- ", 32) + "item\n" })
+	}},
+	{"backtick runs never closed", "at most 32 in a paragraph", func() string {
+		return fillTo(uploadSize, func(i int) string { return strings.Repeat("`", i+1) + " " })
+	}},
+	{"quotes 4 deep on every line", "", func() string {
+		return fillTo(uploadSize, func(i int) string { return strings.Repeat("> ", 4) + strings.Repeat("quoted ", 9) + "\n" })
+	}},
+	{"link references", "", func() string {
+		return fillTo(uploadSize, func(i int) string { return fmt.Sprintf("[r%d]: https://example.com/%d\n", i, i) })
+	}},
+	{"a long table of long cells", "", func() string {
+		return fillTo(uploadSize, func(i int) string {
+			if i == 0 {
+				return "| PK | SK | note |\n|---|---|---|\n"
+			}
+			return fmt.Sprintf("| u%d | s%d | %s |\n", i, i, strings.Repeat("note ", 45)) // 20,000 items: a table holds 25,000
+		})
+	}},
+}
+
+// TestAbuse_hostileMarkdownUploads uploads each shape through the API while another client probes
+// /healthz: every upload gets an answer (a refusal naming the limit, or a design), none is cut,
+// and the probes keep being answered.
+func TestAbuse_hostileMarkdownUploads(t *testing.T) {
+	if testing.Short() {
+		t.Skip("load test: uploads 36 MB of hostile markdown; runs without -short")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	store, err := storage.Open(ctx, filepath.Join(t.TempDir(), "abuse.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	srv := server.New(store, slog.New(slog.NewTextHandler(io.Discard, nil)), server.Options{})
+	hs := srv.HTTPServer("")
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go hs.Serve(ln)
+	defer func() {
+		sctx, scancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer scancel()
+		hs.Shutdown(sctx)
+	}()
+	base := "http://" + ln.Addr().String()
+
+	probeCtx, stopProbes := context.WithCancel(ctx)
+	var (
+		probes       latencies
+		probeFailed  atomic.Int64
+		probing      sync.WaitGroup
+		prober       = newClient("127.0.0.40")
+		probeResults sync.Mutex
+	)
+	probing.Go(func() {
+		for probeCtx.Err() == nil {
+			start := time.Now()
+			resp, err := prober.Get(base + "/healthz")
+			if err != nil || resp.StatusCode != http.StatusOK {
+				probeFailed.Add(1)
+			}
+			if err == nil {
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+			}
+			probeResults.Lock()
+			probes = append(probes, float64(time.Since(start).Microseconds())/1000)
+			probeResults.Unlock()
+			time.Sleep(100 * time.Millisecond)
+		}
+	})
+
+	for i, u := range hostileUploads {
+		// One address each, so that no upload waits on the byte rate of the others.
+		uploader := newClient(fmt.Sprintf("127.0.0.%d", 41+i))
+		doc := u.doc()
+		var body bytes.Buffer
+		mw := multipart.NewWriter(&body)
+		part, _ := mw.CreateFormFile("file", "dynamodb_data_model.md")
+		part.Write([]byte(doc))
+		mw.Close()
+		start := time.Now()
+		resp, err := uploader.Post(base+"/api/designs", mw.FormDataContentType(), &body)
+		if err != nil {
+			t.Errorf("%s (%d bytes): no answer: %v", u.name, len(doc), err)
+			continue
+		}
+		var out struct {
+			Error struct{ Code, Message string }
+		}
+		json.NewDecoder(resp.Body).Decode(&out)
+		resp.Body.Close()
+		took := time.Since(start)
+		t.Logf("%-30s %7d KB: %d %s in %v", u.name, len(doc)>>10, resp.StatusCode, out.Error.Code, took.Round(time.Millisecond))
+		switch {
+		case u.want == "" && resp.StatusCode != http.StatusCreated:
+			t.Errorf("%s: %d %s, want a design", u.name, resp.StatusCode, out.Error.Message)
+		case u.want != "" && (resp.StatusCode != http.StatusBadRequest || !strings.Contains(out.Error.Message, u.want)):
+			t.Errorf("%s: %d %q, want 400 naming %q", u.name, resp.StatusCode, out.Error.Message, u.want)
+		}
+	}
+	stopProbes()
+	probing.Wait()
+	t.Logf("/healthz during the uploads: %d probes, p50 %.2f ms, p99 %.2f ms, max %.2f ms, %d failed",
+		len(probes), probes.p(50), probes.p(99), probes.p(100), probeFailed.Load())
+	if probeFailed.Load() > 0 {
+		t.Errorf("%d health probes failed during the uploads", probeFailed.Load())
+	}
+}
