@@ -43,36 +43,38 @@ func CheckShape(text string) error {
 		line := text[start:end]
 		lineNo++
 		start = end + 1
-		if fence != "" {
+		switch {
+		case fence != "":
 			work += len(lists)
 			if ClosesFence(line, fence) {
 				fence = ""
 			}
-			continue
-		}
-		if isBlank(line) {
+		case isBlank(line):
 			work += len(lists)
 			if err := para.end(); err != nil {
 				return err
 			}
-			continue
-		}
-		depth := nesting(line, &lists)
-		if depth > MaxNesting {
-			return designer.Invalid("file", "line %d sits in more than %d block quotes and list items; Dynaloom reads a document nested at most %d deep", lineNo, MaxNesting, MaxNesting)
-		}
-		if work += depth; work > MaxContainerLines {
-			return designer.Invalid("file", "by line %d the document's lines sit in block quotes and list items more than %d times (each line counted once for each it sits in); Dynaloom reads at most %d", lineNo, MaxContainerLines, MaxContainerLines)
-		}
-		if f := FenceMarker(line); f != "" {
-			if err := para.end(); err != nil {
+		default:
+			depth := nesting(line, &lists)
+			if depth > MaxNesting {
+				return designer.Invalid("file", "line %d sits in more than %d block quotes and list items; Dynaloom reads a document nested at most %d deep", lineNo, MaxNesting, MaxNesting)
+			}
+			work += depth
+			if f := FenceMarker(line); f != "" {
+				// A fence this far left closes the list items indented deeper.
+				for len(lists) > 0 && lists[len(lists)-1] > IndentOf(line) {
+					lists = lists[:len(lists)-1]
+				}
+				if err := para.end(); err != nil {
+					return err
+				}
+				fence = f
+			} else if err := para.add(line, lineNo); err != nil {
 				return err
 			}
-			fence = f
-			continue
 		}
-		if err := para.add(line, lineNo); err != nil {
-			return err
+		if work > MaxContainerLines {
+			return designer.Invalid("file", "by line %d the document's lines sit in block quotes and list items more than %d times (each line counted once for each it sits in); Dynaloom reads at most %d", lineNo, MaxContainerLines, MaxContainerLines)
 		}
 	}
 	return para.end()

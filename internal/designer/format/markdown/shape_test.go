@@ -158,6 +158,11 @@ func TestCheckShape_ordinaryDocumentsPass(t *testing.T) {
 	if err := CheckShape(doc); err != nil {
 		t.Fatal(err)
 	}
+	// A long code block after a nested list is outside the list: its lines count no containers.
+	code := "- a\n  - b\n    - c\n\n```\n" + strings.Repeat("x\n", MaxContainerLines/2) + "```\n"
+	if err := CheckShape(code); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // maxStepsPerByte bounds goldmark's block work per byte of a document CheckShape lets through
