@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 
 	"dynaloom/internal/designer"
@@ -110,15 +109,6 @@ func BenchmarkImport_hostileShapes(b *testing.B) {
 			})
 		}
 	}
-}
-
-// cpuTime is the CPU time the process has used, user and system, in nanoseconds.
-func cpuTime() int64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return ru.Utime.Nano() + ru.Stime.Nano()
 }
 
 // TestImport_hostileShapesAllocateLinearly counts the allocations and the bytes allocated by an
