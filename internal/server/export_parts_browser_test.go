@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/chromedp"
 
 	"dynaloom/internal/designer"
@@ -35,13 +34,7 @@ func TestBrowser_aLongExportIsPreviewedInPartsAndCopiedWhole(t *testing.T) {
 	}
 
 	ctx, _ := newBrowser(t)
-	for _, name := range []string{"clipboard-read", "clipboard-write"} {
-		if _, err := chromedp.CallBrowser(ctx, browser.SetPermission, browser.SetPermissionParams{
-			Permission: &browser.PermissionDescriptor{Name: name}, Setting: browser.PermissionSettingGranted, Origin: base,
-		}); err != nil {
-			t.Fatalf("grant %s: %v", name, err)
-		}
-	}
+	grantClipboard(t, ctx, base)
 	openAndJoin(t, ctx, base+"/d/"+created.EditToken+"/export", "Ada")
 	part := "[data-testid=preview-data-model-md] [data-testid=preview-part]"
 	do(t, ctx, "see the first part", chromedp.WaitVisible(chromedp.CSS(part+" [data-testid=page-next]")))
