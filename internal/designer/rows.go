@@ -33,53 +33,56 @@ func TableRows(t Table) []Row {
 
 // TableOrder is TableRows without the sizes, for a grid that shows a page of the rows and measures
 // only those.
-func TableOrder(t Table) []Row {
-	entityTypes := NewEntityMatcher(t)
-	type sortable struct {
-		row    Row
-		pk, sk Value
-		keyed  bool
-	}
-	rows := make([]sortable, len(t.Items))
-	for i, si := range t.Items {
-		r := sortable{row: Row{ID: si.ID, Item: si.Item}}
-		pk, hasPK := si.Item[t.PartitionKey.Name]
-		r.pk, r.keyed = pk, hasPK
-		var skText string
-		var hasSK bool
-		if t.SortKey != nil {
-			r.sk, hasSK = si.Item[t.SortKey.Name]
-			r.keyed = r.keyed && hasSK
-			if hasSK {
-				skText = FormatCell(r.sk)
-			}
+func TableOrder(t Table) []Row { return NewKeyOrder(t).Rows }
+
+// orderKey is what places a row in a table's key order: its key values, whether it has them all,
+// and where its item is in the table's items.
+type orderKey struct {
+	pk, sk Value
+	keyed  bool
+	at     int32
+}
+
+// compareOrder orders rows by partition key, then sort key; rows lacking a key attribute come
+// last, and ties keep the items' order.
+func compareOrder(a, b orderKey) int {
+	switch {
+	case a.keyed != b.keyed:
+		if a.keyed {
+			return -1
 		}
-		if hasPK {
-			r.row.Partition = FormatCell(pk)
-		}
-		r.row.EntityType = entityTypes.match(r.row.Partition, hasPK, skText, hasSK)
-		rows[i] = r
-	}
-	slices.SortStableFunc(rows, func(a, b sortable) int {
-		switch {
-		case a.keyed != b.keyed:
-			if a.keyed {
-				return -1
-			}
-			return 1
-		case !a.keyed:
-			return 0
-		}
+		return 1
+	case a.keyed:
 		if c := CompareKeyValues(a.pk, b.pk); c != 0 {
 			return c
 		}
-		return CompareKeyValues(a.sk, b.sk)
-	})
-	out := make([]Row, len(rows))
-	for i, r := range rows {
-		out[i] = r.row
+		if c := CompareKeyValues(a.sk, b.sk); c != 0 {
+			return c
+		}
 	}
-	return out
+	return int(a.at - b.at)
+}
+
+// orderRow is the row of item si, at position at of t's items, and its place in the key order.
+func orderRow(t Table, m EntityMatcher, si SampleItem, at int) (Row, orderKey) {
+	r := Row{ID: si.ID, Item: si.Item}
+	k := orderKey{at: int32(at)}
+	pk, hasPK := si.Item[t.PartitionKey.Name]
+	k.pk, k.keyed = pk, hasPK
+	var skText string
+	var hasSK bool
+	if t.SortKey != nil {
+		k.sk, hasSK = si.Item[t.SortKey.Name]
+		k.keyed = k.keyed && hasSK
+		if hasSK {
+			skText = FormatCell(k.sk)
+		}
+	}
+	if hasPK {
+		r.Partition = FormatCell(pk)
+	}
+	r.EntityType = m.match(r.Partition, hasPK, skText, hasSK)
+	return r, k
 }
 
 // EntityMatcher finds which of a table's entity types an item is from its key values and the

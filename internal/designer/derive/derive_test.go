@@ -32,6 +32,9 @@ func sameAsCold(t *testing.T, step string, x *Derived) {
 		t.Fatalf("%s: checklists\n got %v\nwant %v", step, got, want)
 	}
 	for _, tb := range d.Tables {
+		if got, want := x.TableOrder(tb), designer.TableOrder(tb); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s: key order of %s\n got %+v\nwant %+v", step, tb.Name, got, want)
+		}
 		for _, ix := range tb.GSIs {
 			if got, want := x.IndexView(tb, ix, false), dynamo.IndexItems(tb, ix, false); !reflect.DeepEqual(got, want) {
 				t.Fatalf("%s: view of GSI %s on %s\n got %+v\nwant %+v", step, ix.Name, tb.Name, got, want)
@@ -68,6 +71,7 @@ func warm(x *Derived) {
 	x.Questions(3)
 	x.Checklists()
 	for _, tb := range x.Design().Tables {
+		x.TableOrder(tb)
 		for _, ix := range tb.GSIs {
 			x.IndexView(tb, ix, false)
 		}

@@ -52,6 +52,10 @@ type itemEdit struct {
 	lists map[string]*indexList
 }
 
+// sortedViews counts the grid views a Cache sorted from nothing, for tests that an edit's views
+// were patched.
+var sortedViews atomic.Int64
+
 // maxPatched is how many edited items an index list is patched for; beyond it, it is built again.
 const maxPatched = 64
 
@@ -177,6 +181,20 @@ func (c *Cache) patchable(k indexKey, items []designer.SampleItem, names []strin
 				return nil, nil
 			}
 		}
+	}
+	return old, e.at
+}
+
+// movable returns the list of the same index (k's signature) over the items that k's were edited
+// from in place, ids kept, with the positions edited, whatever the edits did to the index's keys.
+// The list must have been built.
+func (c *Cache) movable(k indexKey) (*indexList, []int) {
+	c.mu.Lock()
+	e, ok := c.edits[k.first]
+	c.mu.Unlock()
+	old := e.lists[k.sig]
+	if !ok || old == nil || !old.built.Load() {
+		return nil, nil
 	}
 	return old, e.at
 }
@@ -337,7 +355,13 @@ func (c *Cache) IndexItems(t designer.Table, ix designer.Index, lsi bool) IndexV
 				return
 			}
 		}
-		l.view, l.srcs = indexItems(t, ix, lsi, -1)
+		if old, edited := c.movable(k); old != nil {
+			// Edited items that changed a key the index is ordered by move in it.
+			l.view, l.srcs = movedView(old, t, ix, lsi, edited)
+		} else {
+			sortedViews.Add(1)
+			l.view, l.srcs = indexItems(t, ix, lsi, -1)
+		}
 		n := entriesBytes(nil, ix) + 48*int64(len(l.view.Rows)) + 48*int64(len(l.view.Excluded))
 		for _, r := range l.view.Rows {
 			n += int64(len(r.Partition))

@@ -60,17 +60,7 @@ func IndexItemsFirst(t designer.Table, ix designer.Index, lsi bool, n int) Index
 // indexItems is IndexItems for the first limit entries (all for a negative limit), with the
 // position in t.Items of the item of each row.
 func indexItems(t designer.Table, ix designer.Index, lsi bool, limit int) (IndexView, []int32) {
-	pkAttrs := ix.PartitionKey
-	if lsi {
-		pkAttrs = []designer.KeyAttribute{t.PartitionKey}
-	}
-	skAttrs := ix.SortKey
-	keyAttrs := make([]designer.KeyAttribute, 0, len(pkAttrs)+len(skAttrs))
-	keyAttrs = append(append(keyAttrs, pkAttrs...), skAttrs...)
-	tableKeys := []string{t.PartitionKey.Name}
-	if t.SortKey != nil {
-		tableKeys = append(tableKeys, t.SortKey.Name)
-	}
+	pkAttrs, keyAttrs, tableKeys := entryKeyAttrs(t, ix, lsi)
 
 	projectAll := ix.Projection.Type == designer.All
 	var projected []string
@@ -111,35 +101,13 @@ func indexItems(t designer.Table, ix designer.Index, lsi bool, limit int) (Index
 			continue
 		}
 		e := sortable{at: int32(len(order)), item: int32(i)}
-		for _, v := range values {
-			parts = append(parts, newKeyPart(v))
-		}
-		for _, name := range tableKeys {
-			if v, ok := si.Item[name]; ok {
-				parts = append(parts, newKeyPart(v))
-				e.tableKeyLen++
-			}
-		}
-		for range len(tableKeys) - int(e.tableKeyLen) {
-			parts = append(parts, keyPart{})
-		}
+		parts, e.tableKeyLen = appendViewParts(parts, si.Item, keyAttrs, tableKeys)
 		order = append(order, e)
 		partitions = append(partitions, partitionText(values[:len(pkAttrs)]))
 	}
 	slices.SortFunc(order, func(a, b sortable) int {
-		pa := parts[int(a.at)*stride : int(a.at+1)*stride]
-		pb := parts[int(b.at)*stride : int(b.at+1)*stride]
-		if c := compareKeyParts(pa[:nKeys], pb[:nKeys]); c != 0 {
-			return c
-		}
-		// An item lacking a table key, which validation reports, sorts after those that have them.
-		if a.tableKeyLen != b.tableKeyLen {
-			return int(b.tableKeyLen - a.tableKeyLen)
-		}
-		if c := compareKeyParts(pa[nKeys:nKeys+int(a.tableKeyLen)], pb[nKeys:nKeys+int(b.tableKeyLen)]); c != 0 {
-			return c
-		}
-		return int(a.item - b.item)
+		return compareEntries(parts[int(a.at)*stride:int(a.at+1)*stride], parts[int(b.at)*stride:int(b.at+1)*stride],
+			nKeys, a.tableKeyLen, b.tableKeyLen, a.item, b.item)
 	})
 	view.Total = len(order)
 	if limit >= 0 && len(order) > limit {
@@ -160,6 +128,59 @@ func indexItems(t designer.Table, ix designer.Index, lsi bool, limit int) (Index
 		view.Rows[i] = row
 	}
 	return view, srcs
+}
+
+// entryKeyAttrs are the attributes that order an index's entries: its partition key (for an LSI,
+// the table's), then all of its keys, and the table's keys that break ties.
+func entryKeyAttrs(t designer.Table, ix designer.Index, lsi bool) (pkAttrs, keyAttrs []designer.KeyAttribute, tableKeys []string) {
+	pkAttrs = ix.PartitionKey
+	if lsi {
+		pkAttrs = []designer.KeyAttribute{t.PartitionKey}
+	}
+	keyAttrs = make([]designer.KeyAttribute, 0, len(pkAttrs)+len(ix.SortKey))
+	keyAttrs = append(append(keyAttrs, pkAttrs...), ix.SortKey...)
+	tableKeys = []string{t.PartitionKey.Name}
+	if t.SortKey != nil {
+		tableKeys = append(tableKeys, t.SortKey.Name)
+	}
+	return pkAttrs, keyAttrs, tableKeys
+}
+
+// appendViewParts appends an entry's key parts to parts: one per index key attribute, which the
+// entry has, then one per table key, those it lacks as zero parts at the end. It returns how many
+// table key values the entry has.
+func appendViewParts(parts []keyPart, it designer.Item, keyAttrs []designer.KeyAttribute, tableKeys []string) ([]keyPart, int32) {
+	for _, k := range keyAttrs {
+		parts = append(parts, newKeyPart(it[k.Name]))
+	}
+	var n int32
+	for _, name := range tableKeys {
+		if v, ok := it[name]; ok {
+			parts = append(parts, newKeyPart(v))
+			n++
+		}
+	}
+	for range len(tableKeys) - int(n) {
+		parts = append(parts, keyPart{})
+	}
+	return parts, n
+}
+
+// compareEntries orders two entries of an index by their parts (appendViewParts): by the nKeys
+// index key parts, then the table's keys, then the positions of their items, so that ties keep a
+// stable order.
+func compareEntries(pa, pb []keyPart, nKeys int, la, lb, ia, ib int32) int {
+	if c := compareKeyParts(pa[:nKeys], pb[:nKeys]); c != 0 {
+		return c
+	}
+	// An item lacking a table key, which validation reports, sorts after those that have them.
+	if la != lb {
+		return int(lb - la)
+	}
+	if c := compareKeyParts(pa[nKeys:nKeys+int(la)], pb[nKeys:nKeys+int(lb)]); c != 0 {
+		return c
+	}
+	return int(ia - ib)
 }
 
 // partitionText is an index partition key value as the grid shows it.
