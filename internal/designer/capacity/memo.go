@@ -579,13 +579,15 @@ func sameItemsArray(a, b designer.Table) bool {
 }
 
 // editedItems returns the items of b that differ from a's, before and after, when b is a with
-// at most maxEdited items edited in place: the same fields, as many items, each with its id and
-// every table key value as it was.
+// at most maxEdited items edited in place: the same fields, as many items, each with its id, and
+// every table key value as it was or moved to a key no other item has, before or after
+// (designer.KeysMovedAlone): no other item is hidden or revealed by the edit.
 func editedItems(a, b designer.Table) (before, after []designer.Item, ok bool) {
 	if len(a.Items) != len(b.Items) || len(a.Items) == 0 {
 		return nil, nil, false
 	}
 	keys := designer.TableKeyNames(b)
+	var rekeyed []int
 	for j := range b.Items {
 		x, y := a.Items[j], b.Items[j]
 		if reflect.ValueOf(x.Item).UnsafePointer() == reflect.ValueOf(y.Item).UnsafePointer() && x.ID == y.ID {
@@ -598,10 +600,14 @@ func editedItems(a, b designer.Table) (before, after []designer.Item, ok bool) {
 			xv, xok := x.Item[k]
 			yv, yok := y.Item[k]
 			if xok != yok || !xv.Identical(yv) {
-				return nil, nil, false
+				rekeyed = append(rekeyed, j)
+				break
 			}
 		}
 		before, after = append(before, x.Item), append(after, y.Item)
+	}
+	if !designer.KeysMovedAlone(a, b, rekeyed) {
+		return nil, nil, false
 	}
 	a.Items, b.Items = nil, nil
 	if !reflect.DeepEqual(a, b) {

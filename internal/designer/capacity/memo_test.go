@@ -76,7 +76,14 @@ func memoEdits(d designer.Design, tb designer.Table) (edits []designer.Change, c
 	add(true, designer.SetItemCell{Table: tb.Name, ID: first.ID, Attribute: "tier", Text: "SILVER"})
 	if tb.SortKey != nil {
 		add(true, designer.SetItemCell{Table: tb.Name, ID: tb.Items[2].ID, Attribute: tb.SortKey.Name, Text: "ZZZ#moved"})
+		// An item given the key of another, which it hides from every read, and a key of its own
+		// again.
+		add(false, designer.SetItemCell{Table: tb.Name, ID: tb.Items[4].ID, Attribute: tb.SortKey.Name, Text: designer.FormatCell(tb.Items[5].Item[tb.SortKey.Name])})
+		add(false, designer.SetItemCell{Table: tb.Name, ID: tb.Items[4].ID, Attribute: tb.SortKey.Name, Text: "ZZZ#own"})
 	}
+	// An item moved to another partition, which a pattern may read, and back.
+	add(false, designer.SetItemCell{Table: tb.Name, ID: tb.Items[6].ID, Attribute: tb.PartitionKey.Name, Text: designer.FormatCell(last.Item[tb.PartitionKey.Name])})
+	add(false, designer.SetItemCell{Table: tb.Name, ID: tb.Items[6].ID, Attribute: tb.PartitionKey.Name, Text: designer.FormatCell(tb.Items[6].Item[tb.PartitionKey.Name])})
 	added := designer.Item{tb.PartitionKey.Name: first.Item[tb.PartitionKey.Name], "note": designer.Value{Type: designer.S, S: "added"}}
 	if tb.SortKey != nil {
 		added[tb.SortKey.Name] = designer.Value{Type: designer.S, S: "ADDED#1"}

@@ -216,6 +216,11 @@ func TestDerived_afterItemEditsOfALargeDesignEqualsOneFromNothing(t *testing.T) 
 		{Table: tb.Name, ID: tb.Items[44].ID, Attribute: "order_id", Text: "o00011"},
 		{Table: tb.Name, ID: tb.Items[45].ID, Attribute: "created_at", Text: ""},
 		{Table: tb.Name, ID: tb.Items[46].ID, Attribute: "tenant_id", Text: "tenant-001"},
+		// Sort keys: moved to a key of its own, to another item's (hiding it), and back.
+		{Table: tb.Name, ID: tb.Items[47].ID, Attribute: "record_key", Text: "ORDER#2025-01-01#zzz"},
+		{Table: tb.Name, ID: tb.Items[48].ID, Attribute: "record_key", Text: designer.FormatCell(tb.Items[49].Item["record_key"])},
+		{Table: tb.Name, ID: tb.Items[48].ID, Attribute: "record_key", Text: "ORDER#2025-01-02#own"},
+		{Table: tb.Name, ID: tb.Items[21].ID, Attribute: "tenant_id", Text: designer.FormatCell(tb.Items[55].Item["tenant_id"])},
 		{Table: d.Tables[1].Name, ID: d.Tables[1].Items[3].ID, Attribute: "note", Text: "other table"},
 	} {
 		next, err := c.Apply(d)

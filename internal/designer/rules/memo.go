@@ -64,8 +64,9 @@ type tableMemo struct {
 	// itself (itemEnds[0]); MOD010's follow the last item's.
 	itemEnds []int32
 	// from is the table as the last validation saw it, when t is that table with a few items
-	// edited in place (edited, their positions), every id and table key kept: a read of a
-	// partition none of them is or was in returns what it returned then.
+	// edited in place (edited, their positions), every id kept and every table key too, or
+	// changed to one no other item has (editedItems): a read of a partition none of them is or
+	// was in returns what it returned then.
 	from   designer.Table
 	edited []int
 	// fromMemo is the last validation's memo of from, until the item rules have taken over the
@@ -248,7 +249,8 @@ func (v *validation) tablePart(ti, part int, out []Finding, check func([]Finding
 }
 
 // sparseKept reports whether table ti's MOD017 findings are those of the table it was edited
-// from: every edited item has the same index key attributes, present or absent, as before.
+// from: every edited item has the same index key attributes, present or absent, and the same
+// table key as before.
 func (v *validation) sparseKept(ti int) bool {
 	m := v.table(ti)
 	if m.fromSparse == nil {
@@ -264,6 +266,13 @@ func (v *validation) sparseKept(ti int) bool {
 		for _, name := range names {
 			_, was := m.from.Items[j].Item[name]
 			if _, is := m.t.Items[j].Item[name]; was != is {
+				return false
+			}
+		}
+		// MOD017 names the items it lists by their table keys.
+		for _, name := range designer.TableKeyNames(m.t) {
+			x, was := m.from.Items[j].Item[name]
+			if y, is := m.t.Items[j].Item[name]; was != is || !x.Identical(y) {
 				return false
 			}
 		}
@@ -467,14 +476,17 @@ func (v *validation) samePattern(a, b *patternMemo) bool {
 }
 
 // editedItems returns the positions of the items of b that differ from a's, when b is a with at
-// most maxEdited items edited in place: the same fields, as many items, each with its id and
-// every table key value as it was.
+// most maxEdited items edited in place: the same fields, as many items, each with its id. An edit
+// may change an item's table key when the item shares its key with no other item, before or after
+// (designer.SharesKey): no other item is then hidden or revealed by it, so every read of a
+// partition it is and was not in returns what it returned, and MOD010 finds what it found.
 func editedItems(a, b designer.Table) ([]int, bool) {
 	if len(a.Items) != len(b.Items) || len(a.Items) == 0 {
 		return nil, false
 	}
 	keys := designer.TableKeyNames(b)
 	edited := []int{}
+	var rekeyed []int
 	for j := range b.Items {
 		x, y := a.Items[j], b.Items[j]
 		if reflect.ValueOf(x.Item).UnsafePointer() == reflect.ValueOf(y.Item).UnsafePointer() && x.ID == y.ID {
@@ -487,10 +499,14 @@ func editedItems(a, b designer.Table) ([]int, bool) {
 			xv, xok := x.Item[k]
 			yv, yok := y.Item[k]
 			if xok != yok || !xv.Identical(yv) {
-				return nil, false
+				rekeyed = append(rekeyed, j)
+				break
 			}
 		}
 		edited = append(edited, j)
+	}
+	if !designer.KeysMovedAlone(a, b, rekeyed) {
+		return nil, false
 	}
 	a.Items, b.Items = nil, nil
 	if !reflect.DeepEqual(a, b) {

@@ -400,9 +400,10 @@ func newItemRules(t designer.Table, prev *itemRules, keys bool) *itemRules {
 
 // modItemRules is MOD006–MOD011, MOD014 and MOD015 on every sample item, and the table-level half of
 // MOD015 (the TTL attribute's declared type). A table whose items were edited in place since the
-// last validation, keeping their ids and table keys (memo.go), has its edited items checked again
-// and the findings of the others taken over: each item's findings depend on the item and the
-// table's fields only, and MOD010 on the table keys and ids, which the edit kept.
+// last validation, keeping their ids, and their table keys or moving them to keys no other item has
+// (memo.go), has its edited items checked again and the findings of the others taken over: each
+// item's findings depend on the item and the table's fields only, and MOD010 on the keys items
+// share, which the edit left as they were.
 func modItemRules(v *validation, out []Finding) []Finding {
 	var r *itemRules
 	for ti, t := range v.d.Tables {
