@@ -61,45 +61,13 @@ func SameKey(t Table, a, b Item) bool {
 	return true
 }
 
-// SharesKey reports whether another item of t has the primary key of item j: every table key
-// attribute present in both, equal as DynamoDB compares keys. Such items overwrite each other, so
-// a read sees only one of them; an edit that gives an item a key no other item has, and took it
-// from a key no other item had, changes what reads of other keys see in nothing.
-func SharesKey(t Table, j int) bool {
-	names := TableKeyNames(t)
-	mine := make([]Value, len(names))
-	for k, name := range names {
-		v, ok := t.Items[j].Item[name]
-		if !ok {
-			return false
-		}
-		mine[k] = v
-	}
-	for i, si := range t.Items {
-		if i == j {
-			continue
-		}
-		same := true
-		for k, name := range names {
-			v, ok := si.Item[name]
-			if !ok || CompareKeyValues(v, mine[k]) != 0 {
-				same = false
-				break
-			}
-		}
-		if same {
-			return true
-		}
-	}
-	return false
-}
-
-// KeysMovedAlone reports whether each item of b at the positions rekeyed, which an edit gave a
-// new table key, shared its key with no other item in a, before the edit, and shares it with none
-// in b (SharesKey). a and b are the same table, with as many items.
-func KeysMovedAlone(a, b Table, rekeyed []int) bool {
+// KeysMovedAlone reports whether each item at the positions rekeyed, which an edit gave a new
+// table key, shared its key with no other item before the edit, in the table whose key order is
+// before, and shares it with none after it, in after's (KeyOrder.SharesKey). No other item is then
+// hidden or revealed by the edit.
+func KeysMovedAlone(before, after KeyOrder, rekeyed []int) bool {
 	for _, j := range rekeyed {
-		if SharesKey(a, j) || SharesKey(b, j) {
+		if before.SharesKey(j) || after.SharesKey(j) {
 			return false
 		}
 	}

@@ -92,6 +92,33 @@ func (o KeyOrder) For(t Table) KeyOrder {
 	return next
 }
 
+// SharesKey reports whether another item of the table ordered has the primary key of the item at
+// position j of its items: every table key attribute present in both, equal as DynamoDB compares
+// keys (CompareKeyValues). Such items overwrite each other, so a read sees only one of them. Items
+// of one key are next to each other in the order, so this is a binary search.
+func (o KeyOrder) SharesKey(j int) bool {
+	_, key := orderRow(o.t, EntityMatcher{t: o.t}, o.t.Items[j], j)
+	if !key.keyed {
+		return false
+	}
+	keyAt := func(i int) orderKey {
+		_, k := orderRow(o.t, EntityMatcher{t: o.t}, SampleItem{Item: o.Rows[i].Item}, int(o.at[i]))
+		return k
+	}
+	// The first row of the item's key, whatever its position.
+	key.at = -1
+	i := sort.Search(len(o.Rows), func(i int) bool { return compareOrder(key, keyAt(i)) < 0 })
+	n := 0
+	for ; i < len(o.Rows) && n < 2; i++ {
+		k := keyAt(i)
+		if !k.keyed || CompareKeyValues(k.pk, key.pk) != 0 || CompareKeyValues(k.sk, key.sk) != 0 {
+			break
+		}
+		n++
+	}
+	return n > 1
+}
+
 // sameOrderSchema reports whether a's and b's items are ordered and typed by the same keys and
 // entity types.
 func sameOrderSchema(a, b Table) bool {

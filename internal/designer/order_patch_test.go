@@ -62,6 +62,14 @@ func TestKeyOrder_forAnEditedTableIsTheOrderSortedAfresh(t *testing.T) {
 		if !reflect.DeepEqual(o.Rows, TableOrder(d.Tables[0])) {
 			t.Fatalf("step %d: the patched order is not TableOrder's", step)
 		}
+		for j := range d.Tables[0].Items {
+			if step%10 != 0 {
+				break
+			}
+			if got, want := o.SharesKey(j), sharesKey(d.Tables[0], j); got != want {
+				t.Fatalf("step %d: item %d shares its key: %v, want %v", step, j, got, want)
+			}
+		}
 	}
 	// A change of the table's key or entity types orders it afresh.
 	for _, c := range []Change{
@@ -125,4 +133,26 @@ func TestItemsEdit_findsTheItemsOneChangeTouched(t *testing.T) {
 			}
 		}
 	}
+}
+
+// sharesKey is KeyOrder.SharesKey by its definition: another item has every table key attribute
+// of item j, equal.
+func sharesKey(t Table, j int) bool {
+	for i, si := range t.Items {
+		if i == j {
+			continue
+		}
+		same := true
+		for _, name := range TableKeyNames(t) {
+			x, xok := t.Items[j].Item[name]
+			y, yok := si.Item[name]
+			if !xok || !yok || CompareKeyValues(x, y) != 0 {
+				same = false
+			}
+		}
+		if same {
+			return true
+		}
+	}
+	return false
 }

@@ -419,7 +419,7 @@ func (x *computation) change(t designer.Table) *tableChange {
 	if old, ok := x.prevTable(t.Name); ok {
 		ch.same = sameTable(old.t, t)
 		if !ch.same {
-			ch.before, ch.after, ch.edited = editedItems(old.t, t)
+			ch.before, ch.after, ch.edited = editedItems(x.c, old.t, t)
 			if ch.edited {
 				ch.old = old.t
 			}
@@ -582,7 +582,7 @@ func sameItemsArray(a, b designer.Table) bool {
 // at most maxEdited items edited in place: the same fields, as many items, each with its id, and
 // every table key value as it was or moved to a key no other item has, before or after
 // (designer.KeysMovedAlone): no other item is hidden or revealed by the edit.
-func editedItems(a, b designer.Table) (before, after []designer.Item, ok bool) {
+func editedItems(c *dynamo.Cache, a, b designer.Table) (before, after []designer.Item, ok bool) {
 	if len(a.Items) != len(b.Items) || len(a.Items) == 0 {
 		return nil, nil, false
 	}
@@ -606,7 +606,7 @@ func editedItems(a, b designer.Table) (before, after []designer.Item, ok bool) {
 		}
 		before, after = append(before, x.Item), append(after, y.Item)
 	}
-	if !designer.KeysMovedAlone(a, b, rekeyed) {
+	if len(rekeyed) > 0 && !designer.KeysMovedAlone(c.KeyOrder(a), c.KeyOrder(b), rekeyed) {
 		return nil, nil, false
 	}
 	a.Items, b.Items = nil, nil

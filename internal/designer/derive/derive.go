@@ -10,7 +10,6 @@
 package derive
 
 import (
-	"maps"
 	"sync"
 	"sync/atomic"
 
@@ -37,12 +36,8 @@ type Derived struct {
 	checked        atomic.Bool // set once the checklists are known
 
 	mu        sync.Mutex
-	questions map[int][]rules.Question     // by limit
-	orders    map[string]designer.KeyOrder // by table name
-	// prevOrders are the key orders prev had worked out when x was made, by table name: a
-	// table's order is patched from its former one.
-	prevOrders map[string]designer.KeyOrder
-	verdicts   map[string]string // by pattern id
+	questions map[int][]rules.Question // by limit
+	verdicts  map[string]string        // by pattern id
 
 	diagrams diagrams
 }
@@ -54,9 +49,6 @@ func New(d designer.Design, prev *Derived) *Derived {
 	var cache *dynamo.Cache
 	if prev != nil {
 		cache = prev.cache
-		prev.mu.Lock()
-		x.prevOrders = maps.Clone(prev.orders)
-		prev.mu.Unlock()
 	}
 	x.cache = cache.For(d)
 	return x
@@ -121,28 +113,9 @@ func (x *Derived) IndexView(t designer.Table, ix designer.Index, lsi bool) dynam
 
 // TableOrder is designer.TableOrder of table t of the design, worked out once per revision: a
 // grid that shows a page of a table's items at a time reads it for every page. It is patched from
-// the previous revision's order of the table when that revision had one (designer.KeyOrder.For).
+// the previous revision's order of the table (dynamo.Cache.KeyOrder).
 func (x *Derived) TableOrder(t designer.Table) []designer.Row {
-	x.mu.Lock()
-	o, ok := x.orders[t.Name]
-	prev, patch := x.prevOrders[t.Name]
-	delete(x.prevOrders, t.Name)
-	x.mu.Unlock()
-	if ok {
-		return o.Rows
-	}
-	if patch {
-		o = prev.For(t)
-	} else {
-		o = designer.NewKeyOrder(t)
-	}
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	if x.orders == nil {
-		x.orders = map[string]designer.KeyOrder{}
-	}
-	x.orders[t.Name] = o
-	return o.Rows
+	return x.cache.KeyOrder(t).Rows
 }
 
 // PatternVerdict sums up the expectations pattern p of the design records, its operations run
@@ -197,9 +170,6 @@ func patternVerdict(design designer.Design, p designer.Pattern, runs *dynamo.Cac
 func (x *Derived) estimate() int64 {
 	n := 512 + x.cache.Bytes()
 	x.mu.Lock()
-	for _, o := range x.orders {
-		n += 100 * int64(len(o.Rows))
-	}
 	n += 48 * int64(len(x.verdicts))
 	x.mu.Unlock()
 	n += x.diagrams.bytes()

@@ -42,6 +42,10 @@ type Cache struct {
 	// edits are, by the first item of a table's items, the items they were edited from (For):
 	// an index list of those is patched rather than built again.
 	edits map[*designer.SampleItem]itemEdit
+	// orders are the tables' key orders by their items, and latest the newest by table name
+	// (KeyOrder).
+	orders map[orderKey]*orderEntry
+	latest map[string]*orderEntry
 }
 
 // itemEdit is a table's items as they were before a few were edited in place (at, their
@@ -79,6 +83,7 @@ func (c *Cache) For(d designer.Design) *Cache {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.carryOrders(next, d)
 	held := map[*designer.SampleItem]int{}
 	for _, t := range d.Tables {
 		if len(t.Items) == 0 {
@@ -223,6 +228,9 @@ func (c *Cache) Bytes() int64 {
 	}
 	for _, l := range c.indexes {
 		n += 64 + l.bytes.Load()
+	}
+	for _, e := range c.orders {
+		n += 64 + 100*int64(len(e.items))
 	}
 	return n
 }

@@ -222,7 +222,7 @@ func (v *validation) table(ti int) *tableMemo {
 		if sameTable(old.t, t) {
 			m.same = true
 			m.done, m.parts, m.attrs, m.itemEnds = old.done, old.parts, old.attrs, old.itemEnds
-		} else if edited, ok := editedItems(old.t, t); ok {
+		} else if edited, ok := editedItems(v.cache, old.t, t); ok {
 			m.from, m.edited, m.fromMemo, m.fromAttrs = old.t, edited, old, old.attrs
 			if old.done[partSparse] {
 				m.fromSparse = old.parts[partSparse]
@@ -478,9 +478,9 @@ func (v *validation) samePattern(a, b *patternMemo) bool {
 // editedItems returns the positions of the items of b that differ from a's, when b is a with at
 // most maxEdited items edited in place: the same fields, as many items, each with its id. An edit
 // may change an item's table key when the item shares its key with no other item, before or after
-// (designer.SharesKey): no other item is then hidden or revealed by it, so every read of a
+// (designer.KeyOrder.SharesKey): no other item is then hidden or revealed by it, so every read of a
 // partition it is and was not in returns what it returned, and MOD010 finds what it found.
-func editedItems(a, b designer.Table) ([]int, bool) {
+func editedItems(c *dynamo.Cache, a, b designer.Table) ([]int, bool) {
 	if len(a.Items) != len(b.Items) || len(a.Items) == 0 {
 		return nil, false
 	}
@@ -505,7 +505,7 @@ func editedItems(a, b designer.Table) ([]int, bool) {
 		}
 		edited = append(edited, j)
 	}
-	if !designer.KeysMovedAlone(a, b, rekeyed) {
+	if len(rekeyed) > 0 && !designer.KeysMovedAlone(c.KeyOrder(a), c.KeyOrder(b), rekeyed) {
 		return nil, false
 	}
 	a.Items, b.Items = nil, nil
