@@ -220,6 +220,8 @@ func TestDerived_afterItemEditsOfALargeDesignEqualsOneFromNothing(t *testing.T) 
 		{Table: tb.Name, ID: tb.Items[47].ID, Attribute: "record_key", Text: "ORDER#2025-01-01#zzz"},
 		{Table: tb.Name, ID: tb.Items[48].ID, Attribute: "record_key", Text: designer.FormatCell(tb.Items[49].Item["record_key"])},
 		{Table: tb.Name, ID: tb.Items[48].ID, Attribute: "record_key", Text: "ORDER#2025-01-02#own"},
+		// A tenant's profile, which the sparse indexes leave out and MOD017 names by its key.
+		{Table: tb.Name, ID: tb.Items[0].ID, Attribute: "record_key", Text: "PROFILE#moved"},
 		{Table: tb.Name, ID: tb.Items[21].ID, Attribute: "tenant_id", Text: designer.FormatCell(tb.Items[55].Item["tenant_id"])},
 		{Table: d.Tables[1].Name, ID: d.Tables[1].Items[3].ID, Attribute: "note", Text: "other table"},
 	} {

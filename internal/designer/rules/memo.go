@@ -249,8 +249,8 @@ func (v *validation) tablePart(ti, part int, out []Finding, check func([]Finding
 }
 
 // sparseKept reports whether table ti's MOD017 findings are those of the table it was edited
-// from: every edited item has the same index key attributes, present or absent, and the same
-// table key as before.
+// from: every edited item has the same index key attributes, present or absent, as before, and
+// one whose table key changed is in every index.
 func (v *validation) sparseKept(ti int) bool {
 	m := v.table(ti)
 	if m.fromSparse == nil {
@@ -269,12 +269,24 @@ func (v *validation) sparseKept(ti int) bool {
 				return false
 			}
 		}
-		// MOD017 names the items it lists by their table keys.
-		for _, name := range designer.TableKeyNames(m.t) {
-			x, was := m.from.Items[j].Item[name]
-			if y, is := m.t.Items[j].Item[name]; was != is || !x.Identical(y) {
-				return false
-			}
+		// MOD017 names the items an index leaves out by their table keys: one whose key moved
+		// must have every index key, so that no index leaves it out.
+		if !sameTableKey(m.from.Items[j].Item, m.t.Items[j].Item, m.t) && slices.ContainsFunc(names, func(name string) bool {
+			_, ok := m.t.Items[j].Item[name]
+			return !ok
+		}) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameTableKey reports whether two items have the same values of t's keys, present or absent.
+func sameTableKey(a, b designer.Item, t designer.Table) bool {
+	for _, name := range designer.TableKeyNames(t) {
+		x, was := a[name]
+		if y, is := b[name]; was != is || !x.Identical(y) {
+			return false
 		}
 	}
 	return true
