@@ -299,8 +299,8 @@ func indexCard(d *designContext, t designer.Table, ix designer.Index, kind strin
 }
 
 // gridColumns lists the item grid's columns: the keys, the declared attributes, then whatever
-// else the items hold.
-func gridColumns(t designer.Table) []templates.GridColumn {
+// else the items hold (held, sorted).
+func gridColumns(t designer.Table, held []string) []templates.GridColumn {
 	cols := []templates.GridColumn{{Name: t.PartitionKey.Name, Type: string(t.PartitionKey.Type), Role: "pk"}}
 	seen := map[string]bool{t.PartitionKey.Name: true}
 	if t.SortKey != nil {
@@ -313,18 +313,11 @@ func gridColumns(t designer.Table) []templates.GridColumn {
 			cols = append(cols, templates.GridColumn{Name: a.Name, Type: string(a.Type)})
 		}
 	}
-	var extra []string
-	for _, it := range t.Items {
-		for name := range it.Item {
-			if !seen[name] {
-				seen[name] = true
-				extra = append(extra, name)
-			}
+	// The names the items hold come sorted, counted once per revision (dynamo.Cache.AttributeNames).
+	for _, name := range held {
+		if !seen[name] {
+			cols = append(cols, templates.GridColumn{Name: name, Type: "any"})
 		}
-	}
-	slices.Sort(extra)
-	for _, name := range extra {
-		cols = append(cols, templates.GridColumn{Name: name, Type: "any"})
 	}
 	return cols
 }
@@ -378,7 +371,7 @@ func itemCellID(table, itemID, attr string) string { return elemID("it", table, 
 
 func itemGrid(d *designContext, t designer.Table, spot tablesSpot, state gridState) templates.ItemGrid {
 	base := "/d/" + d.Token
-	cols := gridColumns(t)
+	cols := gridColumns(t, d.derived().Cache().AttributeNames(t))
 	g := templates.ItemGrid{
 		ID: elemID("items", t.Name), Table: t.Name, Columns: cols, Count: len(t.Items), Message: state.message, Types: attributeTypeOptions,
 		AddRow: templates.Button{Label: "Add an item to " + t.Name, Text: "+ Add item", Action: base + "/items/add",

@@ -46,6 +46,9 @@ type Cache struct {
 	// (KeyOrder).
 	orders map[orderKey]*orderEntry
 	latest map[string]*orderEntry
+	// names and latestNames are the same for the attribute names items hold (AttributeNames).
+	names       map[orderKey]*namesEntry
+	latestNames map[string]*namesEntry
 }
 
 // itemEdit is a table's items as they were before a few were edited in place (at, their
@@ -84,6 +87,7 @@ func (c *Cache) For(d designer.Design) *Cache {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.carryOrders(next, d)
+	c.carryNames(next, d)
 	held := map[*designer.SampleItem]int{}
 	for _, t := range d.Tables {
 		if len(t.Items) == 0 {
