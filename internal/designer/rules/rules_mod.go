@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"dynaloom/internal/designer"
 )
@@ -418,6 +419,9 @@ func modItemRules(v *validation, out []Finding) []Finding {
 		out = mod015TTLDeclared(t, out)
 		ends = append(ends, int32(len(out)-from))
 		prepared := old == nil
+		if old == nil && v.prev.tables[t.Name] != nil && len(t.Items) > 0 {
+			coldItemTables.Add(1)
+		}
 		if prepared {
 			r = newItemRules(t, r, true)
 		}
@@ -454,6 +458,10 @@ func modItemRules(v *validation, out []Finding) []Finding {
 	}
 	return out
 }
+
+// coldItemTables counts the tables whose item rules ran over every item although the last
+// validation had checked a table of that name: for tests that an item edit is checked alone.
+var coldItemTables atomic.Int64
 
 // itemKey is one attribute that is a key of the table or of some index, with everything the item
 // rules check about it.
