@@ -94,29 +94,38 @@ func (o KeyOrder) For(t Table) KeyOrder {
 
 // SharesKey reports whether another item of the table ordered has the primary key of the item at
 // position j of its items: every table key attribute present in both, equal as DynamoDB compares
-// keys (CompareKeyValues). Such items overwrite each other, so a read sees only one of them. Items
-// of one key are next to each other in the order, so this is a binary search.
+// keys (CompareKeyValues). Such items overwrite each other, so a read sees only one of them.
 func (o KeyOrder) SharesKey(j int) bool {
-	_, key := orderRow(o.t, EntityMatcher{t: o.t}, o.t.Items[j], j)
-	if !key.keyed {
-		return false
+	it := o.t.Items[j].Item
+	pk, hasPK := it[o.t.PartitionKey.Name]
+	var sk Value
+	hasSK := true
+	if o.t.SortKey != nil {
+		sk, hasSK = it[o.t.SortKey.Name]
 	}
+	return hasPK && hasSK && len(o.Holding(pk, sk)) > 1
+}
+
+// Holding returns the positions in the table's items, ascending, of the items whose partition key
+// is pk and sort key sk (ignored for a table without one), equal as CompareKeyValues compares: a
+// binary search, as items of one key are next to each other in the order.
+func (o KeyOrder) Holding(pk, sk Value) []int {
+	key := orderKey{pk: pk, sk: sk, keyed: true, at: -1}
 	keyAt := func(i int) orderKey {
 		_, k := orderRow(o.t, EntityMatcher{t: o.t}, SampleItem{Item: o.Rows[i].Item}, int(o.at[i]))
 		return k
 	}
-	// The first row of the item's key, whatever its position.
-	key.at = -1
+	// The first row of the key, whatever its position.
 	i := sort.Search(len(o.Rows), func(i int) bool { return compareOrder(key, keyAt(i)) < 0 })
-	n := 0
-	for ; i < len(o.Rows) && n < 2; i++ {
+	var out []int
+	for ; i < len(o.Rows); i++ {
 		k := keyAt(i)
-		if !k.keyed || CompareKeyValues(k.pk, key.pk) != 0 || CompareKeyValues(k.sk, key.sk) != 0 {
+		if !k.keyed || CompareKeyValues(k.pk, pk) != 0 || CompareKeyValues(k.sk, sk) != 0 {
 			break
 		}
-		n++
+		out = append(out, int(o.at[i]))
 	}
-	return n > 1
+	return out
 }
 
 // sameOrderSchema reports whether a's and b's items are ordered and typed by the same keys and

@@ -528,6 +528,8 @@ func consistencyFactor(consistent bool) float64 {
 	return 0.5
 }
 
+// runGet reads one item by its key, found through the request's Cache's key order of the table
+// (findStored).
 func runGet(d designer.Design, req readRequest) (readResult, error) {
 	t, _, ok := d.TableByName(req.table)
 	if !ok {
@@ -545,7 +547,7 @@ func runGet(d designer.Design, req readRequest) (readResult, error) {
 	if req.transactional {
 		factor = 2
 	}
-	if it, ok := FindStored(t, keys, req.key); ok {
+	if it, ok := req.cache.findStored(t, keys, req.key); ok {
 		res.found, res.count, res.scanned = true, 1, 1
 		res.bytes = designer.ItemSize(it)
 		res.tableUnits = readUnits(res.bytes, factor)
@@ -570,6 +572,30 @@ func FindStored(t designer.Table, keys []designer.KeyAttribute, key designer.Ite
 	for i := len(t.Items) - 1; i >= 0; i-- {
 		if tableKeyMatches(t.Items[i].Item, keys, conds, vals) {
 			return t.Items[i].Item, true
+		}
+	}
+	return nil, false
+}
+
+// findStored is FindStored, found by key in c's key order of t (Cache.KeyOrder) rather than by
+// reading every item; a nil c reads them.
+func (c *Cache) findStored(t designer.Table, keys []designer.KeyAttribute, key designer.Item) (designer.Item, bool) {
+	if c == nil || len(t.Items) == 0 || len(keys) != len(designer.TableKeyNames(t)) {
+		return FindStored(t, keys, key)
+	}
+	var sk designer.Value
+	if t.SortKey != nil {
+		sk = key[t.SortKey.Name]
+	}
+	conds := make([]*keyCond, len(keys))
+	for i, k := range keys {
+		conds[i] = &keyCond{op: "EQ", vals: []designer.Value{key[k.Name]}}
+	}
+	vals := make([]designer.Value, len(keys))
+	at := c.KeyOrder(t).Holding(key[t.PartitionKey.Name], sk)
+	for i := len(at) - 1; i >= 0; i-- {
+		if it := t.Items[at[i]].Item; tableKeyMatches(it, keys, conds, vals) {
+			return it, true
 		}
 	}
 	return nil, false
