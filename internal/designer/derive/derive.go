@@ -10,6 +10,9 @@
 package derive
 
 import (
+	"maps"
+	"reflect"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -38,6 +41,10 @@ type Derived struct {
 	mu        sync.Mutex
 	questions map[int][]rules.Question // by limit
 	verdicts  map[string]string        // by pattern id
+	// prevVerdicts are the verdicts prev had worked out when x was made, and prevDesign its
+	// design: a pattern whose reads an edit did not touch keeps its verdict.
+	prevVerdicts map[string]string
+	prevDesign   designer.Design
 
 	diagrams diagrams
 }
@@ -49,6 +56,11 @@ func New(d designer.Design, prev *Derived) *Derived {
 	var cache *dynamo.Cache
 	if prev != nil {
 		cache = prev.cache
+		prev.mu.Lock()
+		if len(prev.verdicts) > 0 {
+			x.prevVerdicts, x.prevDesign = maps.Clone(prev.verdicts), prev.design
+		}
+		prev.mu.Unlock()
 	}
 	x.cache = cache.For(d)
 	return x
@@ -129,7 +141,14 @@ func (x *Derived) PatternVerdict(p designer.Pattern) string {
 	if ok {
 		return v
 	}
-	v = patternVerdict(x.design, p, x.cache)
+	x.mu.Lock()
+	old, had := x.prevVerdicts[p.ID]
+	x.mu.Unlock()
+	if !had || !verdictKept(x.prevDesign, x.design, p, x.cache) {
+		v = patternVerdict(x.design, p, x.cache)
+	} else {
+		v = old
+	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if x.verdicts == nil {
@@ -137,6 +156,70 @@ func (x *Derived) PatternVerdict(p designer.Pattern) string {
 	}
 	x.verdicts[p.ID] = v
 	return v
+}
+
+// verdictKept reports whether pattern p of d reads what the pattern of its id read in before, so
+// that its verdict is the same: the pattern is equal, and each operation with an expectation
+// reads a table that is the same, or the same with a few items edited in place (ids kept, any key
+// moved to one no other item has) none of which is or was in the partition the operation reads.
+func verdictKept(before, d designer.Design, p designer.Pattern, c *dynamo.Cache) bool {
+	i := slices.IndexFunc(before.Patterns, func(q designer.Pattern) bool { return q.ID == p.ID })
+	if i < 0 || !reflect.DeepEqual(before.Patterns[i], p) {
+		return false
+	}
+	for _, op := range p.Mapping.Operations {
+		if op.Expected == nil {
+			continue
+		}
+		t, _, ok := d.TableByName(op.Table)
+		old, _, wasOK := before.TableByName(op.Table)
+		if ok != wasOK || designer.IsWriteOp(op.Op) {
+			return false
+		}
+		if !ok {
+			continue
+		}
+		oldItems, items := old.Items, t.Items
+		old.Items, t.Items = nil, nil
+		if !reflect.DeepEqual(old, t) {
+			return false
+		}
+		old.Items, t.Items = oldItems, items
+		e, ok := designer.ItemsEdit(old.Items, t.Items, 64)
+		if !ok || !slices.Equal(e.Removed, e.Added) {
+			return false // only edits in place
+		}
+		if len(e.Added) == 0 {
+			continue
+		}
+		var rekeyed []int
+		for _, j := range e.Added {
+			if old.Items[j].ID != t.Items[j].ID {
+				return false
+			}
+			for _, name := range designer.TableKeyNames(t) {
+				x, xok := old.Items[j].Item[name]
+				y, yok := t.Items[j].Item[name]
+				if xok != yok || !x.Identical(y) {
+					rekeyed = append(rekeyed, j)
+					break
+				}
+			}
+		}
+		if len(rekeyed) > 0 && !designer.KeysMovedAlone(c.KeyOrder(old), c.KeyOrder(t), rekeyed) {
+			return false
+		}
+		key, some := dynamo.ReadPartitionKey(t, op)
+		if !some {
+			return false
+		}
+		for _, j := range e.Added {
+			if key.Holds(old.Items[j].Item) || key.Holds(t.Items[j].Item) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // patternVerdict runs only the operations that record an expectation: an operation's own error
