@@ -359,6 +359,11 @@ func oobCell(cell templates.Cell, ok bool) ([]fragment, bool) {
 func tableParts(c echo.Context, since int64) stepParts {
 	spot := spotFrom(c.Request().URL.Path, c.QueryParams())
 	return func(d *designContext, path string) ([]fragment, bool) {
+		if strings.HasPrefix(path, "access_patterns/") {
+			// The step shows a pattern in the model map only, which withDiagram sends when the
+			// change redrew it, and in the side panel's findings, which go with every answer.
+			return nil, true
+		}
 		table, rest, ok := strings.Cut(strings.TrimPrefix(path, "tables/"), "/")
 		if !ok || !strings.HasPrefix(path, "tables/") {
 			return nil, false
