@@ -9,7 +9,7 @@ import (
 
 // Measure is what x holds on the heap beyond its design (memory.Size), counting only the parts
 // worked out so far, each read under the lock that guards it: findings and their Memo (with the
-// capacity report), checklists, questions, table orders, verdicts, diagrams and the Cache. It
+// capacity report), checklists, questions, verdicts, diagrams and the Cache (with the table orders). It
 // walks the design too, to know what is the design's: it costs about what decoding the design
 // does, so the Set measures seldom and scales the measure in between.
 func (x *Derived) Measure() int64 {
@@ -23,7 +23,6 @@ func (x *Derived) Measure() int64 {
 	}
 	x.mu.Lock()
 	c.Add(x.questions)
-	c.Add(x.orders)
 	c.Add(x.verdicts)
 	x.mu.Unlock()
 	x.diagrams.mu.Lock()

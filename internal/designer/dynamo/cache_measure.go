@@ -24,6 +24,23 @@ func (c *Cache) Parts(add, shallow func(any)) {
 		add(k.sig)
 		list(l)
 	}
+	// Key orders and attribute names count once built: until then only the items they pin,
+	// which are the design's.
+	shallow(c.orders)
+	for _, e := range c.orders {
+		if e.built.Load() {
+			add(&e.o)
+		}
+	}
+	shallow(c.latest)
+	shallow(c.names)
+	for _, e := range c.names {
+		if e.built.Load() {
+			add(e.counts)
+			add(e.names)
+		}
+	}
+	shallow(c.latestNames)
 	shallow(c.edits)
 	for _, e := range c.edits {
 		add(e.old)
