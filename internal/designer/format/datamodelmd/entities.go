@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"dynaloom/internal/designer"
 	"dynaloom/internal/designer/format/markdown"
@@ -28,7 +29,7 @@ func (p *parser) taxonomy(d *tableDraft, f fieldItem) bool {
 		}
 		text = f.value
 	}
-	locs := backtickSpan.FindAllStringSubmatchIndex(text, -1)
+	locs := backtickSpan().FindAllStringSubmatchIndex(text, -1)
 	if len(locs) == 0 {
 		return false // no key templates: the text is kept as written
 	}
@@ -93,7 +94,7 @@ func ownerWords(s string) bool {
 func (p *parser) entityParagraph(d *tableDraft, f fieldItem) {
 	name := strings.TrimSpace(strings.TrimSuffix(strings.TrimSuffix(f.raw, " Entity"), " entity"))
 	et := designer.EntityType{Entity: titleCase(name)}
-	for _, m := range backtickSpan.FindAllStringSubmatch(f.paren+" "+f.value, -1) {
+	for _, m := range backtickSpan().FindAllStringSubmatch(f.paren+" "+f.value, -1) {
 		k, v, ok := strings.Cut(m[1], "=")
 		if !ok {
 			continue
@@ -139,7 +140,7 @@ func titleCase(s string) string {
 
 // typePrefix is the entity-type prefix of a key template by convention: upper-case letters before
 // a "#", ORDER#{id}.
-var typePrefix = regexp.MustCompile(`^([A-Z][A-Z0-9_]*)#`)
+var typePrefix = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([A-Z][A-Z0-9_]*)#`) })
 
 // entityName reads the entity an SK taxonomy line is about: "(user entity)" gives User,
 // `POST#<post_id>` gives Post. A template without such a prefix (`PROFILE`, `ord-{number}`) names no
@@ -151,13 +152,15 @@ func entityName(tmpl, desc string) string {
 			return titleCase(strings.ToUpper(strings.Trim(w[i-1], "(),")))
 		}
 	}
-	if m := typePrefix.FindStringSubmatch(tmpl); m != nil {
+	if m := typePrefix().FindStringSubmatch(tmpl); m != nil {
 		return titleCase(m[1])
 	}
 	return ""
 }
 
-var attrEntry = regexp.MustCompile(`^[-*+]?\s*` + "`?" + `([A-Za-z_][A-Za-z0-9_.\-#]*)` + "`?" + `\s*(?:\(([^()]*)\))?\s*(?::\s*(.*)|[-–—]\s*(.*))?$`)
+var attrEntry = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[-*+]?\s*` + "`?" + `([A-Za-z_][A-Za-z0-9_.\-#]*)` + "`?" + `\s*(?:\(([^()]*)\))?\s*(?::\s*(.*)|[-–—]\s*(.*))?$`)
+})
 
 // attributes reads "emp_no (Number), name (String)", "`PK` (S): user email" lines, and groups such
 // as "user details (username, firstName)". It returns the entries it could not read.
@@ -177,13 +180,13 @@ func (p *parser) attributes(d *tableDraft, text string) []string {
 			if e == "" {
 				continue
 			}
-			m := attrEntry.FindStringSubmatch(e)
+			m := attrEntry().FindStringSubmatch(e)
 			if m == nil {
 				// "user details (username, firstName) denormalized": the names in the parentheses.
 				open, end := strings.Index(e, "("), strings.Index(e, ")")
 				if open > 0 && end > open {
 					inner := splitTop(e[open+1 : end])
-					if len(inner) > 1 && !slices.ContainsFunc(inner, func(s string) bool { return !attrName.MatchString(strings.TrimSpace(s)) }) {
+					if len(inner) > 1 && !slices.ContainsFunc(inner, func(s string) bool { return !attrName().MatchString(strings.TrimSpace(s)) }) {
 						desc := strings.Join(strings.Fields(e[:open]+" "+e[end+1:]), " ")
 						for _, n := range inner {
 							addAttribute(&d.t, designer.Attribute{Name: strings.TrimSpace(n), Description: desc})
@@ -276,7 +279,7 @@ func firstName(v string) string {
 		return ""
 	}
 	n := strings.Trim(fs[0], ",.:;()")
-	if !attrName.MatchString(n) {
+	if !attrName().MatchString(n) {
 		return ""
 	}
 	return n
@@ -323,7 +326,7 @@ func (p *parser) projection(s *sectionDraft, d *indexDraft, it markdown.Item, f 
 				if a == "" {
 					continue
 				}
-				if !attrName.MatchString(a) {
+				if !attrName().MatchString(a) {
 					attrs = nil
 					break
 				}
@@ -374,14 +377,14 @@ func (p *parser) projectionLines(s *sectionDraft, d *indexDraft, it markdown.Ite
 	}
 }
 
-var patternRef = regexp.MustCompile(`(?i)(?:pattern\s*#?|\bAP|#)\s*(\d{1,6})\b`)
+var patternRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)(?:pattern\s*#?|\bAP|#)\s*(\d{1,6})\b`) })
 
 // patternAttributes reads "Pattern #7 needs dept_no + count, Pattern #9 needs dept_no + salary"
 // when every part of it is a pattern and attribute names. Otherwise it reads nothing and says so
 // with a note naming the line, and false asks the caller to keep the text as prose: a part read
 // as a name could be a word ("count (aggregated in application)").
 func (p *parser) patternAttributes(d *indexDraft, line int, text string) bool {
-	locs := patternRef.FindAllStringSubmatchIndex(text, -1)
+	locs := patternRef().FindAllStringSubmatchIndex(text, -1)
 	clean := len(locs) > 0 && strings.TrimSpace(text[:locs[0][0]]) == ""
 	var read []designer.PatternAttributes
 	for i, loc := range locs {
@@ -425,14 +428,16 @@ func (p *parser) patternAttributes(d *indexDraft, line int, text string) bool {
 	return true
 }
 
-var tableNameLine = regexp.MustCompile(`(?i)^\s*(?:[-*+]\s+)?\*\*table name:?\*\*:?\s*(.+)$`)
+var tableNameLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^\s*(?:[-*+]\s+)?\*\*table name:?\*\*:?\s*(.+)$`)
+})
 
 // looseTableLine reads "**Table Name:** `orders`" in documents without table headings, and the
 // key and billing lines that go with it. The text stays in the section's prose as well.
 func (p *parser) looseTableLine(it markdown.Item) bool {
-	if m := tableNameLine.FindStringSubmatch(it.Lines[0]); m != nil {
+	if m := tableNameLine().FindStringSubmatch(it.Lines[0]); m != nil {
 		name := strings.Trim(strings.TrimSpace(markdown.Unescape(m[1])), "`")
-		if plainName.MatchString(name) && !slices.ContainsFunc(p.tables, func(d *tableDraft) bool { return d.t.Name == name }) {
+		if plainName().MatchString(name) && !slices.ContainsFunc(p.tables, func(d *tableDraft) bool { return d.t.Name == name }) {
 			p.tables = append(p.tables, &tableDraft{line: it.Line, t: designer.Table{Name: name}, loose: true})
 			p.recognised = true
 		}

@@ -1072,7 +1072,7 @@ func escapeProseLine(l string, ctx int) string {
 	}
 	switch ctx {
 	case ctxPreamble, ctxGeneric:
-		if tableNameLine.MatchString(l) {
+		if tableNameLine().MatchString(l) {
 			return escaped
 		}
 	case ctxTable, ctxIndex:

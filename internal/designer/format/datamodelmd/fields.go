@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"dynaloom/internal/designer"
 	"dynaloom/internal/designer/format/markdown"
@@ -14,8 +15,10 @@ import (
 
 // labelledLine reads "- **Label**: value", "**Label:** value" and "- Label: value".
 var (
-	boldLabel  = regexp.MustCompile(`^\s*(?:[-*+]\s+)?\*\*([^*]{1,80}?)\*\*\s*(.*)$`)
-	plainLabel = regexp.MustCompile(`^\s*[-*+]\s+([A-Za-z][A-Za-z /&‑-]{0,40}?)\s*:\s*(.*)$`)
+	boldLabel  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*(?:[-*+]\s+)?\*\*([^*]{1,80}?)\*\*\s*(.*)$`) })
+	plainLabel = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^\s*[-*+]\s+([A-Za-z][A-Za-z /&‑-]{0,40}?)\s*:\s*(.*)$`)
+	})
 )
 
 type fieldItem struct {
@@ -35,9 +38,9 @@ func readField(it markdown.Item) (fieldItem, bool) {
 	}
 	first := it.Lines[0]
 	var label, rest string
-	if m := boldLabel.FindStringSubmatch(first); m != nil {
+	if m := boldLabel().FindStringSubmatch(first); m != nil {
 		label, rest = m[1], m[2]
-	} else if m := plainLabel.FindStringSubmatch(first); m != nil && it.Kind == markdown.KindBullet {
+	} else if m := plainLabel().FindStringSubmatch(first); m != nil && it.Kind == markdown.KindBullet {
 		label, rest = m[1], ":"+m[2]
 	} else {
 		return fieldItem{}, false
@@ -280,8 +283,8 @@ func (p *parser) tableField(s *sectionDraft, it markdown.Item, f fieldItem) bool
 }
 
 var (
-	readUnits  = regexp.MustCompile(`(?i)\b(\d{1,15})\s*RCU\b`)
-	writeUnits = regexp.MustCompile(`(?i)\b(\d{1,15})\s*WCU\b`)
+	readUnits  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\b(\d{1,15})\s*RCU\b`) })
+	writeUnits = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\b(\d{1,15})\s*WCU\b`) })
 )
 
 // billing reads "PAY_PER_REQUEST (on-demand)", "Provisioned, 100 RCU, 20 WCU".
@@ -298,7 +301,7 @@ func (p *parser) billing(t *designer.Table, v string) bool {
 	for _, u := range []struct {
 		re  *regexp.Regexp
 		dst **int64
-	}{{readUnits, &t.ReadUnits}, {writeUnits, &t.WriteUnits}} {
+	}{{readUnits(), &t.ReadUnits}, {writeUnits(), &t.WriteUnits}} {
 		if m := u.re.FindStringSubmatch(v); m != nil {
 			if n, err := strconv.ParseInt(m[1], 10, 64); err == nil {
 				*u.dst = &n
@@ -311,7 +314,7 @@ func (p *parser) billing(t *designer.Table, v string) bool {
 // looseKey reads "**PK** (Partition Key): String - why", as key structure sections write it.
 func (p *parser) looseKey(d *tableDraft, f fieldItem) bool {
 	name := strings.Trim(f.raw, "` ")
-	if !attrName.MatchString(name) {
+	if !attrName().MatchString(name) {
 		return false
 	}
 	typ, why := "", f.value
@@ -748,13 +751,13 @@ func (p *parser) indexKey(names []string) []designer.KeyAttribute {
 }
 
 var (
-	dash       = regexp.MustCompile(`\s+[-–—]\s+`)
-	keyAssign  = regexp.MustCompile(`^\s*([A-Za-z_][A-Za-z0-9_.\-#]*)\s*=`)
-	typeParens = regexp.MustCompile(`^(.+?)\s*\(([^()]*)\)\s*$`)
+	dash       = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\s+[-–—]\s+`) })
+	keyAssign  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*([A-Za-z_][A-Za-z0-9_.\-#]*)\s*=`) })
+	typeParens = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(.+?)\s*\(([^()]*)\)\s*$`) })
 )
 
 func cutDash(s string) (string, string, bool) {
-	loc := dash.FindStringIndex(s)
+	loc := dash().FindStringIndex(s)
 	if loc == nil {
 		return s, "", false
 	}
@@ -765,7 +768,7 @@ func cutDash(s string) (string, string, bool) {
 // no DynamoDB type ("Date", "UUID"), or "".
 func keyTypeWord(f fieldItem) string {
 	head, _, _ := cutDash(f.value)
-	m := typeParens.FindStringSubmatch(strings.TrimSpace(strings.NewReplacer("`", "", "**", "").Replace(head)))
+	m := typeParens().FindStringSubmatch(strings.TrimSpace(strings.NewReplacer("`", "", "**", "").Replace(head)))
 	if m == nil {
 		return ""
 	}
@@ -795,11 +798,11 @@ func parseKey(f fieldItem) (names []string, why string, none, ok bool) {
 	case "none", "n/a", "-", "no sort key", "(none)", "not used":
 		return nil, strings.Join(append([]string{rest}, contText...), "\n"), true, true
 	}
-	if m := keyAssign.FindStringSubmatch(plain); m != nil {
+	if m := keyAssign().FindStringSubmatch(plain); m != nil {
 		return []string{m[1]}, full(), false, true
 	}
-	if m := typeParens.FindStringSubmatch(plain); m != nil {
-		if _, err := designer.ParseType(typeWord(m[2])); err == nil || attrName.MatchString(strings.TrimSpace(m[1])) {
+	if m := typeParens().FindStringSubmatch(plain); m != nil {
+		if _, err := designer.ParseType(typeWord(m[2])); err == nil || attrName().MatchString(strings.TrimSpace(m[1])) {
 			// "slot (Integer)", "day (Date)": the name; the type comes from the attribute list or
 			// the sample values, and keyTypeWord says what a word no DynamoDB type is was read as.
 			plain = m[1]
@@ -813,7 +816,7 @@ func parseKey(f fieldItem) (names []string, why string, none, ok bool) {
 			if w == "" {
 				continue
 			}
-			if !attrName.MatchString(w) {
+			if !attrName().MatchString(w) {
 				names = nil
 				break
 			}
@@ -829,7 +832,7 @@ func parseKey(f fieldItem) (names []string, why string, none, ok bool) {
 	// A first line that introduces the key's forms: "Entity-based sort keys:" + "`SK = #META`".
 	name := ""
 	for _, c := range contText {
-		m := keyAssign.FindStringSubmatch(strings.TrimLeft(strings.ReplaceAll(c, "`", ""), "-*+ "))
+		m := keyAssign().FindStringSubmatch(strings.TrimLeft(strings.ReplaceAll(c, "`", ""), "-*+ "))
 		if m == nil {
 			continue
 		}
@@ -856,7 +859,7 @@ func countWords(parts []string) int {
 	return n
 }
 
-var backtickSpan = regexp.MustCompile("`([^`]+)`")
+var backtickSpan = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("`([^`]+)`") })
 
 // readTemplate writes a key template the way Dynaloom does: USER#<id> becomes USER#{id}, and
 // ORDER#<order number> ORDER#{order number}: a placeholder, whatever its words.

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"dynaloom/internal/designer"
 	"dynaloom/internal/designer/format/markdown"
@@ -152,16 +153,20 @@ func (p *parser) note(line int, format string, args ...any) {
 }
 
 var (
-	indexNumbered = regexp.MustCompile(`(?i)^((?:GSI|LSI)\d*)\s*(?::|-|–|—)\s*(.+)$`)
-	indexSuffix   = regexp.MustCompile(`(?i)^(.+?)\s+(GSI|LSI|global secondary index|local secondary index)\s*(\(.*\))?$`)
-	tableHeading  = regexp.MustCompile(`(?i)^(.+?)\s+table\b\s*(\(.*\))?$`)
-	tablePrefix   = regexp.MustCompile(`(?i)^table\s*:\s*(.+)$`)
-	plainName     = regexp.MustCompile(`^[A-Za-z0-9_.\-]{1,255}$`)
-	attrName      = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.\-#]{0,119}$`)
+	indexNumbered = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)^((?:GSI|LSI)\d*)\s*(?::|-|–|—)\s*(.+)$`) })
+	indexSuffix   = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^(.+?)\s+(GSI|LSI|global secondary index|local secondary index)\s*(\(.*\))?$`)
+	})
+	tableHeading = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)^(.+?)\s+table\b\s*(\(.*\))?$`) })
+	tablePrefix  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)^table\s*:\s*(.+)$`) })
+	plainName    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_.\-]{1,255}$`) })
+	attrName     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.\-#]{0,119}$`) })
 	// spacedName is a table or index name of words in title case, "Order Lines": DynamoDB refuses
 	// it, but it is the name the file gives, kept for MOD001 to report. Words in lower case ("Why a
 	// single table") are a heading's prose.
-	spacedName = regexp.MustCompile(`^[A-Z0-9][A-Za-z0-9_.\-]*(?: [A-Z0-9][A-Za-z0-9_.\-]*){1,4}$`)
+	spacedName = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^[A-Z0-9][A-Za-z0-9_.\-]*(?: [A-Z0-9][A-Za-z0-9_.\-]*){1,4}$`)
+	})
 )
 
 // headingKind recognises the template's headings whatever their level, case or decoration, and
@@ -172,25 +177,25 @@ func headingKind(text string) (kind int, name, desc string, local bool) {
 	// Index and table headings first: "### GSI1: Products (Potential Hot Partition)" is an index.
 	// "### GSI-1 GSI" names its index in full, so the suffix form is tried first.
 	clean := strings.NewReplacer("`", "", "[", "", "]", "").Replace(plain)
-	if m := indexSuffix.FindStringSubmatch(clean); m != nil && (plainName.MatchString(m[1]) || spacedName.MatchString(m[1])) {
+	if m := indexSuffix().FindStringSubmatch(clean); m != nil && (plainName().MatchString(m[1]) || spacedName().MatchString(m[1])) {
 		local = strings.HasPrefix(strings.ToLower(m[2]), "l")
 		return sectionIndex, m[1], strings.TrimSpace(strings.Trim(m[3], "()")), local
 	}
-	if m := indexNumbered.FindStringSubmatch(clean); m != nil {
+	if m := indexNumbered().FindStringSubmatch(clean); m != nil {
 		rest := strings.TrimSpace(m[2])
 		local = strings.HasPrefix(strings.ToUpper(m[1]), "LSI")
 		base, suffix := cutParen(rest)
-		if plainName.MatchString(base) {
+		if plainName().MatchString(base) {
 			return sectionIndex, base, suffix, local
 		}
 		return sectionIndex, m[1], rest, local
 	}
-	if m := tableHeading.FindStringSubmatch(clean); m != nil && (plainName.MatchString(m[1]) || spacedName.MatchString(m[1])) {
+	if m := tableHeading().FindStringSubmatch(clean); m != nil && (plainName().MatchString(m[1]) || spacedName().MatchString(m[1])) {
 		return sectionTable, m[1], strings.TrimSpace(strings.Trim(m[2], "()")), false
 	}
-	if m := tablePrefix.FindStringSubmatch(clean); m != nil {
+	if m := tablePrefix().FindStringSubmatch(clean); m != nil {
 		base, suffix := cutParen(strings.TrimSpace(m[1]))
-		if plainName.MatchString(base) {
+		if plainName().MatchString(base) {
 			return sectionTable, base, suffix, false
 		}
 	}

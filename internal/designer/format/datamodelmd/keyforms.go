@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"dynaloom/internal/designer"
 )
@@ -15,14 +16,20 @@ import (
 
 var (
 	// keyFormHead is a key bullet that opens with its template: "`PK = <user_email>` - why".
-	keyFormHead = regexp.MustCompile("^`\\s*([A-Za-z_][A-Za-z0-9_.\\-#]*)\\s*=\\s*([^`]+?)\\s*`\\s*(.*)$")
+	keyFormHead = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("^`\\s*([A-Za-z_][A-Za-z0-9_.\\-#]*)\\s*=\\s*([^`]+?)\\s*`\\s*(.*)$")
+	})
 	// keyFormLine is a line below a key bullet with one form of the key and what it stands for.
-	keyFormLine = regexp.MustCompile("^[-*+]\\s+`\\s*([A-Za-z_][A-Za-z0-9_.\\-#]*)\\s*=\\s*([^`]+?)\\s*`\\s*(?:[-–—:]\\s*(.*))?$")
+	keyFormLine = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("^[-*+]\\s+`\\s*([A-Za-z_][A-Za-z0-9_.\\-#]*)\\s*=\\s*([^`]+?)\\s*`\\s*(?:[-–—:]\\s*(.*))?$")
+	})
 	// templateSpan is a why that opens with a key template in a code span: "`CUST#<id>` for every
 	// item". A template has a placeholder or a TYPE# prefix.
-	templateSpan = regexp.MustCompile("^`([^`]*(?:#|<[^<>]+>|\\{[^{}]+\\})[^`]*)`\\s*(.*)$")
+	templateSpan = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("^`([^`]*(?:#|<[^<>]+>|\\{[^{}]+\\})[^`]*)`\\s*(.*)$")
+	})
 	// bareName is a template that is only an attribute's name, "product_id": the attribute's value.
-	bareName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	bareName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 )
 
 // keyTemplate reads the template of "`PK = …`": "<user_email>" and "USER#<id>" as readTemplate
@@ -30,7 +37,7 @@ var (
 // A word in capitals ("ROOT", "PROFILE") is literal text.
 func keyTemplate(s string) string {
 	t := readTemplate(s)
-	if bareName.MatchString(t) && t != strings.ToUpper(t) {
+	if bareName().MatchString(t) && t != strings.ToUpper(t) {
 		return "{" + t + "}"
 	}
 	return t
@@ -43,11 +50,11 @@ func keyTemplate(s string) string {
 func keyForms(f fieldItem, name string, sort bool) (head string, forms []designer.EntityType, why string, found bool) {
 	first := strings.TrimSpace(f.value)
 	var rest []string
-	if m := keyFormHead.FindStringSubmatch(first); m != nil && m[1] == name {
+	if m := keyFormHead().FindStringSubmatch(first); m != nil && m[1] == name {
 		head, first, found = keyTemplate(m[2]), strings.TrimSpace(m[3]), true
 	} else if _, tail, dashed := cutDash(first); dashed {
 		// "pk - `CUST#<id>` for every item": the template opens the justification.
-		if m := templateSpan.FindStringSubmatch(tail); m != nil && !sort {
+		if m := templateSpan().FindStringSubmatch(tail); m != nil && !sort {
 			head, first, found = readTemplate(m[1]), strings.TrimSpace(m[2]), true
 		}
 	}
@@ -56,7 +63,7 @@ func keyForms(f fieldItem, name string, sort bool) (head string, forms []designe
 		rest = append(rest, first)
 	}
 	for _, c := range f.cont {
-		m := keyFormLine.FindStringSubmatch(strings.TrimSpace(c))
+		m := keyFormLine().FindStringSubmatch(strings.TrimSpace(c))
 		if m == nil || m[1] != name {
 			rest = append(rest, c)
 			continue

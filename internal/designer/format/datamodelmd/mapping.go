@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"dynaloom/internal/designer"
 	"dynaloom/internal/designer/format/markdown"
@@ -37,7 +38,9 @@ func mappingColumn(h string) string {
 	return ""
 }
 
-var mappingNumber = regexp.MustCompile(`(?i)^(?:ap|pattern|no\.?)?\s*#?\s*(\d{1,6})(?:\s*(?:-|–|to)\s*(?:ap|#)?\s*(\d{1,6}))?$`)
+var mappingNumber = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^(?:ap|pattern|no\.?)?\s*#?\s*(\d{1,6})(?:\s*(?:-|–|to)\s*(?:ap|#)?\s*(\d{1,6}))?$`)
+})
 
 // maxRange bounds "AP12-14": a wider range is more likely a typo than a group of patterns.
 const maxRange = 50
@@ -74,7 +77,7 @@ func (p *parser) mappingTable(s *sectionDraft, it markdown.Item) bool {
 			return ""
 		}
 		number, status := cutStatusMark(get("number"))
-		m := mappingNumber.FindStringSubmatch(strings.TrimSpace(markdown.Unmark.Replace(number)))
+		m := mappingNumber().FindStringSubmatch(strings.TrimSpace(markdown.Unmark.Replace(number)))
 		if m == nil {
 			p.note(line, "mapping row %q has no pattern number Dynaloom can read; it was kept as prose", markdown.OneLine(get("number")))
 			unread = append(unread, l)

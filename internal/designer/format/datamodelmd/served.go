@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"dynaloom/internal/designer"
 	"dynaloom/internal/designer/format/markdown"
@@ -31,22 +32,24 @@ func (b *servedBullet) add(it markdown.Item, f fieldItem) {
 }
 
 var (
-	servedParens = regexp.MustCompile(`\([^()]*\)`)
-	servedWords  = regexp.MustCompile(`(?i)\bpatterns?\b|#|\bAPs?\b|\bAP(\d)|\band\b|[,;:.]`)
-	servedDash   = regexp.MustCompile(`\s*(?:-|–|\bto\b)\s*`)
-	servedRange  = regexp.MustCompile(`^(\d{1,6})(?:-(\d{1,6}))?$`)
+	servedParens = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\([^()]*\)`) })
+	servedWords  = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\bpatterns?\b|#|\bAPs?\b|\bAP(\d)|\band\b|[,;:.]`)
+	})
+	servedDash  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\s*(?:-|–|\bto\b)\s*`) })
+	servedRange = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\d{1,6})(?:-(\d{1,6}))?$`) })
 )
 
 // servedNumbers reads a list of patterns: "Pattern #1, #3, #7", "AP1-7 (user management),
 // AP29-37", "Patterns 2 and 5". A pattern's label in parentheses is its description, which the
 // mapping holds. It fails on any other word.
 func servedNumbers(text string) ([]int, bool) {
-	s := servedParens.ReplaceAllString(text, " ")
-	s = servedWords.ReplaceAllString(s, " ${1}")
-	s = servedDash.ReplaceAllString(s, "-")
+	s := servedParens().ReplaceAllString(text, " ")
+	s = servedWords().ReplaceAllString(s, " ${1}")
+	s = servedDash().ReplaceAllString(s, "-")
 	var out []int
 	for _, tok := range strings.Fields(s) {
-		m := servedRange.FindStringSubmatch(tok)
+		m := servedRange().FindStringSubmatch(tok)
 		if m == nil {
 			return nil, false
 		}

@@ -127,7 +127,7 @@ func (p *parser) headingNames(tables []designer.Table) map[string][2]string {
 		if ix.table < 0 || ix.table >= len(tables) || ix.desc == "" {
 			continue
 		}
-		title := servedParens.ReplaceAllString(ix.desc, " ")
+		title := servedParens().ReplaceAllString(ix.desc, " ")
 		key := nameWords(tables[ix.table].Name + " " + title)
 		if key == "" {
 			continue
@@ -721,7 +721,7 @@ func weakMarkers(lower string) bool {
 // of the sample table, or a name with "_" or an inner capital.
 func looksLikeName(w string, st *sampleDraft) bool {
 	w = strings.Trim(w, "`")
-	if !attrName.MatchString(w) {
+	if !attrName().MatchString(w) {
 		return false
 	}
 	if st != nil && slices.Contains(st.columns, w) {

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"dynaloom/internal/designer"
 )
@@ -19,11 +20,17 @@ var (
 	// sparseAnswer is a bullet that starts with its answer and then explains it: "No — every item
 	// has an owner", "Yes: only open orders", "No" and the reason on the next line. The
 	// explanation is the note.
-	sparseAnswer = regexp.MustCompile(`(?is)^\W{0,2}(yes|no|true|false|none|n/?a)\W{0,2}(?:\s*[-–—:,.;]\s*|[ \t]*\n\s*|\s*$)(.*)$`)
+	sparseAnswer = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?is)^\W{0,2}(yes|no|true|false|none|n/?a)\W{0,2}(?:\s*[-–—:,.;]\s*|[ \t]*\n\s*|\s*$)(.*)$`)
+	})
 	// notSparse finds a sentence that says the index is not sparse.
-	notSparse = regexp.MustCompile(`(?i)\b(?:not|isn't|isn’t|never)\s+(?:a\s+)?sparse\b|\bnon[\s-]?sparse\b|\bno\s+sparse(?:ness)?\b|^\W*(?:no|none|not|n/?a|dense)\b`)
+	notSparse = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:not|isn't|isn’t|never)\s+(?:a\s+)?sparse\b|\bnon[\s-]?sparse\b|\bno\s+sparse(?:ness)?\b|^\W*(?:no|none|not|n/?a|dense)\b`)
+	})
 	// onlySome finds a sentence that says only some items are in the index.
-	onlySome = regexp.MustCompile(`(?i)\bonly\b|\bsparse\b|\bwhen\b.*\b(?:set|present|exists)\b`)
+	onlySome = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\bonly\b|\bsparse\b|\bwhen\b.*\b(?:set|present|exists)\b`)
+	})
 )
 
 // readSparse reads what a Sparse bullet says about its index, as a person would: its answer
@@ -33,21 +40,21 @@ var (
 // text. An answer it cannot tell is sparseUnknown.
 func readSparse(text string, attribute func(string) bool) (answer int, note string) {
 	text = strings.TrimSpace(text)
-	if m := sparseAnswer.FindStringSubmatch(text); m != nil {
+	if m := sparseAnswer().FindStringSubmatch(text); m != nil {
 		switch strings.ToLower(m[1]) {
 		case "yes", "true":
 			return sparseYes, strings.TrimSpace(m[2])
 		}
 		return sparseNo, strings.TrimSpace(m[2])
 	}
-	if notSparse.MatchString(text) {
+	if notSparse().MatchString(text) {
 		return sparseNo, text
 	}
 	first, _, _ := strings.Cut(text, " ")
-	if name := strings.Trim(first, "`*,.:;"); attrName.MatchString(name) && (strings.HasPrefix(first, "`") || attribute(name)) {
+	if name := strings.Trim(first, "`*,.:;"); attrName().MatchString(name) && (strings.HasPrefix(first, "`") || attribute(name)) {
 		return sparseYes, text
 	}
-	if onlySome.MatchString(text) {
+	if onlySome().MatchString(text) {
 		return sparseYes, text
 	}
 	return sparseUnknown, text

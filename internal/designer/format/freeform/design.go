@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"dynaloom/internal/designer"
 )
@@ -59,7 +60,7 @@ func (r *reader) design() designer.Design {
 			if pt.Mapping.Notes == "" {
 				pt.Mapping.Notes = p.how
 			}
-			if byTTL.MatchString(p.description + " " + p.how) {
+			if byTTL().MatchString(p.description + " " + p.how) {
 				// Expired items are deleted by DynamoDB itself: no request of the application
 				// serves the pattern, which is what "served outside" says.
 				pt.Status = designer.StatusOutside
@@ -79,7 +80,7 @@ func (r *reader) design() designer.Design {
 }
 
 // byTTL finds a pattern served by the table's time to live.
-var byTTL = regexp.MustCompile(`(?i)\bTTL\b|\btime[ -]to[ -]live\b`)
+var byTTL = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\bTTL\b|\btime[ -]to[ -]live\b`) })
 
 func (r *reader) buildTable(td *tableDraft, i int) designer.Table {
 	name := td.name

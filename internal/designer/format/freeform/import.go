@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"dynaloom/internal/designer"
 	"dynaloom/internal/designer/format/markdown"
@@ -160,12 +161,12 @@ func (r *reader) section(s section) {
 	}
 }
 
-var numbering = regexp.MustCompile(`^(?:\d+[a-z]?[.)]|[A-Z][.)])\s+`)
+var numbering = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:\d+[a-z]?[.)]|[A-Z][.)])\s+`) })
 
 // cleanTitle is a heading or label without its numbering, emphasis and trailing colon.
 func cleanTitle(s string) string {
 	s = strings.TrimSpace(markdown.Unmark.Replace(s))
-	s = numbering.ReplaceAllString(s, "")
+	s = numbering().ReplaceAllString(s, "")
 	return strings.TrimSpace(strings.TrimSuffix(s, ":"))
 }
 
@@ -294,17 +295,17 @@ func (r *reader) index(name, alias, purpose string, local bool, line int) *index
 
 var (
 	// indexWord marks a title as an index's.
-	indexWord = regexp.MustCompile(`(?i)\b(gsi|lsi)[\w-]*|index\b|secondary`)
+	indexWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\b(gsi|lsi)[\w-]*|index\b|secondary`) })
 	// identifier is a single name, as index names are.
-	identifier    = regexp.MustCompile(`^[A-Za-z][\w.-]*$`)
-	nameLike      = regexp.MustCompile(`(?i)index|gsi|lsi|_|[a-z][A-Z]`)
-	parenthetical = regexp.MustCompile(`\s*\([^)]*\)`)
-	localWord     = regexp.MustCompile(`(?i)\blsi|local secondary`)
-	kindWord      = regexp.MustCompile(`^(?i)(gsi|lsi|index)$`)
+	identifier    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z][\w.-]*$`) })
+	nameLike      = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)index|gsi|lsi|_|[a-z][A-Z]`) })
+	parenthetical = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\s*\([^)]*\)`) })
+	localWord     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\blsi|local secondary`) })
+	kindWord      = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?i)(gsi|lsi|index)$`) })
 	// generic is what a title says of any index, which is no purpose of its own.
-	generic = regexp.MustCompile(`(?i)^\(?(global|local) secondary index\)?$`)
+	generic = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)^\(?(global|local) secondary index\)?$`) })
 	// thematicBreak is a "---" line, which ends what a label opened.
-	thematicBreak = regexp.MustCompile(`^\s{0,3}([-*_])(\s*[-*_]){2,}\s*$`)
+	thematicBreak = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s{0,3}([-*_])(\s*[-*_]){2,}\s*$`) })
 )
 
 // indexTitle reads a heading or label that names an index: "GSI1: ExactMatchIndex", "GSI1
@@ -313,10 +314,10 @@ var (
 // are two; the other is its alias. Words that are not a name are its purpose.
 func indexTitle(t string) (name, alias, purpose string, local, ok bool) {
 	t = strings.TrimSpace(strings.Trim(markdown.Unmark.Replace(t), ":"))
-	if !indexWord.MatchString(t) {
+	if !indexWord().MatchString(t) {
 		return "", "", "", false, false
 	}
-	local = localWord.MatchString(t)
+	local = localWord().MatchString(t)
 	head, tail := t, ""
 	for _, sep := range []string{": ", " - ", " — ", " – ", " ("} {
 		if i := strings.Index(t, sep); i > 0 {
@@ -327,36 +328,36 @@ func indexTitle(t string) (name, alias, purpose string, local, ok bool) {
 			break
 		}
 	}
-	if generic.MatchString(tail) {
+	if generic().MatchString(tail) {
 		tail = ""
 	}
-	if f := strings.Fields(head); len(f) == 2 && kindWord.MatchString(f[1]) {
+	if f := strings.Fields(head); len(f) == 2 && kindWord().MatchString(f[1]) {
 		head = f[0] // "ByStatus GSI"
 	}
-	if !identifier.MatchString(head) {
+	if !identifier().MatchString(head) {
 		return "", "", "", false, false
 	}
-	rest := strings.TrimSpace(parenthetical.ReplaceAllString(tail, ""))
-	if identifier.MatchString(rest) && nameLike.MatchString(rest) {
+	rest := strings.TrimSpace(parenthetical().ReplaceAllString(tail, ""))
+	if identifier().MatchString(rest) && nameLike().MatchString(rest) {
 		return rest, head, strings.Trim(strings.TrimSpace(strings.TrimPrefix(tail, rest)), "()"), local, true
 	}
 	return head, "", tail, local, true
 }
 
-var entitySuffix = regexp.MustCompile(`(?i)\s+(entity|entities|items?|records?)$`)
+var entitySuffix = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\s+(entity|entities|items?|records?)$`) })
 
 func entityName(s string) string {
-	s = strings.TrimSpace(parenthetical.ReplaceAllString(cleanTitle(s), ""))
-	s = entitySuffix.ReplaceAllString(s, "")
+	s = strings.TrimSpace(parenthetical().ReplaceAllString(cleanTitle(s), ""))
+	s = entitySuffix().ReplaceAllString(s, "")
 	s = strings.NewReplacer(",", " ", "[", "", "]", "", "{", "", "}", "").Replace(s)
 	return designer.TruncateRunes(strings.Join(strings.Fields(s), " "), designer.MaxNameLen)
 }
 
 var (
-	boldLabel  = regexp.MustCompile(`^\*\*([^*]+?)\*\*\s*(.*)$`)
-	listMarker = regexp.MustCompile(`^\s*(?:[-*+]|\d+[.)])\s+`)
-	orderedAt  = regexp.MustCompile(`^\s{0,3}\d+[.)]\s+`)
-	comment    = regexp.MustCompile(`^\s*(?://+|--|#+)\s*`)
+	boldLabel  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\*\*([^*]+?)\*\*\s*(.*)$`) })
+	listMarker = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*(?:[-*+]|\d+[.)])\s+`) })
+	orderedAt  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s{0,3}\d+[.)]\s+`) })
+	comment    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*(?://+|--|#+)\s*`) })
 )
 
 func (r *reader) item(it markdown.Item) {
@@ -378,16 +379,16 @@ func (r *reader) item(it markdown.Item) {
 			r.sentence(strings.Join(it.Lines, " "), it.Line)
 		}
 		for i, l := range it.Lines {
-			r.line(l, it.Line+i, i == 0 || listMarker.MatchString(l))
+			r.line(l, it.Line+i, i == 0 || listMarker().MatchString(l))
 		}
 	default:
-		if len(it.Lines) == 1 && thematicBreak.MatchString(it.Lines[0]) && !strings.ContainsAny(it.Lines[0], "*_") || len(it.Lines) == 1 && strings.Trim(it.Lines[0], " -*_") == "" && len(strings.TrimSpace(it.Lines[0])) >= 3 {
+		if len(it.Lines) == 1 && thematicBreak().MatchString(it.Lines[0]) && !strings.ContainsAny(it.Lines[0], "*_") || len(it.Lines) == 1 && strings.Trim(it.Lines[0], " -*_") == "" && len(strings.TrimSpace(it.Lines[0])) >= 3 {
 			r.endBlock()
 			r.labelIndex, r.labelAP, r.attrsOf, r.example = nil, false, "", false
 			return
 		}
 		if len(it.Lines) == 1 {
-			if m := boldLabel.FindStringSubmatch(strings.TrimSpace(it.Lines[0])); m != nil && strings.TrimSpace(m[2]) == "" {
+			if m := boldLabel().FindStringSubmatch(strings.TrimSpace(it.Lines[0])); m != nil && strings.TrimSpace(m[2]) == "" {
 				r.label(m[1], it.Line)
 				return
 			}
@@ -396,7 +397,7 @@ func (r *reader) item(it markdown.Item) {
 			r.sentence(strings.Join(it.Lines, " "), it.Line)
 		}
 		for i, l := range it.Lines {
-			r.line(l, it.Line+i, orderedAt.MatchString(l))
+			r.line(l, it.Line+i, orderedAt().MatchString(l))
 		}
 	}
 }
@@ -408,13 +409,13 @@ func (r *reader) fenceLine(l string, n int) {
 	if t == "" {
 		return
 	}
-	if c := comment.FindString(t); c != "" {
+	if c := comment().FindString(t); c != "" {
 		body := strings.TrimSpace(t[len(c):])
 		if label, value, ok := strings.Cut(body, ":"); ok && strings.TrimSpace(value) != "" {
 			r.field(strings.TrimSpace(label), strings.TrimSpace(value), n)
 			return
 		}
-		if entitySuffix.MatchString(body) {
+		if entitySuffix().MatchString(body) {
 			r.endBlock()
 			r.entity = entityName(body)
 		}
@@ -425,7 +426,7 @@ func (r *reader) fenceLine(l string, n int) {
 
 // line reads a line of a paragraph or a bullet; start says it begins a list entry.
 func (r *reader) line(l string, n int, start bool) {
-	t := strings.TrimSpace(listMarker.ReplaceAllString(l, ""))
+	t := strings.TrimSpace(listMarker().ReplaceAllString(l, ""))
 	if t == "" {
 		return
 	}
@@ -443,11 +444,17 @@ func (r *reader) line(l string, n int, start bool) {
 
 var (
 	// keyLine is "PK: USER#{id}", "GSI1SK = STATUS#{status}", with the template in backticks or not.
-	keyLine = regexp.MustCompile("^`?([A-Za-z][A-Za-z0-9_]*)`?\\s*[:=]\\s*`?([^`\\s]+)`?(.*)$")
+	keyLine = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("^`?([A-Za-z][A-Za-z0-9_]*)`?\\s*[:=]\\s*`?([^`\\s]+)`?(.*)$")
+	})
 	// roleLine is "Hash: `GSI1PK` = `YEAR#{yyyy}`", "Partition key: `user_id` (String)".
-	roleLine = regexp.MustCompile("(?i)^(hash|range|partition|sort)(?:\\s+key)?\\s*:\\s*`?([A-Za-z][A-Za-z0-9_.-]*)`?\\s*(.*)$")
+	roleLine = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("(?i)^(hash|range|partition|sort)(?:\\s+key)?\\s*:\\s*`?([A-Za-z][A-Za-z0-9_.-]*)`?\\s*(.*)$")
+	})
 	// keyDefLine is "**PK** (Partition Key): String - …".
-	keyDefLine = regexp.MustCompile("(?i)^\\*\\*`?([A-Za-z][A-Za-z0-9_]*)`?\\*\\*\\s*\\((partition|hash|sort|range)\\s+key\\)\\s*:?\\s*(.*)$")
+	keyDefLine = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("(?i)^\\*\\*`?([A-Za-z][A-Za-z0-9_]*)`?\\*\\*\\s*\\((partition|hash|sort|range)\\s+key\\)\\s*:?\\s*(.*)$")
+	})
 )
 
 // keyish says whether an attribute name is written the way key attributes are: PK, SK, GSI1PK,
@@ -463,39 +470,45 @@ func sortRole(attr string) bool {
 
 var (
 	// tableNamed is a table named in a sentence: "a single table named `library-main`".
-	tableNamed        = regexp.MustCompile("(?i)\\btable\\s+(?:named|called)\\s+`([A-Za-z0-9_.-]+)`")
-	billedOnDemand    = regexp.MustCompile(`(?i)\bbilled\s+on[- ]demand\b|\bpay[- ]per[- ]request\b`)
-	billedProvisioned = regexp.MustCompile(`(?i)\bbilled\b.*\bprovisioned\b|\bprovisioned\s+capacity\b`)
+	tableNamed = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("(?i)\\btable\\s+(?:named|called)\\s+`([A-Za-z0-9_.-]+)`")
+	})
+	billedOnDemand = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\bbilled\s+on[- ]demand\b|\bpay[- ]per[- ]request\b`)
+	})
+	billedProvisioned = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\bbilled\b.*\bprovisioned\b|\bprovisioned\s+capacity\b`)
+	})
 )
 
 // sentence reads what a paragraph or list entry says in prose: a table it names, how the table
 // is billed.
 func (r *reader) sentence(t string, n int) {
-	if m := tableNamed.FindStringSubmatch(t); m != nil {
+	if m := tableNamed().FindStringSubmatch(t); m != nil {
 		r.endBlock()
 		r.newTable(m[1], n)
 	}
-	if m := ttlOn.FindStringSubmatch(t); m != nil {
+	if m := ttlOn().FindStringSubmatch(t); m != nil {
 		r.table(n).ttl = m[1]
 	}
-	if len(r.tables) > 0 && billedOnDemand.MatchString(t) {
+	if len(r.tables) > 0 && billedOnDemand().MatchString(t) {
 		r.tables[len(r.tables)-1].billing = designer.OnDemand
-	} else if len(r.tables) > 0 && billedProvisioned.MatchString(t) {
+	} else if len(r.tables) > 0 && billedProvisioned().MatchString(t) {
 		r.tables[len(r.tables)-1].billing = designer.Provisioned
 	}
 }
 
 // statement reads one line that may state a key, a table field or an index field.
 func (r *reader) statement(t string, n int) {
-	if m := keyDefLine.FindStringSubmatch(t); m != nil {
+	if m := keyDefLine().FindStringSubmatch(t); m != nil {
 		r.keyDefinition(m[1], strings.ToLower(m[2]), m[3], n)
 		return
 	}
-	if m := boldLabel.FindStringSubmatch(t); m != nil {
+	if m := boldLabel().FindStringSubmatch(t); m != nil {
 		r.field(cleanTitle(m[1]), strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(m[2]), ":")), n)
 		return
 	}
-	if m := roleLine.FindStringSubmatch(t); m != nil {
+	if m := roleLine().FindStringSubmatch(t); m != nil {
 		role := strings.ToLower(m[1])
 		sort := role == "range" || role == "sort"
 		rest := strings.TrimSpace(m[3])
@@ -507,7 +520,7 @@ func (r *reader) statement(t string, n int) {
 		r.keyDefinition(m[2], role, rest, n)
 		return
 	}
-	if m := keyLine.FindStringSubmatch(t); m != nil && keyish(m[1]) {
+	if m := keyLine().FindStringSubmatch(t); m != nil && keyish(m[1]) {
 		r.keyTemplate(m[1], strings.Trim(m[2], "`"), strings.TrimSpace(m[3]), n)
 		return
 	}
@@ -517,9 +530,11 @@ func (r *reader) statement(t string, n int) {
 }
 
 var (
-	firstName = regexp.MustCompile("`?([A-Za-z][A-Za-z0-9_.-]*)`?")
-	ttlOn     = regexp.MustCompile("(?i)ttl[^`]*?\\bon\\s+`([A-Za-z][A-Za-z0-9_.-]*)`")
-	keyNames  = regexp.MustCompile(`(?i)\b([A-Za-z][A-Za-z0-9_]*)\s*\((partition|hash|sort|range)\s*key\)`)
+	firstName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("`?([A-Za-z][A-Za-z0-9_.-]*)`?") })
+	ttlOn     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("(?i)ttl[^`]*?\\bon\\s+`([A-Za-z][A-Za-z0-9_.-]*)`") })
+	keyNames  = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b([A-Za-z][A-Za-z0-9_]*)\s*\((partition|hash|sort|range)\s*key\)`)
+	})
 )
 
 // field reads "Label: value" where the label names a table or index property.
@@ -527,7 +542,7 @@ func (r *reader) field(label, value string, n int) {
 	lower := strings.ToLower(label)
 	switch {
 	case lower == "table name" || lower == "table" || lower == "base table" || lower == "table_name" || lower == "tablename":
-		if m := firstName.FindStringSubmatch(value); m != nil {
+		if m := firstName().FindStringSubmatch(value); m != nil {
 			r.endBlock()
 			r.newTable(m[1], n)
 		}
@@ -541,7 +556,7 @@ func (r *reader) field(label, value string, n int) {
 			t.billing = designer.OnDemand
 		}
 	case lower == "ttl" || lower == "ttl attribute" || lower == "time to live":
-		if m := firstName.FindStringSubmatch(value); m != nil {
+		if m := firstName().FindStringSubmatch(value); m != nil {
 			r.table(n).ttl = m[1]
 		}
 	case (lower == "purpose" || lower == "use case") && value != "":
@@ -555,12 +570,12 @@ func (r *reader) field(label, value string, n int) {
 	case lower == "attributes" && value != "" && r.entity != "":
 		e := r.entityDraft(r.entity, n)
 		for _, a := range strings.Split(value, ",") {
-			if m := firstName.FindStringSubmatch(a); m != nil && addAttr(e, designer.Attribute{Name: m[1], Type: designer.S}) {
+			if m := firstName().FindStringSubmatch(a); m != nil && addAttr(e, designer.Attribute{Name: m[1], Type: designer.S}) {
 				e.untyped = append(e.untyped, m[1])
 			}
 		}
 	case strings.Contains(lower, "key"):
-		for _, m := range keyNames.FindAllStringSubmatch(value, -1) {
+		for _, m := range keyNames().FindAllStringSubmatch(value, -1) {
 			r.keyDefinition(m[1], strings.ToLower(m[2]), "", n)
 		}
 	}
@@ -576,7 +591,7 @@ func (r *reader) projection(ix *indexDraft, value string) {
 		if _, rest, ok := strings.Cut(value, "("); ok {
 			rest, _, _ = strings.Cut(rest, ")")
 			for _, a := range strings.Split(rest, ",") {
-				if m := firstName.FindStringSubmatch(a); m != nil {
+				if m := firstName().FindStringSubmatch(a); m != nil {
 					ix.include = append(ix.include, m[1])
 				}
 			}
@@ -736,11 +751,13 @@ func addAttr(e *entityDraft, a designer.Attribute) bool {
 }
 
 // attrLine is "`email` (String): User's email" or "`name`: District name".
-var attrLine = regexp.MustCompile("^`([A-Za-z_][A-Za-z0-9_.#-]*)`\\s*(?:\\(([^)]*)\\))?\\s*:?\\s*(.*)$")
+var attrLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile("^`([A-Za-z_][A-Za-z0-9_.#-]*)`\\s*(?:\\(([^)]*)\\))?\\s*:?\\s*(.*)$")
+})
 
 // attribute reads one entry of an entity's attribute list.
 func (r *reader) attribute(t string, n int) bool {
-	m := attrLine.FindStringSubmatch(t)
+	m := attrLine().FindStringSubmatch(t)
 	if m == nil {
 		return false
 	}

@@ -3,6 +3,7 @@ package freeform
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"dynaloom/internal/designer/format/markdown"
 )
@@ -19,7 +20,9 @@ var (
 		"|\\**(?:base\\s+)?table(?:\\s+name)?\\**\\s*:?\\**\\s*`" +
 		"|\\|.*\\|\\s*\\**(?:PK|partition key)\\**\\s*\\|)")
 	// templateHeading is a heading only the requirement or data model template has.
-	templateHeading = regexp.MustCompile(`(?i)^(dynamodb data model|table designs?|access pattern mapping|access patterns analysis|application overview|dynamodb modeling session|.+ table( \(.*\))?)$`)
+	templateHeading = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^(dynamodb data model|table designs?|access pattern mapping|access patterns analysis|application overview|dynamodb modeling session|.+ table( \(.*\))?)$`)
+	})
 )
 
 // Looks reports whether text is a free-form design document: it states a key structure or names a
@@ -31,7 +34,7 @@ func Looks(text string) bool {
 	}
 	template := false
 	markdown.Headings(text, func(_, _ int, h string) {
-		if templateHeading.MatchString(strings.TrimSpace(cleanTitle(h))) {
+		if templateHeading().MatchString(strings.TrimSpace(cleanTitle(h))) {
 			template = true
 		}
 	})

@@ -6,13 +6,16 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"dynaloom/internal/designer"
 	"dynaloom/internal/designer/format/markdown"
 )
 
 // opWord finds an operation a pattern's text names, in DynamoDB's spelling or boto3's.
-var opWord = regexp.MustCompile(`\b(GetItem|Query|Scan|PutItem|UpdateItem|DeleteItem|BatchGetItem|BatchWriteItem|TransactGetItems|TransactWriteItems|get_item|put_item|update_item|delete_item|batch_get_item|batch_write_item|transact_get_items|transact_write_items)\b`)
+var opWord = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(GetItem|Query|Scan|PutItem|UpdateItem|DeleteItem|BatchGetItem|BatchWriteItem|TransactGetItems|TransactWriteItems|get_item|put_item|update_item|delete_item|batch_get_item|batch_write_item|transact_get_items|transact_write_items)\b`)
+})
 
 // splitPattern cuts "Get user by id: GetItem on Users" (or with " — ", " – ", " - ") into the
 // pattern's description and the text that says how it is served, outside backticks.
@@ -47,9 +50,9 @@ func indexOutsideCode(s, sep string) int {
 // that names neither a pattern and its operation nor anything after a separator, belongs to the
 // pattern before it.
 func (r *reader) patternLine(t string, n int, start bool) {
-	t = strings.TrimSpace(numbering.ReplaceAllString(t, ""))
+	t = strings.TrimSpace(numbering().ReplaceAllString(t, ""))
 	desc, how, split := splitPattern(t)
-	if k := len(r.patterns); k > 0 && (!start || !split && !opWord.MatchString(t)) {
+	if k := len(r.patterns); k > 0 && (!start || !split && !opWord().MatchString(t)) {
 		r.patterns[k-1].notes = append(r.patterns[k-1].notes, t)
 		r.note(n, "kept in the notes of access pattern %d", k)
 		return
@@ -66,8 +69,10 @@ func plain(s string) string {
 }
 
 var (
-	patternHeader = regexp.MustCompile(`access pattern|^pattern|use case|^description$|^operation$`)
-	entityHeader  = regexp.MustCompile(`entity|^item|^type$|^name$|record`)
+	patternHeader = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`access pattern|^pattern|use case|^description$|^operation$`)
+	})
+	entityHeader = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`entity|^item|^type$|^name$|record`) })
 )
 
 // tableItem reads a markdown table: a list of access patterns, or a key table with one row per
@@ -86,7 +91,7 @@ func (r *reader) tableItem(it markdown.Item) {
 	}
 	patternCol, keyCols := -1, 0
 	for i, h := range header {
-		if patternCol < 0 && patternHeader.MatchString(h) {
+		if patternCol < 0 && patternHeader().MatchString(h) {
 			patternCol = i
 		}
 		if h == "pk" || h == "partition key" || keyish(h) {
@@ -111,7 +116,7 @@ func (r *reader) patternTable(it markdown.Item, header []string, col int, rows [
 			if j == col || strings.TrimSpace(cell) == "" {
 				continue
 			}
-			if p.how == "" && (strings.ContainsAny(cell, "`=") || opWord.MatchString(cell)) {
+			if p.how == "" && (strings.ContainsAny(cell, "`=") || opWord().MatchString(cell)) {
 				p.how = cell
 			}
 			h := ""
@@ -127,7 +132,7 @@ func (r *reader) patternTable(it markdown.Item, header []string, col int, rows [
 func (r *reader) keyTable(it markdown.Item, rawHeader, header []string, rows [][]string) {
 	entityCol := -1
 	for i, h := range header {
-		if entityCol < 0 && entityHeader.MatchString(h) && !keyish(h) {
+		if entityCol < 0 && entityHeader().MatchString(h) && !keyish(h) {
 			entityCol = i
 		}
 	}
@@ -189,15 +194,17 @@ type keyCond struct {
 }
 
 // word is a name as the text of a pattern writes it: a table, an index or an attribute.
-var word = regexp.MustCompile(`[A-Za-z0-9_.-]+`)
+var word = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[A-Za-z0-9_.-]+`) })
 
-var condAt = regexp.MustCompile(`(?i)\b([A-Za-z][A-Za-z0-9_]*)\s*(<=|>=|=|<|>|\bbegins_with\b|\bbegins with\b|\bbetween\b)\s*`)
+var condAt = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b([A-Za-z][A-Za-z0-9_]*)\s*(<=|>=|=|<|>|\bbegins_with\b|\bbegins with\b|\bbetween\b)\s*`)
+})
 
 // conditions finds the comparisons text makes on the given key attributes.
 func conditions(text string, keys map[string]bool) []keyCond {
 	text = strings.ReplaceAll(text, "`", "")
 	var out []keyCond
-	for _, m := range condAt.FindAllStringSubmatchIndex(text, -1) {
+	for _, m := range condAt().FindAllStringSubmatchIndex(text, -1) {
 		attr := text[m[2]:m[3]]
 		if !keys[attr] {
 			continue
@@ -296,12 +303,12 @@ func operation(p patternDraft, tables []designer.Table, n names) (designer.Opera
 	}
 	var op designer.Operation
 	said := ""
-	if m := opWord.FindString(text); m != "" {
+	if m := opWord().FindString(text); m != "" {
 		op.Op = opName(m)
 	}
 	// The table: the one the text names, else the one whose index or key attributes it uses.
 	ti := -1
-	words := word.FindAllString(strings.ReplaceAll(text, "`", " "), -1)
+	words := word().FindAllString(strings.ReplaceAll(text, "`", " "), -1)
 	for _, w := range words {
 		if i, ok := n.tables[w]; ok {
 			ti = i
@@ -456,7 +463,7 @@ func moreOperations(p patternDraft, first designer.Operation) []designer.Operati
 	}
 	var out []designer.Operation
 	seen := map[string]bool{first.Op: true}
-	for _, w := range opWord.FindAllString(text, -1) {
+	for _, w := range opWord().FindAllString(text, -1) {
 		if o := opName(w); !seen[o] {
 			seen[o] = true
 			out = append(out, designer.Operation{Op: o, Table: first.Table})
@@ -466,9 +473,13 @@ func moreOperations(p patternDraft, first designer.Operation) []designer.Operati
 }
 
 var (
-	limitOption = regexp.MustCompile(`(?i)\bLimit\s*[=:]?\s*(\d{1,9})\b`)
-	newestFirst = regexp.MustCompile(`(?i)ScanIndexForward\s*[=:]\s*false|\bnewest first\b|\bdescending\b|\blatest first\b`)
-	strongRead  = regexp.MustCompile(`(?i)ConsistentRead\s*[=:]\s*true|\bstrongly consistent\b`)
+	limitOption = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\bLimit\s*[=:]?\s*(\d{1,9})\b`) })
+	newestFirst = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)ScanIndexForward\s*[=:]\s*false|\bnewest first\b|\bdescending\b|\blatest first\b`)
+	})
+	strongRead = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)ConsistentRead\s*[=:]\s*true|\bstrongly consistent\b`)
+	})
 )
 
 // readOptions reads the options a read states in words or as DynamoDB's parameters: a Limit,
@@ -477,13 +488,13 @@ func readOptions(op *designer.Operation, text string) {
 	if op.Op != "Query" && op.Op != "Scan" && op.Op != "GetItem" {
 		return
 	}
-	if m := limitOption.FindStringSubmatch(text); m != nil && op.Op != "GetItem" {
+	if m := limitOption().FindStringSubmatch(text); m != nil && op.Op != "GetItem" {
 		if n, err := strconv.Atoi(m[1]); err == nil && n > 0 {
 			op.Limit = &n
 		}
 	}
-	op.Descending = op.Op == "Query" && newestFirst.MatchString(text)
-	op.Consistent = strongRead.MatchString(text)
+	op.Descending = op.Op == "Query" && newestFirst().MatchString(text)
+	op.Consistent = strongRead().MatchString(text)
 }
 
 // wholeKeyOp reports whether an operation addresses one item by its whole primary key.
@@ -526,11 +537,13 @@ func opName(w string) string {
 	return w
 }
 
-var writeVerbs = regexp.MustCompile(`(?i)^(create|insert|add|put|save|store|record|update|edit|change|set|mark|delete|remove)\b`)
+var writeVerbs = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^(create|insert|add|put|save|store|record|update|edit|change|set|mark|delete|remove)\b`)
+})
 
 // writeVerb is the write a pattern's name starts with, or "".
 func writeVerb(desc string) string {
-	m := writeVerbs.FindString(desc)
+	m := writeVerbs().FindString(desc)
 	switch strings.ToLower(m) {
 	case "":
 		return ""

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"dynaloom/internal/designer"
 	"dynaloom/internal/designer/format/markdown"
@@ -165,14 +166,14 @@ func (p *parser) checklistItem(it markdown.Item) bool {
 	return true
 }
 
-var entityBullet = regexp.MustCompile(`(?i)^entity\b\s*(?::\s*(.*))?$`)
+var entityBullet = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)^entity\b\s*(?::\s*(.*))?$`) })
 
 func (p *parser) relationshipItem(b *block, it markdown.Item) bool {
 	bl, ok := markdown.ParseBullet(it)
 	if !ok {
 		return false
 	}
-	if m := entityBullet.FindStringSubmatch(strings.TrimSpace(bl.Rest)); m != nil {
+	if m := entityBullet().FindStringSubmatch(strings.TrimSpace(bl.Rest)); m != nil {
 		return p.entity(b, it, bl, m[1])
 	}
 	from, to, ok := splitArrow(bl.Label)
@@ -202,7 +203,7 @@ func (p *parser) appendixEntity(b *block, it markdown.Item) bool {
 		return false
 	}
 	rest := strings.TrimSpace(bl.Rest)
-	if m := entityBullet.FindStringSubmatch(rest); m != nil {
+	if m := entityBullet().FindStringSubmatch(rest); m != nil {
 		return p.entity(b, it, bl, m[1])
 	}
 	desc, ok := strings.CutPrefix(rest, ":")
@@ -234,12 +235,18 @@ type relationshipValue struct {
 }
 
 var (
-	kindToken      = regexp.MustCompile(`(?i)^(1:1|1:many|1:m|1:n|1:\*|m:m|m:n|n:m|many:many|many:1|m:1|n:1|one-to-one|one-to-many|many-to-many|many-to-one)(?:\s|$)`)
-	canonicalCount = regexp.MustCompile(`^\(((?:avg|max) [^()]*)\)`)
+	kindToken = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^(1:1|1:many|1:m|1:n|1:\*|m:m|m:n|n:m|many:many|many:1|m:1|n:1|one-to-one|one-to-many|many-to-many|many-to-one)(?:\s|$)`)
+	})
+	canonicalCount = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\(((?:avg|max) [^()]*)\)`) })
 	// The number is taken whole, separators and fraction too ("avg 1,500", "max 12.5"), so that
 	// it is read exactly or not at all.
-	looseAvg = regexp.MustCompile(`(?i)\b(?:avg|average)\.?:?\s*(\d[\d,]{0,20}(?:\.\d{1,15})?)`)
-	looseMax = regexp.MustCompile(`(?i)\b(?:max|maximum|up to)\.?:?\s*(\d[\d,]{0,20}(?:\.\d{1,15})?)`)
+	looseAvg = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:avg|average)\.?:?\s*(\d[\d,]{0,20}(?:\.\d{1,15})?)`)
+	})
+	looseMax = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:max|maximum|up to)\.?:?\s*(\d[\d,]{0,20}(?:\.\d{1,15})?)`)
+	})
 )
 
 // parseRelationshipValue reads "1:M (avg 5, max 1000) — notes" and the wild's "1:Many (avg 5
@@ -251,7 +258,7 @@ func parseRelationshipValue(v string) relationshipValue {
 		rv.notes = markdown.Unescape(rest)
 		return rv
 	}
-	if m := kindToken.FindStringSubmatch(s); m != nil {
+	if m := kindToken().FindStringSubmatch(s); m != nil {
 		k, err := designer.ParseRelationshipKind(m[1])
 		switch {
 		case err == nil:
@@ -264,7 +271,7 @@ func parseRelationshipValue(v string) relationshipValue {
 		}
 	}
 	canonical := false
-	if m := canonicalCount.FindStringSubmatch(s); m != nil && rv.counts(m[1]) {
+	if m := canonicalCount().FindStringSubmatch(s); m != nil && rv.counts(m[1]) {
 		s = strings.TrimSpace(s[len(m[0]):])
 		canonical = true
 	}
@@ -280,10 +287,10 @@ func parseRelationshipValue(v string) relationshipValue {
 		rv.notes = strings.TrimSpace(inner[:len(inner)-1])
 	}
 	if !canonical {
-		if m := looseAvg.FindStringSubmatch(rv.notes); m != nil {
+		if m := looseAvg().FindStringSubmatch(rv.notes); m != nil {
 			rv.avg, _, _ = designer.ParseCount(strings.TrimRight(m[1], ","), false)
 		}
-		if m := looseMax.FindStringSubmatch(rv.notes); m != nil {
+		if m := looseMax().FindStringSubmatch(rv.notes); m != nil {
 			rv.max = wholeCount(strings.TrimRight(m[1], ","))
 		}
 	}
@@ -331,7 +338,7 @@ func wholeCount(s string) *int64 {
 // expectedItems labels an entity's count in the appendix of entities.
 const expectedItems = "Expected items:"
 
-var attributeLine = regexp.MustCompile(`^[-*+]\s+(.+?) \(([A-Za-z]{0,4})\)(?::\s*(.*))?$`)
+var attributeLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[-*+]\s+(.+?) \(([A-Za-z]{0,4})\)(?::\s*(.*))?$`) })
 
 func (p *parser) entity(b *block, it markdown.Item, bl markdown.Bullet, desc string) bool {
 	name := markdown.OneLine(markdown.Unescape(bl.Label))
@@ -359,7 +366,7 @@ func (p *parser) entity(b *block, it markdown.Item, bl markdown.Bullet, desc str
 				continue
 			}
 		}
-		m := attributeLine.FindStringSubmatch(l)
+		m := attributeLine().FindStringSubmatch(l)
 		if m == nil {
 			bad = append(bad, "  "+l)
 			continue
@@ -385,8 +392,8 @@ func (p *parser) entity(b *block, it markdown.Item, bl markdown.Bullet, desc str
 }
 
 var (
-	correlationValue = regexp.MustCompile(`^(\d{1,3}(?:\.\d+)?)\s*%(.*)$`)
-	querySubBullet   = regexp.MustCompile(`^[-*+]\s+(.+?):\s*(\d{1,3}(?:\.\d+)?)\s*%(.*)$`)
+	correlationValue = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\d{1,3}(?:\.\d+)?)\s*%(.*)$`) })
+	querySubBullet   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[-*+]\s+(.+?):\s*(\d{1,3}(?:\.\d+)?)\s*%(.*)$`) })
 )
 
 // aggregateItem reads one bullet of an "Item Collection Analysis". A value read only in part is
@@ -404,7 +411,7 @@ func (p *parser) aggregateItem(b *block, it markdown.Item) bool {
 	label := strings.ToLower(bl.Label)
 	switch {
 	case label == "access correlation" || label == "correlation":
-		m := correlationValue.FindStringSubmatch(markdown.Unescape(v))
+		m := correlationValue().FindStringSubmatch(markdown.Unescape(v))
 		if m == nil || a.CorrelationPct != nil {
 			return false
 		}
@@ -454,7 +461,7 @@ func (p *parser) queryPatterns(a *designer.AggregateAnalysis, bl markdown.Bullet
 	}
 	whole := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(bl.Rest), ":")) == ""
 	for _, l := range bl.Cont {
-		m := querySubBullet.FindStringSubmatch(l)
+		m := querySubBullet().FindStringSubmatch(l)
 		if m == nil {
 			whole = false
 			continue
@@ -493,7 +500,9 @@ func percentOf(s string) *float64 {
 	return v
 }
 
-var sizeHead = regexp.MustCompile(`(?i)^(?:combined max size (\d+(?:\.\d+)?) ?kb)?(?:(?:, |^)(bounded|unbounded) growth)?`)
+var sizeHead = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^(?:combined max size (\d+(?:\.\d+)?) ?kb)?(?:(?:, |^)(bounded|unbounded) growth)?`)
+})
 
 // parseSize reads "Combined max size 17 KB, bounded growth — notes"; text in any other form is
 // the notes.
@@ -502,7 +511,7 @@ func parseSize(v string) (*float64, *bool, string) {
 	if rest, ok := strings.CutPrefix(s, "— "); ok || s == "—" {
 		return nil, nil, markdown.Unescape(rest)
 	}
-	m := sizeHead.FindStringSubmatchIndex(s)
+	m := sizeHead().FindStringSubmatchIndex(s)
 	if m == nil || m[1] == 0 {
 		return nil, nil, markdown.Unescape(s)
 	}

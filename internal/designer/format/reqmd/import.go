@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"dynaloom/internal/designer"
@@ -164,12 +165,14 @@ func canonicalTitle(kind int) string {
 	}[kind]
 }
 
-var aggregateHeading = regexp.MustCompile(`(?i)^\[?(.+?)\s+\+\s+(.+?)\]?\s+(?:item collection |aggregate )?analysis$`)
+var aggregateHeading = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^\[?(.+?)\s+\+\s+(.+?)\]?\s+(?:item collection |aggregate )?analysis$`)
+})
 
 // headingKind recognises the template's headings whatever their level, case or decoration.
 func headingKind(text string) (kind int, a, b string) {
 	plain := strings.TrimSpace(strings.Trim(text, "*`_ :"))
-	if m := aggregateHeading.FindStringSubmatch(plain); m != nil {
+	if m := aggregateHeading().FindStringSubmatch(plain); m != nil {
 		a, b = markdown.OneLine(markdown.Unescape(m[1])), markdown.OneLine(markdown.Unescape(m[2]))
 		if a != "" && b != "" && !strings.Contains(a, "**") && !strings.Contains(b, "**") {
 			return blockAggregate, a, b

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"dynaloom/internal/designer"
 	"dynaloom/internal/designer/format/markdown"
@@ -170,7 +171,7 @@ func (p *parser) rows(it markdown.Item, names []string, cols map[string]int, row
 	}
 }
 
-var patternNumber = regexp.MustCompile(`(?i)^(?:ap|pattern|no\.?)?\s*[-#]?\s*(\d{1,9})$`)
+var patternNumber = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)^(?:ap|pattern|no\.?)?\s*[-#]?\s*(\d{1,9})$`) })
 
 func (p *parser) patternRow(rc rowCells) {
 	pt := designer.Pattern{Description: markdown.Unescape(rc.get("description"))}
@@ -180,7 +181,7 @@ func (p *parser) patternRow(rc rowCells) {
 	}
 
 	rawNumber := markdown.Unmark.Replace(markdown.Unescape(rc.get("number")))
-	if m := patternNumber.FindStringSubmatch(strings.TrimSpace(rawNumber)); m != nil {
+	if m := patternNumber().FindStringSubmatch(strings.TrimSpace(rawNumber)); m != nil {
 		pt.Number, _ = strconv.Atoi(m[1])
 		if p.numbers[pt.Number] {
 			p.note(rc.line, "pattern number %d is used twice", pt.Number)
@@ -281,8 +282,10 @@ func (p *parser) patternRow(rc rowCells) {
 }
 
 var (
-	rpsNumber     = regexp.MustCompile(`\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+`)
-	rpsNoiseWords = regexp.MustCompile(`(?i)\b(?:rps|qps|req/s|requests per second|requests/s|peak|max|avg|average|mean|and|about|approx|at|per second)\b|[~≈/,:()\-–]`)
+	rpsNumber     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+`) })
+	rpsNoiseWords = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:rps|qps|req/s|requests per second|requests/s|peak|max|avg|average|mean|and|about|approx|at|per second)\b|[~≈/,:()\-–]`)
+	})
 )
 
 // parseRPSCell reads "500 peak / 120 avg RPS", "500 RPS", "120 avg RPS" and looser spellings
@@ -293,11 +296,11 @@ func parseRPSCell(raw string) (peak, avg *float64, whole bool) {
 		return peak, avg, true
 	}
 	s := markdown.Unescape(raw)
-	locs := rpsNumber.FindAllStringIndex(s, -1)
+	locs := rpsNumber().FindAllStringIndex(s, -1)
 	if len(locs) == 0 || len(locs) > 2 || negativeRPS(s, locs) {
 		return nil, nil, false
 	}
-	whole = strings.TrimSpace(rpsNoiseWords.ReplaceAllString(rpsNumber.ReplaceAllString(s, " "), " ")) == ""
+	whole = strings.TrimSpace(rpsNoiseWords().ReplaceAllString(rpsNumber().ReplaceAllString(s, " "), " ")) == ""
 	lower := strings.ToLower(s)
 	// Labels follow their numbers ("500 peak / 120 avg") unless the text starts with one
 	// ("Peak: 500, Avg: 120").
@@ -396,11 +399,11 @@ func rpsLabel(s string) string {
 	return ""
 }
 
-var flagGroup = regexp.MustCompile(`\s*\(([a-z, -]*)\)$`)
+var flagGroup = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\s*\(([a-z, -]*)\)$`) })
 
 // splitFlags cuts the trailing "(bounded, identifying)" from an escaped Relationship cell.
 func splitFlags(cell string) (rel string, bounded, identifying *bool, ok bool) {
-	m := flagGroup.FindStringSubmatchIndex(cell)
+	m := flagGroup().FindStringSubmatchIndex(cell)
 	if m == nil {
 		return cell, nil, nil, false
 	}
@@ -435,7 +438,7 @@ func (p *parser) consolidationRow(rc rowCells) {
 	if raw := rc.get("overlap"); raw != "" {
 		v := percentOf(strings.TrimSpace(markdown.Unescape(raw)))
 		if v == nil {
-			if m := correlationValue.FindStringSubmatch(markdown.Unescape(raw)); m != nil {
+			if m := correlationValue().FindStringSubmatch(markdown.Unescape(raw)); m != nil {
 				v = percentOf(m[1])
 			}
 			extra = append(extra, "Access Overlap: "+markdown.Unescape(raw))
