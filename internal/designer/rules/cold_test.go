@@ -2,6 +2,7 @@ package rules
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 
 	"dynaloom/internal/designer"
@@ -42,5 +43,71 @@ func TestValidateFrom_noItemCellEditChecksATableFromNothing(t *testing.T) {
 	}
 	if n := coldItemTables.Load() - before; n != 0 {
 		t.Fatalf("%d tables were checked whole after item cell edits; each edit is checked alone", n)
+	}
+}
+
+// No add, paste, generation, duplication or deletion of sample items on a 4-table design makes
+// validation check a table's items from nothing: the run of items added or removed is checked
+// alone, and what ValidateFrom finds is what Validate finds afresh. MOD010, which compares items
+// with each other, runs over the whole table exactly for the two edits that make and break a
+// duplicate key (a duplicated item, then its deletion), and for no other.
+func TestValidateFrom_noItemAddOrDeleteChecksATableFromNothing(t *testing.T) {
+	d := designertest.Large(designertest.Size{Tables: 4, Items: 400, GSIs: 8, Patterns: 40})
+	c := dynamo.NewCache().For(d)
+	_, memo := ValidateFrom(d, c, nil)
+	tb := d.Tables[1]
+	first, dup := tb.Items[0], tb.Items[40]
+	pk, sk := tb.PartitionKey.Name, tb.SortKey.Name
+	fresh := designer.Item{pk: first.Item[pk], sk: designer.Str("FRESH#1"), "note": designer.Str("null")}
+	edits := []struct {
+		change designer.Change
+		dupKey bool // it makes or breaks a duplicate key
+	}{
+		{change: designer.AddItem{Table: tb.Name, Item: fresh, After: tb.Items[10].ID}},
+		{change: designer.AddItem{Table: tb.Name}},                        // a blank row at the end
+		{change: designer.AddItem{Table: tb.Name, After: tb.Items[5].ID}}, // and one in the middle
+		{change: designer.DuplicateItem{Table: tb.Name, ID: dup.ID}, dupKey: true},
+		{change: designer.DeleteItems{Table: tb.Name, IDs: []string{first.ID}}},
+		{change: designer.PasteItems{Table: tb.Name, After: tb.Items[20].ID,
+			Text: pk + "\t" + sk + "\tnote\n" + "pasted\tP#1\tnull\npasted\tP#2\tone\n"}},
+		{change: designer.GenerateSampleItems{Table: d.Tables[2].Name, Count: 5, Seed: 7}},
+		{change: designer.DeleteItems{Table: tb.Name, IDs: []string{tb.Items[3].ID, tb.Items[60].ID}}},
+	}
+	before, beforeDup := coldItemTables.Load(), coldDuplicateKeyTables.Load()
+	wantDup := int64(0)
+	for _, e := range edits {
+		next, err := e.change.Apply(d)
+		if err != nil {
+			t.Fatalf("%s: %v", e.change.Kind(), err)
+		}
+		d, c = next, c.For(next)
+		var got []Finding
+		got, memo = ValidateFrom(d, c, memo)
+		if want := Validate(d); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s %+v: findings differ from a validation afresh", e.change.Kind(), e.change)
+		}
+		if e.dupKey {
+			wantDup++
+		}
+		// The duplicate's deletion, right after it was made.
+		if _, ok := e.change.(designer.DuplicateItem); ok {
+			copyAt := slices.IndexFunc(d.Tables[1].Items, func(it designer.SampleItem) bool { return it.ID == dup.ID }) + 1
+			del := designer.DeleteItems{Table: tb.Name, IDs: []string{d.Tables[1].Items[copyAt].ID}}
+			if d, err = del.Apply(d); err != nil {
+				t.Fatalf("delete the duplicate: %v", err)
+			}
+			c = c.For(d)
+			got, memo = ValidateFrom(d, c, memo)
+			if want := Validate(d); !reflect.DeepEqual(got, want) {
+				t.Fatalf("deleting the duplicate: findings differ from a validation afresh")
+			}
+			wantDup++
+		}
+	}
+	if n := coldItemTables.Load() - before; n != 0 {
+		t.Errorf("%d tables were checked whole after items were added or deleted; each run is checked alone", n)
+	}
+	if n := coldDuplicateKeyTables.Load() - beforeDup; n != wantDup {
+		t.Errorf("MOD010 ran over a whole table %d times, want %d (the edits that make or break a duplicate key)", n, wantDup)
 	}
 }

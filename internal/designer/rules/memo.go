@@ -75,6 +75,11 @@ type tableMemo struct {
 	fromAttrs map[string]bool
 	// fromSparse is its MOD017 findings, if it had them.
 	fromSparse []Finding
+	// runFrom is the last validation's memo of the table, when t's items are its items with one
+	// run added, removed or replaced (run, runs.go), until the item rules have taken over the
+	// findings of the others.
+	runFrom *tableMemo
+	run     runEdit
 }
 
 // maxEdited is how many edited items a table may have for the reads of other partitions to keep
@@ -227,6 +232,8 @@ func (v *validation) table(ti int) *tableMemo {
 			if old.done[partSparse] {
 				m.fromSparse = old.parts[partSparse]
 			}
+		} else if run, ok := itemsRun(old.t, t); ok && old.done[partItems] && len(old.itemEnds) == len(old.t.Items)+1 {
+			m.runFrom, m.run = old, run
 		}
 	}
 	v.tables[ti] = m

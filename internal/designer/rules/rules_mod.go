@@ -413,6 +413,12 @@ func modItemRules(v *validation, out []Finding) []Finding {
 			out = append(out, m.parts[partItems]...)
 			continue
 		}
+		if m.runFrom != nil {
+			from := len(out)
+			out, m.itemEnds, r = modItemRulesRun(v, ti, m.runFrom, m.run, r, out)
+			m.parts[partItems], m.done[partItems], m.runFrom = slices.Clone(out[from:]), true, nil
+			continue
+		}
 		from := len(out)
 		old := m.fromItems()
 		ends := make([]int32, 0, len(t.Items)+1)
