@@ -2,6 +2,7 @@ package capacity
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -90,6 +91,19 @@ func memoEdits(d designer.Design, tb designer.Table) (edits []designer.Change, c
 	}
 	add(true, designer.AddItem{Table: tb.Name, Item: added})
 	add(true, designer.DeleteItems{Table: tb.Name, IDs: []string{tb.Items[3].ID}})
+	// Items added and deleted that make and break a duplicate key, pasted, generated and
+	// duplicated: one run of items each.
+	n := len(tb.Items)
+	twin := maps.Clone(tb.Items[n-2].Item)
+	twin["note"] = designer.Value{Type: designer.S, S: "a twin"}
+	add(false, designer.AddItem{Table: tb.Name, Item: twin, After: tb.Items[0].ID})
+	add(false, designer.DeleteItems{Table: tb.Name, IDs: []string{tb.Items[n-2].ID}})
+	add(false, designer.DuplicateItem{Table: tb.Name, ID: tb.Items[5].ID})
+	pasted := designer.FormatCell(tb.Items[1].Item[tb.PartitionKey.Name])
+	add(false, designer.PasteItems{Table: tb.Name, After: tb.Items[2].ID,
+		Text: tb.PartitionKey.Name + ",note\n" + pasted + ",one\n" + pasted + ",two\n"})
+	add(false, designer.GenerateSampleItems{Table: tb.Name, Count: 3, Seed: 11})
+	add(false, designer.DeleteItems{Table: tb.Name, IDs: []string{tb.Items[2].ID, tb.Items[n-3].ID}})
 	p := d.Patterns[0]
 	add(true, designer.SetPatternField{ID: p.ID, Field: "peak_rps", Value: "777"})
 	for _, q := range d.Patterns {
