@@ -80,6 +80,7 @@ type tableMemo struct {
 	// findings of the others.
 	runFrom *tableMemo
 	run     runEdit
+	hasRun  bool // run holds, and from is the table it was made from
 }
 
 // maxEdited is how many edited items a table may have for the reads of other partitions to keep
@@ -233,7 +234,7 @@ func (v *validation) table(ti int) *tableMemo {
 				m.fromSparse = old.parts[partSparse]
 			}
 		} else if run, ok := itemsRun(old.t, t); ok && old.done[partItems] && len(old.itemEnds) == len(old.t.Items)+1 {
-			m.runFrom, m.run = old, run
+			m.runFrom, m.run, m.hasRun, m.from = old, run, true, old.t
 		}
 	}
 	v.tables[ti] = m
@@ -470,7 +471,7 @@ func (v *validation) samePattern(a, b *patternMemo) bool {
 			return false
 		}
 		m := v.table(ti)
-		if m.edited == nil || !sameItems(m.from, *a.tables[i]) {
+		if m.edited == nil && !m.hasRun || !sameItems(m.from, *a.tables[i]) {
 			return false
 		}
 		if !parts[i].known {
@@ -488,6 +489,9 @@ func (v *validation) samePattern(a, b *patternMemo) bool {
 			if key.Holds(m.from.Items[j].Item) || key.Holds(m.t.Items[j].Item) {
 				return false
 			}
+		}
+		if m.hasRun && !m.run.outside(key, m.from, m.t) {
+			return false
 		}
 	}
 	b.partitions = parts

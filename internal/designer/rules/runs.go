@@ -4,6 +4,7 @@ import (
 	"sync/atomic"
 
 	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/dynamo"
 )
 
 // Adding, pasting, generating, duplicating and deleting items change one run of a table's items
@@ -142,6 +143,23 @@ func duplicatesKept(v *validation, a, b designer.Table, run runEdit) bool {
 			if after.SharesKey(i) {
 				return false
 			}
+		}
+	}
+	return true
+}
+
+// outside reports whether every item the run removed from a and every one it added to b is
+// outside the partition key reads: the read then returns the items it returned, the others
+// keeping their order.
+func (r runEdit) outside(key dynamo.PartitionKey, a, b designer.Table) bool {
+	for _, j := range r.e.Removed {
+		if key.Holds(a.Items[j].Item) {
+			return false
+		}
+	}
+	for _, i := range r.e.Added {
+		if key.Holds(b.Items[i].Item) {
+			return false
 		}
 	}
 	return true
