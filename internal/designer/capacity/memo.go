@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"dynaloom/internal/designer"
 	"dynaloom/internal/designer/dynamo"
@@ -72,6 +73,10 @@ type tableChange struct {
 	before, after []designer.Item
 	edited        bool
 	old           designer.Table // the table the last Compute read, when edited
+	// run is what one run of items added, removed or replaced took out and put in, when hasRun
+	// (runs.go): for the table's storage only.
+	run    itemRun
+	hasRun bool
 }
 
 // changes reports whether some item edited changed attribute name: set it, removed it or gave it
@@ -422,6 +427,8 @@ func (x *computation) change(t designer.Table) *tableChange {
 			ch.before, ch.after, ch.edited = editedItems(x.c, old.t, t)
 			if ch.edited {
 				ch.old = old.t
+			} else {
+				ch.run, ch.hasRun = runItems(x.c, old.t, t)
 			}
 		}
 	}
@@ -557,11 +564,22 @@ func (x *computation) storage(t designer.Table) *tableMemo {
 		// A few items edited in place: only they are measured again.
 		ms := tm.ms.edited(t, ch.before, ch.after)
 		return &tableMemo{t: t, counts: counts, st: storageFrom(x.d, t, ms), ms: ms}
-	default:
-		ms := measure(x.c, t)
-		return &tableMemo{t: t, counts: counts, st: storageFrom(x.d, t, ms), ms: ms}
+	case ok && ch.hasRun && tm.ms != nil:
+		// One run of items added, removed or replaced: only those are measured.
+		if ms, ok := tm.ms.run(t, ch.run); ok {
+			return &tableMemo{t: t, counts: counts, st: storageFrom(x.d, t, ms), ms: ms}
+		}
 	}
+	if ok && len(t.Items) > 0 {
+		coldStorages.Add(1)
+	}
+	ms := measure(x.c, t)
+	return &tableMemo{t: t, counts: counts, st: storageFrom(x.d, t, ms), ms: ms}
 }
+
+// coldStorages counts the tables whose sample items were all measured again although the last
+// computation had measured a table of that name: for tests that an item edit is measured alone.
+var coldStorages atomic.Int64
 
 // sameTable reports whether a and b hold the same array of items (the same items, not only
 // equal ones: a design never changes an item in place) and are equal in every other field. Lists

@@ -216,3 +216,49 @@ func firstDifference(a, b Report) string {
 	return fmt.Sprintf("%d/%d patterns, %d/%d resources, %d/%d keys, total %+v, want %+v",
 		len(a.Patterns), len(b.Patterns), len(a.Resources), len(b.Resources), len(a.Keys), len(b.Keys), a.Total, b.Total)
 }
+
+// No add, paste, generation, duplication or deletion of sample items on a 4-table design makes
+// ComputeFrom measure a table's items from nothing, but the one that gives two items one key,
+// which hides one of them: the report is, figure for figure, Compute's afresh. It counts the
+// tables measured whole; not parallel, for the count.
+func TestComputeFrom_noItemAddOrDeleteMeasuresATableFromNothing(t *testing.T) {
+	d := designertest.Large(designertest.Size{Tables: 4, Items: 400, GSIs: 8, Patterns: 40})
+	c := dynamo.NewCache().For(d)
+	_, memo := ComputeFrom(d, c, nil)
+	tb := d.Tables[1]
+	pk, sk := tb.PartitionKey.Name, tb.SortKey.Name
+	fresh := designer.Item{pk: tb.Items[0].Item[pk], sk: designer.Str("FRESH#1"), "note": designer.Str("added")}
+	edits := []struct {
+		change designer.Change
+		cold   bool
+	}{
+		{change: designer.AddItem{Table: tb.Name, Item: fresh, After: tb.Items[10].ID}},
+		{change: designer.AddItem{Table: tb.Name, After: tb.Items[5].ID}},
+		{change: designer.DeleteItems{Table: tb.Name, IDs: []string{tb.Items[0].ID}}},
+		{change: designer.PasteItems{Table: tb.Name, After: tb.Items[20].ID,
+			Text: pk + "\t" + sk + "\tnote\n" + "pasted\tP#1\tone\npasted\tP#2\ttwo\n"}},
+		{change: designer.GenerateSampleItems{Table: d.Tables[2].Name, Count: 5, Seed: 7}},
+		{change: designer.DeleteItems{Table: tb.Name, IDs: []string{tb.Items[3].ID, tb.Items[60].ID}}},
+		{change: designer.DuplicateItem{Table: tb.Name, ID: tb.Items[40].ID}, cold: true},
+	}
+	before, want := coldStorages.Load(), int64(0)
+	for _, e := range edits {
+		next, err := e.change.Apply(d)
+		if err != nil {
+			t.Fatalf("%s: %v", e.change.Kind(), err)
+		}
+		d, c = next, c.For(next)
+		fresh := Compute(d, nil)
+		var got Report
+		got, memo = ComputeFrom(d, c, memo)
+		if !reflect.DeepEqual(got, fresh) {
+			t.Fatalf("after %s the report taken over differs from Compute's: %s", e.change.Kind(), firstDifference(got, fresh))
+		}
+		if e.cold {
+			want++
+		}
+	}
+	if n := coldStorages.Load() - before; n != want {
+		t.Fatalf("%d tables were measured whole after items were added or deleted, want %d", n, want)
+	}
+}
