@@ -532,7 +532,7 @@ func (x *computation) keeps(oldAt, at *designer.Table, op designer.Operation, pa
 	if ch.same {
 		return true
 	}
-	if !ch.edited || designer.IsWriteOp(op.Op) {
+	if !ch.edited && !ch.hasRun || designer.IsWriteOp(op.Op) {
 		return false
 	}
 	key, ok := part()
@@ -544,7 +544,7 @@ func (x *computation) keeps(oldAt, at *designer.Table, op designer.Operation, pa
 			return false
 		}
 	}
-	return true
+	return ch.run.outside(key)
 }
 
 // storage is t's memo: its storage prev's when t and its entities' counts are as they were.

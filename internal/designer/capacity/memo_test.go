@@ -65,6 +65,15 @@ func memoEdits(d designer.Design, tb designer.Table) (edits []designer.Change, c
 		add(true, designer.SetItemCell{Table: tb.Name, ID: read, Attribute: "note", Text: strings.Repeat("read ", 300)})
 		add(false, designer.SetItemCell{Table: tb.Name, ID: read, Attribute: "note", Text: strings.Repeat("READ ", 300)})
 	}
+	if read, ok := readItem(d, tb); ok && tb.SortKey != nil {
+		// An item added to a partition some pattern's Query reads, and deleted: it reads more
+		// bytes, then as many as before.
+		it := itemWithID(tb, read)
+		more := maps.Clone(it)
+		more[tb.SortKey.Name] = designer.Value{Type: designer.S, S: it[tb.SortKey.Name].S + "~"}
+		more["note"] = designer.Value{Type: designer.S, S: strings.Repeat("more ", 900)}
+		add(true, designer.AddItem{Table: tb.Name, Item: more, After: read})
+	}
 	if len(tb.GSIs) > 0 {
 		key := tb.GSIs[0].PartitionKey[0].Name
 		add(true, designer.SetItemCell{Table: tb.Name, ID: tb.Items[1].ID, Attribute: key, Text: "moved"})
@@ -261,4 +270,14 @@ func TestComputeFrom_noItemAddOrDeleteMeasuresATableFromNothing(t *testing.T) {
 	if n := coldStorages.Load() - before; n != want {
 		t.Fatalf("%d tables were measured whole after items were added or deleted, want %d", n, want)
 	}
+}
+
+// itemWithID is the item of t with id, or nil.
+func itemWithID(t designer.Table, id string) designer.Item {
+	for _, it := range t.Items {
+		if it.ID == id {
+			return it.Item
+		}
+	}
+	return nil
 }

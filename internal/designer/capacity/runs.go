@@ -100,3 +100,19 @@ func (ms *measures) run(t designer.Table, r itemRun) (*measures, bool) {
 	}
 	return out, true
 }
+
+// outside reports whether every item the run removed or added is outside the partition key
+// reads: a read of it returns what it returned, the other items keeping their order.
+func (r itemRun) outside(key dynamo.PartitionKey) bool {
+	for _, it := range r.removed {
+		if key.Holds(it.Item) {
+			return false
+		}
+	}
+	for _, it := range r.added {
+		if key.Holds(it.Item) {
+			return false
+		}
+	}
+	return true
+}
