@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"maps"
 	"reflect"
 	"slices"
 	"testing"
@@ -159,6 +160,53 @@ func TestValidateFrom_itemAddedOrDeletedInAReadPartitionRunsItsReadAgain(t *test
 		}
 		if reflect.DeepEqual(got, before) {
 			t.Fatalf("%s changed no finding: the test does not test what it says", e.Kind())
+		}
+		before = got
+	}
+}
+
+// MAP012 follows the attribute names an added item brings and a deleted one takes away: an
+// operation projecting a name no item of its table holds is reported until an item holds it,
+// and again once that item is deleted; what ValidateFrom finds is what Validate finds afresh.
+func TestValidateFrom_itemAddedOrDeletedChangesTheNamesATableHolds(t *testing.T) {
+	d := designertest.Large(designertest.Size{Tables: 4, Items: 400, GSIs: 8, Patterns: 40})
+	tb := d.Tables[1]
+	found := false
+	for pi := range d.Patterns {
+		ops := d.Patterns[pi].Mapping.Operations
+		if k := slices.IndexFunc(ops, func(op designer.Operation) bool { return op.Table == tb.Name && op.Index == "" }); k >= 0 {
+			ops[k].Projection = "brand_new"
+			found = true
+			break
+		}
+	}
+	if !found {
+		t.Fatal("no operation of the design reads table " + tb.Name)
+	}
+	c := dynamo.NewCache().For(d)
+	before, memo := ValidateFrom(d, c, nil)
+	item := maps.Clone(tb.Items[7].Item)
+	item[tb.SortKey.Name] = designer.Str("NAMES#1")
+	item["brand_new"] = designer.Str("here")
+	d, err := designer.AddItem{Table: tb.Name, Item: item, After: tb.Items[7].ID}.Apply(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	added := d.Tables[1].Items[8].ID
+	for _, e := range []designer.Change{nil, designer.DeleteItems{Table: tb.Name, IDs: []string{added}}} {
+		if e != nil {
+			if d, err = e.Apply(d); err != nil {
+				t.Fatal(err)
+			}
+		}
+		c = c.For(d)
+		var got []Finding
+		got, memo = ValidateFrom(d, c, memo)
+		if want := Validate(d); !reflect.DeepEqual(got, want) {
+			t.Fatalf("after %v: findings differ from a validation afresh", e)
+		}
+		if reflect.DeepEqual(got, before) {
+			t.Fatalf("after %v no finding changed: the test does not test what it says", e)
 		}
 		before = got
 	}

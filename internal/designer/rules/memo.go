@@ -234,7 +234,7 @@ func (v *validation) table(ti int) *tableMemo {
 				m.fromSparse = old.parts[partSparse]
 			}
 		} else if run, ok := itemsRun(old.t, t); ok && old.done[partItems] && len(old.itemEnds) == len(old.t.Items)+1 {
-			m.runFrom, m.run, m.hasRun, m.from = old, run, true, old.t
+			m.runFrom, m.run, m.hasRun, m.from, m.fromAttrs = old, run, true, old.t, old.attrs
 		}
 	}
 	v.tables[ti] = m
@@ -304,11 +304,11 @@ func sameTableKey(a, b designer.Item, t designer.Table) bool {
 // taken over from the table it was edited from when every edited item kept its attribute names.
 func (v *validation) attributeNames(ti int) map[string]bool {
 	m := v.table(ti)
-	if m.attrs == nil && m.fromAttrs != nil && sameNames(m.from, m.t, m.edited) {
+	if m.attrs == nil && m.fromAttrs != nil && !m.hasRun && sameNames(m.from, m.t, m.edited) {
 		m.attrs = m.fromAttrs
 	}
 	if m.attrs == nil {
-		m.attrs = tableAttributeNames(m.t)
+		m.attrs = tableAttributeNames(m.t, v.cache.AttributeNames(m.t))
 	}
 	return m.attrs
 }

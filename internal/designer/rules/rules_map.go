@@ -607,8 +607,9 @@ func map012Names(v *validation, out []Finding) []Finding {
 }
 
 // tableAttributeNames is every attribute name a table knows: its keys, its indexes' keys, its
-// declared attributes and the attributes of its sample items.
-func tableAttributeNames(t designer.Table) map[string]bool {
+// declared attributes and itemNames, the attributes of its sample items (dynamo.Cache's
+// AttributeNames, which patches its count after an edit of a few items or of one run of them).
+func tableAttributeNames(t designer.Table, itemNames []string) map[string]bool {
 	out := map[string]bool{}
 	for _, k := range keyUses(t) {
 		out[k.attr.Name] = true
@@ -616,10 +617,8 @@ func tableAttributeNames(t designer.Table) map[string]bool {
 	for _, a := range t.Attributes {
 		out[a.Name] = true
 	}
-	for _, it := range t.Items {
-		for name := range it.Item {
-			out[name] = true
-		}
+	for _, name := range itemNames {
+		out[name] = true
 	}
 	return out
 }
