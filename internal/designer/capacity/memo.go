@@ -564,7 +564,7 @@ func (x *computation) storage(t designer.Table) *tableMemo {
 		// A few items edited in place: only they are measured again.
 		ms := tm.ms.edited(t, ch.before, ch.after)
 		return &tableMemo{t: t, counts: counts, st: storageFrom(x.d, t, ms), ms: ms}
-	case ok && ch.hasRun && tm.ms != nil:
+	case ok && ch.hasRun && ch.run.alone && tm.ms != nil:
 		// One run of items added, removed or replaced: only those are measured.
 		if ms, ok := tm.ms.run(t, ch.run); ok {
 			return &tableMemo{t: t, counts: counts, st: storageFrom(x.d, t, ms), ms: ms}

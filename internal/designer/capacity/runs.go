@@ -17,10 +17,13 @@ import (
 // itemRun is the items one run edit removed from a table and added to it.
 type itemRun struct {
 	removed, added []designer.SampleItem
+	// alone says no removed item shared its key before the edit and no added one shares it
+	// after: no other item is hidden or revealed, and the storage can be patched.
+	alone bool
 }
 
 // runItems returns the items b's run removed from a's items and added, when b is a with one run
-// of items changed, every other field the same and no removed or added item sharing its key.
+// of items changed and every other field the same.
 func runItems(c *dynamo.Cache, a, b designer.Table) (itemRun, bool) {
 	if len(a.Items) == 0 {
 		return itemRun{}, false
@@ -34,22 +37,18 @@ func runItems(c *dynamo.Cache, a, b designer.Table) (itemRun, bool) {
 	if !reflect.DeepEqual(x, y) {
 		return itemRun{}, false
 	}
-	var r itemRun
+	r := itemRun{alone: true}
 	if len(e.Removed) > 0 {
 		before := c.KeyOrder(a)
 		for _, j := range e.Removed {
-			if before.SharesKey(j) {
-				return itemRun{}, false
-			}
+			r.alone = r.alone && !before.SharesKey(j)
 			r.removed = append(r.removed, a.Items[j])
 		}
 	}
 	if len(e.Added) > 0 {
 		after := c.KeyOrder(b)
 		for _, i := range e.Added {
-			if after.SharesKey(i) {
-				return itemRun{}, false
-			}
+			r.alone = r.alone && !after.SharesKey(i)
 			r.added = append(r.added, b.Items[i])
 		}
 	}
@@ -102,7 +101,9 @@ func (ms *measures) run(t designer.Table, r itemRun) (*measures, bool) {
 }
 
 // outside reports whether every item the run removed or added is outside the partition key
-// reads: a read of it returns what it returned, the other items keeping their order.
+// reads: a read of it returns what it returned, the other items keeping their order. An item
+// sharing its key with one the run added or removed is in the same partition, so it holds
+// whether or not the run is alone.
 func (r itemRun) outside(key dynamo.PartitionKey) bool {
 	for _, it := range r.removed {
 		if key.Holds(it.Item) {
