@@ -1,6 +1,7 @@
 package derive
 
 import (
+	"maps"
 	"reflect"
 	"testing"
 
@@ -253,5 +254,40 @@ func TestDerived_afterItemEditsOfALargeDesignEqualsOneFromNothing(t *testing.T) 
 		}
 		d, x = next, New(next, x)
 		sameAsCold(t, c.Attribute+" of "+c.ID, x)
+	}
+	// Runs of items added and deleted, in partitions read and not read: an item some pattern
+	// expects deleted, a duplicate that gives two items one key and its deletion, a paste, a
+	// generation and an item added next to one expected.
+	tb = d.Tables[0]
+	near := maps.Clone(tb.Items[7].Item)
+	near["record_key"] = designer.Str(tb.Items[7].Item["record_key"].S + "~")
+	for _, c := range []func() designer.Change{
+		func() designer.Change {
+			return designer.DeleteItems{Table: tb.Name, IDs: []string{d.Tables[0].Items[21].ID}}
+		},
+		func() designer.Change { return designer.DuplicateItem{Table: tb.Name, ID: d.Tables[0].Items[14].ID} },
+		func() designer.Change {
+			return designer.DeleteItems{Table: tb.Name, IDs: []string{d.Tables[0].Items[15].ID}}
+		},
+		func() designer.Change {
+			return designer.AddItem{Table: tb.Name, Item: near, After: d.Tables[0].Items[7].ID}
+		},
+		func() designer.Change {
+			return designer.PasteItems{Table: tb.Name, After: d.Tables[0].Items[30].ID, Text: "tenant_id\trecord_key\ntenant-002\tPASTED#1\n"}
+		},
+		func() designer.Change {
+			return designer.GenerateSampleItems{Table: d.Tables[1].Name, Count: 4, Seed: 3}
+		},
+		func() designer.Change {
+			return designer.DeleteItems{Table: tb.Name, IDs: []string{d.Tables[0].Items[2].ID, d.Tables[0].Items[9].ID}}
+		},
+	} {
+		e := c()
+		next, err := e.Apply(d)
+		if err != nil {
+			t.Fatalf("%s: %v", e.Summary(), err)
+		}
+		d, x = next, New(next, x)
+		sameAsCold(t, e.Summary(), x)
 	}
 }
