@@ -44,24 +44,7 @@ func TestAbuse_floodOnOneDesignDoesNotSlowAnother(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	store, err := storage.Open(ctx, filepath.Join(t.TempDir(), "abuse.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	srv := server.New(store, slog.New(slog.NewTextHandler(io.Discard, nil)), server.Options{})
-	hs := srv.HTTPServer("")
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go hs.Serve(ln)
-	defer func() {
-		sctx, scancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer scancel()
-		hs.Shutdown(sctx)
-	}()
-	base := "http://" + ln.Addr().String()
+	base := startServer(t, ctx)
 
 	victim := newClient("127.0.0.10")
 	target := create(t, victim, base)
@@ -117,7 +100,7 @@ func TestAbuse_floodOnOneDesignDoesNotSlowAnother(t *testing.T) {
 	idleRefused := 0
 	d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP("127.0.0.20")}, Timeout: 2 * time.Second}
 	for range idleConnections {
-		c, err := d.DialContext(ctx, "tcp", ln.Addr().String())
+		c, err := d.DialContext(ctx, "tcp", strings.TrimPrefix(base, "http://"))
 		if err != nil {
 			idleRefused++
 			continue
@@ -297,4 +280,28 @@ func firstPattern(t *testing.T, c *http.Client, base string, d design) string {
 		t.Fatalf("read design: %v", err)
 	}
 	return out.Patterns[0].ID
+}
+
+// startServer serves a fresh database on a loopback port until the test ends, and returns its
+// base URL.
+func startServer(t *testing.T, ctx context.Context) string {
+	t.Helper()
+	store, err := storage.Open(ctx, filepath.Join(t.TempDir(), "abuse.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := server.New(store, slog.New(slog.NewTextHandler(io.Discard, nil)), server.Options{})
+	hs := srv.HTTPServer("")
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go hs.Serve(ln)
+	t.Cleanup(func() {
+		sctx, scancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer scancel()
+		hs.Shutdown(sctx)
+		store.Close()
+	})
+	return "http://" + ln.Addr().String()
 }

@@ -6,19 +6,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"log/slog"
 	"mime/multipart"
-	"net"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"dynaloom/internal/server"
-	"dynaloom/internal/storage"
 )
 
 // uploadSize keeps each upload under the default body limit of 5 MiB.
@@ -77,24 +71,7 @@ func TestAbuse_hostileMarkdownUploads(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	store, err := storage.Open(ctx, filepath.Join(t.TempDir(), "abuse.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	srv := server.New(store, slog.New(slog.NewTextHandler(io.Discard, nil)), server.Options{})
-	hs := srv.HTTPServer("")
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go hs.Serve(ln)
-	defer func() {
-		sctx, scancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer scancel()
-		hs.Shutdown(sctx)
-	}()
-	base := "http://" + ln.Addr().String()
+	base := startServer(t, ctx)
 
 	probeCtx, stopProbes := context.WithCancel(ctx)
 	var (
