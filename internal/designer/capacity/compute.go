@@ -16,7 +16,8 @@ import (
 // reads (a per-page number where the bound gives one, and never more than the operation's Limit):
 // then the bound's count is used, with the samples' average item size, or the item size band's
 // upper end where the samples hold none. A write's figures are its run's; a write that cannot run
-// is sized from the size band and counts no index writes, saying why.
+// is sized from the size band, saying why, and its index writes, like those of a write completed
+// from a sample item, are estimated from its clauses (indexwrites.go).
 func Compute(d designer.Design, c *dynamo.Cache) Report {
 	r, _ := ComputeFrom(d, c, nil)
 	return r
@@ -54,14 +55,15 @@ func operationLoad(d designer.Design, c *dynamo.Cache, p designer.Pattern, i int
 		ol.Note = "no table named " + op.Table + "; nothing is counted"
 		return ol
 	}
+	completed := false
 	if len(dynamo.MissingValues(op)) > 0 {
 		if done, _, ok := dynamo.Complete(d, op); ok {
-			op = done
+			op, completed = done, true
 		}
 	}
 	res := c.RunOperation(d, op)
 	if designer.IsWriteOp(op.Op) {
-		return writeLoad(ol, p, op, res)
+		return writeLoad(ol, t, p, op, res, completed)
 	}
 	return readLoad(ol, t, p, op, res)
 }
@@ -146,13 +148,16 @@ func readFigures(n, size float64, perItem bool, factor float64) (bytes, units fl
 	return bytes, math.Max(ceil(bytes/ReadUnitBytes), 1) * factor
 }
 
-// writeLoad fills in a write's figures from its run.
-func writeLoad(ol OperationLoad, p designer.Pattern, op designer.Operation, res dynamo.OperationResult) OperationLoad {
+// writeLoad fills in a write's figures from its run, or where it cannot run on the sample items
+// from the requirement and its clauses. A write completed from a sample item (its values taken
+// from one) changes that item to what it already holds, or the first item that fits, whatever
+// its entity: its index writes are estimated from its clauses.
+func writeLoad(ol OperationLoad, t designer.Table, p designer.Pattern, op designer.Operation, res dynamo.OperationResult, completed bool) OperationLoad {
 	if op.Op == "TransactWriteItems" {
 		ol.Consistency = Transactional
 	}
 	if res.Error != "" {
-		ol.Note = "cannot run on the sample items (" + res.Error + "); sized from the requirement, without index writes"
+		ol.Note = "cannot run on the sample items (" + res.Error + "); sized from the requirement, index writes estimated from its clauses"
 		n, from := 1.0, FromDefault
 		if op.Op == "BatchWriteItem" || op.Op == "TransactWriteItems" {
 			if b, ok := requestBound(p.ResultBound, nil); ok {
@@ -169,6 +174,7 @@ func writeLoad(ol OperationLoad, p designer.Pattern, op designer.Operation, res 
 			factor = 2
 		}
 		ol.WriteUnits = n * math.Max(ceil(ol.ItemBytes/WriteUnitBytes), 1) * factor
+		ol.IndexWrites = clauseIndexWrites(t, p, op, n, ol.ItemBytes, ol.SizeFrom)
 		return ol
 	}
 	written := 0.0
@@ -182,17 +188,10 @@ func writeLoad(ol OperationLoad, p designer.Pattern, op designer.Operation, res 
 		ol.ItemBytes = float64(size) / written
 	}
 	ol.WriteUnits = res.CapacityUnits
-	for _, iw := range res.IndexWrites {
-		if iw.Writes == 0 {
-			continue
-		}
-		l := IndexWriteLoad{Index: iw.Index, Writes: float64(iw.Writes), Units: iw.Units}
-		for _, ch := range iw.Changes {
-			if ch.Change == dynamo.EntryMoved {
-				l.KeyChange = true
-			}
-		}
-		ol.IndexWrites = append(ol.IndexWrites, l)
+	if completed {
+		ol.IndexWrites = clauseIndexWrites(t, p, op, max(written, 1), ol.ItemBytes, ol.SizeFrom)
+	} else {
+		ol.IndexWrites = sampledIndexWrites(t, res)
 	}
 	return ol
 }

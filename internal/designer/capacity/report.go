@@ -11,6 +11,9 @@ const (
 	FromDesign = "design"
 	// FromDefault: neither measured nor stated; the default the field documents.
 	FromDefault = "default"
+	// FromClauses: estimated from a write's clauses (its update, its values) and what the sample
+	// items of its entities hold, the write not running on the sample items.
+	FromClauses = "write clauses (estimated)"
 )
 
 // Report is the capacity and cost of one design.
@@ -89,6 +92,12 @@ type IndexWriteLoad struct {
 	// KeyChange says the write changes the entry's index key: a delete and a put, 2 writes, which
 	// the MCP server's calculator counts as one.
 	KeyChange bool
+	// Reason says why the write writes the index, in the room's words ("status is projected into
+	// ByVet").
+	Reason string
+	// WritesFrom is FromSamples or FromClauses; SizeFrom where the entry size came from
+	// (FromSamples, FromRequirement or FromDefault).
+	WritesFrom, SizeFrom string
 }
 
 // Resource is one table or index: its load, its cost in either capacity mode and its storage.
