@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/dynamo"
 )
 
 // clinic is a table of appointments and vets with three GSIs: ByVet (vet_id + day, INCLUDE
@@ -245,5 +246,71 @@ func TestIndexWrites_aBatchCountsEachItem(t *testing.T) {
 	want := map[string][2]float64{"ByVet": {25, 25}, "ByClinic": {25, 50}, "Open": {25, 25}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("index writes = %v, want %v (note %q)", got, want, ol.Note)
+	}
+}
+
+// The index writes estimated from a write's clauses follow the sample items of its entities:
+// after each edit, the report taken over from the last one is the one worked out afresh.
+func TestComputeFrom_estimatedIndexWritesFollowTheItems(t *testing.T) {
+	one := 1.0
+	write := func(n int, update string) designer.Pattern {
+		op := designer.Operation{Op: "UpdateItem", Table: "Clinic", KeyCondition: "pk = :pk AND sk = :sk", Update: update,
+			Names: map[string]string{"#s": "status"}}
+		if !strings.Contains(update, "#s") {
+			op.Names = nil
+		}
+		return designer.Pattern{ID: "p" + string(rune('0'+n)), Number: n, Type: designer.Write, PeakRPS: &one, AvgRPS: &one,
+			Entities: []string{"Appointment"}, Mapping: designer.Mapping{Operations: []designer.Operation{op}}}
+	}
+	d := designer.Design{Name: "clinic", Tables: []designer.Table{clinic()},
+		Patterns: []designer.Pattern{write(1, "SET open_clinic_id = :c"), write(2, "SET #s = :s")}}
+	openWrites := func(r Report) float64 {
+		for _, iw := range r.Patterns[0].Operations[0].IndexWrites {
+			if iw.Index == "Open" {
+				return iw.Writes
+			}
+		}
+		return 0
+	}
+	byClinicUnits := func(r Report) float64 {
+		for _, iw := range r.Patterns[1].Operations[0].IndexWrites {
+			if iw.Index == "ByClinic" {
+				return iw.Units
+			}
+		}
+		return 0
+	}
+	c := dynamo.NewCache().For(d)
+	r, memo := ComputeFrom(d, c, nil)
+	if openWrites(r) != 1 || byClinicUnits(r) != 2 {
+		t.Fatalf("before the edits: %v writes to Open, %v units on ByClinic; want 1 (a2 enters it) and 2", openWrites(r), byClinicUnits(r))
+	}
+	for _, e := range []struct {
+		change            designer.Change
+		open, clinicUnits float64
+	}{
+		// Every appointment open: setting open_clinic_id moves an entry, a delete and a put.
+		{designer.SetItemCell{Table: "Clinic", ID: "a2", Attribute: "open_clinic_id", Text: "C2"}, 2, 2},
+		{designer.SetItemCell{Table: "Clinic", ID: "a2", Attribute: "open_clinic_id", Text: ""}, 1, 2},
+		// a1's notes short: ByClinic's entries average (82 + 1,561) / 2 = 821.5 B, 1 unit.
+		{designer.SetItemCell{Table: "Clinic", ID: "a1", Attribute: "notes", Text: "short"}, 1, 1},
+		// a1 alone, open: a key change again.
+		{designer.DeleteItems{Table: "Clinic", IDs: []string{"a2"}}, 2, 1},
+	} {
+		next, err := e.change.Apply(d)
+		if err != nil {
+			t.Fatalf("%s: %v", e.change.Summary(), err)
+		}
+		c = c.For(next)
+		fresh := Compute(next, nil)
+		var got Report
+		got, memo = ComputeFrom(next, c, memo)
+		if !reflect.DeepEqual(got, fresh) {
+			t.Fatalf("after %q the report taken over differs from Compute's: %s", e.change.Summary(), firstDifference(got, fresh))
+		}
+		if openWrites(got) != e.open || byClinicUnits(got) != e.clinicUnits {
+			t.Errorf("after %q: %v writes to Open, %v units on ByClinic; want %v and %v", e.change.Summary(), openWrites(got), byClinicUnits(got), e.open, e.clinicUnits)
+		}
+		d = next
 	}
 }
