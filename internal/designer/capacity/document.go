@@ -88,10 +88,13 @@ type OperationDoc struct {
 
 // IndexWriteDoc is one IndexWriteLoad.
 type IndexWriteDoc struct {
-	Index     string  `json:"index"`
-	Writes    float64 `json:"writes"`
-	Units     float64 `json:"units"`
-	KeyChange bool    `json:"key_change"`
+	Index      string  `json:"index"`
+	Writes     float64 `json:"writes"`
+	Units      float64 `json:"units"`
+	KeyChange  bool    `json:"key_change"`
+	Reason     string  `json:"reason"`
+	WritesFrom string  `json:"writes_from"`
+	SizeFrom   string  `json:"size_from"`
 }
 
 // ResourceDoc is one Resource: a table, GSI or LSI.
@@ -244,7 +247,8 @@ func NewDocument(d designer.Design, r Report) Document {
 				ItemBytes: round6(o.ItemBytes), BytesRead: round6(o.BytesRead), SizeFrom: o.SizeFrom,
 				ReadUnits: round6(o.ReadUnits), WriteUnits: round6(o.WriteUnits), IndexWrites: []IndexWriteDoc{}, Note: o.Note}
 			for _, w := range o.IndexWrites {
-				od.IndexWrites = append(od.IndexWrites, IndexWriteDoc{Index: w.Index, Writes: round6(w.Writes), Units: round6(w.Units), KeyChange: w.KeyChange})
+				od.IndexWrites = append(od.IndexWrites, IndexWriteDoc{Index: w.Index, Writes: round6(w.Writes), Units: round6(w.Units), KeyChange: w.KeyChange,
+					Reason: w.Reason, WritesFrom: w.WritesFrom, SizeFrom: w.SizeFrom})
 			}
 			pd.Operations = append(pd.Operations, od)
 		}

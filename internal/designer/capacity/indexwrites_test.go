@@ -1,6 +1,7 @@
 package capacity
 
 import (
+	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
@@ -312,5 +313,21 @@ func TestComputeFrom_estimatedIndexWritesFollowTheItems(t *testing.T) {
 			t.Errorf("after %q: %v writes to Open, %v units on ByClinic; want %v and %v", e.change.Summary(), openWrites(got), byClinicUnits(got), e.open, e.clinicUnits)
 		}
 		d = next
+	}
+}
+
+func TestNewDocument_indexWritesSayWhy(t *testing.T) {
+	one := 1.0
+	op := designer.Operation{Op: "UpdateItem", Table: "Clinic", KeyCondition: "pk = :pk AND sk = :sk", Update: "REMOVE open_clinic_id"}
+	d := designer.Design{Name: "clinic", Tables: []designer.Table{clinic()}, Patterns: []designer.Pattern{{ID: "p", Number: 1,
+		Type: designer.Write, PeakRPS: &one, Entities: []string{"Appointment"}, Mapping: designer.Mapping{Operations: []designer.Operation{op}}}}}
+	b, err := json.Marshal(NewDocument(d, Compute(d, nil)).Patterns[0].Operations[0].IndexWrites)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `[{"index":"ByClinic","writes":1,"units":2,"key_change":false,"reason":"open_clinic_id is projected into ByClinic","writes_from":"write clauses (estimated)","size_from":"sample items"},` +
+		`{"index":"Open","writes":1,"units":1,"key_change":false,"reason":"` + leavesOpen + `","writes_from":"write clauses (estimated)","size_from":"sample items"}]`
+	if string(b) != want {
+		t.Errorf("index_writes = %s\nwant %s", b, want)
 	}
 }
