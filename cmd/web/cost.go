@@ -45,8 +45,9 @@ func cost(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// writeCost prints the report as three tables a person reads down: the access patterns, the tables
-// and indexes with their monthly cost, and the hottest value of each partition key.
+// writeCost prints the report as tables a person reads down: the access patterns, their index
+// writes, the tables and indexes with their monthly cost, and the hottest value of each partition
+// key.
 func writeCost(w io.Writer, what string, doc capacity.Document) {
 	tot := doc.Total
 	fmt.Fprintf(w, "%s: %s RCU/s and %s WCU/s at peak; %s a month on demand, %s provisioned, %s with each table in its cheaper mode\n",
@@ -82,6 +83,7 @@ func writeCost(w io.Writer, what string, doc capacity.Document) {
 	}
 	tw.Flush()
 	fmt.Fprintln(w)
+	writeIndexWrites(w, doc)
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "table or index\tRCU/s peak\tWCU/s peak\ton demand\tprovisioned\tcheaper\tstorage GB\t")
 	for _, r := range doc.Resources {
@@ -130,4 +132,27 @@ func clip(s string, n int) string {
 		return s
 	}
 	return string(r[:n-1]) + "…"
+}
+
+// writeIndexWrites prints, when some write writes an index, each index write of one request with
+// where its figure came from and why.
+func writeIndexWrites(w io.Writer, doc capacity.Document) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	any := false
+	for _, p := range doc.Patterns {
+		for _, o := range p.Operations {
+			for _, iw := range o.IndexWrites {
+				if !any {
+					fmt.Fprintln(tw, "index write\tof\twrites\tWRU\tfrom\twhy\t")
+					any = true
+				}
+				fmt.Fprintf(tw, "#%d %s\t%s %s\t%s\t%s\t%s\t%s\t\n", p.Number, iw.Index, o.Op, o.Table, capacity.Figure(iw.Writes),
+					capacity.Figure(iw.Units), iw.WritesFrom, iw.Reason)
+			}
+		}
+	}
+	if any {
+		tw.Flush()
+		fmt.Fprintln(w)
+	}
 }

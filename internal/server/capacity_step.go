@@ -40,6 +40,7 @@ var sourceKeys = map[string]string{
 	capacity.FromSamples:     "samples",
 	capacity.FromRequirement: "requirement",
 	capacity.FromDefault:     "default",
+	capacity.FromClauses:     "clauses",
 }
 
 func markedFigure(text, from string) templates.Figure {
@@ -142,7 +143,7 @@ func patternRows(d *designContext, p capacity.PatternLoad) templates.CapacityPat
 		rows.Operations = append(rows.Operations, operationRow(op))
 	}
 	if len(rows.Operations) == 0 {
-		rows.Operations = []templates.CapacityOperationRow{{Op: "—", Where: "not mapped yet", Units: "—", IndexWrites: "—"}}
+		rows.Operations = []templates.CapacityOperationRow{{Op: "—", Where: "not mapped yet", Units: "—"}}
 	}
 	return rows
 }
@@ -170,17 +171,12 @@ func operationRow(op capacity.OperationLoad) templates.CapacityOperationRow {
 		row.Items = markedFigure(quantity(op.ItemsRead)+" / "+quantity(op.ItemsReturned), op.ItemsFrom)
 		row.Bytes = markedFigure(bytesText(op.BytesRead), op.SizeFrom)
 	}
-	var writes []string
 	for _, w := range op.IndexWrites {
 		s := w.Index + ": " + quantity(w.Writes) + " = " + quantity(w.Units) + " WRU"
 		if w.KeyChange {
 			s += " (key change: delete + put)"
 		}
-		writes = append(writes, s)
-	}
-	row.IndexWrites = strings.Join(writes, "; ")
-	if row.IndexWrites == "" {
-		row.IndexWrites = "—"
+		row.IndexWrites = append(row.IndexWrites, templates.CapacityIndexWrite{Figure: markedFigure(s, w.WritesFrom), Reason: w.Reason})
 	}
 	return row
 }

@@ -56,6 +56,7 @@ var SourceMarks = []SourceMark{
 	{"samples", "S", "measured on the sample items"},
 	{"requirement", "R", "from the requirement's result bound or item size band (too few sample items)"},
 	{"default", "D", "a default: neither measured nor stated"},
+	{"clauses", "E", "estimated from the write's clauses (it does not run on the sample items)"},
 }
 
 func sourceMark(key string) (SourceMark, bool) {
@@ -79,9 +80,18 @@ type CapacityPatternRows struct {
 
 // CapacityOperationRow is one operation of a pattern, per request.
 type CapacityOperationRow struct {
-	Op, Where                 string
-	Items, Bytes              Figure
-	Units, IndexWrites, Notes string
+	Op, Where    string
+	Items, Bytes Figure
+	Units, Notes string
+	// IndexWrites are the indexes the write writes, each with why; empty for none.
+	IndexWrites []CapacityIndexWrite
+}
+
+// CapacityIndexWrite is what one request of a write costs one index ("ByVet: 1 = 1 WRU", marked
+// with its source) and the reason.
+type CapacityIndexWrite struct {
+	Figure Figure
+	Reason string
 }
 
 // CapacityResourceRow is one table or index.
