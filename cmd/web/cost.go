@@ -138,20 +138,20 @@ func clip(s string, n int) string {
 // where its figure came from and why.
 func writeIndexWrites(w io.Writer, doc capacity.Document) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	any := false
+	listed := false
 	for _, p := range doc.Patterns {
 		for _, o := range p.Operations {
 			for _, iw := range o.IndexWrites {
-				if !any {
+				if !listed {
 					fmt.Fprintln(tw, "index write\tof\twrites\tWRU\tfrom\twhy\t")
-					any = true
+					listed = true
 				}
 				fmt.Fprintf(tw, "#%d %s\t%s %s\t%s\t%s\t%s\t%s\t\n", p.Number, iw.Index, o.Op, o.Table, capacity.Figure(iw.Writes),
 					capacity.Figure(iw.Units), iw.WritesFrom, iw.Reason)
 			}
 		}
 	}
-	if any {
+	if listed {
 		tw.Flush()
 		fmt.Fprintln(w)
 	}

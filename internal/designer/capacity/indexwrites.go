@@ -202,8 +202,8 @@ type entityItems struct {
 }
 
 // writtenEntities are the entity types of t whose items a write of p writes, with their sample
-// items: the pattern's entities that t holds, or else every entity type of t (and the items that
-// are of none, when there are some).
+// items: the pattern's entities that t holds, or else every entity type of t that has sample items
+// (and the items that are of none, when there are some), or every one when none has.
 func writtenEntities(t designer.Table, p designer.Pattern) []entityItems {
 	var out []entityItems
 	at := map[string]int{}
@@ -236,6 +236,9 @@ func writtenEntities(t designer.Table, p designer.Pattern) []entityItems {
 		if ok {
 			out[i].items = append(out[i].items, it.Item)
 		}
+	}
+	if all && len(t.Items) > 0 {
+		out = slices.DeleteFunc(out, func(e entityItems) bool { return len(e.items) == 0 })
 	}
 	return out
 }

@@ -159,6 +159,10 @@ func TestIndexWrites_fromTheClauses(t *testing.T) {
 	empty := clinic()
 	empty.Items = nil
 	unknown := " (counted as in it: no sample Appointment item says)"
+	// An entity type without sample items says nothing of the items a pattern naming no entity
+	// writes, where others have some.
+	invoiceFirst := clinic()
+	invoiceFirst.EntityTypes = append([]designer.EntityType{{Entity: "Invoice", PKTemplate: "INV#{invoice_id}", SKTemplate: "INV"}}, invoiceFirst.EntityTypes...)
 	tests := []struct {
 		name      string
 		table     designer.Table
@@ -199,6 +203,8 @@ func TestIndexWrites_fromTheClauses(t *testing.T) {
 			want: []IndexWriteLoad{est("ByVet", 1, 1, false, "the item is deleted: its entry in ByVet is deleted", FromSamples),
 				est("ByClinic", 1, 2, false, "the item is deleted: its entry in ByClinic is deleted", FromSamples),
 				est("Open", 1, 1, false, "the item is deleted: its entry in Open is deleted"+someOpen, FromSamples)}},
+		{name: "a pattern naming no entity writes the entity types the samples hold", table: invoiceFirst, entities: []string{},
+			op: missing("SET #s = :s"), want: []IndexWriteLoad{est("ByVet", 1, 1, false, statusInByVet, FromSamples), byClinic("status")}},
 		{name: "a vet's items are in no index", entities: []string{"Vet"},
 			op: missing("SET #s = :s")},
 		{name: "without sample items every index is counted, entries at the default 1 KB", table: empty,
