@@ -3,6 +3,7 @@ package designer
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -28,7 +29,30 @@ type CapacitySettings struct {
 	// HotKeySkew is how many times its even share of a key's load the hottest value of a partition
 	// key takes: 1 spreads the load evenly over the key's distinct values.
 	HotKeySkew *float64 `json:"hot_key_skew,omitempty"`
+	// HotKeyModel is how the load on a key spreads over its values (HotKeyModels): "" or "skew"
+	// is HotKeySkew's multiplier; "uniform" gives each value its even share; "top_key_share"
+	// gives the hottest HotKeyShare percent of the load; "zipf" gives the hottest of N values
+	// 1/H(N, HotKeyZipfS).
+	HotKeyModel string `json:"hot_key_model,omitempty"`
+	// HotKeyShare is the percentage of a key's load its hottest value takes (0–100), for
+	// "top_key_share".
+	HotKeyShare *float64 `json:"hot_key_share,omitempty"`
+	// HotKeyZipfS is the exponent s of "zipf" (0–10; 0 is uniform, 1 the classic Zipf law).
+	HotKeyZipfS *float64 `json:"hot_key_zipf_s,omitempty"`
 }
+
+// Hot-key models (CapacitySettings.HotKeyModel).
+const (
+	HotKeySkewModel  = "skew"
+	HotKeyUniform    = "uniform"
+	HotKeyTopShare   = "top_key_share"
+	HotKeyZipf       = "zipf"
+	MaxHotKeyZipfS   = 10
+	MaxHotKeySharePc = 100
+)
+
+// HotKeyModels lists the hot-key models in the order the Capacity step offers them.
+var HotKeyModels = []string{HotKeySkewModel, HotKeyUniform, HotKeyTopShare, HotKeyZipf}
 
 // Limits of the capacity settings.
 const (
@@ -60,6 +84,15 @@ func checkCapacity(c CapacitySettings) error {
 	if v := c.HotKeySkew; v != nil && !(*v >= MinHotKeySkew && *v <= MaxHotKeySkew) {
 		return Invalid(p+"hot_key_skew", "must be a number from %d to %d", MinHotKeySkew, int(MaxHotKeySkew))
 	}
+	if m := c.HotKeyModel; m != "" && !slices.Contains(HotKeyModels, m) {
+		return Invalid(p+"hot_key_model", "must be one of %s", strings.Join(HotKeyModels, ", "))
+	}
+	if v := c.HotKeyShare; v != nil && !(*v >= 0 && *v <= MaxHotKeySharePc) {
+		return Invalid(p+"hot_key_share", "must be a percentage from 0 to %d", MaxHotKeySharePc)
+	}
+	if v := c.HotKeyZipfS; v != nil && !(*v >= 0 && *v <= MaxHotKeyZipfS) {
+		return Invalid(p+"hot_key_zipf_s", "must be an exponent from 0 to %d", MaxHotKeyZipfS)
+	}
 	return nil
 }
 
@@ -67,7 +100,7 @@ func checkCapacity(c CapacitySettings) error {
 // the Capacity step shows them. A blank value clears the setting, back to its default.
 var CapacityField = struct {
 	Region, ReadRequestPrice, WriteRequestPrice, ReadUnitHourPrice, WriteUnitHourPrice, StoragePrice,
-	TargetUtilization, HotKeySkew Field[CapacitySettings]
+	TargetUtilization, HotKeySkew, HotKeyModel, HotKeyShare, HotKeyZipfS Field[CapacitySettings]
 }{
 	Region: Field[CapacitySettings]{Key: "region", Label: "price region",
 		Get: func(c CapacitySettings) string { return c.Region },
@@ -92,6 +125,12 @@ var CapacityField = struct {
 		func(c *CapacitySettings) **float64 { return &c.TargetUtilization }, parseTargetUtilization).titled("Target utilisation %"),
 	HotKeySkew: numberField("hot_key_skew", "hot-key skew",
 		func(c *CapacitySettings) **float64 { return &c.HotKeySkew }, parseSkew),
+	HotKeyModel: choiceField("hot_key_model", "hot-key model",
+		func(c *CapacitySettings) *string { return &c.HotKeyModel }, ParseHotKeyModel),
+	HotKeyShare: numberField("hot_key_share", "hottest value's share",
+		func(c *CapacitySettings) **float64 { return &c.HotKeyShare }, parseHotKeyShare).titled("Hottest value's share %"),
+	HotKeyZipfS: numberField("hot_key_zipf_s", "zipf exponent",
+		func(c *CapacitySettings) **float64 { return &c.HotKeyZipfS }, parseZipfS).titled("Zipf exponent s"),
 }
 
 var CapacityFields = fieldsOf[CapacitySettings](CapacityField)
@@ -132,6 +171,49 @@ func parseSkew(s string) (*float64, error) {
 	v, err := ParseFieldNumber(t)
 	if err != nil || v < MinHotKeySkew || v > MaxHotKeySkew {
 		return nil, fmt.Errorf("%q is not a factor from 1 to 1,000,000 (1 spreads the load evenly over the key's values)", strings.TrimSpace(s))
+	}
+	return &v, nil
+}
+
+// ParseHotKeyModel reads a hot-key model in the spellings people use ("zipf", "Zipfian",
+// "top-key share", "uniform", "even", "skew", "multiplier"); blank returns "", the skew.
+func ParseHotKeyModel(s string) (string, error) {
+	switch Words(s) {
+	case "":
+		return "", nil
+	case "skew", "multiplier", "skew multiplier", "hot key skew":
+		return HotKeySkewModel, nil
+	case "uniform", "even", "evenly", "spread evenly":
+		return HotKeyUniform, nil
+	case "top key share", "top share", "top key", "share", "hottest share", "top value share":
+		return HotKeyTopShare, nil
+	case "zipf", "zipfian", "zipf s", "zipf law":
+		return HotKeyZipf, nil
+	}
+	return "", fmt.Errorf("%q is not a hot-key model; use skew, uniform, top_key_share or zipf", strings.TrimSpace(s))
+}
+
+// parseHotKeyShare reads the percentage of a key's load its hottest value takes, 0 to 100.
+func parseHotKeyShare(s string) (*float64, error) {
+	v, err := ParsePercent(s)
+	if err != nil {
+		return nil, fmt.Errorf("%q is not a share from 0 to 100 %% of the key's load", strings.TrimSpace(s))
+	}
+	return v, nil
+}
+
+// parseZipfS reads a zipf exponent from 0 (uniform) to MaxHotKeyZipfS.
+func parseZipfS(s string) (*float64, error) {
+	t := strings.TrimSpace(s)
+	if t == "" {
+		return nil, nil
+	}
+	if rest, ok := strings.CutPrefix(t, "s"); ok {
+		t = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(rest), "="))
+	}
+	v, err := ParseFieldNumber(t)
+	if err != nil || v < 0 || v > MaxHotKeyZipfS {
+		return nil, fmt.Errorf("%q is not a zipf exponent s from 0 to 10 (0 spreads the load evenly, 1 is the classic Zipf law)", strings.TrimSpace(s))
 	}
 	return &v, nil
 }
