@@ -9,9 +9,9 @@ import (
 
 // A partition-key value lives on one partition, which serves at most 3,000 read units and 1,000
 // write units a second (PartitionReadLimit, PartitionWriteLimit). The load on the hottest value of a
-// key is each operation's units per second on that key over the number of values it spreads over,
-// times the skew the team sets (how many times its even share the busiest value takes), never more
-// than the operation's whole load. Reads spread over the key's distinct values; writes to a key
+// key is each operation's units per second on that key, of which the hottest of the values it
+// spreads over takes what the team's hot-key model says (HotModel: a skew multiplier, uniform, a
+// top-key share or zipf), never more than the operation's whole load. Reads spread over the key's distinct values; writes to a key
 // that grows with time (a date) all land on its newest value. An LSI's entries live in their
 // table's partition, so its reads and its entries' writes load the table's key.
 
@@ -24,7 +24,9 @@ type KeyLoad struct {
 	Attribute string
 	// Cardinality is the key's, over every entity type the table holds.
 	Cardinality Cardinality
-	Skew        float64
+	// Skew is the skew model's multiplier; Model the hot-key model the load was worked out with.
+	Skew  float64
+	Model HotModel
 	// RCU and WCU are the units per second the hottest value takes at peak.
 	RCU, WCU float64
 	Shares   []KeyShare
@@ -83,7 +85,12 @@ type KeyShare struct {
 	Position    int // the operation's place in the pattern's mapping
 	Write       bool
 	PeakRPS     float64
+	AvgRPS      float64 // the pattern's average rate, which its monthly cost is billed at
 	UnitsPerReq float64 // read or write units per request on this key
+	// FansOut says the read is a Query of the key's value, which a sharded key makes one Query
+	// per shard; MinUnits is the least such a request is billed (0.5 eventual, 1 strong).
+	FansOut  bool
+	MinUnits float64
 	// Units is PeakRPS × UnitsPerReq, the operation's load on the key as a whole.
 	Units float64
 	// Values is how many values of the key the operation spreads over (Cardinality.Values for a
@@ -92,7 +99,7 @@ type KeyShare struct {
 	Values     float64
 	ValuesFrom string
 	Increasing bool
-	// OnHottest is Units × min(1, Skew / Values), its load on the hottest value.
+	// OnHottest is its load on the hottest value: Model.OnHottest(Units, Values).
 	OnHottest float64
 	// KeyChange says the write changes the index key of the entries it writes (a delete and a put).
 	KeyChange bool
@@ -120,17 +127,18 @@ func HotKeys(d designer.Design, r Report) []KeyLoad {
 type keyBook struct {
 	d     designer.Design
 	c     *cardinalities
-	skew  float64
+	model HotModel
 	loads []KeyLoad
 	at    map[[2]string]int // by table and index, the place of its load
 }
 
 func newKeyBook(d designer.Design, c *cardinalities, s Settings) *keyBook {
-	skew := s.HotKeySkew
-	if skew < 1 {
-		skew = 1
+	m := s.Hot
+	if m.Name == "" {
+		// Settings put together by hand name the skew alone.
+		m = hotModelOf(designer.CapacitySettings{}, s.HotKeySkew, s.HotKeySkewFrom)
 	}
-	return &keyBook{d: d, c: c, skew: skew, at: map[[2]string]int{}}
+	return &keyBook{d: d, c: c, model: m, at: map[[2]string]int{}}
 }
 
 // place adds the key of res, a table or GSI, with no load yet.
@@ -142,7 +150,7 @@ func (b *keyBook) place(res Resource) {
 	if !ok {
 		return
 	}
-	k := KeyLoad{Table: res.Table, Index: res.Index, Skew: b.skew}
+	k := KeyLoad{Table: res.Table, Index: res.Index, Skew: b.model.Skew, Model: b.model}
 	if res.Index == "" {
 		k.Attribute, k.Cardinality = t.PartitionKey.Name, b.c.table(t, t.EntityTypes)
 	} else if ix, local, _, ok := t.IndexByName(res.Index); ok && !local {
@@ -170,12 +178,7 @@ func (b *keyBook) add(table, index string, s KeyShare, card Cardinality) {
 		s.Values = card.WriteValues
 	}
 	s.ValuesFrom = card.Source
-	switch {
-	case s.Values >= k.Skew:
-		s.OnHottest = s.Units * k.Skew / s.Values
-	case s.Values > 0:
-		s.OnHottest = s.Units
-	}
+	s.OnHottest = k.Model.OnHottest(s.Units, s.Values)
 	if s.Write {
 		k.WCU += s.OnHottest
 	} else {
@@ -197,10 +200,11 @@ func (b *keyBook) charge(p designer.Pattern, pl PatternLoad, table string) {
 			continue
 		}
 		op := p.Mapping.Operations[ol.Position]
-		share := KeyShare{Pattern: pl.ID, Number: pl.Number, Position: ol.Position, PeakRPS: pl.PeakRPS}
+		share := KeyShare{Pattern: pl.ID, Number: pl.Number, Position: ol.Position, PeakRPS: pl.PeakRPS, AvgRPS: pl.AvgRPS}
 		if ol.ReadUnits > 0 {
 			s := share
 			s.UnitsPerReq, s.Units = ol.ReadUnits, pl.PeakRPS*ol.ReadUnits
+			s.FansOut, s.MinUnits = ol.Op == "Query", minReadUnits(ol.Consistency)
 			ix, local, _, isIndex := t.IndexByName(ol.Index)
 			switch {
 			case !isIndex || local:
@@ -229,6 +233,18 @@ func (b *keyBook) charge(p designer.Pattern, pl PatternLoad, table string) {
 	}
 }
 
+// minReadUnits is the least a read request is billed: half a unit eventually consistent, one
+// strongly consistent, two in a transaction.
+func minReadUnits(consistency string) float64 {
+	switch consistency {
+	case designer.Strong:
+		return 1
+	case Transactional:
+		return 2
+	}
+	return 0.5
+}
+
 // KeysOf is the load on the hottest value of every table's and GSI's partition key: r.Keys when
 // Compute made r, else HotKeys of it.
 func KeysOf(d designer.Design, r Report) []KeyLoad {
@@ -253,7 +269,7 @@ func setHotKeys(resources []Resource, keys []KeyLoad) {
 	for _, k := range keys {
 		byKey[[2]string{k.Table, k.Index}] = &HotKey{
 			Attribute: k.Attribute, Distinct: k.Cardinality.Values, DistinctFrom: k.Cardinality.Source,
-			Skew: k.Skew, RCU: k.RCU, WCU: k.WCU, ReadLimit: PartitionReadLimit, WriteLimit: PartitionWriteLimit,
+			Skew: k.Skew, Model: k.Model, RCU: k.RCU, WCU: k.WCU, ReadLimit: PartitionReadLimit, WriteLimit: PartitionWriteLimit,
 		}
 	}
 	for i := range resources {

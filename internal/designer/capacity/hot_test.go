@@ -101,6 +101,10 @@ func TestFillHotKeys_setsEveryResourcesHotKeyAndAnLSIsIsItsTables(t *testing.T) 
 		}
 		got := *res.HotKey
 		got.RCU = want.RCU
+		if got.Model.Name != designer.HotKeySkewModel || got.Model.Skew != 2 {
+			t.Errorf("%s %s: hot key's model %+v, want the skew of 2", res.Table, res.Index, got.Model)
+		}
+		got.Model = HotModel{}
 		if got != want {
 			t.Errorf("%s %s: hot key %+v\nwant %+v", res.Table, res.Index, got, want)
 		}

@@ -103,6 +103,8 @@ type Settings struct {
 	TargetUtilizationFrom string // FromDesign or FromDefault
 	HotKeySkew            float64
 	HotKeySkewFrom        string // FromDesign or FromDefault
+	// Hot is the hot-key model the loads on partition keys are worked out with.
+	Hot HotModel
 }
 
 // SettingsOf returns the design's settings, the defaults where it sets none.
@@ -116,5 +118,6 @@ func SettingsOf(c designer.CapacitySettings) Settings {
 	if c.HotKeySkew != nil {
 		s.HotKeySkew, s.HotKeySkewFrom = bounded(*c.HotKeySkew, designer.MinHotKeySkew, designer.MaxHotKeySkew), FromDesign
 	}
+	s.Hot = hotModelOf(c, s.HotKeySkew, s.HotKeySkewFrom)
 	return s
 }

@@ -186,8 +186,9 @@ type HotKey struct {
 	// worked out (an entity count, a relationship, a literal in the key template…).
 	Distinct     float64
 	DistinctFrom string
-	// Skew is the hot-key skew used (Settings.HotKeySkew).
-	Skew float64
+	// Skew is the hot-key skew used (Settings.HotKeySkew); Model the hot-key model.
+	Skew  float64
+	Model HotModel
 	// RCU and WCU are the units per second at peak on the hottest value:
 	// the resource's peak × min(1, Skew / Distinct).
 	RCU, WCU float64
