@@ -44,6 +44,13 @@ type SettingsDoc struct {
 	TargetUtilizationFrom string  `json:"target_utilization_from"`
 	HotKeySkew            float64 `json:"hot_key_skew"`
 	HotKeySkewFrom        string  `json:"hot_key_skew_from"`
+	// The hot-key model (HotModel) and its parameters.
+	HotKeyModel     string  `json:"hot_key_model"`
+	HotKeyModelFrom string  `json:"hot_key_model_from"`
+	HotKeyShare     float64 `json:"hot_key_share"`
+	HotKeyShareFrom string  `json:"hot_key_share_from"`
+	HotKeyZipfS     float64 `json:"hot_key_zipf_s"`
+	HotKeyZipfSFrom string  `json:"hot_key_zipf_s_from"`
 }
 
 // UnitsDoc is a Throughput: units per second.
@@ -150,18 +157,45 @@ type PatternUnitDoc struct {
 
 // KeyDoc is one KeyLoad: the hottest value of a table's or GSI's partition key.
 type KeyDoc struct {
-	Table       string        `json:"table"`
-	Index       string        `json:"index,omitempty"`
-	Attribute   string        `json:"attribute"`
-	Cardinality Cardinality   `json:"cardinality"`
-	Skew        float64       `json:"skew"`
-	RCU         float64       `json:"rcu"`
-	WCU         float64       `json:"wcu"`
-	ReadLimit   float64       `json:"read_limit"`
-	WriteLimit  float64       `json:"write_limit"`
-	Share       float64       `json:"share"`
-	Status      string        `json:"status"`
-	Shares      []KeyShareDoc `json:"shares"`
+	Table       string      `json:"table"`
+	Index       string      `json:"index,omitempty"`
+	Attribute   string      `json:"attribute"`
+	Cardinality Cardinality `json:"cardinality"`
+	Skew        float64     `json:"skew"`
+	// Model names the hot-key model the figures come from; ModelText says it with its parameters.
+	Model      string        `json:"model"`
+	ModelText  string        `json:"model_text"`
+	RCU        float64       `json:"rcu"`
+	WCU        float64       `json:"wcu"`
+	ReadLimit  float64       `json:"read_limit"`
+	WriteLimit float64       `json:"write_limit"`
+	Share      float64       `json:"share"`
+	Status     string        `json:"status"`
+	Shares     []KeyShareDoc `json:"shares"`
+	Sharding   *ShardingDoc  `json:"sharding,omitempty"`
+}
+
+// ShardingDoc is a hot key's Sharding.
+type ShardingDoc struct {
+	Shards        int            `json:"shards"`
+	Fits          bool           `json:"fits"`
+	Key           string         `json:"key"`
+	RCU           float64        `json:"rcu"`
+	WCU           float64        `json:"wcu"`
+	Share         float64        `json:"share"`
+	Reads         []ShardReadDoc `json:"reads"`
+	ExtraPerMonth float64        `json:"extra_per_month"`
+}
+
+// ShardReadDoc is one ShardRead.
+type ShardReadDoc struct {
+	Pattern       string  `json:"pattern"`
+	Number        int     `json:"number"`
+	Position      int     `json:"position"`
+	UnitsBefore   float64 `json:"units_before"`
+	UnitsAfter    float64 `json:"units_after"`
+	AvgRPS        float64 `json:"avg_rps"`
+	ExtraPerMonth float64 `json:"extra_per_month"`
 }
 
 // KeyShareDoc is one KeyShare.
@@ -230,7 +264,10 @@ func NewDocument(d designer.Design, r Report) Document {
 		Prices: PricesDoc{Region: r.Prices.Region, ReadRequest: priceDoc(r.Prices.ReadRequest), WriteRequest: priceDoc(r.Prices.WriteRequest),
 			ReadUnitHour: priceDoc(r.Prices.ReadUnitHour), WriteUnitHour: priceDoc(r.Prices.WriteUnitHour), Storage: priceDoc(r.Prices.Storage)},
 		Settings: SettingsDoc{TargetUtilization: r.Settings.TargetUtilization, TargetUtilizationFrom: r.Settings.TargetUtilizationFrom,
-			HotKeySkew: r.Settings.HotKeySkew, HotKeySkewFrom: r.Settings.HotKeySkewFrom},
+			HotKeySkew: r.Settings.HotKeySkew, HotKeySkewFrom: r.Settings.HotKeySkewFrom,
+			HotKeyModel: r.Settings.Hot.Name, HotKeyModelFrom: r.Settings.Hot.NameFrom,
+			HotKeyShare: r.Settings.Hot.Share, HotKeyShareFrom: r.Settings.Hot.ShareFrom,
+			HotKeyZipfS: r.Settings.Hot.S, HotKeyZipfSFrom: r.Settings.Hot.SFrom},
 		Patterns:      []PatternDoc{},
 		Resources:     []ResourceDoc{},
 		PartitionKeys: []KeyDoc{},
@@ -267,12 +304,22 @@ func NewDocument(d designer.Design, r Report) Document {
 		c := k.Cardinality
 		c.Values, c.WriteValues = round6(c.Values), round6(c.WriteValues)
 		kd := KeyDoc{Table: k.Table, Index: k.Index, Attribute: k.Attribute, Cardinality: c, Skew: round6(k.Skew),
+			Model: k.Model.Name, ModelText: k.Model.Text(),
 			RCU: round6(k.RCU), WCU: round6(k.WCU), ReadLimit: PartitionReadLimit, WriteLimit: PartitionWriteLimit,
 			Share: round6(k.Share()), Status: KeyStatus(k), Shares: []KeyShareDoc{}}
 		for _, s := range k.Shares {
 			kd.Shares = append(kd.Shares, KeyShareDoc{Pattern: s.Pattern, Number: s.Number, Position: s.Position, Write: s.Write,
 				PeakRPS: round6(s.PeakRPS), UnitsPerReq: round6(s.UnitsPerReq), Units: round6(s.Units), Values: round6(s.Values),
 				ValuesFrom: s.ValuesFrom, Increasing: s.Increasing, OnHottest: round6(s.OnHottest), KeyChange: s.KeyChange})
+		}
+		if sh := k.Sharding(r.Prices); sh != nil {
+			sd := &ShardingDoc{Shards: sh.Shards, Fits: sh.Fits, Key: sh.Key, RCU: round6(sh.RCU), WCU: round6(sh.WCU),
+				Share: round6(sh.Share()), Reads: []ShardReadDoc{}, ExtraPerMonth: round6(sh.ExtraPerMonth)}
+			for _, rd := range sh.Reads {
+				sd.Reads = append(sd.Reads, ShardReadDoc{Pattern: rd.Pattern, Number: rd.Number, Position: rd.Position,
+					UnitsBefore: round6(rd.Before), UnitsAfter: round6(rd.After), AvgRPS: round6(rd.AvgRPS), ExtraPerMonth: round6(rd.ExtraPerMonth)})
+			}
+			kd.Sharding = sd
 		}
 		doc.PartitionKeys = append(doc.PartitionKeys, kd)
 	}

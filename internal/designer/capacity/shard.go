@@ -4,9 +4,11 @@ import "strings"
 
 // A key whose hottest value is over one partition's limits can be write-sharded: its value gets a
 // suffix, {key}#{shard} with shard = hash(item id) % N, so that each value's items spread evenly
-// over N partition-key values. The hottest shard takes 1/N of the hottest value's writes and of
-// its reads by item; a Query of the whole value becomes N Queries, one per shard, each reading
-// 1/N of the items but billed at least its minimum (0.5 unit eventually consistent, 1 strong).
+// over N partition-key values. The hottest shard takes 1/N of the hottest value's writes; a Query
+// of the whole value becomes N Queries, one per shard, each reading 1/N of the items but billed at
+// least its minimum (0.5 unit eventually consistent, 1 strong). A read by item (GetItem, a batch)
+// reads the one shard its item hashes to, and nothing says how many items the value holds (one,
+// for a literal such as SETTINGS), so the hottest shard is counted with all of them.
 // Sharding is the smallest N at which the hottest shard fits in one partition
 // (RCU/3,000 + WCU/1,000 ≤ 1, as CAP001 judges a value), and what the fan-out costs the reads.
 
@@ -64,7 +66,7 @@ func (k KeyLoad) onShard(n int) (rcu, wcu float64) {
 		case s.FansOut && s.UnitsPerReq > 0:
 			rcu += s.OnHottest * max(1/f, s.MinUnits/s.UnitsPerReq)
 		default:
-			rcu += s.OnHottest / f
+			rcu += s.OnHottest
 		}
 	}
 	return rcu, wcu

@@ -52,14 +52,33 @@ func TestSharding_smallestShardCountAndWhatItCostsTheReads(t *testing.T) {
 			t.Errorf("the table's key, %v of a partition, gets a suggestion", l.Share())
 		}
 	}
+	// The JSON says the same, and which model gave it.
+	r.Settings = SettingsOf(d.Capacity)
+	for _, kd := range NewDocument(d, r).PartitionKeys {
+		switch kd.Index {
+		case "":
+			if kd.Sharding != nil {
+				t.Errorf("the table's key has a sharding in the JSON: %+v", kd.Sharding)
+			}
+		case "ByStatus":
+			if kd.Model != "skew" || kd.ModelText != "skew 2× (default): the hottest value takes 2 times its even share" {
+				t.Errorf("ByStatus's model in the JSON: %q, %q", kd.Model, kd.ModelText)
+			}
+			sd := kd.Sharding
+			if sd == nil || sd.Shards != 2 || sd.Key != "{status}#{shard}" || len(sd.Reads) != 1 ||
+				sd.Reads[0].UnitsAfter != 1 || sd.Reads[0].ExtraPerMonth != 16.47 || sd.ExtraPerMonth != 16.47 {
+				t.Errorf("ByStatus's sharding in the JSON: %+v", sd)
+			}
+		}
+	}
 }
 
 // Writes alone: 2,500 WCU/s over n shards needs n = 3 (833 WCU/s each; 2 shards take 1,250). A
 // Query reading 12 RRU strongly consistent at 10 RPS peak, 4 average, all on the hottest value,
 // takes 120 RCU/s, then 120 × max(1/3, 1/12) = 40 on each shard.
 // Each Query becomes 3 of max(12/3, 1) = 4 RRU: 12 in all, nothing more to pay. A GetItem of the
-// value reads the one shard its id hashes to: its 300 RCU/s spread to 100 on each, so the hottest
-// shard takes 40 + 100 = 140 RCU/s, 833.3/1,000 + 140/3,000 = 0.88 of a partition.
+// value reads the one shard its item hashes to, which may hold every read: the hottest shard takes
+// 40 + 300 = 340 RCU/s, 833.3/1,000 + 340/3,000 = 0.947 of a partition.
 func TestSharding_queriesThatReadMoreThanTheMinimumCostNothingMore(t *testing.T) {
 	t.Parallel()
 	k := KeyLoad{Table: "T", Attribute: "tenant + region", Shares: []KeyShare{
@@ -72,8 +91,8 @@ func TestSharding_queriesThatReadMoreThanTheMinimumCostNothingMore(t *testing.T)
 	if sh == nil || sh.Shards != 3 || !sh.Fits || sh.Key != "{tenant}#{region}#{shard}" {
 		t.Fatalf("sharding %+v, want 3 shards of {tenant}#{region}#{shard}", sh)
 	}
-	if !nearly(sh.WCU, 2500.0/3) || !nearly(sh.RCU, 40+100) {
-		t.Errorf("the hottest shard: %v RCU/s %v WCU/s, want 140 and 833.3", sh.RCU, sh.WCU)
+	if !nearly(sh.WCU, 2500.0/3) || !nearly(sh.RCU, 40+300) {
+		t.Errorf("the hottest shard: %v RCU/s %v WCU/s, want 340 and 833.3", sh.RCU, sh.WCU)
 	}
 	if len(sh.Reads) != 1 || sh.Reads[0].After != 12 || sh.Reads[0].ExtraPerMonth != 0 {
 		t.Errorf("the Query sharded: %+v", sh.Reads)
@@ -81,8 +100,8 @@ func TestSharding_queriesThatReadMoreThanTheMinimumCostNothingMore(t *testing.T)
 }
 
 // A Query of 0.5 RRU at 8,000 RPS on one value takes 4,000 RCU/s, and sharded it still pays 0.5
-// per shard: every shard takes 4,000 RCU/s, over a partition at any count. The suggestion says
-// no count fits.
+// per shard: every shard takes 4,000 RCU/s, over a partition at any count. So does a GetItem of
+// one item at 3,500 RCU/s. The suggestion says no count fits.
 func TestSharding_readsAtTheirMinimumNoShardCountFits(t *testing.T) {
 	t.Parallel()
 	k := KeyLoad{Table: "T", Attribute: "pk", RCU: 4000, Shares: []KeyShare{
@@ -91,5 +110,11 @@ func TestSharding_readsAtTheirMinimumNoShardCountFits(t *testing.T) {
 	sh := k.Sharding(DefaultPrices)
 	if sh == nil || sh.Fits || sh.Shards != MaxShards || !nearly(sh.RCU, 4000) {
 		t.Errorf("sharding %+v, want no count that fits", sh)
+	}
+	k = KeyLoad{Table: "T", Attribute: "pk", RCU: 3500, Shares: []KeyShare{
+		{Number: 1, PeakRPS: 7000, AvgRPS: 7000, UnitsPerReq: 0.5, Units: 3500, Values: 1, OnHottest: 3500, MinUnits: 0.5},
+	}}
+	if sh := k.Sharding(DefaultPrices); sh == nil || sh.Fits || !nearly(sh.RCU, 3500) || len(sh.Reads) != 0 {
+		t.Errorf("sharding a GetItem's key %+v, want no count that fits", sh)
 	}
 }

@@ -107,7 +107,7 @@ func capFindingsFrom(d designer.Design, r capacity.Report, prev []keyFindings, c
 			keys[i].found = prev[j].found
 			continue
 		}
-		keys[i].found = [3][]Finding{cap001HotValue(k, nil), cap002FewValues(k, nil), cap004Increasing(d, k, nil)}
+		keys[i].found = [3][]Finding{cap001HotValue(k, r.Prices, nil), cap002FewValues(k, nil), cap004Increasing(d, k, nil)}
 	}
 	for _, k := range keys {
 		out = append(out, k.found[0]...)
@@ -127,24 +127,58 @@ func capFindingsFrom(d designer.Design, r capacity.Report, prev []keyFindings, c
 // left alone).
 func sameLoad(a, b capacity.KeyLoad) bool {
 	return a.Table == b.Table && a.Index == b.Index && a.Attribute == b.Attribute && a.Cardinality == b.Cardinality &&
-		a.Skew == b.Skew && a.RCU == b.RCU && a.WCU == b.WCU &&
+		a.Skew == b.Skew && a.Model == b.Model && a.RCU == b.RCU && a.WCU == b.WCU &&
 		len(a.Shares) == len(b.Shares) && (len(a.Shares) == 0 || &a.Shares[0] == &b.Shares[0])
 }
 
 // cap001HotValue: the load on the hottest value of the key is over one partition's. A partition
 // serves 3,000 read units and 1,000 write units a second from one budget, so reads and writes are
-// added as shares of their limits.
-func cap001HotValue(k capacity.KeyLoad, out []Finding) []Finding {
-	if k.Share() <= 1 {
+// added as shares of their limits. The message ends with the write-sharding suggestion
+// (capacity.Sharding) and what it costs the reads at prices p.
+func cap001HotValue(k capacity.KeyLoad, p capacity.Prices, out []Finding) []Finding {
+	sh := k.Sharding(p)
+	if sh == nil {
 		return out
 	}
 	var sb strings.Builder
 	sb.WriteString(keyLabel(k) + ": the hottest of its values takes " + capacity.Figure(k.RCU) + " RCU/s and " +
 		capacity.Figure(k.WCU) + " WCU/s at peak, " + percent(k.Share()) + " of what one partition serves (" +
-		capacity.Figure(k.RCU) + " / 3,000 RCU + " + capacity.Figure(k.WCU) + " / 1,000 WCU). ")
+		capacity.Figure(k.RCU) + " / 3,000 RCU + " + capacity.Figure(k.WCU) + " / 1,000 WCU), under the hot-key model " +
+		modelOf(k).Text() + ". ")
 	sb.WriteString(sharesText(k, func(s capacity.KeyShare) bool { return s.OnHottest > 0 }))
-	sb.WriteString(" Spread the load over more key values (a key of higher cardinality, or a shard suffix written and read in parallel), or cache the hottest reads.")
+	sb.WriteString(" " + shardingText(sh))
 	return append(out, finding("CAP001", k.Path(), sb.String()))
+}
+
+// shardingText says the write-sharding suggestion: the shards, the key, the hottest shard's load
+// and what the Queries of the key pay more; or, when no count fits, that sharding cannot help.
+func shardingText(sh *capacity.Sharding) string {
+	if !sh.Fits {
+		return "No shard suffix brings it under: at " + capacity.Figure(float64(sh.Shards)) + " shards the hottest still takes " +
+			capacity.Figure(sh.RCU) + " RCU/s, the reads by item and each Query's least units falling on every shard. Cache the hottest reads, or choose a key of higher cardinality."
+	}
+	var sb strings.Builder
+	n := strconv.Itoa(sh.Shards)
+	sb.WriteString("Write-shard it into " + n + " shards: " + sh.Key + " with shard = hash(item id) % " + n +
+		", so that the hottest shard takes " + capacity.Figure(sh.RCU) + " RCU/s and " + capacity.Figure(sh.WCU) + " WCU/s (" +
+		percent(sh.Share()) + " of a partition).")
+	for _, rd := range sh.Reads {
+		sb.WriteString(" Pattern " + strconv.Itoa(rd.Number) + "'s Query of the key becomes " + n + " Queries, " +
+			capacity.Figure(rd.After) + " RRU a request instead of " + capacity.Figure(rd.Before))
+		if rd.ExtraPerMonth > 0 {
+			sb.WriteString(": $" + capacity.Figure(rd.ExtraPerMonth) + " a month more at " + capacity.Figure(rd.AvgRPS) + " RPS on average")
+		}
+		sb.WriteString(".")
+	}
+	return sb.String()
+}
+
+// modelOf is the hot-key model of k's figures: a load put together with a skew alone has the skew.
+func modelOf(k capacity.KeyLoad) capacity.HotModel {
+	if k.Model.Name == "" {
+		return capacity.HotModel{Name: designer.HotKeySkewModel, Skew: k.Skew, SkewFrom: capacity.FromDefault}
+	}
+	return k.Model
 }
 
 // cap002FewValues: a key with fewer than 100 distinct values carries patterns whose load on its
@@ -349,10 +383,10 @@ func sharesText(k capacity.KeyLoad, keep func(capacity.KeyShare) bool) string {
 		}
 		text := "pattern " + strconv.Itoa(s.Number) + " " + verb + " " + capacity.Figure(s.PeakRPS) + " RPS × " +
 			capacity.Figure(s.UnitsPerReq) + " " + per + " = " + capacity.Figure(s.Units) + " " + unit + "/s"
-		switch {
+		switch how := modelOf(k).ShareText(s.Values); {
+		case how != "":
+			text += ", " + how + " = " + capacity.Figure(s.OnHottest) + " on the hottest value"
 		case s.Values <= 0:
-		case s.Values > k.Skew:
-			text += ", × " + capacity.Figure(k.Skew) + " (skew) ÷ " + valuesText(s.Values) + " = " + capacity.Figure(s.OnHottest) + " on the hottest value"
 		default:
 			text += ", all of it on one value"
 		}

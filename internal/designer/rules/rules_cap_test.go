@@ -74,13 +74,14 @@ type capLoads struct {
 	updateRPS                float64 // #4: 1 WRU on the table; 1 on ByStatus, or with statusChanges a key change (2 writes, 2 WRU)
 	statusChanges            bool
 	storedGB                 float64 // the table's and its LSI's storage, together
+	hot                      capacity.HotModel
 }
 
 func capShopReport(l capLoads) capacity.Report {
-	r := capacity.Report{Settings: capacity.Settings{HotKeySkew: 2}}
+	r := capacity.Report{Settings: capacity.Settings{HotKeySkew: 2, Hot: l.hot}, Prices: capacity.DefaultPrices}
 	r.Patterns = []capacity.PatternLoad{
 		{ID: "p1", Number: 1, PeakRPS: l.settingsRPS, Operations: []capacity.OperationLoad{{Op: "GetItem", Table: "Events", ReadUnits: l.settingsRRU}}},
-		{ID: "p2", Number: 2, PeakRPS: l.statusRPS, Operations: []capacity.OperationLoad{{Op: "Query", Table: "Events", Index: "ByStatus", ReadUnits: l.statusRRU}}},
+		{ID: "p2", Number: 2, PeakRPS: l.statusRPS, AvgRPS: l.statusRPS, Operations: []capacity.OperationLoad{{Op: "Query", Table: "Events", Index: "ByStatus", ReadUnits: l.statusRRU}}},
 		{ID: "p3", Number: 3, PeakRPS: l.putRPS, Operations: []capacity.OperationLoad{{Op: "PutItem", Table: "Events", WriteUnits: 1,
 			IndexWrites: []capacity.IndexWriteLoad{{Index: "ByDay", Writes: 1, Units: 1}}}}},
 		{ID: "p4", Number: 4, PeakRPS: l.updateRPS, Operations: []capacity.OperationLoad{{Op: "UpdateItem", Table: "Events", WriteUnits: 1,
@@ -121,14 +122,44 @@ func TestCapRules_eachFiresWithTheFiguresThatCausedItAndNotBelowIts(t *testing.T
 			want:  []string{"CAP001 error tables/Events/partition_key"},
 			// 3,500 RCU/s on one value; the device events add 40 × 1 × 2 / 3,000 = 0.0267 WCU/s.
 			text: []string{"The partition key pk of table Events", "3,500 RCU/s and 0.0267 WCU/s", "117 %",
-				"Pattern 1 reads 7,000 RPS × 0.5 RRU = 3,500 RCU/s, all of it on one value"}},
+				"under the hot-key model skew 2×",
+				"Pattern 1 reads 7,000 RPS × 0.5 RRU = 3,500 RCU/s, all of it on one value",
+				// A GetItem of the one item reads one shard at any count.
+				"No shard suffix brings it under: at 100,000 shards the hottest still takes 3,500 RCU/s"}},
 		{name: "CAP001 adds reads and writes as shares of one partition", code: "CAP001",
 			// ByStatus: #2 400 × 12 × 2 / 4 = 2,400 RCU/s (80 %); #4 300 × 2 × 2 / 4 = 300 WCU/s (30 %).
 			loads: with(func(l *capLoads) { l.statusRPS, l.statusRRU, l.updateRPS, l.statusChanges = 400, 12, 300, true }),
 			want:  []string{"CAP001 error tables/Events/indexes/ByStatus/partition_key"},
 			text: []string{"2,400 RCU/s and 300 WCU/s", "110 %", "2,400 / 3,000 RCU + 300 / 1,000 WCU",
 				"Pattern 2 reads 400 RPS × 12 RRU = 4,800 RCU/s, × 2 (skew) ÷ 4 values = 2,400 on the hottest value",
-				"pattern 4 writes 300 RPS × 2 WRU = 600 WCU/s, × 2 (skew) ÷ 4 values = 300 on the hottest value"}},
+				"pattern 4 writes 300 RPS × 2 WRU = 600 WCU/s, × 2 (skew) ÷ 4 values = 300 on the hottest value",
+				// 2 shards: 300/2 = 150 WCU/s and 2,400 × max(1/2, 0.5/12) = 1,200 RCU/s, 55 %; each Query
+				// of 12 RRU becomes 2 of 6, nothing more to pay.
+				"Write-shard it into 2 shards: {status}#{shard} with shard = hash(item id) % 2, so that the hottest shard takes 1,200 RCU/s and 150 WCU/s (55 % of a partition).",
+				"Pattern 2's Query of the key becomes 2 Queries, 12 RRU a request instead of 12."}},
+		{name: "CAP001 under zipf s = 1: ByStatus's hottest of 4 statuses takes 1/H(4, 1) = 12/25", code: "CAP001",
+			// #2 400 × 12 × 12/25 = 2,304 RCU/s; #4 600 × 12/25 = 288 WCU/s: 76.8 % + 28.8 % = 106 %.
+			loads: with(func(l *capLoads) {
+				l.statusRPS, l.statusRRU, l.updateRPS, l.statusChanges = 400, 12, 300, true
+				l.hot = capacity.HotModel{Name: designer.HotKeyZipf, NameFrom: capacity.FromDesign, S: 1, SFrom: capacity.FromDesign}
+			}),
+			want: []string{"CAP001 error tables/Events/indexes/ByStatus/partition_key"},
+			text: []string{"2,304 RCU/s and 288 WCU/s", "106 %", "under the hot-key model zipf (design), s = 1 (design)",
+				"Pattern 2 reads 400 RPS × 12 RRU = 4,800 RCU/s, ÷ H(4, 1) = 2.08 (zipf s = 1 over 4 values) = 2,304 on the hottest value",
+				"Write-shard it into 2 shards"}},
+		{name: "CAP001 under a top-key share of 50 %: half of pattern 4's writes on one value of the table and of ByStatus", code: "CAP001",
+			// ByStatus: #2 100 × 0.5 × 50 % = 25 RCU/s; #4 2,400 × 1 × 50 % = 1,200 WCU/s: 121 %. Over n shards
+			// 1,200/n WCU/s and 25 × max(1/n, 1) = 25 RCU/s: n = 2 gives 60.8 %. Each Query of 0.5 RRU becomes
+			// 2 of 0.5: 0.5 RRU more at its average of 100 RPS is
+			// 0.5 × 100 × 2,635,200 × $0.125/million = $16.47 a month.
+			loads: with(func(l *capLoads) {
+				l.statusRPS, l.statusRRU, l.updateRPS = 100, 0.5, 2400
+				l.hot = capacity.HotModel{Name: designer.HotKeyTopShare, NameFrom: capacity.FromDesign, Share: 50, ShareFrom: capacity.FromDesign}
+			}),
+			want: []string{"CAP001 error tables/Events/partition_key", "CAP001 error tables/Events/indexes/ByStatus/partition_key"},
+			text: []string{"25 RCU/s and 1,200 WCU/s", "121 %", "× 50 % (top-key share) = 1,200 on the hottest value",
+				"hottest shard takes 25 RCU/s and 600 WCU/s (61 % of a partition)",
+				"Pattern 2's Query of the key becomes 2 Queries, 1 RRU a request instead of 0.5: $16.47 a month more at 100 RPS on average."}},
 		{name: "CAP001 is quiet at 5,000 RPS on the settings (2,500 RCU/s, 83 %)", code: "CAP001",
 			loads: with(func(l *capLoads) { l.settingsRPS = 5000 })},
 
