@@ -89,6 +89,7 @@ func capacityFigures(d *designContext, spot listSpot) templates.CapacityFigures 
 	f.Patterns, f.PatternPager = f.Patterns[first:last], pager
 	f.HasCost = r.Total.OnDemand.Total > 0
 	f.HotChart, f.HotKeys = hotKeys(r)
+	f.HotModel = r.Settings.Hot.Text()
 	f.HasHot = len(f.HotChart.Rows) > 0
 	f.LoadChart = loadChart(r)
 	f.HasLoad = len(f.LoadChart.Rows) > 0
@@ -246,6 +247,10 @@ func hotKeys(r capacity.Report) (templates.LimitBars, []templates.CapacityHotKey
 		Series:     []templates.ChartSeries{{Label: "Reads (of 3,000 RCU/s)", Short: "reads"}, {Label: "Writes (of 1,000 WCU/s)", Short: "writes"}},
 	}
 	var rows []templates.CapacityHotKeyRow
+	keys := map[[2]string]capacity.KeyLoad{}
+	for _, k := range r.Keys {
+		keys[[2]string{k.Table, k.Index}] = k
+	}
 	for _, res := range r.Resources {
 		h := res.HotKey
 		if h == nil || res.Kind == capacity.KindLSI {
@@ -254,11 +259,19 @@ func hotKeys(r capacity.Report) (templates.LimitBars, []templates.CapacityHotKey
 		readShare, writeShare := share(h.RCU, h.ReadLimit), share(h.WCU, h.WriteLimit)
 		row := templates.CapacityHotKeyRow{
 			Name: resourceName(res), Attribute: h.Attribute, Distinct: "not known", DistinctFrom: h.DistinctFrom,
-			Skew: quantity(h.Skew) + "×", RCU: "—", WCU: "—", Share: "—",
+			Model: modelShort(h.Model), RCU: "—", WCU: "—", Share: "—",
 		}
-		if h.Distinct > 0 {
+		if k, ok := keys[[2]string{res.Table, res.Index}]; ok {
+			if sh := k.Sharding(r.Prices); sh != nil {
+				row.Sharding = shardingLines(sh)
+			}
+		}
+		if h.Distinct > 0 || h.RCU > 0 || h.WCU > 0 {
+			// A top-key share puts load on a key whose values are not counted.
 			whole := readShare + writeShare
-			row.Distinct = quantity(h.Distinct)
+			if h.Distinct > 0 {
+				row.Distinct = quantity(h.Distinct)
+			}
 			row.RCU, row.WCU = quantity(h.RCU)+" of "+quantity(h.ReadLimit), quantity(h.WCU)+" of "+quantity(h.WriteLimit)
 			row.Share, row.Over = percent(whole), whole > 1
 			text := percent(whole) + " of the limit"
@@ -273,6 +286,40 @@ func hotKeys(r capacity.Report) (templates.LimitBars, []templates.CapacityHotKey
 		rows = append(rows, row)
 	}
 	return c, rows
+}
+
+// modelShort names a hot-key model in a few words: "skew 2×", "zipf s = 1.2".
+func modelShort(m capacity.HotModel) string {
+	switch m.Name {
+	case designer.HotKeyUniform:
+		return "uniform"
+	case designer.HotKeyTopShare:
+		return "top key " + quantity(m.Share) + " %"
+	case designer.HotKeyZipf:
+		return "zipf s = " + quantity(m.S)
+	}
+	return "skew " + quantity(m.Skew) + "×"
+}
+
+// shardingLines say a hot key's write-sharding suggestion: the shards and the key, the hottest
+// shard's load, then what each Query of the key pays sharded.
+func shardingLines(sh *capacity.Sharding) []string {
+	if !sh.Fits {
+		return []string{"No shard count fits: at " + quantity(float64(sh.Shards)) + " shards the hottest still takes " + quantity(sh.RCU) +
+			" RCU/s, its reads by item and each Query's least units falling on every shard. Cache the hottest reads."}
+	}
+	n := itoa(sh.Shards)
+	out := []string{"Write-shard into " + n + " shards: " + sh.Key + ", shard = hash(item id) % " + n + "; the hottest shard takes " +
+		quantity(sh.RCU) + " RCU/s and " + quantity(sh.WCU) + " WCU/s (" + percent(sh.Share()) + " of the limit)."}
+	for _, rd := range sh.Reads {
+		line := "Pattern " + itoa(rd.Number) + "'s Query of the key becomes " + n + " Queries: " + quantity(rd.After) +
+			" RRU a request instead of " + quantity(rd.Before)
+		if rd.ExtraPerMonth > 0 {
+			line += ", " + dollars(rd.ExtraPerMonth) + " a month more at " + quantity(rd.AvgRPS) + " RPS on average"
+		}
+		out = append(out, line+".")
+	}
+	return out
 }
 
 func share(v, limit float64) float64 {
@@ -428,17 +475,39 @@ func settingHint(key string) string {
 	case designer.CapacityField.TargetUtilization.Key:
 		return "of provisioned capacity the peak may use, " + itoa(designer.MinTargetUtilization) + "–" + itoa(designer.MaxTargetUtilization) + "; empty: " + itoa(capacity.DefaultTargetUtilization) + " %"
 	case designer.CapacityField.HotKeySkew.Key:
-		return "times its even share the busiest key value takes (1: spread evenly); empty: " + itoa(capacity.DefaultHotKeySkew) + "×"
+		return "times its even share the busiest key value takes (1: spread evenly), under the skew model; empty: " + itoa(capacity.DefaultHotKeySkew) + "×"
+	case designer.CapacityField.HotKeyModel.Key:
+		return "how a key's load spreads over its values: skew, uniform, top-key share or zipf; empty: skew"
+	case designer.CapacityField.HotKeyShare.Key:
+		return "of a key's load its busiest value takes, 0–100, under top-key share; empty: " + itoa(capacity.DefaultHotKeyShare) + " %"
+	case designer.CapacityField.HotKeyZipfS.Key:
+		return "the exponent s, 0–" + itoa(designer.MaxHotKeyZipfS) + " (0: uniform; 1: Zipf's law), under zipf; empty: " + itoa(capacity.DefaultHotKeyZipfS)
 	}
 	return ""
 }
 
 // capacitySetting is the cell of one capacity setting.
 func capacitySetting(d *designContext, f designer.Field[designer.CapacitySettings]) templates.CapacitySetting {
-	return templates.CapacitySetting{Label: f.Heading(), Hint: settingHint(f.Key), Cell: templates.Cell{
+	st := templates.CapacitySetting{Label: f.Heading(), Hint: settingHint(f.Key), Cell: templates.Cell{
 		ID: elemID("capset", f.Key), Label: f.Heading(), Value: f.Get(d.Record.Design.Capacity),
 		Action: "/d/" + d.Token + "/capacity/setting", Vals: vals("field", f.Key), Kind: "text", CanEdit: d.canEdit(),
 	}}
+	if f.Key == designer.CapacityField.HotKeyModel.Key {
+		st.Cell.Kind, st.Cell.Options = "select", hotModelOptions
+		for _, o := range hotModelOptions {
+			if o.Value == st.Cell.Value {
+				st.Cell.Shown = o.Label
+			}
+		}
+	}
+	return st
+}
+
+// hotModelOptions are the hot-key models a team picks from; "" is the default, the skew.
+var hotModelOptions = []templates.Option{
+	{Value: "", Label: "skew (default)"}, {Value: designer.HotKeySkewModel, Label: "skew"},
+	{Value: designer.HotKeyUniform, Label: "uniform"}, {Value: designer.HotKeyTopShare, Label: "top-key share"},
+	{Value: designer.HotKeyZipf, Label: "zipf"},
 }
 
 func capacitySettings(d *designContext) []templates.CapacitySetting {

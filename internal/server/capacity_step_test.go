@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"dynaloom/internal/designer"
 )
 
 func TestCapacity_stepListsEveryPatternTableAndIndexWithThePricesUsed(t *testing.T) {
@@ -65,6 +67,45 @@ func TestCapacity_aSettingSavesAndAnswersWithTheFiguresItMoves(t *testing.T) {
 	}
 }
 
+// A team that declares zipf sees the model on the step; at write rates that put keys over a
+// partition, each such key's row is followed by its write-sharding suggestion.
+func TestCapacity_hotKeyModelAndShardingShowOnTheStep(t *testing.T) {
+	t.Parallel()
+	a := newTestApp(t)
+	c := a.createJSON(`{"example": "hr-employees"}`)
+	for _, set := range [][2]string{{"hot_key_model", "zipf"}, {"hot_key_zipf_s", "1.5"}} {
+		if rec := a.hx("/d/"+c.EditToken+"/capacity/setting", "field", set[0], "value", set[1]); rec.Code != http.StatusOK {
+			t.Fatalf("%s: %d %s", set[0], rec.Code, rec.Body)
+		}
+	}
+	body := a.request(http.MethodGet, "/d/"+c.EditToken+"/capacity", "", nil).Body.String()
+	for _, want := range []string{"Hot-key model: zipf (design), s = 1.5 (design)", "zipf s = 1.5", `<option value="zipf" selected`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the step does not show %q", want)
+		}
+	}
+	if strings.Contains(body, `data-testid="capacity-shard"`) {
+		t.Error("a sharding suggestion at rates no key is hot at")
+	}
+	d, _ := a.design(c.EditToken)
+	for _, p := range d.Patterns {
+		if p.Type != designer.Write {
+			continue
+		}
+		change := `{"kind": "set_pattern_field", "change": {"id": "` + p.ID + `", "field": "peak_rps", "value": "20000"}}`
+		if rec := a.postChange(c.EditToken, change, "Cookie", participantCookie+"=Ada"); rec.Code != http.StatusOK {
+			t.Fatalf("peak_rps: %d %s", rec.Code, rec.Body)
+		}
+	}
+	body = a.request(http.MethodGet, "/d/"+c.EditToken+"/capacity", "", nil).Body.String()
+	for _, want := range []string{`data-testid="capacity-shard"`, "Write-shard into", "{dept_no}#{shard}, shard = hash(item id) %",
+		"Query of the key becomes", "a month more at"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("at 20,000 writes a second the step does not show %q", want)
+		}
+	}
+}
+
 func TestCapacity_aBadSettingIsNamedOnItsCellAndChangesNothing(t *testing.T) {
 	t.Parallel()
 	a := newTestApp(t)
@@ -75,6 +116,8 @@ func TestCapacity_aBadSettingIsNamedOnItsCellAndChangesNothing(t *testing.T) {
 		{"target_utilization", "150", "not a percentage"},
 		{"hot_key_skew", "0.5", "factor from 1 to 1,000,000"},
 		{"hot_key_skew", "1e308", "factor from 1 to 1,000,000"},
+		{"hot_key_share", "150", "not a share from 0 to 100"},
+		{"hot_key_zipf_s", "11", "not a zipf exponent s from 0 to 10"},
 		{"read_request_price", "-1", "not a price"},
 		{"write_unit_hour_price", "cheap", "not a price"},
 	} {

@@ -36,6 +36,9 @@ type CapacityFigures struct {
 	// HasCost, HasHot and HasLoad say whether the cost, hot-key and load charts have anything to
 	// draw.
 	HasCost, HasHot, HasLoad bool
+
+	// HotModel says the hot-key model the busiest values are worked out with.
+	HotModel string
 }
 
 // CapacityTotal is one headline figure.
@@ -109,9 +112,13 @@ type CapacityResourceRow struct {
 
 // CapacityHotKeyRow is the hottest value of one table's or index's partition key.
 type CapacityHotKeyRow struct {
-	Name, Attribute, Distinct, DistinctFrom, Skew string
-	RCU, WCU, Share                               string
-	Over                                          bool
+	Name, Attribute, Distinct, DistinctFrom string
+	// Model names the hot-key model and its parameters ("zipf s = 1.2").
+	Model           string
+	RCU, WCU, Share string
+	Over            bool
+	// Sharding is the write-sharding suggestion of a key over the limit, line by line.
+	Sharding []string
 }
 
 func rowspan(ops []CapacityOperationRow) string { return strconv.Itoa(max(1, len(ops))) }
