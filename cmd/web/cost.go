@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"dynaloom/internal/designer"
 	"dynaloom/internal/designer/capacity"
 )
 
@@ -53,11 +54,11 @@ func writeCost(w io.Writer, what string, doc capacity.Document) {
 	fmt.Fprintf(w, "%s: %s RCU/s and %s WCU/s at peak; %s a month on demand, %s provisioned, %s with each table in its cheaper mode\n",
 		what, capacity.Figure(tot.Peak.RCU), capacity.Figure(tot.Peak.WCU), dollars(tot.OnDemand.Total), dollars(tot.Provisioned.Total), dollars(tot.Cheapest))
 	pr := doc.Prices
-	fmt.Fprintf(w, "prices (%s): %s %s, %s %s, %s %s, %s %s, %s %s; target utilisation %s%% (%s), hot-key skew %s (%s)\n\n",
+	fmt.Fprintf(w, "prices (%s): %s %s, %s %s, %s %s, %s %s, %s %s; target utilisation %s%% (%s), hot-key skew %s (%s), hot-key model %s (%s)\n\n",
 		pr.Region, priceText(pr.ReadRequest), pr.ReadRequest.Unit, priceText(pr.WriteRequest), pr.WriteRequest.Unit,
 		priceText(pr.ReadUnitHour), pr.ReadUnitHour.Unit, priceText(pr.WriteUnitHour), pr.WriteUnitHour.Unit,
 		priceText(pr.Storage), pr.Storage.Unit, capacity.Figure(doc.Settings.TargetUtilization), doc.Settings.TargetUtilizationFrom,
-		capacity.Figure(doc.Settings.HotKeySkew), doc.Settings.HotKeySkewFrom)
+		capacity.Figure(doc.Settings.HotKeySkew), doc.Settings.HotKeySkewFrom, hotModelText(doc.Settings), doc.Settings.HotKeyModelFrom)
 
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "pattern\tpeak RPS\tavg RPS\tRCU/s peak\tWCU/s peak\toperations\t")
@@ -155,4 +156,15 @@ func writeIndexWrites(w io.Writer, doc capacity.Document) {
 		tw.Flush()
 		fmt.Fprintln(w)
 	}
+}
+
+// hotModelText names the hot-key model with its parameter: "zipf s = 1.2", "top_key_share 5%".
+func hotModelText(s capacity.SettingsDoc) string {
+	switch s.HotKeyModel {
+	case designer.HotKeyTopShare:
+		return s.HotKeyModel + " " + capacity.Figure(s.HotKeyShare) + "%"
+	case designer.HotKeyZipf:
+		return s.HotKeyModel + " s = " + capacity.Figure(s.HotKeyZipfS)
+	}
+	return s.HotKeyModel
 }

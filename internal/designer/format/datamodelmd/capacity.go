@@ -41,14 +41,15 @@ func (w *writer) hotPartitions(r capacity.Report) {
 	w.line("")
 	w.line(hotComputedStart)
 	for _, k := range keys {
-		w.line(hotLine(k))
+		w.line(hotLine(k, r.Prices))
 	}
 	w.line(computedEnd)
 }
 
 // hotLine is one key's line: the patterns' peak RPS on it, the values it spreads over and where
-// that figure came from, the RPS per value, the units on the hottest value and the mark.
-func hotLine(k capacity.KeyLoad) string {
+// that figure came from, the RPS per value, the units on the hottest value under the hot-key model,
+// the write-sharding suggestion of a key over a partition (priced at p) and the mark.
+func hotLine(k capacity.KeyLoad, p capacity.Prices) string {
 	name := k.Table
 	if k.Index != "" {
 		name = k.Index
@@ -79,11 +80,29 @@ func hotLine(k capacity.KeyLoad) string {
 		b.WriteString("; the load on its hottest value is not known until its values are counted")
 		return b.String()
 	case rps > 0:
-		fmt.Fprintf(&b, "; hottest value %s RCU/s + %s WCU/s at skew %s, %s%% of one partition's 3,000 RCU / 1,000 WCU",
-			capacity.Figure(k.RCU), capacity.Figure(k.WCU), capacity.Figure(k.Skew), capacity.Figure(100*k.Share()))
+		fmt.Fprintf(&b, "; hottest value %s RCU/s + %s WCU/s %s, %s%% of one partition's 3,000 RCU / 1,000 WCU",
+			capacity.Figure(k.RCU), capacity.Figure(k.WCU), modelWords(k), capacity.Figure(100*k.Share()))
+		if sh := k.Sharding(p); sh != nil && sh.Fits {
+			fmt.Fprintf(&b, "; write-shard into %d shards (%s, shard = hash(item id) %% %d), %s a month more on reads",
+				sh.Shards, markdown.EscapeLabel(sh.Key), sh.Shards, fmt.Sprintf("$%.2f", sh.ExtraPerMonth))
+		}
 	}
 	b.WriteString(" " + statusMark[capacity.KeyStatus(k)])
 	return b.String()
+}
+
+// modelWords say the hot-key model the hottest value's figures come from: "at skew 2", "under
+// zipf s = 1.2".
+func modelWords(k capacity.KeyLoad) string {
+	switch k.Model.Name {
+	case designer.HotKeyUniform:
+		return "under a uniform spread"
+	case designer.HotKeyTopShare:
+		return "under a top-key share of " + capacity.Figure(k.Model.Share) + "%"
+	case designer.HotKeyZipf:
+		return "under zipf s = " + capacity.Figure(k.Model.S)
+	}
+	return "at skew " + capacity.Figure(k.Skew)
 }
 
 // costRow is one line of a resource's detail table.

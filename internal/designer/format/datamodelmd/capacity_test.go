@@ -26,6 +26,12 @@ func TestHotLine_inTheSeedsForm(t *testing.T) {
 			Cardinality: capacity.Cardinality{Values: 4, Known: true, Source: "4 distinct values of status in the sample items"},
 			Shares:      []capacity.KeyShare{{Pattern: "ap3", PeakRPS: 2000, Values: 4, Units: 8000, OnHottest: 4000}}},
 			"- **ByStatus** (status): 2,000 RPS across 4 distinct values of status in the sample items = 500 RPS per partition; hottest value 4,000 RCU/s + 0 WCU/s at skew 2, 133.33% of one partition's 3,000 RCU / 1,000 WCU ❌"},
+		// Under zipf s = 1 the hottest of 4 statuses takes 12/25 of 3,000 WCU/s, 1,440: 2 shards of 720 fit.
+		{"over under zipf, sharded", capacity.KeyLoad{Table: "Orders", Index: "ByStatus", Attribute: "status", Skew: 2, WCU: 1440,
+			Model:       capacity.HotModel{Name: designer.HotKeyZipf, S: 1},
+			Cardinality: capacity.Cardinality{Values: 4, Known: true, Source: "4 distinct values of status in the sample items"},
+			Shares:      []capacity.KeyShare{{Pattern: "ap5", Write: true, PeakRPS: 3000, Values: 4, Units: 3000, OnHottest: 1440}}},
+			"- **ByStatus** (status): 3,000 RPS across 4 distinct values of status in the sample items = 750 RPS per partition; hottest value 0 RCU/s + 1,440 WCU/s under zipf s = 1, 144% of one partition's 3,000 RCU / 1,000 WCU; write-shard into 2 shards ({status}#{shard}, shard = hash(item id) % 2), $0.00 a month more on reads ❌"},
 		{"not counted", capacity.KeyLoad{Table: "Events", Attribute: "channel", Skew: 2,
 			Cardinality: capacity.Cardinality{Source: "not known: nothing says how many values channel takes"},
 			Shares:      []capacity.KeyShare{{Pattern: "ap4", PeakRPS: 5}}},
@@ -33,7 +39,7 @@ func TestHotLine_inTheSeedsForm(t *testing.T) {
 		{"idle", capacity.KeyLoad{Table: "Audit", Attribute: "id", Cardinality: capacity.Cardinality{Source: "x"}},
 			"- **Audit** (id): no pattern reads or writes it ✅"},
 	} {
-		if got := hotLine(c.k); got != c.want {
+		if got := hotLine(c.k, capacity.DefaultPrices); got != c.want {
 			t.Errorf("%s:\ngot  %s\nwant %s", c.name, got, c.want)
 		}
 	}
