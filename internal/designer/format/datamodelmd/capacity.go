@@ -107,65 +107,69 @@ func modelWords(k capacity.KeyLoad) string {
 
 // costRow is one line of a resource's detail table.
 type costRow struct {
-	pattern   string
+	pattern   int // the pattern's number
 	op        string
 	rps       float64
 	rru, wru  float64
 	amplified bool // a write to the table that writes this index's entries too (¹)
 }
 
-// costReportOf writes Dynaloom's Cost Report block in the MCP calculator's layout: the total
-// split into storage and requests, the storage of each table and index, the request cost of
-// each, and per resource the patterns that cost it, at each pattern's average RPS.
+// costReportOf writes Dynaloom's Cost Report block in the MCP calculator's layout (as its
+// compute_performances_and_costs writes it into dynamodb_data_model.md): a disclaimer, the bold
+// total split into storage and requests, the storage of each table and index, then the requests:
+// a summary per resource and, per resource, its "**Monthly Cost:**" and the patterns that cost it
+// (one "RRU / WRU" column, index writes marked ¹), every figure at the patterns' average RPS.
 func (w *writer) costReportOf(r capacity.Report) {
 	if len(r.Resources) == 0 {
 		return
 	}
 	d := w.d
-	money := func(v float64) string { return fmt.Sprintf("$%.2f", v) }
+	label := resourceLabels(r.Resources)
 	kind := map[string]string{capacity.KindTable: "Table", capacity.KindGSI: "GSI", capacity.KindLSI: "LSI"}
-	label := func(res capacity.Resource) string {
-		if res.Index == "" {
-			return markdown.EscapeLabel(res.Table)
-		}
-		return markdown.EscapeLabel(res.Table + " / " + res.Index)
-	}
 	p := r.Prices
 	w.heading("Cost Report")
 	w.line("")
 	w.line(costComputedMark)
-	w.line(fmt.Sprintf("> Computed by Dynaloom from the access patterns (average RPS), the evaluated operations and the entity counts: "+
-		"on-demand requests and storage only, Standard table class, %s prices of %s ($%s per million RRU, $%s per million WRU, $%s per GB-month), "+
-		"%s seconds a month. Index writes count a key change as a delete and a put.",
+	w.line(fmt.Sprintf("> **Disclaimer:** Computed by Dynaloom from the access patterns at their average RPS, the evaluated "+
+		"operations and the entity counts: on-demand read/write requests and storage only, Standard table class, %s prices of %s "+
+		"($%s per million RRU, $%s per million WRU, $%s per GB-month), %s seconds a month. An index write that changes the "+
+		"index key counts as a delete and a put, 2 writes.",
 		markdown.EscapeLabel(p.Region), asOf(p), fmt.Sprint(p.ReadRequest.Dollars), fmt.Sprint(p.WriteRequest.Dollars),
 		fmt.Sprint(p.Storage.Dollars), capacity.Figure(capacity.SecondsPerMonth)))
 
 	requests := r.Total.OnDemand.Reads + r.Total.OnDemand.Writes + r.Total.OnDemand.IndexWrites
-	w.subheading("Total Monthly Cost")
+	w.line("")
+	w.line("**Total Monthly Cost: " + money(r.Total.OnDemand.Storage+requests) + "**")
 	w.line("")
 	w.line("| Source | Monthly Cost |")
 	w.line("|---|---|")
 	w.line("| Storage | " + money(r.Total.OnDemand.Storage) + " |")
 	w.line("| Read and write requests | " + money(requests) + " |")
-	w.line("| **Total** | **" + money(r.Total.OnDemand.Storage+requests) + "** |")
 
 	w.subheading("Storage Costs")
 	w.line("")
+	w.line("**Monthly Cost:** " + money(r.Total.OnDemand.Storage))
+	w.line("")
 	w.line("| Resource | Type | Storage (GB) | Monthly Cost |")
 	w.line("|---|---|---|---|")
-	for _, res := range r.Resources {
-		w.line(fmt.Sprintf("| %s | %s | %s | %s |", label(res), kind[res.Kind], capacity.Figure(res.Storage.GB), money(res.OnDemand.Storage)))
+	for i, res := range r.Resources {
+		w.line(fmt.Sprintf("| %s | %s | %s | %s |", label[i], kind[res.Kind], gigabytes(res.Storage.GB), money(res.OnDemand.Storage)))
 	}
 
+	requestCost := func(res capacity.Resource) float64 {
+		return res.OnDemand.Reads + res.OnDemand.Writes + res.OnDemand.IndexWrites
+	}
 	w.subheading("Read and Write Request Costs")
+	w.line("")
+	w.line("**Monthly Cost:** " + money(requests))
 	w.line("")
 	w.line("| Resource | Type | Monthly Cost |")
 	w.line("|---|---|---|")
-	for _, res := range r.Resources {
+	for i, res := range r.Resources {
 		if res.Kind == capacity.KindLSI {
 			continue // billed to its table
 		}
-		w.line(fmt.Sprintf("| %s | %s | %s |", label(res), kind[res.Kind], money(res.OnDemand.Reads+res.OnDemand.Writes+res.OnDemand.IndexWrites)))
+		w.line(fmt.Sprintf("| %s | %s | %s |", label[i], kind[res.Kind], money(requestCost(res))))
 	}
 	rows := costRows(d, r)
 	footnote := false
@@ -173,10 +177,7 @@ func (w *writer) costReportOf(r capacity.Report) {
 		return units * capacity.SecondsPerMonth * price.Dollars / 1e6
 	}
 	for _, res := range r.Resources {
-		if res.Kind == capacity.KindLSI {
-			continue
-		}
-		if len(rows[[2]string{res.Table, res.Index}]) == 0 {
+		if res.Kind == capacity.KindLSI || len(rows[[2]string{res.Table, res.Index}]) == 0 {
 			continue
 		}
 		title := markdown.OneLine(res.Table) + " Table"
@@ -186,24 +187,86 @@ func (w *writer) costReportOf(r capacity.Report) {
 		w.line("")
 		w.line("#### " + escapeTitle(title))
 		w.line("")
-		w.line("| Pattern | Operation | RPS | RRU | WRU | Monthly Cost |")
-		w.line("|---|---|---|---|---|---|")
+		w.line("**Monthly Cost:** " + money(requestCost(res)))
+		w.line("")
+		w.line("| Pattern | Operation | RPS | RRU / WRU | Monthly Cost |")
+		w.line("|---|---|---|---|---|")
 		for _, row := range rows[[2]string{res.Table, res.Index}] {
 			mark := ""
 			if row.amplified {
-				mark, footnote = " ¹", true
+				mark, footnote = "¹", true
 			}
 			cost := perMonth(row.rps*row.rru, p.ReadRequest) + perMonth(row.rps*row.wru, p.WriteRequest)
-			w.line(fmt.Sprintf("| %s%s | %s | %s | %s | %s | %s |", row.pattern, mark, row.op, capacity.Figure(row.rps),
-				capacity.Figure(row.rru), capacity.Figure(row.wru), money(cost)))
+			w.line(fmt.Sprintf("| %d%s | %s | %s | %s | %s |", row.pattern, mark, markdown.EscapeLabel(row.op), rate(row.rps),
+				requestUnits(row.rru, row.wru), money(cost)))
 		}
 	}
 	if footnote {
 		w.line("")
-		w.line("¹ Write amplification: a write to the table that also writes this index's entries; a change of the index key is a delete and a put, 2 writes.")
+		w.line("¹ **GSI additional writes** - A write to the table that puts, changes or deletes an entry of this index " +
+			"writes the index too, at 1 WRU per KB of the entry. A change of the index key is a delete and a put: " +
+			"DynamoDB bills 2 writes, and so does this report.")
 	}
 	w.line("")
 	w.line(costReportEnd)
+}
+
+// resourceLabels names each resource in the report's summary tables as the calculator does: a
+// table by its name, an index by its own, or by "Table / Index" when another resource has that name.
+func resourceLabels(rs []capacity.Resource) []string {
+	seen := map[string]int{}
+	for _, res := range rs {
+		name := res.Table
+		if res.Index != "" {
+			name = res.Index
+		}
+		seen[name]++
+	}
+	out := make([]string, len(rs))
+	for i, res := range rs {
+		switch {
+		case res.Index == "":
+			out[i] = markdown.EscapeLabel(res.Table)
+		case seen[res.Index] > 1:
+			out[i] = markdown.EscapeLabel(res.Table + " / " + res.Index)
+		default:
+			out[i] = markdown.EscapeLabel(res.Index)
+		}
+	}
+	return out
+}
+
+// money is dollars to the cent.
+func money(v float64) string { return fmt.Sprintf("$%.2f", v) }
+
+// rate is an RPS with at least one decimal, as the calculator writes it ("20.0").
+func rate(v float64) string {
+	s := capacity.Figure(v)
+	if !strings.Contains(s, ".") {
+		s += ".0"
+	}
+	return s
+}
+
+// requestUnits is the "RRU / WRU" cell: the read or the write units one request takes, to two
+// decimals, or both as "read / write" for an operation that takes both.
+func requestUnits(rru, wru float64) string {
+	switch {
+	case rru != 0 && wru != 0:
+		return fmt.Sprintf("%.2f / %.2f", rru, wru)
+	case rru != 0:
+		return fmt.Sprintf("%.2f", rru)
+	}
+	return fmt.Sprintf("%.2f", wru)
+}
+
+// gigabytes is a storage figure to two decimals as the calculator writes it, or to three
+// significant digits when it is smaller than 0.01 GB, which two decimals would show as nothing.
+func gigabytes(v float64) string {
+	if v != 0 && v < 0.005 {
+		return capacity.Figure(v)
+	}
+	return fmt.Sprintf("%.2f", v)
 }
 
 // asOf is the date of the default prices, or "the design's" when the team set any.
@@ -222,11 +285,6 @@ func asOf(p capacity.Prices) string {
 func costRows(d designer.Design, r capacity.Report) map[[2]string][]costRow {
 	out := map[[2]string][]costRow{}
 	for _, pl := range r.Patterns {
-		desc := markdown.OneLine(pl.Description)
-		if short := designer.TruncateRunes(desc, 60); short != desc {
-			desc = strings.TrimSpace(short) + "…"
-		}
-		pattern := markdown.EscapeLabel(fmt.Sprintf("#%d %s", pl.Number, desc))
 		for _, o := range pl.Operations {
 			isGSI := func(ix string) bool {
 				t, _, ok := d.TableByName(o.Table)
@@ -241,14 +299,14 @@ func costRows(d designer.Design, r capacity.Report) map[[2]string][]costRow {
 				where[1] = o.Index
 			}
 			if o.ReadUnits > 0 || o.WriteUnits > 0 {
-				out[where] = append(out[where], costRow{pattern: pattern, op: o.Op, rps: pl.AvgRPS, rru: o.ReadUnits, wru: o.WriteUnits})
+				out[where] = append(out[where], costRow{pattern: pl.Number, op: o.Op, rps: pl.AvgRPS, rru: o.ReadUnits, wru: o.WriteUnits})
 			}
 			for _, iw := range o.IndexWrites {
 				at := [2]string{o.Table, ""}
 				if isGSI(iw.Index) {
 					at[1] = iw.Index
 				}
-				out[at] = append(out[at], costRow{pattern: pattern, op: o.Op, rps: pl.AvgRPS, wru: iw.Units, amplified: true})
+				out[at] = append(out[at], costRow{pattern: pl.Number, op: o.Op, rps: pl.AvgRPS, wru: iw.Units, amplified: true})
 			}
 		}
 	}

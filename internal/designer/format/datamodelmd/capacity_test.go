@@ -45,38 +45,94 @@ func TestHotLine_inTheSeedsForm(t *testing.T) {
 	}
 }
 
-// The detail rows of the Cost Report give the MCP calculator's figures on its own formula (units
-// × RPS × 2,635,200 s × price), to the cent: a GetItem of 0.5 RRU at 100 RPS is $16.47 a month, a
-// PutItem of 1 WRU at 12.5 RPS $20.59, and its write to a GSI, 1 WRU at 2.5 RPS, $4.12, marked ¹.
-func TestCostReport_detailRowsToTheCent(t *testing.T) {
+// The Cost Report is in the MCP calculator's current layout (as compute_performances_and_costs
+// writes it into dynamodb_data_model.md): a bold total, a "**Monthly Cost:**" line per part and per
+// resource, one "RRU / WRU" column, index writes marked ¹ with the footnote. Its detail rows give
+// the calculator's own formula (units × RPS × 2,635,200 s × price) to the cent: a GetItem of 0.5
+// RRU at 100 RPS is $16.47 a month, a PutItem of 1 WRU at 12.5 RPS $20.59, and an update's write
+// to a GSI, 1 WRU at 3 RPS, $4.94.
+func TestCostReport_inTheCalculatorsLayout(t *testing.T) {
 	sk := designer.KeyAttribute{Name: "sk", Type: designer.S}
 	d := designer.Design{Tables: []designer.Table{{Name: "Employee", PartitionKey: designer.KeyAttribute{Name: "pk", Type: designer.S}, SortKey: &sk,
 		GSIs: []designer.Index{{Name: "ByDept", PartitionKey: []designer.KeyAttribute{{Name: "dept", Type: designer.S}}, Projection: designer.Projection{Type: designer.All}}}}}}
+	table := capacity.Cost{Reads: 16.4700, Writes: 20.5875, Storage: 0.0210}
+	gsi := capacity.Cost{IndexWrites: 4.9410, Storage: 0.0070}
 	r := capacity.Report{Prices: capacity.DefaultPrices,
 		Patterns: []capacity.PatternLoad{
 			{ID: "ap1", Number: 1, Description: "Get an employee", AvgRPS: 100, Operations: []capacity.OperationLoad{{Op: "GetItem", Table: "Employee", ReadUnits: 0.5}}},
 			{ID: "ap2", Number: 13, Description: "Hire", AvgRPS: 12.5, Operations: []capacity.OperationLoad{{Op: "PutItem", Table: "Employee", WriteUnits: 1}}},
-			{ID: "ap3", Number: 14, Description: "Move", AvgRPS: 2.5, Operations: []capacity.OperationLoad{{Op: "UpdateItem", Table: "Employee",
+			{ID: "ap3", Number: 14, Description: "Move", AvgRPS: 3, Operations: []capacity.OperationLoad{{Op: "UpdateItem", Table: "Employee",
 				IndexWrites: []capacity.IndexWriteLoad{{Index: "ByDept", Writes: 1, Units: 1}}}}},
 		},
-		Resources: []capacity.Resource{{Table: "Employee", Kind: capacity.KindTable}, {Table: "Employee", Index: "ByDept", Kind: capacity.KindGSI}},
+		Resources: []capacity.Resource{
+			{Table: "Employee", Kind: capacity.KindTable, OnDemand: table, Storage: capacity.Storage{GB: 0.084}},
+			{Table: "Employee", Index: "ByDept", Kind: capacity.KindGSI, OnDemand: gsi, Storage: capacity.Storage{GB: 0.0028}},
+		},
+		Total: capacity.Total{OnDemand: capacity.Cost{Reads: table.Reads, Writes: table.Writes, IndexWrites: gsi.IndexWrites, Storage: table.Storage + gsi.Storage}},
 	}
 	w := writer{d: d}
 	w.costReportOf(r)
 	out := w.buf.String()
-	for _, want := range []string{
-		"#### Employee Table\n\n| Pattern | Operation | RPS | RRU | WRU | Monthly Cost |\n|---|---|---|---|---|---|\n" +
-			"| #1 Get an employee | GetItem | 100 | 0.5 | 0 | $16.47 |\n| #13 Hire | PutItem | 12.5 | 0 | 1 | $20.59 |\n",
-		"#### Employee Table / ByDept GSI\n\n| Pattern | Operation | RPS | RRU | WRU | Monthly Cost |\n|---|---|---|---|---|---|\n" +
-			"| #14 Move ¹ | UpdateItem | 2.5 | 0 | 1 | $4.12 |\n",
-		"\n¹ Write amplification:",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("the report lacks\n%s\nin\n%s", want, out)
-		}
+	_, body, _ := strings.Cut(out, "\n**Total Monthly Cost:")
+	want := ` $42.03**
+
+| Source | Monthly Cost |
+|---|---|
+| Storage | $0.03 |
+| Read and write requests | $42.00 |
+
+### Storage Costs
+
+**Monthly Cost:** $0.03
+
+| Resource | Type | Storage (GB) | Monthly Cost |
+|---|---|---|---|
+| Employee | Table | 0.08 | $0.02 |
+| ByDept | GSI | 0.0028 | $0.01 |
+
+### Read and Write Request Costs
+
+**Monthly Cost:** $42.00
+
+| Resource | Type | Monthly Cost |
+|---|---|---|
+| Employee | Table | $37.06 |
+| ByDept | GSI | $4.94 |
+
+#### Employee Table
+
+**Monthly Cost:** $37.06
+
+| Pattern | Operation | RPS | RRU / WRU | Monthly Cost |
+|---|---|---|---|---|
+| 1 | GetItem | 100.0 | 0.50 | $16.47 |
+| 13 | PutItem | 12.5 | 1.00 | $20.59 |
+
+#### Employee Table / ByDept GSI
+
+**Monthly Cost:** $4.94
+
+| Pattern | Operation | RPS | RRU / WRU | Monthly Cost |
+|---|---|---|---|---|
+| 14¹ | UpdateItem | 3.0 | 1.00 | $4.94 |
+
+¹ **GSI additional writes** - `
+	if !strings.HasPrefix(body, want) {
+		t.Errorf("the report after its disclaimer:\n%s\nwant it to begin\n%s", body, want)
 	}
-	if !strings.HasPrefix(out, "\n## Cost Report\n\n"+costComputedMark+"\n> ") || !strings.HasSuffix(out, "\n"+costReportEnd+"\n") {
-		t.Errorf("the block is not opened by its heading and mark and closed by the end marker:\n%s", out)
+	if !strings.HasPrefix(out, "\n## Cost Report\n\n"+costComputedMark+"\n> **Disclaimer:** ") || !strings.HasSuffix(out, "\n"+costReportEnd+"\n") {
+		t.Errorf("the block is not opened by its heading, mark and disclaimer and closed by the end marker:\n%s", out)
+	}
+	if !strings.Contains(out, "a delete and a put: DynamoDB bills 2 writes") {
+		t.Errorf("the footnote does not say how a key change is counted:\n%s", out)
+	}
+}
+
+// Two tables with an index of the same name: the summary tables name each index with its table.
+func TestCostReport_sameIndexNameOnTwoTables(t *testing.T) {
+	labels := resourceLabels([]capacity.Resource{{Table: "A"}, {Table: "A", Index: "ByDate"}, {Table: "B"}, {Table: "B", Index: "ByDate"}, {Table: "B", Index: "ByOwner"}})
+	if got := strings.Join(labels, ", "); got != "A, A / ByDate, B, B / ByDate, ByOwner" {
+		t.Errorf("labels = %s", got)
 	}
 }
 
@@ -104,11 +160,11 @@ func TestExport_computedFiguresAreNotReadBack(t *testing.T) {
 	_, report, _ := strings.Cut(string(out), "\n## Cost Report\n")
 	var heads []string
 	for l := range strings.SplitSeq(report, "\n") {
-		if strings.HasPrefix(l, "### ") {
-			heads = append(heads, l)
+		if strings.HasPrefix(l, "### ") || strings.HasPrefix(l, "**Total Monthly Cost: $") {
+			heads = append(heads, strings.TrimRight(l, "0123456789.*"))
 		}
 	}
-	if strings.Join(heads, "|") != "### Total Monthly Cost|### Storage Costs|### Read and Write Request Costs" {
+	if strings.Join(heads, "|") != "**Total Monthly Cost: $|### Storage Costs|### Read and Write Request Costs" {
 		t.Errorf("Cost Report sections %v, want the calculator's", heads)
 	}
 

@@ -9,27 +9,32 @@ import (
 	"dynaloom/internal/designer/designertest"
 )
 
-// ourCostReport is a cost report in the MCP calculator's layout (reference/awslabs-dynamodb-mcp.md
+// ourCostReport is a cost report in the MCP calculator's current layout (reference/awslabs-dynamodb-mcp.md
 // §2.3), in our own words and numbers: its headings name tables and a GSI as the design's own
 // sections do, which the import must not take for them.
 const ourCostReport = `## Cost Report
 
-> Requests and storage only; Standard table class, us-east-1 on-demand prices of January 2026.
+> **Disclaimer:** Requests and storage only; Standard table class, us-east-1 on-demand prices of January 2026.
+
+**Total Monthly Cost: $41.21**
 
 | Source | Monthly Cost |
 |--------|-------------:|
 | Storage | $0.03 |
 | Read and write requests | $41.18 |
-| **Total** | **$41.21** |
 
 ### Storage Costs
 
+**Monthly Cost:** $0.03
+
 | Resource | Type | Storage (GB) | Monthly Cost |
 |----------|------|-------------:|-------------:|
-| Employee | Table | 0.0930 | $0.02 |
-| EmployeesByDepartment | GSI | 0.0310 | $0.01 |
+| Employee | Table | 0.09 | $0.02 |
+| EmployeesByDepartment | GSI | 0.03 | $0.01 |
 
 ### Read and Write Request Costs
+
+**Monthly Cost:** $41.18
 
 | Resource | Type | Monthly Cost |
 |----------|------|-------------:|
@@ -38,18 +43,22 @@ const ourCostReport = `## Cost Report
 
 #### Employee Table
 
-| Pattern | Operation | RPS | RRU | WRU | Monthly Cost |
-|---------|-----------|----:|----:|----:|-------------:|
-| 1 | GetItem | 100 | 0.5 | | $16.47 |
-| 13 | PutItem | 12.5 | | 1 | $20.59 |
+**Monthly Cost:** $37.06
+
+| Pattern | Operation | RPS | RRU / WRU | Monthly Cost |
+|---------|-----------|----:|----------:|-------------:|
+| 1 | GetItem | 100.0 | 0.50 | $16.47 |
+| 13 | PutItem | 12.5 | 1.00 | $20.59 |
 
 #### Employee Table / EmployeesByDepartment GSI
 
-| Pattern | Operation | RPS | RRU | WRU | Monthly Cost |
-|---------|-----------|----:|----:|----:|-------------:|
-| 13¹ | PutItem | 2.5 | | 1 | $4.12 |
+**Monthly Cost:** $4.12
 
-¹ A write to the table also writes each GSI whose key the item holds.
+| Pattern | Operation | RPS | RRU / WRU | Monthly Cost |
+|---------|-----------|----:|----------:|-------------:|
+| 13¹ | PutItem | 2.5 | 1.00 | $4.12 |
+
+¹ **GSI additional writes** - A write to the table also writes each GSI whose key the item holds.
 
 <!-- end-cost-report -->`
 
