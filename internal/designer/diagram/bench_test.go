@@ -3,6 +3,8 @@ package diagram_test
 import (
 	"context"
 	"fmt"
+	"slices"
+	"sync"
 	"testing"
 
 	"dynaloom/internal/designer"
@@ -58,5 +60,56 @@ func BenchmarkLayout_anchor(b *testing.B) {
 	d := benchDesign()
 	for b.Loop() {
 		rules.Validate(d)
+	}
+}
+
+// designsAtOnce is the entity diagrams of as many designs as layouts run at once (at least two),
+// each benchDesign's with a box more than the one before, so that each is laid out anew.
+func designsAtOnce() []diagram.Graph {
+	base := diagram.Entities(benchDesign())
+	var gs []diagram.Graph
+	for i := range max(diagram.MaxEngines, 2) {
+		g := base
+		g.Nodes = slices.Clone(base.Nodes)
+		for k := range i {
+			g.Nodes = append(g.Nodes, diagram.Node{ID: fmt.Sprintf("extra%d", k), Kind: diagram.KindEntity, Title: "Extra"})
+		}
+		gs = append(gs, g)
+	}
+	return gs
+}
+
+// BenchmarkLayout_serial lays out designsAtOnce one after the other, BenchmarkLayout_parallel all
+// at once: serial's time over parallel's is how much the pool of instances gains (at most the
+// number of cores, or of instances).
+func BenchmarkLayout_serial(b *testing.B) {
+	gs := designsAtOnce()
+	ctx := context.Background()
+	for b.Loop() {
+		diagram.Forget()
+		for _, g := range gs {
+			if _, err := diagram.Layout(ctx, g, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+func BenchmarkLayout_parallel(b *testing.B) {
+	gs := designsAtOnce()
+	ctx := context.Background()
+	errs := make([]error, len(gs))
+	for b.Loop() {
+		diagram.Forget()
+		var wg sync.WaitGroup
+		for i, g := range gs {
+			wg.Go(func() { _, errs[i] = diagram.Layout(ctx, g, nil) })
+		}
+		wg.Wait()
+		for _, err := range errs {
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
 	}
 }

@@ -8,11 +8,12 @@ import (
 
 // LayoutFresh is Layout without pins and without the memory of recent layouts.
 func LayoutFresh(ctx context.Context, g Graph) (Drawing, error) {
-	forget()
+	Forget()
 	return Layout(ctx, g, nil)
 }
 
-func forget() {
+// Forget empties the memory of recent layouts.
+func Forget() {
 	layouts.Lock()
 	clear(layouts.m)
 	layouts.order = nil
@@ -21,5 +22,25 @@ func forget() {
 
 // FailEngineStart makes the engine's start fail with err, for a test's own process.
 func FailEngineStart(err error) {
-	startEngine = func() (*graphviz.Graphviz, error) { return nil, err }
+	compileEngine = func() (*graphviz.Compiled, error) { return nil, err }
 }
+
+// MaxEngines is how many layouts run at once by default.
+var MaxEngines = maxEngines
+
+// LimitEngines makes n layouts run at once and calls hold while each holds its instance, until
+// the test ends; no layout may be running.
+func LimitEngines(n int, hold func()) (restore func()) {
+	engines.mu.Lock()
+	tokens := engines.tokens
+	engines.tokens, engines.hold = make(chan struct{}, n), hold
+	engines.mu.Unlock()
+	return func() {
+		engines.mu.Lock()
+		engines.tokens, engines.hold = tokens, nil
+		engines.mu.Unlock()
+	}
+}
+
+// EnginesWaiting is how many layouts wait for an instance.
+func EnginesWaiting() int64 { return engines.waiting.Load() }

@@ -1,16 +1,17 @@
 package diagram
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"log/slog"
 	"math"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/goccy/go-graphviz"
@@ -109,23 +110,89 @@ func Draw(ctx context.Context, d designer.Design, kind string, marks Marks) (Dra
 	return Layout(ctx, g, d.Pins(kind))
 }
 
-// engine is the one Graphviz of the process, started on the first layout rather than at the
-// program's start: its WebAssembly module is compiled then (or read from the user's cache
-// directory; no temporary directory is used). It is not safe for concurrent use, so calls take
-// turns (engineMu). When it cannot start, the error is logged once and every diagram shows it;
-// everything else serves as usual.
+// engines lays out graphs on instances of Graphviz's WebAssembly module, up to maxEngines at
+// once, so that the diagrams of different designs are laid out in parallel. The module is compiled
+// on the first layout rather than at the program's start (or read from the user's cache directory;
+// no temporary directory is used), once: every instance shares its code and costs only its memory
+// (about 1 MiB after a 50-entity diagram; see BenchmarkLayout_parallel). Instances are made as
+// layouts need them, each serves one layout at a time, and one that failed, or whose memory grew
+// past retireBytes, is closed rather than used again. When the module cannot be compiled, the
+// error is logged once and every diagram shows it; everything else serves as usual.
 var (
-	engineMu sync.Mutex
-	engine   = sync.OnceValues(func() (*graphviz.Graphviz, error) {
-		gv, err := startEngine()
+	engines  = &enginePool{tokens: make(chan struct{}, maxEngines)}
+	compiled = sync.OnceValues(func() (*graphviz.Compiled, error) {
+		c, err := compileEngine()
 		if err != nil {
 			err = fmt.Errorf("diagram: Graphviz could not start, so no diagram can be laid out until the server restarts: %w", err)
 			slog.Error("diagrams are unavailable", "err", err)
 		}
-		return gv, err
+		return c, err
 	})
-	startEngine = func() (*graphviz.Graphviz, error) { return graphviz.New(context.Background()) }
+	compileEngine = func() (*graphviz.Compiled, error) { return graphviz.Compile(context.Background()) }
 )
+
+// maxEngines is how many layouts run at once: one a core, at most four (a layout takes tens of
+// milliseconds; more would take cores from the requests around it).
+var maxEngines = min(runtime.GOMAXPROCS(0), 4)
+
+// retireBytes is the memory past which an instance is closed after its layout (a module's memory
+// never shrinks, so one huge diagram would otherwise hold it for good).
+const retireBytes = 64 << 20
+
+type enginePool struct {
+	tokens chan struct{} // one per layout in an instance
+	mu     sync.Mutex
+	idle   []*graphviz.Instance
+	// waiting counts layouts waiting for a token, made counts instances made; for tests.
+	waiting, made atomic.Int64
+	// hold, when set, is called while a layout holds its instance; for tests.
+	hold func()
+}
+
+// render lays out dot with layout on an idle instance, or a new one when none is idle, waiting
+// while maxEngines layouts are running.
+func (p *enginePool) render(ctx context.Context, dot []byte, layout graphviz.Layout) ([]byte, error) {
+	c, err := compiled()
+	if err != nil {
+		return nil, err
+	}
+	p.mu.Lock()
+	tokens, hold := p.tokens, p.hold
+	p.mu.Unlock()
+	p.waiting.Add(1)
+	select {
+	case tokens <- struct{}{}:
+		p.waiting.Add(-1)
+	case <-ctx.Done():
+		p.waiting.Add(-1)
+		return nil, ctx.Err()
+	}
+	defer func() { <-tokens }()
+	p.mu.Lock()
+	var in *graphviz.Instance
+	if n := len(p.idle); n > 0 {
+		in, p.idle = p.idle[n-1], p.idle[:n-1]
+	}
+	p.mu.Unlock()
+	if in == nil {
+		if in, err = c.NewInstance(ctx); err != nil {
+			return nil, fmt.Errorf("diagram: start an instance of Graphviz: %w", err)
+		}
+		p.made.Add(1)
+	}
+	if hold != nil {
+		hold()
+	}
+	out, err := in.Render(ctx, dot, layout, "json0")
+	if err != nil || in.MemoryBytes() > retireBytes {
+		in.Close(context.Background())
+		return out, err
+	}
+	p.mu.Lock()
+	p.idle = append(p.idle, in)
+	p.mu.Unlock()
+	return out, nil
+}
 
 // layouts remembers the last layouts by their engine input: a revision that changed nothing a
 // diagram shows (a sample item's cell) draws it again without running the engine.
@@ -326,30 +393,18 @@ func runEngine(ctx context.Context, dot string) (engineResult, error) {
 	if ok {
 		return res, nil
 	}
-	gv, err := engine()
-	if err != nil {
+	if _, err := compiled(); err != nil {
 		return engineResult{}, err
 	}
-	var out bytes.Buffer
-	engineMu.Lock()
-	err = func() error {
-		graph, err := graphviz.ParseBytes([]byte(dot))
-		if err != nil {
-			return err
-		}
-		defer graph.Close()
-		layout := graphviz.DOT
-		if strings.Contains(dot, "layout=nop1") {
-			layout = graphviz.NOP1
-		}
-		gv.SetLayout(layout)
-		return gv.Render(ctx, graph, "json0", &out)
-	}()
-	engineMu.Unlock()
+	layout := graphviz.DOT
+	if strings.Contains(dot, "layout=nop1") {
+		layout = graphviz.NOP1
+	}
+	out, err := engines.render(ctx, []byte(dot), layout)
 	if err != nil {
 		return engineResult{}, fmt.Errorf("diagram: lay out: %w", err)
 	}
-	res, err = parseEngine(out.Bytes())
+	res, err = parseEngine(out)
 	if err != nil {
 		return engineResult{}, err
 	}
