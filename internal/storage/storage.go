@@ -288,7 +288,19 @@ func (s *Store) migrate(ctx context.Context) error {
 	) STRICT`); err != nil {
 		return fmt.Errorf("create schema_migrations: %w", err)
 	}
+	// One read of what is applied, so that starting on an up-to-date file opens no transaction;
+	// a pending migration is checked again inside its own.
+	applied, err := appliedMigrations(ctx, s.w)
+	if err != nil {
+		return err
+	}
 	for _, m := range all {
+		if sum, ok := applied[m.version]; ok {
+			if sum != m.checksum {
+				return fmt.Errorf("migration %s: was edited after it was applied (checksum %s, applied %s)", m.name, m.checksum, sum)
+			}
+			continue
+		}
 		err := s.inTx(ctx, func(tx *sql.Tx) error {
 			var sum string
 			switch err := tx.QueryRowContext(ctx, `SELECT checksum FROM schema_migrations WHERE version = ?`, m.version).Scan(&sum); {
@@ -316,14 +328,33 @@ func (s *Store) migrate(ctx context.Context) error {
 			return fmt.Errorf("migration %s: %w", m.name, err)
 		}
 	}
-	var newest sql.NullInt64
-	if err := s.w.QueryRowContext(ctx, `SELECT max(version) FROM schema_migrations`).Scan(&newest); err != nil {
-		return fmt.Errorf("read schema version: %w", err)
+	newest := 0
+	for v := range applied {
+		newest = max(newest, v)
 	}
-	if len(all) > 0 && newest.Int64 > int64(all[len(all)-1].version) {
-		return fmt.Errorf("database schema version %d is newer than this build (%d)", newest.Int64, all[len(all)-1].version)
+	if len(all) > 0 && newest > all[len(all)-1].version {
+		return fmt.Errorf("database schema version %d is newer than this build (%d)", newest, all[len(all)-1].version)
 	}
 	return nil
+}
+
+// appliedMigrations maps each applied migration's version to its checksum.
+func appliedMigrations(ctx context.Context, db *sql.DB) (map[int]string, error) {
+	rows, err := db.QueryContext(ctx, `SELECT version, checksum FROM schema_migrations`)
+	if err != nil {
+		return nil, fmt.Errorf("read schema_migrations: %w", err)
+	}
+	defer rows.Close()
+	out := map[int]string{}
+	for rows.Next() {
+		var v int
+		var sum string
+		if err := rows.Scan(&v, &sum); err != nil {
+			return nil, fmt.Errorf("read schema_migrations: %w", err)
+		}
+		out[v] = sum
+	}
+	return out, rows.Err()
 }
 
 // Times are stored as fixed-width UTC text, so they sort as text.

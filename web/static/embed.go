@@ -8,6 +8,7 @@ import (
 	"embed"
 	"encoding/hex"
 	"io/fs"
+	"sync"
 )
 
 //go:embed app.css app.js favicon.svg vendor
@@ -16,7 +17,9 @@ var FS embed.FS
 // Prefix is where the assets are served.
 const Prefix = "/static/"
 
-var versions = func() map[string]string {
+// versions hashes the assets on first use, not at start-up: hashing them is most of the package's
+// share of a cold start, and /healthz needs none of them.
+var versions = sync.OnceValue(func() map[string]string {
 	v := map[string]string{}
 	err := fs.WalkDir(FS, ".", func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -34,12 +37,12 @@ var versions = func() map[string]string {
 		panic("static: " + err.Error())
 	}
 	return v
-}()
+})
 
 // URL returns the cache-busting URL of an embedded asset. It panics on a name that is not embedded,
 // so a typo fails the first test that renders the page.
 func URL(name string) string {
-	v, ok := versions[name]
+	v, ok := versions()[name]
 	if !ok {
 		panic("static: no asset " + name)
 	}
