@@ -319,6 +319,10 @@ func (lp *lineParser) kindFollows() bool {
 // operation already has the table or index it would name.
 func (lp *lineParser) target(index bool) bool {
 	save := lp.pos
+	if lp.unreadFrom >= 0 && conditionalBefore(lp.line[lp.unreadFrom:save]) {
+		// "conditional put on owner_id" names the attribute the write is conditional on.
+		return false
+	}
 	lp.take()
 	t := lp.peek()
 	if t.isWord("the") {
@@ -373,7 +377,7 @@ func targetName(t cellToken) (string, bool) {
 // directTarget reads a name right after the operation name — "Query UserOrdersIndex: …", "Scan
 // Users" — when what follows it ends it: ":", "(", the end, a joiner or another part.
 func (lp *lineParser) directTarget(t cellToken) bool {
-	if _, ok := targetName(t); !ok || len(t.text) < 3 {
+	if _, ok := targetName(t); !ok || len(t.text) < 3 || strings.HasPrefix(strings.ToLower(t.text), "attribute_") {
 		return false
 	}
 	next := lp.peekAt(t.end)

@@ -48,14 +48,22 @@ func (c cellOp) operation(keys *keySchema) designer.Operation {
 		}
 	}
 	for _, u := range unread {
-		appendText(&op.Notes, u)
+		if !writeEffect(&op, u, keys) {
+			appendText(&op.Notes, u)
+		}
 	}
 	return op
 }
 
 // notRead is the text of an operation that its notes keep because it was not read.
 func (c cellOp) notRead(keys *keySchema) []string {
-	out := slices.Clone(c.unread)
+	var out []string
+	op := c.op
+	for _, u := range c.unread {
+		if !writeEffect(&op, u, keys) {
+			out = append(out, u)
+		}
+	}
 	if len(c.keys) > 0 {
 		if _, _, ok := keyCondition(c.keys, keys); !ok || c.op.KeyCondition != "" {
 			for _, k := range c.keys {

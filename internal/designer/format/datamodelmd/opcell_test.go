@@ -140,7 +140,7 @@ func TestOperationCell_everySpelling(t *testing.T) {
 		// What cannot be read stays verbatim in the notes.
 		{"Query (parent_id = null)", "Orders", "", []op{{Op: "Query", Table: "Orders", Notes: "parent_id = null"}}},
 		{"Query (order_id, limit)", "Orders", "", []op{{Op: "Query", Table: "Orders", KeyCondition: "order_id = :order_id", Notes: "limit"}}},
-		{"PutItem with attribute_not_exists(pk)", "Orders", "", []op{{Op: "PutItem", Table: "Orders", Notes: "attribute_not_exists(pk)"}}},
+		{"PutItem with attribute_not_exists(pk)", "Orders", "", []op{{Op: "PutItem", Table: "Orders", Condition: "attribute_not_exists(pk)"}}},
 		{"Scan + FilterExpression", "Orders", "", []op{{Op: "Scan", Table: "Orders", Notes: "FilterExpression"}}},
 		{"Query(a, b, c)", "Orders", "", []op{{Op: "Query", Table: "Orders", Notes: "a\nb\nc"}}},
 		{"Query(user_id)", "Multiple tables", "", []op{{Op: "Query", Notes: "user_id"}}},
