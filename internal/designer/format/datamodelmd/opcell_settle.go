@@ -418,6 +418,9 @@ func settleRow(tables []designer.Table, source, targetsCell, notes string) settl
 	for _, c := range ops {
 		keys := targetKeys(tables, c.op)
 		op := c.operation(keys)
+		if len(ops) == 1 {
+			notesEffects(&op, notes, keys)
+		}
 		if strong && readsConsistently(op.Op) {
 			op.Consistent = true
 		}

@@ -265,3 +265,21 @@ func conditionalBefore(s string) bool {
 	}
 	return len(w) > 0 && w[len(w)-1] == "conditional"
 }
+
+// notesEffects reads the effect of a row's one write from its Implementation Notes, where
+// documents often state it ("SET status = COMPLETED, REMOVE open_clinic_id: it leaves
+// OpenByClinic"; "attribute_not_exists(pk); …"): each part between semicolons, sentence ends and
+// a colon that ends a clause, with ", if …" taken as a part of its own, is tried as the
+// operations cell's unread text is. The notes stay as written: they are the team's prose.
+func notesEffects(op *designer.Operation, notes string, keys *keySchema) {
+	if notes == "" || len(notes) > maxCondition*4 {
+		return
+	}
+	parts := strings.FieldsFunc(strings.NewReplacer(": ", ";", ". ", ";", ", if ", "; if ", ", only if ", "; only if ").Replace(notes),
+		func(r rune) bool { return r == ';' || r == '\n' })
+	for _, part := range parts {
+		if t := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(part), ".")); t != "" {
+			writeEffect(op, t, keys)
+		}
+	}
+}

@@ -58,3 +58,30 @@ func TestWriteEffectSpellings(t *testing.T) {
 		}
 	}
 }
+
+// A row's Implementation Notes state its one write's effect as often as its operations cell does.
+func TestWriteEffectInTheNotes(t *testing.T) {
+	for _, c := range []struct {
+		cell, notes, update, cond string
+	}{
+		{"UpdateItem(order_id)", "SET status = COMPLETED, REMOVE open_region: it leaves OpenOrders; the clerk sees it at once",
+			"SET #status = :status REMOVE open_region", ""},
+		{"UpdateItem(order_id)", "SET status = CANCELLED, REMOVE open_region, if status = OPEN", "SET #status = :status REMOVE open_region", "#status = :status"},
+		{"PutItem", "attribute_not_exists(order_id); the order enters OpenOrders", "", "attribute_not_exists(order_id)"},
+		{"PutItem", "conditional put on order_id.", "", "attribute_not_exists(order_id)"},
+		{"UpdateItem(order_id)", "the clerk sets it when the parcel leaves", "", ""},
+	} {
+		row := settleRow(cellTables(), c.cell, "Orders", c.notes)
+		if len(row.ops) != 1 {
+			t.Fatalf("%q: %d operations", c.cell, len(row.ops))
+		}
+		if op := row.ops[0]; op.Update != c.update || op.Condition != c.cond {
+			t.Errorf("%q with notes %q: update %q condition %q, want %q %q", c.cell, c.notes, op.Update, op.Condition, c.update, c.cond)
+		}
+	}
+	// Two operations: the notes say no more which one they mean.
+	row := settleRow(cellTables(), "GetItem(order_id)\nUpdateItem(order_id)", "Orders", "SET status = DONE")
+	if row.ops[1].Update != "" {
+		t.Errorf("two operations: update %q read from the notes", row.ops[1].Update)
+	}
+}
