@@ -32,7 +32,8 @@ import (
 // position (GetItem(user_id, "PROFILE")) is written out in DynamoDB's syntax with placeholders
 // and values, and that text is checked by the same parser. Positional keys and the generic
 // names PK and SK need the target's key schema: they are settled with the tables (settleRow).
-// Text the grammar does not read stays verbatim in the operation's notes; the importer notes it.
+// Text the grammar does not read is tried as a write's effect (opcell_writes.go) and otherwise
+// stays verbatim in the operation's notes; the importer notes it.
 
 // cellOp is one operation read from a cell, with what only the target's keys can settle.
 type cellOp struct {
