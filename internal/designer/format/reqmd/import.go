@@ -3,6 +3,7 @@ package reqmd
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -250,6 +251,20 @@ func (p *parser) relationshipEntities(entities []designer.Entity, rels []designe
 	known := map[string]bool{}
 	for _, e := range entities {
 		known[e.Name] = true
+	}
+	// "Owner → Pets" and "Pet → Visits" name one entity twice: a plural end is the singular's
+	// entity when the document names that one too.
+	named := maps.Clone(known)
+	for _, r := range rels {
+		named[r.From], named[r.To] = true, true
+	}
+	for i := range rels {
+		for _, end := range []*string{&rels[i].From, &rels[i].To} {
+			if one := markdown.Singular(*end); one != *end && !known[*end] && named[one] {
+				p.note(p.relLines[i], "%s in a relationship is read as the entity %s", *end, one)
+				*end = one
+			}
+		}
 	}
 	for i, r := range rels {
 		for _, name := range []string{r.From, r.To} {

@@ -49,7 +49,7 @@ func TestImport_fixtures(t *testing.T) {
 				t.Errorf("pattern 3 = %+v", p3)
 			}
 			r := d.Relationships[0]
-			if r.From != "Customer" || r.To != "Orders" || r.Kind != designer.OneToMany || *r.Avg != 5 || *r.Max != 1000 {
+			if r.From != "Customer" || r.To != "Order" || r.Kind != designer.OneToMany || *r.Avg != 5 || *r.Max != 1000 {
 				t.Errorf("relationship = %+v", r)
 			}
 			a := d.Aggregates[0]
@@ -460,5 +460,34 @@ func BenchmarkImport_200Patterns(b *testing.B) {
 		if _, _, err := Import(data); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// "Owner → Pets" beside "Pet → Visits" names one entity, Pet, not two.
+func TestImport_pluralRelationshipEndIsTheSingularsEntity(t *testing.T) {
+	t.Parallel()
+	in := "# DynamoDB Modeling Session\n\n## Entity Relationships Deep Dive\n" +
+		"- **Owner → Pets**: 1:Many (avg 1.6 pets per owner, max 12)\n" +
+		"- **Pet → Visits**: 1:Many (avg 4 visits per year, max 50)\n"
+	d, notes, err := Import([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range d.Entities {
+		names = append(names, e.Name)
+	}
+	if got := strings.Join(names, ","); got != "Owner,Pet,Visits" {
+		t.Errorf("entities %s, want Owner,Pet,Visits", got)
+	}
+	if r := d.Relationships[0]; r.To != "Pet" {
+		t.Errorf("Owner's relationship goes to %q, want Pet", r.To)
+	}
+	said := false
+	for _, n := range notes {
+		said = said || strings.Contains(n.Message, "Pets in a relationship is read as the entity Pet")
+	}
+	if !said {
+		t.Errorf("no note says Pets was read as Pet: %+v", notes)
 	}
 }
