@@ -130,6 +130,7 @@ func resource(table, index, kind string, ac *account, st Storage, prices Prices,
 		r.OnDemand.Reads = perMonth(ac.avg.RCU, prices.ReadRequest)
 		r.OnDemand.Writes = perMonth(ac.avg.WCU, prices.WriteRequest)
 		r.OnDemand.IndexWrites = perMonth(ac.avgIndex, prices.WriteRequest)
+		r.OnDemand.AtPeak = perMonth(r.Peak.RCU, prices.ReadRequest) + perMonth(r.Peak.WCU, prices.WriteRequest)
 		target := s.TargetUtilization / 100
 		r.Provisioned.RCU = int64(math.Max(ceil(r.Peak.RCU/target), 1))
 		r.Provisioned.WCU = int64(math.Max(ceil(r.Peak.WCU/target), 1))
@@ -143,6 +144,7 @@ func resource(table, index, kind string, ac *account, st Storage, prices Prices,
 		}
 	}
 	r.OnDemand.Total = r.OnDemand.Reads + r.OnDemand.Writes + r.OnDemand.IndexWrites + r.OnDemand.Storage
+	r.OnDemand.AtPeak += r.OnDemand.Storage
 	r.Provisioned.Total = r.Provisioned.Reads + r.Provisioned.Writes + r.Provisioned.Storage
 	r.Cheaper = OnDemandMode
 	if r.Provisioned.Total < r.OnDemand.Total {
@@ -166,6 +168,7 @@ func total(d designer.Design, rs []Resource) Total {
 		t.OnDemand.IndexWrites += r.OnDemand.IndexWrites
 		t.OnDemand.Storage += r.OnDemand.Storage
 		t.OnDemand.Total += r.OnDemand.Total
+		t.OnDemand.AtPeak += r.OnDemand.AtPeak
 		t.Provisioned.RCU += r.Provisioned.RCU
 		t.Provisioned.WCU += r.Provisioned.WCU
 		t.Provisioned.Reads += r.Provisioned.Reads

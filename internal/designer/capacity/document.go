@@ -126,6 +126,8 @@ type CostDoc struct {
 	IndexWrites float64 `json:"index_writes"`
 	Storage     float64 `json:"storage"`
 	Total       float64 `json:"total"`
+	// AtPeak is the month with every pattern at its peak RPS (Cost.AtPeak).
+	AtPeak float64 `json:"at_peak"`
 }
 
 // ProvisionedDoc is a ProvisionedCost.
@@ -334,7 +336,7 @@ func priceDoc(p Price) PriceDoc {
 func unitsDoc(t Throughput) UnitsDoc { return UnitsDoc{RCU: round6(t.RCU), WCU: round6(t.WCU)} }
 
 func costDoc(c Cost) CostDoc {
-	return CostDoc{Reads: round6(c.Reads), Writes: round6(c.Writes), IndexWrites: round6(c.IndexWrites), Storage: round6(c.Storage), Total: round6(c.Total)}
+	return CostDoc{Reads: round6(c.Reads), Writes: round6(c.Writes), IndexWrites: round6(c.IndexWrites), Storage: round6(c.Storage), Total: round6(c.Total), AtPeak: round6(c.AtPeak)}
 }
 
 func provisionedDoc(p ProvisionedCost) ProvisionedDoc {

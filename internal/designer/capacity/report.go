@@ -143,7 +143,11 @@ type Cost struct {
 	// resource); on a table, those to its LSIs.
 	IndexWrites float64
 	Storage     float64
-	Total       float64
+	// Total is the month at every pattern's average RPS; AtPeak the same month with every pattern
+	// at its peak RPS around the clock, the "peak-sustained" headline of the MCP server's and the
+	// Agent Toolkit's calculators. Both include storage.
+	Total  float64
+	AtPeak float64
 }
 
 // ProvisionedCost is the monthly cost of provisioning for the peak at the target utilisation.
