@@ -39,6 +39,9 @@ type CapacitySettings struct {
 	HotKeyShare *float64 `json:"hot_key_share,omitempty"`
 	// HotKeyZipfS is the exponent s of "zipf" (0–10; 0 is uniform, 1 the classic Zipf law).
 	HotKeyZipfS *float64 `json:"hot_key_zipf_s,omitempty"`
+	// HorizonMonths is how far ahead storage is worked out: each entity's count grows by its growth
+	// over so many months, up to what its retention keeps. 0 (the default) is today.
+	HorizonMonths *float64 `json:"horizon_months,omitempty"`
 }
 
 // Hot-key models (CapacitySettings.HotKeyModel).
@@ -59,6 +62,7 @@ const (
 	MinTargetUtilization = 20
 	MaxTargetUtilization = 90
 	MinHotKeySkew        = 1
+	MaxHorizonMonths     = 1200
 )
 
 // checkCapacity refuses settings no figure can be computed from: a negative or non-finite price,
@@ -93,6 +97,9 @@ func checkCapacity(c CapacitySettings) error {
 	if v := c.HotKeyZipfS; v != nil && !(*v >= 0 && *v <= MaxHotKeyZipfS) {
 		return Invalid(p+"hot_key_zipf_s", "must be an exponent from 0 to %d", MaxHotKeyZipfS)
 	}
+	if v := c.HorizonMonths; v != nil && !(*v >= 0 && *v <= MaxHorizonMonths) {
+		return Invalid(p+"horizon_months", "must be a number of months from 0 to %d", MaxHorizonMonths)
+	}
 	return nil
 }
 
@@ -100,7 +107,7 @@ func checkCapacity(c CapacitySettings) error {
 // the Capacity step shows them. A blank value clears the setting, back to its default.
 var CapacityField = struct {
 	Region, ReadRequestPrice, WriteRequestPrice, ReadUnitHourPrice, WriteUnitHourPrice, StoragePrice,
-	TargetUtilization, HotKeySkew, HotKeyModel, HotKeyShare, HotKeyZipfS Field[CapacitySettings]
+	TargetUtilization, HotKeySkew, HotKeyModel, HotKeyShare, HotKeyZipfS, HorizonMonths Field[CapacitySettings]
 }{
 	Region: Field[CapacitySettings]{Key: "region", Label: "price region",
 		Get: func(c CapacitySettings) string { return c.Region },
@@ -131,6 +138,8 @@ var CapacityField = struct {
 		func(c *CapacitySettings) **float64 { return &c.HotKeyShare }, parseHotKeyShare).titled("Hottest value's share %"),
 	HotKeyZipfS: numberField("hot_key_zipf_s", "zipf exponent",
 		func(c *CapacitySettings) **float64 { return &c.HotKeyZipfS }, parseZipfS).titled("Zipf exponent s"),
+	HorizonMonths: numberField("horizon_months", "storage horizon",
+		func(c *CapacitySettings) **float64 { return &c.HorizonMonths }, parseHorizon).titled("Storage horizon (months)"),
 }
 
 var CapacityFields = fieldsOf[CapacitySettings](CapacityField)
@@ -253,4 +262,22 @@ func capacityFieldKeys() string {
 		keys[i] = f.Key
 	}
 	return strings.Join(keys, ", ")
+}
+
+// parseHorizon reads a number of months from 0 to MaxHorizonMonths, with or without "months".
+func parseHorizon(s string) (*float64, error) {
+	t := strings.TrimSpace(s)
+	if t == "" {
+		return nil, nil
+	}
+	if f := strings.Fields(t); len(f) == 2 {
+		if u, ok := TimeUnit(f[1]); ok && u == Month {
+			t = f[0]
+		}
+	}
+	v, err := ParseFieldNumber(t)
+	if err != nil || v < 0 || v > MaxHorizonMonths {
+		return nil, fmt.Errorf("%q is not a number of months from 0 to %d", strings.TrimSpace(s), MaxHorizonMonths)
+	}
+	return &v, nil
 }

@@ -182,7 +182,7 @@ func (c SetEntityField) Apply(d Design) (Design, error) {
 	}
 	f, ok := FieldNamed(EntityFields, c.Field)
 	if !ok {
-		return d, Invalid("field", "entities have no field %q; use %s", c.Field, EntityField.Count.Key)
+		return d, Invalid("field", "entities have no field %q; use %s", c.Field, fieldKeys(EntityFields))
 	}
 	if err := f.apply(&d, &e, c.Value); err != nil {
 		return d, err

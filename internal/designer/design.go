@@ -58,7 +58,17 @@ type Entity struct {
 	Description string      `json:"description,omitempty"`
 	Attributes  []Attribute `json:"attributes"`
 	// Count is how many there will be, as the requirement states it; nil is not stated yet.
-	Count *int64 `json:"count,omitempty"`
+	// CountFrom says where it came from: FromTeam, or the line of a document it was read from.
+	Count     *int64 `json:"count,omitempty"`
+	CountFrom string `json:"count_from,omitempty"`
+	// Growth is how many new items each GrowthUnit (Day, Week, Month, Year) brings; Retention how
+	// long each item is kept, in RetentionUnit. Each says where it came from as CountFrom does.
+	Growth        *float64 `json:"growth,omitempty"`
+	GrowthUnit    string   `json:"growth_unit,omitempty"`
+	GrowthFrom    string   `json:"growth_from,omitempty"`
+	Retention     *float64 `json:"retention,omitempty"`
+	RetentionUnit string   `json:"retention_unit,omitempty"`
+	RetentionFrom string   `json:"retention_from,omitempty"`
 	// AcceptedGaps records gaps the team chose to keep: GapNoWrite (read but never written) or
 	// GapNoRead (written but never read).
 	AcceptedGaps []string `json:"accepted_gaps,omitempty"`

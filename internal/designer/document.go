@@ -314,6 +314,9 @@ func Check(d Design) error {
 		if err := nonNegInt(p+"/count", e.Count); err != nil {
 			return err
 		}
+		if err := checkScale(p, e); err != nil {
+			return err
+		}
 		for _, g := range e.AcceptedGaps {
 			if g != GapNoWrite && g != GapNoRead {
 				return Invalid(p+"/accepted_gaps", "holds %q; use %q or %q", g, GapNoWrite, GapNoRead)

@@ -221,10 +221,22 @@ var OverviewField = struct{ Domain, KeyEntities, BusinessContext, Scale, Notes F
 
 var OverviewFields = fieldsOf[Overview](OverviewField)
 
-// EntityField names the fields SetEntityField sets: the count is a whole number ("40,000"), and
-// blank clears it.
-var EntityField = struct{ Count Field[Entity] }{
-	Count: countField("count", "expected count", func(e *Entity) **int64 { return &e.Count }).titled("How many"),
+// EntityField names the fields SetEntityField sets: the count is a whole number ("40,000"), the
+// growth new items per period ("300 per day"), the retention how long items are kept ("7 years");
+// each one the team sets says it came from the team, and blank clears it. The sources are text.
+var EntityField = struct {
+	Count, Growth, Retention, CountFrom, GrowthFrom, RetentionFrom Field[Entity]
+}{
+	Count: teamCount(),
+	Growth: scaleField("growth", "growth", func(e *Entity) (**float64, *string, *string) {
+		return &e.Growth, &e.GrowthUnit, &e.GrowthFrom
+	}, ParseGrowth, FormatGrowth).titled("New items"),
+	Retention: scaleField("retention", "retention", func(e *Entity) (**float64, *string, *string) {
+		return &e.Retention, &e.RetentionUnit, &e.RetentionFrom
+	}, ParseRetention, FormatRetention).titled("Kept for"),
+	CountFrom:     textField("count_from", "count source", func(e *Entity) *string { return &e.CountFrom }),
+	GrowthFrom:    textField("growth_from", "growth source", func(e *Entity) *string { return &e.GrowthFrom }),
+	RetentionFrom: textField("retention_from", "retention source", func(e *Entity) *string { return &e.RetentionFrom }),
 }
 
 var EntityFields = fieldsOf[Entity](EntityField)

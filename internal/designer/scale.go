@@ -1,0 +1,225 @@
+package designer
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// An entity's scale: how many items it has, how many new ones a period brings, and how long each
+// is kept, each with where the figure came from ("team", "read from: Application Overview, line
+// 7"). Storage at a horizon (CapacitySettings.HorizonMonths) is worked out from them.
+
+// Units of time a growth is counted per and a retention counted in.
+const (
+	Day   = "day"
+	Week  = "week"
+	Month = "month"
+	Year  = "year"
+)
+
+// FromTeam is the source of a figure the team set.
+const FromTeam = "team"
+
+// MaxRetentionYears is the longest retention an entity may have.
+const MaxRetentionYears = 1000
+
+// YearsOf is v of unit (Day, Week, Month, Year) in years: a year is 365 days, a month a twelfth of
+// a year.
+func YearsOf(v float64, unit string) float64 {
+	switch unit {
+	case Day:
+		return v / 365
+	case Week:
+		return v * 7 / 365
+	case Month:
+		return v / 12
+	}
+	return v
+}
+
+// TimeUnit reads a unit of time in the spellings people use ("years", "yr", "daily"); ok is false
+// for anything else.
+func TimeUnit(s string) (string, bool) {
+	switch strings.ToLower(strings.Trim(strings.TrimSpace(s), ".,;:")) {
+	case "day", "days", "d", "daily":
+		return Day, true
+	case "week", "weeks", "wk", "wks", "w", "weekly":
+		return Week, true
+	case "month", "months", "mo", "mos", "monthly":
+		return Month, true
+	case "year", "years", "yr", "yrs", "y", "annually", "yearly", "annum":
+		return Year, true
+	}
+	return "", false
+}
+
+// ParseGrowth reads how many new items a period brings: a number, then "per", "a", "/" or
+// "each" and a unit of time ("300 per day", "256,000/year", "12 a month"). Blank returns nil.
+func ParseGrowth(s string) (*float64, string, error) {
+	t := strings.TrimSpace(s)
+	if t == "" {
+		return nil, "", nil
+	}
+	bad := fmt.Errorf("%q is not a growth; give the new items per day, week, month or year (300 per day)", t)
+	num, unit, ok := strings.Cut(t, "/")
+	if !ok {
+		f := strings.Fields(t)
+		if len(f) < 2 {
+			return nil, "", bad
+		}
+		num, unit = strings.Join(f[:len(f)-1], " "), f[len(f)-1]
+		for _, w := range []string{" per", " a", " an", " each", " every"} {
+			if cut, ok := strings.CutSuffix(num, w); ok {
+				num = cut
+				break
+			}
+		}
+	}
+	v, err := ParseFieldNumber(strings.TrimSpace(num))
+	u, uok := TimeUnit(unit)
+	if err != nil || !uok {
+		return nil, "", bad
+	}
+	if v < 0 {
+		return nil, "", fmt.Errorf("%q is negative; a growth is zero or more new items per period", t)
+	}
+	return &v, u, nil
+}
+
+// ParseRetention reads how long an item is kept: a number above 0 and a unit of time ("7 years",
+// "90 days"), at most MaxRetentionYears. Blank returns nil.
+func ParseRetention(s string) (*float64, string, error) {
+	t := strings.TrimSpace(s)
+	if t == "" {
+		return nil, "", nil
+	}
+	f := strings.Fields(t)
+	bad := fmt.Errorf("%q is not a retention; give how long an item is kept, above 0 and up to %d years (7 years, 90 days)", t, MaxRetentionYears)
+	if len(f) != 2 {
+		return nil, "", bad
+	}
+	v, err := ParseFieldNumber(f[0])
+	u, ok := TimeUnit(f[1])
+	if err != nil || !ok || !(v > 0) || YearsOf(v, u) > MaxRetentionYears {
+		return nil, "", bad
+	}
+	return &v, u, nil
+}
+
+// FormatPeriod writes v of a unit of time as people read it: "7 years", "1 day".
+func FormatPeriod(v float64, unit string) string {
+	n := strconv.FormatFloat(v, 'f', -1, 64)
+	if v == 1 {
+		return n + " " + unit
+	}
+	return n + " " + unit + "s"
+}
+
+// FormatGrowth writes a growth as ParseGrowth reads it: "300 per day"; nil is blank.
+func FormatGrowth(v *float64, unit string) string {
+	if v == nil {
+		return ""
+	}
+	return strconv.FormatFloat(*v, 'f', -1, 64) + " per " + unit
+}
+
+// FormatRetention writes a retention as ParseRetention reads it: "7 years"; nil is blank.
+func FormatRetention(v *float64, unit string) string {
+	if v == nil {
+		return ""
+	}
+	return FormatPeriod(*v, unit)
+}
+
+// GrowthPerYear is the entity's new items a year; ok is false when it has no growth.
+func (e Entity) GrowthPerYear() (float64, bool) {
+	if e.Growth == nil {
+		return 0, false
+	}
+	// A growth of g per unit is g / (the unit in years) a year.
+	return *e.Growth / YearsOf(1, e.GrowthUnit), true
+}
+
+// RetentionYears is how long the entity's items are kept, in years; ok is false when not stated.
+func (e Entity) RetentionYears() (float64, bool) {
+	if e.Retention == nil {
+		return 0, false
+	}
+	return YearsOf(*e.Retention, e.RetentionUnit), true
+}
+
+// checkScale refuses an entity scale no figure can be computed from.
+func checkScale(p string, e Entity) error {
+	if err := nonNegFloat(p+"/growth", e.Growth); err != nil {
+		return err
+	}
+	if e.Growth != nil {
+		if err := OneOf(p+"/growth_unit", e.GrowthUnit, Day, Week, Month, Year); err != nil {
+			return err
+		}
+	}
+	if e.Retention != nil {
+		if err := OneOf(p+"/retention_unit", e.RetentionUnit, Day, Week, Month, Year); err != nil {
+			return err
+		}
+		if r := *e.Retention; !(r > 0) || YearsOf(r, e.RetentionUnit) > MaxRetentionYears {
+			return Invalid(p+"/retention", "must be above 0 and at most %d years", MaxRetentionYears)
+		}
+	}
+	for _, f := range []struct{ key, v string }{{"count_from", e.CountFrom}, {"growth_from", e.GrowthFrom}, {"retention_from", e.RetentionFrom}} {
+		if _, err := CleanText(p+"/"+f.key, f.v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// scaleField is a figure of an entity that reads with its unit, whose source becomes FromTeam when
+// the team sets it (and is cleared with it).
+func scaleField(key, label string, at func(*Entity) (**float64, *string, *string),
+	parse func(string) (*float64, string, error), format func(*float64, string) string) Field[Entity] {
+	return Field[Entity]{Key: key, Label: label,
+		Get: func(e Entity) string {
+			v, unit, _ := at(&e)
+			return format(*v, *unit)
+		},
+		set: func(_ *Design, e *Entity, _, value string) error {
+			v, unit, err := parse(value)
+			if err != nil {
+				return err
+			}
+			pv, pu, from := at(e)
+			*pv, *pu, *from = v, unit, ""
+			if v != nil {
+				*from = FromTeam
+			}
+			return nil
+		}}
+}
+
+// teamCount is the entity's count, whose source becomes FromTeam when the team sets it.
+func teamCount() Field[Entity] {
+	f := countField("count", "expected count", func(e *Entity) **int64 { return &e.Count }).titled("How many")
+	set := f.set
+	f.set = func(d *Design, e *Entity, name, value string) error {
+		if err := set(d, e, name, value); err != nil {
+			return err
+		}
+		e.CountFrom = ""
+		if e.Count != nil {
+			e.CountFrom = FromTeam
+		}
+		return nil
+	}
+	return f
+}
+
+// fieldKeys lists the keys of fields for a refusal.
+func fieldKeys[R any](fields []Field[R]) string {
+	keys := make([]string, len(fields))
+	for i, f := range fields {
+		keys[i] = f.Key
+	}
+	return strings.Join(keys, ", ")
+}
