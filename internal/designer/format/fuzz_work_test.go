@@ -48,6 +48,7 @@ func FuzzImport_markdownWorkGrowsWithSize(f *testing.F) {
 		"### Users Table\n\n| PK | SK |\n|---|---|\n| a | b |\n", "| 1 | Get user | GetItem on Users (PK = :u) |\n",
 		"## Access Patterns\n\n| # | Pattern | RPS |\n|---|---|---|\n| 1 | Get | 10 |\n", "PK: USER#{user_id}\nSK: PROFILE\n",
 		"[a]: b\n", "```\ncode\n```\n", "`` ` ``` x\n",
+		"## Entity Relationships Deep Dive\n- **Owner → Pet**: 1:Many (avg 1.6 pets per owner)\n\n## Application Overview\n40,000 owners, 4 pets per owner per year, kept 7 years\n",
 	} {
 		f.Add(s, true)
 	}

@@ -64,7 +64,7 @@ var boilerplateLines = func() map[string]bool {
 		"example:": true,
 		"🔴 **critical**: every pattern must have rps documented. if user doesn't know, help estimate based on business context.": true,
 	}
-	for _, group := range [][]string{aggregatesIntro, identifyingGuide, consolidationIntro, frameworkGuide, rulesGuide, entitiesIntro} {
+	for _, group := range [][]string{aggregatesIntro, identifyingGuide, consolidationIntro, frameworkGuide, rulesGuide, entitiesIntro, oldEntitiesIntro} {
 		for _, l := range group {
 			if l != "" {
 				m[strings.ToLower(strings.TrimSpace(l))] = true
@@ -335,8 +335,23 @@ func wholeCount(s string) *int64 {
 	return &n
 }
 
-// expectedItems labels an entity's count in the appendix of entities.
-const expectedItems = "Expected items:"
+// expectedItems, growthLabel and retentionLabel label an entity's count, growth and retention in
+// the appendix of entities, each followed by its source in brackets.
+const (
+	expectedItems  = "Expected items:"
+	growthLabel    = "Growth:"
+	retentionLabel = "Retention:"
+)
+
+// figureSource splits "40000 (read from: Application Overview, line 7)" into the figure and its
+// source.
+func figureSource(s string) (figure, from string) {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '('); i > 0 && strings.HasSuffix(s, ")") {
+		return strings.TrimSpace(s[:i]), markdown.Unescape(s[i+1 : len(s)-1])
+	}
+	return s, ""
+}
 
 var attributeLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[-*+]\s+(.+?) \(([A-Za-z]{0,4})\)(?::\s*(.*))?$`) })
 
@@ -352,10 +367,26 @@ func (p *parser) entity(b *block, it markdown.Item, bl markdown.Bullet, desc str
 	}
 	e := designer.Entity{Name: name, Description: markdown.Unescape(desc), Attributes: []designer.Attribute{}}
 	var bad []string
-	for _, l := range bl.Cont {
+	for j, l := range bl.Cont {
+		line := it.Line + 1 + j
 		if n, ok := strings.CutPrefix(l, "- "+expectedItems); ok && e.Count == nil {
-			if c, err := strconv.ParseInt(strings.ReplaceAll(strings.TrimSpace(n), ",", ""), 10, 64); err == nil && c >= 0 {
-				e.Count = &c
+			n, from := figureSource(n)
+			if c, err := strconv.ParseInt(strings.ReplaceAll(n, ",", ""), 10, 64); err == nil && c >= 0 && c <= designer.MaxNumber {
+				e.Count, e.CountFrom = &c, p.from(from, line)
+				continue
+			}
+		}
+		if g, ok := strings.CutPrefix(l, "- "+growthLabel); ok && e.Growth == nil {
+			g, from := figureSource(g)
+			if v, unit, err := designer.ParseGrowth(g); err == nil && v != nil {
+				e.Growth, e.GrowthUnit, e.GrowthFrom = v, unit, p.from(from, line)
+				continue
+			}
+		}
+		if r, ok := strings.CutPrefix(l, "- "+retentionLabel); ok && e.Retention == nil {
+			r, from := figureSource(r)
+			if v, unit, err := designer.ParseRetention(r); err == nil && v != nil {
+				e.Retention, e.RetentionUnit, e.RetentionFrom = v, unit, p.from(from, line)
 				continue
 			}
 		}

@@ -88,8 +88,10 @@ var (
 		"If answers are No/Yes/Yes → Use identifying relationship (PK=parent_id, SK=child_id) instead of separate table + GSI.",
 	}
 	consolidationIntro = []string{"After identifying aggregates, systematically review for consolidation opportunities:"}
-	entitiesIntro      = []string{"Not part of the template: each entity with its description, typed attributes and accepted gaps, as Dynaloom holds them, so that the file reads back whole."}
-	frameworkGuide     = []string{
+	entitiesIntro      = []string{"Not part of the template: each entity with its description, typed attributes, scale and accepted gaps, as Dynaloom holds them, so that the file reads back whole."}
+	// oldEntitiesIntro is the intro of exports before entities had a scale.
+	oldEntitiesIntro = []string{"Not part of the template: each entity with its description, typed attributes and accepted gaps, as Dynaloom holds them, so that the file reads back whole."}
+	frameworkGuide   = []string{
 		"For each pair of related tables, ask:",
 		"",
 		"1. **Natural Parent-Child**: Does one entity always belong to another? (Order belongs to User)",
@@ -248,7 +250,7 @@ func ExportFrom(x Derived, o markdown.ExportOptions) []byte {
 	}
 	w.prose(titleChecklist)
 
-	if entitiesNeedAppendix(d) {
+	if entitiesNeedAppendix(d) || len(d.Entities) > 0 && readsScale(w.buf.Bytes()) {
 		w.heading(2, titleEntities)
 		w.lines(entitiesIntro)
 		w.line("")
@@ -258,6 +260,24 @@ func ExportFrom(x Derived, o markdown.ExportOptions) []byte {
 	}
 	w.prose(titleEntities)
 	return w.buf.Bytes()
+}
+
+// readsScale reports whether importing doc, an export without its appendix of entities, would give
+// some entity a count, a growth or a retention from its prose: the appendix then says the entities
+// have none.
+func readsScale(doc []byte) bool {
+	d, _, err := Import(doc)
+	return err == nil && slices.ContainsFunc(d.Entities, func(e designer.Entity) bool {
+		return e.Count != nil || e.Growth != nil || e.Retention != nil
+	})
+}
+
+// source writes where an entity's figure came from after it: " (read from: …)"; "" when not said.
+func source(from string) string {
+	if from == "" {
+		return ""
+	}
+	return " (" + markdown.Escape(markdown.OneLine(from), "") + ")"
 }
 
 // entitiesNeedAppendix reports whether reading the relationships alone would not give d's entities
@@ -276,7 +296,8 @@ func entitiesNeedAppendix(d designer.Design) bool {
 		return true
 	}
 	for i, e := range d.Entities {
-		if e.Name != named[i] || e.Description != "" || len(e.Attributes) > 0 || len(e.AcceptedGaps) > 0 || e.Count != nil {
+		if e.Name != named[i] || e.Description != "" || len(e.Attributes) > 0 || len(e.AcceptedGaps) > 0 || e.Count != nil ||
+			e.CountFrom != "" || e.Growth != nil || e.GrowthFrom != "" || e.Retention != nil || e.RetentionFrom != "" {
 			return true
 		}
 	}
@@ -393,7 +414,13 @@ func (w *writer) entity(e designer.Entity) {
 		w.line(l)
 	}
 	if e.Count != nil {
-		w.line("  - " + expectedItems + " " + strconv.FormatInt(*e.Count, 10))
+		w.line("  - " + expectedItems + " " + strconv.FormatInt(*e.Count, 10) + source(e.CountFrom))
+	}
+	if e.Growth != nil {
+		w.line("  - " + growthLabel + " " + designer.FormatGrowth(e.Growth, e.GrowthUnit) + source(e.GrowthFrom))
+	}
+	if e.Retention != nil {
+		w.line("  - " + retentionLabel + " " + designer.FormatRetention(e.Retention, e.RetentionUnit) + source(e.RetentionFrom))
 	}
 	if len(e.AcceptedGaps) > 0 {
 		w.line("  - Accepted gaps: " + renderList(e.AcceptedGaps))

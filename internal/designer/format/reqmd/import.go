@@ -95,6 +95,8 @@ type parser struct {
 	entities  map[string]bool
 	// relLines are the lines of d.Relationships, one each.
 	relLines []int
+	// listed is set when the document's appendix of entities lists their scale (listsScale).
+	listed bool
 	// patternRows say where each of d.Patterns was read.
 	patternRows []patternSource
 }
@@ -152,6 +154,7 @@ func (p *parser) parse(text string) {
 	for _, n := range comments {
 		p.note(n, "an HTML comment was skipped: a comment is not part of the design")
 	}
+	p.listed = p.listsScale()
 	for _, b := range p.blocks {
 		p.parseBlock(b)
 	}
@@ -232,6 +235,7 @@ func (p *parser) design() designer.Design {
 	}
 	d.Name = designer.TruncateRunes(name, designer.MaxNameLen)
 	d.Entities = p.relationshipEntities(d.Entities, d.Relationships)
+	p.readScale(&d)
 	p.linkPatterns(&d)
 
 	for _, b := range p.blocks {
