@@ -450,7 +450,11 @@ func entityCounts(d designer.Design) map[string]entityCount {
 	counts := map[string]entityCount{}
 	for _, e := range d.Entities {
 		if n, ok := declaredCount(e); ok {
-			counts[e.Name] = entityCount{n: n, source: Figure(n) + " " + pluralWords(e.Name, n) + " (entity count)"}
+			from := " (entity count)"
+			if e.CountFrom != "" {
+				from = " (entity count, " + e.CountFrom + ")"
+			}
+			counts[e.Name] = entityCount{n: n, source: Figure(n) + " " + pluralWords(e.Name, n) + from}
 		}
 	}
 	for range d.Relationships {

@@ -147,6 +147,11 @@ type StorageDoc struct {
 	AvgItemBytes float64 `json:"avg_item_bytes"`
 	Bytes        float64 `json:"bytes"`
 	GB           float64 `json:"gb"`
+	// Size is Bytes in the unit that reads best ("3.2 GB", "740 B").
+	Size string `json:"size"`
+	// Sources say how each counted entity's items were worked out at HorizonMonths from now.
+	Sources       []string `json:"sources,omitempty"`
+	HorizonMonths float64  `json:"horizon_months,omitempty"`
 }
 
 // PatternUnitDoc is one PatternShare: a pattern's load on a resource at peak.
@@ -344,7 +349,8 @@ func provisionedDoc(p ProvisionedCost) ProvisionedDoc {
 }
 
 func storageDoc(s Storage) StorageDoc {
-	return StorageDoc{Items: round6(s.Items), ItemsFrom: s.ItemsFrom, AvgItemBytes: round6(s.AvgItemBytes), Bytes: round6(s.Bytes), GB: round6(s.GB)}
+	return StorageDoc{Items: round6(s.Items), ItemsFrom: s.ItemsFrom, AvgItemBytes: round6(s.AvgItemBytes), Bytes: round6(s.Bytes), GB: round6(s.GB),
+		Size: Bytes(s.Bytes), Sources: s.Sources, HorizonMonths: s.HorizonMonths}
 }
 
 // round6 rounds to six decimals: sums of binary fractions (0.1 + 0.2) read as people wrote them,

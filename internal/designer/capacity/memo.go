@@ -57,7 +57,7 @@ type readPart struct {
 
 type tableMemo struct {
 	t      designer.Table
-	counts []*int64 // the counts of its entity types' entities, in the SK taxonomy's order
+	counts []entityScale // the scale of its entity types' entities, in the SK taxonomy's order
 	st     tableStorages
 	ms     *measures // what its sample items measure
 	// cards are the cardinalities of its attributes its keys' loads were worked out from: the
@@ -547,14 +547,39 @@ func (x *computation) keeps(oldAt, at *designer.Table, op designer.Operation, pa
 	return ch.run.outside(key)
 }
 
-// storage is t's memo: its storage prev's when t and its entities' counts are as they were.
+// entityScale is what an entity's storage is worked out from (scaledCount), and the horizon.
+type entityScale struct {
+	count                           int64
+	counted, grows, kept            bool
+	growth, retention, horizon      float64
+	growthUnit, retentionUnit       string
+	countFrom, growthFrom, keptFrom string
+}
+
+func scaleOf(e designer.Entity) entityScale {
+	s := entityScale{countFrom: e.CountFrom, growthFrom: e.GrowthFrom, keptFrom: e.RetentionFrom, growthUnit: e.GrowthUnit, retentionUnit: e.RetentionUnit}
+	if e.Count != nil {
+		s.count, s.counted = *e.Count, true
+	}
+	if e.Growth != nil {
+		s.growth, s.grows = *e.Growth, true
+	}
+	if e.Retention != nil {
+		s.retention, s.kept = *e.Retention, true
+	}
+	return s
+}
+
+// storage is t's memo: its storage prev's when t, its entities' scale and the horizon are as they
+// were.
 func (x *computation) storage(t designer.Table) *tableMemo {
-	counts := make([]*int64, len(t.EntityTypes))
+	counts := make([]entityScale, len(t.EntityTypes)+1)
 	for i, et := range t.EntityTypes {
 		if e, _, ok := x.d.EntityByName(et.Entity); ok {
-			counts[i] = e.Count
+			counts[i] = scaleOf(e)
 		}
 	}
+	counts[len(t.EntityTypes)].horizon = horizonMonths(x.d.Capacity)
 	tm, ok := x.prevTable(t.Name)
 	switch ch := x.change(t); {
 	case ok && ch.same && reflect.DeepEqual(tm.counts, counts):

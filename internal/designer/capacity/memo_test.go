@@ -130,6 +130,13 @@ func memoEdits(d designer.Design, tb designer.Table) (edits []designer.Change, c
 	}
 	add(true, designer.MovePattern{ID: p.ID, To: len(d.Patterns)})
 	add(true, designer.SetEntityField{Entity: d.Entities[0].Name, Field: "count", Value: "123456"})
+	// Growth counts only past today; a horizon grows the items, a retention caps them, and each
+	// figure's source is said.
+	add(false, designer.SetEntityField{Entity: d.Entities[0].Name, Field: "growth", Value: "1,000,000 per year"})
+	add(true, designer.SetCapacityField{Field: "horizon_months", Value: "24"})
+	add(true, designer.SetEntityField{Entity: d.Entities[0].Name, Field: "retention", Value: "1 year"})
+	add(true, designer.SetEntityField{Entity: d.Entities[0].Name, Field: "count_from", Value: "a survey"})
+	add(true, designer.SetCapacityField{Field: "horizon_months", Value: ""})
 	add(true, designer.SetCapacityField{Field: "hot_key_skew", Value: "3"})
 	add(true, designer.SetCapacityField{Field: "hot_key_model", Value: "zipf"})
 	add(true, designer.SetCapacityField{Field: "hot_key_zipf_s", Value: "1.2"})

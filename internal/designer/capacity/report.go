@@ -171,6 +171,10 @@ type Storage struct {
 	// Bytes is Items × (AvgItemBytes + 100); GB the same in binary gigabytes.
 	Bytes float64
 	GB    float64
+	// Sources say how each counted entity's items were worked out, at HorizonMonths from now
+	// ("1,792,000 appointments (derived: …)"); none when the items are the sample items.
+	Sources       []string
+	HorizonMonths float64
 }
 
 // PatternShare is the load one pattern puts on a resource at its peak.

@@ -2,6 +2,7 @@ package capacity
 
 import (
 	"maps"
+	"math"
 	"reflect"
 
 	"dynaloom/internal/designer"
@@ -150,10 +151,11 @@ func (g *group) clone() *group {
 }
 
 // tableStorage works out how much t and its indexes hold. Each entity type of the table with a
-// count stands for that many items, each of the average size of its sample items (of the table's
-// sample items where it has none); its share of an index's entries is the share of its sample items
-// that have one, at their average entry size. Sample items of an entity without a count count as
-// themselves. Every item and entry adds StorageOverheadBytes.
+// count (or a growth, at a horizon past today) stands for that many items at the horizon
+// (scaledCount), each of the average size of its sample items (of the table's sample items where
+// it has none); its share of an index's entries is the share of its sample items that have one, at
+// their average entry size. Sample items of an entity without a count count as themselves. Every
+// item and entry adds StorageOverheadBytes.
 func tableStorage(d designer.Design, c *dynamo.Cache, t designer.Table) tableStorages {
 	return storageFrom(d, t, measure(c, t))
 }
@@ -161,20 +163,27 @@ func tableStorage(d designer.Design, c *dynamo.Cache, t designer.Table) tableSto
 // storageFrom is tableStorage of t, whose sample items measure ms.
 func storageFrom(d designer.Design, t designer.Table, ms *measures) tableStorages {
 	groups, all, indexes := ms.groups, ms.all, ms.indexes
+	months := horizonMonths(d.Capacity)
 	// counted is how many items each entity of the table stands for, in the order of its SK taxonomy.
 	type counted struct {
 		name  string
 		count float64
 	}
 	var counts []counted
+	var sources []string
 	seen := map[string]bool{}
 	for _, et := range t.EntityTypes {
 		e, _, ok := d.EntityByName(et.Entity)
-		if !ok || e.Count == nil || seen[e.Name] {
+		if !ok || seen[e.Name] {
+			continue
+		}
+		n, source, ok := scaledCount(e, months)
+		if !ok {
 			continue
 		}
 		seen[e.Name] = true
-		counts = append(counts, counted{e.Name, float64(*e.Count)})
+		counts = append(counts, counted{e.Name, n})
+		sources = append(sources, source)
 	}
 
 	out := tableStorages{index: map[string]Storage{}}
@@ -217,10 +226,63 @@ func storageFrom(d designer.Design, t designer.Table, ms *measures) tableStorage
 		}
 	}
 	out.table = storageOf(items, bytes, from)
+	out.table.Sources, out.table.HorizonMonths = sources, months
 	for _, ix := range indexes {
-		out.index[ix] = storageOf(entries[ix], entryBytes[ix], from)
+		st := storageOf(entries[ix], entryBytes[ix], from)
+		st.Sources, st.HorizonMonths = sources, months
+		out.index[ix] = st
 	}
 	return out
+}
+
+// horizonMonths is how many months ahead storage is worked out: the team's setting, else 0 (today).
+func horizonMonths(c designer.CapacitySettings) float64 {
+	if c.HorizonMonths == nil {
+		return 0
+	}
+	return bounded(*c.HorizonMonths, 0, designer.MaxHorizonMonths)
+}
+
+// scaledCount is how many items of e there are months from now, and how that was worked out: its
+// count, plus its growth over the months, but never more than its retention keeps (the items of
+// growth × retention, or its count today where that is more). ok is false when e has no count and
+// no growth to count from.
+func scaledCount(e designer.Entity, months float64) (n float64, source string, ok bool) {
+	yearly, grows := e.GrowthPerYear()
+	grows = grows && months > 0
+	if e.Count == nil && !grows {
+		return 0, "", false
+	}
+	noun := func(v float64) string { return pluralWords(e.Name, v) }
+	if e.Count != nil {
+		n = upTo(float64(*e.Count))
+		source = Figure(n) + " " + noun(n) + fromText(e.CountFrom)
+	}
+	if !grows {
+		return n, source, true
+	}
+	grown := upTo(n + yearly*months/12)
+	more := Figure(yearly) + " a year" + fromText(e.GrowthFrom) + " × " + Figure(months) + " months"
+	if source == "" {
+		source = more
+	} else {
+		source += " + " + more
+	}
+	if years, kept := e.RetentionYears(); kept {
+		if limit := math.Max(n, upTo(yearly*years)); grown > limit {
+			return limit, source + ", at most " + Figure(yearly) + " a year × " +
+				designer.FormatRetention(e.Retention, e.RetentionUnit) + " kept" + fromText(e.RetentionFrom) + " = " + Figure(limit), true
+		}
+	}
+	return grown, source + " = " + Figure(grown), true
+}
+
+// fromText is where a figure came from, in brackets after it: " (read from: …)", " (team)".
+func fromText(from string) string {
+	if from == "" {
+		return ""
+	}
+	return " (" + from + ")"
 }
 
 func storageOf(items, bytes float64, from string) Storage {
