@@ -292,7 +292,18 @@ var projectionWords = []struct {
 	{"include", designer.Include}, {"all", designer.All},
 }
 
-// projection reads "INCLUDE (a, b) - why", "KEYS_ONLY - why", "keys-only", "ALL".
+// namesList reports whether s is attribute names and commas alone: "status", "status, vet_name".
+func namesList(s string) bool {
+	parts := splitTop(s)
+	for _, a := range parts {
+		if !attrName().MatchString(strings.TrimSpace(a)) {
+			return false
+		}
+	}
+	return len(parts) > 0
+}
+
+// projection reads "INCLUDE (a, b) - why", "INCLUDE status - why", "KEYS_ONLY - why", "keys-only", "ALL".
 func (p *parser) projection(s *sectionDraft, d *indexDraft, it markdown.Item, f fieldItem) {
 	if pr, why, ok := exactProjection(f); ok {
 		d.ix.Projection, d.projExact = pr, true
@@ -308,7 +319,7 @@ func (p *parser) projection(s *sectionDraft, d *indexDraft, it markdown.Item, f 
 			continue
 		}
 		rest := strings.TrimSpace(plain[len(w.word):])
-		if rest != "" && !strings.HasPrefix(rest, "(") && !strings.HasPrefix(rest, ":") {
+		if rest != "" && !strings.HasPrefix(rest, "(") && !strings.HasPrefix(rest, ":") && !(w.typ == designer.Include && namesList(rest)) {
 			continue
 		}
 		d.ix.Projection.Type = w.typ

@@ -685,3 +685,25 @@ func TestNameWords(t *testing.T) {
 		}
 	}
 }
+
+// "INCLUDE status - why", the list written bare after the word, projects those attributes.
+func TestImport_includeListWrittenBare(t *testing.T) {
+	for _, c := range []struct{ line, want string }{
+		{"- **Projection**: INCLUDE status - the schedule shows only the status", "status"},
+		{"- **Projection**: INCLUDE status, vet_name", "status,vet_name"},
+		{"- **Projection**: INCLUDE (status) - why", "status"},
+	} {
+		doc := "# DynamoDB Data Model\n\n## Table Designs\n\n### Appointments Table\n\n- **Partition Key**: pet_id (S)\n- **Sort Key**: appt_key (S)\n\n### ByVet GSI\n\n- **Partition Key**: vet_id (S)\n" + c.line + "\n"
+		d, _, err := Import([]byte(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(d.Tables) != 1 || len(d.Tables[0].GSIs) != 1 {
+			t.Fatalf("%q: tables %+v", c.line, d.Tables)
+		}
+		pr := d.Tables[0].GSIs[0].Projection
+		if pr.Type != designer.Include || strings.Join(pr.Attributes, ",") != c.want {
+			t.Errorf("%q: projection %+v, want INCLUDE %s", c.line, pr, c.want)
+		}
+	}
+}
