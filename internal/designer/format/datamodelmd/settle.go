@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"dynaloom/internal/designer"
 	"dynaloom/internal/designer/format/markdown"
@@ -789,7 +790,12 @@ func Merge(req, model designer.Design) (designer.Design, []designer.ImportNote) 
 	for ti := range d.Tables {
 		ets := slices.Clone(d.Tables[ti].EntityTypes)
 		for i, et := range ets {
-			if n, ok := names[key(et.Entity)]; ok && n != et.Entity {
+			n, ok := names[key(et.Entity)]
+			if !ok {
+				// "`PROFILE` (the owner)", "`INV#<id>` (one per invoice)": the one entity its words name.
+				n, ok = namedIn(et.Description, names, key)
+			}
+			if ok && n != et.Entity {
 				ets[i].Entity = n
 				notes = append(notes, designer.ImportNote{Message: fmt.Sprintf("table %s: the SK taxonomy's entity %q is the requirement's entity %s", d.Tables[ti].Name, et.Entity, n)})
 			}
@@ -797,6 +803,22 @@ func Merge(req, model designer.Design) (designer.Design, []designer.ImportNote) 
 		d.Tables[ti].EntityTypes = ets
 	}
 	return designer.Normalize(d), notes
+}
+
+// namedIn is the one entity of names a word of text names, by key; none or several give false.
+func namedIn(text string, names map[string]string, key func(string) string) (string, bool) {
+	found := ""
+	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' }) {
+		n, ok := names[key(w)]
+		switch {
+		case !ok || n == found:
+		case found != "":
+			return "", false
+		default:
+			found = n
+		}
+	}
+	return found, found != ""
 }
 
 // countWith writes a count before the singular or plural words that follow it.
