@@ -162,6 +162,9 @@ func (r *scaleReader) line(l, section string, n int) {
 			r.p.note(n, "read %q as a growth of %s", phrase, noun)
 		case parent != "":
 			r.ratio(parent, noun, v, n)
+		case subset(tokens, i+1):
+			// "10,000 appointments are open": some of them, in a state, not how many there are.
+			r.p.note(n, "%q counts %s in a state, not all of them; it was not read as their count", phrase+" "+strings.Join(tokens[i+1:i+3], " "), pluralOf(entityWords(noun)))
 		default:
 			if e := r.entity(noun); e.Count == nil && v == math.Trunc(v) && v <= designer.MaxNumber {
 				c := int64(v)
@@ -170,6 +173,16 @@ func (r *scaleReader) line(l, section string, n int) {
 			}
 		}
 	}
+}
+
+// subset reports whether tokens[at:] say the counted items are in a state ("are open", "is
+// due"), which a past participle ("are registered", "are kept") is not.
+func subset(tokens []string, at int) bool {
+	if at+1 >= len(tokens) {
+		return false
+	}
+	v, state := word(tokens[at]), word(tokens[at+1])
+	return (v == "are" || v == "is") && state != "" && !strings.HasSuffix(state, "ed")
 }
 
 // ratio sets the average of parent 1:M child, when the document gave it none.
@@ -307,6 +320,31 @@ func (r *scaleReader) derive() {
 			c.CountFrom = "derived: " + figure(float64(*p.Count)) + " " + pluralOf(entityWords(p.Name)) + " × " +
 				strconv.FormatFloat(*rel.Avg, 'f', -1, 64) + " " + pluralOf(entityWords(c.Name)) + " per " + entityWords(p.Name) +
 				" (" + p.Name + " 1:M " + c.Name + ")"
+			r.p.note(r.relLine(i), "worked out %d as the count of %s: %s", n, c.Name, c.CountFrom)
+			grew = true
+		}
+		for i, rel := range r.d.Relationships {
+			p, c := byName[rel.From], byName[rel.To]
+			if rel.Kind != designer.OneToOne || p == nil || c == nil || c.Count != nil {
+				continue
+			}
+			if c.Retention != nil {
+				// Kept for a time of its own: it grows as its parent does, and its retention counts it.
+				if p.Growth != nil && c.Growth == nil {
+					g := *p.Growth
+					c.Growth, c.GrowthUnit = &g, p.GrowthUnit
+					c.GrowthFrom = "derived: one " + entityWords(c.Name) + " per " + entityWords(p.Name) + " (" + p.Name + " 1:1 " + c.Name + ")"
+					r.grewAt[c.Name] = r.relLine(i)
+					grew = true
+				}
+				continue
+			}
+			if p.Count == nil {
+				continue
+			}
+			n := *p.Count
+			c.Count = &n
+			c.CountFrom = "derived: one " + entityWords(c.Name) + " per " + entityWords(p.Name) + " (" + p.Name + " 1:1 " + c.Name + ")"
 			r.p.note(r.relLine(i), "worked out %d as the count of %s: %s", n, c.Name, c.CountFrom)
 			grew = true
 		}

@@ -51,8 +51,12 @@ func TestImport_readsScaleFromProse(t *testing.T) {
 		t.Errorf("owner growth %s (%q)", g, owner.GrowthFrom)
 	}
 	inv, _, _ := d.EntityByName("Invoice")
-	if r := designer.EntityField.Retention.Get(inv); r != "90 days" || inv.RetentionFrom != overview+"7" || inv.Count != nil {
-		t.Errorf("invoice retention %s (%q), count %v", r, inv.RetentionFrom, inv.Count)
+	if r := designer.EntityField.Retention.Get(inv); r != "90 days" || inv.RetentionFrom != overview+"7" {
+		t.Errorf("invoice retention %s (%q)", r, inv.RetentionFrom)
+	}
+	// One invoice per appointment, kept 90 days: 256,000 a year × 90/365.
+	if inv.Count == nil || *inv.Count != 63123 || inv.GrowthFrom != "derived: one invoice per appointment (Appointment 1:1 Invoice)" {
+		t.Errorf("invoice count %v, growth from %q; want 63123 from one invoice per appointment", inv.Count, inv.GrowthFrom)
 	}
 	// "List 20 pets" is a pattern, not a count; the maximum of 12 is the relationship's.
 	for _, want := range [][]string{
