@@ -188,6 +188,11 @@ func (p *parser) tableField(s *sectionDraft, it markdown.Item, f fieldItem) bool
 		if keys, why, ok := exactKeys(f); ok && len(keys) <= 1 {
 			d.pkExact = exactKey{set: true, keys: keys}
 			appendText(&t.PartitionKeyWhy, why)
+			// "pk (S) - `OWNER#<owner_id>`, …": the template every item's key follows, kept in
+			// the justification as written; an SK taxonomy in the export's form says it already.
+			if m := templateSpan().FindStringSubmatch(why); m != nil {
+				d.pkWhyTemplate = readTemplate(m[1])
+			}
 			return true
 		}
 		names, why, _, ok := parseKey(f)
@@ -241,6 +246,7 @@ func (p *parser) tableField(s *sectionDraft, it markdown.Item, f fieldItem) bool
 			t.EntityTypes = append(t.EntityTypes, ets...)
 			return true
 		}
+		d.looseTaxonomy = true
 		return p.taxonomy(d, f)
 	case fieldAttributes:
 		if attrs, ok := exactAttributes(f); ok {

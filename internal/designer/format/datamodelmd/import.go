@@ -114,7 +114,11 @@ type tableDraft struct {
 	// pkTemplate and skTemplate are the templates the key bullets give, pkForms and skForms the
 	// forms listed below them (keyforms.go).
 	pkTemplate, skTemplate string
-	pkForms, skForms       []designer.EntityType
+	// pkWhyTemplate is a template that opens the partition key's justification, taken for the
+	// entity types when the SK taxonomy is written in people's words (looseTaxonomy).
+	pkWhyTemplate    string
+	looseTaxonomy    bool
+	pkForms, skForms []designer.EntityType
 	// ttl is a TTL bullet that explains its attribute: the explanation and the bullet as written.
 	ttl servedBullet
 }

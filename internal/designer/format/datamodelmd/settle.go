@@ -301,7 +301,11 @@ func (p *parser) settleTable(td *tableDraft) designer.Table {
 			t.Purpose = td.desc + " — " + t.Purpose
 		}
 	}
-	settleKeyForms(&t, td.pkTemplate, td.pkForms, td.skTemplate, td.skForms)
+	pk := td.pkTemplate
+	if pk == "" && td.looseTaxonomy {
+		pk = td.pkWhyTemplate
+	}
+	settleKeyForms(&t, pk, td.pkForms, td.skTemplate, td.skForms)
 	t.Attributes = slices.Clone(t.Attributes)
 	inferred := columnTypes(td.sample)
 	stated := statedTypes(td.t)
