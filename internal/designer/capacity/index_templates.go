@@ -185,8 +185,10 @@ func (x itemTypes) of(it designer.Item) int {
 	pkText := designer.FormatCell(pk)
 	best := -1
 	for i, et := range x.t.EntityTypes {
+		// An entity type the SK taxonomy gives only a sort-key template is told by that alone.
+		noPK := strings.TrimSpace(et.PKTemplate) == ""
 		if best >= 0 && x.literal[i] <= x.literal[best] || !strings.HasPrefix(pkText, x.prefix[i]) ||
-			strings.TrimSpace(et.PKTemplate) == "" || !designer.MatchTemplate(et.PKTemplate, pkText) {
+			noPK && (x.t.SortKey == nil || et.SKTemplate == "") || !noPK && !designer.MatchTemplate(et.PKTemplate, pkText) {
 			continue
 		}
 		if x.t.SortKey != nil && et.SKTemplate != "" {

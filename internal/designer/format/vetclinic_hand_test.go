@@ -46,4 +46,13 @@ func TestVetClinicPair_monthlyCostIsTheHandFigure(t *testing.T) {
 	if r.Total.Peak.RCU != 77 || r.Total.Peak.WCU != 114 {
 		t.Errorf("peak = %+v, want 77 RCU/s and 114 WCU/s", r.Total.Peak)
 	}
+	// Every partition key has a count, with where it came from.
+	for _, k := range r.Keys {
+		if c := k.Cardinality; !c.Known && !c.Increasing {
+			t.Errorf("%s/%s key %s: values not known (%s)", k.Table, k.Index, k.Attribute, c.Source)
+		}
+	}
+	if len(r.Keys) != 6 {
+		t.Errorf("%d partition keys, want the 4 tables' and the 2 GSIs'", len(r.Keys))
+	}
 }
