@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -42,7 +43,23 @@ type CapacitySettings struct {
 	// HorizonMonths is how far ahead storage is worked out: each entity's count grows by its growth
 	// over so many months, up to what its retention keeps. 0 (the default) is today.
 	HorizonMonths *float64 `json:"horizon_months,omitempty"`
+	// ReplicaRegions are the other regions a Global Table keeps a replica in, every table of the
+	// design being one: each replica is written again (replicated writes) and stores everything.
+	ReplicaRegions []string `json:"replica_regions,omitempty"`
+	// ReservedCapacity prices provisioned capacity with reserved capacity bought for its term:
+	// "" none, Reserved1Year or Reserved3Year.
+	ReservedCapacity string `json:"reserved_capacity,omitempty"`
 }
+
+// Reserved-capacity terms (CapacitySettings.ReservedCapacity).
+const (
+	Reserved1Year = "1y"
+	Reserved3Year = "3y"
+	// MaxReplicaRegions is the most replicas a design may name: AWS's regions, roughly.
+	MaxReplicaRegions = 40
+	// MaxFailurePct is the most conditional failures per 100 successful writes a pattern may state.
+	MaxFailurePct = 1000
+)
 
 // Hot-key models (CapacitySettings.HotKeyModel).
 const (
@@ -100,14 +117,18 @@ func checkCapacity(c CapacitySettings) error {
 	if v := c.HorizonMonths; v != nil && !(*v >= 0 && *v <= MaxHorizonMonths) {
 		return Invalid(p+"horizon_months", "must be a number of months from 0 to %d", MaxHorizonMonths)
 	}
-	return nil
+	if _, err := parseReplicaRegions(p+"replica_regions", strings.Join(c.ReplicaRegions, ",")); err != nil {
+		return err
+	}
+	return OneOf(p+"reserved_capacity", c.ReservedCapacity, "", Reserved1Year, Reserved3Year)
 }
 
 // CapacityField names the settings SetCapacityField sets; CapacityFields lists them in the order
 // the Capacity step shows them. A blank value clears the setting, back to its default.
 var CapacityField = struct {
 	Region, ReadRequestPrice, WriteRequestPrice, ReadUnitHourPrice, WriteUnitHourPrice, StoragePrice,
-	TargetUtilization, HotKeySkew, HotKeyModel, HotKeyShare, HotKeyZipfS, HorizonMonths Field[CapacitySettings]
+	TargetUtilization, HotKeySkew, HotKeyModel, HotKeyShare, HotKeyZipfS, HorizonMonths, ReplicaRegions,
+	ReservedCapacity Field[CapacitySettings]
 }{
 	Region: Field[CapacitySettings]{Key: "region", Label: "price region",
 		Get: func(c CapacitySettings) string { return c.Region },
@@ -140,6 +161,11 @@ var CapacityField = struct {
 		func(c *CapacitySettings) **float64 { return &c.HotKeyZipfS }, parseZipfS).titled("Zipf exponent s"),
 	HorizonMonths: numberField("horizon_months", "storage horizon",
 		func(c *CapacitySettings) **float64 { return &c.HorizonMonths }, parseHorizon).titled("Storage horizon (months)"),
+	ReplicaRegions: listField("replica_regions", "replica regions",
+		func(c *CapacitySettings) *[]string { return &c.ReplicaRegions },
+		func(_ Design, name, value string) ([]string, error) { return parseReplicaRegions(name, value) }).titled("Global Tables replica regions"),
+	ReservedCapacity: choiceField("reserved_capacity", "reserved capacity",
+		func(c *CapacitySettings) *string { return &c.ReservedCapacity }, ParseReservedCapacity),
 }
 
 var CapacityFields = fieldsOf[CapacitySettings](CapacityField)
@@ -280,4 +306,74 @@ func parseHorizon(s string) (*float64, error) {
 		return nil, fmt.Errorf("%q is not a number of months from 0 to %d", strings.TrimSpace(s), MaxHorizonMonths)
 	}
 	return &v, nil
+}
+
+// parseReplicaRegions reads a comma-separated list of region names ("eu-west-1, ap-south-1"):
+// each a name, none twice, at most MaxReplicaRegions.
+func parseReplicaRegions(field, value string) ([]string, error) {
+	names, err := nameList(field, value)
+	if err != nil {
+		return nil, err
+	}
+	if len(names) > MaxReplicaRegions {
+		return nil, Invalid(field, "names %d regions; a design may name at most %d", len(names), MaxReplicaRegions)
+	}
+	seen := map[string]bool{}
+	for _, n := range names {
+		if seen[strings.ToLower(n)] {
+			return nil, Invalid(field, "names %q twice", n)
+		}
+		seen[strings.ToLower(n)] = true
+	}
+	return names, nil
+}
+
+// ParseReservedCapacity reads a reserved-capacity term ("1 year", "3y", "none"); blank and "none"
+// return "", no reservation.
+func ParseReservedCapacity(s string) (string, error) {
+	switch Words(s) {
+	case "", "none", "no", "off":
+		return "", nil
+	case "1y", "1 y", "1 year", "one year", "1 yr", "12 months":
+		return Reserved1Year, nil
+	case "3y", "3 y", "3 years", "three years", "3 yr", "36 months":
+		return Reserved3Year, nil
+	}
+	return "", fmt.Errorf("%q is not a reserved-capacity term; use none, 1 year or 3 years", strings.TrimSpace(s))
+}
+
+// ParseTableClass reads a table class as people write it ("Standard-IA", "infrequent access");
+// blank returns "", Standard.
+func ParseTableClass(s string) (string, error) {
+	switch Words(s) {
+	case "":
+		return "", nil
+	case "standard", "std":
+		return StandardClass, nil
+	case "standard ia", "ia", "standard infrequent access", "infrequent access", "standard_infrequent_access":
+		return StandardIAClass, nil
+	}
+	return "", fmt.Errorf("%q is not a table class; use Standard or Standard-IA", strings.TrimSpace(s))
+}
+
+// parseFailurePct reads how many attempts of a write fail their condition per 100 that succeed,
+// 0 to MaxFailurePct, with or without "%".
+func parseFailurePct(s string) (*float64, error) {
+	t := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(s), "%"))
+	if t == "" && strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
+	v, err := ParseFieldNumber(t)
+	if err != nil || v < 0 || v > MaxFailurePct {
+		return nil, fmt.Errorf("%q is not a percentage from 0 to %d (failed attempts per 100 that succeed)", strings.TrimSpace(s), MaxFailurePct)
+	}
+	return &v, nil
+}
+
+// percentUpTo refuses a percentage outside 0–most.
+func percentUpTo(field string, v *float64, most float64) error {
+	if v != nil && !(*v >= 0 && *v <= most) {
+		return Invalid(field, "must be a percentage from 0 to %s", strconv.FormatFloat(most, 'f', -1, 64))
+	}
+	return nil
 }

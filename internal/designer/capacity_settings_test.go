@@ -64,6 +64,10 @@ func TestParseJSON_refusesCapacitySettingsNoFigureComesFrom(t *testing.T) {
 		{`{"capacity": {"hot_key_zipf_s": 10.5}}`, "capacity/hot_key_zipf_s"},
 		{`{"capacity": {"hot_key_zipf_s": -0.1}}`, "capacity/hot_key_zipf_s"},
 		{`{"entities": [{"name": "Order", "count": -3}]}`, "entities/0/count"},
+		{`{"capacity": {"reserved_capacity": "5y"}}`, "capacity/reserved_capacity"},
+		{`{"capacity": {"replica_regions": ["eu-west-1", "EU-WEST-1"]}}`, "capacity/replica_regions"},
+		{`{"tables": [{"name": "T", "partition_key": {"name": "pk", "type": "S"}, "billing_mode": "PAY_PER_REQUEST", "table_class": "GLACIER"}]}`, "tables/0/table_class"},
+		{`{"access_patterns": [{"id": "p1", "number": 1, "description": "x", "type": "write", "status": "solved", "conditional_failure_pct": -1, "mapping": {}}]}`, "conditional_failure_pct"},
 	} {
 		_, err := designer.ParseJSON([]byte(tc.body))
 		var ve *designer.ValidationError
@@ -110,6 +114,14 @@ func TestSetCapacityField(t *testing.T) {
 		{name: "zipf exponent not a number", field: "hot_key_zipf_s", value: "NaN", wantField: "capacity/hot_key_zipf_s"},
 		{name: "region with a line break", field: "region", value: "eu\nwest", wantField: "capacity/region"},
 		{name: "unknown setting", field: "currency", value: "EUR", wantField: "field"},
+		{name: "replica regions", field: "replica_regions", value: "eu-west-1, ap-south-1", want: "eu-west-1, ap-south-1"},
+		{name: "no replica regions", field: "replica_regions", value: " ", want: ""},
+		{name: "a replica region twice is one", field: "replica_regions", value: "eu-west-1, eu-west-1", want: "eu-west-1"},
+		{name: "a replica region that is no name", field: "replica_regions", value: "eu\nwest", wantField: "capacity/replica_regions"},
+		{name: "reserved for a year", field: "reserved_capacity", value: "1 year", want: "1y"},
+		{name: "reserved for three years", field: "reserved_capacity", value: "3 years", want: "3y"},
+		{name: "no reservation", field: "reserved_capacity", value: "none", want: ""},
+		{name: "reserved for five years", field: "reserved_capacity", value: "5 years", wantField: "capacity/reserved_capacity"},
 	}
 	var cases []designertest.ChangeCase
 	for _, tt := range tests {
@@ -158,4 +170,27 @@ func TestSetEntityField_count(t *testing.T) {
 	if got := (designer.SetEntityField{Entity: "Employee", Field: "count", Value: "300,000"}).Summary(); got != `Set the expected count of entity "Employee" to 300,000` {
 		t.Errorf("summary = %q", got)
 	}
+}
+
+func TestSetTableAndPatternField_costInputs(t *testing.T) {
+	t.Parallel()
+	d := designertest.HRDesign(t)
+	table, pattern := d.Tables[0].Name, d.Patterns[0].ID
+	designertest.RunChangeCases(t, d, []designertest.ChangeCase{
+		{Name: "Standard-IA", Change: designer.SetTableField{Table: table, Field: "table_class", Value: "Standard-IA"},
+			Check: func(t *testing.T, _, after designer.Design) {
+				if c := after.Tables[0].TableClass; c != designer.StandardIAClass {
+					t.Errorf("table class = %q, want %s", c, designer.StandardIAClass)
+				}
+			}},
+		{Name: "a class DynamoDB has not", Change: designer.SetTableField{Table: table, Field: "table_class", Value: "glacier"}, Field: "table_class"},
+		{Name: "failed conditions", Change: designer.SetPatternField{ID: pattern, Field: "conditional_failure_pct", Value: "5 %"},
+			Check: func(t *testing.T, _, after designer.Design) {
+				if v := after.Patterns[0].ConditionalFailurePct; v == nil || *v != 5 {
+					t.Errorf("conditional failures = %v, want 5", v)
+				}
+			}},
+		{Name: "negative failures", Change: designer.SetPatternField{ID: pattern, Field: "conditional_failure_pct", Value: "-1"}, Field: "conditional_failure_pct"},
+		{Name: "failures that are not a number", Change: designer.SetPatternField{ID: pattern, Field: "conditional_failure_pct", Value: "NaN"}, Field: "conditional_failure_pct"},
+	})
 }

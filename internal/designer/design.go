@@ -156,7 +156,10 @@ type Pattern struct {
 	Type        string   `json:"type"`
 	PeakRPS     *float64 `json:"peak_rps,omitempty"`
 	AvgRPS      *float64 `json:"avg_rps,omitempty"`
-	Attributes  []string `json:"attributes,omitempty"`
+	// ConditionalFailurePct is, for a write, how many attempts fail their condition per 100 that
+	// succeed (the RPS counts those that succeed): DynamoDB bills each failed one as a write.
+	ConditionalFailurePct *float64 `json:"conditional_failure_pct,omitempty"`
+	Attributes            []string `json:"attributes,omitempty"`
 	LatencySLO  string   `json:"latency_slo,omitempty"`
 	Consistency string   `json:"consistency,omitempty"`
 	ResultBound string   `json:"result_bound,omitempty"`
@@ -308,6 +311,12 @@ const (
 	Provisioned = "PROVISIONED"
 )
 
+// Table classes, as DynamoDB spells them.
+const (
+	StandardClass   = "STANDARD"
+	StandardIAClass = "STANDARD_INFREQUENT_ACCESS"
+)
+
 // KeyAttribute is an attribute used in a key; its type is S, N or B.
 type KeyAttribute struct {
 	Name string `json:"name"`
@@ -331,6 +340,9 @@ type Table struct {
 	Capacity     string       `json:"capacity_notes,omitempty"`
 	TTLAttribute string       `json:"ttl_attribute,omitempty"`
 	BillingMode  string       `json:"billing_mode"`
+	// TableClass is StandardClass (the default when empty) or StandardIAClass; it applies to the
+	// table and all its indexes.
+	TableClass   string       `json:"table_class,omitempty"`
 	ReadUnits    *int64       `json:"read_capacity_units,omitempty"`
 	WriteUnits   *int64       `json:"write_capacity_units,omitempty"`
 	GSIs         []Index      `json:"gsis,omitempty"`

@@ -433,6 +433,7 @@ func checkPattern(p string, pt Pattern) error {
 		OneOf(p+"/consistency", pt.Consistency, "", Strong, Eventual),
 		nonNegFloat(p+"/peak_rps", pt.PeakRPS),
 		nonNegFloat(p+"/avg_rps", pt.AvgRPS),
+		percentUpTo(p+"/conditional_failure_pct", pt.ConditionalFailurePct, MaxFailurePct),
 	}
 	for i, op := range pt.Mapping.Operations {
 		at := fmt.Sprintf("%s/mapping/operations/%d/", p, i)
@@ -460,6 +461,7 @@ func CheckAction(field string, op Operation) error {
 func checkTable(p string, t Table) error {
 	checks := []error{
 		OneOf(p+"/billing_mode", t.BillingMode, OnDemand, Provisioned),
+		OneOf(p+"/table_class", t.TableClass, "", StandardClass, StandardIAClass),
 		checkType(p+"/partition_key/type", t.PartitionKey.Type),
 		checkAttributes(p, t.Attributes),
 		nonNegInt(p+"/read_capacity_units", t.ReadUnits),

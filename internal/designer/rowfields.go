@@ -256,8 +256,8 @@ var RelationshipFields = fieldsOf[Relationship](RelationshipField)
 // PatternField names the fields SetPatternField sets: numbers may have thousands separators and
 // units, enumerations may be spelt as people spell them, lists are comma-separated.
 var PatternField = struct {
-	Number, Description, Type, PeakRPS, AvgRPS, Attributes, LatencySLO, Consistency, ResultBound,
-	ItemSizeBand, KeyNotes, Considerations, Status, Entities Field[Pattern]
+	Number, Description, Type, PeakRPS, AvgRPS, ConditionalFailurePct, Attributes, LatencySLO, Consistency,
+	ResultBound, ItemSizeBand, KeyNotes, Considerations, Status, Entities Field[Pattern]
 }{
 	Number: Field[Pattern]{Key: "number", Label: "number", Title: "#",
 		Get: func(p Pattern) string { return strconv.Itoa(p.Number) }, set: setPatternNumber},
@@ -265,6 +265,8 @@ var PatternField = struct {
 	Type:        choiceField("type", "type", func(p *Pattern) *string { return &p.Type }, ParsePatternType),
 	PeakRPS:     numberField("peak_rps", "peak RPS", func(p *Pattern) **float64 { return &p.PeakRPS }, ParseRPS),
 	AvgRPS:      numberField("avg_rps", "average RPS", func(p *Pattern) **float64 { return &p.AvgRPS }, ParseRPS).titled("Avg RPS"),
+	ConditionalFailurePct: numberField("conditional_failure_pct", "conditional-failure rate",
+		func(p *Pattern) **float64 { return &p.ConditionalFailurePct }, parseFailurePct).titled("Failed conditions %"),
 	Attributes: listField("attributes", "attributes", func(p *Pattern) *[]string { return &p.Attributes },
 		func(_ Design, name, value string) ([]string, error) { return nameList(name, value) }).titled("Attributes needed"),
 	LatencySLO:     textField("latency_slo", "latency SLO", func(p *Pattern) *string { return &p.LatencySLO }),
@@ -421,7 +423,7 @@ var ProseFields = fieldsOf[Prose](ProseField)
 // "provisioned"; a blank TTL attribute turns TTL off.
 var TableField = struct {
 	Purpose, AggregateBoundary, PartitionKeyJustification, SortKeyJustification, BoundedReadStrategy,
-	CapacityNotes, TTLAttribute, BillingMode, ReadCapacityUnits, WriteCapacityUnits Field[Table]
+	CapacityNotes, TTLAttribute, BillingMode, TableClass, ReadCapacityUnits, WriteCapacityUnits Field[Table]
 }{
 	Purpose:                   proseField("purpose", "purpose", func(t *Table) *string { return &t.Purpose }),
 	AggregateBoundary:         proseField("aggregate_boundary", "aggregate boundary", func(t *Table) *string { return &t.AggregateBoundary }),
@@ -439,6 +441,7 @@ var TableField = struct {
 			return err
 		}},
 	BillingMode:        choiceField("billing_mode", "billing mode", func(t *Table) *string { return &t.BillingMode }, parseBillingMode),
+	TableClass:         choiceField("table_class", "table class", func(t *Table) *string { return &t.TableClass }, ParseTableClass),
 	ReadCapacityUnits:  countField("read_capacity_units", "read capacity units", func(t *Table) **int64 { return &t.ReadUnits }),
 	WriteCapacityUnits: countField("write_capacity_units", "write capacity units", func(t *Table) **int64 { return &t.WriteUnits }),
 }

@@ -89,7 +89,7 @@ func TestFieldTables(t *testing.T) {
 	})
 	t.Run("patterns", func(t *testing.T) {
 		checkFields(t, PatternFields, map[string]string{
-			"number": "7", "description": "Orders by date", "type": Write, "peak_rps": "1500.5", "avg_rps": "20",
+			"number": "7", "description": "Orders by date", "type": Write, "peak_rps": "1500.5", "avg_rps": "20", "conditional_failure_pct": "2.5",
 			"attributes": "status, total", "latency_slo": "<20 ms p99", "consistency": Strong, "result_bound": "50",
 			"item_size_band": "1-4 KB", "key_notes": "by date", "considerations": "hot at noon", "status": StatusAtRisk,
 			"entities": "Order, User",
@@ -138,7 +138,7 @@ func TestFieldTables(t *testing.T) {
 		checkFields(t, TableFields, map[string]string{
 			"purpose": "orders", "aggregate_boundary": "a user", "partition_key_justification": "spreads",
 			"sort_key_justification": "by date", "bounded_read_strategy": "limit 50", "capacity_notes": "small",
-			"ttl_attribute": "expires_at", "billing_mode": Provisioned, "read_capacity_units": "5", "write_capacity_units": "10",
+			"ttl_attribute": "expires_at", "billing_mode": Provisioned, "table_class": StandardIAClass, "read_capacity_units": "5", "write_capacity_units": "10",
 		}, func(k, v string) Change { return SetTableField{Table: "Orders", Field: k, Value: v} },
 			func(d Design) Table { return d.Tables[0] })
 	})
