@@ -160,10 +160,10 @@ type Pattern struct {
 	// succeed (the RPS counts those that succeed): DynamoDB bills each failed one as a write.
 	ConditionalFailurePct *float64 `json:"conditional_failure_pct,omitempty"`
 	Attributes            []string `json:"attributes,omitempty"`
-	LatencySLO  string   `json:"latency_slo,omitempty"`
-	Consistency string   `json:"consistency,omitempty"`
-	ResultBound string   `json:"result_bound,omitempty"`
-	SizeBand    string   `json:"item_size_band,omitempty"`
+	LatencySLO            string   `json:"latency_slo,omitempty"`
+	Consistency           string   `json:"consistency,omitempty"`
+	ResultBound           string   `json:"result_bound,omitempty"`
+	SizeBand              string   `json:"item_size_band,omitempty"`
 	// KeyNotes keeps key requirements that are none of the fields above.
 	KeyNotes       string   `json:"key_notes,omitempty"`
 	Considerations string   `json:"considerations,omitempty"`
@@ -342,12 +342,12 @@ type Table struct {
 	BillingMode  string       `json:"billing_mode"`
 	// TableClass is StandardClass (the default when empty) or StandardIAClass; it applies to the
 	// table and all its indexes.
-	TableClass   string       `json:"table_class,omitempty"`
-	ReadUnits    *int64       `json:"read_capacity_units,omitempty"`
-	WriteUnits   *int64       `json:"write_capacity_units,omitempty"`
-	GSIs         []Index      `json:"gsis,omitempty"`
-	LSIs         []Index      `json:"lsis,omitempty"`
-	Items        []SampleItem `json:"items,omitempty"`
+	TableClass string       `json:"table_class,omitempty"`
+	ReadUnits  *int64       `json:"read_capacity_units,omitempty"`
+	WriteUnits *int64       `json:"write_capacity_units,omitempty"`
+	GSIs       []Index      `json:"gsis,omitempty"`
+	LSIs       []Index      `json:"lsis,omitempty"`
+	Items      []SampleItem `json:"items,omitempty"`
 }
 
 // EntityType is one line of a table's SK taxonomy: an entity stored in the table and the templates
