@@ -58,10 +58,10 @@ func (a accounts) charge(t designer.Table, pl *PatternLoad, ol OperationLoad) {
 			to.share(pl, ol.ReadUnits*pl.PeakRPS, 0)
 		}
 	}
-	if ol.WriteUnits > 0 {
-		table.peak.WCU += ol.WriteUnits * pl.PeakRPS
-		table.avg.WCU += ol.WriteUnits * pl.AvgRPS
-		table.share(pl, 0, ol.WriteUnits*pl.PeakRPS)
+	if w := ol.WriteUnits + ol.FailedWriteUnits; w > 0 {
+		table.peak.WCU += w * pl.PeakRPS
+		table.avg.WCU += w * pl.AvgRPS
+		table.share(pl, 0, w*pl.PeakRPS)
 	}
 	for _, iw := range ol.IndexWrites {
 		to := table
@@ -86,8 +86,8 @@ func addLoad(pl *PatternLoad, ol OperationLoad) {
 		pl.Peak.RCU += ol.ReadUnits * pl.PeakRPS
 		pl.Average.RCU += ol.ReadUnits * pl.AvgRPS
 	}
-	pl.Peak.WCU += ol.WriteUnits * pl.PeakRPS
-	pl.Average.WCU += ol.WriteUnits * pl.AvgRPS
+	pl.Peak.WCU += (ol.WriteUnits + ol.FailedWriteUnits) * pl.PeakRPS
+	pl.Average.WCU += (ol.WriteUnits + ol.FailedWriteUnits) * pl.AvgRPS
 	for _, iw := range ol.IndexWrites {
 		pl.Peak.WCU += iw.Units * pl.PeakRPS
 		pl.Average.WCU += iw.Units * pl.AvgRPS
@@ -106,19 +106,35 @@ func (ac *account) share(pl *PatternLoad, rcu, wcu float64) {
 
 // appendResources appends t and its GSIs and LSIs, with their costs and storage, to out.
 func appendResources(out []Resource, t designer.Table, a accounts, st tableStorages, prices Prices, s Settings) []Resource {
-	out = append(out, resource(t.Name, "", KindTable, a[resourceKey{t.Name, ""}], st.table, prices, s))
+	class := ClassOf(t)
+	out = append(out, resource(t.Name, "", KindTable, class, a[resourceKey{t.Name, ""}], st.table, prices, s))
 	for _, ix := range t.GSIs {
-		out = append(out, resource(t.Name, ix.Name, KindGSI, a[resourceKey{t.Name, ix.Name}], st.index[ix.Name], prices, s))
+		out = append(out, resource(t.Name, ix.Name, KindGSI, class, a[resourceKey{t.Name, ix.Name}], st.index[ix.Name], prices, s))
 	}
 	for _, ix := range t.LSIs {
-		out = append(out, resource(t.Name, ix.Name, KindLSI, a[resourceKey{t.Name, ix.Name}], st.index[ix.Name], prices, s))
+		out = append(out, resource(t.Name, ix.Name, KindLSI, class, a[resourceKey{t.Name, ix.Name}], st.index[ix.Name], prices, s))
 	}
 	return out
 }
 
-// resource works out one resource's costs from its account and storage.
-func resource(table, index, kind string, ac *account, st Storage, prices Prices, s Settings) Resource {
-	r := Resource{Table: table, Index: index, Kind: kind, Storage: st, Load: ac.load}
+// ClassOf is t's table class, Standard when it names none.
+func ClassOf(t designer.Table) string {
+	if t.TableClass == "" {
+		return designer.StandardClass
+	}
+	return t.TableClass
+}
+
+// resource works out one resource's costs from its account and storage, in the table's class and
+// with the Global Table's replicas.
+func resource(table, index, kind, class string, ac *account, st Storage, base Prices, s Settings) Resource {
+	prices := base.OfClass(class)
+	replicas := float64(len(s.Replicas))
+	if replicas > 0 {
+		st.Bytes += st.Items * GlobalTablesOverheadBytes
+		st.GB = st.Bytes / GB
+	}
+	r := Resource{Table: table, Index: index, Kind: kind, Class: class, Prices: prices, Storage: st, Load: ac.load}
 	storage := st.GB * prices.Storage.Dollars
 	r.OnDemand.Storage, r.Provisioned.Storage = storage, storage
 	if kind != KindLSI {
@@ -142,10 +158,18 @@ func resource(table, index, kind string, ac *account, st Storage, prices Prices,
 		if full > 0 {
 			r.BreakEven = (r.Provisioned.Reads + r.Provisioned.Writes) / full
 		}
+		// Each replica takes every write again, as replicated write units at the write price
+		// (the same since November 2024), and provisions as many.
+		r.OnDemand.Replication = replicas * (r.OnDemand.Writes + r.OnDemand.IndexWrites)
+		r.OnDemand.AtPeak += replicas * perMonth(r.Peak.WCU, prices.WriteRequest)
+		r.Provisioned.Replication = replicas * r.Provisioned.Writes
 	}
-	r.OnDemand.Total = r.OnDemand.Reads + r.OnDemand.Writes + r.OnDemand.IndexWrites + r.OnDemand.Storage
+	r.OnDemand.Replication += replicas * storage
+	r.OnDemand.AtPeak += replicas * storage
+	r.Provisioned.Replication += replicas * storage
+	r.OnDemand.Total = r.OnDemand.Reads + r.OnDemand.Writes + r.OnDemand.IndexWrites + r.OnDemand.Storage + r.OnDemand.Replication
 	r.OnDemand.AtPeak += r.OnDemand.Storage
-	r.Provisioned.Total = r.Provisioned.Reads + r.Provisioned.Writes + r.Provisioned.Storage
+	r.Provisioned.Total = r.Provisioned.Reads + r.Provisioned.Writes + r.Provisioned.Storage + r.Provisioned.Replication
 	r.Cheaper = OnDemandMode
 	if r.Provisioned.Total < r.OnDemand.Total {
 		r.Cheaper = ProvisionedMode
@@ -167,6 +191,8 @@ func total(d designer.Design, rs []Resource) Total {
 		t.OnDemand.Writes += r.OnDemand.Writes
 		t.OnDemand.IndexWrites += r.OnDemand.IndexWrites
 		t.OnDemand.Storage += r.OnDemand.Storage
+		t.OnDemand.Replication += r.OnDemand.Replication
+		t.Provisioned.Replication += r.Provisioned.Replication
 		t.OnDemand.Total += r.OnDemand.Total
 		t.OnDemand.AtPeak += r.OnDemand.AtPeak
 		t.Provisioned.RCU += r.Provisioned.RCU

@@ -34,6 +34,9 @@ func patternLoad(p designer.Pattern) PatternLoad {
 	if p.AvgRPS != nil {
 		pl.AvgRPS, pl.AvgFrom = upTo(*p.AvgRPS), FromDesign
 	}
+	if p.ConditionalFailurePct != nil {
+		pl.FailurePct = bounded(*p.ConditionalFailurePct, 0, designer.MaxFailurePct)
+	}
 	switch {
 	case p.PeakRPS == nil && p.AvgRPS != nil:
 		pl.PeakRPS = pl.AvgRPS
@@ -63,7 +66,11 @@ func operationLoad(d designer.Design, c *dynamo.Cache, p designer.Pattern, i int
 	}
 	res := c.RunOperation(d, op)
 	if designer.IsWriteOp(op.Op) {
-		return writeLoad(ol, t, p, op, res, completed)
+		ol = writeLoad(ol, t, p, op, res, completed)
+		if p.ConditionalFailurePct != nil {
+			ol.FailedWriteUnits = ol.WriteUnits * bounded(*p.ConditionalFailurePct, 0, designer.MaxFailurePct) / 100
+		}
+		return ol
 	}
 	return readLoad(ol, t, p, op, res)
 }

@@ -17,12 +17,40 @@ type Document struct {
 	Patterns      []PatternDoc  `json:"patterns"`
 	Resources     []ResourceDoc `json:"resources"`
 	PartitionKeys []KeyDoc      `json:"partition_keys"`
-	Total         TotalDoc      `json:"total"`
+	// TableClasses compare each table's month in either table class (ClassChoice).
+	TableClasses []ClassDoc `json:"table_classes"`
+	Total        TotalDoc   `json:"total"`
+}
+
+// ClassDoc is one ClassChoice.
+type ClassDoc struct {
+	Table       string  `json:"table"`
+	Class       string  `json:"class"`
+	Standard    float64 `json:"standard"`
+	StandardIA  float64 `json:"standard_ia"`
+	BreakEvenGB float64 `json:"break_even_gb"`
+	StoredGB    float64 `json:"stored_gb"`
+	Cheaper     string  `json:"cheaper"`
+}
+
+// ReservedDoc is a ReservedCost.
+type ReservedDoc struct {
+	Term       string  `json:"term"`
+	RCUBlocks  int64   `json:"rcu_blocks"`
+	WCUBlocks  int64   `json:"wcu_blocks"`
+	Upfront    float64 `json:"upfront"`
+	Monthly    float64 `json:"monthly"`
+	Unreserved float64 `json:"unreserved"`
+	Total      float64 `json:"total"`
+	Saving     float64 `json:"saving"`
 }
 
 // PricesDoc are the prices used, each with its source.
 type PricesDoc struct {
-	Region        string   `json:"region"`
+	Region string `json:"region"`
+	// Known says the region's prices are in Dynaloom's price table; Note says whose are used when not.
+	Known         bool     `json:"known"`
+	Note          string   `json:"note,omitempty"`
 	ReadRequest   PriceDoc `json:"read_request"`
 	WriteRequest  PriceDoc `json:"write_request"`
 	ReadUnitHour  PriceDoc `json:"read_unit_hour"`
@@ -51,6 +79,9 @@ type SettingsDoc struct {
 	HotKeyShareFrom string  `json:"hot_key_share_from"`
 	HotKeyZipfS     float64 `json:"hot_key_zipf_s"`
 	HotKeyZipfSFrom string  `json:"hot_key_zipf_s_from"`
+	// ReplicaRegions are a Global Table's other regions; ReservedCapacity the reserved term.
+	ReplicaRegions   []string `json:"replica_regions"`
+	ReservedCapacity string   `json:"reserved_capacity,omitempty"`
 }
 
 // UnitsDoc is a Throughput: units per second.
@@ -61,36 +92,40 @@ type UnitsDoc struct {
 
 // PatternDoc is one PatternLoad.
 type PatternDoc struct {
-	ID          string         `json:"id"`
-	Number      int            `json:"number"`
-	Description string         `json:"description"`
-	Type        string         `json:"type,omitempty"`
-	PeakRPS     float64        `json:"peak_rps"`
-	PeakFrom    string         `json:"peak_rps_from"`
-	AvgRPS      float64        `json:"avg_rps"`
-	AvgFrom     string         `json:"avg_rps_from"`
-	Peak        UnitsDoc       `json:"peak"`
-	Average     UnitsDoc       `json:"average"`
-	Operations  []OperationDoc `json:"operations"`
+	ID          string  `json:"id"`
+	Number      int     `json:"number"`
+	Description string  `json:"description"`
+	Type        string  `json:"type,omitempty"`
+	PeakRPS     float64 `json:"peak_rps"`
+	PeakFrom    string  `json:"peak_rps_from"`
+	AvgRPS      float64 `json:"avg_rps"`
+	AvgFrom     string  `json:"avg_rps_from"`
+	// ConditionalFailurePct is PatternLoad.FailurePct.
+	ConditionalFailurePct float64        `json:"conditional_failure_pct"`
+	Peak                  UnitsDoc       `json:"peak"`
+	Average               UnitsDoc       `json:"average"`
+	Operations            []OperationDoc `json:"operations"`
 }
 
 // OperationDoc is one OperationLoad: what one request reads and writes.
 type OperationDoc struct {
-	Position      int             `json:"position"`
-	Op            string          `json:"op"`
-	Table         string          `json:"table"`
-	Index         string          `json:"index,omitempty"`
-	Consistency   string          `json:"consistency,omitempty"`
-	ItemsRead     float64         `json:"items_read"`
-	ItemsReturned float64         `json:"items_returned"`
-	ItemsFrom     string          `json:"items_from"`
-	ItemBytes     float64         `json:"item_bytes"`
-	BytesRead     float64         `json:"bytes_read"`
-	SizeFrom      string          `json:"size_from"`
-	ReadUnits     float64         `json:"read_units"`
-	WriteUnits    float64         `json:"write_units"`
-	IndexWrites   []IndexWriteDoc `json:"index_writes"`
-	Note          string          `json:"note,omitempty"`
+	Position      int     `json:"position"`
+	Op            string  `json:"op"`
+	Table         string  `json:"table"`
+	Index         string  `json:"index,omitempty"`
+	Consistency   string  `json:"consistency,omitempty"`
+	ItemsRead     float64 `json:"items_read"`
+	ItemsReturned float64 `json:"items_returned"`
+	ItemsFrom     string  `json:"items_from"`
+	ItemBytes     float64 `json:"item_bytes"`
+	BytesRead     float64 `json:"bytes_read"`
+	SizeFrom      string  `json:"size_from"`
+	ReadUnits     float64 `json:"read_units"`
+	WriteUnits    float64 `json:"write_units"`
+	// FailedWriteUnits are what failed conditions add to one request (OperationLoad).
+	FailedWriteUnits float64         `json:"failed_write_units"`
+	IndexWrites      []IndexWriteDoc `json:"index_writes"`
+	Note             string          `json:"note,omitempty"`
 }
 
 // IndexWriteDoc is one IndexWriteLoad.
@@ -109,6 +144,7 @@ type ResourceDoc struct {
 	Table       string           `json:"table"`
 	Index       string           `json:"index,omitempty"`
 	Kind        string           `json:"kind"`
+	Class       string           `json:"table_class"`
 	Peak        UnitsDoc         `json:"peak"`
 	Average     UnitsDoc         `json:"average"`
 	OnDemand    CostDoc          `json:"on_demand"`
@@ -125,6 +161,8 @@ type CostDoc struct {
 	Writes      float64 `json:"writes"`
 	IndexWrites float64 `json:"index_writes"`
 	Storage     float64 `json:"storage"`
+	// Replication is what a Global Table's replicas add (Cost.Replication).
+	Replication float64 `json:"replication"`
 	Total       float64 `json:"total"`
 	// AtPeak is the month with every pattern at its peak RPS (Cost.AtPeak).
 	AtPeak float64 `json:"at_peak"`
@@ -132,12 +170,13 @@ type CostDoc struct {
 
 // ProvisionedDoc is a ProvisionedCost.
 type ProvisionedDoc struct {
-	RCU     int64   `json:"rcu"`
-	WCU     int64   `json:"wcu"`
-	Reads   float64 `json:"reads"`
-	Writes  float64 `json:"writes"`
-	Storage float64 `json:"storage"`
-	Total   float64 `json:"total"`
+	RCU         int64   `json:"rcu"`
+	WCU         int64   `json:"wcu"`
+	Reads       float64 `json:"reads"`
+	Writes      float64 `json:"writes"`
+	Storage     float64 `json:"storage"`
+	Replication float64 `json:"replication"`
+	Total       float64 `json:"total"`
 }
 
 // StorageDoc is a Storage.
@@ -229,6 +268,8 @@ type TotalDoc struct {
 	Provisioned ProvisionedDoc `json:"provisioned"`
 	Cheapest    float64        `json:"cheapest"`
 	Storage     StorageDoc     `json:"storage"`
+	// Reserved is the provisioned month with reserved capacity; absent without a reservation.
+	Reserved *ReservedDoc `json:"reserved,omitempty"`
 }
 
 // Statuses of a partition key's hottest value (KeyDoc.Status, KeyStatus).
@@ -268,28 +309,31 @@ func KeyStatus(k KeyLoad) string {
 // NewDocument is r, the report of d, as the API and the CLI write it.
 func NewDocument(d designer.Design, r Report) Document {
 	doc := Document{
-		Prices: PricesDoc{Region: r.Prices.Region, ReadRequest: priceDoc(r.Prices.ReadRequest), WriteRequest: priceDoc(r.Prices.WriteRequest),
+		Prices: PricesDoc{Region: r.Prices.Region, Known: r.Prices.Known, Note: r.Prices.Note, ReadRequest: priceDoc(r.Prices.ReadRequest), WriteRequest: priceDoc(r.Prices.WriteRequest),
 			ReadUnitHour: priceDoc(r.Prices.ReadUnitHour), WriteUnitHour: priceDoc(r.Prices.WriteUnitHour), Storage: priceDoc(r.Prices.Storage)},
 		Settings: SettingsDoc{TargetUtilization: r.Settings.TargetUtilization, TargetUtilizationFrom: r.Settings.TargetUtilizationFrom,
 			HotKeySkew: r.Settings.HotKeySkew, HotKeySkewFrom: r.Settings.HotKeySkewFrom,
 			HotKeyModel: r.Settings.Hot.Name, HotKeyModelFrom: r.Settings.Hot.NameFrom,
 			HotKeyShare: r.Settings.Hot.Share, HotKeyShareFrom: r.Settings.Hot.ShareFrom,
-			HotKeyZipfS: r.Settings.Hot.S, HotKeyZipfSFrom: r.Settings.Hot.SFrom},
+			HotKeyZipfS: r.Settings.Hot.S, HotKeyZipfSFrom: r.Settings.Hot.SFrom,
+			ReplicaRegions: append([]string{}, r.Settings.Replicas...), ReservedCapacity: r.Settings.Reserved},
 		Patterns:      []PatternDoc{},
 		Resources:     []ResourceDoc{},
 		PartitionKeys: []KeyDoc{},
+		TableClasses:  []ClassDoc{},
 		Total: TotalDoc{Peak: unitsDoc(r.Total.Peak), Average: unitsDoc(r.Total.Average), OnDemand: costDoc(r.Total.OnDemand),
 			Provisioned: provisionedDoc(r.Total.Provisioned), Cheapest: round6(r.Total.Cheapest), Storage: storageDoc(r.Total.Storage)},
 	}
 	for _, p := range r.Patterns {
 		pd := PatternDoc{ID: p.ID, Number: p.Number, Description: p.Description, Type: p.Type,
 			PeakRPS: round6(p.PeakRPS), PeakFrom: p.PeakFrom, AvgRPS: round6(p.AvgRPS), AvgFrom: p.AvgFrom,
-			Peak: unitsDoc(p.Peak), Average: unitsDoc(p.Average), Operations: []OperationDoc{}}
+			ConditionalFailurePct: round6(p.FailurePct),
+			Peak:                  unitsDoc(p.Peak), Average: unitsDoc(p.Average), Operations: []OperationDoc{}}
 		for _, o := range p.Operations {
 			od := OperationDoc{Position: o.Position, Op: o.Op, Table: o.Table, Index: o.Index, Consistency: o.Consistency,
 				ItemsRead: round6(o.ItemsRead), ItemsReturned: round6(o.ItemsReturned), ItemsFrom: o.ItemsFrom,
 				ItemBytes: round6(o.ItemBytes), BytesRead: round6(o.BytesRead), SizeFrom: o.SizeFrom,
-				ReadUnits: round6(o.ReadUnits), WriteUnits: round6(o.WriteUnits), IndexWrites: []IndexWriteDoc{}, Note: o.Note}
+				ReadUnits: round6(o.ReadUnits), WriteUnits: round6(o.WriteUnits), FailedWriteUnits: round6(o.FailedWriteUnits), IndexWrites: []IndexWriteDoc{}, Note: o.Note}
 			for _, w := range o.IndexWrites {
 				od.IndexWrites = append(od.IndexWrites, IndexWriteDoc{Index: w.Index, Writes: round6(w.Writes), Units: round6(w.Units), KeyChange: w.KeyChange,
 					Reason: w.Reason, WritesFrom: w.WritesFrom, SizeFrom: w.SizeFrom})
@@ -299,13 +343,21 @@ func NewDocument(d designer.Design, r Report) Document {
 		doc.Patterns = append(doc.Patterns, pd)
 	}
 	for _, res := range r.Resources {
-		rd := ResourceDoc{Table: res.Table, Index: res.Index, Kind: res.Kind, Peak: unitsDoc(res.Peak), Average: unitsDoc(res.Average),
+		rd := ResourceDoc{Table: res.Table, Index: res.Index, Kind: res.Kind, Class: res.Class, Peak: unitsDoc(res.Peak), Average: unitsDoc(res.Average),
 			OnDemand: costDoc(res.OnDemand), Provisioned: provisionedDoc(res.Provisioned), Cheaper: res.Cheaper,
 			BreakEven: round6(res.BreakEven), Storage: storageDoc(res.Storage), Load: []PatternUnitDoc{}}
 		for _, l := range res.Load {
 			rd.Load = append(rd.Load, PatternUnitDoc{Pattern: l.Pattern, Number: l.Number, RCU: round6(l.RCU), WCU: round6(l.WCU)})
 		}
 		doc.Resources = append(doc.Resources, rd)
+	}
+	for _, c := range r.Classes {
+		doc.TableClasses = append(doc.TableClasses, ClassDoc{Table: c.Table, Class: c.Class, Standard: round6(c.Standard),
+			StandardIA: round6(c.StandardIA), BreakEvenGB: round6(c.BreakEvenGB), StoredGB: round6(c.StoredGB), Cheaper: c.Cheaper})
+	}
+	if rc := r.Total.Reserved; rc != nil {
+		doc.Total.Reserved = &ReservedDoc{Term: rc.Term, RCUBlocks: rc.RCUBlocks, WCUBlocks: rc.WCUBlocks, Upfront: round6(rc.Upfront),
+			Monthly: round6(rc.Monthly), Unreserved: round6(rc.Unreserved), Total: round6(rc.Total), Saving: round6(rc.Saving)}
 	}
 	for _, k := range HotKeys(d, r) {
 		c := k.Cardinality
@@ -341,11 +393,13 @@ func priceDoc(p Price) PriceDoc {
 func unitsDoc(t Throughput) UnitsDoc { return UnitsDoc{RCU: round6(t.RCU), WCU: round6(t.WCU)} }
 
 func costDoc(c Cost) CostDoc {
-	return CostDoc{Reads: round6(c.Reads), Writes: round6(c.Writes), IndexWrites: round6(c.IndexWrites), Storage: round6(c.Storage), Total: round6(c.Total), AtPeak: round6(c.AtPeak)}
+	return CostDoc{Reads: round6(c.Reads), Writes: round6(c.Writes), IndexWrites: round6(c.IndexWrites), Storage: round6(c.Storage),
+		Replication: round6(c.Replication), Total: round6(c.Total), AtPeak: round6(c.AtPeak)}
 }
 
 func provisionedDoc(p ProvisionedCost) ProvisionedDoc {
-	return ProvisionedDoc{RCU: p.RCU, WCU: p.WCU, Reads: round6(p.Reads), Writes: round6(p.Writes), Storage: round6(p.Storage), Total: round6(p.Total)}
+	return ProvisionedDoc{RCU: p.RCU, WCU: p.WCU, Reads: round6(p.Reads), Writes: round6(p.Writes), Storage: round6(p.Storage),
+		Replication: round6(p.Replication), Total: round6(p.Total)}
 }
 
 func storageDoc(s Storage) StorageDoc {

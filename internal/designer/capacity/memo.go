@@ -127,9 +127,17 @@ func ComputeFrom(d designer.Design, c *dynamo.Cache, prev *Memo) (Report, *Memo)
 	if r.Keys == nil {
 		r.Keys = []KeyLoad{}
 	}
-	r.Total = total(d, r.Resources)
+	sumUp(d, &r)
 	x.next.report = r
 	return r, x.next
+}
+
+// sumUp works out what r's resources add up to: the totals, the reserved-capacity month and the
+// table-class comparison.
+func sumUp(d designer.Design, r *Report) {
+	r.Total = total(d, r.Resources)
+	r.Total.Reserved = reservedCost(r.Total, r.Resources, r.Prices, r.Settings)
+	r.Classes = classChoices(d, r.Resources, r.Settings)
 }
 
 // layout works out whether d has prev's shape and the next Memo's indexes of d, taking over

@@ -35,7 +35,7 @@ func computeWhole(d designer.Design) Report {
 	for _, t := range d.Tables {
 		r.Resources = appendResources(r.Resources, t, acc, tableStorage(d, nil, t), r.Prices, r.Settings)
 	}
-	r.Total = total(d, r.Resources)
+	sumUp(d, &r)
 	fillHotKeys(d, &r)
 	return r
 }
@@ -144,6 +144,17 @@ func memoEdits(d designer.Design, tb designer.Table) (edits []designer.Change, c
 	add(true, designer.SetCapacityField{Field: "hot_key_share", Value: "40"})
 	add(true, designer.SetCapacityField{Field: "target_utilization", Value: "50"})
 	add(true, designer.SetCapacityField{Field: "write_request_price", Value: "0.7"})
+	// The table's class, the replicas, a reservation and failed conditions each move the month.
+	add(true, designer.SetTableField{Table: tb.Name, Field: "table_class", Value: "Standard-IA"})
+	add(true, designer.SetCapacityField{Field: "replica_regions", Value: "eu-west-1"})
+	add(true, designer.SetCapacityField{Field: "reserved_capacity", Value: "1 year"})
+	add(true, designer.SetCapacityField{Field: "replica_regions", Value: ""})
+	for _, q := range d.Patterns {
+		if slices.ContainsFunc(q.Mapping.Operations, func(op designer.Operation) bool { return designer.IsWriteOp(op.Op) }) {
+			add(true, designer.SetPatternField{ID: q.ID, Field: "conditional_failure_pct", Value: "25"})
+			break
+		}
+	}
 	add(true, designer.AddIndex{Table: tb.Name, Name: "ByNote", PartitionKey: []designer.KeyAttribute{{Name: "note", Type: designer.S}}})
 	add(true, designer.SetItemCell{Table: tb.Name, ID: first.ID, Attribute: "note", Text: "in the new index"})
 	add(true, designer.SetTableKey{Table: tb.Name, Which: "sort", Name: "note", Type: "S"})

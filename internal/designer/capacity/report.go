@@ -28,6 +28,8 @@ type Report struct {
 	// Keys is HotKeys of the report, worked out once with it by Compute and ComputeFrom; nil in a
 	// report put together otherwise. KeysOf reads it.
 	Keys []KeyLoad
+	// Classes compare, for each table, its month in either table class.
+	Classes []ClassChoice
 }
 
 // Throughput is a load in units per second.
@@ -46,7 +48,10 @@ type PatternLoad struct {
 	PeakRPS, AvgRPS float64
 	PeakFrom        string // FromDesign or FromDefault
 	AvgFrom         string // FromDesign or FromDefault
-	Operations      []OperationLoad
+	// FailurePct is how many attempts of its writes fail their condition per 100 that succeed
+	// (the RPS); each failed one is billed on its table as the write is, and writes no index.
+	FailurePct float64
+	Operations []OperationLoad
 	// Peak and Average are the units per second the pattern's operations take, every table and
 	// index together (index writes included).
 	Peak, Average Throughput
@@ -74,6 +79,9 @@ type OperationLoad struct {
 	// ReadUnits and WriteUnits are the request units one request takes on its table (or, for a
 	// read of a GSI, on the index).
 	ReadUnits, WriteUnits float64
+	// FailedWriteUnits are the write units the pattern's failed conditions add to one request:
+	// WriteUnits × FailurePct / 100.
+	FailedWriteUnits float64
 	// IndexWrites are the writes one request causes in each index of its table.
 	IndexWrites []IndexWriteLoad
 	// Note says what could not be counted, or which default was used, in the room's words.
@@ -105,6 +113,10 @@ type Resource struct {
 	Table string
 	Index string // "" for the base table
 	Kind  string // KindTable, KindGSI or KindLSI
+	// Class is the table's class (designer.StandardClass or designer.StandardIAClass), which its
+	// indexes take; Prices are the prices it pays in that class.
+	Class  string
+	Prices Prices
 	// Peak and Average are the read and write units per second charged to this resource. An LSI's
 	// reads and writes are charged to its table (DynamoDB bills them there), so an LSI's are 0 and
 	// its Load still lists the patterns that read it.
@@ -143,6 +155,10 @@ type Cost struct {
 	// resource); on a table, those to its LSIs.
 	IndexWrites float64
 	Storage     float64
+	// Replication is what the Global Table's replicas add: every write (index writes included)
+	// again in each replica region, as replicated write units at the write price, and the
+	// storage again in each.
+	Replication float64
 	// Total is the month at every pattern's average RPS; AtPeak the same month with every pattern
 	// at its peak RPS around the clock, the "peak-sustained" headline of the MCP server's and the
 	// Agent Toolkit's calculators. Both include storage.
@@ -157,7 +173,9 @@ type ProvisionedCost struct {
 	Reads    float64
 	Writes   float64
 	Storage  float64
-	Total    float64
+	// Replication is the replicas' provisioned write units (rWCU) and storage.
+	Replication float64
+	Total       float64
 }
 
 // Storage is what a table or index holds.
@@ -212,4 +230,39 @@ type Total struct {
 	// Cheapest is the monthly cost with each resource in its cheaper mode.
 	Cheapest float64
 	Storage  Storage
+	// Reserved is the provisioned month with the reserved capacity of Settings.Reserved; nil
+	// without one.
+	Reserved *ReservedCost
+}
+
+// ReservedCost is the provisioned month of the design with reserved capacity bought in blocks of
+// ReservedBlock for the provisioned units of its Standard tables (not those of Standard-IA tables,
+// nor a Global Table's replicated writes, which AWS does not reserve).
+type ReservedCost struct {
+	Term string
+	// RCUBlocks and WCUBlocks are the blocks of 100 bought: as many whole blocks as the units fill,
+	// and one more when the units left over cost more at the hourly price than a block.
+	RCUBlocks, WCUBlocks int64
+	// Upfront is paid once for the term; Monthly is the blocks' hourly price for a month plus the
+	// upfront spread over the term's months.
+	Upfront, Monthly float64
+	// Unreserved is the month of the units the blocks do not cover, at the unit-hour prices.
+	Unreserved float64
+	// Total is the provisioned month with the reservation: Monthly + Unreserved + the storage and
+	// replication of the provisioned month.
+	Total float64
+	// Saving is the provisioned month without reservation less Total.
+	Saving float64
+}
+
+// ClassChoice is one table's month (with its indexes, on demand at the average RPS) in each table
+// class, and the storage above which Standard-IA is the cheaper at today's requests.
+type ClassChoice struct {
+	Table, Class         string
+	Standard, StandardIA float64
+	// BreakEvenGB is the stored GB (table and indexes) at which both classes cost the same: IA's
+	// storage saving equals its dearer requests. 0 when the table takes no requests.
+	BreakEvenGB float64
+	StoredGB    float64
+	Cheaper     string // designer.StandardClass or designer.StandardIAClass
 }
