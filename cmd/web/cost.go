@@ -59,6 +59,9 @@ func writeCost(w io.Writer, what string, doc capacity.Document) {
 		priceText(pr.ReadUnitHour), pr.ReadUnitHour.Unit, priceText(pr.WriteUnitHour), pr.WriteUnitHour.Unit,
 		priceText(pr.Storage), pr.Storage.Unit, capacity.Figure(doc.Settings.TargetUtilization), doc.Settings.TargetUtilizationFrom,
 		capacity.Figure(doc.Settings.HotKeySkew), doc.Settings.HotKeySkewFrom, hotModelText(doc.Settings), doc.Settings.HotKeyModelFrom)
+	if pr.Note != "" {
+		fmt.Fprintf(w, "note: %s\n\n", pr.Note)
+	}
 
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "pattern\tpeak RPS\tavg RPS\tRCU/s peak\tWCU/s peak\toperations\t")
@@ -72,6 +75,9 @@ func writeCost(w io.Writer, what string, doc capacity.Document) {
 			units := capacity.Figure(o.ReadUnits) + " RRU"
 			if o.WriteUnits > 0 || o.ReadUnits == 0 {
 				units = capacity.Figure(o.WriteUnits) + " WRU"
+			}
+			if o.FailedWriteUnits > 0 {
+				units += " + " + capacity.Figure(o.FailedWriteUnits) + " for failed conditions"
 			}
 			items := capacity.Figure(o.ItemsRead) + " items"
 			if o.ItemsRead == 1 {
@@ -99,6 +105,7 @@ func writeCost(w io.Writer, what string, doc capacity.Document) {
 		dollars(tot.OnDemand.Total), dollars(tot.Provisioned.Total), capacity.Figure(tot.Storage.GB))
 	tw.Flush()
 	fmt.Fprintln(w)
+	writeChoices(w, doc)
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "partition key\tdistinct values\tRCU/s hottest\tWCU/s hottest\tof a partition\tstatus\t")
 	for _, k := range doc.PartitionKeys {
@@ -167,4 +174,35 @@ func hotModelText(s capacity.SettingsDoc) string {
 		return s.HotKeyModel + " s = " + capacity.Figure(s.HotKeyZipfS)
 	}
 	return s.HotKeyModel
+}
+
+// writeChoices prints what the team may choose beyond the capacity mode: each table's month in
+// either table class, what the Global Table's replicas add, and the reserved-capacity month.
+func writeChoices(w io.Writer, doc capacity.Document) {
+	tot := doc.Total
+	if len(doc.TableClasses) > 0 {
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "table class\tnow\tStandard\tStandard-IA\tIA cheaper above\tstored\t")
+		for _, c := range doc.TableClasses {
+			above := "-"
+			if c.BreakEvenGB > 0 {
+				above = capacity.Figure(c.BreakEvenGB) + " GB"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s GB\t\n", c.Table, designer.TableClassName(c.Class), dollars(c.Standard), dollars(c.StandardIA),
+				above, capacity.Figure(c.StoredGB))
+		}
+		tw.Flush()
+		fmt.Fprintln(w)
+	}
+	if rs := doc.Settings.ReplicaRegions; len(rs) > 0 {
+		fmt.Fprintf(w, "replicas in %s: %s a month on demand (every write again, as replicated writes, and the storage again), %s provisioned\n",
+			strings.Join(rs, ", "), dollars(tot.OnDemand.Replication), dollars(tot.Provisioned.Replication))
+	}
+	if r := tot.Reserved; r != nil {
+		fmt.Fprintf(w, "reserved capacity (%s): %d × 100 RCU and %d × 100 WCU, %s upfront; provisioned %s a month instead of %s (saves %s)\n",
+			designer.ReservedTermName(r.Term), r.RCUBlocks, r.WCUBlocks, dollars(r.Upfront), dollars(r.Total), dollars(tot.Provisioned.Total), dollars(r.Saving))
+	}
+	if len(doc.Settings.ReplicaRegions) > 0 || tot.Reserved != nil {
+		fmt.Fprintln(w)
+	}
 }

@@ -377,3 +377,22 @@ func percentUpTo(field string, v *float64, most float64) error {
 	}
 	return nil
 }
+
+// TableClassName is a table class as people say it: "Standard" or "Standard-IA".
+func TableClassName(class string) string {
+	if class == StandardIAClass {
+		return "Standard-IA"
+	}
+	return "Standard"
+}
+
+// ReservedTermName is a reserved-capacity term as people say it: "none", "1 year", "3 years".
+func ReservedTermName(term string) string {
+	switch term {
+	case Reserved1Year:
+		return "1 year"
+	case Reserved3Year:
+		return "3 years"
+	}
+	return "none"
+}

@@ -79,8 +79,13 @@ func capacityFigures(d *designContext, spot listSpot) templates.CapacityFigures 
 	f := templates.CapacityFigures{
 		Totals:    capacityTotals(r),
 		Prices:    capacityPrices(r.Prices),
+		PriceNote: r.Prices.Note,
 		Resources: resourceRows(d, r),
 		CostChart: costChart(r),
+		Classes:   classRows(r),
+		IAFactors: quantity(capacity.StandardIARequestFactor) + "× Standard's prices for reads and writes and " +
+			quantity(capacity.StandardIAStorageFactor) + "× its storage price",
+		Options: capacityOptions(r),
 	}
 	for _, p := range r.Patterns {
 		f.Patterns = append(f.Patterns, patternRows(d, p))
@@ -114,13 +119,54 @@ func capacityTotals(r capacity.Report) []templates.CapacityTotal {
 	}
 }
 
+// classRows compare each table in both table classes.
+func classRows(r capacity.Report) []templates.CapacityClassRow {
+	var rows []templates.CapacityClassRow
+	for _, c := range r.Classes {
+		row := templates.CapacityClassRow{Table: c.Table, Class: designer.TableClassName(c.Class),
+			Standard: dollars(c.Standard), StandardIA: dollars(c.StandardIA), Stored: gigabytes(c.StoredGB), BreakEven: "any size"}
+		if c.BreakEvenGB > 0 {
+			row.BreakEven = gigabytes(c.BreakEvenGB)
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+// capacityOptions are the months of the Global Table's replicas and of the reservation, each with
+// what it counts.
+func capacityOptions(r capacity.Report) []templates.CapacityTotal {
+	t := r.Total
+	out := []templates.CapacityTotal{{Label: "Global Tables replicas", Value: "none",
+		Hint: "set the replica regions above: each writes every write again and stores everything again"}}
+	if rs := r.Settings.Replicas; len(rs) > 0 {
+		out[0] = templates.CapacityTotal{Label: "Global Tables replicas (" + strings.Join(rs, ", ") + ")",
+			Value: dollars(t.OnDemand.Replication) + " a month on demand",
+			Hint: dollars(t.Provisioned.Replication) + " provisioned; replicated writes at the write price, each item " +
+				itoa(capacity.GlobalTablesOverheadBytes) + " B larger in every region"}
+	}
+	rc := t.Reserved
+	if rc == nil {
+		return append(out, templates.CapacityTotal{Label: "Reserved capacity", Value: "none",
+			Hint: "set a term above to price provisioned Standard tables with reserved capacity"})
+	}
+	return append(out, templates.CapacityTotal{Label: "Provisioned with " + designer.ReservedTermName(rc.Term) + " of reserved capacity",
+		Value: dollars(rc.Total) + " a month",
+		Hint: itoa(int(rc.RCUBlocks)) + " × 100 RCU and " + itoa(int(rc.WCUBlocks)) + " × 100 WCU, " + dollars(rc.Upfront) +
+			" paid upfront and spread over the term's months here; saves " + dollars(rc.Saving) + " against " + dollars(t.Provisioned.Total)})
+}
+
 func capacityPrices(p capacity.Prices) []templates.CapacityPrice {
+	region := p.Region
+	if !p.Known {
+		region = capacity.DefaultPrices.Region // the table's prices stand in for the region's
+	}
 	price := func(label string, pr capacity.Price) templates.CapacityPrice {
 		source := pr.Source
 		if source == capacity.DesignSource {
 			source = "set for this design"
 		} else if pr.AsOf != "" {
-			source = p.Region + ", " + pr.AsOf + ", " + strings.TrimPrefix(pr.Source, "https://")
+			source = region + ", " + pr.AsOf + ", " + strings.TrimPrefix(pr.Source, "https://")
 		}
 		return templates.CapacityPrice{Label: label, Value: "$" + strconv.FormatFloat(pr.Dollars, 'f', -1, 64) + " " + pr.Unit, Source: source}
 	}
@@ -161,6 +207,9 @@ func operationRow(op capacity.OperationLoad) templates.CapacityOperationRow {
 	if op.WriteUnits > 0 {
 		units = append(units, quantity(op.WriteUnits)+" WRU")
 	}
+	if op.FailedWriteUnits > 0 {
+		units = append(units, "+ "+quantity(op.FailedWriteUnits)+" WRU of failed conditions")
+	}
 	if op.Consistency != "" {
 		units = append(units, op.Consistency)
 	}
@@ -196,6 +245,8 @@ func resourceRows(d *designContext, r capacity.Report) []templates.CapacityResou
 		}
 		if res.Kind != capacity.KindTable {
 			row.Kind = strings.ToUpper(res.Kind)
+		} else if res.Class == designer.StandardIAClass {
+			row.Kind = designer.TableClassName(res.Class)
 		}
 		if res.Kind == capacity.KindLSI {
 			row.Reads, row.Writes, row.AvgLoad, row.ProvisionedUnits = "on its table", "", "", ""
@@ -223,12 +274,19 @@ func costChart(r capacity.Report) templates.StackedBars {
 		Series: []templates.ChartSeries{{Label: "Reads", Short: "reads"}, {Label: "Writes", Short: "writes"},
 			{Label: "Index writes", Short: "index writes"}, {Label: "Storage", Short: "storage"}},
 	}
+	replicas := r.Total.OnDemand.Replication > 0
+	if replicas {
+		c.Series = append(c.Series, templates.ChartSeries{Label: "Replicas", Short: "replicas"})
+	}
 	for _, res := range r.Resources {
 		o := res.OnDemand
 		if res.Kind == capacity.KindLSI && o.Total == 0 {
 			continue
 		}
 		values := []float64{o.Reads, o.Writes, o.IndexWrites, o.Storage}
+		if replicas {
+			values = append(values, o.Replication)
+		}
 		texts := make([]string, len(values))
 		for i, v := range values {
 			texts[i] = dollars(v)
@@ -447,7 +505,8 @@ func bytesText(b float64) string {
 	return groupThousands(strconv.FormatFloat(math.Round(b), 'f', 0, 64)) + " B"
 }
 
-func gigabytes(gb float64) string { return quantity(gb) + " GB" }
+// gigabytes is a size in binary gigabytes in the unit that reads best ("1.14 GB", "234 KB").
+func gigabytes(gb float64) string { return capacity.Bytes(gb * capacity.GB) }
 
 func storageText(s capacity.Storage) string {
 	return quantity(s.Items) + " × (" + bytesText(s.AvgItemBytes) + " + 100 B)"

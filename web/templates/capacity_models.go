@@ -24,6 +24,13 @@ type CapacityFigures struct {
 	Empty  string
 	Totals []CapacityTotal
 	Prices []CapacityPrice
+	// PriceNote says whose prices are used when the region has none in the price table.
+	PriceNote string
+	// Classes compare each table in both table classes, IAFactors says what Standard-IA charges,
+	// and Options are the replicas' and the reservation's months.
+	Classes   []CapacityClassRow
+	IAFactors string
+	Options   []CapacityTotal
 	// Patterns are the rows of one page of the per-pattern table; PatternPager leads to the others.
 	Patterns     []CapacityPatternRows
 	PatternPager Pager
@@ -43,6 +50,10 @@ type CapacityFigures struct {
 
 // CapacityTotal is one headline figure.
 type CapacityTotal struct{ Label, Value, Hint string }
+
+// CapacityClassRow is one table's month in either table class and where Standard-IA starts to
+// pay.
+type CapacityClassRow struct{ Table, Class, Standard, StandardIA, Stored, BreakEven string }
 
 // CapacityPrice is one price the figures use, with where it came from.
 type CapacityPrice struct{ Label, Value, Source string }

@@ -130,21 +130,28 @@ func (w *writer) costReportOf(r capacity.Report) {
 	w.heading("Cost Report")
 	w.line("")
 	w.line(costComputedMark)
+	region := markdown.EscapeLabel(p.Region)
+	if !p.Known {
+		region = capacity.DefaultPrices.Region + " (Dynaloom's price table has none for " + region + ")"
+	}
 	w.line(fmt.Sprintf("> **Disclaimer:** Computed by Dynaloom from the access patterns at their average RPS, the evaluated "+
-		"operations and the entity counts: on-demand read/write requests and storage only, Standard table class, %s prices of %s "+
+		"operations and the entity counts: on-demand read/write requests and storage only, %s, %s prices of %s "+
 		"($%s per million RRU, $%s per million WRU, $%s per GB-month), %s seconds a month. An index write that changes the "+
-		"index key counts as a delete and a put, 2 writes.",
-		markdown.EscapeLabel(p.Region), asOf(p), fmt.Sprint(p.ReadRequest.Dollars), fmt.Sprint(p.WriteRequest.Dollars),
-		fmt.Sprint(p.Storage.Dollars), capacity.Figure(capacity.SecondsPerMonth)))
+		"index key counts as a delete and a put, 2 writes.%s",
+		classWords(r), region, asOf(p), fmt.Sprint(p.ReadRequest.Dollars), fmt.Sprint(p.WriteRequest.Dollars),
+		fmt.Sprint(p.Storage.Dollars), capacity.Figure(capacity.SecondsPerMonth), extraWords(r)))
 
 	requests := r.Total.OnDemand.Reads + r.Total.OnDemand.Writes + r.Total.OnDemand.IndexWrites
 	w.line("")
-	w.line("**Total Monthly Cost: " + money(r.Total.OnDemand.Storage+requests) + "**")
+	w.line("**Total Monthly Cost: " + money(r.Total.OnDemand.Storage+requests+r.Total.OnDemand.Replication) + "**")
 	w.line("")
 	w.line("| Source | Monthly Cost |")
 	w.line("|---|---|")
 	w.line("| Storage | " + money(r.Total.OnDemand.Storage) + " |")
 	w.line("| Read and write requests | " + money(requests) + " |")
+	if rep := r.Total.OnDemand.Replication; rep > 0 {
+		w.line("| Global Tables replicas (" + markdown.EscapeLabel(strings.Join(r.Settings.Replicas, ", ")) + ") | " + money(rep) + " |")
+	}
 
 	w.subheading("Storage Costs")
 	w.line("")
@@ -196,7 +203,7 @@ func (w *writer) costReportOf(r capacity.Report) {
 			if row.amplified {
 				mark, footnote = "¹", true
 			}
-			cost := perMonth(row.rps*row.rru, p.ReadRequest) + perMonth(row.rps*row.wru, p.WriteRequest)
+			cost := perMonth(row.rps*row.rru, res.Prices.ReadRequest) + perMonth(row.rps*row.wru, res.Prices.WriteRequest)
 			w.line(fmt.Sprintf("| %d%s | %s | %s | %s | %s |", row.pattern, mark, markdown.EscapeLabel(row.op), rate(row.rps),
 				requestUnits(row.rru, row.wru), money(cost)))
 		}
@@ -209,6 +216,39 @@ func (w *writer) costReportOf(r capacity.Report) {
 	}
 	w.line("")
 	w.line(costReportEnd)
+}
+
+// classWords say the table classes the report prices: "Standard table class", or which tables
+// are Standard-IA and what that class charges.
+func classWords(r capacity.Report) string {
+	var ia []string
+	for _, c := range r.Classes {
+		if c.Class == designer.StandardIAClass {
+			ia = append(ia, markdown.EscapeLabel(c.Table))
+		}
+	}
+	if len(ia) == 0 {
+		return "Standard table class"
+	}
+	return fmt.Sprintf("Standard-IA table class for %s (%s× the request prices, %s× the storage price), Standard for the rest",
+		strings.Join(ia, ", "), capacity.Figure(capacity.StandardIARequestFactor), capacity.Figure(capacity.StandardIAStorageFactor))
+}
+
+// extraWords say what else the month counts: the Global Table's replicas and the failed
+// conditions of write patterns; "" for neither.
+func extraWords(r capacity.Report) string {
+	var b strings.Builder
+	if rs := r.Settings.Replicas; len(rs) > 0 {
+		fmt.Fprintf(&b, " Global Tables replicas in %s write every write again (replicated writes at the write price) and store "+
+			"everything again, each item %d B larger.", markdown.EscapeLabel(strings.Join(rs, ", ")), capacity.GlobalTablesOverheadBytes)
+	}
+	for _, pl := range r.Patterns {
+		if pl.FailurePct > 0 {
+			b.WriteString(" Writes whose condition fails are billed on their table as the write is, at each pattern's stated rate of failures.")
+			break
+		}
+	}
+	return b.String()
 }
 
 // resourceLabels names each resource in the report's summary tables as the calculator does: a
@@ -299,7 +339,7 @@ func costRows(d designer.Design, r capacity.Report) map[[2]string][]costRow {
 				where[1] = o.Index
 			}
 			if o.ReadUnits > 0 || o.WriteUnits > 0 {
-				out[where] = append(out[where], costRow{pattern: pl.Number, op: o.Op, rps: pl.AvgRPS, rru: o.ReadUnits, wru: o.WriteUnits})
+				out[where] = append(out[where], costRow{pattern: pl.Number, op: o.Op, rps: pl.AvgRPS, rru: o.ReadUnits, wru: o.WriteUnits + o.FailedWriteUnits})
 			}
 			for _, iw := range o.IndexWrites {
 				at := [2]string{o.Table, ""}

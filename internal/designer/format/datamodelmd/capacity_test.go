@@ -65,8 +65,8 @@ func TestCostReport_inTheCalculatorsLayout(t *testing.T) {
 				IndexWrites: []capacity.IndexWriteLoad{{Index: "ByDept", Writes: 1, Units: 1}}}}},
 		},
 		Resources: []capacity.Resource{
-			{Table: "Employee", Kind: capacity.KindTable, OnDemand: table, Storage: capacity.Storage{GB: 0.084}},
-			{Table: "Employee", Index: "ByDept", Kind: capacity.KindGSI, OnDemand: gsi, Storage: capacity.Storage{GB: 0.0028}},
+			{Table: "Employee", Kind: capacity.KindTable, Prices: capacity.DefaultPrices, OnDemand: table, Storage: capacity.Storage{GB: 0.084}},
+			{Table: "Employee", Index: "ByDept", Kind: capacity.KindGSI, Prices: capacity.DefaultPrices, OnDemand: gsi, Storage: capacity.Storage{GB: 0.0028}},
 		},
 		Total: capacity.Total{OnDemand: capacity.Cost{Reads: table.Reads, Writes: table.Writes, IndexWrites: gsi.IndexWrites, Storage: table.Storage + gsi.Storage}},
 	}
