@@ -69,9 +69,20 @@ type Entity struct {
 	Retention     *float64 `json:"retention,omitempty"`
 	RetentionUnit string   `json:"retention_unit,omitempty"`
 	RetentionFrom string   `json:"retention_from,omitempty"`
+	// InState counts those of the items that are in a state at any time ("about 10,000
+	// appointments are open"): the entries of a sparse index that holds only them.
+	InState []StateCount `json:"in_state,omitempty"`
 	// AcceptedGaps records gaps the team chose to keep: GapNoWrite (read but never written) or
 	// GapNoRead (written but never read).
 	AcceptedGaps []string `json:"accepted_gaps,omitempty"`
+}
+
+// StateCount is how many of an entity's items are in a state at any time, with where it came
+// from as Entity.CountFrom says.
+type StateCount struct {
+	State string `json:"state"`
+	Count int64  `json:"count"`
+	From  string `json:"from,omitempty"`
 }
 
 // Gaps an entity may be marked as accepting.

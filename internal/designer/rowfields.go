@@ -225,7 +225,7 @@ var OverviewFields = fieldsOf[Overview](OverviewField)
 // growth new items per period ("300 per day"), the retention how long items are kept ("7 years");
 // each one the team sets says it came from the team, and blank clears it. The sources are text.
 var EntityField = struct {
-	Count, Growth, Retention, CountFrom, GrowthFrom, RetentionFrom Field[Entity]
+	Count, Growth, Retention, CountFrom, GrowthFrom, RetentionFrom, InState Field[Entity]
 }{
 	Count: teamCount(),
 	Growth: scaleField("growth", "growth", func(e *Entity) (**float64, *string, *string) {
@@ -237,6 +237,7 @@ var EntityField = struct {
 	CountFrom:     textField("count_from", "count source", func(e *Entity) *string { return &e.CountFrom }),
 	GrowthFrom:    textField("growth_from", "growth source", func(e *Entity) *string { return &e.GrowthFrom }),
 	RetentionFrom: textField("retention_from", "retention source", func(e *Entity) *string { return &e.RetentionFrom }),
+	InState:       stateCountsField(),
 }
 
 var EntityFields = fieldsOf[Entity](EntityField)

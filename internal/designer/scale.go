@@ -2,6 +2,7 @@ package designer
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -167,6 +168,18 @@ func checkScale(p string, e Entity) error {
 			return Invalid(p+"/retention", "must be above 0 and at most %d years", MaxRetentionYears)
 		}
 	}
+	for i, sc := range e.InState {
+		at := p + "/in_state/" + strconv.Itoa(i)
+		if _, err := CleanName(at+"/state", sc.State); err != nil {
+			return err
+		}
+		if err := nonNegInt(at+"/count", &sc.Count); err != nil {
+			return err
+		}
+		if _, err := CleanText(at+"/from", sc.From); err != nil {
+			return err
+		}
+	}
 	for _, f := range []struct{ key, v string }{{"count_from", e.CountFrom}, {"growth_from", e.GrowthFrom}, {"retention_from", e.RetentionFrom}} {
 		if _, err := CleanText(p+"/"+f.key, f.v); err != nil {
 			return err
@@ -222,4 +235,62 @@ func fieldKeys[R any](fields []Field[R]) string {
 		keys[i] = f.Key
 	}
 	return strings.Join(keys, ", ")
+}
+
+// FormatStateCounts writes an entity's state counts as the field reads them: "10000 open, 40 overdue".
+func FormatStateCounts(states []StateCount) string {
+	parts := make([]string, len(states))
+	for i, sc := range states {
+		parts[i] = strconv.FormatInt(sc.Count, 10) + " " + sc.State
+	}
+	return strings.Join(parts, ", ")
+}
+
+// ParseStateCounts reads "10,000 open, 40 overdue": each part a whole count and the state's one
+// word; blank is none.
+func ParseStateCounts(field, value string) ([]StateCount, error) {
+	var out []StateCount
+	// Parts are split at ", " or ";", not at a bare comma, which separates thousands (10,000).
+	for _, part := range strings.Split(strings.ReplaceAll(value, ";", ", "), ", ") {
+		f := strings.Fields(part)
+		if len(f) == 0 {
+			continue
+		}
+		if len(f) != 2 {
+			return nil, Invalid(field, "has %q; write each as a count and one word for the state (10,000 open)", shorten(part))
+		}
+		v, err := ParseFieldNumber(f[0])
+		if err != nil || v < 0 || v != math.Trunc(v) || v > MaxNumber {
+			return nil, Invalid(field, "has %q, whose count is not a whole number from 0 to %s", shorten(part), maxNumberText)
+		}
+		state, err := CleanName(field, strings.ToLower(f[1]))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, StateCount{State: state, Count: int64(v)})
+	}
+	return out, nil
+}
+
+// stateCountsField is an entity's state counts; a count the team keeps as it was keeps its
+// source, one it sets or changes is the team's.
+func stateCountsField() Field[Entity] {
+	return Field[Entity]{Key: "in_state", Label: "counts in a state", Title: "In a state",
+		Get: func(e Entity) string { return FormatStateCounts(e.InState) },
+		set: func(_ *Design, e *Entity, name, value string) error {
+			states, err := ParseStateCounts(name, value)
+			if err != nil {
+				return err
+			}
+			for i := range states {
+				states[i].From = FromTeam
+				for _, old := range e.InState {
+					if old.State == states[i].State && old.Count == states[i].Count {
+						states[i].From = old.From
+					}
+				}
+			}
+			e.InState = states
+			return nil
+		}}
 }

@@ -2,6 +2,7 @@ package designer_test
 
 import (
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -101,4 +102,32 @@ func TestSetCapacityField_horizon(t *testing.T) {
 			}})
 	}
 	designertest.RunChangeCases(t, designertest.HRDesign(t), cases)
+}
+
+func TestSetEntityField_inState(t *testing.T) {
+	t.Parallel()
+	d := designertest.HRDesign(t)
+	entity := d.Entities[0].Name
+	designertest.RunChangeCases(t, d, []designertest.ChangeCase{
+		{Name: "counts in states", Change: designer.SetEntityField{Entity: entity, Field: "in_state", Value: "10,000 open; 40 Overdue"},
+			Check: func(t *testing.T, _, after designer.Design) {
+				got := after.Entities[0].InState
+				want := []designer.StateCount{{State: "open", Count: 10000, From: designer.FromTeam}, {State: "overdue", Count: 40, From: designer.FromTeam}}
+				if !reflect.DeepEqual(got, want) {
+					t.Errorf("in state = %+v, want %+v", got, want)
+				}
+				if f := designer.EntityField.InState.Get(after.Entities[0]); f != "10000 open, 40 overdue" {
+					t.Errorf("field reads %q", f)
+				}
+			}},
+		{Name: "a count that is no number", Change: designer.SetEntityField{Entity: entity, Field: "in_state", Value: "many open"}, Field: "in_state"},
+		{Name: "a state of two words", Change: designer.SetEntityField{Entity: entity, Field: "in_state", Value: "5 not seen"}, Field: "in_state"},
+		{Name: "a negative count", Change: designer.SetEntityField{Entity: entity, Field: "in_state", Value: "-5 open"}, Field: "in_state"},
+		{Name: "none", Change: designer.SetEntityField{Entity: entity, Field: "in_state", Value: ""},
+			Check: func(t *testing.T, _, after designer.Design) {
+				if after.Entities[0].InState != nil {
+					t.Errorf("in state = %+v, want none", after.Entities[0].InState)
+				}
+			}},
+	})
 }

@@ -160,3 +160,25 @@ func TestPricesOf_regionFromThePriceTable(t *testing.T) {
 		}
 	}
 }
+
+// A sparse index of the items in a state holds as many as the entity says are in it, at its
+// entries' size: 10,000 open orders of mcpShop's 1,024 B, + 100 B each. An index that is not
+// sparse, or whose words lack the state's, keeps the share of the samples.
+func TestCompute_sparseIndexOfAStateHoldsItsCount(t *testing.T) {
+	d := mcpShop(t)
+	d.Entities[0].InState = []designer.StateCount{{State: "open", Count: 10_000, From: "read from: line 3"}}
+	if gsi := Compute(d, nil).Resources[1]; gsi.Storage.Items != 1_000_000 {
+		t.Errorf("not sparse: %v entries, want the samples' share of 1,000,000", gsi.Storage.Items)
+	}
+	d.Tables[0].GSIs[0].Sparse = true
+	if gsi := Compute(d, nil).Resources[1]; gsi.Storage.Items != 1_000_000 {
+		t.Errorf("byStatus has not the word open: %v entries, want 1,000,000", gsi.Storage.Items)
+	}
+	d.Tables[0].GSIs[0].Name = "OpenByStatus"
+	d.Patterns[3].Mapping.Operations[0].Index = "OpenByStatus"
+	gsi := Compute(d, nil).Resources[1]
+	if gsi.Storage.Items != 10_000 || gsi.Storage.Bytes != 10_000*1124 || gsi.Storage.ItemsFrom != FromDesign ||
+		len(gsi.Storage.Sources) != 1 || gsi.Storage.Sources[0] != "10,000 orders open (read from: line 3)" {
+		t.Errorf("OpenByStatus storage = %+v, want 10,000 entries of 1,124 B from the design", gsi.Storage)
+	}
+}

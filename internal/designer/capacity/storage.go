@@ -1,6 +1,8 @@
 package capacity
 
 import (
+	"strings"
+
 	"maps"
 	"math"
 	"reflect"
@@ -230,9 +232,57 @@ func storageFrom(d designer.Design, t designer.Table, ms *measures) tableStorage
 	for _, ix := range indexes {
 		st := storageOf(entries[ix], entryBytes[ix], from)
 		st.Sources, st.HorizonMonths = sources, months
+		if n, source, ok := stateEntries(d, t, ix); ok {
+			// A sparse index of the items in a state holds as many as the requirement says are in
+			// it, at the entry size its samples have (the table's items' without any).
+			size := st.AvgItemBytes
+			if st.Items == 0 {
+				size = out.table.AvgItemBytes
+			}
+			st = storageOf(n, n*(size+StorageOverheadBytes), FromDesign)
+			st.Sources = []string{source}
+		}
 		out.index[ix] = st
 	}
 	return out
+}
+
+// stateEntries is how many entries the sparse index of t named ix holds when it holds the items
+// of an entity in a state the entity counts (designer.Entity.InState): an index whose name or
+// partition-key attributes have the state's word ("OpenByClinic", "open_clinic_id" for "open").
+func stateEntries(d designer.Design, t designer.Table, name string) (float64, string, bool) {
+	ix, _, _, ok := t.IndexByName(name)
+	if !ok || !ix.Sparse {
+		return 0, "", false
+	}
+	named := map[string]bool{}
+	for _, w := range nameWords(ix.Name) {
+		named[w] = true
+	}
+	for _, k := range ix.PartitionKey {
+		for _, w := range nameWords(k.Name) {
+			named[w] = true
+		}
+	}
+	total, parts := 0.0, []string(nil)
+	seen := map[string]bool{}
+	for _, et := range t.EntityTypes {
+		e, _, ok := d.EntityByName(et.Entity)
+		if !ok || seen[e.Name] {
+			continue
+		}
+		seen[e.Name] = true
+		for _, sc := range e.InState {
+			if named[strings.ToLower(sc.State)] {
+				total += float64(sc.Count)
+				parts = append(parts, Figure(float64(sc.Count))+" "+pluralWords(e.Name, float64(sc.Count))+" "+sc.State+fromText(sc.From))
+			}
+		}
+	}
+	if parts == nil {
+		return 0, "", false
+	}
+	return total, strings.Join(parts, " + "), true
 }
 
 // horizonMonths is how many months ahead storage is worked out: the team's setting, else 0 (today).

@@ -341,6 +341,8 @@ const (
 	expectedItems  = "Expected items:"
 	growthLabel    = "Growth:"
 	retentionLabel = "Retention:"
+	// inStateLabel labels one count of the entity's items in a state ("10000 open"), a line each.
+	inStateLabel = "In a state:"
 )
 
 // figureSource splits "40000 (read from: Application Overview, line 7)" into the figure and its
@@ -387,6 +389,15 @@ func (p *parser) entity(b *block, it markdown.Item, bl markdown.Bullet, desc str
 			r, from := figureSource(r)
 			if v, unit, err := designer.ParseRetention(r); err == nil && v != nil {
 				e.Retention, e.RetentionUnit, e.RetentionFrom = v, unit, p.from(from, line)
+				continue
+			}
+		}
+		if st, ok := strings.CutPrefix(l, "- "+inStateLabel); ok {
+			st, from := figureSource(st)
+			if states, err := designer.ParseStateCounts("in_state", st); err == nil && len(states) == 1 &&
+				!slices.ContainsFunc(e.InState, func(sc designer.StateCount) bool { return sc.State == states[0].State }) {
+				states[0].From = p.from(from, line)
+				e.InState = append(e.InState, states[0])
 				continue
 			}
 		}

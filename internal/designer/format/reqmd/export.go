@@ -268,7 +268,7 @@ func ExportFrom(x Derived, o markdown.ExportOptions) []byte {
 func readsScale(doc []byte) bool {
 	d, _, err := Import(doc)
 	return err == nil && slices.ContainsFunc(d.Entities, func(e designer.Entity) bool {
-		return e.Count != nil || e.Growth != nil || e.Retention != nil
+		return e.Count != nil || e.Growth != nil || e.Retention != nil || len(e.InState) > 0
 	})
 }
 
@@ -297,7 +297,7 @@ func entitiesNeedAppendix(d designer.Design) bool {
 	}
 	for i, e := range d.Entities {
 		if e.Name != named[i] || e.Description != "" || len(e.Attributes) > 0 || len(e.AcceptedGaps) > 0 || e.Count != nil ||
-			e.CountFrom != "" || e.Growth != nil || e.GrowthFrom != "" || e.Retention != nil || e.RetentionFrom != "" {
+			e.CountFrom != "" || e.Growth != nil || e.GrowthFrom != "" || e.Retention != nil || e.RetentionFrom != "" || len(e.InState) > 0 {
 			return true
 		}
 	}
@@ -421,6 +421,9 @@ func (w *writer) entity(e designer.Entity) {
 	}
 	if e.Retention != nil {
 		w.line("  - " + retentionLabel + " " + designer.FormatRetention(e.Retention, e.RetentionUnit) + source(e.RetentionFrom))
+	}
+	for _, sc := range e.InState {
+		w.line("  - " + inStateLabel + " " + designer.FormatStateCounts([]designer.StateCount{sc}) + source(sc.From))
 	}
 	if len(e.AcceptedGaps) > 0 {
 		w.line("  - Accepted gaps: " + renderList(e.AcceptedGaps))

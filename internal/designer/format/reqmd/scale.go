@@ -2,6 +2,7 @@ package reqmd
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -163,8 +164,14 @@ func (r *scaleReader) line(l, section string, n int) {
 		case parent != "":
 			r.ratio(parent, noun, v, n)
 		case subset(tokens, i+1):
-			// "10,000 appointments are open": some of them, in a state, not how many there are.
-			r.p.note(n, "%q counts %s in a state, not all of them; it was not read as their count", phrase+" "+strings.Join(tokens[i+1:i+3], " "), pluralOf(entityWords(noun)))
+			// "10,000 appointments are open": some of them, in a state, not how many there are; a
+			// sparse index of those in the state holds as many.
+			state := word(tokens[i+2])
+			e := r.entity(noun)
+			if v == math.Trunc(v) && v <= designer.MaxNumber && !slices.ContainsFunc(e.InState, func(sc designer.StateCount) bool { return sc.State == state }) {
+				e.InState = append(e.InState, designer.StateCount{State: state, Count: int64(v), From: from})
+			}
+			r.p.note(n, "read %q as how many %s are %s at a time, not as how many there are", phrase+" "+strings.Join(tokens[i+1:i+3], " "), pluralOf(entityWords(noun)), state)
 		default:
 			if e := r.entity(noun); e.Count == nil && v == math.Trunc(v) && v <= designer.MaxNumber {
 				c := int64(v)
