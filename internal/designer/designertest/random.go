@@ -100,7 +100,53 @@ func (g Random) Design(n int) designer.Design {
 		d.Prose.Sections = append(d.Prose.Sections,
 			designer.Section{Title: g.pick([]string{"Introduction", "Cost Estimates", "Hot spots", d.Tables[0].Name + " Table"}), Body: g.text() + "\n\n" + g.text()})
 	}
+	g.costInputs(&d)
 	return designer.Normalize(d)
+}
+
+// costInputs gives some tables a table class, some patterns a conditional-failure rate and the
+// design some of its capacity settings. They are drawn after the rest of the design, so that the
+// tables and mappings drawn from a seed stay those drawn before the cost inputs existed.
+func (g Random) costInputs(d *designer.Design) {
+	for i := range d.Tables {
+		if g.r.IntN(3) == 0 {
+			d.Tables[i].TableClass = g.pick([]string{designer.StandardClass, designer.StandardIAClass})
+		}
+	}
+	for i := range d.Patterns {
+		if g.r.IntN(3) == 0 {
+			d.Patterns[i].ConditionalFailurePct = Ptr([]float64{0, 2.5, 100, designer.MaxFailurePct}[g.r.IntN(4)])
+		}
+	}
+	if g.r.IntN(2) == 0 {
+		return
+	}
+	some := func(values ...float64) *float64 {
+		if g.r.IntN(2) == 0 {
+			return nil
+		}
+		return Ptr(values[g.r.IntN(len(values))])
+	}
+	c := &d.Capacity
+	if g.r.IntN(2) == 0 {
+		c.Region = g.pick([]string{"eu-west-1", "us-east-1 (N. Virginia)", "a|b *c* `d`"})
+	}
+	c.ReadRequestPrice, c.WriteRequestPrice = some(0, 0.125, 0.25), some(0.625, 1.25)
+	c.ReadUnitHourPrice, c.WriteUnitHourPrice = some(0.00013, 0.000147), some(0.00065, 1e-7)
+	c.StoragePrice = some(0.25, 0.1, 12345.678)
+	c.TargetUtilization = some(designer.MinTargetUtilization, 70, designer.MaxTargetUtilization)
+	c.HotKeySkew = some(designer.MinHotKeySkew, 2.5, designer.MaxHotKeySkew)
+	if g.r.IntN(2) == 0 {
+		c.HotKeyModel = g.pick(designer.HotKeyModels)
+	}
+	c.HotKeyShare, c.HotKeyZipfS = some(0, 5.5, designer.MaxHotKeySharePc), some(0, 1.2, designer.MaxHotKeyZipfS)
+	c.HorizonMonths = some(0, 84, designer.MaxHorizonMonths)
+	if g.r.IntN(2) == 0 {
+		c.ReplicaRegions = [][]string{{"eu-west-1"}, {"ap-south-1", "us-west-2", "a|b *c*"}}[g.r.IntN(2)]
+	}
+	if g.r.IntN(2) == 0 {
+		c.ReservedCapacity = g.pick([]string{designer.Reserved1Year, designer.Reserved3Year})
+	}
 }
 
 func (g Random) table(name string) designer.Table {

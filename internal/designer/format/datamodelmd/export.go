@@ -181,6 +181,7 @@ func ExportFrom(x Derived, o markdown.ExportOptions) []byte {
 		w.line("- " + mark + " " + item.Item)
 	}
 	w.prose(proseSlot{kind: sectionValidation}, ctxValidation)
+	w.capacitySettings()
 	if report != "" {
 		w.costReport(report)
 	} else {
@@ -295,6 +296,7 @@ const (
 	ctxIndex
 	ctxMapping
 	ctxValidation
+	ctxCapacity
 )
 
 type writer struct {
@@ -377,6 +379,9 @@ func (w *writer) table(ti int, t designer.Table) {
 	}
 	w.bullet("Capacity Planning", t.Capacity)
 	w.line("- **Billing Mode**: " + billingText(t))
+	if t.TableClass != "" {
+		w.line("- **Table Class**: " + tableClassText(t.TableClass))
+	}
 	w.prose(proseSlot{kind: sectionTable, table: ti}, ctxTable)
 
 	byID := make(map[string]int, len(rows))
@@ -808,7 +813,7 @@ func (w *writer) mapping() {
 			escape(p.Description, ""),
 			escape(tables, ""),
 			escape(operationsCell(w.d.Tables, p.Mapping, tables, notes), ""),
-			escape(notes, ""),
+			escape(withFailure(notes, p), ""),
 		}, " | ") + " |")
 	}
 }
@@ -1083,6 +1088,10 @@ func escapeProseLine(l string, ctx int) string {
 		if markdown.IsTableLine(l) {
 			return escaped
 		}
+	case ctxCapacity:
+		if lineIsSetting(l) {
+			return escaped
+		}
 	case ctxValidation:
 		for _, m := range []string{"- [", "* [", "+ ["} {
 			if strings.HasPrefix(trimmed, m) {
@@ -1130,6 +1139,8 @@ func proseContext(kind int) int {
 		return ctxMapping
 	case sectionValidation:
 		return ctxValidation
+	case sectionCapacity:
+		return ctxCapacity
 	}
 	return ctxGeneric
 }

@@ -349,7 +349,7 @@ func maskComputed(doc []byte) []byte {
 // operations (without expected results) and notes.
 func dataModelCarried(tb testing.TB, d designer.Design) string {
 	tb.Helper()
-	c := designer.Design{Name: d.Name}
+	c := designer.Design{Name: d.Name, Capacity: d.Capacity}
 	for _, t := range d.Tables {
 		t.Attributes = slices.Clone(t.Attributes)
 		for i := range t.Attributes {
@@ -364,7 +364,7 @@ func dataModelCarried(tb testing.TB, d designer.Design) string {
 	}
 	for _, p := range mappedPatterns(d) {
 		c.Patterns = append(c.Patterns, designer.Pattern{Number: p.Number, Description: p.Description, Status: p.Status,
-			Mapping: designer.Mapping{Operations: withoutExpected(p.Mapping.Operations), Notes: p.Mapping.Notes}})
+			ConditionalFailurePct: p.ConditionalFailurePct, Mapping: designer.Mapping{Operations: withoutExpected(p.Mapping.Operations), Notes: p.Mapping.Notes}})
 	}
 	return string(designertest.MustMarshal(tb, c))
 }

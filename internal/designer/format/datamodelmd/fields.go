@@ -102,6 +102,7 @@ const (
 	fieldPatternAttributes
 	fieldSparse
 	fieldMultiAttribute
+	fieldTableClass
 )
 
 // tableFieldID says which field of a table section a labelled line is.
@@ -131,6 +132,8 @@ func tableFieldID(f fieldItem) int {
 		return fieldTTL
 	case f.label == "billing mode":
 		return fieldBilling
+	case f.label == "table class" || f.label == "storage class":
+		return fieldTableClass
 	case f.paren != "" && (strings.EqualFold(f.paren, "partition key") || strings.EqualFold(f.paren, "sort key")):
 		return fieldLooseKey
 	}
@@ -280,6 +283,13 @@ func (p *parser) tableField(s *sectionDraft, it markdown.Item, f fieldItem) bool
 		d.ttl.add(it, fieldItem{value: strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(rest), "-–—:,"))})
 	case fieldBilling:
 		return p.billing(t, f.value)
+	case fieldTableClass:
+		class, err := parseTableClass(f.value)
+		if err != nil || len(f.cont) > 0 {
+			p.note(it.Line, "table %s: the table class %q was not read (use Standard or Standard-IA); the bullet was kept as prose", t.Name, markdown.OneLine(f.full()))
+			return false
+		}
+		t.TableClass = class
 	case fieldLooseKey:
 		return p.looseKey(d, f)
 	default:

@@ -64,6 +64,7 @@ const (
 	sectionHotPartitions
 	sectionTradeOffs
 	sectionValidation
+	sectionCapacity
 )
 
 type sectionDraft struct {
@@ -150,6 +151,9 @@ type parser struct {
 	pending *sampleDraft
 	// rowLines is the line of each pattern's first mapping row.
 	rowLines map[int]int
+	// settings are the capacity settings read so far, settingLines the line each was read from.
+	settings     designer.CapacitySettings
+	settingLines map[string]int
 }
 
 func (p *parser) note(line int, format string, args ...any) {
@@ -219,6 +223,8 @@ func headingKind(text string) (kind int, name, desc string, local bool) {
 		return sectionTradeOffs, "", "", false
 	case strings.Contains(h, "validation results"):
 		return sectionValidation, "", "", false
+	case h == "capacity settings" || h == "capacity setting":
+		return sectionCapacity, "", "", false
 	}
 	return sectionUnknown, "", "", false
 }
@@ -257,7 +263,7 @@ func cutParen(s string) (string, string) {
 // proseKind reports whether a section of this kind takes unknown sub-headings into its own text.
 func proseKind(kind int) bool {
 	switch kind {
-	case sectionPhilosophy, sectionAggregates, sectionHotPartitions, sectionTradeOffs, sectionUnknown, sectionTableDesigns, sectionValidation:
+	case sectionPhilosophy, sectionAggregates, sectionHotPartitions, sectionTradeOffs, sectionUnknown, sectionTableDesigns, sectionValidation, sectionCapacity:
 		return true
 	}
 	return false
@@ -356,6 +362,8 @@ func (p *parser) parseSection(s *sectionDraft, next *sectionDraft) {
 			}
 		case sectionValidation:
 			handled = checklistItem(it)
+		case sectionCapacity:
+			handled = (it.Kind == markdown.KindBullet || it.Kind == markdown.KindText) && p.settingField(it)
 		default:
 			if it.Kind == markdown.KindText || it.Kind == markdown.KindBullet {
 				// A loose table line is read, and kept as written as well.
@@ -445,8 +453,8 @@ func (p *parser) placeProse(s *sectionDraft) {
 		p.note(0, "text before the first section was kept as prose")
 	case sectionUnknown:
 		p.note(s.line, "section %q is not part of the template; it was kept as prose", s.title)
-	case sectionTable, sectionIndex:
-		// Each piece a table or index section could not place is named by its own line.
+	case sectionTable, sectionIndex, sectionCapacity:
+		// Each piece a table, index or settings section could not place is named by its own line.
 		for _, l := range s.leftover {
 			// A piece a reader kept with a note of its own is not noted twice.
 			if strings.TrimSpace(l.Text) != "" && !slices.ContainsFunc(p.notes, func(n designer.ImportNote) bool { return n.Line == l.First }) {

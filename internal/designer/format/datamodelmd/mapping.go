@@ -129,8 +129,15 @@ func (p *parser) mappingTable(s *sectionDraft, it markdown.Item) bool {
 		if n := get("notes"); n != "" {
 			notes = append(notes, n)
 		}
+		rowNotes, failure, found, err := cutFailure(strings.Join(notes, "\n"))
+		if found && err != nil {
+			p.note(line, "pattern %d: the conditional-failure rate was not read: %s; it was kept in the mapping notes", lo, errorText(err))
+		}
 		for n := lo; n <= hi; n++ {
-			p.mapPattern(line, n, status, get("description"), get("operations"), ops, strings.Join(notes, "\n"), peak, get("items"), get("size"), get("type"))
+			p.mapPattern(line, n, status, get("description"), get("operations"), ops, rowNotes, peak, get("items"), get("size"), get("type"))
+			if failure != nil {
+				p.patternFailure(line, n, failure)
+			}
 		}
 	}
 	if len(unread) > 0 {
@@ -176,6 +183,23 @@ func (p *parser) mapPattern(line, n int, status, desc, source string, ops []desi
 		pt.Type = designer.Write
 	}
 	p.patterns = append(p.patterns, pt)
+}
+
+// patternFailure gives pattern n the conditional-failure rate its mapping row states; a second row
+// that states another keeps the first, with a note.
+func (p *parser) patternFailure(line, n int, pct *float64) {
+	for i := range p.patterns {
+		pt := &p.patterns[i]
+		if pt.Number != n {
+			continue
+		}
+		switch {
+		case pt.ConditionalFailurePct == nil:
+			pt.ConditionalFailurePct = pct
+		case *pt.ConditionalFailurePct != *pct:
+			p.note(line, "pattern %d: another conditional-failure rate was given already; the first was kept", n)
+		}
+	}
 }
 
 // cutStatusMark splits "4 ✅" into "4" and the status the mark stands for; without a mark the

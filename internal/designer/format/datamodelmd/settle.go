@@ -18,7 +18,7 @@ import (
 // design settles what needed the whole document: which table each index belongs to, the
 // attribute types, the sample items.
 func (p *parser) design() designer.Design {
-	d := designer.Design{Name: titleName(p.title), Patterns: p.patterns, Prose: p.prose}
+	d := designer.Design{Name: titleName(p.title), Patterns: p.patterns, Prose: p.prose, Capacity: p.settings}
 	if p.pending != nil {
 		p.note(p.pending.line, "a sample table before an index heading was not placed")
 	}
@@ -757,6 +757,8 @@ func Merge(req, model designer.Design) (designer.Design, []designer.ImportNote) 
 	d := req
 	d.Tables = slices.Clone(model.Tables)
 	d.Prose = model.Prose
+	// The requirement document holds no capacity settings; the data model does.
+	d.Capacity = model.Capacity
 	// Each document keeps its own sections and writes only those: the requirement's first, then
 	// the data model's, each section once.
 	d.Prose.Sections = slices.Concat(req.Prose.Sections, model.Prose.Sections)
@@ -771,6 +773,9 @@ func Merge(req, model designer.Design) (designer.Design, []designer.ImportNote) 
 		}
 		pt := &d.Patterns[i]
 		pt.Mapping.Source, pt.Mapping.Notes, pt.Mapping.Operations = mp.Mapping.Source, mp.Mapping.Notes, mp.Mapping.Operations
+		if mp.ConditionalFailurePct != nil {
+			pt.ConditionalFailurePct = mp.ConditionalFailurePct
+		}
 		if pt.PeakRPS == nil {
 			pt.PeakRPS = mp.PeakRPS
 		}
