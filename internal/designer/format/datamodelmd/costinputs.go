@@ -16,7 +16,7 @@ import (
 //     here; a bullet the parser refuses is kept as prose, with a note naming the field;
 //   - a table's class, "- **Table Class**: STANDARD_INFREQUENT_ACCESS (Standard-IA)", after its
 //     billing mode, when set;
-//   - a write pattern's conditional-failure rate, the last line of its mapping row's
+//   - a write pattern's conditional-failure rate, the first line of its mapping row's
 //     Implementation Notes, "Failed conditions: 5% of successful writes", when set. It is a
 //     property of the write's condition, which the same row states; the requirement template's
 //     pattern table has no column for it.
@@ -206,7 +206,8 @@ func failureText(p designer.Pattern) string {
 	return failureLabel + v + failureUnit
 }
 
-// withFailure is a mapping row's notes with the pattern's conditional-failure line last.
+// withFailure is a mapping row's notes with the pattern's conditional-failure line first: the import
+// reads the first line that gives a rate, so a line of the notes that looks like one stays notes.
 func withFailure(notes string, p designer.Pattern) string {
 	line := failureText(p)
 	switch {
@@ -215,7 +216,7 @@ func withFailure(notes string, p designer.Pattern) string {
 	case notes == "":
 		return line
 	}
-	return notes + "\n" + line
+	return line + "\n" + notes
 }
 
 // cutFailure takes the line that gives a conditional-failure rate out of a mapping row's notes and

@@ -32,7 +32,8 @@ import (
 //     `ORDER#{date}` - description", templates as code spans;
 //   - the TTL attribute is a code span, "- **TTL**: `expires_at`";
 //   - billing is "PAY_PER_REQUEST (on-demand)" or "PROVISIONED", with ", 5 RCU" and ", 5 WCU" when
-//     capacity units are set;
+//     capacity units are set; the table class, when set, follows it (costinputs.go has the cost
+//     inputs: the class, the Capacity Settings section and a write's conditional-failure rate);
 //   - a projection is "KEYS_ONLY - why", "ALL - why" or "INCLUDE (a, b) - why", with the
 //     per-pattern attributes below it as "Pattern #3: a, b; Pattern #7: c";
 //   - the mapping table has the template's five columns: Pattern, Description, Tables/Indexes,
