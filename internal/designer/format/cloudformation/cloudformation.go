@@ -1,7 +1,7 @@
 // Package cloudformation writes the cloudformation-json export: a CloudFormation template with one AWS::DynamoDB::Table per
 // table of the design. Its table properties are the same as the tables of the mcp-model-json
 // export (package tabledef holds them), because CloudFormation and CreateTable use the same property names; only
-// TimeToLiveSpecification is CloudFormation's alone. Decisions worth knowing:
+// TimeToLiveSpecification and TableClass are CloudFormation's alone. Decisions worth knowing:
 //
 //   - AttributeDefinitions lists only the key attributes of the table and its indexes, each once,
 //     sorted by name: DynamoDB refuses a definition that no key schema uses.
@@ -12,6 +12,9 @@
 //     DynamoDB refuses the list otherwise.
 //   - A PROVISIONED table gives each of its GSIs the table's read and write units, since the design
 //     records capacity units per table only. LSIs share the table's capacity and take none.
+//   - TableClass is written when the design sets a table's class (STANDARD or
+//     STANDARD_INFREQUENT_ACCESS, as DynamoDB spells them) and left out otherwise, which
+//     CloudFormation reads as STANDARD.
 //   - Logical ids are the table name's letters and digits in CamelCase followed by "Table"
 //     ("order-items" → OrderItemsTable); a name that gives the id of an earlier table gets "2",
 //     "3", … after it.
@@ -45,7 +48,8 @@ type resource struct {
 }
 
 // Export writes the design's tables as a CloudFormation template (JSON): one
-// AWS::DynamoDB::Table per table with its keys, indexes, projections, TTL and billing mode. A name
+// AWS::DynamoDB::Table per table with its keys, indexes, projections, TTL, billing mode and table
+// class. A name
 // DynamoDB would refuse, or a key or index DynamoDB cannot create, is a *ValidationError naming
 // the field, such as tables/2/name.
 func Export(d designer.Design) ([]byte, error) {
@@ -62,6 +66,11 @@ func Export(d designer.Design) ([]byte, error) {
 		Resources:                make(map[string]resource, len(defs)),
 	}
 	for i, id := range logicalIDs(d.Tables) {
+		class := d.Tables[i].TableClass
+		if err := designer.OneOf("tables/"+strconv.Itoa(i)+"/table_class", class, "", designer.StandardClass, designer.StandardIAClass); err != nil {
+			return nil, err
+		}
+		defs[i].TableClass = class
 		tpl.Resources[id] = resource{Type: "AWS::DynamoDB::Table", Properties: defs[i]}
 	}
 	return tabledef.EncodeIndented(tpl)

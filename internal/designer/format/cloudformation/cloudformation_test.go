@@ -333,3 +333,40 @@ func BenchmarkExport(b *testing.B) {
 		}
 	}
 }
+
+func TestExport_tableClass(t *testing.T) {
+	t.Parallel()
+	d := designertest.OrdersDesign()
+	if len(d.Tables) < 3 {
+		t.Fatalf("the orders design has %d tables, want 3", len(d.Tables))
+	}
+	d.Tables[0].TableClass = designer.StandardIAClass
+	d.Tables[1].TableClass = designer.StandardClass
+	out, err := Export(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raw struct {
+		Resources map[string]struct{ Properties map[string]json.RawMessage }
+	}
+	if err := json.Unmarshal(out, &raw); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{d.Tables[0].Name: `"STANDARD_INFREQUENT_ACCESS"`, d.Tables[1].Name: `"STANDARD"`, d.Tables[2].Name: ""}
+	for _, r := range raw.Resources {
+		var name string
+		if err := json.Unmarshal(r.Properties["TableName"], &name); err != nil {
+			t.Fatal(err)
+		}
+		w, ok := want[name]
+		if !ok {
+			continue
+		}
+		if got := string(r.Properties["TableClass"]); got != w {
+			t.Errorf("table %s: TableClass = %s, want %s", name, got, w)
+		}
+	}
+	d.Tables[2].TableClass = "GLACIER"
+	_, err = Export(d)
+	designertest.WantValidationError(t, err, "tables/2/table_class")
+}

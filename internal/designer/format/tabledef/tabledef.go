@@ -19,14 +19,16 @@ import (
 
 // Table is one table as CreateTable and AWS::DynamoDB::Table describe it.
 type Table struct {
-	TableName               string                `json:"TableName"`
-	AttributeDefinitions    []AttributeDefinition `json:"AttributeDefinitions"`
-	KeySchema               []KeySchemaElement    `json:"KeySchema"`
-	GlobalSecondaryIndexes  []Index               `json:"GlobalSecondaryIndexes,omitempty"`
-	LocalSecondaryIndexes   []Index               `json:"LocalSecondaryIndexes,omitempty"`
-	BillingMode             string                `json:"BillingMode"`
-	ProvisionedThroughput   *Throughput           `json:"ProvisionedThroughput,omitempty"`
-	TimeToLiveSpecification *TTLSpecification     `json:"TimeToLiveSpecification,omitempty"`
+	TableName              string                `json:"TableName"`
+	AttributeDefinitions   []AttributeDefinition `json:"AttributeDefinitions"`
+	KeySchema              []KeySchemaElement    `json:"KeySchema"`
+	GlobalSecondaryIndexes []Index               `json:"GlobalSecondaryIndexes,omitempty"`
+	LocalSecondaryIndexes  []Index               `json:"LocalSecondaryIndexes,omitempty"`
+	BillingMode            string                `json:"BillingMode"`
+	ProvisionedThroughput  *Throughput           `json:"ProvisionedThroughput,omitempty"`
+	// TableClass is written by the CloudFormation template alone, when the design sets one.
+	TableClass              string            `json:"TableClass,omitempty"`
+	TimeToLiveSpecification *TTLSpecification `json:"TimeToLiveSpecification,omitempty"`
 }
 
 // AttributeDefinition gives a key attribute its type.
