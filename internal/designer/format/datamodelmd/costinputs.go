@@ -111,7 +111,7 @@ func (p *parser) settingField(it markdown.Item) bool {
 		return false
 	}
 	if at, twice := p.settingLines[field.Key]; twice {
-		p.note(it.Line, "the %s is set on line %d already; this line was kept as prose", field.Label, at)
+		p.note(it.Line, "the %s is set on line %d already; %q on this line was kept as prose", field.Label, at, markdown.OneLine(f.value))
 		return false
 	}
 	next, err := designer.SetCapacityField{Field: field.Key, Value: f.value}.Apply(designer.Design{Capacity: p.settings})

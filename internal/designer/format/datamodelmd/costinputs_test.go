@@ -267,3 +267,25 @@ func TestExport_notesThatLookLikeAFailureRateStayNotes(t *testing.T) {
 		})
 	}
 }
+
+// The fixture writes the cost inputs as a team might, with values the fields refuse among them.
+func TestImport_costInputsFixture(t *testing.T) {
+	t.Parallel()
+	d, notes := mustImport(t, readFixture(t, "cost-inputs.md"))
+	if f := designer.CapacityField.TargetUtilization; f.Get(d.Capacity) != "70" || !designertest.HasNote(notes, "target utilisation", "95") {
+		t.Errorf("target utilisation %q, notes %v", f.Get(d.Capacity), notes)
+	}
+	if d.Capacity.ReservedCapacity != designer.Reserved1Year || len(d.Capacity.ReplicaRegions) != 2 || d.Capacity.Region != "eu-central-1" {
+		t.Errorf("capacity = %+v", d.Capacity)
+	}
+	s, ok := designertest.ProseTitled(d, "Capacity settings")
+	if !ok || !strings.Contains(s.Body, "June 2026") || !strings.Contains(s.Body, "95") || !strings.Contains(s.Body, "EUR") {
+		t.Errorf("the prose and the unread lines under the heading were not kept: %+v", d.Prose.Sections)
+	}
+	if got := []string{d.Tables[0].TableClass, d.Tables[1].TableClass}; !slices.Equal(got, []string{designer.StandardIAClass, ""}) {
+		t.Errorf("table classes = %q", got)
+	}
+	if got := designertest.RPS(designertest.Pattern(t, d, 2).ConditionalFailurePct); got != "12" {
+		t.Errorf("pattern 2 fails %s conditions per 100, want 12", got)
+	}
+}
