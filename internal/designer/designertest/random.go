@@ -129,7 +129,7 @@ func (g Random) costInputs(d *designer.Design) {
 	}
 	c := &d.Capacity
 	if g.r.IntN(2) == 0 {
-		c.Region = g.pick([]string{"eu-west-1", "us-east-1 (N. Virginia)", "a|b *c* `d`"})
+		c.Region = g.pick([]string{"eu-west-1", "us-east-1 (N. Virginia)", "a|b *c* `d`", "(eu) west", ":eu"})
 	}
 	c.ReadRequestPrice, c.WriteRequestPrice = some(0, 0.125, 0.25), some(0.625, 1.25)
 	c.ReadUnitHourPrice, c.WriteUnitHourPrice = some(0.00013, 0.000147), some(0.00065, 1e-7)

@@ -58,8 +58,15 @@ func (w *writer) hasProse(slot proseSlot) bool {
 }
 
 // settingEscape keeps a setting's value text: a region's name may hold what markdown reads as
-// emphasis or code.
-func settingEscape(v string) string { return markdown.Escape(markdown.OneLine(v), "*_`[]") }
+// emphasis or code, or start with what a field line reads as its label's "(Partition Key)" or
+// colon.
+func settingEscape(v string) string {
+	e := markdown.Escape(markdown.OneLine(v), "*_`[]")
+	if strings.HasPrefix(e, "(") || strings.HasPrefix(e, ":") {
+		e = `\` + e
+	}
+	return e
+}
 
 // settingAliases are labels people write for settings beside the fields' own headings, labels and
 // keys, as Words spells them.
