@@ -195,6 +195,8 @@ func parseTableClass(v string) (string, error) {
 const (
 	failureLabel = "Failed conditions: "
 	failureUnit  = "% of successful writes"
+	// failureNone says a pattern states no rate.
+	failureNone = "none"
 )
 
 // failureLabels are the labels people give that line, as Words spells them.
@@ -215,8 +217,12 @@ func failureText(p designer.Pattern) string {
 
 // withFailure is a mapping row's notes with the pattern's conditional-failure line first: the import
 // reads the first line that gives a rate, so a line of the notes that looks like one stays notes.
+// A pattern without a rate whose notes have such a line says it has none.
 func withFailure(notes string, p designer.Pattern) string {
 	line := failureText(p)
+	if _, _, found, _ := cutFailure(notes); line == "" && found {
+		line = failureLabel + failureNone
+	}
 	switch {
 	case line == "":
 		return notes
@@ -227,8 +233,8 @@ func withFailure(notes string, p designer.Pattern) string {
 }
 
 // cutFailure takes the line that gives a conditional-failure rate out of a mapping row's notes and
-// reads it through the pattern field's parser. A line the parser refuses stays in the notes, and
-// the error says why; found is false when no line gives a rate.
+// reads it through the pattern field's parser; "none" gives no rate. A line the parser refuses
+// stays in the notes, and the error says why; found is false when no line gives a rate.
 func cutFailure(notes string) (rest string, pct *float64, found bool, err error) {
 	lines := strings.Split(notes, "\n")
 	for i, l := range lines {
@@ -242,6 +248,9 @@ func cutFailure(notes string) (rest string, pct *float64, found bool, err error)
 				v = strings.TrimSpace(v[:len(v)-len(unit)])
 				break
 			}
+		}
+		if w := designer.Words(v); w == failureNone || w == "n/a" || w == "" {
+			return strings.Join(append(lines[:i:i], lines[i+1:]...), "\n"), nil, true, nil
 		}
 		one := designer.Design{Patterns: []designer.Pattern{{ID: "p"}}}
 		next, e := designer.SetPatternField{ID: "p", Field: designer.PatternField.ConditionalFailurePct.Key, Value: v}.Apply(one)

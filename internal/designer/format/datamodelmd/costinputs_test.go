@@ -251,14 +251,14 @@ func TestImport_unreadableTableClassIsKeptWithANote(t *testing.T) {
 }
 
 // A line of a pattern's own notes that reads like a conditional-failure rate stays notes: the
-// export writes the pattern's rate, or nothing, first.
+// export writes the pattern's rate, or that it has none, first.
 func TestExport_notesThatLookLikeAFailureRateStayNotes(t *testing.T) {
 	t.Parallel()
 	for _, rate := range []*float64{nil, designertest.Ptr(7.0)} {
 		t.Run(designertest.RPS(rate), func(t *testing.T) {
 			d := designertest.HRDesign(t)
 			d.Patterns[0].ConditionalFailurePct = rate
-			d.Patterns[0].Mapping.Notes = "Failed conditions: lots\nFailed conditions: " + strconv.Itoa(3)
+			d.Patterns[0].Mapping.Notes = "Failed conditions: " + strconv.Itoa(3) + "\nFailed conditions: lots"
 			back := assertDataModelFixedPoint(t, d)
 			bp := designertest.Pattern(t, back, d.Patterns[0].Number)
 			if designertest.RPS(bp.ConditionalFailurePct) != designertest.RPS(rate) || bp.Mapping.Notes != d.Patterns[0].Mapping.Notes {
