@@ -168,12 +168,7 @@ func lineIsSetting(l string) bool {
 
 // tableClassText is a table class as the data model writes it, DynamoDB's name and the one people
 // say: "STANDARD_INFREQUENT_ACCESS (Standard-IA)".
-func tableClassText(class string) string {
-	if class == designer.StandardIAClass {
-		return class + " (Standard-IA)"
-	}
-	return class + " (Standard)"
-}
+func tableClassText(class string) string { return class + " (" + designer.TableClassName(class) + ")" }
 
 // parseTableClass reads a Table Class bullet: the export's form, or a class as people write it
 // ("Standard-IA", "infrequent access").
