@@ -670,24 +670,7 @@ func Figure(v float64) string {
 	if v != 0 && math.Abs(v) < 1 {
 		return strconv.FormatFloat(roundSignificant(v, 3), 'f', -1, 64)
 	}
-	s := strconv.FormatFloat(math.Round(v*100)/100, 'f', -1, 64)
-	sign := ""
-	if s[0] == '-' {
-		sign, s = "-", s[1:]
-	}
-	whole, frac, _ := strings.Cut(s, ".")
-	var sb strings.Builder
-	sb.WriteString(sign)
-	for i, r := range whole {
-		if i > 0 && (len(whole)-i)%3 == 0 {
-			sb.WriteByte(',')
-		}
-		sb.WriteRune(r)
-	}
-	if frac != "" {
-		sb.WriteString("." + frac)
-	}
-	return sb.String()
+	return designer.GroupThousands(v)
 }
 
 // roundSignificant rounds v to n significant digits.

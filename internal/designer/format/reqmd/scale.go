@@ -514,18 +514,4 @@ func pluralOf(w string) string {
 func trimPhrase(s string) string { return strings.Trim(s, ".,;:!?()[]*_`\"' ") }
 
 // figure writes a count with thousands separated: 64,000.
-func figure(v float64) string {
-	s := strconv.FormatFloat(math.Round(v*100)/100, 'f', -1, 64)
-	whole, frac, _ := strings.Cut(s, ".")
-	var b strings.Builder
-	for i, c := range whole {
-		if i > 0 && (len(whole)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if frac != "" {
-		b.WriteString("." + frac)
-	}
-	return b.String()
-}
+func figure(v float64) string { return designer.GroupThousands(v) }
