@@ -21,28 +21,28 @@ func writeEffect(op *designer.Operation, text string, keys *keySchema) bool {
 		return false
 	}
 	if op.Update == "" && op.Op == "UpdateItem" {
-		if upd, vals, ok := updateWords(text); ok {
-			names := op.Names
-			upd, names = dynamo.AliasReserved(upd, names, true)
-			if checks(upd, names, vals, true) {
-				op.Update, op.Names = upd, names
-				op.Values = mergeValues(op.Values, vals)
-				return true
-			}
+		if upd, vals, ok := updateWords(text); ok && adopt(op, &op.Update, upd, vals, true) {
+			return true
 		}
 	}
 	if op.Condition == "" {
-		if cond, vals, ok := conditionWords(op.Op, text, keys); ok {
-			names := op.Names
-			cond, names = dynamo.AliasReserved(cond, names, false)
-			if checks(cond, names, vals, false) {
-				op.Condition, op.Names = cond, names
-				op.Values = mergeValues(op.Values, vals)
-				return true
-			}
+		if cond, vals, ok := conditionWords(op.Op, text, keys); ok && adopt(op, &op.Condition, cond, vals, false) {
+			return true
 		}
 	}
 	return false
+}
+
+// adopt sets *into, op's update (update) or condition, to expr with its values, reserved words
+// aliased, when the evaluator reads it.
+func adopt(op *designer.Operation, into *string, expr string, vals map[string]designer.Value, update bool) bool {
+	expr, names := dynamo.AliasReserved(expr, op.Names, update)
+	if !checks(expr, names, vals, update) {
+		return false
+	}
+	*into, op.Names = expr, names
+	op.Values = mergeValues(op.Values, vals)
+	return true
 }
 
 func mergeValues(a, b map[string]designer.Value) map[string]designer.Value {
