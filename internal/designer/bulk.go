@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -65,11 +66,13 @@ func FromKeyEntities(d Design) AddInBulk {
 type keyEntityItem struct{ from, to, kind string }
 
 // kindMarkers are the ways a relationship's kind is written between two names, longest first.
-var kindMarkers = regexp.MustCompile(`(?i)\(\s*(1\s*:\s*1|1\s*:\s*[MN*]|[MN*]\s*:\s*1|[MN*]\s*:\s*[MN*])\s*\)|\b(1:1|1:[MN]|[MN]:1|[MN]:[MN])\b|\b(has many|have many|has one|has an|has a|belongs to|belong to)\b`)
+var kindMarkers = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\(\s*(1\s*:\s*1|1\s*:\s*[MN*]|[MN*]\s*:\s*1|[MN*]\s*:\s*[MN*])\s*\)|\b(1:1|1:[MN]|[MN]:1|[MN]:[MN])\b|\b(has many|have many|has one|has an|has a|belongs to|belong to)\b`)
+})
 
 func keyEntityItems(text string) []keyEntityItem {
 	// Relationship kinds become a marker word; any other parenthesised remark goes.
-	text = kindMarkers.ReplaceAllStringFunc(text, func(m string) string {
+	text = kindMarkers().ReplaceAllStringFunc(text, func(m string) string {
 		k := strings.ToUpper(strings.Join(strings.Fields(strings.Trim(m, "() ")), ""))
 		switch strings.ToLower(strings.Join(strings.Fields(m), " ")) {
 		case "has many", "have many":
@@ -461,7 +464,9 @@ func splitCells(line string) []string {
 }
 
 // attributeSpec reads "name" or "name:TYPE" (also "name (TYPE)").
-var attributeSpec = regexp.MustCompile(`^\s*([^:()\s]+)\s*(?::\s*(\S+)|\(\s*([^)]+?)\s*\))?\s*$`)
+var attributeSpec = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*([^:()\s]+)\s*(?::\s*(\S+)|\(\s*([^)]+?)\s*\))?\s*$`)
+})
 
 // entityRow reads one row of an entities block.
 func entityRow(cells map[string]string) (BulkEntity, error) {
@@ -475,7 +480,7 @@ func entityRow(cells map[string]string) (BulkEntity, error) {
 	}
 	list := splitList(attrs)
 	for _, spec := range list {
-		m := attributeSpec.FindStringSubmatch(spec)
+		m := attributeSpec().FindStringSubmatch(spec)
 		if m == nil {
 			return e, Invalid("attribute", "%q is not an attribute; write a name, or name:TYPE", shorten(spec))
 		}
@@ -507,7 +512,7 @@ func mergeEntity(list []BulkEntity, e BulkEntity) []BulkEntity {
 	return list
 }
 
-var rpsNumber = regexp.MustCompile(`\d[\d,]*(?:\.\d+)?\s*[kK]?`)
+var rpsNumber = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\d[\d,]*(?:\.\d+)?\s*[kK]?`) })
 
 // patternCells turns a pattern row's cells into field texts: a pattern number without its "AP"
 // or "#", and the combined rates cell into the peak and average fields.
@@ -516,7 +521,7 @@ func patternCells(cells map[string]string) map[string]string {
 	for k, v := range cells {
 		switch k {
 		case "rps":
-			nums := rpsNumber.FindAllString(v, 2)
+			nums := rpsNumber().FindAllString(v, 2)
 			if len(nums) > 0 && cells["peak_rps"] == "" {
 				out["peak_rps"] = strings.TrimSpace(nums[0])
 			}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -232,7 +233,7 @@ func parseCount(s string) (*int64, error) {
 
 // countWithUnit is a count as people write it: a number (thousands separators and a fraction
 // allowed), then the unit it is counted in, if any.
-var countWithUnit = regexp.MustCompile(`^([0-9][0-9,]*(?:\.[0-9]+)?|\.[0-9]+)\s*(.*)$`)
+var countWithUnit = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([0-9][0-9,]*(?:\.[0-9]+)?|\.[0-9]+)\s*(.*)$`) })
 
 // ParseCount reads a relationship's count with its unit ("1.6", "4 per year", "1,200 orders"):
 // zero or more, a whole number when whole is set. Blank returns nil and no unit. The unit is one
@@ -247,7 +248,7 @@ func ParseCount(s string, whole bool) (*float64, string, error) {
 	if whole {
 		example = "400, or 12 per year"
 	}
-	m := countWithUnit.FindStringSubmatch(t)
+	m := countWithUnit().FindStringSubmatch(t)
 	if m == nil {
 		return nil, "", fmt.Errorf("%q is not a count; give a number of zero or more, then its unit if it has one (%s)", t, example)
 	}

@@ -155,7 +155,7 @@ func settingHeadings() string {
 // heading, would be read as a setting.
 func lineIsSetting(l string) bool {
 	it := markdown.Item{Kind: markdown.KindText, Lines: []string{l}}
-	if markdown.IndentOf(l) < 4 && markdown.BulletStart.MatchString(l) {
+	if markdown.IndentOf(l) < 4 && markdown.BulletStart().MatchString(l) {
 		it.Kind = markdown.KindBullet
 	}
 	f, ok := readField(it)

@@ -1156,7 +1156,7 @@ func ruleLine(trimmed string) bool {
 // index section.
 func lineIsField(l string, index bool) bool {
 	it := markdown.Item{Kind: markdown.KindText, Lines: []string{l}}
-	if markdown.IndentOf(l) < 4 && markdown.BulletStart.MatchString(l) {
+	if markdown.IndentOf(l) < 4 && markdown.BulletStart().MatchString(l) {
 		it.Kind = markdown.KindBullet
 	}
 	f, ok := readField(it)

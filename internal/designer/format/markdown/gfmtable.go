@@ -120,5 +120,5 @@ func headerCells(line []byte) int {
 // it starts a list rather than continuing the text above.
 func OpensTable(above, line string) bool {
 	n := delimiterCells([]byte(line))
-	return n > 0 && !isBlank(above) && !BulletStart.MatchString(line) && headerCells([]byte(above)) <= n
+	return n > 0 && !isBlank(above) && !BulletStart().MatchString(line) && headerCells([]byte(above)) <= n
 }

@@ -9,6 +9,7 @@ package markdown
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -29,7 +30,7 @@ func IndentOf(l string) int {
 }
 
 // BulletStart matches the marker of a bullet line.
-var BulletStart = regexp.MustCompile(`^\s*[-*+]\s+`)
+var BulletStart = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*[-*+]\s+`) })
 
 // IsTableLine reports whether l is a line of a pipe table.
 func IsTableLine(l string) bool {
@@ -38,7 +39,9 @@ func IsTableLine(l string) bool {
 
 // labelled is a bullet with a bold label, which ParseBullet splits into the label and the rest.
 // A label may hold escaped characters ("User\*Star") but no unescaped "**".
-var labelled = regexp.MustCompile(`^\s*[-*+]\s+\*\*((?:\\.|[^\\*]|\*[^*])+?)\*\*\s*(.*)$`)
+var labelled = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*[-*+]\s+\*\*((?:\\.|[^\\*]|\*[^*])+?)\*\*\s*(.*)$`)
+})
 
 // Bullet is a labelled bullet: "- **Label**rest", with its continuation lines.
 type Bullet struct {
@@ -51,7 +54,7 @@ func ParseBullet(it Item) (Bullet, bool) {
 	if it.Kind != KindBullet {
 		return Bullet{}, false
 	}
-	m := labelled.FindStringSubmatch(it.Lines[0])
+	m := labelled().FindStringSubmatch(it.Lines[0])
 	if m == nil {
 		return Bullet{}, false
 	}

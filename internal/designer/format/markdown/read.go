@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
@@ -294,7 +295,7 @@ func isComment(n ast.Node) bool {
 }
 
 // strongUnderscore is a bold label written with underscores at the start of a line's text.
-var strongUnderscore = regexp.MustCompile(`^__((?:\\.|[^\\_*]|_[^_])+?)__`)
+var strongUnderscore = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^__((?:\\.|[^\\_*]|_[^_])+?)__`) })
 
 // canonical rewrites lines, the source lines of n from line first on, in the canonical spelling
 // of what they hold: the marker of each bullet in an unordered list is "-", and a bold label
@@ -323,7 +324,7 @@ func (r *reader) canonical(n ast.Node, first int, lines []string) []string {
 				break
 			}
 			if i, col, ok := at(e.Pos()); ok {
-				if m := strongUnderscore.FindStringSubmatchIndex(lines[i][col:]); m != nil {
+				if m := strongUnderscore().FindStringSubmatchIndex(lines[i][col:]); m != nil {
 					lines[i] = lines[i][:col] + "**" + lines[i][col+2:col+m[1]-2] + "**" + lines[i][col+m[1]:]
 				}
 			}

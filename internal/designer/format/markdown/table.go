@@ -3,6 +3,7 @@ package markdown
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // SplitRow splits a table row into its escaped cells.
@@ -17,12 +18,12 @@ func SplitRow(l string) []string {
 	return cells
 }
 
-var separatorCell = regexp.MustCompile(`^:?-+:?$`)
+var separatorCell = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^:?-+:?$`) })
 
 // IsSeparatorRow reports whether the cells are a table's header separator ("---", ":--:").
 func IsSeparatorRow(cells []string) bool {
 	for _, c := range cells {
-		if !separatorCell.MatchString(c) {
+		if !separatorCell().MatchString(c) {
 			return false
 		}
 	}

@@ -4,17 +4,18 @@ import (
 	"iter"
 	"regexp"
 	"strings"
+	"sync"
 
 	"dynaloom/internal/designer"
 )
 
-var listMarker = regexp.MustCompile(`^(?:[-*+]|\d{1,9}[.)]) `)
+var listMarker = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:[-*+]|\d{1,9}[.)]) `) })
 
 // ListLines returns the escaped lines of a value that is a list of two or more lines, each of which
 // reads back unchanged as a continuation line.
 func ListLines(value string) ([]string, bool) {
 	lines := strings.Split(strings.TrimSpace(strings.ReplaceAll(strings.ReplaceAll(value, "\r\n", "\n"), "\r", "\n")), "\n")
-	if len(lines) < 2 || !listMarker.MatchString(lines[0]) {
+	if len(lines) < 2 || !listMarker().MatchString(lines[0]) {
 		return nil, false
 	}
 	out := make([]string, len(lines))
@@ -46,8 +47,8 @@ func ProseBody(s string) string {
 			}
 		case FenceMarker(l) != "":
 			open = FenceMarker(l)
-		case IndentOf(l) < 4 && (htmlBlockUntilMarker.MatchString(l) ||
-			i > 0 && !isBlank(lines[i-1]) && setextUnderline.MatchString(l)):
+		case IndentOf(l) < 4 && (htmlBlockUntilMarker().MatchString(l) ||
+			i > 0 && !isBlank(lines[i-1]) && setextUnderline().MatchString(l)):
 			lines[i] = `\` + strings.TrimLeft(l, " ")
 		}
 	}
@@ -60,10 +61,12 @@ func ProseBody(s string) string {
 // htmlBlockUntilMarker is a line that opens an HTML block which runs, blank lines and headings
 // included, until a marker of its own (</script>, -->, ?>, >, ]]>): CommonMark's HTML blocks of
 // types 1 to 5. A reader would take the rest of the document for that block.
-var htmlBlockUntilMarker = regexp.MustCompile(`(?i)^ {0,3}<(?:(?:script|pre|style|textarea)(?:[ \t>]|$)|[?!])`)
+var htmlBlockUntilMarker = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^ {0,3}<(?:(?:script|pre|style|textarea)(?:[ \t>]|$)|[?!])`)
+})
 
 // setextUnderline is a line that makes the line of text above it a heading.
-var setextUnderline = regexp.MustCompile(`^ {0,3}(?:=+|-+)[ \t]*$`)
+var setextUnderline = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^ {0,3}(?:=+|-+)[ \t]*$`) })
 
 // OneLine joins the lines of s with spaces, for text that must stay on one line unescaped.
 func OneLine(s string) string {
