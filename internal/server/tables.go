@@ -20,8 +20,10 @@ var (
 	keyTypeOptions     = []templates.Option{{Value: "S", Label: "S"}, {Value: "N", Label: "N"}, {Value: "B", Label: "B"}}
 	sortKeyTypeOptions = []templates.Option{{Value: "", Label: "—"}, {Value: "S", Label: "S"}, {Value: "N", Label: "N"}, {Value: "B", Label: "B"}}
 	billingOptions     = []templates.Option{{Value: designer.OnDemand, Label: "On-demand"}, {Value: designer.Provisioned, Label: "Provisioned"}}
-	projectionOptions  = []templates.Option{{Value: designer.KeysOnly, Label: "KEYS_ONLY"}, {Value: designer.Include, Label: "INCLUDE"}, {Value: designer.All, Label: "ALL"}}
-	yesNoOptions       = []templates.Option{{Value: "no", Label: "No"}, {Value: "yes", Label: "Yes"}}
+	// tableClassOptions: "" is Standard, the default, so choosing it keeps the table at the default.
+	tableClassOptions = []templates.Option{{Value: "", Label: "Standard"}, {Value: designer.StandardIAClass, Label: "Standard-IA"}}
+	projectionOptions = []templates.Option{{Value: designer.KeysOnly, Label: "KEYS_ONLY"}, {Value: designer.Include, Label: "INCLUDE"}, {Value: designer.All, Label: "ALL"}}
+	yesNoOptions      = []templates.Option{{Value: "no", Label: "No"}, {Value: "yes", Label: "Yes"}}
 	// tableNoteFields are the free-text fields of a table, in the order its notes show them.
 	tableNoteFields = []designer.Field[designer.Table]{
 		designer.TableField.Purpose,
@@ -96,6 +98,7 @@ var (
 	tableHeaderFields = []tableField{
 		{"name", "Table name", "text", nil, func(t designer.Table) string { return t.Name }},
 		shownTableField(designer.TableField.BillingMode, "select", billingOptions),
+		tableClassField(),
 		shownTableField(designer.TableField.TTLAttribute, "text", nil),
 	}
 	tableSchemaFields = []tableField{
@@ -109,6 +112,18 @@ var (
 // shownTableField is a field of designer.TableFields as a table's form shows it.
 func shownTableField(f designer.Field[designer.Table], kind string, options []templates.Option) tableField {
 	return tableField{f.Key, f.Heading(), kind, options, f.Get}
+}
+
+// tableClassField is the table's class, Standard shown for both the default and STANDARD spelt out.
+func tableClassField() tableField {
+	f := shownTableField(designer.TableField.TableClass, "select", tableClassOptions)
+	f.value = func(t designer.Table) string {
+		if t.TableClass == designer.StandardClass {
+			return ""
+		}
+		return t.TableClass
+	}
+	return f
 }
 
 // tableFieldCell is the cell of one field of a table.

@@ -1,0 +1,64 @@
+package server
+
+import (
+	"html"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+
+	"dynaloom/internal/designer"
+)
+
+// refusalOf is the refusal a cell shows in an answer, unescaped; "" when it shows none.
+func refusalOf(body string) string {
+	m := regexp.MustCompile(`data-testid="cell-error">([^<]*)<`).FindStringSubmatch(body)
+	if m == nil {
+		return ""
+	}
+	return html.UnescapeString(m[1])
+}
+
+// saveRefused checks that a refused save answers 422 with the refusal on the cell cellID (the field
+// a person edited, which names it) saying want, and leaves the design at revision rev.
+func (a *testApp) saveRefused(token, path string, rev int64, cellID, want string, values ...string) {
+	a.t.Helper()
+	rec := a.hx("/d/"+token+path, values...)
+	body := rec.Body.String()
+	onCell := regexp.MustCompile(`class="cell[^"]*has-error"\s+id="`+regexp.QuoteMeta(cellID)+`-cell"`).MatchString(body) &&
+		strings.Contains(body, `id="`+cellID+`"`) && strings.Contains(body, `aria-invalid="true"`)
+	if got := refusalOf(body); rec.Code != http.StatusUnprocessableEntity || !onCell || !strings.Contains(got, want) {
+		a.t.Errorf("%q: %d, refusal %q on the cell %s: %v; want 422 saying %q", values, rec.Code, got, cellID, onCell, want)
+	}
+	if _, now := a.design(token); now != rev {
+		a.t.Errorf("%q: a refused value changed the design (revision %d, want %d)", values, now, rev)
+	}
+}
+
+func TestTables_tableClassSelectSavesAndRefuses(t *testing.T) {
+	t.Parallel()
+	a := newTestApp(t)
+	c := a.createJSON(`{"name": "Shop", "tables": [{"name": "Orders", "partition_key": {"name": "order_id", "type": "S"}}]}`)
+	page := a.request(http.MethodGet, "/d/"+c.EditToken+"/tables", "", nil).Body.String()
+	sel := regexp.MustCompile(`(?s)<select id="` + elemID("tf", "Orders", "table_class") + `"[^>]*aria-label="Table class".*?</select>`).FindString(page)
+	if sel == "" || !strings.Contains(sel, `<option value="" selected>Standard</option>`) || !strings.Contains(sel, "Standard-IA") {
+		t.Fatalf("the Tables step has no table class select showing Standard: %q", sel)
+	}
+	rec := a.hx("/d/"+c.EditToken+"/tables/field", "table", "Orders", "field", "table_class", "value", designer.StandardIAClass)
+	if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), `value="`+designer.StandardIAClass+`" selected`) {
+		t.Fatalf("save Standard-IA: %d %.500s", rec.Code, rec.Body)
+	}
+	d, rev := a.design(c.EditToken)
+	if d.Tables[0].TableClass != designer.StandardIAClass {
+		t.Fatalf("table class = %q, want %s", d.Tables[0].TableClass, designer.StandardIAClass)
+	}
+	a.saveRefused(c.EditToken, "/tables/field", rev, elemID("tf", "Orders", "table_class"), "not a table class", "table", "Orders", "field", "table_class", "value", "GLACIER")
+	if d, _ := a.design(c.EditToken); d.Tables[0].TableClass != designer.StandardIAClass {
+		t.Errorf("a refused class changed it to %q", d.Tables[0].TableClass)
+	}
+	// Standard again is the default, not the class spelt out.
+	a.hx("/d/"+c.EditToken+"/tables/field", "table", "Orders", "field", "table_class", "value", "")
+	if d, _ := a.design(c.EditToken); d.Tables[0].TableClass != "" {
+		t.Errorf("Standard chosen leaves class %q, want the default", d.Tables[0].TableClass)
+	}
+}
