@@ -541,6 +541,10 @@ func settingHint(key string) string {
 		return "of a key's load its busiest value takes, 0–100, under top-key share; empty: " + itoa(capacity.DefaultHotKeyShare) + " %"
 	case designer.CapacityField.HotKeyZipfS.Key:
 		return "the exponent s, 0–" + itoa(designer.MaxHotKeyZipfS) + " (0: uniform; 1: Zipf's law), under zipf; empty: " + itoa(capacity.DefaultHotKeyZipfS)
+	case designer.CapacityField.ReplicaRegions.Key:
+		return "other regions a Global Table replicates to, comma-separated; each is written and stores everything again"
+	case designer.CapacityField.ReservedCapacity.Key:
+		return "none, 1 year or 3 years; provisioned Standard tables only"
 	}
 	return ""
 }
@@ -551,15 +555,21 @@ func capacitySetting(d *designContext, f designer.Field[designer.CapacitySetting
 		ID: elemID("capset", f.Key), Label: f.Heading(), Value: f.Get(d.Record.Design.Capacity),
 		Action: "/d/" + d.Token + "/capacity/setting", Vals: vals("field", f.Key), Kind: "text", CanEdit: d.canEdit(),
 	}}
-	if f.Key == designer.CapacityField.HotKeyModel.Key {
-		st.Cell.Kind, st.Cell.Options = "select", hotModelOptions
-		for _, o := range hotModelOptions {
-			if o.Value == st.Cell.Value {
-				st.Cell.Shown = o.Label
-			}
-		}
+	if opts, ok := settingOptions[f.Key]; ok {
+		st.Cell.Kind, st.Cell.Options, st.Cell.Shown = "select", opts, optionLabel(opts, st.Cell.Value)
 	}
 	return st
+}
+
+// settingOptions are the choices of the settings picked from a list, by key.
+var settingOptions = map[string][]templates.Option{
+	designer.CapacityField.HotKeyModel.Key:      hotModelOptions,
+	designer.CapacityField.ReservedCapacity.Key: reservedOptions,
+}
+
+// reservedOptions are the reserved-capacity terms; "" is none, the default.
+var reservedOptions = []templates.Option{
+	{Value: "", Label: "none"}, {Value: designer.Reserved1Year, Label: "1 year"}, {Value: designer.Reserved3Year, Label: "3 years"},
 }
 
 // hotModelOptions are the hot-key models a team picks from; "" is the default, the skew.

@@ -4,6 +4,7 @@ import (
 	"html"
 	"net/http"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -61,4 +62,35 @@ func TestTables_tableClassSelectSavesAndRefuses(t *testing.T) {
 	if d, _ := a.design(c.EditToken); d.Tables[0].TableClass != "" {
 		t.Errorf("Standard chosen leaves class %q, want the default", d.Tables[0].TableClass)
 	}
+}
+
+func TestCapacity_replicaAndReservedSettings(t *testing.T) {
+	t.Parallel()
+	a := newTestApp(t)
+	c := a.createJSON(`{"example": "hr-employees"}`)
+	page := a.request(http.MethodGet, "/d/"+c.EditToken+"/capacity", "", nil).Body.String()
+	for _, want := range []string{
+		"other regions a Global Table replicates to, comma-separated; each is written and stores everything again",
+		"none, 1 year or 3 years; provisioned Standard tables only",
+		`<select id="` + elemID("capset", "reserved_capacity") + `"`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the Capacity step lacks %q", want)
+		}
+	}
+	if rec := a.hx("/d/"+c.EditToken+"/capacity/setting", "field", "reserved_capacity", "value", designer.Reserved3Year); rec.Code != http.StatusOK ||
+		!strings.Contains(rec.Body.String(), `<option value="3y" selected>3 years</option>`) {
+		t.Fatalf("save 3 years: %d %.500s", rec.Code, rec.Body)
+	}
+	if rec := a.hx("/d/"+c.EditToken+"/capacity/setting", "field", "replica_regions", "value", "eu-west-1, ap-south-1"); rec.Code != http.StatusOK ||
+		!strings.Contains(rec.Body.String(), `value="eu-west-1, ap-south-1"`) {
+		t.Fatalf("save replicas: %d %.500s", rec.Code, rec.Body)
+	}
+	d, rev := a.design(c.EditToken)
+	if d.Capacity.ReservedCapacity != designer.Reserved3Year || !slices.Equal(d.Capacity.ReplicaRegions, []string{"eu-west-1", "ap-south-1"}) {
+		t.Fatalf("settings = %q, %q", d.Capacity.ReservedCapacity, d.Capacity.ReplicaRegions)
+	}
+	a.saveRefused(c.EditToken, "/capacity/setting", rev, elemID("capset", "reserved_capacity"), `"5 years" is not a reserved-capacity term`,
+		"field", "reserved_capacity", "value", "5 years")
+	a.saveRefused(c.EditToken, "/capacity/setting", rev, elemID("capset", "replica_regions"), `"x y"`, "field", "replica_regions", "value", "eu-west-1, x\ny")
 }
