@@ -64,6 +64,61 @@ func TestTables_tableClassSelectSavesAndRefuses(t *testing.T) {
 	}
 }
 
+func TestPatterns_failedConditionsOnWritesSavesAndRefuses(t *testing.T) {
+	t.Parallel()
+	a := newTestApp(t)
+	c := a.createJSON(`{"example": "hr-employees"}`)
+	d, _ := a.design(c.EditToken)
+	w := slices.IndexFunc(d.Patterns, func(p designer.Pattern) bool { return p.Type == designer.Write })
+	r := slices.IndexFunc(d.Patterns, func(p designer.Pattern) bool { return p.Type == designer.Read })
+	if w < 0 || r < 0 {
+		t.Fatal("the example has no write pattern or no read pattern")
+	}
+	write, read := d.Patterns[w], d.Patterns[r]
+	field := designer.PatternField.ConditionalFailurePct.Key
+	page := a.request(http.MethodGet, "/d/"+c.EditToken+"/patterns", "", nil).Body.String()
+	if !strings.Contains(page, `<th scope="col" title="`+failureHint+`">Failed conditions %</th>`) {
+		t.Error("the patterns table has no Failed conditions % column saying what it counts")
+	}
+	if !strings.Contains(page, `<input type="text" id="`+patternCellID(write.ID, field)+`"`) {
+		t.Error("a write pattern's failed conditions are not editable")
+	}
+	if strings.Contains(page, `id="`+patternCellID(read.ID, field)+`"`) || !strings.Contains(page, `id="`+patternCellID(read.ID, field)+`-cell"`) {
+		t.Error("a read pattern's failed conditions are editable, or not shown")
+	}
+
+	rec := a.hx("/d/"+c.EditToken+"/patterns/field", "id", write.ID, "field", field, "value", "2.5 %")
+	if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), `value="2.5"`) {
+		t.Fatalf("save 2.5 %%: %d %.500s", rec.Code, rec.Body)
+	}
+	d, rev := a.design(c.EditToken)
+	if v := d.Patterns[w].ConditionalFailurePct; v == nil || *v != 2.5 {
+		t.Fatalf("failed conditions = %v, want 2.5", v)
+	}
+	for _, bad := range []string{"-5", "NaN", "1001", "often"} {
+		a.saveRefused(c.EditToken, "/patterns/field", rev, patternCellID(write.ID, field), `"`+bad+`" is not a percentage from 0 to 1000`,
+			"id", write.ID, "field", field, "value", bad)
+	}
+	if d, _ := a.design(c.EditToken); *d.Patterns[w].ConditionalFailurePct != 2.5 {
+		t.Errorf("refused values changed the rate to %v", *d.Patterns[w].ConditionalFailurePct)
+	}
+
+	// Another page of the step gets the cell; a type changed to read makes it a dash there and
+	// in the editor's answer.
+	if rec := a.refreshStep("/d/"+c.ViewToken+"/patterns", rev-1); rec.Header().Get(fragmentsHeader) != "1" ||
+		!strings.Contains(rec.Body.String(), ">2.5<") {
+		t.Errorf("a rate change refreshes the step with %q parts: %.500s", rec.Header().Get(fragmentsHeader), rec.Body)
+	}
+	rec = a.hx("/d/"+c.EditToken+"/patterns/field", "id", write.ID, "field", "type", "value", designer.Read)
+	if body := rec.Body.String(); rec.Code != http.StatusOK || !regexp.MustCompile(`id="`+patternCellID(write.ID, field)+`-cell"[^>]*hx-swap-oob="morph">—<`).MatchString(body) ||
+		strings.Contains(body, `id="`+patternCellID(write.ID, field)+`"`) {
+		t.Errorf("a type changed to read: want the rate's cell, not editable, out of band: %.800s", body)
+	}
+	if rec := a.refreshStep("/d/"+c.EditToken+"/patterns", rev); rec.Header().Get(fragmentsHeader) != "2" {
+		t.Errorf("a type change refreshes the step with %q parts, want the type and the rate", rec.Header().Get(fragmentsHeader))
+	}
+}
+
 func TestCapacity_replicaAndReservedSettings(t *testing.T) {
 	t.Parallel()
 	a := newTestApp(t)

@@ -39,6 +39,7 @@ var patternColumns = []patternColumn{
 	{designer.PatternField.Description, "textarea", "w-xl", nil},
 	{designer.PatternField.PeakRPS, "number", "w-rps", nil},
 	{designer.PatternField.AvgRPS, "number", "w-rps", nil},
+	{designer.PatternField.ConditionalFailurePct, "number", "w-rps", nil},
 	{designer.PatternField.Type, "select", "w-sm", typeOptions},
 	{designer.PatternField.Entities, "text", "w-md", nil},
 	{designer.PatternField.Attributes, "text", "w-lg", nil},
@@ -49,6 +50,20 @@ var patternColumns = []patternColumn{
 	{designer.PatternField.KeyNotes, "text", "w-md", nil},
 	{designer.PatternField.Considerations, "text", "w-lg", nil},
 	{designer.PatternField.Status, "select", "w-md", statusOptions},
+}
+
+// failureHint says what the failed-conditions column counts.
+const failureHint = "Writes only: attempts that fail their condition per 100 that succeed; DynamoDB bills each failed attempt as a write"
+
+// patternColumnHints are the columns' hints, by column.
+func patternColumnHints() []string {
+	hints := make([]string, len(patternColumns)+1)
+	for i, col := range patternColumns {
+		if col.Key == designer.PatternField.ConditionalFailurePct.Key {
+			hints[i] = failureHint
+		}
+	}
+	return hints
 }
 
 func patternColumnLabels() []string {
@@ -72,6 +87,27 @@ func patternCell(d *designContext, p designer.Pattern, col patternColumn) templa
 	if col.options != nil {
 		cell.Shown = optionLabel(col.options, cell.Value)
 	}
+	if col.Key == designer.PatternField.ConditionalFailurePct.Key {
+		// Only a write has a condition that fails and is billed: a read's cell shows a dash.
+		cell.Hint = failureHint
+		if p.Type != designer.Write {
+			cell.CanEdit, cell.Shown, cell.Class = false, "—", cell.Class+" not-applicable"
+		}
+		if !cell.CanEdit {
+			// The id of an editable cell's outer element, so a change of type morphs one into
+			// the other.
+			cell.ID += "-cell"
+		}
+	}
+	return cell
+}
+
+// failureCellOf is the failed-conditions cell of a pattern, out of band: a change of the pattern's
+// type makes it editable or not.
+func failureCellOf(d *designContext, p designer.Pattern) templates.Cell {
+	i := slices.IndexFunc(patternColumns, func(col patternColumn) bool { return col.Key == designer.PatternField.ConditionalFailurePct.Key })
+	cell := patternCell(d, p, patternColumns[i])
+	cell.OOB = true
 	return cell
 }
 
@@ -107,7 +143,7 @@ func (s *Server) patternsModel(c echo.Context, focusID string) (templates.Patter
 		return templates.Patterns{}, err
 	}
 	// The last column holds the comment button, and for editors the row's buttons.
-	p := templates.Patterns{Workspace: w, Columns: append(patternColumnLabels(), ""), Bulk: bulkBox(d, "patterns")}
+	p := templates.Patterns{Workspace: w, Columns: append(patternColumnLabels(), ""), ColumnHints: patternColumnHints(), Bulk: bulkBox(d, "patterns")}
 	pats := d.Record.Design.Patterns
 	spot := patternsSpot(c, focusID, pats)
 	first, last, pager := spot.page(patternsPageParam, len(pats), "#patterns", "patterns")
@@ -198,7 +234,14 @@ func (s *Server) savePatternField(c echo.Context) error {
 			if i < 0 {
 				return nil, badInput("field: access patterns have no field %q", field)
 			}
-			return templates.CellView(withRefusal(patternCell(d, p, patternColumns[i]), r, value)), nil
+			cell := templates.CellView(withRefusal(patternCell(d, p, patternColumns[i]), r, value))
+			if r != nil {
+				return cell, nil
+			}
+			if field != designer.PatternField.Type.Key {
+				return cell, nil
+			}
+			return templ.Join(cell, templates.CellView(failureCellOf(d, p))), nil
 		})
 }
 

@@ -227,7 +227,13 @@ func patternParts(d *designContext, path string) ([]fragment, bool) {
 	if i < 0 || field == "number" {
 		return nil, false
 	}
-	return oobCell(patternCell(d, p, patternColumns[i]), true)
+	parts, ok := oobCell(patternCell(d, p, patternColumns[i]), true)
+	if field == designer.PatternField.Type.Key {
+		// The type says whether the failed-conditions cell is editable.
+		c := failureCellOf(d, p)
+		parts = append(parts, fragment{c.ID, templates.CellView(c)})
+	}
+	return parts, ok
 }
 
 // overviewParts: the name and each overview field are their field.

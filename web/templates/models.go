@@ -172,7 +172,9 @@ type Cell struct {
 	Class   string
 	CanEdit bool
 	// Shown is the text viewers see, when it differs from Value (a select's label).
-	Shown     string
+	Shown string
+	// Hint says what the value means, shown when the pointer rests on the cell.
+	Hint      string
 	Autofocus bool
 	// OOB marks the cell as an out-of-band part of a live refresh: the page morphs it in place of
 	// the cell with its id, keeping what is being typed (app.js).
@@ -250,6 +252,14 @@ type PatternRow struct {
 	Comments CommentBadge
 }
 
+// columnHint is the hint of column i, or "" when it has none.
+func (p Patterns) columnHint(i int) string {
+	if i < len(p.ColumnHints) {
+		return p.ColumnHints[i]
+	}
+	return ""
+}
+
 // heading is the heading of column i, or "" past the columns.
 func (r PatternRow) heading(i int) string {
 	if i < len(r.Headings) {
@@ -262,8 +272,10 @@ func (r PatternRow) heading(i int) string {
 type Patterns struct {
 	Workspace
 	Columns []string
-	Rows    []PatternRow
-	Add     Button
+	// ColumnHints say what a column's values mean, by column; "" for none.
+	ColumnHints []string
+	Rows        []PatternRow
+	Add         Button
 	// Renumber is offered when the numbers are not 1..n in order.
 	Renumber *Button
 	Bulk     BulkPaste
