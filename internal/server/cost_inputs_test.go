@@ -149,3 +149,56 @@ func TestCapacity_replicaAndReservedSettings(t *testing.T) {
 		"field", "reserved_capacity", "value", "5 years")
 	a.saveRefused(c.EditToken, "/capacity/setting", rev, elemID("capset", "replica_regions"), `"x y"`, "field", "replica_regions", "value", "eu-west-1, x\ny")
 }
+
+func TestEntities_growthAndRetentionSaveWithTheirSource(t *testing.T) {
+	t.Parallel()
+	a := newTestApp(t)
+	c := a.createJSON(`{"name": "Clinic", "entities": [{"name": "Appointment", "count": 5000, "count_from": "read from: Application Overview, line 4",
+		"growth": 4, "growth_unit": "year", "growth_from": "read from: Application Overview, line 9"}]}`)
+	page := a.request(http.MethodGet, "/d/"+c.EditToken+"/entities", "", nil).Body.String()
+	for _, want := range []string{
+		`<label for="ent-0-count">Expected items</label>`, "read from: Application Overview, line 4",
+		`<label for="ent-0-growth">New items</label>`, `value="4 per year"`, "read from: Application Overview, line 9",
+		`<label for="ent-0-retention">Kept for</label>`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the entity card lacks %q", want)
+		}
+	}
+	if n := strings.Count(page, `data-testid="scale-source"`); n != 2 {
+		t.Errorf("%d sources shown, want 2 (retention has none)", n)
+	}
+
+	rec := a.hx("/d/"+c.EditToken+"/entities/field", "entity", "Appointment", "field", "retention", "value", "7 yrs")
+	body := rec.Body.String()
+	if rec.Code != http.StatusOK || !strings.Contains(body, `id="ent-0-retention-figure"`) || !strings.Contains(body, `value="7 years"`) ||
+		!strings.Contains(body, "set by the team") {
+		t.Fatalf("save retention: %d %s", rec.Code, body)
+	}
+	rec = a.hx("/d/"+c.EditToken+"/entities/field", "entity", "Appointment", "field", "growth", "value", "300 per day")
+	if body := rec.Body.String(); rec.Code != http.StatusOK || !strings.Contains(body, `value="300 per day"`) ||
+		!strings.Contains(body, "set by the team") || strings.Contains(body, "line 9") {
+		t.Fatalf("save growth: %d %s", rec.Code, body)
+	}
+	d, rev := a.design(c.EditToken)
+	e := d.Entities[0]
+	if e.Retention == nil || *e.Retention != 7 || e.RetentionUnit != designer.Year || e.RetentionFrom != designer.FromTeam ||
+		e.Growth == nil || *e.Growth != 300 || e.GrowthUnit != designer.Day || e.GrowthFrom != designer.FromTeam {
+		t.Fatalf("scale = %v %q %q, %v %q %q", e.Retention, e.RetentionUnit, e.RetentionFrom, e.Growth, e.GrowthUnit, e.GrowthFrom)
+	}
+	for _, bad := range []struct{ field, value, want string }{
+		{"retention", "forever", `"forever" is not a retention`},
+		{"retention", "5000 years", `"5000 years" is not a retention`},
+		{"retention", "-7 years", `"-7 years" is not a retention`},
+		{"growth", "-5 per day", `"-5 per day" is negative`},
+		{"growth", "NaN per day", `"NaN per day" is not a growth`},
+	} {
+		a.saveRefused(c.EditToken, "/entities/field", rev, "ent-0-"+bad.field, bad.want, "entity", "Appointment", "field", bad.field, "value", bad.value)
+	}
+
+	// Another page of the step gets the card, with the new figure and its source.
+	if rec := a.refreshStep("/d/"+c.ViewToken+"/entities", rev-1); rec.Header().Get(fragmentsHeader) != "1" ||
+		!strings.Contains(rec.Body.String(), "300 per day") || !strings.Contains(rec.Body.String(), "set by the team") {
+		t.Errorf("a growth change refreshes the Entities step with %q parts", rec.Header().Get(fragmentsHeader))
+	}
+}

@@ -3,6 +3,7 @@ package server
 import (
 	"net/http"
 	"slices"
+	"strings"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -96,6 +97,38 @@ func entityCell(card *templates.EntityCard, ent designer.Entity, attribute, fiel
 	return nil
 }
 
+// scaleFigure is one figure of an entity's scale as its card shows it, with the field holding its
+// source.
+type scaleFigure struct {
+	field, from       designer.Field[designer.Entity]
+	label, kind, hint string
+}
+
+// scaleFigures are the figures of an entity's scale, in the order its card shows them.
+var scaleFigures = []scaleFigure{
+	{designer.EntityField.Count, designer.EntityField.CountFrom, "Expected items", "number", "how many items there are today"},
+	{designer.EntityField.Growth, designer.EntityField.GrowthFrom, "New items", "text", "new items per day, week, month or year: 4 per year"},
+	{designer.EntityField.Retention, designer.EntityField.RetentionFrom, "Kept for", "text", "how long each item is kept: 7 years, 90 days"},
+}
+
+// scaleFigureOf is the figure of field, one of scaleFigures, on card; ok is false for another field.
+func scaleFigureOf(card templates.EntityCard, field string) (templates.ScaleFigure, bool) {
+	i := slices.IndexFunc(scaleFigures, func(f scaleFigure) bool { return f.field.Key == field })
+	if i < 0 || i >= len(card.Scale) {
+		return templates.ScaleFigure{}, false
+	}
+	return card.Scale[i], true
+}
+
+// scaleSource says where a figure came from as its card shows it: the document line it was read
+// from, how it was derived, or that the team set it.
+func scaleSource(from string) string {
+	if from == designer.FromTeam {
+		return "set by the team"
+	}
+	return from
+}
+
 func entityCard(d *designContext, ent designer.Entity, index, count int) templates.EntityCard {
 	base := "/d/" + d.Token
 	// Cell ids follow the entity's position, not its name, so a rename keeps the focus in place.
@@ -115,8 +148,13 @@ func entityCard(d *designContext, ent designer.Entity, index, count int) templat
 		AddAttr: templates.AddAttribute{Action: base + "/attributes/add", Entity: ent.Name, Types: attributeTypeOptions,
 			Target: "#entity-list", ID: prefix + "-new-attribute"},
 	}
-	card.Count = cell(prefix+"-count", ent.Name+" expected items", designer.EntityField.Count.Get(ent), base+"/entities/field", designer.EntityField.Count.Key, "")
-	card.Count.Kind, card.Count.Class = "number", "w-count"
+	for _, f := range scaleFigures {
+		fig := templates.ScaleFigure{ID: prefix + "-" + f.field.Key + "-figure", Label: f.label, Source: scaleSource(f.from.Get(ent)),
+			Cell: cell(prefix+"-"+f.field.Key, ent.Name+" "+strings.ToLower(f.label), f.field.Get(ent), base+"/entities/field", f.field.Key, "")}
+		// The answer is the figure with its source, which a save sets to the team.
+		fig.Cell.Target, fig.Cell.Kind, fig.Cell.Hint = "#"+fig.ID, f.kind, f.hint
+		card.Scale = append(card.Scale, fig)
+	}
 	card.Name.Class = "entity-title"
 	card.Description.Class, card.Description.Kind = "w-full", "textarea"
 	name := templates.Param{Name: "entity", Value: ent.Name}
@@ -296,14 +334,16 @@ func (s *Server) saveEntityField(c echo.Context) error {
 				}
 				return templates.CellView(withRefusal(card.Description, r, value)), nil
 			})
-	case designer.EntityField.Count.Key:
+	case designer.EntityField.Count.Key, designer.EntityField.Growth.Key, designer.EntityField.Retention.Key:
 		return s.apply(c, entitiesBack(c), designer.SetEntityField{Entity: entity, Field: field, Value: value},
 			func(d *designContext, r *refused) (templ.Component, error) {
 				card, ok := entityCardOf(d, entity)
 				if !ok {
 					return s.entityList(c, v)(d, r)
 				}
-				return templates.CellView(withRefusal(card.Count, r, value)), nil
+				fig, _ := scaleFigureOf(card, field)
+				fig.Cell = withRefusal(fig.Cell, r, value)
+				return templates.ScaleFigureView(fig), nil
 			})
 	}
 	return badInput("field: entities have no field %q", field)

@@ -271,7 +271,7 @@ func oobField(f templates.Field) []fragment {
 	return []fragment{{f.ID, templates.FieldView(f)}}
 }
 
-// entityParts: anything within one entity (its description, its count, its attributes) is its card, and a
+// entityParts: anything within one entity (its description, its scale, its attributes) is its card, and a
 // field of a relationship is its cell. A rename, or an entity or relationship added, moved or
 // deleted, reshapes the step.
 func entityParts(d *designContext, path string) ([]fragment, bool) {
@@ -284,7 +284,7 @@ func entityParts(d *designContext, path string) ([]fragment, bool) {
 		return oobCell(relationshipCell(d, design.Relationships[i], entityOptions(design), field))
 	}
 	name, field, ok := splitPath(path, "entities")
-	if !ok || field != "" && field != designer.EntityField.Count.Key {
+	if _, scale := designer.FieldNamed(designer.EntityFields, field); !ok || field != "" && !scale {
 		return nil, false
 	}
 	card, found := entityCardOf(d, name)

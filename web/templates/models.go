@@ -288,13 +288,25 @@ type EntityCard struct {
 	ID          string
 	Name        Cell
 	Description Cell
-	// Count is how many items of the entity there will be, for the capacity step's storage.
-	Count      Cell
+	// Scale is how many items of the entity there are, how many new ones come and how long each is
+	// kept, for the capacity step's storage.
+	Scale      []ScaleFigure
 	Attributes []AttributeRow
 	AddAttr    AddAttribute
 	Buttons    []Button
 	CanEdit    bool
 	// OOB marks the card as an out-of-band part of a live refresh, as Cell.OOB.
+	OOB bool
+}
+
+// ScaleFigure is one figure of an entity's scale with where it came from ("read from: Entities,
+// line 7"); editing it answers with the figure, source and all.
+type ScaleFigure struct {
+	ID     string
+	Label  string
+	Cell   Cell
+	Source string
+	// OOB marks the figure as an out-of-band part of a live refresh, as Cell.OOB.
 	OOB bool
 }
 
