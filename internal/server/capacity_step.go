@@ -569,7 +569,8 @@ var settingOptions = map[string][]templates.Option{
 
 // reservedOptions are the reserved-capacity terms; "" is none, the default.
 var reservedOptions = []templates.Option{
-	{Value: "", Label: "none"}, {Value: designer.Reserved1Year, Label: "1 year"}, {Value: designer.Reserved3Year, Label: "3 years"},
+	{Value: "", Label: designer.ReservedTermName("")}, {Value: designer.Reserved1Year, Label: designer.ReservedTermName(designer.Reserved1Year)},
+	{Value: designer.Reserved3Year, Label: designer.ReservedTermName(designer.Reserved3Year)},
 }
 
 // hotModelOptions are the hot-key models a team picks from; "" is the default, the skew.

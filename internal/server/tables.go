@@ -21,7 +21,8 @@ var (
 	sortKeyTypeOptions = []templates.Option{{Value: "", Label: "—"}, {Value: "S", Label: "S"}, {Value: "N", Label: "N"}, {Value: "B", Label: "B"}}
 	billingOptions     = []templates.Option{{Value: designer.OnDemand, Label: "On-demand"}, {Value: designer.Provisioned, Label: "Provisioned"}}
 	// tableClassOptions: "" is Standard, the default, so choosing it keeps the table at the default.
-	tableClassOptions = []templates.Option{{Value: "", Label: "Standard"}, {Value: designer.StandardIAClass, Label: "Standard-IA"}}
+	tableClassOptions = []templates.Option{{Value: "", Label: designer.TableClassName("")},
+		{Value: designer.StandardIAClass, Label: designer.TableClassName(designer.StandardIAClass)}}
 	projectionOptions = []templates.Option{{Value: designer.KeysOnly, Label: "KEYS_ONLY"}, {Value: designer.Include, Label: "INCLUDE"}, {Value: designer.All, Label: "ALL"}}
 	yesNoOptions      = []templates.Option{{Value: "no", Label: "No"}, {Value: "yes", Label: "Yes"}}
 	// tableNoteFields are the free-text fields of a table, in the order its notes show them.
