@@ -202,3 +202,28 @@ func TestEntities_growthAndRetentionSaveWithTheirSource(t *testing.T) {
 		t.Errorf("a growth change refreshes the Entities step with %q parts", rec.Header().Get(fragmentsHeader))
 	}
 }
+
+// The count of an entity's items in a state shows on its card with the line it was read from; a
+// save makes it the team's, and a count that is not one is refused on its cell.
+func TestEntities_inStateSavesWithItsSource(t *testing.T) {
+	t.Parallel()
+	a := newTestApp(t)
+	c := a.createJSON(`{"name": "Clinic", "entities": [{"name": "Appointment",
+		"in_state": [{"state": "open", "count": 10000, "from": "read from: Application Overview, line 10"}]}]}`)
+	page := a.request(http.MethodGet, "/d/"+c.EditToken+"/entities", "", nil).Body.String()
+	for _, want := range []string{`<label for="ent-0-in_state">In a state</label>`, `value="10000 open"`, "read from: Application Overview, line 10"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the entity card lacks %q", want)
+		}
+	}
+	rec := a.hx("/d/"+c.EditToken+"/entities/field", "entity", "Appointment", "field", "in_state", "value", "12,000 open; 300 overdue")
+	if body := rec.Body.String(); rec.Code != http.StatusOK || !strings.Contains(body, `value="12000 open, 300 overdue"`) || !strings.Contains(body, "set by the team") {
+		t.Fatalf("save: %d %s", rec.Code, body)
+	}
+	d, rev := a.design(c.EditToken)
+	if got := d.Entities[0].InState; len(got) != 2 || got[0].Count != 12000 || got[1].State != "overdue" || got[0].From != designer.FromTeam {
+		t.Fatalf("in state = %+v", got)
+	}
+	a.saveRefused(c.EditToken, "/entities/field", rev, "ent-0-in_state", `whose count is not a whole number`,
+		"entity", "Appointment", "field", "in_state", "value", "-3 open")
+}

@@ -100,15 +100,34 @@ func entityCell(card *templates.EntityCard, ent designer.Entity, attribute, fiel
 // scaleFigure is one figure of an entity's scale as its card shows it, with the field holding its
 // source.
 type scaleFigure struct {
-	field, from       designer.Field[designer.Entity]
+	field             designer.Field[designer.Entity]
+	from              func(designer.Entity) string
 	label, kind, hint string
 }
 
 // scaleFigures are the figures of an entity's scale, in the order its card shows them.
 var scaleFigures = []scaleFigure{
-	{designer.EntityField.Count, designer.EntityField.CountFrom, "Expected items", "number", "how many items there are today"},
-	{designer.EntityField.Growth, designer.EntityField.GrowthFrom, "New items", "text", "new items per day, week, month or year: 4 per year"},
-	{designer.EntityField.Retention, designer.EntityField.RetentionFrom, "Kept for", "text", "how long each item is kept: 7 years, 90 days"},
+	{designer.EntityField.Count, designer.EntityField.CountFrom.Get, "Expected items", "number", "how many items there are today"},
+	{designer.EntityField.Growth, designer.EntityField.GrowthFrom.Get, "New items", "text", "new items per day, week, month or year: 4 per year"},
+	{designer.EntityField.Retention, designer.EntityField.RetentionFrom.Get, "Kept for", "text", "how long each item is kept: 7 years, 90 days"},
+	{designer.EntityField.InState, stateSources, "In a state", "text",
+		"how many are in a state at a time, a count and a word each: 10,000 open; a sparse index of that state holds them"},
+}
+
+// stateSources says where an entity's state counts came from: their one source, or each state's.
+func stateSources(e designer.Entity) string {
+	var parts []string
+	same := true
+	for _, sc := range e.InState {
+		same = same && sc.From == e.InState[0].From
+		if sc.From != "" {
+			parts = append(parts, sc.State+": "+scaleSource(sc.From))
+		}
+	}
+	if same && len(e.InState) > 0 {
+		return e.InState[0].From
+	}
+	return strings.Join(parts, "; ")
 }
 
 // scaleFigureOf is the figure of field, one of scaleFigures, on card; ok is false for another field.
@@ -149,7 +168,7 @@ func entityCard(d *designContext, ent designer.Entity, index, count int) templat
 			Target: "#entity-list", ID: prefix + "-new-attribute"},
 	}
 	for _, f := range scaleFigures {
-		fig := templates.ScaleFigure{ID: prefix + "-" + f.field.Key + "-figure", Label: f.label, Source: scaleSource(f.from.Get(ent)),
+		fig := templates.ScaleFigure{ID: prefix + "-" + f.field.Key + "-figure", Label: f.label, Source: scaleSource(f.from(ent)),
 			Cell: cell(prefix+"-"+f.field.Key, ent.Name+" "+strings.ToLower(f.label), f.field.Get(ent), base+"/entities/field", f.field.Key, "")}
 		// The answer is the figure with its source, which a save sets to the team.
 		fig.Cell.Target, fig.Cell.Kind, fig.Cell.Hint = "#"+fig.ID, f.kind, f.hint
@@ -334,7 +353,7 @@ func (s *Server) saveEntityField(c echo.Context) error {
 				}
 				return templates.CellView(withRefusal(card.Description, r, value)), nil
 			})
-	case designer.EntityField.Count.Key, designer.EntityField.Growth.Key, designer.EntityField.Retention.Key:
+	case designer.EntityField.Count.Key, designer.EntityField.Growth.Key, designer.EntityField.Retention.Key, designer.EntityField.InState.Key:
 		return s.apply(c, entitiesBack(c), designer.SetEntityField{Entity: entity, Field: field, Value: value},
 			func(d *designContext, r *refused) (templ.Component, error) {
 				card, ok := entityCardOf(d, entity)
