@@ -45,8 +45,8 @@ func TestVetClinicPair_monthlyCostIsTheHandFigure(t *testing.T) {
 	if got := r.Total.OnDemand.AtPeak; !within(got, 213.41, 0.01) {
 		t.Errorf("month at peak = $%.2f, want within 1%% of $213.41", got)
 	}
-	if r.Total.Peak.RCU != 77 || r.Total.Peak.WCU != 114 {
-		t.Errorf("peak = %+v, want 77 RCU/s and 114 WCU/s", r.Total.Peak)
+	if r.Total.Peak.RCU != 77 || r.Total.Peak.WCU != 114 || r.Total.Average.RCU != 26.5 || r.Total.Average.WCU != 36.5 {
+		t.Errorf("peak = %+v, average %+v; want 77 RCU/s and 114 WCU/s, 26.5 and 36.5", r.Total.Peak, r.Total.Average)
 	}
 	// Every partition key has a count, with where it came from.
 	for _, k := range r.Keys {
