@@ -13,66 +13,9 @@ import (
 	"dynaloom/internal/designer/format/markdown"
 )
 
-// The data model document (dynamodb_data_model.md) follows the seed template: its sections in its
-// order, a sample-item table and the bullet fields for every table, each index grouped under its
-// table with its own sample table, the Access Pattern Mapping table with the template's five
-// columns, and the Validation Results ticked from the design. Everything is written in forms
-// Import reads back exactly, so that export → import → export gives the same bytes:
-//
-//   - the design name follows the title: "# DynamoDB Data Model — Orders";
-//   - a table is "### Orders Table" followed by its sample table, its bullets and the prose kept
-//     for it; each of its indexes follows, as in the template: the index's sample table, then its
-//     heading "### ByStatus GSI" or "### ByTotal LSI", its bullets and its prose;
-//   - a key is "customer_id (S) - why", a multi-attribute index key "tenant_id (S) + region (S) -
-//     why", a missing sort key "None - why";
-//   - attributes are "emp_no (N), name (S)", or one sub-bullet each, "  - name (S): description",
-//     when any has a description; names escape the "(", ")", "+", "," and ";" the forms use, and
-//     "`" and "*";
-//   - the SK taxonomy is one sub-bullet per entity type, "  - **Order**: PK `CUST#{id}`, SK
-//     `ORDER#{date}` - description", templates as code spans;
-//   - the TTL attribute is a code span, "- **TTL**: `expires_at`";
-//   - billing is "PAY_PER_REQUEST (on-demand)" or "PROVISIONED", with ", 5 RCU" and ", 5 WCU" when
-//     capacity units are set; the table class, when set, follows it (costinputs.go has the cost
-//     inputs: the class, the Capacity Settings section and a write's conditional-failure rate);
-//   - a projection is "KEYS_ONLY - why", "ALL - why" or "INCLUDE (a, b) - why", with the
-//     per-pattern attributes below it as "Pattern #3: a, b; Pattern #7: c";
-//   - the mapping table has the template's five columns: Pattern, Description, Tables/Indexes,
-//     DynamoDB Operations, Implementation Notes (Import also reads the 9-column form);
-//   - sparseness is "Yes - note" or "No - note";
-//   - "Access Patterns Served" lists the patterns whose operations target the table or index; it is
-//     computed, and an import that finds the same list does not keep it;
-//   - a sample cell is the grid's text (FormatCell), except where the importer would read that text
-//     back as another value (a number in a text column, "null", an empty string, text that looks
-//     like a list); then it is the value's DynamoDB JSON, {"S":"42"}. An absent attribute is an
-//     empty cell, never null;
-//   - an index's sample table holds the index's own view (IndexItems): only the items it holds,
-//     only the attributes it projects. It is not read back: Dynaloom computes it;
-//   - a mapping row's Pattern cell carries the pattern's status mark, "4 ✅" (✅ ⏳ ❌ ⚠️ as in
-//     the requirement document); its DynamoDB Operations cell is the pattern's own wording
-//     (Mapping.Source) while that still reads as its operations, else one line per operation:
-//     "Query on Orders index ByStatus: status = :s; Limit 20; ScanIndexForward=false;
-//     ConsistentRead=true; Filter: …; Projection: …; Names: #n=name; Values: :s=OPEN; Notes: …",
-//     each part only when set; a batch or transaction write row names its action first,
-//     "TransactWriteItems on Orders: pk = :pk; Action: update; …"; a table or index name that is not
-//     one plain word is in quotes, on "Order Lines". The cell grammar (opcell.go) reads this line
-//     and what people write. The Tables/Indexes cell is computed from the operations.
-//
-// Cells escape "\", "|", newlines (as <br>) and a "<" that could open an HTML tag. Prose sections
-// are written where they were found: the introduction after the title, a table's or index's prose
-// under it, a section titled like one of the template's in that section, the rest as sections of
-// their own before the Validation Results. Lines of prose that the importer would read as
-// structure there (headings, fields, tables, checklist items, rules) are escaped with a backslash.
-//
-// What the document does not hold is left out: requirements (entities, relationships, aggregate and
-// consolidation analyses, pattern RPS and key requirements), an operation's expected results,
-// attribute generators, sample item ids, the attribute list of a projection other than INCLUDE,
-// and patterns numbered below 1 (two patterns with one number read back as one). The Validation
-// Results are rules.Checklist of the whole design, as the Validation step and the API show it, so
-// lines that read the requirements (the cross-reference, the aggregate analyses, the RPS behind
-// hot partitions) come back the same only when the requirement document is read beside this one.
-// Table and index names are DynamoDB
-// names ([A-Za-z0-9_.-]); other names are written but may not read back. Prose is markdown and is
-// written as the team wrote it, HTML included, as the requirement document does.
+// The data model document (dynamodb_data_model.md) follows the seed template in forms Import
+// reads back exactly, so that export → import → export gives the same bytes; docs/markdown.md
+// ("How the data model is written") is its spec.
 
 // Headings of the template.
 const (
