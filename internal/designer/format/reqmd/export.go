@@ -10,44 +10,8 @@ import (
 	"dynaloom/internal/designer/format/markdown"
 )
 
-// The requirement document (dynamodb_requirement.md) follows the seed template: its headings, its
-// order, its guidance text and its two tables, column for column. Fields the template has no place
-// for are written where a reader would look for them, in forms Import reads back:
-//
-//   - the design name follows the title: "# DynamoDB Modeling Session — Orders";
-//   - the overview's notes are a fifth overview bullet, "- **Notes**: …";
-//   - the RPS cell is "500 peak / 120 avg RPS", "500 RPS" (peak only) or "120 avg RPS";
-//   - an empty pattern type is written "None", as documents in the wild do;
-//   - the Key Requirements cell is "Latency <20 ms; Strong consistency; Result 1 item;
-//     Item size <1 KB; free notes", each part only when given; the notes get a "Notes: " prefix
-//     when they would otherwise read as one of the parts;
-//   - a pattern's entities are the last line of its Design Considerations cell,
-//     "Entities: Order, User" (an empty "Entities:" line follows text that ends like one, and
-//     stands for no entities where the import would link the pattern to those it names);
-//   - the entities, which the template names only in its relationships, are listed in an appendix
-//     after the Validation Checklist, "## Appendix: Entities and Their Attributes": "- **Order**:
-//     description", then "  - total (N): description" per attribute, "  - Expected items: 410000"
-//     (the entity's count, which capacity works from) and "  - Accepted gaps: no_write". The
-//     appendix is left out when the relationships name every entity, in order, and the entities
-//     have nothing more;
-//   - a relationship is "- **User → Order**: 1:Many (avg 5 orders per user, max 1000) — notes", the
-//     kind in the template's words (1:1, 1:Many, Many:Many); notes alone that would read as a kind
-//     or counts are written "— notes";
-//   - an aggregate analysis uses the seed's bullets; the size is "Combined max size 17 KB,
-//     bounded growth — notes"; the identifying check is "Child independent: No; Parent ID always
-//     known: Yes; Separate table + GSI planned: Yes";
-//   - the consolidation table's Relationship cell carries the bounded and identifying answers,
-//     "1:M (bounded, identifying)".
-//
-// In cells and bullet values a newline is written "<br>", and "\", "|", a "<" that could open an
-// HTML tag, and the separators of a composite cell are escaped with a backslash, which Markdown
-// shows as the character itself; no value can end a cell, a row or a line. A bullet value that is
-// a list is written as indented sub-bullets. Prose sections are written under the heading they
-// were found under; headings the template does not have come just before the Validation
-// Checklist. Headings and tables inside prose that would read as the template's are escaped.
-//
-// The Validation Checklist is BuildChecklists(Validate) of the design without its tables and
-// mappings, which the document does not hold, so that reading it back gives the same checklist.
+// The requirement document (dynamodb_requirement.md) follows the seed template in forms Import
+// reads back; docs/markdown.md ("How the requirement is written") is its spec.
 
 // Headings of the template, which are also the titles of prose sections kept under them.
 const (
