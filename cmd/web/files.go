@@ -16,7 +16,7 @@ import (
 	"dynaloom/internal/designer/rules"
 )
 
-// readDesign reads one design from the named files (CONTRACT.md "Inputs"), printing import notes
+// readDesign reads one design from the named files (docs/contract.md "Inputs"), printing import notes
 // to stderr. An error means the input is unreadable or unrecognised: exit status 2.
 func readDesign(names []string, stderr io.Writer) (designer.Design, error) {
 	if len(names) == 0 {

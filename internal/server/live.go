@@ -32,7 +32,7 @@ type event struct {
 	data []byte
 }
 
-// changeData is the data of a change event (CONTRACT.md "Collaboration").
+// changeData is the data of a change event (docs/contract.md "The HTTP API").
 type changeData struct {
 	Revision int64    `json:"revision"`
 	Author   string   `json:"author"`

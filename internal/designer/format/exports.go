@@ -13,7 +13,7 @@ import (
 	"dynaloom/internal/designer/format/workbench"
 )
 
-// ExportFormat is one of the documents a design can be written as (CONTRACT.md "Export formats").
+// ExportFormat is one of the documents a design can be written as (docs/contract.md "Export formats").
 type ExportFormat struct {
 	ID          string // the name --to and /export/{format} take
 	Title       string
