@@ -623,7 +623,7 @@ func CapacityFiguresView(f CapacityFigures) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 64, "; each month below is on demand at the average RPS, the table with its indexes.</p><div class=\"table-scroll\"><table class=\"grid capacity-grid\" data-testid=\"capacity-classes\"><thead><tr><th scope=\"col\">Table</th><th scope=\"col\">Class now</th><th scope=\"col\" class=\"num\">Standard<br>per month</th><th scope=\"col\" class=\"num\">Standard-IA<br>per month</th><th scope=\"col\" class=\"num\">Stored<br>now</th><th scope=\"col\" class=\"num\">IA cheaper<br>above</th></tr></thead> <tbody>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 64, "; each month below is on demand at the average RPS, the table with its indexes.</p><div class=\"table-scroll\"><table class=\"grid capacity-grid capacity-classes\" data-testid=\"capacity-classes\"><thead><tr><th scope=\"col\">Table</th><th scope=\"col\">Class now</th><th scope=\"col\" class=\"num\">Standard<br>per month</th><th scope=\"col\" class=\"num\">Standard-IA<br>per month</th><th scope=\"col\" class=\"num\">Stored<br>now</th><th scope=\"col\" class=\"num\">IA cheaper<br>above</th></tr></thead> <tbody>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
