@@ -31,12 +31,10 @@ func Checklist(d designer.Design) Checklists { return BuildChecklists(d, Validat
 
 // BuildChecklists ticks the seed's checklist lines from the findings of Validate(d) and the design.
 //
-// A line is ticked when no error or warning of the codes behind it was found (RULES.md "The seed
-// checklists") and the content it speaks about exists: a rule that finds nothing in an empty list
-// has checked nothing, so the content condition keeps an empty design from ticking every line.
-// Advice (info) never unticks a line: a justified deviation from the thresholds is what the seed
-// asks for. Codes that no rule reports yet (CAP) are listed so the lines tighten when those rules
-// arrive; until then the content condition does the checking.
+// A line is ticked when no error or warning of the codes behind it was found and the content it
+// speaks about exists: a rule that finds nothing in an empty list has checked nothing, so the
+// content condition keeps an empty design from ticking every line. Advice (info) never unticks a
+// line: a justified deviation from the thresholds is what the seed asks for.
 //
 // Each line is worked out as the path of what it still needs, in the order a person would fill
 // it in; a line needing nothing is ticked.

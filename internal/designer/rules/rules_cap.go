@@ -11,11 +11,11 @@ import (
 	"dynaloom/internal/designer/capacity"
 )
 
-// The capacity rules (CAP) of RULES.md: whether the load the patterns put on each partition-key
-// value fits in one partition, whether the keys spread it, and what index keys and item
-// collections cost. They read the design's capacity report (package capacity) and the load on the
-// hottest value of each table's and GSI's partition key (capacity.HotKeys); every finding carries
-// the figures that caused it, so that the room can check it on paper.
+// The capacity rules (CAP, docs/rules.md): whether the load the patterns put on each
+// partition-key value fits in one partition, whether the keys spread it, and what index keys and
+// item collections cost. They read the design's capacity report (package capacity) and the load on
+// the hottest value of each table's and GSI's partition key (capacity.HotKeys); every finding
+// carries the figures that caused it, so that the room can check it on paper.
 
 // Thresholds of the capacity rules.
 const (

@@ -10,9 +10,9 @@ import (
 	"dynaloom/internal/designer/dynamo"
 )
 
-// The mapping rules (MAP) of RULES.md: whether each access pattern's operations are calls DynamoDB
-// accepts, on tables, indexes and attributes the design has, and whether the sample items show them
-// serving the pattern.
+// The mapping rules (MAP, docs/rules.md): whether each access pattern's operations are calls
+// DynamoDB accepts, on tables, indexes and attributes the design has, and whether the sample items
+// show them serving the pattern.
 //
 // An operation's key is written in its key condition for every operation: "pk = :pk AND sk = :sk"
 // is the Key of a GetItem, PutItem, UpdateItem or DeleteItem, and of each request of a batch or

@@ -10,8 +10,8 @@ import (
 	"dynaloom/internal/designer"
 )
 
-// The model rules (MOD) of RULES.md: what DynamoDB would refuse in the tables, indexes and sample
-// items, and what the seed's method says about them.
+// The model rules (MOD, docs/rules.md): what DynamoDB would refuse in the tables, indexes and
+// sample items, and what the seed's method says about them.
 
 // DynamoDB's limits, as reference/dynamodb-semantics.md gives them.
 const (

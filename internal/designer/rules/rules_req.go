@@ -8,7 +8,7 @@ import (
 	"dynaloom/internal/designer"
 )
 
-// The requirement rules (REQ) of RULES.md: what the seed asks of the requirement document before
+// The requirement rules (REQ, docs/rules.md): what the seed asks of the requirement document before
 // any table is designed.
 
 // req001PatternRPS is REQ001: the seed says every pattern MUST have RPS documented, peak and average.
