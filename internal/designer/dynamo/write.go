@@ -11,46 +11,9 @@ import (
 
 // This file evaluates writes (PutItem, UpdateItem, DeleteItem, BatchWriteItem,
 // TransactWriteItems) on a scratch copy of the item they write, to show the item before and after,
-// the condition's outcome, the capacity they consume (§2.2) and the index entries they add, change
-// or remove (§2.3). The design is never changed: the item before the write is the stored one, and
-// the item after it is a new map.
-//
-// A mapping Operation gives a write as DynamoDB's expressions, with these conventions for what
-// DynamoDB takes as an item or key:
-//
-//   - The key comes from the key condition, as for GetItem ("pk = :pk AND sk = :sk"); a
-//     BatchWriteItem or TransactWriteItems may name several keys with IN ("sk IN (:a, :b)").
-//     PutItem may leave the key condition out and give the key attributes as values instead.
-//   - Condition is the ConditionExpression, evaluated against the stored item (an absent item has
-//     no attributes). When it does not hold nothing is written: the result says
-//     ConditionalCheckFailed, and the write still costs the units of the stored item's size.
-//   - Update is an UpdateItem's UpdateExpression (update.go), applied to the stored item or to a new
-//     item holding only the key. With an Update every value must be used by an expression, as
-//     DynamoDB requires.
-//   - Every value no expression uses is an attribute, named after its placeholder without the
-//     colon: ":status" sets the attribute status. (Attribute names that a placeholder cannot
-//     spell, with "-" or ".", cannot be written this way.) PutItem writes the item made of the key
-//     and those attributes, replacing any stored item. An UpdateItem without an Update applies
-//     "SET a = :a, b = :b" for them, which is how designs made before Update existed read.
-//   - DeleteItem deletes the item with the key.
-//   - A BatchWriteItem or TransactWriteItems row does to each of its keys what its Action says:
-//     put and delete as PutItem and DeleteItem, update as UpdateItem (TransactWriteItems only),
-//     and condition_check (TransactWriteItems only) writes nothing. Without an Action a row puts
-//     the item made of the key and the attributes, or deletes the key when it gives no attributes.
-//     TransactWriteItems costs twice the base-table units (prepare and commit); its index writes
-//     are counted once; when a condition fails for one key, nothing is written for any.
-//     BatchWriteItem takes no condition and no update, as in DynamoDB.
-//   - A condition check evaluates the Condition (without one it holds) and writes no index. It
-//     consumes write units for the item's size like a write of it (a missing item one unit),
-//     twice in a transaction.
-//
-// Capacity (§2.2): a put or update costs max(size before, size after) rounded up to 1 KB, a
-// delete the deleted item's size rounded up to 1 KB, at least one unit each; batches sum their
-// items. Index writes (§2.3), per index: a new entry 1 write, a changed index key 2 (delete the old
-// entry, put the new), a removed entry 1, an entry whose projected attributes alone change 1, an
-// unchanged entry or an item in the index neither before nor after 0; each write costs the size of
-// the entry it writes or deletes rounded up to 1 KB. LSI writes are reported alongside GSI writes
-// although DynamoDB charges them to the table.
+// the condition's outcome, the units they consume (§2.2) and the index entries they add, change or
+// remove (§2.3); the design is never changed. How an Operation spells a write is docs/design-json.md
+// "Writes"; how its units and index writes are counted, docs/capacity.md.
 
 // IndexWrite is what one write costs an index (§2.3), and what it did to the index's entries.
 type IndexWrite struct {
