@@ -1,23 +1,5 @@
-// Package cloudformation writes the cloudformation-json export: a CloudFormation template with one AWS::DynamoDB::Table per
-// table of the design. Its table properties are the same as the tables of the mcp-model-json
-// export (package tabledef holds them), because CloudFormation and CreateTable use the same property names; only
-// TimeToLiveSpecification and TableClass are CloudFormation's alone. Decisions worth knowing:
-//
-//   - AttributeDefinitions lists only the key attributes of the table and its indexes, each once,
-//     sorted by name: DynamoDB refuses a definition that no key schema uses.
-//   - A multi-attribute GSI key is written as CloudFormation writes it since November 2025: several
-//     HASH elements, then several RANGE elements, in key order.
-//   - An INCLUDE projection leaves out the key attributes it lists and any repeats, and becomes
-//     KEYS_ONLY when nothing is left; the index is the same, since every entry holds its keys, and
-//     DynamoDB refuses the list otherwise.
-//   - A PROVISIONED table gives each of its GSIs the table's read and write units, since the design
-//     records capacity units per table only. LSIs share the table's capacity and take none.
-//   - TableClass is written when the design sets a table's class (STANDARD or
-//     STANDARD_INFREQUENT_ACCESS, as DynamoDB spells them) and left out otherwise, which
-//     CloudFormation reads as STANDARD.
-//   - Logical ids are the table name's letters and digits in CamelCase followed by "Table"
-//     ("order-items" → OrderItemsTable); a name that gives the id of an earlier table gets "2",
-//     "3", … after it.
+// Package cloudformation writes the cloudformation-json export: a CloudFormation template with one
+// AWS::DynamoDB::Table per table of the design. docs/exports.md ("cloudformation-json") says how.
 package cloudformation
 
 import (

@@ -1,39 +1,6 @@
 // Package mcpmodel writes the mcp-model-json export: the executable model the AWS DynamoDB MCP
-// server's validator reads (dynamodb_data_model.json, §2.2 of reference/awslabs-dynamodb-mcp.md):
-// "tables" as CreateTable requests, "items" as BatchWriteItem put requests per table, and
-// "access_patterns" with one "aws dynamodb …" command each. Decisions worth knowing:
-//
-//   - Tables are the cloudformation-json tables (package tabledef) without
-//     TimeToLiveSpecification, which CreateTable does not take; the validator passes each table to
-//     CreateTable as it is.
-//   - A pattern's operations become its commands in order. Consecutive operations of the same
-//     batch or transaction kind (BatchGetItem, BatchWriteItem, TransactGetItems,
-//     TransactWriteItems) are one request, as a mapping lists one action per row; a BatchGetItem
-//     row that names a table the request holds already with another projection starts a new
-//     request. A pattern with one command is "7"; with several, "7a", "7b", ….
-//   - A pattern without operations is listed with a "reason" and no command, which the validator
-//     copies into its results as it does for patterns served outside DynamoDB. So is an operation
-//     no command can express (a GetItem without a key, an unknown table): its entry keeps the
-//     table and operation and says why, naming the field, and the rest of the file is exported.
-//   - Commands run as written (dynamo.Complete): a reserved word used as an attribute name
-//     (status, day) is given a #placeholder, and a :placeholder without a value, as an import from
-//     markdown leaves "GetItem(owner_id)", takes the value of a sample item the operation then
-//     matches; without such an item the entry says so instead of giving a command (and MAP011
-//     says so for a read pattern).
-//   - Keys and written items follow the evaluator's conventions (dynamo/write.go): the key comes
-//     from the key condition ("pk = :pk AND sk = :sk", IN for several keys), and every other value
-//     is an attribute named after its placeholder. A write's condition is its
-//     --condition-expression (ConditionExpression in a transaction). UpdateItem writes its update,
-//     or without one sets those attributes. A batch or transaction row does what its action
-//     says: a PutRequest or Put of the item made of key and attributes, a DeleteRequest or Delete
-//     of the key, an Update with the row's update or one that sets the attributes ("SET #a = :a,
-//     …", which needs at least one attribute), or a ConditionCheck of the row's condition, or
-//     without one that the item exists ("attribute_exists(#pk)" on the table's partition key).
-//     Without an action a row puts when it gives attributes and deletes when it gives none.
-//   - A command carries only the expression attribute names and values its expressions use, as
-//     DynamoDB refuses unused ones; when an expression does not parse, it carries them all and
-//     DynamoDB reports the mistake when the validator runs it.
-//   - Every word of a command goes through shellQuote, so no name or value can end its word.
+// server's validator reads (dynamodb_data_model.json). docs/exports.md ("mcp-model-json") says how
+// a design becomes it.
 package mcpmodel
 
 import (

@@ -1,31 +1,5 @@
-// Package workbench reads and writes NoSQL Workbench models (workbench-json). A model is one JSON
-// object: ModelName, ModelMetadata and DataModel, an array of tables. Each table has its key and
-// non-key attribute definitions, its GSIs, optional facets and its sample items in DynamoDB JSON.
-// How it maps onto a design:
-//
-//   - ModelName is the design's name; ModelMetadata.Description is the overview's business context.
-//   - A facet is an entity type of its table: FacetName is the entity, the partition and sort key
-//     aliases are its key templates. Aliases are free text; the placeholders Workbench users write,
-//     "USER#<id>" and "${id}", are read as Dynaloom's "USER#{id}", and templates are written back
-//     as they are.
-//   - A facet's items and the table-level TableData are the table's sample items, facet items
-//     first. On export each item goes to the facet whose templates its keys match (see
-//     EntityMatcher), or to the table-level TableData when none does; an imported item whose
-//     keys match no template of its facet remembers the facet.
-//   - Table.Attributes are the key attributes followed by NonKeyAttributes. On export, attributes
-//     that an index key or an item uses but the table does not declare are added, sorted by name.
-//   - ProvisionedThroughput gives the table's read and write units.
-//   - Whatever else the model holds (Author and dates, DataAccess, SampleDataFormats, autoscaling,
-//     a facet's own list of attributes, members Workbench does not define such as Dynobase's
-//     ModelSchema) is kept verbatim in Design.Workbench and written back on export. A model without
-//     dates is given the stored design's when the server exports it (Dated); a file
-//     exported by the CLI has no such times, and its dates stay empty strings.
-//
-// Workbench has no LSIs, TTL or multi-attribute keys: an export leaves LSIs and the TTL attribute
-// out and writes a multi-attribute GSI key with its first attribute. Entity type descriptions and
-// the overview's fields other than the business context have no place either. Facet names must be
-// unique across a Workbench model, so an entity type whose name an earlier facet took is written
-// with " 2", " 3", … after it.
+// Package workbench reads and writes NoSQL Workbench models (workbench-json). docs/exports.md
+// ("workbench-json") says how a model maps onto a design.
 package workbench
 
 import (
