@@ -2,7 +2,9 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -61,6 +63,21 @@ func startBrowserApp(t *testing.T) string {
 		ts.Close()
 	})
 	return ts.URL
+}
+
+// createExample creates a design from the example id through the API of the server at base.
+func createExample(t *testing.T, base, id string) createdDesign {
+	t.Helper()
+	resp, err := http.Post(base+"/api/designs", "application/json", strings.NewReader(`{"example": "`+id+`"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var created createdDesign
+	if err := json.NewDecoder(resp.Body).Decode(&created); err != nil || resp.StatusCode != http.StatusCreated {
+		t.Fatalf("create the example %s: %d %v", id, resp.StatusCode, err)
+	}
+	return created
 }
 
 // newBrowser opens a tab for one test in the package's shared Chromium, in a browser context of its

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"encoding/json"
 	"net/http"
 	"strconv"
 	"strings"
@@ -18,15 +17,7 @@ func TestBrowser_capacityFiguresMoveLiveAndPricesCanBeSet(t *testing.T) {
 	t.Parallel()
 	base := startBrowserApp(t)
 	alice, aliceErrs := newBrowser(t)
-	resp, err := http.Post(base+"/api/designs", "application/json", strings.NewReader(`{"example": "hr-employees"}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var created createdDesign
-	if err := json.NewDecoder(resp.Body).Decode(&created); err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
+	created := createExample(t, base, "hr-employees")
 	edit := base + "/d/" + created.EditToken
 	openAndJoin(t, alice, edit+"/capacity", "Alice")
 	do(t, alice, "see the figures", chromedp.WaitVisible(chromedp.CSS("[data-testid=capacity-totals]")))

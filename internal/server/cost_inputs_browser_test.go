@@ -1,11 +1,9 @@
 package server
 
 import (
-	"encoding/json"
 	"io"
 	"net/http"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -20,15 +18,7 @@ func TestBrowser_tableClassAndFailedConditionsReachAnotherTab(t *testing.T) {
 	t.Parallel()
 	base := startBrowserApp(t)
 	alice, aliceErrs := newBrowser(t)
-	resp, err := http.Post(base+"/api/designs", "application/json", strings.NewReader(`{"example": "hr-employees"}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var created createdDesign
-	if err := json.NewDecoder(resp.Body).Decode(&created); err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
+	created := createExample(t, base, "hr-employees")
 	d := designAt(t, base, created.EditToken)
 	w := slices.IndexFunc(d.Patterns, func(p designer.Pattern) bool { return p.Type == designer.Write })
 	if w < 0 || len(d.Tables) == 0 {

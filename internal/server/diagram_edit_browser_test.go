@@ -21,7 +21,7 @@ const entityBoxX = `(function(id){var n=document.querySelector('#entity-diagram 
 func TestDiagramEdit_dragMovesTheBoxForEveryone(t *testing.T) {
 	t.Parallel()
 	base := startBrowserApp(t)
-	edit := base + "/d/" + createExample(t, base, "hr-employees")
+	edit := base + "/d/" + createExample(t, base, "hr-employees").EditToken
 	alice, aliceErrs := newBrowser(t)
 	do(t, alice, "a window as wide as a laptop's", chromedp.EmulateViewport(1400, 900))
 	openAndJoin(t, alice, edit+"/entities", "Alice")
@@ -60,7 +60,7 @@ func TestDiagramEdit_dragMovesTheBoxForEveryone(t *testing.T) {
 func TestDiagramEdit_keyboardMoveAndUndo(t *testing.T) {
 	t.Parallel()
 	base := startBrowserApp(t)
-	edit := base + "/d/" + createExample(t, base, "hr-employees")
+	edit := base + "/d/" + createExample(t, base, "hr-employees").EditToken
 	ctx, errs := newBrowser(t)
 	do(t, ctx, "a small window", chromedp.EmulateViewport(1024, 768))
 	openAndJoin(t, ctx, edit+"/entities", "Ada")
@@ -110,7 +110,7 @@ const relationshipRows = `Array.from(document.querySelectorAll("#relationships t
 func TestDiagramEdit_addAnEntityAndDrawARelationship(t *testing.T) {
 	t.Parallel()
 	base := startBrowserApp(t)
-	edit := base + "/d/" + createExample(t, base, "hr-employees")
+	edit := base + "/d/" + createExample(t, base, "hr-employees").EditToken
 	ctx, errs := newBrowser(t)
 	do(t, ctx, "a window", chromedp.EmulateViewport(1400, 900))
 	openAndJoin(t, ctx, edit+"/entities", "Ada")
@@ -164,7 +164,7 @@ func boxAtJS(boxX, node string, x float64) string {
 func TestDiagramEdit_resetLayoutRedrawsForEveryone(t *testing.T) {
 	t.Parallel()
 	base := startBrowserApp(t)
-	edit := base + "/d/" + createExample(t, base, "hr-employees")
+	edit := base + "/d/" + createExample(t, base, "hr-employees").EditToken
 	alice, aliceErrs := newBrowser(t)
 	do(t, alice, "a window as wide as a laptop's", chromedp.EmulateViewport(1400, 900))
 	openAndJoin(t, alice, edit+"/tables", "Alice")
@@ -199,7 +199,7 @@ func TestDiagramEdit_resetLayoutRedrawsForEveryone(t *testing.T) {
 func TestDiagramEdit_dragATableOnTheModelMapMovesItForEveryone(t *testing.T) {
 	t.Parallel()
 	base := startBrowserApp(t)
-	edit := base + "/d/" + createExample(t, base, "hr-employees")
+	edit := base + "/d/" + createExample(t, base, "hr-employees").EditToken
 	alice, aliceErrs := newBrowser(t)
 	do(t, alice, "a window as wide as a laptop's", chromedp.EmulateViewport(1400, 900))
 	openAndJoin(t, alice, edit+"/tables", "Alice")

@@ -1,8 +1,6 @@
 package server
 
 import (
-	"encoding/json"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -14,29 +12,13 @@ import (
 	"dynaloom/internal/designer"
 )
 
-// createExample makes a design from a bundled example through the API and returns its edit
-// token.
-func createExample(t *testing.T, base, example string) string {
-	t.Helper()
-	resp, err := http.Post(base+"/api/designs", "application/json", strings.NewReader(`{"example": "`+example+`"}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var created createdDesign
-	if err := json.NewDecoder(resp.Body).Decode(&created); err != nil || resp.StatusCode != http.StatusCreated {
-		t.Fatalf("create %s: %d %v", example, resp.StatusCode, err)
-	}
-	return created.EditToken
-}
-
 // The entity diagram shows on the Entities step; clicking a box opens its card; an entity added
 // in another browser appears in it; the model map's pattern box opens the pattern's Mapping card;
 // each diagram downloads as a PNG drawn from its SVG under the page's CSP.
 func TestBrowser_diagramsShowOpenTheirElementAndRedrawLive(t *testing.T) {
 	t.Parallel()
 	base := startBrowserApp(t)
-	token := createExample(t, base, "hr-employees")
+	token := createExample(t, base, "hr-employees").EditToken
 	edit := base + "/d/" + token
 	alice, aliceErrs := newBrowser(t)
 	do(t, alice, "a window as wide as a laptop's", chromedp.EmulateViewport(1280, 800))
@@ -90,7 +72,7 @@ func TestBrowser_diagramScreenshots(t *testing.T) {
 	ctx, errs := newBrowser(t)
 	joined := false
 	for _, ex := range designer.Examples() {
-		edit := base + "/d/" + createExample(t, base, ex.ID)
+		edit := base + "/d/" + createExample(t, base, ex.ID).EditToken
 		for _, step := range []string{"entities", "tables"} {
 			for _, size := range [][2]int64{{1400, 900}, {1024, 768}} {
 				url := edit + "/" + step

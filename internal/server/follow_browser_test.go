@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -19,15 +18,7 @@ func TestBrowser_followMeCarriesTheTabTheCardAndTheScroll(t *testing.T) {
 	t.Parallel()
 	base := startBrowserApp(t)
 	alice, _ := newBrowser(t)
-	resp, err := http.Post(base+"/api/designs", "application/json", strings.NewReader(`{"example": "hr-employees"}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var created createdDesign
-	if err := json.NewDecoder(resp.Body).Decode(&created); err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
+	created := createExample(t, base, "hr-employees")
 	edit, view := base+"/d/"+created.EditToken, base+"/d/"+created.ViewToken
 	openAndJoin(t, alice, edit+"/patterns", "Alice")
 

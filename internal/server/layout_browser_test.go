@@ -1,10 +1,7 @@
 package server
 
 import (
-	"encoding/json"
 	"fmt"
-	"net/http"
-	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -21,15 +18,7 @@ func TestBrowser_noStepScrollsThePageSideways(t *testing.T) {
 	t.Parallel()
 	base := startBrowserApp(t)
 	ctx, _ := newBrowser(t)
-	resp, err := http.Post(base+"/api/designs", "application/json", strings.NewReader(`{"example": "hr-employees"}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var created createdDesign
-	if err := json.NewDecoder(resp.Body).Decode(&created); err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
+	created := createExample(t, base, "hr-employees")
 	openAndJoin(t, ctx, base+"/d/"+created.EditToken, "Ada")
 	for _, size := range [][2]int64{{1280, 720}, {1400, 900}, {1920, 1080}} {
 		for _, presenting := range []bool{false, true} {
@@ -77,15 +66,7 @@ func TestBrowser_railsFoldAwayAndTheGridGetsTheirWidth(t *testing.T) {
 	t.Parallel()
 	base := startBrowserApp(t)
 	ctx, _ := newBrowser(t)
-	resp, err := http.Post(base+"/api/designs", "application/json", strings.NewReader(`{"example": "hr-employees"}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var created createdDesign
-	if err := json.NewDecoder(resp.Body).Decode(&created); err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
+	created := createExample(t, base, "hr-employees")
 	openAndJoin(t, ctx, base+"/d/"+created.EditToken, "Ada")
 	do(t, ctx, "open the access patterns at 1280×720",
 		chromedp.EmulateViewport(1280, 720),
