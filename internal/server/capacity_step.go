@@ -520,7 +520,8 @@ func settingHint(key string) string {
 	}
 	switch key {
 	case designer.CapacityField.Region.Key:
-		return "a label for the prices; empty: " + p.Region
+		return "the region whose prices are used, from Dynaloom's price table (" + capacity.DefaultPrices.Region +
+			" only); another region takes the prices set below; empty: " + p.Region
 	case designer.CapacityField.ReadRequestPrice.Key:
 		return price(p.ReadRequest)
 	case designer.CapacityField.WriteRequestPrice.Key:
@@ -545,6 +546,8 @@ func settingHint(key string) string {
 		return "other regions a Global Table replicates to, comma-separated; each is written and stores everything again"
 	case designer.CapacityField.ReservedCapacity.Key:
 		return "none, 1 year or 3 years; provisioned Standard tables only"
+	case designer.CapacityField.HorizonMonths.Key:
+		return "how many months ahead storage is worked out: each entity's count grows by its new items, up to what it keeps; empty: 0 (today)"
 	}
 	return ""
 }
