@@ -18,75 +18,32 @@ import (
 // (the side panel's, by step) and its open findings. The facilitator time-boxes a step from it
 // (timer.go).
 
-// agendaStep is one step of the agenda: its workspace step, its minutes in an hour's workshop,
-// what the room settles in it and the questions to ask.
-type agendaStep struct {
-	step    string
+// agendaSlot is a step's place in the agenda: its minutes in an hour's workshop, what the room
+// settles in it and the questions to ask.
+type agendaSlot struct {
 	minutes int
 	aim     string
 	asks    []string
 }
 
-var agenda = []agendaStep{
-	{"overview", 5, "Agree what the service does, for whom, and how busy it gets.", []string{
-		"What does the service do, in one sentence?",
-		"Who calls it, and how many requests a second at the busiest hour?",
-	}},
-	{"entities", 8, "Name what the service keeps and how the things relate.", []string{
-		"Which things does the service store, and what identifies each?",
-		"For each relationship: how many on average, and at most?",
-	}},
-	{"patterns", 10, "List every read and write, with its rate and what it returns.", []string{
-		"Which screen or job needs this, and how often at peak?",
-		"Is every read matched by a write that puts the data there?",
-		"How many items can it return, and must it see the latest write?",
-	}},
-	{"aggregates", 8, "Decide what is stored together, from how it is read together.", []string{
-		"When we read one, how often do we need the other too?",
-		"Can the child exist without its parent? Is the parent's id always known?",
-	}},
-	{"tables", 10, "Shape tables, keys and indexes, and fill in sample items.", []string{
-		"Which key spreads the load over many values?",
-		"Does each index earn its writes, and does it project only what its patterns read?",
-	}},
-	{"mapping", 8, "Prove each pattern against the sample items.", []string{
-		"Which operation serves this pattern, on which table or index?",
-		"Does it return exactly what we expect, without a scan?",
-	}},
-	{"capacity", 6, "Read what the design costs a month and where a key runs hot at peak.", []string{
-		"Which table or index costs the most, and is it reads, writes, index writes or storage?",
-		"Does any key value come near 3,000 RCU or 1,000 WCU a second, and would sharding it spread the load?",
-		"On demand or provisioned: which is cheaper at these rates?",
-	}},
-	{"validation", 3, "Clear the errors and agree on the warnings left.", []string{
-		"Which findings do we fix now, and which do we accept, and why?",
-	}},
-	{"export", 2, "Take the two documents away.", []string{
-		"Where do the documents go, and who reviews them?",
-	}},
+// agendaStep is one step of the agenda, by its workspace step.
+type agendaStep struct {
+	step string
+	agendaSlot
 }
 
-// stepOfPath is the step where the field at a finding or question path is edited.
-func stepOfPath(path string) string {
-	first, rest, _ := strings.Cut(path, "/")
-	switch first {
-	case "name", "overview":
-		return "overview"
-	case "entities", "relationships":
-		return "entities"
-	case "access_patterns":
-		if strings.Contains(rest, "/mapping") {
-			return "mapping"
+// agenda is the steps with a slot, in the method's order (set with steps).
+var agenda []agendaStep
+
+// agendaOf is the slots of the steps that have one, in order.
+func agendaOf(steps []step) []agendaStep {
+	var out []agendaStep
+	for _, st := range steps {
+		if st.slot != nil {
+			out = append(out, agendaStep{st.id, *st.slot})
 		}
-		return "patterns"
-	case "aggregates", "consolidations", "considerations":
-		return "aggregates"
-	case "tables":
-		return "tables"
-	case "capacity":
-		return "capacity"
 	}
-	return "validation"
+	return out
 }
 
 // agendaModel builds the agenda for the step the page shows.

@@ -25,28 +25,15 @@ import (
 // historyPageSize is how many revisions the history step lists at a time.
 const historyPageSize = 100
 
-// pastStep is the page of a step that can show a past revision, by the last segment of the
-// step's path.
-func pastStep(name string) (func(*Server, echo.Context) error, bool) {
-	switch name {
-	case "":
-		return (*Server).overviewPage, true
-	case "entities":
-		return (*Server).entitiesPage, true
-	case "patterns":
-		return (*Server).patternsPage, true
-	case "aggregates":
-		return (*Server).aggregatesPage, true
-	case "tables":
-		return (*Server).tablesPage, true
-	case "mapping":
-		return (*Server).mappingPage, true
-	case "capacity":
-		return (*Server).capacityPage, true
-	case "validation":
-		return (*Server).validationPage, true
+// pastStep is the step that shows a past revision at /history/:n<path>, by the last segment of
+// the step's path.
+func pastStep(name string) (step, bool) {
+	for _, st := range steps {
+		if st.past && strings.TrimPrefix(st.path, "/") == name {
+			return st, true
+		}
 	}
-	return nil, false
+	return step{}, false
 }
 
 const pastKey = "past_revision"
@@ -71,10 +58,8 @@ func markPast(c echo.Context, w *templates.Workspace) {
 		if st.Current {
 			banner.CurrentHref = st.Href
 		}
-		for _, def := range steps {
-			if _, ok := pastStep(strings.TrimPrefix(def.path, "/")); ok && def.id == st.ID {
-				w.Steps[i].Href = p.base + def.path
-			}
+		if def, ok := stepByID(st.ID); ok && def.past {
+			w.Steps[i].Href = p.base + def.path
 		}
 	}
 }
@@ -340,7 +325,7 @@ func (s *Server) renderHistory(c echo.Context, status int, notice, errMsg string
 func (s *Server) revisionPage(c echo.Context) error {
 	d := designFrom(c)
 	ctx := c.Request().Context()
-	step, ok := pastStep(c.Param("step"))
+	st, ok := pastStep(c.Param("step"))
 	if !ok {
 		return echo.ErrNotFound
 	}
@@ -379,7 +364,7 @@ func (s *Server) revisionPage(c echo.Context) error {
 	past.Record = storage.Record{ID: d.ID, Revision: n, Design: design, CreatedAt: d.Record.CreatedAt, UpdatedAt: r.At}
 	c.Set(designKey, &past)
 	c.Set(pastKey, &pastView{banner: banner, base: history + "/" + num})
-	return step(s, c)
+	return st.page(s, c)
 }
 
 // historyDiffPage compares two revisions: ?from (the one before ?to by default) and ?to (the

@@ -43,68 +43,21 @@ type fragment struct {
 // not a part the step draws on its own: the whole step is drawn then.
 type stepParts func(d *designContext, path string) (parts []fragment, ok bool)
 
-// partsOf is, per step, how a changed path maps to its parts. Steps not listed are always drawn
-// whole.
-var partsOf = map[string]stepParts{
-	"overview":   overviewParts,
-	"entities":   entityParts,
-	"patterns":   patternParts,
-	"aggregates": aggregateParts,
-	"tables":     noParts, // but see spotParts
-	"mapping":    noParts, // but see spotParts
-}
-
-// spotParts is, per step whose parts depend on where the page is on it (the table and page it
-// shows), how to map a path to parts for the refresh of request c, which shows revision since.
-var spotParts = map[string]func(c echo.Context, since int64) stepParts{
-	// A step with a diagram sends it too when it changed (diagramPart): the entity diagram shows
-	// the aggregate decisions and the key attributes the tables' key templates name, the model
-	// map everything of the tables and the patterns' verdicts.
-	"entities": withDiagram(designer.EntityDiagram, entityDiagramShows, []string{"aggregates", "tables", "diagrams"},
-		func(echo.Context, int64) stepParts { return entityParts }),
-	"tables":  withDiagram(designer.ModelMap, modelMapShows, []string{"diagrams"}, tableParts),
-	"mapping": mappingParts,
-	// A pattern's cell shows on the page of patterns that holds it only.
-	"patterns": func(c echo.Context, _ int64) stepParts {
-		return func(d *designContext, path string) ([]fragment, bool) {
-			parts, ok := patternParts(d, path)
-			if id, _, _ := splitPath(path, "access_patterns"); ok && !patternOnPage(c, d.Record.Design.Patterns, id) {
-				return nil, true
-			}
-			return parts, ok
+// patternPageParts: a pattern's cell shows on the page of patterns that holds it only.
+func patternPageParts(c echo.Context, _ int64) stepParts {
+	return func(d *designContext, path string) ([]fragment, bool) {
+		parts, ok := patternParts(d, path)
+		if id, _, _ := splitPath(path, "access_patterns"); ok && !patternOnPage(c, d.Record.Design.Patterns, id) {
+			return nil, true
 		}
-	},
+		return parts, ok
+	}
 }
 
-// noParts is the map of a step drawn whole for any change it shows.
-func noParts(*designContext, string) ([]fragment, bool) { return nil, false }
-
-// unseenOn is, per step, the parts of the design it shows nothing of (paths under these): a change
-// there costs a page of that step only the side panel. A step shows nothing derived beyond the
-// side panel and the name in the top bar.
-var unseenOn = map[string][]string{
-	"overview":   {"access_patterns", "aggregates", "consolidations", "considerations", "tables", "prose", "diagrams", "capacity"},
-	"entities":   {"overview", "access_patterns", "consolidations", "considerations", "prose", "diagrams/model_map", "capacity"},
-	"patterns":   {"overview", "entities", "relationships", "aggregates", "consolidations", "considerations", "tables", "prose", "diagrams", "capacity"},
-	"aggregates": {"overview", "access_patterns", "prose", "diagrams", "capacity"},
-	"tables":     {"overview", "relationships", "aggregates", "consolidations", "considerations", "prose", "diagrams/entities", "capacity"},
-	"mapping":    {"overview", "relationships", "aggregates", "consolidations", "considerations", "prose", "diagrams", "capacity"},
-	// Capacity's figures read the patterns, the tables and their items, the entities' counts and
-	// the relationships' (a partition key's distinct values), and the settings.
-	"capacity": {"overview", "aggregates", "consolidations", "considerations", "prose", "diagrams"},
-}
-
-// unseen reports whether step shows nothing of what path names.
-func unseen(step, path string) bool {
-	return slices.ContainsFunc(unseenOn[step], func(kind string) bool {
-		return path == kind || strings.HasPrefix(path, kind+"/")
-	})
-}
-
-// refreshParts answers a page's live refresh of step with the parts changed since the revision
+// refreshParts answers a page's live refresh of st with the parts changed since the revision
 // it shows, when that is possible, and otherwise lets the step draw itself (next). Either answer
 // names the revision it shows (X-Dynaloom-Revision).
-func (s *Server) refreshParts(step string) echo.MiddlewareFunc {
+func (s *Server) refreshParts(st step) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			d := designFrom(c)
@@ -117,7 +70,7 @@ func (s *Server) refreshParts(step string) echo.MiddlewareFunc {
 			if err != nil || since < 1 || since > d.Record.Revision || d.Record.Revision-since > maxFragmentRevisions {
 				return next(c)
 			}
-			parts, ok, err := s.changedParts(c, step, since)
+			parts, ok, err := s.changedParts(c, st, since)
 			if err != nil {
 				return err
 			}
@@ -136,17 +89,14 @@ func (s *Server) refreshParts(step string) echo.MiddlewareFunc {
 	}
 }
 
-// changedParts is the parts of step showing what changed after revision since, each once, or
+// changedParts is the parts of st showing what changed after revision since, each once, or
 // false when some change is not such a part.
-func (s *Server) changedParts(c echo.Context, step string, since int64) ([]fragment, bool, error) {
+func (s *Server) changedParts(c echo.Context, st step, since int64) ([]fragment, bool, error) {
 	d := designFrom(c)
-	find := partsOf[step]
-	if at := spotParts[step]; at != nil {
-		find = at(c, since)
-	}
-	if find == nil {
+	if st.parts == nil {
 		return nil, false, nil
 	}
+	find := st.parts(c, since)
 	revs, err := s.store.RevisionsAfter(c.Request().Context(), d.ID, since)
 	if err != nil {
 		return nil, false, err
@@ -160,10 +110,10 @@ func (s *Server) changedParts(c echo.Context, step string, since int64) ([]fragm
 			return nil, false, nil
 		}
 		for _, path := range rev.Paths {
-			if unseen(step, path) {
+			if !st.showsPath(path) {
 				continue
 			}
-			if addsRows[rev.Kind] && !partsOfWholeLists[step] {
+			if addsRows[rev.Kind] && !st.wholeLists {
 				return nil, false, nil
 			}
 			parts, ok := find(d, path)
@@ -188,15 +138,12 @@ func (s *Server) changedParts(c echo.Context, step string, since int64) ([]fragm
 // addsRows are the kinds of change that add rows under a row's own path (entities/Invoice): a page
 // that did not have the row has no element for its part to replace, so the step is drawn whole,
 // unless the step's part for such a path is the whole of what it shows of the list
-// (partsOfWholeLists: the overview's offer of entities, the aggregate cards' scaffolds).
-var (
-	partsOfWholeLists = map[string]bool{"overview": true, "aggregates": true}
-	addsRows          = map[string]bool{
-		designer.AddEntity{}.Kind():         true,
-		designer.AddInBulk{}.Kind():         true,
-		designer.ScaffoldAggregate{}.Kind(): true,
-	}
-)
+// (step.wholeLists: the overview's offer of entities, the aggregate cards' scaffolds).
+var addsRows = map[string]bool{
+	designer.AddEntity{}.Kind():         true,
+	designer.AddInBulk{}.Kind():         true,
+	designer.ScaffoldAggregate{}.Kind(): true,
+}
 
 // splitPath cuts a path of the form kind/key/field (field may be empty) after its kind.
 func splitPath(path, kind string) (key, field string, ok bool) {

@@ -118,18 +118,11 @@ func New(store *storage.Store, log *slog.Logger, opts Options) *Server {
 	e.POST("/import", s.importUpload, s.limitCreation, s.limitCostly)
 
 	page := e.Group("/d/:token", s.resolveDesign, noStore, varyOnHTMX, s.limitWrites)
-	page.GET("", s.overviewPage, s.refreshParts("overview"))
-	page.GET("/entities", s.entitiesPage, s.refreshParts("entities"))
-	page.GET("/patterns", s.patternsPage, s.refreshParts("patterns"))
-	page.GET("/aggregates", s.aggregatesPage, s.refreshParts("aggregates"))
-	page.GET("/tables", s.tablesPage, s.refreshParts("tables"))
-	page.GET("/mapping", s.mappingPage, s.refreshParts("mapping"))
-	page.GET("/capacity", s.capacityPage, s.refreshParts("capacity"))
-	page.GET("/validation", s.validationPage, s.refreshParts("validation"))
-	page.GET("/export", s.exportPage, s.limitCostly)
+	for _, st := range steps {
+		page.GET(st.path, s.stepPage(st), s.stepMiddleware(st)...)
+	}
 	page.GET("/export/:format", s.exportDownload, s.limitCostly)
 	page.GET("/diagrams/:file", s.diagramDownload, s.limitCostly)
-	page.GET("/history", s.historyPage)
 	page.GET("/history/diff", s.historyDiffPage)
 	page.GET("/history/group", s.historyGroupRows)
 	page.GET("/history/:n", s.revisionPage)

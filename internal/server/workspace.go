@@ -20,20 +20,6 @@ import (
 // origin is the scheme and host the browser used, for links people copy.
 func origin(c echo.Context) string { return c.Scheme() + "://" + c.Request().Host }
 
-// steps are the workspace's steps in the method's order. Only built steps are listed.
-var steps = []struct{ id, label, path string }{
-	{"overview", "Overview", ""},
-	{"entities", "Entities", "/entities"},
-	{"patterns", "Access patterns", "/patterns"},
-	{"aggregates", "Aggregates", "/aggregates"},
-	{"tables", "Tables & indexes", "/tables"},
-	{"mapping", "Mapping", "/mapping"},
-	{"capacity", "Capacity", "/capacity"},
-	{"validation", "Validation", "/validation"},
-	{"export", "Export", "/export"},
-	{"history", "History", "/history"},
-}
-
 func stepHref(d *designContext, id string) string {
 	for _, s := range steps {
 		if s.id == id {
