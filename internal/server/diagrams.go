@@ -173,16 +173,11 @@ func ownDiagram(c echo.Context, d *designContext) []templ.Component {
 	if err != nil {
 		return nil
 	}
-	var kind string
-	switch path.Base(at.Path) {
-	case "entities":
-		kind = designer.EntityDiagram
-	case "tables":
-		kind = designer.ModelMap
-	default:
+	i := slices.IndexFunc(steps, func(st step) bool { return st.diagram != "" && st.path == "/"+path.Base(at.Path) })
+	if i < 0 {
 		return nil
 	}
-	parts, _ := diagramPart(d, kind, d.Record.Revision-1, at)
+	parts, _ := diagramPart(d, steps[i].diagram, d.Record.Revision-1, at)
 	out := make([]templ.Component, len(parts))
 	for i, p := range parts {
 		out[i] = p.part

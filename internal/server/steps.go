@@ -28,6 +28,9 @@ type step struct {
 	// parts maps a changed path to the step's parts for the refresh of request c, which shows
 	// revision since; nil when the step is always drawn whole.
 	parts func(c echo.Context, since int64) stepParts
+	// diagram is the kind of diagram the step draws, if any: an edit made on its page answers
+	// with it too when the edit changed it (ownDiagram).
+	diagram string
 	// wholeLists: the step's part for a row added under a list is the whole of what it shows of
 	// that list, so rows added need not redraw it (addsRows).
 	wholeLists bool
@@ -59,8 +62,9 @@ func init() {
 			shows: []string{"entities", "relationships", "aggregates", "tables", "diagrams/" + designer.EntityDiagram},
 			// The entity diagram shows the aggregate decisions and the key attributes the tables'
 			// key templates name.
-			parts: withDiagram(designer.EntityDiagram, entityDiagramShows, []string{"aggregates", "tables", "diagrams"}, always(entityParts)),
-			edits: []string{"entities", "relationships"},
+			parts:   withDiagram(designer.EntityDiagram, entityDiagramShows, []string{"aggregates", "tables", "diagrams"}, always(entityParts)),
+			diagram: designer.EntityDiagram,
+			edits:   []string{"entities", "relationships"},
 			slot: &agendaSlot{8, "Name what the service keeps and how the things relate.", []string{
 				"Which things does the service store, and what identifies each?",
 				"For each relationship: how many on average, and at most?",
@@ -90,8 +94,9 @@ func init() {
 			id: "tables", label: "Tables & indexes", path: "/tables", page: (*Server).tablesPage, past: true, live: true,
 			shows: []string{"entities", "access_patterns", "tables", "diagrams/" + designer.ModelMap},
 			// The model map shows everything of the tables and the patterns' verdicts.
-			parts: withDiagram(designer.ModelMap, modelMapShows, []string{"diagrams"}, tableParts),
-			edits: []string{"tables"},
+			parts:   withDiagram(designer.ModelMap, modelMapShows, []string{"diagrams"}, tableParts),
+			diagram: designer.ModelMap,
+			edits:   []string{"tables"},
 			slot: &agendaSlot{10, "Shape tables, keys and indexes, and fill in sample items.", []string{
 				"Which key spreads the load over many values?",
 				"Does each index earn its writes, and does it project only what its patterns read?",
