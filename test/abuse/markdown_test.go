@@ -8,6 +8,9 @@ import (
 	"io"
 	"mime/multipart"
 	"net/http"
+	"os"
+	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -99,7 +102,27 @@ func TestAbuse_hostileMarkdownUploads(t *testing.T) {
 		}
 	})
 
+	// The memory figures: the Go heap's peak while each upload is worked on (sampled every 20 ms)
+	// and the process's resident set after it.
+	var heapPeak atomic.Uint64
+	probing.Go(func() {
+		var ms runtime.MemStats
+		for probeCtx.Err() == nil {
+			runtime.ReadMemStats(&ms)
+			for old := heapPeak.Load(); ms.HeapAlloc > old && !heapPeak.CompareAndSwap(old, ms.HeapAlloc); old = heapPeak.Load() {
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	})
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	t.Logf("before the uploads: heap %s, RSS %s", mb(ms.HeapAlloc), mb(uint64(selfRSS(t))))
+
 	for i, u := range hostileUploads {
+		runtime.GC()
+		runtime.ReadMemStats(&ms)
+		heapPeak.Store(ms.HeapAlloc)
 		// One address each, so that no upload waits on the byte rate of the others.
 		uploader := newClient(fmt.Sprintf("127.0.0.%d", 41+i))
 		doc := u.doc()
@@ -120,7 +143,12 @@ func TestAbuse_hostileMarkdownUploads(t *testing.T) {
 		json.NewDecoder(resp.Body).Decode(&out)
 		resp.Body.Close()
 		took := time.Since(start)
-		t.Logf("%-30s %7d KB: %d %s in %v", u.name, len(doc)>>10, resp.StatusCode, out.Error.Code, took.Round(time.Millisecond))
+		peak := heapPeak.Load()
+		t.Logf("%-30s %7d KB: %d %s in %v; heap peak %s (%s over before), RSS %s", u.name, len(doc)>>10, resp.StatusCode,
+			out.Error.Code, took.Round(time.Millisecond), mb(peak), mb(peak-ms.HeapAlloc), mb(uint64(selfRSS(t))))
+		if grew := peak - ms.HeapAlloc; grew > heapPerUpload*uint64(len(doc)) {
+			t.Errorf("%s: the heap grew %s while a %d KB upload was worked on, over %d times its size", u.name, mb(grew), len(doc)>>10, heapPerUpload)
+		}
 		switch {
 		case u.want == "" && resp.StatusCode != http.StatusCreated:
 			t.Errorf("%s: %d %s, want a design", u.name, resp.StatusCode, out.Error.Message)
@@ -135,4 +163,30 @@ func TestAbuse_hostileMarkdownUploads(t *testing.T) {
 	if probeFailed.Load() > 0 {
 		t.Errorf("%d health probes failed during the uploads", probeFailed.Load())
 	}
+}
+
+// heapPerUpload bounds how much the heap may grow while one upload is worked on, as a multiple of
+// its size: the body, the document read from it and the design made of it.
+const heapPerUpload = 40
+
+func mb(b uint64) string { return fmt.Sprintf("%.1f MB", float64(b)/(1<<20)) }
+
+// selfRSS is this process's resident set (VmRSS of /proc/self/status), in bytes.
+func selfRSS(t *testing.T) int64 {
+	t.Helper()
+	raw, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(string(raw), "\n") {
+		if v, ok := strings.CutPrefix(l, "VmRSS:"); ok {
+			kib, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return kib << 10
+		}
+	}
+	t.Fatal("/proc/self/status has no VmRSS")
+	return 0
 }
