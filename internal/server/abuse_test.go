@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"dynaloom/internal/live"
 	"dynaloom/internal/storage"
 )
 
@@ -144,49 +145,13 @@ func TestConnections_perClientAndTotalAreBounded(t *testing.T) {
 	}
 }
 
-// Fan-out to one design's streams holds that design's lock only: while one room is busy (its
-// lock held), a change to another design still reaches that design's stream.
-func TestLive_busyDesignDoesNotHoldAnother(t *testing.T) {
-	t.Parallel()
-	h := newHub(0)
-	busy, leaveBusy, err := h.subscribe("busy", "192.0.2.1", storage.ViewAccess, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer leaveBusy()
-	other, leaveOther, err := h.subscribe("other", "192.0.2.2", storage.EditAccess, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	busy.room.mu.Lock()
-	defer busy.room.mu.Unlock()
-	done := make(chan struct{})
-	go func() {
-		h.publishChange(storage.Revision{Revision: 2, Author: "Ada"}, "other")
-		_, leave, err := h.subscribe("other", "192.0.2.3", storage.EditAccess, &presence{Tab: "tab0000000000000001", Name: "Bo"})
-		if err == nil {
-			leave()
-		}
-		leaveOther()
-		close(done)
-	}()
-	select {
-	case <-done:
-	case <-time.After(streamWait):
-		t.Fatal("a change to one design waited for another design's fan-out")
-	}
-	if ev := <-other.events; ev.name != "change" || ev.id != 2 {
-		t.Fatalf("the other design's stream got %+v", ev)
-	}
-}
-
 // A room of hundreds shows the viewing tab, the leader and the editors by name and counts the
 // rest, so each presence update costs each stream the same whatever the audience.
 func TestLive_crowdedPresenceNamesEditorsAndCountsTheRest(t *testing.T) {
 	t.Parallel()
-	var ps []presence
+	var ps []live.Presence
 	for i := range 300 {
-		ps = append(ps, presence{Tab: fmt.Sprintf("tab%016d", i), Name: fmt.Sprintf("Viewer %03d", i)})
+		ps = append(ps, live.Presence{Tab: fmt.Sprintf("tab%016d", i), Name: fmt.Sprintf("Viewer %03d", i)})
 	}
 	for i := range 5 {
 		ps[290+i].Editor = true

@@ -10,6 +10,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"dynaloom/internal/live"
 	"dynaloom/web/templates"
 )
 
@@ -62,9 +63,10 @@ func (s *Server) agendaModel(c echo.Context, current string) templates.Agenda {
 		findings[stepOfPath(f.Path)]++
 	}
 	now := time.Now()
-	timed, left, running, set := s.timers.state(d.ID, now)
+	timer, set := s.hub.Timer(d.ID, now)
+	timed := timer.Step
 	if set {
-		a.Timer = &templates.AgendaTimer{Step: timed, Label: stepLabel(timed), Left: clock(left), Running: running}
+		a.Timer = &templates.AgendaTimer{Step: timed, Label: stepLabel(timed), Left: clock(timer.Left), Running: timer.Running}
 	}
 	total := 0
 	for i, st := range agenda {
@@ -132,39 +134,37 @@ func (s *Server) saveTimer(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	a := timerAction{do: form.get("action"), step: form.get("step"), by: author(c)}
+	a := live.TimerAction{Do: form.get("action"), Step: form.get("step"), By: author(c)}
 	from := form.get("from")
 	if !knownStep(from) {
 		from = ""
 	}
-	switch a.do {
+	switch a.Do {
 	case "start", "add":
-		if a.do == "start" && !agendaHas(a.step) {
-			return s.timerRefused(c, from, fmt.Sprintf("step: the agenda has no step %q", a.step))
+		if a.Do == "start" && !agendaHas(a.Step) {
+			return s.timerRefused(c, from, fmt.Sprintf("step: the agenda has no step %q", a.Step))
 		}
 		raw := strings.TrimSpace(form.get("minutes"))
 		n, err := strconv.Atoi(raw)
 		if err != nil || n < 1 || n > maxTimerMinutes {
 			return s.timerRefused(c, from, fmt.Sprintf("Minutes: give a whole number of minutes from 1 to %d; %q is not one.", maxTimerMinutes, raw))
 		}
-		a.minutes = n
+		a.Minutes = n
 	}
-	ev, err := s.timers.apply(d.ID, a, time.Now())
-	if err != nil {
-		var r *apiError
-		if errors.As(err, &r) && r.Status == http.StatusBadRequest {
-			return s.timerRefused(c, from, r.Message)
+	if err := s.hub.SetTimer(d.ID, a, time.Now()); err != nil {
+		var r live.TimerRefused
+		if errors.As(err, &r) {
+			return s.timerRefused(c, from, string(r))
 		}
 		return err
 	}
-	s.hub.tellPages(d.ID, ev)
-	s.log.Info("room timer", "design_id", d.ID, "action", a.do, "step", a.step)
-	if a.do == "start" && a.step != from && isHTMX(c) {
-		c.Response().Header().Set("HX-Redirect", stepHref(d, a.step))
+	s.log.Info("room timer", "design_id", d.ID, "action", a.Do, "step", a.Step)
+	if a.Do == "start" && a.Step != from && isHTMX(c) {
+		c.Response().Header().Set("HX-Redirect", stepHref(d, a.Step))
 		return c.NoContent(http.StatusOK)
 	}
 	if !isHTMX(c) {
-		return c.Redirect(http.StatusSeeOther, stepHref(d, orStep(from, a.step)))
+		return c.Redirect(http.StatusSeeOther, stepHref(d, orStep(from, a.Step)))
 	}
 	return render(c, http.StatusOK, templates.AgendaBody(s.agendaModel(c, from)))
 }

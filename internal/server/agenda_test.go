@@ -73,7 +73,7 @@ func TestTimer_theFacilitatorStartsPausesAndStopsIt(t *testing.T) {
 			t.Errorf("%v: %d, want 422 with the reason in the agenda", bad, rec.Code)
 		}
 	}
-	if _, _, _, set := a.srv.timers.state(created.ID, time.Now()); set {
+	if _, set := a.srv.hub.Timer(created.ID, time.Now()); set {
 		t.Fatal("a refused action set a timer")
 	}
 	if rec := a.request(http.MethodPost, "/d/"+created.ViewToken+"/timer", formType, strings.NewReader("action=start&step=patterns&minutes=5")); rec.Code != http.StatusForbidden {
@@ -95,13 +95,14 @@ func TestTimer_theFacilitatorStartsPausesAndStopsIt(t *testing.T) {
 	if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), "paused with") || !strings.Contains(rec.Body.String(), `data-testid="timer-resume"`) {
 		t.Errorf("pause: %d %s", rec.Code, rec.Body)
 	}
-	_, before, _, _ := a.srv.timers.state(created.ID, time.Now())
+	was, _ := a.srv.hub.Timer(created.ID, time.Now())
+	before := was.Left
 	timer("action", "add", "minutes", "5", "from", "patterns")
-	if _, after, running, _ := a.srv.timers.state(created.ID, time.Now().Add(time.Minute)); after != before+5*time.Minute || running {
-		t.Errorf("+5 min on a paused timer: %v left, was %v (running %v)", after, before, running)
+	if now, _ := a.srv.hub.Timer(created.ID, time.Now().Add(time.Minute)); now.Left != before+5*time.Minute || now.Running {
+		t.Errorf("+5 min on a paused timer: %v left, was %v (running %v)", now.Left, before, now.Running)
 	}
 	timer("action", "stop", "from", "patterns")
-	if _, _, _, set := a.srv.timers.state(created.ID, time.Now()); set {
+	if _, set := a.srv.hub.Timer(created.ID, time.Now()); set {
 		t.Error("the timer is still set after stop")
 	}
 }

@@ -16,6 +16,7 @@ import (
 
 	"dynaloom/internal/designer"
 	"dynaloom/internal/designer/designertest"
+	"dynaloom/internal/live"
 )
 
 // postChange posts one change envelope to the change API.
@@ -273,7 +274,7 @@ func TestAPI_changeIsAnnouncedLive(t *testing.T) {
 		t.Fatalf("change: %d %s", rec.Code, rec.Body)
 	}
 	ev := stream.nextNamed(t, "change")
-	var data changeData
+	var data live.ChangeData
 	if err := json.Unmarshal([]byte(ev.data), &data); err != nil {
 		t.Fatal(err)
 	}

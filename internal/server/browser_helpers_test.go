@@ -59,7 +59,7 @@ func startBrowserApp(t *testing.T) string {
 	ts := httptest.NewServer(app.srv.Handler())
 	// Event streams stay open until the hub ends them; Close waits for every connection.
 	t.Cleanup(func() {
-		app.srv.hub.shutdown()
+		app.srv.hub.Shutdown()
 		ts.Close()
 	})
 	return ts.URL

@@ -68,7 +68,7 @@ func TestCompression_bigAnswersAreGzippedToAQuarterOverTheRealServer(t *testing.
 	c, _ := a.createLarge(designertest.Size{Tables: 4, Items: 2000, GSIs: 8, Patterns: 40})
 	ts := httptest.NewServer(a.srv.Handler())
 	t.Cleanup(func() {
-		a.srv.hub.shutdown()
+		a.srv.hub.Shutdown()
 		ts.Close()
 	})
 	// ratio is how many times smaller the answer must go out: minified script packs less.

@@ -147,7 +147,7 @@ func startBrowserAppAt(t *testing.T) (url, dbPath string) {
 	app := newTestAppOn(t, dbPath, storage.Options{})
 	ts := httptest.NewServer(app.srv.Handler())
 	t.Cleanup(func() {
-		app.srv.hub.shutdown()
+		app.srv.hub.Shutdown()
 		ts.Close()
 	})
 	return ts.URL, dbPath

@@ -1,6 +1,8 @@
 package server
 
 import (
+	"dynaloom/internal/live"
+
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -38,18 +40,18 @@ func TestLive_projectorFollowsTheLeaderWithoutJoining(t *testing.T) {
 	if code := post("/lead", "tab", ada, "on", "true"); code != http.StatusNoContent {
 		t.Fatalf("lead: %d", code)
 	}
-	follow := func(s *sseClient) leadView {
+	follow := func(s *sseClient) live.LeadView {
 		t.Helper()
-		var v leadView
+		var v live.LeadView
 		if err := json.Unmarshal([]byte(s.nextNamed(t, "follow").data), &v); err != nil {
 			t.Fatal(err)
 		}
 		return v
 	}
-	if v := follow(screen); v != (leadView{Step: "mapping"}) {
+	if v := follow(screen); v != (live.LeadView{Step: "mapping"}) {
 		t.Fatalf("on lead the projector is told %+v, want the mapping step", v)
 	}
-	want := leadView{Step: "mapping", View: "/mapping?open=ap12", Focus: "map-ap12", Top: "map-ap11"}
+	want := live.LeadView{Step: "mapping", View: "/mapping?open=ap12", Focus: "map-ap12", Top: "map-ap11"}
 	if code := post("/view", "tab", ada, "view", want.View, "focus", want.Focus, "top", want.Top); code != http.StatusNoContent {
 		t.Fatalf("view: %d", code)
 	}
@@ -92,14 +94,14 @@ func TestLive_theLeadOutlivesAnEmptyRoom(t *testing.T) {
 		t.Fatalf("lead: %d", code)
 	}
 	first.resp.Body.Close()
-	for deadline := time.Now().Add(streamWait); a.srv.hub.connections() > 0; time.Sleep(5 * time.Millisecond) {
+	for deadline := time.Now().Add(streamWait); a.srv.hub.Connections() > 0; time.Sleep(5 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("the stream never closed")
 		}
 	}
 	openStream(t, url+"/d/"+created.EditToken+"/events?step=tables&tab="+ada, "Cookie", participantCookie+"=Ada")
 	screen := openStream(t, url+"/d/"+created.ViewToken+"/events?step=patterns&present=1&tab="+projector)
-	var v leadView
+	var v live.LeadView
 	if err := json.Unmarshal([]byte(screen.nextNamed(t, "follow").data), &v); err != nil || v.Step != "tables" {
 		t.Fatalf("after an empty moment the projector is told %+v (%v), want Ada's tables step", v, err)
 	}

@@ -120,7 +120,7 @@ func (s *Server) rotateLink(c echo.Context) error {
 		return err
 	}
 	s.log.Info("link replaced", "design_id", d.ID, "link", which.String())
-	s.hub.closeStreams(d.ID, which)
+	s.hub.CloseStreams(d.ID, which)
 	if which == storage.EditAccess {
 		next := "/d/" + tokens.Edit + stepPath(step)
 		if isHTMX(c) {
@@ -169,7 +169,7 @@ func (s *Server) setViewLinkExpiry(c echo.Context) error {
 		return err
 	}
 	s.log.Info("view link expiry set", "design_id", d.ID, "never", at.IsZero())
-	s.hub.viewExpiryChanged(d.ID, at)
+	s.hub.ViewExpiryChanged(d.ID, at)
 	if !isHTMX(c) {
 		return c.Redirect(http.StatusSeeOther, "/d/"+d.Token+stepPath(step))
 	}
@@ -237,7 +237,7 @@ func (s *Server) apiRotateToken(c echo.Context) error {
 		return err
 	}
 	s.log.Info("link replaced", "design_id", d.ID, "link", which.String(), "via", "api")
-	s.hub.closeStreams(d.ID, which)
+	s.hub.CloseStreams(d.ID, which)
 	if which == storage.EditAccess {
 		return c.JSON(http.StatusOK, rotatedLinks{EditToken: tokens.Edit, EditURL: origin(c) + "/d/" + tokens.Edit})
 	}
@@ -285,7 +285,7 @@ func (s *Server) apiSetViewExpiry(c echo.Context) error {
 		return err
 	}
 	s.log.Info("view link expiry set", "design_id", d.ID, "never", at.IsZero(), "via", "api")
-	s.hub.viewExpiryChanged(d.ID, at)
+	s.hub.ViewExpiryChanged(d.ID, at)
 	var out struct {
 		ViewExpiresAt *string `json:"view_expires_at"`
 	}

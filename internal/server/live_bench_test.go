@@ -30,7 +30,7 @@ func liveServer(tb testing.TB, opts Options) (*Server, string) {
 	srv := New(store, slog.New(slog.NewTextHandler(io.Discard, nil)), opts)
 	ts := httptest.NewServer(srv.Handler())
 	tb.Cleanup(func() {
-		srv.hub.shutdown()
+		srv.hub.Shutdown()
 		ts.Close()
 		store.Close()
 	})
@@ -242,7 +242,7 @@ func TestLive_holds500IdleStreams(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	if got := srv.hub.connections(); got != n {
+	if got := srv.hub.Connections(); got != n {
 		t.Fatalf("%d streams open after the change, want %d", got, n)
 	}
 }
@@ -252,9 +252,9 @@ func TestLive_holds500IdleStreams(t *testing.T) {
 func waitStreams(tb testing.TB, srv *Server, n int) {
 	tb.Helper()
 	deadline := time.Now().Add(30 * time.Second)
-	for srv.hub.connections() < n {
+	for srv.hub.Connections() < n {
 		if time.Now().After(deadline) {
-			tb.Fatalf("the hub holds %d streams after 30 s, want %d", srv.hub.connections(), n)
+			tb.Fatalf("the hub holds %d streams after 30 s, want %d", srv.hub.Connections(), n)
 		}
 		time.Sleep(time.Millisecond)
 	}

@@ -1,6 +1,8 @@
 package server
 
 import (
+	"dynaloom/internal/live"
+
 	"context"
 	"fmt"
 	"net/url"
@@ -119,7 +121,7 @@ func TestBrowser_followMeAndPresent(t *testing.T) {
 	// The projector is no participant: Alice sees Bob and herself, and no "Guest".
 	waitUntil(t, projector, "the projector to see Alice and Bob", `document.querySelectorAll("[data-testid=presence-chip]").length === 2`)
 	waitUntil(t, alice, "two people here", `document.querySelectorAll("[data-testid=presence-chip]").length === 2`)
-	time.Sleep(2 * presenceEvery)
+	time.Sleep(2 * live.PresenceEvery)
 	if n := get(t, alice, "count the chips", chromedp.Evaluate[int](`document.querySelectorAll("[data-testid=presence-chip]").length`)); n != 2 {
 		t.Fatalf("with the projector open Alice sees %d people, want 2 (the projector is no participant)", n)
 	}

@@ -1,6 +1,8 @@
 package server
 
 import (
+	"dynaloom/internal/live"
+
 	"bufio"
 	"fmt"
 	"io"
@@ -115,7 +117,7 @@ func (h *bareBroadcaster) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("X-Dynaloom-Revision", strconv.FormatInt(rev, 10))
 		return
 	}
-	ch := make(chan []byte, subscriberBuffer)
+	ch := make(chan []byte, live.QueueLen)
 	h.mu.Lock()
 	h.subs[ch] = struct{}{}
 	h.mu.Unlock()
@@ -296,7 +298,7 @@ func BenchmarkJoin200(b *testing.B) {
 		created := createOver(b, url, `{"example": "hr-employees"}`)
 		took, got, ended := join(b, n, func(j int) string {
 			return fmt.Sprintf("%s/d/%s/events?step=overview&tab=join%04d%016d", url, created.ViewToken, i, j)
-		}, 2*presenceEvery)
+		}, 2*live.PresenceEvery)
 		joinOurs += took
 		bytesPer += float64(got) / n
 		dropped += ended
@@ -386,7 +388,7 @@ func BenchmarkIdleStreams500(b *testing.B) {
 	created := createOver(b, url, `{"example": "hr-employees"}`)
 	idleStreams(b, strings.TrimPrefix(url, "http://"), func(i, j int) string {
 		return fmt.Sprintf("/d/%s/events?step=overview&tab=idle%04d%016d", created.ViewToken, i, j)
-	}, func() int64 { return int64(srv.hub.connections()) })
+	}, func() int64 { return int64(srv.hub.Connections()) })
 }
 
 // BenchmarkIdleStreams500_bare is BenchmarkIdleStreams500's anchor: the same 500 idle connections
@@ -428,7 +430,7 @@ func idleStreams(b *testing.B, host string, path func(i, j int) string, open fun
 		for open() < n {
 			time.Sleep(time.Millisecond)
 		}
-		time.Sleep(2 * presenceEvery) // presence written and settled
+		time.Sleep(2 * live.PresenceEvery) // presence written and settled
 		runtime.GC()
 		runtime.ReadMemStats(&after)
 		perStream += float64(after.HeapInuse+after.StackInuse-before.HeapInuse-before.StackInuse) / n

@@ -2,7 +2,6 @@ package server
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -16,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"dynaloom/internal/live"
 	"dynaloom/internal/storage"
 )
 
@@ -160,7 +160,7 @@ func startLiveServer(t testing.TB) (*testApp, string) {
 	a := newTestApp(t)
 	ts := httptest.NewServer(a.srv.Handler())
 	t.Cleanup(func() {
-		a.srv.hub.shutdown()
+		a.srv.hub.Shutdown()
 		ts.Close()
 	})
 	return a, ts.URL
@@ -178,7 +178,7 @@ func TestLive_apiEventsStreamChangesAndResumeWithLastEventID(t *testing.T) {
 		t.Fatalf("edit: %d", rec.Code)
 	}
 	ev := stream.nextNamed(t, "change")
-	var data changeData
+	var data live.ChangeData
 	if err := json.Unmarshal([]byte(ev.data), &data); err != nil {
 		t.Fatal(err)
 	}
@@ -282,34 +282,21 @@ func TestLive_stalledReaderGetsReloadAndStaysConnected(t *testing.T) {
 	created := createOver(t, url, `{"example": "hr-employees"}`)
 	stream := openStream(t, url+"/api/designs/"+created.ViewToken+"/events")
 	waitStreams(t, srv, 1)
-	var (
-		id  string
-		sub *subscriber
-	)
-	srv.hub.mu.Lock()
-	for rid, r := range srv.hub.rooms {
-		id = rid
-		r.mu.Lock()
-		for s := range r.subs {
-			sub = s
-		}
-		r.mu.Unlock()
-	}
-	srv.hub.mu.Unlock()
+	id, hub := created.ID, srv.hub.(*live.Hub)
 
 	// Nobody reads: announce changes until the socket is full, the stream's writes block and its
 	// queue overflows. The revisions are made up, above any the design has.
 	rev := int64(1_000)
-	for sub.behind.Load() == 0 {
+	for hub.Behind(id) == 0 {
 		if rev++; rev > 3_000_000 {
 			t.Fatal("the stream never fell behind")
 		}
-		srv.hub.publishChange(storage.Revision{Revision: rev, Author: "Ada", Paths: []string{"name"}}, id)
+		srv.hub.Publish(id, storage.Revision{Revision: rev, Author: "Ada", Paths: []string{"name"}})
 	}
 	fellAt := rev
-	for range 3 * subscriberBuffer {
+	for range 3 * live.QueueLen {
 		rev++
-		srv.hub.publishChange(storage.Revision{Revision: rev, Author: "Ada", Paths: []string{"name"}}, id)
+		srv.hub.Publish(id, storage.Revision{Revision: rev, Author: "Ada", Paths: []string{"name"}})
 	}
 	ev := stream.nextNamed(t, "reload")
 	var data struct{ Revision int64 }
@@ -361,9 +348,9 @@ func TestLive_stalledReaderGetsReloadAndStaysConnected(t *testing.T) {
 		caughtUp(rev, false)
 	}
 	rev++
-	srv.hub.publishChange(storage.Revision{Revision: rev, Author: "Ada", Paths: []string{"name"}}, id)
+	srv.hub.Publish(id, storage.Revision{Revision: rev, Author: "Ada", Paths: []string{"name"}})
 	caughtUp(rev, true)
-	if got := srv.hub.connections(); got != 1 {
+	if got := srv.hub.Connections(); got != 1 {
 		t.Fatalf("%d streams open, want the stalled one still open", got)
 	}
 }
@@ -375,7 +362,7 @@ func TestLive_resumingFarBehindGetsOneReload(t *testing.T) {
 	_, url := liveServer(t, Options{WriteLimit: NoLimit})
 	created := createOver(t, url, `{"example": "hr-employees"}`)
 	d, rev := designOver(t, url, created.EditToken)
-	for i := range subscriberBuffer + 1 {
+	for i := range live.QueueLen + 1 {
 		resp, err := http.Post(url+"/d/"+created.EditToken+"/patterns/field", formType,
 			strings.NewReader(form("id", d.Patterns[0].ID, "field", "description", "value", "v"+strconv.Itoa(i))))
 		if err != nil || resp.StatusCode != http.StatusOK {
@@ -383,7 +370,7 @@ func TestLive_resumingFarBehindGetsOneReload(t *testing.T) {
 		}
 		resp.Body.Close()
 	}
-	head := rev + subscriberBuffer + 1
+	head := rev + live.QueueLen + 1
 	far := openStream(t, url+"/api/designs/"+created.ViewToken+"/events", "Last-Event-ID", strconv.FormatInt(rev, 10))
 	if ev, err := far.next(); err != nil || ev.name != "reload" || ev.id != strconv.FormatInt(head, 10) || ev.data != `{"revision":`+strconv.FormatInt(head, 10)+`}` {
 		t.Fatalf("first event %+v %v, want a reload to %d", ev, err, head)
@@ -456,72 +443,7 @@ func TestLive_takenOverStreamLeavesCountsAndEndsOnShutdown(t *testing.T) {
 			break
 		}
 	}
-	if n := a.srv.hub.connections(); n != 0 {
+	if n := a.srv.hub.Connections(); n != 0 {
 		t.Fatalf("%d streams still in the hub after shutdown", n)
-	}
-}
-
-// A change queued after one the stream had to drop is never written on its own: the client would
-// apply revision 8 without ever hearing of 7. One reload covering both is written instead.
-func TestLive_changeAfterADroppedOneIsAReload(t *testing.T) {
-	t.Parallel()
-	sub := &subscriber{events: make(chan *event, 4), reloadDue: make(chan struct{}, 1)}
-	var out bytes.Buffer
-	st := &liveStream{sub: sub, w: bufio.NewWriter(&out), last: 6}
-	sub.fallBehind(7) // revision 7 found the queue full
-	sub.events <- changeEvent(storage.Revision{Revision: 8, Author: "Ada", Paths: []string{"name"}})
-	st.change(<-sub.events)
-	st.reload() // the pending signal: already answered, so nothing more is written
-	st.w.Flush()
-	got := out.String()
-	if strings.Contains(got, "event: change") || strings.Count(got, "event: reload") != 1 || !strings.Contains(got, "id: 8\n") {
-		t.Fatalf("the stream wrote %q, want one reload at revision 8 and no change", got)
-	}
-	if st.last != 8 {
-		t.Fatalf("last written %d, want 8", st.last)
-	}
-}
-
-// A stream the hub ended after queueing its "gone" event writes that event before it ends, also
-// when its loop sees the end first (both are ready when the loop was held up for linkGoneGrace).
-func TestLive_endedStreamSaysGoneFirst(t *testing.T) {
-	t.Parallel()
-	for range 50 {
-		sub := &subscriber{events: make(chan *event, 4), gone: make(chan struct{})}
-		var out bytes.Buffer
-		client, server := net.Pipe()
-		client.Close()
-		st := &liveStream{sub: sub, w: bufio.NewWriter(&out), conn: server}
-		sub.events <- &event{name: "gone", data: []byte(linkGoneMessage)}
-		sub.drop()
-		st.run(nil, nil, time.Hour)
-		if !strings.Contains(out.String(), "event: gone") {
-			t.Fatalf("the ended stream wrote %q, want the gone event saying why", out.String())
-		}
-	}
-}
-
-// Once a stream has told its client to reload, the next change is written as a change, also when
-// it is queued before the stream has taken the reload signal (already answered) off its channel:
-// the run loop may take the signal first, and must not fold the change into a second reload.
-func TestLive_changeAfterTheReloadIsAChange(t *testing.T) {
-	t.Parallel()
-	sub := &subscriber{events: make(chan *event, 4), reloadDue: make(chan struct{}, 1)}
-	var out bytes.Buffer
-	st := &liveStream{sub: sub, w: bufio.NewWriter(&out), last: 6}
-	sub.fallBehind(7)
-	sub.events <- changeEvent(storage.Revision{Revision: 8, Author: "Ada", Paths: []string{"name"}})
-	st.change(<-sub.events) // the reload, to 8
-	sub.events <- changeEvent(storage.Revision{Revision: 9, Author: "Ada", Paths: []string{"name"}})
-	<-sub.reloadDue
-	st.reload()
-	if len(sub.events) != 1 {
-		t.Fatalf("the answered reload signal took the change of revision 9 off the queue")
-	}
-	st.change(<-sub.events)
-	st.w.Flush()
-	got := out.String()
-	if strings.Count(got, "event: reload") != 1 || !strings.Contains(got, "id: 8\nevent: reload") || !strings.Contains(got, "id: 9\nevent: change") {
-		t.Fatalf("the stream wrote %q, want a reload at revision 8, then the change of revision 9", got)
 	}
 }

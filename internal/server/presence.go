@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 
+	"dynaloom/internal/live"
 	"dynaloom/web/templates"
 )
 
@@ -26,27 +27,27 @@ const presenceDeltaEventName = "presence-delta"
 // presenceData is the data of an API presence event: the participants when the stream opens, and
 // after that who joined, left or moved since the last one.
 type presenceData struct {
-	Participants []presence `json:"participants,omitzero"`
-	Joined       []presence `json:"joined,omitempty"`
-	Left         []presence `json:"left,omitempty"`
-	Moved        []presence `json:"moved,omitempty"`
+	Participants []live.Presence `json:"participants,omitzero"`
+	Joined       []live.Presence `json:"joined,omitempty"`
+	Left         []live.Presence `json:"left,omitempty"`
+	Moved        []live.Presence `json:"moved,omitempty"`
 }
 
 // apiPresence writes an API stream's presence: the list, then changes to it.
-func apiPresence() func(*bufio.Writer, []presence) {
-	var seen []presence // as last written
+func apiPresence() live.PresenceWriter {
+	var seen []live.Presence // as last written
 	started := false
-	return func(w *bufio.Writer, people []presence) {
+	return func(w *bufio.Writer, people []live.Presence) {
 		var data presenceData
 		if !started {
 			data.Participants = people
 			if data.Participants == nil {
-				data.Participants = []presence{}
+				data.Participants = []live.Presence{}
 			}
 			started = true
 		} else {
 			for _, p := range people {
-				i := slices.IndexFunc(seen, func(q presence) bool { return q.ID == p.ID })
+				i := slices.IndexFunc(seen, func(q live.Presence) bool { return q.ID == p.ID })
 				switch {
 				case i < 0:
 					data.Joined = append(data.Joined, p)
@@ -55,7 +56,7 @@ func apiPresence() func(*bufio.Writer, []presence) {
 				}
 			}
 			for _, q := range seen {
-				if !slices.ContainsFunc(people, func(p presence) bool { return p.ID == q.ID }) {
+				if !slices.ContainsFunc(people, func(p live.Presence) bool { return p.ID == q.ID }) {
 					data.Left = append(data.Left, q)
 				}
 			}
@@ -65,19 +66,19 @@ func apiPresence() func(*bufio.Writer, []presence) {
 		}
 		seen = people
 		out, _ := json.Marshal(data) // cannot fail: strings, numbers and booleans
-		writeEvent(w, 0, presenceEventName, out)
+		live.WriteEvent(w, 0, presenceEventName, out)
 	}
 }
 
 // pagePresence writes a page's presence as HTML for the tab self: the capped list of chips, then
 // the chips that changed, out of band (PresenceChanges).
-func pagePresence(ctx context.Context, self string) func(*bufio.Writer, []presence) {
+func pagePresence(ctx context.Context, self string) live.PresenceWriter {
 	var (
 		shown   []templates.PresenceView
 		more    int
 		started bool
 	)
-	return func(w *bufio.Writer, people []presence) {
+	return func(w *bufio.Writer, people []live.Presence) {
 		views, n := presenceViews(people, self)
 		var buf bytes.Buffer
 		name := presenceEventName
@@ -97,7 +98,7 @@ func pagePresence(ctx context.Context, self string) func(*bufio.Writer, []presen
 			name = presenceDeltaEventName
 		}
 		shown, more = views, n
-		writeEvent(w, 0, name, buf.Bytes())
+		live.WriteEvent(w, 0, name, buf.Bytes())
 	}
 }
 
@@ -164,4 +165,4 @@ func presenceDelta(shown []templates.PresenceView, more int, next []templates.Pr
 }
 
 // chipID is the element id of a participant's chip.
-func chipID(p presence) string { return "chip-" + strconv.Itoa(p.ID) }
+func chipID(p live.Presence) string { return "chip-" + strconv.Itoa(p.ID) }

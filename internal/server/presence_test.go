@@ -13,6 +13,7 @@ import (
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 
+	"dynaloom/internal/live"
 	"dynaloom/internal/storage"
 )
 
@@ -107,7 +108,7 @@ type roomStep struct {
 // changed: a newcomer past the cap costs a few hundred bytes whatever the room.
 func TestPresence_deltasKeepThePageListRight(t *testing.T) {
 	t.Parallel()
-	h := newHub(0)
+	h := live.New(0, nil)
 	tab := func(i int) string { return fmt.Sprintf("tab%016d", i) }
 	var steps []roomStep
 	// Viewers join in an order that puts later names first, then a few editors, then people come
@@ -125,34 +126,34 @@ func TestPresence_deltasKeepThePageListRight(t *testing.T) {
 		}
 	}
 	leaves := map[string]func(){}
-	var self *subscriber
-	write := func() func(*bufio.Writer, []presence) { return pagePresence(t.Context(), tab(0)) }()
+	var self *live.Stream
+	write := func() live.PresenceWriter { return pagePresence(t.Context(), tab(0)) }()
 	var list chipList
 	for n, st := range steps {
 		switch {
 		case st.join != "":
 			i := 0
 			fmt.Sscanf(st.join, "tab%d", &i)
-			sub, leave, err := h.subscribe("d", "192.0.2.1", storage.ViewAccess,
-				&presence{Tab: st.join, Name: fmt.Sprintf("Person %02d", (20-i)%41), Step: "patterns", Editor: st.editor})
+			sub, err := h.Subscribe("d", "192.0.2.1", storage.ViewAccess,
+				&live.Presence{Tab: st.join, Name: fmt.Sprintf("Person %02d", (20-i)%41), Step: "patterns", Editor: st.editor}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if st.join == tab(0) {
 				self = sub
 			}
-			leaves[st.join] = leave
+			leaves[st.join] = sub.End
 		case st.leave != "":
 			leaves[st.leave]()
 		case st.focus != "":
-			h.focus("d", st.focus, "ap-x-description")
+			h.Focus("d", st.focus, "ap-x-description")
 		case st.lead != "":
-			h.lead("d", st.lead, true)
+			h.Lead("d", st.lead, true)
 		}
 		if self == nil {
 			continue
 		}
-		people := self.people()
+		people := self.People()
 		var out bytes.Buffer
 		w := bufio.NewWriter(&out)
 		write(w, people)

@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 
 	"dynaloom/internal/designer/derive"
+	"dynaloom/internal/live"
 	"dynaloom/internal/storage"
 )
 
@@ -72,11 +73,10 @@ type Server struct {
 	log   *slog.Logger
 	echo  *echo.Echo
 	opts  Options
-	hub   *hub
+	// hub is the live room of every design: streams, presence, lead and timer.
+	hub live.Room
 	// derived holds what is computed from recently used revisions (designContext.derived).
 	derived *derive.Set
-	// timers holds each room's timer (timer.go).
-	timers timerBoard
 
 	createLimit, writeLimit, costlyLimit, writeBytesLimit *limiter
 	conns                                                 *connLimiter
@@ -89,17 +89,17 @@ func New(store *storage.Store, log *slog.Logger, opts Options) *Server {
 		opts.BodyLimit = DefaultBodyLimit
 	}
 	if opts.KeepAlive == 0 {
-		opts.KeepAlive = keepAlive
+		opts.KeepAlive = live.KeepAlive
 	}
 	opts.MaxStreamsPerClient = orDefault(opts.MaxStreamsPerClient, DefaultMaxStreamsPerClient)
 	opts.MaxConnsPerClient = orDefault(opts.MaxConnsPerClient, DefaultMaxConnsPerClient)
 	opts.MaxConns = orDefault(opts.MaxConns, DefaultMaxConns)
-	s := &Server{store: store, log: log, echo: echo.New(), opts: opts, hub: newHub(opts.MaxStreamsPerClient), derived: derive.NewSetIn(store.Budget())}
+	s := &Server{store: store, log: log, echo: echo.New(), opts: opts, hub: live.New(opts.MaxStreamsPerClient, stepLabel), derived: derive.NewSetIn(store.Budget())}
 	s.createLimit = newLimiter(opts.CreateLimit.orDefault(defaultCreateLimit), time.Now)
 	s.writeLimit = newLimiter(opts.WriteLimit.orDefault(defaultWriteLimit), time.Now)
 	s.costlyLimit = newLimiter(opts.CostlyLimit.orDefault(defaultCostlyLimit), time.Now)
 	s.writeBytesLimit = newLimiter(opts.WriteBytesLimit.orDefault(defaultWriteBytesLimit), time.Now)
-	store.OnCommit(s.hub.publishChange)
+	store.OnCommit(func(rev storage.Revision, designID string) { s.hub.Publish(designID, rev) })
 	e := s.echo
 	e.HideBanner = true
 	e.HidePort = true
@@ -253,7 +253,7 @@ func (s *Server) HTTPServer(addr string) *http.Server {
 	s.conns = newConnLimiter(perClient, s.opts.MaxConns, s.log.Warn)
 	srv.ConnState = s.conns.connState
 	// Event streams never go idle by themselves: end them when the server shuts down.
-	srv.RegisterOnShutdown(s.hub.shutdown)
+	srv.RegisterOnShutdown(s.hub.Shutdown)
 	return srv
 }
 

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"dynaloom/internal/live"
 	"dynaloom/internal/storage"
 	"dynaloom/web/templates"
 )
@@ -48,44 +48,39 @@ func (s *Server) pageEvents(c echo.Context) error {
 	if name == "" {
 		name = "Guest"
 	}
-	p := &presence{Tab: tab, Name: name, Step: step, Editor: d.canEdit(), Watching: d.Presenting}
+	p := &live.Presence{Tab: tab, Name: name, Step: step, Editor: d.canEdit(), Watching: d.Presenting}
 	// The stream may outlive the request (takeOver): what it renders must not stop when the
 	// request's context ends.
 	return s.stream(c, p, after, pagePresence(context.WithoutCancel(c.Request().Context()), tab))
 }
 
-// stream serves one event stream until the client goes, the hub drops it, or the server stops.
+// stream serves one event stream until the client goes, the room drops it, or the server stops.
 // It subscribes before reading the history, so no change falls between the two.
-func (s *Server) stream(c echo.Context, p *presence, after int64, writePresence func(*bufio.Writer, []presence)) error {
+func (s *Server) stream(c echo.Context, p *live.Presence, after int64, writePresence live.PresenceWriter) error {
 	d := designFrom(c)
 	ctx := c.Request().Context()
-	st := &liveStream{writePresence: writePresence, last: after}
 	// A view link may stop working at a set time; its streams end then too.
+	var expires time.Time
 	if d.Access == storage.ViewAccess {
 		at, err := s.store.ViewExpiry(ctx, d.ID)
 		if err != nil {
 			return err
 		}
-		st.expireAt(at)
-		defer func() {
-			if st.leave == nil {
-				st.expireAt(time.Time{}) // not subscribed: nothing else to end
-			}
-		}()
+		expires = at
 	}
-	sub, leave, err := s.hub.subscribe(d.ID, s.clientAddr(c.Request()), d.Access, p)
-	if errors.Is(err, errTooManyStreams) {
+	st, err := s.hub.Subscribe(d.ID, s.clientAddr(c.Request()), d.Access, p, writePresence)
+	if errors.Is(err, live.ErrTooManyStreams) {
 		return &apiError{http.StatusTooManyRequests, "too_many_streams", fmt.Sprintf(
 			"Your address already has %d live connections open to this server, the most it allows (--max-streams-per-client). Close some tabs and reload.", s.opts.MaxStreamsPerClient)}
 	}
 	if err != nil {
 		return err
 	}
-	st.sub, st.leave = sub, leave
+	st.ExpireAt(expires)
 	handedOff := false
 	defer func() {
 		if !handedOff {
-			st.end()
+			st.End()
 		}
 	}()
 	var missed []storage.Revision
@@ -104,46 +99,25 @@ func (s *Server) stream(c echo.Context, p *presence, after int64, writePresence 
 	// test's recorder) it is served within the request.
 	gone := ctx.Done()
 	if conn := takeOver(res, c.Request()); conn != nil {
-		st.conn, st.release = conn, s.conns.forget
-		gone = watchClose(conn)
-		st.w = bufio.NewWriterSize(conn, streamBuffer)
+		gone = st.TakeConn(conn, s.conns.forget)
 	} else {
 		// The server's write timeout is for ordinary answers; a stream lives as long as the client.
-		st.rc = http.NewResponseController(res.Writer)
-		_ = st.rc.SetWriteDeadline(time.Time{})
+		rc := http.NewResponseController(res.Writer)
+		_ = rc.SetWriteDeadline(time.Time{})
 		res.WriteHeader(http.StatusOK)
-		// Events are flushed as they come; a small buffer keeps an idle stream small (writes
-		// larger than it go straight through).
-		st.w = bufio.NewWriterSize(res, streamBuffer)
+		st.UseResponse(res, rc)
 	}
-	// The retry hint keeps reconnections quick after a server restart.
-	st.w.WriteString("retry: 1000\n\n")
-	if p != nil {
-		// The room's timer as it stands; a change from now on comes as an event.
-		st.write(s.timers.current(d.ID, time.Now()))
-	}
-	switch {
-	case len(missed) > subscriberBuffer:
-		// As far behind as a stream that fell behind: one reload says so.
-		st.last = missed[len(missed)-1].Revision
-		st.write(reloadEvent(st.last))
-	default:
-		for _, rev := range missed {
-			st.write(changeEvent(rev))
-			st.last = rev.Revision
-		}
-	}
-	if err := st.flush(); err != nil {
+	if err := st.Begin(after, missed); err != nil {
 		return nil
 	}
-	if st.conn == nil {
-		st.run(gone, s.hub.done, s.opts.KeepAlive)
+	if !st.OnConn() {
+		st.Run(gone, s.opts.KeepAlive)
 		return nil
 	}
 	handedOff = true
 	go func() {
-		defer st.end()
-		st.run(gone, s.hub.done, s.opts.KeepAlive)
+		defer st.End()
+		st.Run(gone, s.opts.KeepAlive)
 	}()
 	return nil
 }
@@ -170,235 +144,13 @@ func takeOver(res *echo.Response, req *http.Request) net.Conn {
 	fmt.Fprintf(&head, "HTTP/1.%d 200 OK\r\n", req.ProtoMinor)
 	_ = res.Header().Write(&head)
 	head.WriteString("\r\n")
-	_ = conn.SetWriteDeadline(time.Now().Add(streamStall))
+	_ = conn.SetWriteDeadline(time.Now().Add(live.StreamStall))
 	if _, err := conn.Write(head.Bytes()); err != nil {
 		conn.Close()
 		return nil
 	}
 	res.Status, res.Committed = http.StatusOK, true
 	return conn
-}
-
-// watchClose reads conn until the client closes it (a stream's client sends nothing), and then
-// closes the channel it returns.
-func watchClose(conn net.Conn) <-chan struct{} {
-	gone := make(chan struct{})
-	go func() {
-		defer close(gone)
-		var buf [64]byte
-		for {
-			if _, err := conn.Read(buf[:]); err != nil {
-				return
-			}
-		}
-	}()
-	return gone
-}
-
-// liveStream is the state of one event stream once it is open. It lives on the heap, and the loop
-// that serves it (run) is a small function of its own: an idle stream parks with a shallow stack.
-type liveStream struct {
-	sub   *subscriber
-	leave func() // leaves the room
-	w     *bufio.Writer
-	// The stream writes on conn when it took the connection over (release then uncounts it from
-	// the server's connection bounds once closed), and otherwise through rc.
-	conn          net.Conn
-	release       func(net.Conn)
-	rc            *http.ResponseController
-	writePresence func(*bufio.Writer, []presence)
-	last          int64 // the newest revision written
-	expires       *time.Timer
-	expired       <-chan time.Time
-	presenceAt    time.Time
-	presenceLater <-chan time.Time
-}
-
-// expireAt ends the stream at the time given (zero: never).
-func (st *liveStream) expireAt(at time.Time) {
-	if st.expires != nil {
-		st.expires.Stop()
-		st.expires, st.expired = nil, nil
-	}
-	if !at.IsZero() {
-		st.expires = time.NewTimer(time.Until(at))
-		st.expired = st.expires.C
-	}
-}
-
-// end leaves the room and lets go of what the stream holds.
-func (st *liveStream) end() {
-	st.expireAt(time.Time{})
-	st.leave()
-	if st.conn != nil {
-		st.conn.Close()
-		st.release(st.conn)
-	}
-}
-
-func (st *liveStream) write(ev *event) { writeEvent(st.w, ev.id, ev.name, ev.data) }
-
-// flush sends what is buffered. A reader that takes nothing for streamStall is gone, or frozen:
-// the stream ends, and a client that comes back resumes from the last event it read.
-func (st *liveStream) flush() error {
-	if st.conn != nil {
-		_ = st.conn.SetWriteDeadline(time.Now().Add(streamStall))
-		return st.w.Flush()
-	}
-	_ = st.rc.SetWriteDeadline(time.Now().Add(streamStall))
-	if err := st.w.Flush(); err != nil {
-		return err
-	}
-	return st.rc.Flush()
-}
-
-// run serves the stream until the client goes (gone), the hub drops it, or the server stops
-// (stop).
-func (st *liveStream) run(gone, stop <-chan struct{}, keepAlive time.Duration) {
-	tick := time.NewTicker(keepAlive)
-	defer tick.Stop()
-	sub := st.sub
-	for {
-		select {
-		case ev := <-sub.events:
-			st.change(ev)
-		case <-sub.reloadDue:
-			st.reload()
-		case <-sub.presenceDue:
-			if wait := presenceEvery - time.Since(st.presenceAt); wait > 0 {
-				if st.presenceLater == nil {
-					st.presenceLater = time.After(wait)
-				}
-				continue
-			}
-			st.presence()
-		case <-st.presenceLater:
-			st.presenceLater = nil
-			st.presence()
-		case <-tick.C:
-			st.w.WriteString(": keep-alive\n\n")
-		case at := <-sub.expiry:
-			st.expireAt(at)
-			continue
-		case <-st.expired:
-			writeEvent(st.w, 0, "gone", []byte(linkGoneMessage))
-			st.flush()
-			return
-		case <-sub.gone:
-			st.sayGone()
-			return
-		case <-stop:
-			return
-		case <-gone:
-			return
-		}
-		if err := st.flush(); err != nil {
-			return
-		}
-	}
-}
-
-// change writes the event ev and whatever else is queued behind it, leaving out change events
-// already sent from the history. A change event that follows one the stream dropped (its queue
-// was full) is not written: the client would apply it without the one it never heard of, so it
-// is told to reload instead.
-func (st *liveStream) change(ev *event) {
-	for {
-		if ev.name == "change" && st.sub.behind.Load() > st.last {
-			st.reloadFrom(ev.id)
-			return
-		}
-		if ev.name != "change" || ev.id > st.last {
-			if ev.name == "change" {
-				st.last = ev.id
-			}
-			st.write(ev)
-		}
-		select {
-		case ev = <-st.sub.events:
-		default:
-			return
-		}
-	}
-}
-
-// reload tells the client to reload after the stream fell behind. The queued change events are
-// older than the reload; anything else queued still goes. A signal already answered (change met
-// the drop first and wrote the reload) does nothing: the changes queued since then dropped none,
-// and must come as changes, not be folded into another reload.
-func (st *liveStream) reload() {
-	if st.sub.behind.Load() <= st.last {
-		return
-	}
-	st.reloadFrom(0)
-}
-
-// reloadFrom is reload once a change event of revision at least rev was taken from the queue.
-func (st *liveStream) reloadFrom(rev int64) {
-	rev = max(rev, st.sub.behind.Load())
-	for more := true; more; {
-		select {
-		case ev := <-st.sub.events:
-			if ev.name == "change" {
-				rev = max(rev, ev.id)
-			} else {
-				st.write(ev)
-			}
-		default:
-			more = false
-		}
-	}
-	if rev > st.last {
-		st.last = rev
-		st.write(reloadEvent(rev))
-	}
-}
-
-// sayGone writes the "gone" event the hub queued before it ended the stream, which says why: the
-// run loop may see the end first when both are ready (a loop held up for the linkGoneGrace the
-// hub waits), and the page would then never be told.
-func (st *liveStream) sayGone() {
-	for {
-		select {
-		case ev := <-st.sub.events:
-			if ev.name == "gone" {
-				st.write(ev)
-				st.flush()
-				return
-			}
-		default:
-			return
-		}
-	}
-}
-
-func (st *liveStream) presence() {
-	st.writePresence(st.w, st.sub.people())
-	st.presenceAt = time.Now()
-}
-
-// streamStall is how long a stream's write may wait for its reader.
-const streamStall = time.Minute
-
-// streamBuffer is the write buffer of a stream: most events are a few hundred bytes.
-const streamBuffer = 512
-
-// writeEvent writes one event in the text/event-stream format; data may span lines.
-func writeEvent(w *bufio.Writer, id int64, name string, data []byte) {
-	if id > 0 {
-		w.WriteString("id: ")
-		w.WriteString(strconv.FormatInt(id, 10))
-		w.WriteByte('\n')
-	}
-	w.WriteString("event: ")
-	w.WriteString(name)
-	w.WriteByte('\n')
-	for line := range strings.SplitSeq(string(data), "\n") {
-		w.WriteString("data: ")
-		w.WriteString(strings.TrimSuffix(line, "\r"))
-		w.WriteByte('\n')
-	}
-	w.WriteByte('\n')
 }
 
 func validTab(tab string) bool {
@@ -430,7 +182,7 @@ const maxPresenceChips = 12
 // presenceViews turns the room's participants into what the top bar shows; self is the viewing
 // tab. Past maxPresenceChips it keeps the viewing tab, the leader and the editors (whose focus the
 // page outlines) before viewers, in the room's order, and counts the others in more.
-func presenceViews(ps []presence, self string) (views []templates.PresenceView, more int) {
+func presenceViews(ps []live.Presence, self string) (views []templates.PresenceView, more int) {
 	keep := make([]bool, len(ps))
 	room := maxPresenceChips
 	for pass := 0; pass < 3 && room > 0; pass++ {
@@ -491,7 +243,7 @@ func (s *Server) savePresence(c echo.Context) error {
 	if len(focus) > 200 {
 		return badInput("focus: give an element id of at most 200 characters")
 	}
-	if !s.hub.focus(designFrom(c).ID, form.get("tab"), focus) {
+	if !s.hub.Focus(designFrom(c).ID, form.get("tab"), focus) {
 		return badInput("tab: this tab is not connected to the design; reload the page")
 	}
 	return c.NoContent(http.StatusNoContent)
@@ -503,7 +255,7 @@ func (s *Server) saveLead(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if !s.hub.lead(designFrom(c).ID, form.get("tab"), form.get("on") == "true") {
+	if !s.hub.Lead(designFrom(c).ID, form.get("tab"), form.get("on") == "true") {
 		return badInput("tab: this tab is not connected to the design; reload the page")
 	}
 	return c.NoContent(http.StatusNoContent)
@@ -517,7 +269,7 @@ func (s *Server) saveView(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	v := leadView{View: form.get("view"), Focus: form.get("focus"), Top: form.get("top")}
+	v := live.LeadView{View: form.get("view"), Focus: form.get("focus"), Top: form.get("top")}
 	step, ok := viewStep(v.View)
 	if !ok {
 		return badInput("view: give a step's path with its query, such as /mapping?open=ap1 (at most %d characters)", maxViewLen)
@@ -529,7 +281,7 @@ func (s *Server) saveView(c echo.Context) error {
 	if !elementID(v.Top) {
 		return badInput("top: give an element id of at most 200 letters, digits, '-' and '_'")
 	}
-	if !s.hub.showView(designFrom(c).ID, form.get("tab"), v) {
+	if !s.hub.ShowView(designFrom(c).ID, form.get("tab"), v) {
 		return badInput("tab: this tab is not connected to the design; reload the page")
 	}
 	return c.NoContent(http.StatusNoContent)

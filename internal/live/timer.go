@@ -1,14 +1,15 @@
-package server
+package live
 
 import (
 	"encoding/json"
+	"fmt"
 	"sync"
 	"time"
 )
 
 // The room's timer: the facilitator time-boxes a step of the agenda, and every page in the room
 // shows the same countdown, the projector too. It is room state, like who leads: kept in memory
-// for as long as the server runs, sent through the live hub as a "timer" event to the pages'
+// for as long as the server runs, sent through the hub as a "timer" event to the pages'
 // streams (never to the API's), and never part of the design or its history.
 
 // roomTimer is one design's timer.
@@ -54,19 +55,31 @@ type timerBoard struct {
 	seq    int64 // orders the events, so a page keeps the newest it has seen
 }
 
-// timerAction is what the facilitator does to the timer.
-type timerAction struct {
-	do      string // "start", "pause", "resume", "add", "stop"
-	step    string
-	minutes int
-	by      string
+// TimerAction is what the facilitator does to the timer.
+type TimerAction struct {
+	Do      string // "start", "pause", "resume", "add", "stop"
+	Step    string
+	Minutes int
+	By      string
 }
 
+// TimerState is a room's timer as the agenda shows it.
+type TimerState struct {
+	Step    string
+	Left    time.Duration
+	Running bool
+}
+
+// TimerRefused is an action the timer cannot take; its text names the field, for the facilitator.
+type TimerRefused string
+
+func (e TimerRefused) Error() string { return string(e) }
+
 // errNoTimer refuses an action that needs a timer when none is set.
-var errNoTimer = badInput("action: no timer is running; start one from the agenda first")
+const errNoTimer = TimerRefused("action: no timer is running; start one from the agenda first")
 
 // apply changes design id's timer and returns the event that tells the room.
-func (b *timerBoard) apply(id string, a timerAction, now time.Time) (*event, error) {
+func (b *timerBoard) apply(id string, a TimerAction, now time.Time, label func(string) string) (*event, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.timers == nil {
@@ -78,13 +91,13 @@ func (b *timerBoard) apply(id string, a timerAction, now time.Time) (*event, err
 		}
 	}
 	t := b.timers[id]
-	if a.do != "start" && t == nil {
+	if a.Do != "start" && t == nil {
 		return nil, errNoTimer
 	}
-	switch a.do {
+	switch a.Do {
 	case "start":
-		length := time.Duration(a.minutes) * time.Minute
-		t = &roomTimer{step: a.step, length: length, running: true, ends: now.Add(length)}
+		length := time.Duration(a.Minutes) * time.Minute
+		t = &roomTimer{step: a.Step, length: length, running: true, ends: now.Add(length)}
 		b.timers[id] = t
 	case "pause":
 		if t.running {
@@ -95,7 +108,7 @@ func (b *timerBoard) apply(id string, a timerAction, now time.Time) (*event, err
 			t.ends, t.running = now.Add(t.left), true
 		}
 	case "add":
-		add := time.Duration(a.minutes) * time.Minute
+		add := time.Duration(a.Minutes) * time.Minute
 		t.length += add
 		t.ends = t.ends.Add(add)
 		t.left += add
@@ -103,20 +116,20 @@ func (b *timerBoard) apply(id string, a timerAction, now time.Time) (*event, err
 		delete(b.timers, id)
 		t = nil
 	default:
-		return nil, badInput("action: %q is not something a timer does (start, pause, resume, add or stop)", a.do)
+		return nil, TimerRefused(fmt.Sprintf("action: %q is not something a timer does (start, pause, resume, add or stop)", a.Do))
 	}
 	if t != nil {
-		t.by, t.touched = a.by, now
+		t.by, t.touched = a.By, now
 	}
 	b.seq++
-	return timerEvent(b.seq, t, now), nil
+	return timerEvent(b.seq, t, now, label), nil
 }
 
 // current is the event that tells a page opening its stream how design id's timer stands.
-func (b *timerBoard) current(id string, now time.Time) *event {
+func (b *timerBoard) current(id string, now time.Time, label func(string) string) *event {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return timerEvent(b.seq, b.timers[id], now)
+	return timerEvent(b.seq, b.timers[id], now, label)
 }
 
 // state is design id's timer as the agenda shows it: its step and what is left, or ok false.
@@ -130,10 +143,10 @@ func (b *timerBoard) state(id string, now time.Time) (step string, left time.Dur
 	return t.step, t.remaining(now), t.running, true
 }
 
-func timerEvent(seq int64, t *roomTimer, now time.Time) *event {
+func timerEvent(seq int64, t *roomTimer, now time.Time, label func(string) string) *event {
 	d := timerData{Seq: seq}
 	if t != nil {
-		d.Set, d.Step, d.Label, d.Running, d.By = true, t.step, stepLabel(t.step), t.running, t.by
+		d.Set, d.Step, d.Label, d.Running, d.By = true, t.step, label(t.step), t.running, t.by
 		d.TotalS = int64(t.length / time.Second)
 		d.LeftMS = t.remaining(now).Milliseconds()
 	}
@@ -141,8 +154,24 @@ func timerEvent(seq int64, t *roomTimer, now time.Time) *event {
 	return &event{name: "timer", data: data}
 }
 
+// SetTimer changes design id's timer and tells the room's pages.
+func (h *Hub) SetTimer(id string, a TimerAction, now time.Time) error {
+	ev, err := h.timers.apply(id, a, now, h.stepLabel)
+	if err != nil {
+		return err
+	}
+	h.tellPages(id, ev)
+	return nil
+}
+
+// Timer is design id's timer, or ok false when none is set.
+func (h *Hub) Timer(id string, now time.Time) (TimerState, bool) {
+	step, left, running, ok := h.timers.state(id, now)
+	return TimerState{step, left, running}, ok
+}
+
 // tellPages sends ev to the page streams of design id; the API's streams do not get it.
-func (h *hub) tellPages(id string, ev *event) {
+func (h *Hub) tellPages(id string, ev *event) {
 	r := h.find(id)
 	if r == nil {
 		return

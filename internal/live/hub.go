@@ -1,4 +1,4 @@
-package server
+package live
 
 import (
 	"encoding/json"
@@ -12,8 +12,8 @@ import (
 	"dynaloom/internal/storage"
 )
 
-// Live collaboration. Every stored change is told to the hub by the store's commit hook, in
-// revision order, and the hub fans it out to the design's open event streams (sse.go). Each stream
+// The hub. Every stored change is published to the hub (the store's commit hook calls Publish), in
+// revision order, and the hub fans it out to the design's open event streams (stream.go). Each stream
 // has a buffered channel; a stream too slow to keep up falls behind: the changes it has queued are
 // discarded and it writes one "reload" event naming the newest revision instead, after which its
 // page draws its step whole. The stream stays open, so a slow reader never turns into a storm of
@@ -22,7 +22,7 @@ import (
 // Each design's room has a lock of its own: the hub-wide lock only finds rooms and counts streams
 // per client, so a crowded design never holds up another. Presence is not queued per change: the
 // room keeps the current list and tells each stream that it changed, and a stream writes the list
-// at most every presenceEvery, so a room of hundreds costs each join a signal per stream rather
+// at most every PresenceEvery, so a room of hundreds costs each join a signal per stream rather
 // than a rendered list per stream.
 
 // event is one server-sent event.
@@ -32,8 +32,8 @@ type event struct {
 	data []byte
 }
 
-// changeData is the data of a change event (docs/contract.md "The HTTP API").
-type changeData struct {
+// ChangeData is the data of a change event (docs/contract.md "The HTTP API").
+type ChangeData struct {
 	Revision int64    `json:"revision"`
 	Author   string   `json:"author"`
 	Paths    []string `json:"paths"`
@@ -44,19 +44,19 @@ func changeEvent(rev storage.Revision) *event {
 	if paths == nil {
 		paths = []string{}
 	}
-	data, _ := json.Marshal(changeData{rev.Revision, rev.Author, paths}) // cannot fail: strings and a number
+	data, _ := json.Marshal(ChangeData{rev.Revision, rev.Author, paths}) // cannot fail: strings and a number
 	return &event{id: rev.Revision, name: "change", data: data}
 }
 
-// subscriberBuffer is how many events a stream may queue before it falls behind.
-const subscriberBuffer = 64
+// QueueLen is how many events a stream may queue before it falls behind.
+const QueueLen = 64
 
-// presenceEvery is the least time between two presence updates written to one stream; changes in
+// PresenceEvery is the least time between two presence updates written to one stream; changes in
 // between are folded into the next one.
-const presenceEvery = 250 * time.Millisecond
+const PresenceEvery = 250 * time.Millisecond
 
-// errTooManyStreams refuses a stream past the per-client limit.
-var errTooManyStreams = errors.New("too many open event streams from one address")
+// ErrTooManyStreams refuses a stream past the per-client limit.
+var ErrTooManyStreams = errors.New("too many open event streams from one address")
 
 // subscriber is one open event stream.
 type subscriber struct {
@@ -75,7 +75,7 @@ type subscriber struct {
 	// expiry carries a new time at which a view link stops working (zero: never).
 	expiry chan time.Time
 	// presence is set for a page's stream: the participant it stands for.
-	presence *presence
+	presence *Presence
 	// access is the kind of link the stream was opened with.
 	access storage.Access
 	// ended is set, under the room's lock, when the link that opened the stream stops working:
@@ -100,14 +100,14 @@ func (sub *subscriber) fallBehind(rev int64) {
 }
 
 // people is the room's current participants, for the stream to write.
-func (sub *subscriber) people() []presence {
+func (sub *subscriber) people() []Presence {
 	sub.room.mu.Lock()
 	defer sub.room.mu.Unlock()
 	return sub.room.participants()
 }
 
-// presence is one participant's tab, as the others see it.
-type presence struct {
+// Presence is one participant's tab, as the others see it.
+type Presence struct {
 	Tab string `json:"-"`
 	// ID names the participant to the others for as long as their tab is here; unlike Tab, it
 	// cannot be used to speak for them.
@@ -123,12 +123,12 @@ type presence struct {
 	Watching bool `json:"-"`
 }
 
-// leadView is where the leader is, for the followers to show the same: the page (a step's path
+// LeadView is where the leader is, for the followers to show the same: the page (a step's path
 // and its query, such as "/tables?table=Orders" or "/mapping?open=ap12", relative to the design's
 // link), the element the leader works on (the open pattern card, the focused row) and the element
 // at the top of the leader's window, which carries the scroll position across screens of other
 // sizes. Empty fields are unknown, except Top on a page scrolled to its start.
-type leadView struct {
+type LeadView struct {
 	Step  string `json:"step"`
 	View  string `json:"view,omitempty"`
 	Focus string `json:"focus,omitempty"`
@@ -147,18 +147,18 @@ type room struct {
 	subs map[*subscriber]struct{}
 	// tabs counts each tab's open streams: a tab moving between steps opens its new stream
 	// before the old one closes.
-	tabs   map[string]*presence
+	tabs   map[string]*Presence
 	counts map[string]int
 	leader string // the tab the others follow, if any
 	// view is where the leader last said it is; it is reset when the leader moves to another step.
-	view   leadView
-	lastID int // the last presence.ID given out
+	view   LeadView
+	lastID int // the last Presence.ID given out
 	// list is the participants in order, built when first asked for after a change.
-	list []presence
+	list []Presence
 }
 
-// hub fans events out to the streams of each design.
-type hub struct {
+// Hub fans events out to the streams of each design; it is the Room the server uses.
+type Hub struct {
 	mu        sync.Mutex
 	rooms     map[string]*room
 	perClient map[string]int // open streams per client address
@@ -166,25 +166,33 @@ type hub struct {
 	maxPerClient int
 	done         chan struct{} // closed on shutdown: every stream ends
 	stop         sync.Once
+	// timers holds each room's timer (timer.go); stepLabel names a step in a timer event.
+	timers    timerBoard
+	stepLabel func(step string) string
 }
 
-func newHub(maxPerClient int) *hub {
-	return &hub{rooms: map[string]*room{}, perClient: map[string]int{}, maxPerClient: maxPerClient, done: make(chan struct{})}
+// New builds a hub that lets one client address hold at most maxPerClient streams (0: no bound)
+// and names a step in timer events with stepLabel.
+func New(maxPerClient int, stepLabel func(step string) string) *Hub {
+	return &Hub{rooms: map[string]*room{}, perClient: map[string]int{}, maxPerClient: maxPerClient, done: make(chan struct{}), stepLabel: stepLabel}
 }
 
-func (h *hub) shutdown() { h.stop.Do(func() { close(h.done) }) }
+var _ Room = (*Hub)(nil)
+
+// Shutdown ends every stream, for the server's shutdown.
+func (h *Hub) Shutdown() { h.stop.Do(func() { close(h.done) }) }
 
 // enter finds or opens the room of design id and counts one more stream from client in it.
-func (h *hub) enter(id, client string) (*room, error) {
+func (h *Hub) enter(id, client string) (*room, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.maxPerClient > 0 && h.perClient[client] >= h.maxPerClient {
-		return nil, errTooManyStreams
+		return nil, ErrTooManyStreams
 	}
 	h.perClient[client]++
 	r := h.rooms[id]
 	if r == nil {
-		r = &room{subs: map[*subscriber]struct{}{}, tabs: map[string]*presence{}, counts: map[string]int{}}
+		r = &room{subs: map[*subscriber]struct{}{}, tabs: map[string]*Presence{}, counts: map[string]int{}}
 		h.rooms[id] = r
 	}
 	r.refs++
@@ -192,7 +200,7 @@ func (h *hub) enter(id, client string) (*room, error) {
 }
 
 // exit undoes enter, closing the room a moment after its last stream has gone.
-func (h *hub) exit(id, client string, r *room) {
+func (h *Hub) exit(id, client string, r *room) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.perClient[client]--; h.perClient[client] <= 0 {
@@ -216,7 +224,7 @@ func (h *hub) exit(id, client string, r *room) {
 const roomGrace = 30 * time.Second
 
 // find returns the open room of design id, or nil.
-func (h *hub) find(id string) *room {
+func (h *Hub) find(id string) *room {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.rooms[id]
@@ -224,13 +232,13 @@ func (h *hub) find(id string) *room {
 
 // subscribe opens a stream of design id for a client address. A page's stream passes its
 // participant (with Tab set), which joins the room; an API stream passes nil. Call the returned
-// function when the stream closes. Past the per-client bound it gives errTooManyStreams.
-func (h *hub) subscribe(id, client string, access storage.Access, p *presence) (*subscriber, func(), error) {
+// function when the stream closes. Past the per-client bound it gives ErrTooManyStreams.
+func (h *Hub) subscribe(id, client string, access storage.Access, p *Presence) (*subscriber, func(), error) {
 	r, err := h.enter(id, client)
 	if err != nil {
 		return nil, nil, err
 	}
-	sub := &subscriber{room: r, client: client, events: make(chan *event, subscriberBuffer), gone: make(chan struct{}),
+	sub := &subscriber{room: r, client: client, events: make(chan *event, QueueLen), gone: make(chan struct{}),
 		reloadDue: make(chan struct{}, 1), presenceDue: make(chan struct{}, 1), expiry: make(chan time.Time, 1), access: access}
 	r.mu.Lock()
 	r.subs[sub] = struct{}{}
@@ -258,7 +266,7 @@ func (h *hub) subscribe(id, client string, access storage.Access, p *presence) (
 		switch lead := r.tabs[r.leader]; {
 		case p.Leader:
 			if r.view.Step != p.Step {
-				r.view = leadView{Step: p.Step}
+				r.view = LeadView{Step: p.Step}
 			}
 			r.announceFollow(p)
 		case lead != nil:
@@ -303,8 +311,9 @@ func (r *room) freeColor() int {
 	return len(r.tabs) % participantColors
 }
 
-// publishChange is the store's commit hook.
-func (h *hub) publishChange(rev storage.Revision, designID string) {
+// Publish tells the design's streams of a stored change. It knows nothing of HTTP or of where the
+// change was made: the store's commit hook calls it, and so will a message from another instance.
+func (h *Hub) Publish(designID string, rev storage.Revision) {
 	r := h.find(designID)
 	if r == nil {
 		return
@@ -353,11 +362,11 @@ func (r *room) presenceChanged() {
 
 // participants lists the room's tabs in a stable order: by name, then tab. The list is shared
 // by every stream until the next change and must not be modified. Callers hold r.mu.
-func (r *room) participants() []presence {
+func (r *room) participants() []Presence {
 	if r.list != nil {
 		return r.list
 	}
-	out := make([]presence, 0, len(r.tabs))
+	out := make([]Presence, 0, len(r.tabs))
 	for _, p := range r.tabs {
 		out = append(out, *p)
 	}
@@ -372,14 +381,14 @@ func (r *room) participants() []presence {
 }
 
 // announceFollow tells the followers where the leader is. Callers hold r.mu.
-func (r *room) announceFollow(leader *presence) {
+func (r *room) announceFollow(leader *Presence) {
 	r.send(r.followEvent(leader), func(sub *subscriber) bool {
 		return sub.presence != nil && sub.presence.Tab != leader.Tab
 	})
 }
 
 // tellFollower tells one stream where the leader is. Callers hold r.mu.
-func (r *room) tellFollower(sub *subscriber, leader *presence) {
+func (r *room) tellFollower(sub *subscriber, leader *Presence) {
 	select {
 	case sub.events <- r.followEvent(leader):
 	default: // a stream this far behind reloads anyway
@@ -387,10 +396,10 @@ func (r *room) tellFollower(sub *subscriber, leader *presence) {
 }
 
 // followEvent is the leader's place as the followers read it. Callers hold r.mu.
-func (r *room) followEvent(leader *presence) *event {
+func (r *room) followEvent(leader *Presence) *event {
 	v := r.view
 	if v.Step != leader.Step {
-		v = leadView{Step: leader.Step}
+		v = LeadView{Step: leader.Step}
 	}
 	data, _ := json.Marshal(v) // cannot fail: strings
 	return &event{name: "follow", data: data}
@@ -398,7 +407,7 @@ func (r *room) followEvent(leader *presence) *event {
 
 // withTab runs fn under the room's lock if tab is connected to design id, and reports whether
 // it was.
-func (h *hub) withTab(id, tab string, fn func(r *room, p *presence)) bool {
+func (h *Hub) withTab(id, tab string, fn func(r *room, p *Presence)) bool {
 	r := h.find(id)
 	if r == nil {
 		return false
@@ -413,9 +422,9 @@ func (h *hub) withTab(id, tab string, fn func(r *room, p *presence)) bool {
 	return true
 }
 
-// focus records what a tab is editing (an element id, or "" for nothing).
-func (h *hub) focus(id, tab, focus string) bool {
-	return h.withTab(id, tab, func(r *room, p *presence) {
+// Focus records what a tab is editing (an element id, or "" for nothing).
+func (h *Hub) Focus(id, tab, focus string) bool {
+	return h.withTab(id, tab, func(r *room, p *Presence) {
 		if p.Focus != focus {
 			p.Focus = focus
 			r.presenceChanged()
@@ -423,9 +432,9 @@ func (h *hub) focus(id, tab, focus string) bool {
 	})
 }
 
-// showView records where tab is when it leads, and tells the followers.
-func (h *hub) showView(id, tab string, v leadView) bool {
-	return h.withTab(id, tab, func(r *room, p *presence) {
+// ShowView records where tab is when it leads, and tells the followers.
+func (h *Hub) ShowView(id, tab string, v LeadView) bool {
+	return h.withTab(id, tab, func(r *room, p *Presence) {
 		if r.leader != tab {
 			return
 		}
@@ -436,9 +445,9 @@ func (h *hub) showView(id, tab string, v leadView) bool {
 	})
 }
 
-// lead makes tab the one the room follows, or stops it leading.
-func (h *hub) lead(id, tab string, on bool) bool {
-	return h.withTab(id, tab, func(r *room, p *presence) { r.setLeader(tab, on) })
+// Lead makes tab the one the room follows, or stops it leading.
+func (h *Hub) Lead(id, tab string, on bool) bool {
+	return h.withTab(id, tab, func(r *room, p *Presence) { r.setLeader(tab, on) })
 }
 
 // setLeader makes tab the leader or stops it leading. Callers hold r.mu.
@@ -446,11 +455,11 @@ func (r *room) setLeader(tab string, on bool) {
 	switch {
 	case on:
 		if r.leader != tab {
-			r.view = leadView{}
+			r.view = LeadView{}
 		}
 		r.leader = tab
 	case r.leader == tab:
-		r.leader, r.view = "", leadView{}
+		r.leader, r.view = "", LeadView{}
 	}
 	for t, p := range r.tabs {
 		p.Leader = t == r.leader
@@ -461,13 +470,13 @@ func (r *room) setLeader(tab string, on bool) {
 	}
 }
 
-// closeStreams ends the streams of design id opened with a link of the given kind: the link was
+// CloseStreams ends the streams of design id opened with a link of the given kind: the link was
 // replaced or stopped working, and a stream must not outlive the link that opened it.
 //
 // From this moment nothing of the design reaches those streams; each is told once (a "gone"
 // event, which the page shows) and ended shortly after, which lets the page that replaced its own
 // link move to the new one before its old stream fails.
-func (h *hub) closeStreams(id string, access storage.Access) {
+func (h *Hub) CloseStreams(id string, access storage.Access) {
 	r := h.find(id)
 	if r == nil {
 		return
@@ -494,8 +503,8 @@ func (h *hub) closeStreams(id string, access storage.Access) {
 	})
 }
 
-// viewExpiryChanged tells the view streams of design id when their link now stops working.
-func (h *hub) viewExpiryChanged(id string, at time.Time) {
+// ViewExpiryChanged tells the view streams of design id when their link now stops working.
+func (h *Hub) ViewExpiryChanged(id string, at time.Time) {
 	r := h.find(id)
 	if r == nil {
 		return
@@ -520,8 +529,8 @@ const linkGoneMessage = "This link was replaced or has expired. Ask the facilita
 // linkGoneGrace is how long a stream outlives the replacement of its link.
 const linkGoneGrace = 2 * time.Second
 
-// connections counts the open streams, for tests and benchmarks.
-func (h *hub) connections() int {
+// Connections counts the open streams.
+func (h *Hub) Connections() int {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	n := 0
@@ -531,5 +540,21 @@ func (h *hub) connections() int {
 	return n
 }
 
-// keepAlive is how often an idle stream gets a comment line, so proxies keep it open.
-const keepAlive = 15 * time.Second
+// KeepAlive is how often an idle stream gets a comment line, so proxies keep it open.
+const KeepAlive = 15 * time.Second
+
+// Behind is the newest revision some stream of design id found its queue full for, or 0 when
+// none has fallen behind.
+func (h *Hub) Behind(id string) int64 {
+	r := h.find(id)
+	if r == nil {
+		return 0
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var n int64
+	for sub := range r.subs {
+		n = max(n, sub.behind.Load())
+	}
+	return n
+}
