@@ -1,15 +1,16 @@
 package server
 
 import (
+	"dynaloom/internal/designer/capacity"
 	"net/http"
 	"strconv"
 	"strings"
 
-	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"github.com/a-h/templ"
+
 	"dynaloom/internal/designer"
-	"dynaloom/internal/designer/capacity"
 	"dynaloom/web/templates"
 )
 
@@ -536,4 +537,17 @@ func (s *Server) saveCapacitySetting(c echo.Context) error {
 			figures.OOB = true
 			return templ.Join(cell, templates.CapacityFiguresView(figures)), nil
 		})
+}
+
+type capacityResponse struct {
+	Revision int64 `json:"revision"`
+	capacity.Document
+}
+
+// apiCapacity answers GET /api/designs/{token}/capacity: the revision's capacity report, in the
+// shape docs/capacity.md "API and CLI" documents.
+func (s *Server) apiCapacity(c echo.Context) error {
+	d := designFrom(c)
+	x := d.derived()
+	return c.JSON(http.StatusOK, capacityResponse{Revision: d.Record.Revision, Document: capacity.NewDocument(x.Design(), x.Capacity())})
 }

@@ -2,20 +2,22 @@ package server
 
 import (
 	"bytes"
+	"dynaloom/internal/designer"
+	"dynaloom/web/templates"
+	"math"
 	"net/http"
 	"net/url"
 	"path"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
-	"dynaloom/internal/designer"
 	"dynaloom/internal/designer/derive"
 	"dynaloom/internal/designer/diagram"
-	"dynaloom/web/templates"
 )
 
 // The diagrams' sections: element ids, titles and file names, by kind.
@@ -194,4 +196,92 @@ func modelMapThumbnail(d designer.Design, id string) (templ.Component, error) {
 		return nil, err
 	}
 	return templates.DiagramSVG(templates.Diagram{ID: id, Title: "Model map of " + d.Name, Drawing: dr}), nil
+}
+
+// maxDrawnElements is the most boxes and lines the Tables step draws its model map with before it
+// is asked to: past it (some 50 tables and 500 patterns), the picture alone is more than half a
+// megabyte, most of the page.
+const maxDrawnElements = 600
+
+// drawParam asks the Tables step to draw a folded model map; a page that asked keeps it drawn in
+// its address, and so through a reload or a live refresh.
+const drawParam = "map"
+
+// foldDiagram folds the model map v of the page at address page when it is too large to draw
+// unasked and the page did not ask for it. The entity diagram is always drawn.
+func foldDiagram(v templates.Diagram, page *url.URL) templates.Diagram {
+	if page == nil || v.Drawing.Kind != designer.ModelMap || len(v.Drawing.Nodes)+len(v.Drawing.Edges) <= maxDrawnElements {
+		return v
+	}
+	q := page.Query()
+	if q.Get(drawParam) == "drawn" {
+		return v
+	}
+	q.Set(drawParam, "drawn")
+	v.Open = page.Path + "?" + q.Encode() + "#" + v.ID
+	return v
+}
+
+// moveDiagramNode answers POST /d/{token}/diagrams/move: a box dragged (or moved by the arrow keys)
+// to a new centre (x, y) on diagram kind, saved as a change like any edit. The answer itself is
+// empty: the diagram comes with it out of band (ownDiagram), redrawn around the box where it now
+// stands. A refused position is shown by the page's error toast, and the diagram drawn again as
+// the design holds it.
+func (s *Server) moveDiagramNode(c echo.Context) error {
+	form, err := postedForm(c)
+	if err != nil {
+		return err
+	}
+	x, err := coordField("x", form.get("x"))
+	if err != nil {
+		return err
+	}
+	y, err := coordField("y", form.get("y"))
+	if err != nil {
+		return err
+	}
+	kind := form.get("diagram")
+	return s.apply(c, diagramBack(c, kind), designer.MoveDiagramNode{Diagram: kind, Node: form.get("node"), X: x, Y: y},
+		func(d *designContext, r *refused) (templ.Component, error) {
+			if r != nil {
+				return nil, errNotShown
+			}
+			return templ.NopComponent, nil
+		})
+}
+
+// resetDiagramLayout answers POST /d/{token}/diagrams/reset: every position given to a box of
+// diagram kind taken away, so that the layout places them all again. As for a move, the diagram
+// comes back out of band, and a refusal (nothing placed by hand, since someone else reset it
+// first) is shown by the page's error toast.
+func (s *Server) resetDiagramLayout(c echo.Context) error {
+	form, err := postedForm(c)
+	if err != nil {
+		return err
+	}
+	kind := form.get("diagram")
+	return s.apply(c, diagramBack(c, kind), designer.ResetDiagramLayout{Diagram: kind},
+		func(d *designContext, r *refused) (templ.Component, error) {
+			if r != nil {
+				return nil, errNotShown
+			}
+			return templ.NopComponent, nil
+		})
+}
+
+// coordField reads a coordinate, rounded to a tenth of a unit (what the SVG draws).
+func coordField(name, raw string) (float64, error) {
+	f, err := strconv.ParseFloat(raw, 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0, badInput("%s: %q is not a number", name, raw)
+	}
+	return math.Round(f*10) / 10, nil
+}
+
+// diagramBack is the step that shows diagram kind, where a plain form post goes back to.
+func diagramBack(c echo.Context, kind string) string {
+	if kind == designer.ModelMap {
+		return tablesBack(c)
+	}
+	return entitiesBack(c)
 }

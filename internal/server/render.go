@@ -2,10 +2,14 @@ package server
 
 import (
 	"bytes"
+	"dynaloom/web/static"
+	"net/http"
+	"strings"
 	"sync"
 
-	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
+
+	"github.com/a-h/templ"
 )
 
 // renderBuffers keeps the buffers answers are rendered into: an answer grown anew each time would
@@ -34,3 +38,20 @@ func render(c echo.Context, status int, component templ.Component) error {
 
 // isHTMX reports whether htmx sent the request and so expects a fragment.
 func isHTMX(c echo.Context) bool { return c.Request().Header.Get("HX-Request") == "true" }
+
+var staticFiles = http.FileServerFS(static.FS)
+
+// serveStatic serves the embedded assets; versioned URLs are cached for a year.
+func serveStatic(c echo.Context) error {
+	name := c.Param("*")
+	if name == "" || strings.HasSuffix(name, "/") || strings.HasSuffix(name, ".go") {
+		return echo.ErrNotFound
+	}
+	if c.QueryParam("v") != "" {
+		c.Response().Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+	}
+	req := c.Request().Clone(c.Request().Context())
+	req.URL.Path = "/" + name
+	staticFiles.ServeHTTP(c.Response(), req)
+	return nil
+}
