@@ -19,14 +19,6 @@ import (
 // (the side panel's, by step) and its open findings. The facilitator time-boxes a step from it
 // (timer.go).
 
-// agendaSlot is a step's place in the agenda: its minutes in an hour's workshop, what the room
-// settles in it and the questions to ask.
-type agendaSlot struct {
-	minutes int
-	aim     string
-	asks    []string
-}
-
 // agendaStep is one step of the agenda, by its workspace step.
 type agendaStep struct {
 	step string

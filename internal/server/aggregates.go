@@ -12,66 +12,11 @@ import (
 	"dynaloom/web/templates"
 )
 
-var (
-	triOptions      = []templates.Option{{Value: "", Label: "—"}, {Value: "yes", Label: "Yes"}, {Value: "no", Label: "No"}}
-	decisionOptions = []templates.Option{
-		{Value: "", Label: "—"},
-		{Value: designer.SingleItem, Label: "Single item aggregate"},
-		{Value: designer.ItemCollection, Label: "Item collection"},
-		{Value: designer.SeparateTables, Label: "Separate tables"},
-	}
-	consolidationOptions = []templates.Option{{Value: "", Label: "—"}, {Value: designer.Consolidate, Label: "✅ Consolidate"}, {Value: designer.Separate, Label: "❌ Separate"}}
-)
-
 func suggestionText(decision string, opts []templates.Option) string {
 	if decision == "" {
 		return "Not enough figures yet"
 	}
 	return optionLabel(opts, decision)
-}
-
-// aggregateCell is the cell of one field of an aggregate analysis, by the field's name; ok is false
-// for a name no field has.
-func aggregateCell(d *designContext, a designer.AggregateAnalysis, field string) (lc templates.LabeledCell, ok bool) {
-	f, ok := designer.FieldNamed(designer.AggregateFields, field)
-	if !ok {
-		return templates.LabeledCell{}, false
-	}
-	af := designer.AggregateField
-	label, value, kind := f.Heading(), f.Get(a), "text"
-	var opts []templates.Option
-	switch field {
-	case af.CorrelationPct.Key, af.BothPct.Key, af.CombinedKB.Key:
-		kind = "number"
-	case af.OnlyAPct.Key:
-		label, kind = a.EntityA+" only %", "number"
-	case af.OnlyBPct.Key:
-		label, kind = a.EntityB+" only %", "number"
-	case af.Bounded.Key, af.SeparateTablePlanned.Key:
-		kind, opts = "select", triOptions
-	case af.SizeConstraints.Key, af.UpdatePatterns.Key:
-		// one line of text, as set above
-	case af.ChildIndependent.Key:
-		label, kind, opts = "Can "+a.EntityB+" exist without "+a.EntityA+"?", "select", triOptions
-	case af.ParentIDKnown.Key:
-		label, kind, opts = "Is the "+a.EntityA+" id always known when reading "+a.EntityB+"?", "select", triOptions
-	case af.Decision.Key:
-		kind, opts = "select", decisionOptions
-	case af.Justification.Key:
-		kind = "textarea"
-	default:
-		// The two entities are the card's title, not cells of it.
-		return templates.LabeledCell{}, false
-	}
-	c := templates.Cell{ID: elemID("aggf", a.ID, field), Label: label, Value: value, Action: "/d/" + d.Token + "/aggregates/field",
-		Vals: vals("id", a.ID, "field", field), Kind: kind, Options: opts, CanEdit: d.canEdit()}
-	if opts != nil {
-		c.Shown = optionLabel(opts, value)
-	}
-	if field == af.Justification.Key {
-		c.Class = "w-full"
-	}
-	return templates.LabeledCell{Label: label, Cell: c}, true
 }
 
 func aggregateCard(d *designContext, a designer.AggregateAnalysis) templates.AggregateCard {
@@ -106,37 +51,6 @@ func aggregateCard(d *designContext, a designer.AggregateAnalysis) templates.Agg
 		Scaffold: scaffoldOffer(d, a),
 	}
 	return card
-}
-
-// consolidationCell is the cell of one field of a consolidation review, by the field's name; ok is
-// false for a name no field has.
-func consolidationCell(d *designContext, r designer.ConsolidationReview, entities []templates.Option, field string) (templates.Cell, bool) {
-	f, ok := designer.FieldNamed(designer.ConsolidationFields, field)
-	if !ok {
-		return templates.Cell{}, false
-	}
-	cf := designer.ConsolidationField
-	label, value, kind := f.Heading(), f.Get(r), "text"
-	var opts []templates.Option
-	switch field {
-	case cf.Parent.Key, cf.Child.Key:
-		kind, opts = "select", entities
-	case cf.OverlapPct.Key:
-		kind = "number"
-	case cf.Bounded.Key, cf.Identifying.Key:
-		kind, opts = "select", triOptions
-	case cf.Decision.Key:
-		kind, opts = "select", consolidationOptions
-	}
-	c := templates.Cell{ID: elemID("consf", r.ID, field), Label: label, Value: value, Action: "/d/" + d.Token + "/consolidations/field",
-		Vals: vals("id", r.ID, "field", field), Kind: kind, Options: opts, CanEdit: d.canEdit()}
-	if opts != nil {
-		c.Shown = optionLabel(opts, value)
-	}
-	if field == cf.OverlapPct.Key {
-		c.Class = "w-num"
-	}
-	return c, true
 }
 
 func consolidationRow(d *designContext, r designer.ConsolidationReview, entities []templates.Option) templates.ConsolidationRow {
@@ -178,11 +92,6 @@ func (s *Server) aggregatesModel(c echo.Context) (templates.Aggregates, error) {
 		a.Considerations = append(a.Considerations, considerationField(d, f, f.Get(design.Considerations), "", false))
 	}
 	return a, nil
-}
-
-func considerationField(d *designContext, f designer.Field[designer.Considerations], value, errMsg string, saved bool) templates.Field {
-	return templates.Field{ID: "consideration-" + f.Key, Name: "value", Label: f.Heading(), Value: value, Multiline: true,
-		Action: "/d/" + d.Token + "/considerations/" + f.Key, Error: errMsg, Saved: saved, CanEdit: d.canEdit()}
 }
 
 func (s *Server) aggregatesPage(c echo.Context) error {

@@ -3,15 +3,17 @@ package server
 import (
 	"dynaloom/internal/designer"
 	"encoding/json"
-	"io"
+	"errors"
 	"mime"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"dynaloom/internal/designer/dynamo"
 	"dynaloom/internal/designer/format"
 	"dynaloom/internal/storage"
 )
@@ -60,14 +62,6 @@ func (s *Server) apiCreateDesign(c echo.Context) error {
 		EditURL: origin(c) + "/d/" + tokens.Edit, ViewURL: origin(c) + "/d/" + tokens.View,
 		ImportNotes: noteTexts(notes),
 	})
-}
-
-func readBody(c echo.Context) ([]byte, error) {
-	body, err := io.ReadAll(c.Request().Body)
-	if err != nil {
-		return nil, err
-	}
-	return body, nil
 }
 
 func designFromJSONBody(c echo.Context) (designer.Design, error) {
@@ -190,4 +184,32 @@ func (s *Server) apiPostChange(c echo.Context) error {
 		return err
 	}
 	return c.JSON(http.StatusOK, map[string]any{"id": rec.ID, "revision": rec.Revision})
+}
+
+// evaluateOps are the reads the evaluate endpoint answers, as DynamoDB names them.
+var evaluateOps = []string{"GetItem", "Query", "Scan", "BatchGetItem"}
+
+// apiEvaluate runs one read request against the design's sample items with DynamoDB's semantics.
+// It changes nothing, so a view link may use it.
+func (s *Server) apiEvaluate(c echo.Context) error {
+	target := c.Request().Header.Get("X-Amz-Target")
+	op, ok := strings.CutPrefix(target, "DynamoDB_20120810.")
+	if !ok || !slices.Contains(evaluateOps, op) {
+		return dynamoError(c, "com.amazon.coral.service#UnknownOperationException",
+			"X-Amz-Target must be DynamoDB_20120810.GetItem, .Query, .Scan or .BatchGetItem")
+	}
+	body, err := readBody(c)
+	if err != nil {
+		return err
+	}
+	d := designFrom(c)
+	out, err := d.derived().Cache().EvaluateJSON(d.Record.Design, op, body)
+	var ee *dynamo.EvalError
+	if errors.As(err, &ee) {
+		return dynamoError(c, dynamoPrefix+ee.Type, ee.Message)
+	}
+	if err != nil {
+		return err
+	}
+	return c.Blob(http.StatusOK, amzJSON, out)
 }

@@ -85,11 +85,6 @@ func (s *Server) addKeyEntities(c echo.Context) error {
 // bulkSteps are the steps that show the paste box.
 var bulkSteps = []string{"entities", "patterns"}
 
-func bulkBox(d *designContext, step string) templates.BulkPaste {
-	base := "/d/" + d.Token + "/bulk"
-	return templates.BulkPaste{Preview: base + "/preview", Add: base + "/add", Step: step}
-}
-
 // bulkForm reads a paste box's form: the step it is on and the text.
 func bulkForm(c echo.Context) (templates.BulkPaste, error) {
 	form, err := postedForm(c)
@@ -341,79 +336,6 @@ func (s *Server) scaffoldAggregate(c echo.Context) error {
 		back = tablesHref(d, plan.Tables[0].Name)
 	}
 	return s.apply(c, back, plan, savedPart(func(*designContext) (templ.Component, error) { return reload(back), nil }))
-}
-
-// entityAttributeOptions are the attributes of the design's entities that t does not declare or
-// key on, each name once (the first entity to have it gives its type).
-func entityAttributeOptions(design designer.Design, t designer.Table) []templates.EntityAttributeOption {
-	var out []templates.EntityAttributeOption
-	for _, e := range design.Entities {
-		for _, a := range e.Attributes {
-			if _, _, declared := t.AttributeByName(a.Name); declared || isTableKey(t, a.Name) {
-				continue
-			}
-			if slices.ContainsFunc(out, func(o templates.EntityAttributeOption) bool { return o.Name == a.Name }) {
-				continue
-			}
-			out = append(out, templates.EntityAttributeOption{Entity: e.Name, Name: a.Name, Type: string(a.Type)})
-		}
-	}
-	return out
-}
-
-// entityTypeNames are the design's entities t's SK taxonomy does not list yet.
-func entityTypeNames(design designer.Design, t designer.Table) []string {
-	var out []string
-	for _, e := range design.Entities {
-		if !slices.ContainsFunc(t.EntityTypes, func(et designer.EntityType) bool { return et.Entity == e.Name }) {
-			out = append(out, e.Name)
-		}
-	}
-	return out
-}
-
-func isTableKey(t designer.Table, name string) bool {
-	return t.PartitionKey.Name == name || t.SortKey != nil && t.SortKey.Name == name
-}
-
-// undeclaredAttributes are the attributes of entity e that table t neither declares nor keys on.
-func undeclaredAttributes(t designer.Table, e designer.Entity) []designer.BulkAttribute {
-	var out []designer.BulkAttribute
-	for _, a := range e.Attributes {
-		if _, _, declared := t.AttributeByName(a.Name); !declared && !isTableKey(t, a.Name) {
-			out = append(out, designer.BulkAttribute{Name: a.Name, Type: a.Type})
-		}
-	}
-	return out
-}
-
-// declareEntityAttributes offers the entities with attributes t lacks, those its SK taxonomy lists
-// first, each labelled with what it adds.
-func declareEntityAttributes(d *designContext, t designer.Table) templates.DeclareEntityAttributes {
-	f := templates.DeclareEntityAttributes{Action: "/d/" + d.Token + "/tables/attributes/from-entity", Table: t.Name}
-	var listed, others []templates.Option
-	for _, e := range d.Record.Design.Entities {
-		attrs := undeclaredAttributes(t, e)
-		if len(attrs) == 0 {
-			continue
-		}
-		names := make([]string, len(attrs))
-		for i, a := range attrs {
-			names[i] = a.Name + " (" + string(a.Type) + ")"
-		}
-		label := e.Name + " — " + strings.Join(names, ", ")
-		if r := []rune(label); len(r) > 72 {
-			label = string(r[:71]) + "…"
-		}
-		o := templates.Option{Value: e.Name, Label: label}
-		if slices.ContainsFunc(t.EntityTypes, func(et designer.EntityType) bool { return et.Entity == e.Name }) {
-			listed = append(listed, o)
-		} else {
-			others = append(others, o)
-		}
-	}
-	f.Options = append(listed, others...)
-	return f
 }
 
 // declareEntityAttributes declares, as one change, every attribute of the entity posted that the

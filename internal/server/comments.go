@@ -2,7 +2,6 @@ package server
 
 import (
 	"net/http"
-	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,27 +17,6 @@ import (
 // Comments on patterns, tables, indexes and items. They live in the design, so every comment is a
 // change like any other edit: stored with history and told to everyone live. Anyone with the link
 // reads them; editors add, reply, resolve and delete their own.
-
-// commentBadge is the comment button of the element at target, with its count of open comments.
-func commentBadge(d *designContext, target string) templates.CommentBadge {
-	design := d.Record.Design
-	open := designer.OpenCommentCount(design, target)
-	label := "Comments on " + designer.CommentTargetLabel(design, target)
-	if open > 0 {
-		label += ", " + strconv.Itoa(open) + " open"
-	}
-	return templates.CommentBadge{
-		ID:     elemID("comments", target),
-		Target: target,
-		Href:   commentsHref(d, target),
-		Open:   open,
-		Label:  label,
-	}
-}
-
-func commentsHref(d *designContext, target string) string {
-	return "/d/" + d.Token + "/comments?target=" + url.QueryEscape(target)
-}
 
 // commentsPanel builds the thread panel of target for the person asking.
 func commentsPanel(c echo.Context, target string, now time.Time) templates.CommentsPanel {

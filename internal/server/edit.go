@@ -9,7 +9,6 @@ import (
 	"net/url"
 	"reflect"
 	"strconv"
-	"strings"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -70,31 +69,10 @@ func (s *Server) commit(c echo.Context, ed storage.Edit) (storage.Record, error)
 	return rec, nil
 }
 
-// baseRevision reads the optional base_revision of an edit's form; 0 means none was given.
-func baseRevision(c echo.Context) (int64, error) {
-	form, err := postedForm(c)
-	if err != nil {
-		return 0, err
-	}
-	raw := form.get("base_revision")
-	if raw == "" {
-		return 0, nil
-	}
-	base, err := strconv.ParseInt(raw, 10, 64)
-	if err != nil || base < 1 {
-		return 0, badInput("base_revision: %q is not a revision number", raw)
-	}
-	return base, nil
-}
-
 // A part builds the answer to an edit from the design as it now stands: the part of the step the
 // change touched, found by the edited element's identity. r is the refusal of a refused change,
 // to show on the field it came from, or nil when the change was saved.
 type part func(d *designContext, r *refused) (templ.Component, error)
-
-// errNotShown is what a part answers to a refusal it has no place to show: apply then leaves the
-// refusal to the error handler.
-var errNotShown = errors.New("the answer has no place to show the refusal")
 
 // savedPart is a part that has no place to show a refusal (a list after an add, move or delete).
 func savedPart(build func(d *designContext) (templ.Component, error)) part {
@@ -219,54 +197,4 @@ func asideAnswer(c echo.Context, d *designContext, saved bool) templ.Component {
 		return templates.AsideView(now, true)
 	}
 	return templates.AsideRevisionOOB(now.Revision)
-}
-
-// refusalText words a refused change for the field it is shown under.
-func refusalText(ve *designer.ValidationError) string {
-	return "Not saved: " + strings.TrimSuffix(ve.Message, ".") + "."
-}
-
-func itoa(n int) string { return strconv.Itoa(n) }
-
-// formValues is a request's posted form. Every handler reads its input through postedForm, so a
-// body over the limit is refused rather than read as empty values.
-type formValues struct{ values url.Values }
-
-// postedForm reads the posted form values, reporting a body over the limit.
-func postedForm(c echo.Context) (formValues, error) {
-	if err := c.Request().ParseForm(); err != nil {
-		return formValues{}, err
-	}
-	return formValues{c.Request().PostForm}, nil
-}
-
-// get is the value posted as name, "" when there is none.
-func (f formValues) get(name string) string { return f.values.Get(name) }
-
-// int reads a whole number, such as the position of a row ("index") or where it moves to ("to").
-func (f formValues) int(name string) (int, error) { return atoiField(name, f.get(name)) }
-
-func optionLabel(opts []templates.Option, value string) string {
-	for _, o := range opts {
-		if o.Value == value {
-			return o.Label
-		}
-	}
-	return value
-}
-
-func atoiField(field, s string) (int, error) {
-	n, err := strconv.Atoi(strings.TrimSpace(s))
-	if err != nil {
-		return 0, badInput("%s: %q is not a whole number", field, s)
-	}
-	return n, nil
-}
-
-// withRefusal shows a refused value and why on the cell it was typed in, instead of the stored one.
-func withRefusal(c templates.Cell, r *refused, value string) templates.Cell {
-	if r != nil {
-		c.Value, c.Error = value, r.Message
-	}
-	return c
 }

@@ -12,19 +12,6 @@ import (
 	"dynaloom/web/templates"
 )
 
-var (
-	attributeTypeOptions = func() []templates.Option {
-		opts := make([]templates.Option, 0, len(designer.Types))
-		for _, t := range designer.Types {
-			opts = append(opts, templates.Option{Value: string(t), Label: string(t)})
-		}
-		return opts
-	}()
-	kindOptions = []templates.Option{
-		{Value: designer.OneToOne, Label: "1:1"}, {Value: designer.OneToMany, Label: "1:M"}, {Value: designer.ManyToMany, Label: "M:M"},
-	}
-)
-
 // entitiesView is what an entities answer needs beyond the design: a refused value to show in the
 // list, on the cell it was typed in or, for any other refusal, under the add form. The cell is
 // named by its entity, its attribute ("" for a field of the entity itself) and its field; a field

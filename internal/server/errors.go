@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -11,7 +12,6 @@ import (
 
 	"dynaloom/internal/designer"
 	"dynaloom/internal/storage"
-	"dynaloom/web/templates"
 )
 
 var errBodyTooLarge = errors.New("request body too large")
@@ -115,38 +115,6 @@ func httpError(he *echo.HTTPError) *apiError {
 	return &apiError{he.Code, code, http.StatusText(he.Code)}
 }
 
-// handleError is echo's one error handler: JSON for the API, a page for people.
-func (s *Server) handleError(err error, c echo.Context) {
-	if c.Response().Committed {
-		return
-	}
-	ae := classify(err)
-	if ae.Status >= 500 {
-		attrs := []any{"route", c.Path(), "err", err}
-		if d, ok := c.Get(designKey).(*designContext); ok {
-			attrs = append(attrs, "design_id", d.ID)
-		}
-		s.log.Error("request failed", attrs...)
-	}
-	if speaksDynamoDB(c.Request()) {
-		if err := writeDynamoError(c, ae); err != nil {
-			s.log.Error("write error response", "err", err)
-		}
-		return
-	}
-	if strings.HasPrefix(c.Request().URL.Path, "/api/") || c.Request().URL.Path == "/healthz" {
-		body := map[string]any{"error": map[string]string{"code": ae.Code, "message": ae.Message}}
-		if err := c.JSON(ae.Status, body); err != nil {
-			s.log.Error("write error response", "err", err)
-		}
-		return
-	}
-	page := templates.ErrorPage{Page: templates.Page{Title: "Dynaloom"}, Status: ae.Status, Heading: pageHeading(ae), Message: ae.Message}
-	if err := render(c, ae.Status, templates.ErrorView(page)); err != nil {
-		s.log.Error("write error page", "err", err)
-	}
-}
-
 func pageHeading(ae *apiError) string {
 	switch ae.Status {
 	case http.StatusNotFound:
@@ -166,4 +134,69 @@ func pageHeading(ae *apiError) string {
 		return "Something went wrong"
 	}
 	return http.StatusText(ae.Status)
+}
+
+var errCrossOrigin = errors.New("cross-origin request refused")
+
+var errViewOnly = errors.New("this link is view-only")
+
+// errNotShown is what a part answers to a refusal it has no place to show: apply then leaves the
+// refusal to the error handler.
+var errNotShown = errors.New("the answer has no place to show the refusal")
+
+// refusalText words a refused change for the field it is shown under.
+func refusalText(ve *designer.ValidationError) string {
+	return "Not saved: " + strings.TrimSuffix(ve.Message, ".") + "."
+}
+
+const (
+	amzJSON      = "application/x-amz-json-1.0"
+	dynamoPrefix = "com.amazonaws.dynamodb.v20120810#"
+)
+
+// dynamoError answers in DynamoDB's error shape, which clients of the evaluate endpoint parse.
+func dynamoError(c echo.Context, typ, message string) error {
+	return c.Blob(http.StatusBadRequest, amzJSON, mustJSON(map[string]string{"__type": typ, "message": message}))
+}
+
+func mustJSON(v map[string]string) []byte {
+	b, _ := json.Marshal(v) // a map of strings always encodes
+	return b
+}
+
+// speaksDynamoDB tells whether r came to an endpoint that speaks DynamoDB's JSON protocol
+// (/evaluate), whose clients are AWS SDKs: every refusal there, whichever middleware makes it, is
+// answered in DynamoDB's error shape so that an SDK reads it (and retries a throttle) instead of
+// reporting an UnknownError.
+func speaksDynamoDB(r *http.Request) bool {
+	path := strings.TrimSuffix(r.URL.Path, "/")
+	return strings.HasPrefix(path, "/api/designs/") && strings.HasSuffix(path, "/evaluate")
+}
+
+// dynamoShape is what DynamoDB would answer for the refusal ae: its status and __type. A throttle
+// is DynamoDB's 400 ThrottlingException, which SDKs back off from and retry; server failures keep
+// their 5xx status, which SDKs retry too; every other refusal is a ValidationException, as
+// DynamoDB answers a request it will not serve, save a missing design (ResourceNotFound) and a
+// request from another site (AccessDenied).
+func dynamoShape(ae *apiError) (int, string) {
+	switch {
+	case ae.Status == http.StatusTooManyRequests:
+		return http.StatusBadRequest, dynamoPrefix + "ThrottlingException"
+	case ae.Status == http.StatusNotFound && ae.Code == "not_found":
+		return http.StatusBadRequest, dynamoPrefix + "ResourceNotFoundException"
+	case ae.Status == http.StatusForbidden:
+		return http.StatusBadRequest, dynamoPrefix + "AccessDeniedException"
+	case ae.Status == http.StatusServiceUnavailable, ae.Status == http.StatusInsufficientStorage:
+		return http.StatusServiceUnavailable, "com.amazon.coral.availability#ServiceUnavailableException"
+	case ae.Status >= 500:
+		return http.StatusInternalServerError, dynamoPrefix + "InternalServerError"
+	}
+	return http.StatusBadRequest, dynamoPrefix + "ValidationException"
+}
+
+// writeDynamoError answers the refusal ae in DynamoDB's error shape. Headers already set (a
+// throttle's Retry-After) are kept.
+func writeDynamoError(c echo.Context, ae *apiError) error {
+	status, typ := dynamoShape(ae)
+	return c.Blob(status, amzJSON, mustJSON(map[string]string{"__type": typ, "message": ae.Message}))
 }

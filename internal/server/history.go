@@ -36,34 +36,6 @@ func pastStep(name string) (step, bool) {
 	return step{}, false
 }
 
-const pastKey = "past_revision"
-
-// pastView is what markPast needs to turn a step's frame into a past revision's.
-type pastView struct {
-	banner templates.PastRevision
-	base   string // "/d/<token>/history/<n>"
-}
-
-// markPast gives the frame of a step showing a past revision its banner, and points the steps at
-// the same revision. workspaceModel calls it for every step.
-func markPast(c echo.Context, w *templates.Workspace) {
-	p, ok := c.Get(pastKey).(*pastView)
-	if !ok {
-		return
-	}
-	banner := p.banner
-	w.Past = &banner
-	w.Page.Title = "Revision " + strconv.FormatInt(banner.Number, 10) + " · " + w.Page.Title
-	for i, st := range w.Steps {
-		if st.Current {
-			banner.CurrentHref = st.Href
-		}
-		if def, ok := stepByID(st.ID); ok && def.past {
-			w.Steps[i].Href = p.base + def.path
-		}
-	}
-}
-
 // revisionNumber reads the :n of a history route: a revision of the design, or a 404 that says
 // which revisions there are.
 func revisionNumber(c echo.Context, latest int64) (int64, error) {

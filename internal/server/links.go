@@ -21,66 +21,6 @@ import (
 // give the view link an end. Both change who can open the design, never the design itself, so
 // they are not changes in its history.
 
-// viewExpiryChoices are the expiry form's choices, as durations from now; "never" and "date" are
-// handled apart.
-var viewExpiryChoices = []struct {
-	value, label string
-	after        time.Duration
-}{
-	{"never", "Until replaced", 0},
-	{"1d", "For 1 day", 24 * time.Hour},
-	{"7d", "For 7 days", 7 * 24 * time.Hour},
-	{"30d", "For 30 days", 30 * 24 * time.Hour},
-	{"date", "Until a date…", 0},
-}
-
-// expiryLayout is how an expiry is shown: always in UTC, as the server cannot know the reader's
-// time zone.
-const expiryLayout = "Mon 2 Jan 2006, 15:04 UTC"
-
-// shareModel builds the Share popover for the design a request addresses, on the given step.
-func (s *Server) shareModel(c echo.Context, d *designContext, step string) (templates.Share, error) {
-	base := "/d/" + d.Token
-	sh := templates.Share{ViewURL: origin(c) + base}
-	if d.Access != storage.EditAccess {
-		return sh, nil
-	}
-	ctx := c.Request().Context()
-	view, err := s.store.ViewToken(ctx, d.ID, d.Token)
-	if err != nil {
-		return sh, err
-	}
-	expires, err := s.store.ViewExpiry(ctx, d.ID)
-	if err != nil {
-		return sh, err
-	}
-	sh.ViewURL = origin(c) + "/d/" + view
-	if d.Presenting {
-		// On a projector: the view link only, no controls.
-		return sh, nil
-	}
-	sh.EditURL = origin(c) + base
-	sh.Action = base + "/share"
-	sh.Step = step
-	for _, ch := range viewExpiryChoices {
-		sh.ExpiryChoices = append(sh.ExpiryChoices, templates.Option{Value: ch.value, Label: ch.label})
-	}
-	switch {
-	case expires.IsZero():
-		sh.ViewExpiry = "The view link works until it is replaced."
-		sh.Expiry = "never"
-	case time.Now().Before(expires):
-		sh.ViewExpiry = "The view link works until " + expires.UTC().Format(expiryLayout) + "."
-		sh.Expiry, sh.ExpiryDate = "date", expires.UTC().Format(time.DateOnly)
-	default:
-		sh.ViewExpiry = "The view link stopped working on " + expires.UTC().Format(expiryLayout) +
-			". Choose a new end, or “until replaced”, to open it again."
-		sh.ViewExpired = true
-		sh.Expiry = "date"
-	}
-	return sh, nil
-}
-
 // parseWhich reads which link to replace.
 func parseWhich(which string) (storage.Access, error) {
 	switch which {

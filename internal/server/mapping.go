@@ -28,12 +28,6 @@ var (
 		designer.ActionDelete: "Delete", designer.ActionConditionCheck: "Condition check"}
 )
 
-// writeVerbs says what a write did to its items, by the write RunOperation applied to each key.
-var writeVerbs = map[string]string{"PutItem": "puts", "UpdateItem": "updates", "DeleteItem": "deletes", "ConditionCheck": "checks"}
-
-// maxResultRows is how many candidate items a result box lists for marking.
-const maxResultRows = 30
-
 func (s *Server) mappingModel(c echo.Context) (templates.Mapping, error) {
 	d := designFrom(c)
 	w, err := s.workspaceModel(c, "mapping")
@@ -172,11 +166,6 @@ func opsSummary(p designer.Pattern) string {
 		}
 	}
 	return strings.Join(parts, ", ")
-}
-
-// patternVerdict is pattern p's verdict, as the collapsed card shows it.
-func patternVerdict(d *designContext, p designer.Pattern) string {
-	return d.derived().PatternVerdict(p)
 }
 
 // writeFields are the fields of a PutItem, UpdateItem or DeleteItem, in the order its row shows
@@ -338,9 +327,6 @@ func (s *Server) mappingPage(c echo.Context) error {
 	return render(c, http.StatusOK, templates.MappingView(m))
 }
 
-// mappingBack is where a plain form post of the mapping step goes back to.
-func mappingBack(c echo.Context) string { return stepHref(designFrom(c), "mapping") }
-
 // patternFor finds the pattern an answer of the mapping step is about.
 func patternFor(d *designContext, id string) (designer.Pattern, error) {
 	p, _, ok := d.Record.Design.PatternByID(id)
@@ -353,11 +339,6 @@ func patternFor(d *designContext, id string) (designer.Pattern, error) {
 // openCard is the open card of pattern p, as an edit of the mapping step answers with it.
 func openCard(d *designContext, p designer.Pattern) templates.MappingCard {
 	return mappingCard(d, stepHref(d, "mapping"), p, true)
-}
-
-// verdictOOB updates the verdict in the summary of pattern p's card after an edit inside it.
-func verdictOOB(d *designContext, p designer.Pattern) templ.Component {
-	return templates.VerdictView(elemID("verdict", p.ID), patternVerdict(d, p), true)
 }
 
 // mappingCardPart answers with the whole card of pattern, for changes the other cells' choices

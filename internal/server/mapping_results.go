@@ -275,3 +275,22 @@ func indexKeyText(t designer.Table, index string, e designer.Item) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// writeVerbs says what a write did to its items, by the write RunOperation applied to each key.
+var writeVerbs = map[string]string{"PutItem": "puts", "UpdateItem": "updates", "DeleteItem": "deletes", "ConditionCheck": "checks"}
+
+// maxResultRows is how many candidate items a result box lists for marking.
+const maxResultRows = 30
+
+// mappingBack is where a plain form post of the mapping step goes back to.
+func mappingBack(c echo.Context) string { return stepHref(designFrom(c), "mapping") }
+
+// verdictOOB updates the verdict in the summary of pattern p's card after an edit inside it.
+func verdictOOB(d *designContext, p designer.Pattern) templ.Component {
+	return templates.VerdictView(elemID("verdict", p.ID), patternVerdict(d, p), true)
+}
+
+// patternVerdict is pattern p's verdict, as the collapsed card shows it.
+func patternVerdict(d *designContext, p designer.Pattern) string {
+	return d.derived().PatternVerdict(p)
+}

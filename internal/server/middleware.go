@@ -1,17 +1,16 @@
 package server
 
 import (
-	"errors"
+	"dynaloom/web/templates"
 	"fmt"
+	"math"
+	"net"
 	"net/http"
+	"net/netip"
 	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
-
-	"dynaloom/internal/designer"
-	"dynaloom/internal/designer/derive"
-	"dynaloom/internal/storage"
 )
 
 // contentSecurityPolicy allows nothing inline and nothing from elsewhere.
@@ -46,8 +45,6 @@ func varyOnHTMX(next echo.HandlerFunc) echo.HandlerFunc {
 		return next(c)
 	}
 }
-
-var errCrossOrigin = errors.New("cross-origin request refused")
 
 // crossOriginProtection refuses state-changing requests a browser sends from another site.
 func crossOriginProtection() echo.MiddlewareFunc {
@@ -139,53 +136,6 @@ func (s *Server) recoverPanics(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-const designKey = "design"
-
-// designContext is the design a request addresses and what its token allows.
-type designContext struct {
-	ID     string
-	Token  string
-	Access storage.Access
-	Record storage.Record
-	// Presenting is the read-only projector mode (?present=1), which an edit link may ask for.
-	Presenting bool
-	// AtRevision is set when Record is a past revision, shown read-only (history.go).
-	AtRevision int64
-	// AsideFolded is the side panel folded away in this browser (rails.go), which every drawing
-	// of the panel keeps.
-	AsideFolded bool
-	// set holds what is derived from each revision (nil: worked out afresh for each request).
-	set *derive.Set
-}
-
-// derived is what is computed from the record shown: findings, questions, checklists, index views
-// and the evaluator's Cache, worked out once per revision and shared by every request for it.
-func (d *designContext) derived() *derive.Derived {
-	if d.set == nil {
-		return derive.New(d.Record.Design, nil)
-	}
-	return d.set.Get(d.ID, d.Record.Revision, d.Record.Design)
-}
-
-// heldDesign is the design at revision rev when what is derived from it is still held, without
-// reading it again.
-func (d *designContext) heldDesign(rev int64) (designer.Design, bool) {
-	if d.set == nil {
-		return designer.Design{}, false
-	}
-	x, ok := d.set.Held(d.ID, rev)
-	if !ok {
-		return designer.Design{}, false
-	}
-	return x.Design(), true
-}
-
-func (d *designContext) canEdit() bool {
-	return d.Access == storage.EditAccess && !d.Presenting && d.AtRevision == 0
-}
-
-func designFrom(c echo.Context) *designContext { return c.Get(designKey).(*designContext) }
-
 // resolveDesign turns the :token parameter into a design, or answers 404.
 func (s *Server) resolveDesign(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
@@ -216,8 +166,6 @@ func (s *Server) openDesign(c echo.Context) (*designContext, error) {
 		AsideFolded: railFolded(c, railAside), set: s.derived}, nil
 }
 
-var errViewOnly = errors.New("this link is view-only")
-
 // requireEdit refuses a view link the handlers of changes. echo also runs a group's middleware
 // for the paths under it that no route serves (its catch-all ends in "/*"): those are not found,
 // whichever link asks.
@@ -228,6 +176,137 @@ func requireEdit(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		if !designFrom(c).canEdit() {
 			return errViewOnly
+		}
+		return next(c)
+	}
+}
+
+// handleError is echo's one error handler: JSON for the API, a page for people.
+func (s *Server) handleError(err error, c echo.Context) {
+	if c.Response().Committed {
+		return
+	}
+	ae := classify(err)
+	if ae.Status >= 500 {
+		attrs := []any{"route", c.Path(), "err", err}
+		if d, ok := c.Get(designKey).(*designContext); ok {
+			attrs = append(attrs, "design_id", d.ID)
+		}
+		s.log.Error("request failed", attrs...)
+	}
+	if speaksDynamoDB(c.Request()) {
+		if err := writeDynamoError(c, ae); err != nil {
+			s.log.Error("write error response", "err", err)
+		}
+		return
+	}
+	if strings.HasPrefix(c.Request().URL.Path, "/api/") || c.Request().URL.Path == "/healthz" {
+		body := map[string]any{"error": map[string]string{"code": ae.Code, "message": ae.Message}}
+		if err := c.JSON(ae.Status, body); err != nil {
+			s.log.Error("write error response", "err", err)
+		}
+		return
+	}
+	page := templates.ErrorPage{Page: templates.Page{Title: "Dynaloom"}, Status: ae.Status, Heading: pageHeading(ae), Message: ae.Message}
+	if err := render(c, ae.Status, templates.ErrorView(page)); err != nil {
+		s.log.Error("write error page", "err", err)
+	}
+}
+
+// clientAddr is the address requests are counted by: the connection's peer, or with
+// TrustForwardedFor the last X-Forwarded-For entry (the one the trusted proxy added). An IPv6
+// client counts by its /64, as one machine commonly holds a whole /64.
+func (s *Server) clientAddr(r *http.Request) string {
+	raw := r.RemoteAddr
+	if host, _, err := net.SplitHostPort(raw); err == nil {
+		raw = host
+	}
+	if s.opts.TrustForwardedFor {
+		if hops := r.Header.Values("X-Forwarded-For"); len(hops) > 0 {
+			list := strings.Split(hops[len(hops)-1], ",")
+			if last := strings.TrimSpace(list[len(list)-1]); last != "" {
+				raw = last
+			}
+		}
+	}
+	addr, err := netip.ParseAddr(raw)
+	if err != nil {
+		return raw
+	}
+	addr = addr.Unmap()
+	if addr.Is6() {
+		p, _ := addr.Prefix(64)
+		return p.String()
+	}
+	return addr.String()
+}
+
+// tooManyRequests refuses a request, saying when to try again (also in Retry-After).
+func tooManyRequests(c echo.Context, what string, wait time.Duration) error {
+	secs := max(1, int(math.Ceil(wait.Seconds())))
+	c.Response().Header().Set("Retry-After", fmt.Sprint(secs))
+	unit := "seconds"
+	if secs == 1 {
+		unit = "second"
+	}
+	return &apiError{http.StatusTooManyRequests, "too_many_requests",
+		fmt.Sprintf("Too many %s from your address in a short time. Nothing was changed; try again in %d %s.", what, secs, unit)}
+}
+
+// perAddress bounds how fast one client address makes the requests next serves, across all
+// designs; what names them in the refusal.
+func (s *Server) perAddress(l *limiter, what string, next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if ok, wait := l.allow(s.clientAddr(c.Request())); !ok {
+			return tooManyRequests(c, what, wait)
+		}
+		return next(c)
+	}
+}
+
+// limitCreation bounds how fast one client address creates designs.
+func (s *Server) limitCreation(next echo.HandlerFunc) echo.HandlerFunc {
+	return s.perAddress(s.createLimit, "new designs", next)
+}
+
+// limitWrites bounds how fast one client address changes one design: every POST and PUT on a
+// design except /evaluate, which only reads. It runs after resolveDesign.
+func (s *Server) limitWrites(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		m := c.Request().Method
+		if (m != http.MethodPost && m != http.MethodPut) || strings.HasSuffix(c.Path(), "/evaluate") {
+			return next(c)
+		}
+		key := s.clientAddr(c.Request()) + " " + designFrom(c).ID
+		if ok, wait := s.writeLimit.allow(key); !ok {
+			return tooManyRequests(c, "changes to this design", wait)
+		}
+		return next(c)
+	}
+}
+
+// limitCostly bounds how fast one client address asks for answers that cost the server more than
+// a page: running reads (/evaluate), exports and imports. The bound is per address across all
+// designs, since each costs the same whichever design it names.
+func (s *Server) limitCostly(next echo.HandlerFunc) echo.HandlerFunc {
+	return s.perAddress(s.costlyLimit, "evaluations, exports and imports", next)
+}
+
+// limitWriteBytes bounds how many bytes one client address sends in changes (POST and PUT bodies)
+// over time, whichever designs they go to: the rate limits count requests, and one request may
+// carry megabytes. A body of unknown length is weighed as the largest accepted.
+func (s *Server) limitWriteBytes(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		req := c.Request()
+		if req.Method != http.MethodPost && req.Method != http.MethodPut {
+			return next(c)
+		}
+		n := req.ContentLength
+		if n < 0 {
+			n = s.opts.BodyLimit
+		}
+		if ok, wait := s.writeBytesLimit.allowN(s.clientAddr(req), float64(n)); !ok {
+			return tooManyRequests(c, "bytes of changes", wait)
 		}
 		return next(c)
 	}

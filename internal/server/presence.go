@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 
@@ -173,53 +172,6 @@ func presenceDelta(shown []templates.PresenceView, more int, next []templates.Pr
 // chipID is the element id of a participant's chip.
 func chipID(p live.Presence) string { return "chip-" + strconv.Itoa(p.ID) }
 
-// participantCookie keeps the display name a person chose, so their edits carry it.
-const participantCookie = "dynaloom_name"
-
-const maxParticipantLen = 40
-
-func participantName(c echo.Context) string {
-	ck, err := c.Cookie(participantCookie)
-	if err != nil {
-		return ""
-	}
-	name, err := url.QueryUnescape(ck.Value)
-	if err != nil {
-		return ""
-	}
-	name, ok := cleanParticipant(name)
-	if !ok {
-		return ""
-	}
-	return name
-}
-
-func cleanParticipant(name string) (string, bool) {
-	name = strings.Join(strings.Fields(name), " ")
-	if name == "" || !utf8.ValidString(name) || utf8.RuneCountInString(name) > maxParticipantLen {
-		return "", false
-	}
-	return name, true
-}
-
-// author is the name recorded with a change.
-func author(c echo.Context) string {
-	if name := participantName(c); name != "" {
-		return name
-	}
-	return "Someone"
-}
-
-// editorTab is the browser tab an edit comes from, which app.js sends with every request, or ""
-// for a client that sends none (the API, a page from before tab ids).
-func editorTab(c echo.Context) (string, error) {
-	tab := c.Request().Header.Get("X-Dynaloom-Tab")
-	if tab != "" && !validTab(tab) {
-		return "", badInput("X-Dynaloom-Tab: give the id of the browser tab (16 to 64 letters and digits)")
-	}
-	return tab, nil
-}
-
 func (s *Server) setParticipant(c echo.Context) error {
 	form, err := postedForm(c)
 	if err != nil {
@@ -246,4 +198,54 @@ func (s *Server) setParticipant(c echo.Context) error {
 		next = "/"
 	}
 	return c.Redirect(http.StatusSeeOther, next)
+}
+
+// maxPresenceChips is how many participants the top bar shows by name; the rest are counted.
+// A review audience of hundreds on the view link would otherwise cost every stream a list of
+// hundreds on every join.
+const maxPresenceChips = 12
+
+// presenceViews turns the room's participants into what the top bar shows; self is the viewing
+// tab. Past maxPresenceChips it keeps the viewing tab, the leader and the editors (whose focus the
+// page outlines) before viewers, in the room's order, and counts the others in more.
+func presenceViews(ps []live.Presence, self string) (views []templates.PresenceView, more int) {
+	keep := make([]bool, len(ps))
+	room := maxPresenceChips
+	for pass := 0; pass < 3 && room > 0; pass++ {
+		for i, p := range ps {
+			if keep[i] || room == 0 {
+				continue
+			}
+			if pass == 0 && (p.Tab == self || p.Leader) || pass == 1 && p.Editor || pass == 2 {
+				keep[i] = true
+				room--
+			}
+		}
+	}
+	views = make([]templates.PresenceView, 0, min(len(ps), maxPresenceChips))
+	for i, p := range ps {
+		if !keep[i] {
+			more++
+			continue
+		}
+		views = append(views, templates.PresenceView{
+			ID: chipID(p), Name: p.Name, Initials: initials(p.Name), Color: p.Color, Step: stepLabel(p.Step),
+			Focus: p.Focus, Leader: p.Leader, Self: p.Tab == self, Editor: p.Editor,
+		})
+	}
+	return views, more
+}
+
+func initials(name string) string {
+	var b strings.Builder
+	for _, f := range strings.Fields(name) {
+		for _, r := range f {
+			b.WriteRune(r)
+			break
+		}
+		if b.Len() >= 2 {
+			break
+		}
+	}
+	return strings.ToUpper(b.String())
 }

@@ -33,16 +33,6 @@ const fragmentsHeader = "X-Dynaloom-Fragments"
 // drawn whole, which costs less than reading and mapping a long history.
 const maxFragmentRevisions = 32
 
-// fragment is one part of a step, by the id of the element it replaces.
-type fragment struct {
-	id   string
-	part templ.Component
-}
-
-// stepParts finds the parts of a step that show what path names. ok is false when the path is
-// not a part the step draws on its own: the whole step is drawn then.
-type stepParts func(d *designContext, path string) (parts []fragment, ok bool)
-
 // patternPageParts: a pattern's cell shows on the page of patterns that holds it only.
 func patternPageParts(c echo.Context, _ int64) stepParts {
 	return func(d *designContext, path string) ([]fragment, bool) {

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
-	"github.com/labstack/echo/v4/middleware"
 
 	"dynaloom/internal/designer/derive"
 	"dynaloom/internal/live"
@@ -82,155 +81,6 @@ type Server struct {
 	conns                                                 *connLimiter
 }
 
-// New builds the server and its routes.
-func New(store *storage.Store, log *slog.Logger, opts Options) *Server {
-	if opts.BodyLimit <= 0 {
-		// No bound is not offered: a body is read into memory.
-		opts.BodyLimit = DefaultBodyLimit
-	}
-	if opts.KeepAlive == 0 {
-		opts.KeepAlive = live.KeepAlive
-	}
-	opts.MaxStreamsPerClient = orDefault(opts.MaxStreamsPerClient, DefaultMaxStreamsPerClient)
-	opts.MaxConnsPerClient = orDefault(opts.MaxConnsPerClient, DefaultMaxConnsPerClient)
-	opts.MaxConns = orDefault(opts.MaxConns, DefaultMaxConns)
-	s := &Server{store: store, log: log, echo: echo.New(), opts: opts, hub: live.New(opts.MaxStreamsPerClient, stepLabel), derived: derive.NewSetIn(store.Budget())}
-	s.createLimit = newLimiter(opts.CreateLimit.orDefault(defaultCreateLimit), time.Now)
-	s.writeLimit = newLimiter(opts.WriteLimit.orDefault(defaultWriteLimit), time.Now)
-	s.costlyLimit = newLimiter(opts.CostlyLimit.orDefault(defaultCostlyLimit), time.Now)
-	s.writeBytesLimit = newLimiter(opts.WriteBytesLimit.orDefault(defaultWriteBytesLimit), time.Now)
-	store.OnCommit(func(rev storage.Revision, designID string) { s.hub.Publish(designID, rev) })
-	e := s.echo
-	e.HideBanner = true
-	e.HidePort = true
-	e.HTTPErrorHandler = s.handleError
-	e.Pre(middleware.RemoveTrailingSlash())
-	e.Use(s.logRequests, s.recoverPanics, compress(), securityHeaders, crossOriginProtection(), s.limitBody, s.limitWriteBytes)
-
-	e.GET("/healthz", s.healthz)
-	e.GET("/static/*", serveStatic)
-	e.GET("/", s.home)
-	e.GET("/examples/:id/model-map.svg", s.exampleThumbnail)
-	e.POST("/designs", s.createDesignFromForm, s.limitCreation)
-	e.POST("/participant", s.setParticipant)
-
-	e.GET("/import", s.importPage)
-	e.POST("/import", s.importUpload, s.limitCreation, s.limitCostly)
-
-	page := e.Group("/d/:token", s.resolveDesign, noStore, varyOnHTMX, s.limitWrites)
-	for _, st := range steps {
-		page.GET(st.path, s.stepPage(st), s.stepMiddleware(st)...)
-	}
-	page.GET("/export/:format", s.exportDownload, s.limitCostly)
-	page.GET("/diagrams/:file", s.diagramDownload, s.limitCostly)
-	page.GET("/history/diff", s.historyDiffPage)
-	page.GET("/history/group", s.historyGroupRows)
-	page.GET("/history/:n", s.revisionPage)
-	page.GET("/history/:n/:step", s.revisionPage)
-	page.GET("/events", s.pageEvents)
-	page.POST("/presence", s.savePresence)
-	page.GET("/comments", s.commentsPage)
-	page.GET("/agenda", s.agendaPage)
-
-	edit := page.Group("", requireEdit)
-	edit.POST("/lead", s.saveLead)
-	edit.POST("/view", s.saveView)
-	edit.POST("/timer", s.saveTimer)
-	edit.POST("/name", s.saveName)
-	edit.POST("/history/undo", s.undoMine)
-	edit.POST("/history/:n/restore", s.restoreRevision)
-	edit.POST("/share/rotate", s.rotateLink)
-	edit.POST("/share/expiry", s.setViewLinkExpiry)
-	edit.POST("/overview/:field", s.saveOverviewField)
-	edit.POST("/diagrams/move", s.moveDiagramNode)
-	edit.POST("/diagrams/reset", s.resetDiagramLayout)
-	edit.POST("/entities/add", s.addEntity)
-	edit.POST("/entities/field", s.saveEntityField)
-	edit.POST("/entities/move", s.moveEntity)
-	edit.POST("/entities/delete", s.deleteEntity)
-	edit.POST("/attributes/add", s.addAttribute)
-	edit.POST("/attributes/field", s.saveAttributeField)
-	edit.POST("/attributes/move", s.moveAttribute)
-	edit.POST("/attributes/delete", s.deleteAttribute)
-	edit.POST("/relationships/add", s.addRelationship)
-	edit.POST("/relationships/field", s.saveRelationshipField)
-	edit.POST("/relationships/delete", s.deleteRelationship)
-	edit.POST("/patterns/add", s.addPattern)
-	edit.POST("/patterns/field", s.savePatternField)
-	edit.POST("/patterns/move", s.movePattern)
-	edit.POST("/patterns/delete", s.deletePattern)
-	edit.POST("/patterns/renumber", s.renumberPatterns)
-	edit.POST("/aggregates/add", s.addAggregate)
-	edit.POST("/aggregates/field", s.saveAggregateField)
-	edit.POST("/aggregates/delete", s.deleteAggregate)
-	edit.POST("/aggregates/scaffold", s.scaffoldAggregate)
-	edit.POST("/entities/from-overview", s.addKeyEntities)
-	edit.POST("/bulk/preview", s.bulkPreview)
-	edit.POST("/bulk/add", s.bulkAdd)
-	edit.POST("/consolidations/add", s.addConsolidation)
-	edit.POST("/consolidations/field", s.saveConsolidationField)
-	edit.POST("/consolidations/delete", s.deleteConsolidation)
-	edit.POST("/considerations/:field", s.saveConsideration)
-	edit.POST("/prose/:field", s.saveProse)
-	edit.POST("/questions", s.answerQuestion)
-	edit.POST("/tables/add", s.addTable)
-	edit.POST("/tables/delete", s.deleteTable)
-	edit.POST("/tables/field", s.saveTableField)
-	edit.POST("/tables/attributes/add", s.addTableAttribute)
-	edit.POST("/tables/attributes/from-entity", s.declareEntityAttributes)
-	edit.POST("/tables/attributes/field", s.saveTableAttributeField)
-	edit.POST("/tables/attributes/delete", s.deleteTableAttribute)
-	edit.POST("/tables/entity-types/add", s.addEntityType)
-	edit.POST("/tables/entity-types/field", s.saveEntityTypeField)
-	edit.POST("/tables/entity-types/delete", s.deleteEntityType)
-	edit.POST("/tables/indexes/add", s.addIndex)
-	edit.POST("/tables/indexes/field", s.saveIndexField)
-	edit.POST("/tables/indexes/delete", s.deleteIndex)
-	edit.POST("/items/add", s.addItem)
-	edit.POST("/items/duplicate", s.duplicateItem)
-	edit.POST("/items/delete", s.deleteItem)
-	edit.POST("/items/fill-keys", s.fillItemKeys)
-	edit.POST("/items/paste", s.pasteItems)
-	edit.POST("/items/generate", s.generateItems)
-	edit.POST("/items/column", s.addItemColumn)
-	edit.POST("/items/cell", s.saveItemCell)
-	edit.POST("/capacity/setting", s.saveCapacitySetting)
-	edit.POST("/mapping/add", s.addOperation)
-	edit.POST("/mapping/delete", s.deleteOperation)
-	edit.POST("/mapping/field", s.saveOperationField)
-	edit.POST("/mapping/key", s.saveOperationKey)
-	edit.POST("/mapping/update", s.addUpdateClause)
-	edit.POST("/mapping/condition", s.addConditionClause)
-	edit.POST("/mapping/notes", s.saveMappingNotes)
-	edit.POST("/mapping/expected", s.toggleExpected)
-	edit.POST("/mapping/expected/clear", s.clearExpected)
-	edit.POST("/comments", s.addComment)
-	edit.POST("/comments/resolve", s.resolveComment)
-	edit.POST("/comments/delete", s.deleteComment)
-
-	api := e.Group("/api", noStore)
-	api.POST("/designs", s.apiCreateDesign, s.limitCreation)
-	apiDesign := api.Group("/designs/:token", s.resolveDesign, s.limitWrites)
-	apiDesign.GET("", s.apiGetDesign)
-	apiDesign.PUT("", s.apiPutDesign, requireEdit)
-	apiDesign.POST("/changes", s.apiPostChange, requireEdit)
-	apiDesign.POST("/tokens/rotate", s.apiRotateToken, requireEdit)
-	apiDesign.PUT("/tokens/view/expiry", s.apiSetViewExpiry, requireEdit)
-	apiDesign.GET("/validation", s.apiValidation)
-	apiDesign.GET("/capacity", s.apiCapacity)
-	apiDesign.GET("/revisions", s.apiRevisions)
-	apiDesign.GET("/revisions/:n", s.apiRevision)
-	apiDesign.POST("/revisions/:n/restore", s.apiRestoreRevision, requireEdit)
-	apiDesign.GET("/events", s.apiEvents)
-	apiDesign.GET("/export/:format", s.exportDownload, s.limitCostly)
-	apiDesign.POST("/evaluate", s.apiEvaluate, s.limitCostly)
-	apiDesign.GET("/tables/:table/items", s.apiTableItems)
-	apiDesign.GET("/tables/:table/indexes/:index/items", s.apiIndexItems)
-
-	e.RouteNotFound("/*", func(c echo.Context) error { return echo.ErrNotFound })
-	return s
-}
-
 // Handler returns the HTTP handler.
 func (s *Server) Handler() http.Handler { return s.echo }
 
@@ -255,15 +105,4 @@ func (s *Server) HTTPServer(addr string) *http.Server {
 	// Event streams never go idle by themselves: end them when the server shuts down.
 	srv.RegisterOnShutdown(s.hub.Shutdown)
 	return srv
-}
-
-// healthz answers 200 "ok" while the database can serve and save (storage.Store.Health), and 503
-// naming the problem otherwise. The answer is written here rather than by the error handler:
-// probes come every few seconds, and the store has already logged the problem once.
-func (s *Server) healthz(c echo.Context) error {
-	if err := s.store.Health(c.Request().Context()); err != nil {
-		body := map[string]any{"error": map[string]string{"code": classify(err).Code, "message": err.Error()}}
-		return c.JSON(http.StatusServiceUnavailable, body)
-	}
-	return c.String(http.StatusOK, "ok")
 }

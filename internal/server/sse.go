@@ -16,7 +16,6 @@ import (
 
 	"dynaloom/internal/live"
 	"dynaloom/internal/storage"
-	"dynaloom/web/templates"
 )
 
 // apiEvents is the API's event stream: change events as JSON, presence as JSON (the participants,
@@ -153,18 +152,6 @@ func takeOver(res *echo.Response, req *http.Request) net.Conn {
 	return conn
 }
 
-func validTab(tab string) bool {
-	if len(tab) < 16 || len(tab) > 64 {
-		return false
-	}
-	for _, r := range tab {
-		if !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9') {
-			return false
-		}
-	}
-	return true
-}
-
 func knownStep(id string) bool {
 	for _, st := range steps {
 		if st.id == id {
@@ -172,65 +159,6 @@ func knownStep(id string) bool {
 		}
 	}
 	return false
-}
-
-// maxPresenceChips is how many participants the top bar shows by name; the rest are counted.
-// A review audience of hundreds on the view link would otherwise cost every stream a list of
-// hundreds on every join.
-const maxPresenceChips = 12
-
-// presenceViews turns the room's participants into what the top bar shows; self is the viewing
-// tab. Past maxPresenceChips it keeps the viewing tab, the leader and the editors (whose focus the
-// page outlines) before viewers, in the room's order, and counts the others in more.
-func presenceViews(ps []live.Presence, self string) (views []templates.PresenceView, more int) {
-	keep := make([]bool, len(ps))
-	room := maxPresenceChips
-	for pass := 0; pass < 3 && room > 0; pass++ {
-		for i, p := range ps {
-			if keep[i] || room == 0 {
-				continue
-			}
-			if pass == 0 && (p.Tab == self || p.Leader) || pass == 1 && p.Editor || pass == 2 {
-				keep[i] = true
-				room--
-			}
-		}
-	}
-	views = make([]templates.PresenceView, 0, min(len(ps), maxPresenceChips))
-	for i, p := range ps {
-		if !keep[i] {
-			more++
-			continue
-		}
-		views = append(views, templates.PresenceView{
-			ID: chipID(p), Name: p.Name, Initials: initials(p.Name), Color: p.Color, Step: stepLabel(p.Step),
-			Focus: p.Focus, Leader: p.Leader, Self: p.Tab == self, Editor: p.Editor,
-		})
-	}
-	return views, more
-}
-
-func initials(name string) string {
-	var b strings.Builder
-	for _, f := range strings.Fields(name) {
-		for _, r := range f {
-			b.WriteRune(r)
-			break
-		}
-		if b.Len() >= 2 {
-			break
-		}
-	}
-	return strings.ToUpper(b.String())
-}
-
-func stepLabel(id string) string {
-	for _, st := range steps {
-		if st.id == id {
-			return st.label
-		}
-	}
-	return ""
 }
 
 // savePresence records which field a participant's tab is editing, for the others to see.

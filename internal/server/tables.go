@@ -3,7 +3,6 @@ package server
 import (
 	"net/http"
 	"net/url"
-	"slices"
 	"strings"
 
 	"github.com/a-h/templ"
@@ -12,34 +11,6 @@ import (
 	"dynaloom/internal/designer"
 	"dynaloom/web/templates"
 )
-
-var (
-	keyTypeOptions     = []templates.Option{{Value: "S", Label: "S"}, {Value: "N", Label: "N"}, {Value: "B", Label: "B"}}
-	sortKeyTypeOptions = []templates.Option{{Value: "", Label: "—"}, {Value: "S", Label: "S"}, {Value: "N", Label: "N"}, {Value: "B", Label: "B"}}
-	billingOptions     = []templates.Option{{Value: designer.OnDemand, Label: "On-demand"}, {Value: designer.Provisioned, Label: "Provisioned"}}
-	// tableClassOptions: "" is Standard, the default, so choosing it keeps the table at the default.
-	tableClassOptions = []templates.Option{{Value: "", Label: designer.TableClassName("")},
-		{Value: designer.StandardIAClass, Label: designer.TableClassName(designer.StandardIAClass)}}
-	projectionOptions = []templates.Option{{Value: designer.KeysOnly, Label: "KEYS_ONLY"}, {Value: designer.Include, Label: "INCLUDE"}, {Value: designer.All, Label: "ALL"}}
-	yesNoOptions      = []templates.Option{{Value: "no", Label: "No"}, {Value: "yes", Label: "Yes"}}
-	// tableNoteFields are the free-text fields of a table, in the order its notes show them.
-	tableNoteFields = []designer.Field[designer.Table]{
-		designer.TableField.Purpose,
-		designer.TableField.AggregateBoundary,
-		designer.TableField.PartitionKeyJustification,
-		designer.TableField.SortKeyJustification,
-		designer.TableField.BoundedReadStrategy,
-		designer.TableField.CapacityNotes,
-	}
-)
-
-func tablesHref(d *designContext, table string) string {
-	href := stepHref(d, "tables")
-	if table != "" {
-		href += "?table=" + url.QueryEscape(table)
-	}
-	return href
-}
 
 func (s *Server) tablesModel(c echo.Context, spot tablesSpot, grid gridState) (templates.Tables, error) {
 	d := designFrom(c)
@@ -64,66 +35,6 @@ func (s *Server) tablesModel(c echo.Context, spot tablesSpot, grid gridState) (t
 	return m, nil
 }
 
-// gridState is what a grid answer carries beyond the design: a refused key cell (by its item and
-// attribute) or a message above the grid, and the new item that takes the focus. The grid shows
-// the page holding the focused item, else the edited one.
-type gridState struct {
-	// item and attr name the refused cell, value what was typed in it.
-	item, attr, value string
-	refused           *refused
-	message           string
-	focus             string // item id whose first cell takes the focus
-}
-
-// tableField is one field of a table's header, key schema or notes, each shown as one cell.
-type tableField struct {
-	field, label, kind string
-	options            []templates.Option
-	value              func(designer.Table) string
-}
-
-func sortKeyPart(t designer.Table, typ bool) string {
-	switch {
-	case t.SortKey == nil:
-		return ""
-	case typ:
-		return string(t.SortKey.Type)
-	}
-	return t.SortKey.Name
-}
-
-var (
-	tableHeaderFields = []tableField{
-		{"name", "Table name", "text", nil, func(t designer.Table) string { return t.Name }},
-		shownTableField(designer.TableField.BillingMode, "select", billingOptions),
-		tableClassField(),
-		shownTableField(designer.TableField.TTLAttribute, "text", nil),
-	}
-	tableSchemaFields = []tableField{
-		{"pk_name", "Partition key", "text", nil, func(t designer.Table) string { return t.PartitionKey.Name }},
-		{"pk_type", "Partition key type", "select", keyTypeOptions, func(t designer.Table) string { return string(t.PartitionKey.Type) }},
-		{"sk_name", "Sort key", "text", nil, func(t designer.Table) string { return sortKeyPart(t, false) }},
-		{"sk_type", "Sort key type", "select", sortKeyTypeOptions, func(t designer.Table) string { return sortKeyPart(t, true) }},
-	}
-)
-
-// shownTableField is a field of designer.TableFields as a table's form shows it.
-func shownTableField(f designer.Field[designer.Table], kind string, options []templates.Option) tableField {
-	return tableField{f.Key, f.Heading(), kind, options, f.Get}
-}
-
-// tableClassField is the table's class, Standard shown for both the default and STANDARD spelt out.
-func tableClassField() tableField {
-	f := shownTableField(designer.TableField.TableClass, "select", tableClassOptions)
-	f.value = func(t designer.Table) string {
-		if t.TableClass == designer.StandardClass {
-			return ""
-		}
-		return t.TableClass
-	}
-	return f
-}
-
 // tableFieldCell is the cell of one field of a table.
 func tableFieldCell(d *designContext, t designer.Table, f tableField) templates.LabeledCell {
 	c := templates.Cell{ID: elemID("tf", t.Name, f.field), Label: f.label, Value: f.value(t), Action: "/d/" + d.Token + "/tables/field",
@@ -132,25 +43,6 @@ func tableFieldCell(d *designContext, t designer.Table, f tableField) templates.
 		c.Shown = optionLabel(f.options, c.Value)
 	}
 	return templates.LabeledCell{Label: f.label, Cell: c}
-}
-
-// tableFieldNamed finds a field of the header, the key schema or the notes by name.
-func tableFieldNamed(field string) (tableField, bool) {
-	for _, fields := range [][]tableField{tableHeaderFields, tableSchemaFields, tableNotes()} {
-		if i := slices.IndexFunc(fields, func(f tableField) bool { return f.field == field }); i >= 0 {
-			return fields[i], true
-		}
-	}
-	return tableField{}, false
-}
-
-// tableNotes are the free-text fields of a table.
-func tableNotes() []tableField {
-	out := make([]tableField, len(tableNoteFields))
-	for i, f := range tableNoteFields {
-		out[i] = shownTableField(f, "textarea", nil)
-	}
-	return out
 }
 
 // entityTypeCell is the cell of one field of entity type i of a table.
@@ -246,12 +138,6 @@ func tableView(d *designContext, t designer.Table, spot tablesSpot, grid gridSta
 	tv.IndexGrids = indexGrids(d, t, spot)
 	return tv
 }
-
-// indexFields are the fields of an index, in the order its card shows them.
-var indexFields = []string{"name", "partition_key", "sort_key", "projection", "include", designer.IndexField.Sparse.Key,
-	designer.IndexField.SparseNote.Key, "pattern_attributes", designer.IndexField.Purpose.Key,
-	designer.IndexField.PartitionKeyJustification.Key, designer.IndexField.SortKeyJustification.Key,
-	designer.IndexField.ProjectionJustification.Key, designer.IndexField.CapacityNotes.Key}
 
 // indexCell is the cell of one field of an index, by the field's name; ok is false for a name no
 // field has.

@@ -59,8 +59,6 @@ func proseFieldView(d *designContext, f designer.Field[designer.Prose], value, e
 		Action: "/d/" + d.Token + "/prose/" + f.Key, Error: errMsg, Saved: saved, CanEdit: d.canEdit()}
 }
 
-func proseElemID(field string) string { return elemID("prose", field) }
-
 // saveProse sets one narrative section of the data model; the answer is its field and, out of
 // band, the data model's checklist, whose lines the section may tick.
 func (s *Server) saveProse(c echo.Context) error {
@@ -112,13 +110,4 @@ func (s *Server) answerQuestion(c echo.Context) error {
 		}
 		return templ.NopComponent, nil
 	}))
-}
-
-// allClear is what the panel and the validation step say when nothing is found: on a design with no
-// access pattern and no table there is nothing to check yet, which is not the same as all being well.
-func allClear(s designer.Summary) string {
-	if s.Patterns == 0 && s.Tables == 0 {
-		return "Nothing to check yet: findings appear as access patterns and tables are added."
-	}
-	return "No findings. Every rule is satisfied."
 }

@@ -1,33 +1,20 @@
 package server
 
 import (
-	"crypto/sha256"
 	"dynaloom/internal/designer"
 	"dynaloom/web/templates"
-	"encoding/hex"
-	"encoding/json"
 	"net/url"
-	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
-	"dynaloom/internal/designer/rules"
 	"dynaloom/internal/storage"
 )
 
 // origin is the scheme and host the browser used, for links people copy.
 func origin(c echo.Context) string { return c.Scheme() + "://" + c.Request().Host }
-
-func stepHref(d *designContext, id string) string {
-	for _, s := range steps {
-		if s.id == id {
-			return "/d/" + d.Token + s.path
-		}
-	}
-	return "/d/" + d.Token
-}
 
 // workspaceModel builds the frame every step shares.
 func (s *Server) workspaceModel(c echo.Context, step string) (templates.Workspace, error) {
@@ -119,204 +106,15 @@ func asideModel(d *designContext) templates.Aside {
 	return a
 }
 
-func findingView(d *designContext, f rules.Finding) templates.FindingView {
-	return templates.FindingView{Code: f.Code, Severity: f.Severity, Message: f.Message, Href: anchorFor(d, f.Path)}
-}
-
-// anchorFor turns a finding or question path into a link to the step and the element at fault.
-func anchorFor(d *designContext, path string) string {
-	parts := strings.Split(path, "/")
-	design := d.Record.Design
-	switch parts[0] {
-	case "overview":
-		if len(parts) > 1 {
-			return stepHref(d, "overview") + "#field-overview-" + parts[1]
-		}
-		return stepHref(d, "overview")
-	case "name":
-		return stepHref(d, "overview") + "#field-name"
-	case "entities":
-		if len(parts) > 1 {
-			return stepHref(d, "entities") + "#" + entityElemID(parts[1])
-		}
-		return stepHref(d, "entities") + "#new-entity"
-	case "relationships":
-		if len(parts) > 1 {
-			return stepHref(d, "entities") + "#" + elemID("rel", parts[1])
-		}
-		return stepHref(d, "entities") + "#relationships"
-	case "access_patterns":
-		if len(parts) > 2 && parts[2] == "mapping" {
-			for _, p := range design.Patterns {
-				if itoa(p.Number) == parts[1] {
-					return stepHref(d, "mapping") + "?open=" + url.QueryEscape(p.ID) + "#" + mappingElemID(p, parts[3:])
-				}
-			}
-		}
-		if len(parts) > 1 {
-			for _, p := range design.Patterns {
-				if itoa(p.Number) == parts[1] {
-					if len(parts) > 2 {
-						return patternHref(d, p.ID) + "#" + patternCellID(p.ID, parts[2])
-					}
-					return patternHref(d, p.ID) + "#" + elemID("row", p.ID)
-				}
-			}
-		}
-		return stepHref(d, "patterns") + "#patterns"
-	case "aggregates":
-		if len(parts) > 2 {
-			if _, ok := aggregateCell(d, designer.AggregateAnalysis{ID: parts[1]}, parts[2]); ok {
-				return stepHref(d, "aggregates") + "#" + elemID("aggf", parts[1], parts[2])
-			}
-		}
-		if len(parts) > 1 {
-			return stepHref(d, "aggregates") + "#" + elemID("agg", parts[1])
-		}
-		return stepHref(d, "aggregates") + "#aggregate-list"
-	case "consolidations":
-		if len(parts) > 2 {
-			if _, ok := consolidationCell(d, designer.ConsolidationReview{ID: parts[1]}, nil, parts[2]); ok {
-				return stepHref(d, "aggregates") + "#" + elemID("consf", parts[1], parts[2])
-			}
-		}
-		if len(parts) > 1 {
-			return stepHref(d, "aggregates") + "#" + elemID("cons", parts[1])
-		}
-		return stepHref(d, "aggregates") + "#consolidation"
-	case "considerations":
-		if len(parts) > 1 {
-			if f, ok := designer.FieldNamed(designer.ConsiderationFields, parts[1]); ok {
-				return stepHref(d, "aggregates") + "#" + considerationField(d, f, "", "", false).ID
-			}
-		}
-		return stepHref(d, "aggregates") + "#considerations"
-	case "prose":
-		if len(parts) > 1 {
-			if _, ok := designer.FieldNamed(designer.ProseFields, parts[1]); ok {
-				return stepHref(d, "validation") + "#" + proseElemID(parts[1])
-			}
-		}
-		return stepHref(d, "validation") + "#data-model-prose"
-	case "tables":
-		if len(parts) < 2 {
-			return stepHref(d, "tables") + "#new-table-name"
-		}
-		href := tablesHref(d, parts[1])
-		switch {
-		case len(parts) > 4 && parts[2] == "indexes" && slices.Contains(indexFields, parts[4]):
-			return href + "#" + elemID("ixf", parts[1], parts[3], parts[4])
-		case len(parts) > 3 && parts[2] == "indexes":
-			return href + "#" + elemID("index", parts[1], parts[3])
-		case len(parts) > 3 && parts[2] == "items":
-			return itemHref(d, parts[1], parts[3])
-		case len(parts) > 4 && parts[2] == "entity_types" && slices.ContainsFunc(designer.EntityTypeFields, func(f designer.Field[designer.EntityType]) bool { return f.Key == parts[4] }):
-			return href + "#" + elemID("etf", parts[1], parts[3], parts[4])
-		case len(parts) == 3:
-			if _, ok := tableFieldNamed(parts[2]); ok {
-				return href + "#" + elemID("tf", parts[1], parts[2])
-			}
-		}
-		return href + "#" + elemID("table", parts[1])
-	}
-	return stepHref(d, "validation")
-}
-
-// mappingElemID is the id, in pattern p's open Mapping card, of what the rest of a path names
-// after "mapping": its notes, an operation's field, an operation, else the card.
-func mappingElemID(p designer.Pattern, rest []string) string {
-	switch {
-	case len(rest) == 1 && rest[0] == "notes":
-		return elemID("mapnotes", p.ID)
-	case len(rest) > 1 && rest[0] == "operations":
-		i, err := strconv.Atoi(rest[1])
-		if err != nil || i < 0 || i >= len(p.Mapping.Operations) {
-			break
-		}
-		if len(rest) > 2 {
-			if _, ok := designer.FieldNamed(designer.OperationFields, rest[2]); ok {
-				return elemID("opf", p.ID, rest[1], rest[2])
-			}
-		}
-		return elemID("op", p.ID, rest[1])
-	}
-	return elemID("map", p.ID)
-}
-
-// elemID builds an HTML id from parts. Parts that are not plain ASCII words are hashed, so user
-// text never ends up in an id or a CSS selector.
-func elemID(prefix string, parts ...string) string {
-	var b strings.Builder
-	b.WriteString(prefix)
-	for _, p := range parts {
-		b.WriteByte('-')
-		if plainWord(p) {
-			b.WriteString(p)
-		} else {
-			sum := sha256.Sum256([]byte(p))
-			b.WriteString("h" + hex.EncodeToString(sum[:5]))
-		}
-	}
-	return b.String()
-}
-
-func plainWord(s string) bool {
-	if s == "" || len(s) > 40 {
-		return false
-	}
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_') {
-			return false
-		}
-	}
-	return true
-}
-
-func entityElemID(name string) string { return elemID("entity", name) }
-
-func patternCellID(id, field string) string { return elemID("ap", id, field) }
-
-// vals encodes extra form values for a cell's hx-vals.
-func vals(kv ...string) string {
-	m := make(map[string]string, len(kv)/2)
-	for i := 0; i+1 < len(kv); i += 2 {
-		m[kv[i]] = kv[i+1]
-	}
-	b, _ := json.Marshal(m)
-	return string(b)
-}
-
 // The workspace's two rails, the steps on the left and the live panel on the right, fold away to
 // a narrow strip, so that a grid gets the width of the screen (a projector at 1280x720 showed 4 of
 // the access-patterns grid's 14 columns). Each browser remembers its choice in a cookie of its own
 // per rail, which the page's script sets when a rail's button is pressed; the server reads it, so
 // a page is drawn folded from the start and a live refresh keeps it so.
 
-// The rails, as named in their cookies and buttons (app.js).
-const (
-	railSteps = "steps"
-	railAside = "aside"
-)
-
-// railFolded reports whether this browser folded the rail away.
-func railFolded(c echo.Context, rail string) bool {
-	ck, err := c.Cookie("dynaloom_fold_" + rail)
-	return err == nil && ck.Value == "1"
-}
-
 // Steps whose lists grow with the design (the access patterns, the Capacity step's per-pattern
 // table) show them a page at a time, so that a design of hundreds of patterns stays well under a
 // megabyte a page. The page is in the address, so a reload, a live refresh and follow-me keep it.
-
-// patternsPerPage is how many access patterns a paged list shows at once.
-const patternsPerPage = 50
-
-// capacityPageParam names the page of the Capacity step's per-pattern table; patternsPageParam
-// the page of the access-patterns step.
-const (
-	capacityPageParam = "patterns_page"
-	patternsPageParam = "page"
-)
 
 // listSpot is where a page is on a step that pages a list: the step's path and the page's query.
 type listSpot struct {
@@ -364,11 +162,90 @@ func (s listSpot) href(param string, n int) string {
 	return s.path + "?" + v.Encode()
 }
 
-// patternHref is the address of the access-patterns page that holds pattern id.
-func patternHref(d *designContext, id string) string {
-	at := slices.IndexFunc(d.Record.Design.Patterns, func(p designer.Pattern) bool { return p.ID == id })
-	if at < patternsPerPage {
-		return stepHref(d, "patterns")
+// markPast gives the frame of a step showing a past revision its banner, and points the steps at
+// the same revision. workspaceModel calls it for every step.
+func markPast(c echo.Context, w *templates.Workspace) {
+	p, ok := c.Get(pastKey).(*pastView)
+	if !ok {
+		return
 	}
-	return stepHref(d, "patterns") + "?" + patternsPageParam + "=" + strconv.Itoa(at/patternsPerPage+1)
+	banner := p.banner
+	w.Past = &banner
+	w.Page.Title = "Revision " + strconv.FormatInt(banner.Number, 10) + " · " + w.Page.Title
+	for i, st := range w.Steps {
+		if st.Current {
+			banner.CurrentHref = st.Href
+		}
+		if def, ok := stepByID(st.ID); ok && def.past {
+			w.Steps[i].Href = p.base + def.path
+		}
+	}
 }
+
+// shareModel builds the Share popover for the design a request addresses, on the given step.
+func (s *Server) shareModel(c echo.Context, d *designContext, step string) (templates.Share, error) {
+	base := "/d/" + d.Token
+	sh := templates.Share{ViewURL: origin(c) + base}
+	if d.Access != storage.EditAccess {
+		return sh, nil
+	}
+	ctx := c.Request().Context()
+	view, err := s.store.ViewToken(ctx, d.ID, d.Token)
+	if err != nil {
+		return sh, err
+	}
+	expires, err := s.store.ViewExpiry(ctx, d.ID)
+	if err != nil {
+		return sh, err
+	}
+	sh.ViewURL = origin(c) + "/d/" + view
+	if d.Presenting {
+		// On a projector: the view link only, no controls.
+		return sh, nil
+	}
+	sh.EditURL = origin(c) + base
+	sh.Action = base + "/share"
+	sh.Step = step
+	for _, ch := range viewExpiryChoices {
+		sh.ExpiryChoices = append(sh.ExpiryChoices, templates.Option{Value: ch.value, Label: ch.label})
+	}
+	switch {
+	case expires.IsZero():
+		sh.ViewExpiry = "The view link works until it is replaced."
+		sh.Expiry = "never"
+	case time.Now().Before(expires):
+		sh.ViewExpiry = "The view link works until " + expires.UTC().Format(expiryLayout) + "."
+		sh.Expiry, sh.ExpiryDate = "date", expires.UTC().Format(time.DateOnly)
+	default:
+		sh.ViewExpiry = "The view link stopped working on " + expires.UTC().Format(expiryLayout) +
+			". Choose a new end, or “until replaced”, to open it again."
+		sh.ViewExpired = true
+		sh.Expiry = "date"
+	}
+	return sh, nil
+}
+
+const pastKey = "past_revision"
+
+// pastView is what markPast needs to turn a step's frame into a past revision's.
+type pastView struct {
+	banner templates.PastRevision
+	base   string // "/d/<token>/history/<n>"
+}
+
+// viewExpiryChoices are the expiry form's choices, as durations from now; "never" and "date" are
+// handled apart.
+var viewExpiryChoices = []struct {
+	value, label string
+	after        time.Duration
+}{
+	{"never", "Until replaced", 0},
+	{"1d", "For 1 day", 24 * time.Hour},
+	{"7d", "For 7 days", 7 * 24 * time.Hour},
+	{"30d", "For 30 days", 30 * 24 * time.Hour},
+	{"date", "Until a date…", 0},
+}
+
+// expiryLayout is how an expiry is shown: always in UTC, as the server cannot know the reader's
+// time zone.
+const expiryLayout = "Mon 2 Jan 2006, 15:04 UTC"

@@ -1,7 +1,10 @@
+// The limits held in memory: a token bucket per address, and the open connections per client.
+
 package server
 
 import (
 	"errors"
+	"math"
 	"net"
 	"net/http"
 	"net/netip"
@@ -13,6 +16,131 @@ import (
 
 	"github.com/labstack/echo/v4"
 )
+
+// Rate is a token bucket: up to Burst requests at once, refilled at PerSecond. In Options the zero
+// Rate means the default; NoLimit turns a limit off.
+type Rate struct {
+	PerSecond float64
+	Burst     int
+}
+
+// NoLimit is a Rate that never refuses.
+var NoLimit = Rate{PerSecond: math.Inf(1)}
+
+// The default limits leave a workshop plenty of room: a room of people typing into one design
+// sends a few changes a second, and a facilitator creates a handful of designs.
+var (
+	defaultCreateLimit = Rate{PerSecond: 10.0 / 60, Burst: 20}
+	defaultWriteLimit  = Rate{PerSecond: 20, Burst: 60}
+	defaultCostlyLimit = Rate{PerSecond: 5, Burst: 30}
+	// A quarter of a MiB a second is hundreds of edits or a pasted sheet; with its 32 MiB burst it
+	// bounds what one address can add to the database at under a GiB an hour.
+	defaultWriteBytesLimit = Rate{PerSecond: 256 << 10, Burst: 32 << 20}
+)
+
+func (r Rate) orDefault(def Rate) Rate {
+	if r == (Rate{}) || math.IsNaN(r.PerSecond) || r.PerSecond <= 0 {
+		return def
+	}
+	if r.Burst < 1 {
+		r.Burst = 1
+	}
+	return r
+}
+
+// maxBuckets bounds each limiter's memory. Idle buckets are dropped first; past that, the least
+// recently used.
+const maxBuckets = 10000
+
+// sweepEvery is how often a limiter drops the buckets that have refilled.
+const sweepEvery = time.Minute
+
+// limiter keeps one token bucket per key.
+type limiter struct {
+	rate Rate
+	now  func() time.Time
+
+	mu        sync.Mutex
+	buckets   map[string]*bucket
+	lastSweep time.Time
+}
+
+type bucket struct {
+	tokens float64
+	last   time.Time
+}
+
+func newLimiter(rate Rate, now func() time.Time) *limiter {
+	return &limiter{rate: rate, now: now, buckets: map[string]*bucket{}, lastSweep: now()}
+}
+
+// allow takes one token from key's bucket. When the bucket is empty it reports how long until the
+// next token.
+func (l *limiter) allow(key string) (bool, time.Duration) {
+	return l.allowN(key, 1)
+}
+
+// allowN takes n tokens from key's bucket at once, as allow takes one. n is at most the burst:
+// a request larger than the whole bucket is weighed as a full one.
+func (l *limiter) allowN(key string, n float64) (bool, time.Duration) {
+	if math.IsInf(l.rate.PerSecond, 1) {
+		return true, 0
+	}
+	n = min(n, float64(l.rate.Burst))
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	now := l.now()
+	if now.Sub(l.lastSweep) >= sweepEvery || len(l.buckets) >= maxBuckets {
+		l.sweep(now)
+	}
+	b := l.buckets[key]
+	if b == nil {
+		b = &bucket{tokens: float64(l.rate.Burst), last: now}
+		l.buckets[key] = b
+	}
+	if elapsed := now.Sub(b.last).Seconds(); elapsed > 0 {
+		b.tokens = min(float64(l.rate.Burst), b.tokens+elapsed*l.rate.PerSecond)
+	}
+	b.last = now
+	if b.tokens >= n {
+		b.tokens -= n
+		return true, 0
+	}
+	wait := time.Duration((n - b.tokens) / l.rate.PerSecond * float64(time.Second))
+	return false, wait
+}
+
+// sweep drops every bucket that has refilled (a full bucket is the same as none), and if that is
+// not enough to make room, the least recently used one.
+func (l *limiter) sweep(now time.Time) {
+	l.lastSweep = now
+	full := time.Duration(float64(l.rate.Burst) / l.rate.PerSecond * float64(time.Second))
+	for k, b := range l.buckets {
+		if now.Sub(b.last) >= full {
+			delete(l.buckets, k)
+		}
+	}
+	if len(l.buckets) < maxBuckets {
+		return
+	}
+	var (
+		oldest string
+		at     time.Time
+	)
+	for k, b := range l.buckets {
+		if oldest == "" || b.last.Before(at) {
+			oldest, at = k, b.last
+		}
+	}
+	delete(l.buckets, oldest)
+}
+
+// size is how many buckets the limiter holds.
+func (l *limiter) size() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.buckets)
+}
 
 // connLimiter bounds open TCP connections, per client address and in all. It works on the
 // server's connection states, so a connection past a bound is answered and closed before any
