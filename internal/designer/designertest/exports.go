@@ -16,6 +16,9 @@ import (
 // update is the one -update flag: golden files are rewritten from what the code now gives.
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
+// Updating reports whether the test run was asked to rewrite what it compares against (-update).
+func Updating() bool { return *update }
+
 // Golden compares got with the file at path, rewriting it first under -update.
 func Golden(tb testing.TB, path string, got []byte) {
 	tb.Helper()

@@ -11,6 +11,23 @@ import (
 	"dynaloom/internal/designer/capacity"
 )
 
+// capCatalogue holds the capacity rules of the catalogue, in the order they run.
+var capCatalogue = []catalogueRow{
+	{"CAP001", SeverityError, capRules,
+		"the hottest value of a table's or GSI's partition key takes more than one partition serves at peak: " +
+			"its RCU/s ÷ 3,000 plus its WCU/s ÷ 1,000 is over 1", readsItems},
+	{"CAP002", SeverityWarning, nil, // capRules
+		"a table's or GSI's partition key reaches fewer than 100 distinct values, and is not one that grows with time, " +
+			"and the load on them puts a tenth of a partition or more on its hottest value", readsNoItems},
+	{"CAP003", SeverityWarning, nil, // capRules
+		"a write changes the key of an index entry, which DynamoDB does as a delete and a put on the index", readsNoItems},
+	{"CAP004", SeverityInfo, nil, // capRules
+		"the writes of a pattern not typed as a read put 100 WCU/s or more on the newest value of a partition key that grows with time, such as a date", readsNoItems},
+	{"CAP005", SeverityWarning, nil, // capRules
+		"a table has an LSI and its largest item collection, estimated as the table's and its LSIs' storage ÷ its partition key's distinct values × the skew, " +
+			"is over 10 GB", readsNoItems},
+}
+
 // The capacity rules (CAP, docs/rules.md): whether the load the patterns put on each
 // partition-key value fits in one partition, whether the keys spread it, and what index keys and
 // item collections cost. They read the design's capacity report (package capacity) and the load on

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"dynaloom/internal/designer/designertest"
 )
 
 // rulesDoc is docs/rules.md, from this package's directory.
@@ -57,7 +59,9 @@ func readRuleTables(t *testing.T) []docRule {
 }
 
 func TestRulesDoc_isTheCatalogue(t *testing.T) {
-	t.Parallel()
+	if designertest.Updating() {
+		writeRuleTables(t)
+	}
 	rows := readRuleTables(t)
 	if len(rows) == 0 {
 		t.Fatalf("%s has no table headed | code | severity | fires when |", rulesDoc)
@@ -121,5 +125,44 @@ func TestCatalogue_everyRowSaysWhenItFires(t *testing.T) {
 		if strings.TrimSpace(c.when) == "" || strings.ContainsAny(c.when, "|\n") {
 			t.Errorf("%s fires when %s; want one line of text without |", c.code, strconv.Quote(c.when))
 		}
+	}
+}
+
+// writeRuleTables rewrites the rows of each family's table in docs/rules.md (the table under the
+// heading that names the family, "(REQ)") from the catalogue, and leaves every other line as it is.
+func writeRuleTables(t *testing.T) {
+	t.Helper()
+	text, err := os.ReadFile(rulesDoc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	family, skipping := "", false
+	for line := range strings.SplitSeq(string(text), "\n") {
+		trimmed := strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(trimmed, "#"):
+			family, skipping = "", false
+			if open := strings.LastIndex(trimmed, "("); open >= 0 && strings.HasSuffix(trimmed, ")") {
+				family = trimmed[open+1 : len(trimmed)-1]
+			}
+		case skipping && strings.HasPrefix(trimmed, "|"):
+			continue
+		case skipping:
+			skipping = false
+		case trimmed == "|---|---|---|" && family != "":
+			out = append(out, line)
+			for _, c := range catalogue {
+				if strings.TrimRight(c.code, "0123456789") == family {
+					out = append(out, "| "+c.code+" | "+c.severity+" | "+c.when+" |")
+				}
+			}
+			skipping = true
+			continue
+		}
+		out = append(out, line)
+	}
+	if err := os.WriteFile(rulesDoc, []byte(strings.Join(out, "\n")), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

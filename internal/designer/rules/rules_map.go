@@ -10,6 +10,47 @@ import (
 	"dynaloom/internal/designer/dynamo"
 )
 
+// mapCatalogue holds the mapping rules of the catalogue, in the order they run.
+var mapCatalogue = []catalogueRow{
+	{"MAP001", SeverityError, onDesign(map001Unmapped),
+		"the design has a table, and an access pattern not served outside DynamoDB has no operation", readsNoItems},
+	{"MAP002", SeverityError, map002KeyedOperations,
+		"a GetItem, PutItem, UpdateItem or DeleteItem, or a request of a batch or transaction, on a table of the design targets an index, " +
+			"or does not give exactly the table's primary key with = (or IN, in a batch or transaction)", readsNoItems},
+	{"MAP003", SeverityError, map003QueryKeys,
+		"a Query on a table or index of the design has no key condition it can read, or one DynamoDB refuses: an attribute that is no key of its target, " +
+			"a partition key attribute missing, given twice or not compared with =, two conditions on one sort key attribute, " +
+			"a sort key attribute conditioned without the one before it, <> on a sort key, begins_with on a number, " +
+			"or a range on a sort key attribute before the last one conditioned", readsNoItems},
+	{"MAP004", SeverityWarning, map004Scans,
+		"an operation of an access pattern is a Scan", readsNoItems},
+	{"MAP005", SeverityError, map005ConsistentGSI,
+		"an operation asks a GSI for a strongly consistent read", readsNoItems},
+	{"MAP006", SeverityWarning, map006Projection,
+		"a Query or Scan on an index that does not project ALL needs attributes the index does not project: " +
+			"those recorded for its pattern on the index, else those of its ProjectionExpression, else its pattern's when it is the only operation", readsNoItems},
+	{"MAP007", SeverityError, map007FilterOnKey,
+		"a Query's filter names a key attribute of the table or index it queries", readsNoItems},
+	{"MAP008", SeverityError, onDesign(map008CallSizes),
+		"one access pattern puts over 100 keys into a BatchGetItem, over 25 requests into a BatchWriteItem, " +
+			"or over 100 items into a transaction, counting its operations of one kind as the requests of one call", readsNoItems},
+	{"MAP009", SeverityWarning, mapEvaluated,
+		"a read operation with an expected result, run on the sample items, returns other items than expected", readsItemsByPart},
+	{"MAP011", SeverityWarning, nil, // mapEvaluated
+		"a read pattern not served outside DynamoDB has read operations and, run on the sample items, none returns an item, " +
+			"while none leaves a value open that the samples cannot fill (MAP014)", readsNoItems},
+	{"MAP014", SeverityWarning, nil, // mapEvaluated
+		"an operation of a pattern not served outside DynamoDB leaves a :value open that no sample item of its table fills, " +
+			"so the samples cannot show it working and the MCP model export lists it without a command", readsNoItems},
+	{"MAP010", SeverityWarning, map010Unbounded,
+		"a Query or Scan has no Limit, and its pattern's result bound is unbounded or over 100 items", readsNoItems},
+	{"MAP012", SeverityError, map012Names,
+		"an operation names no table, a table the design lacks or an index its table lacks, or its key condition, filter or projection " +
+			"uses a #name its names do not define or an attribute its table neither keys on, declares nor holds in a sample item", readsItemNames},
+	{"MAP013", SeverityWarning, onDesign(map013NoTable),
+		"the design has no table yet and some access pattern not served outside DynamoDB waits for one (one finding for them all)", readsNoItems},
+}
+
 // The mapping rules (MAP, docs/rules.md): whether each access pattern's operations are calls
 // DynamoDB accepts, on tables, indexes and attributes the design has, and whether the sample items
 // show them serving the pattern.

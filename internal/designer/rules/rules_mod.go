@@ -10,6 +10,66 @@ import (
 	"dynaloom/internal/designer"
 )
 
+// modCatalogue holds the model rules of the catalogue, in the order they run.
+var modCatalogue = []catalogueRow{
+	{"MOD001", SeverityError, onDesign(mod001Names),
+		"a table or index name is under 3 or over 255 characters or holds a character other than a letter, a digit, `_`, `-` or `.`, " +
+			"or two tables, or two indexes of one table, share a name", readsNoItems},
+	{"MOD002", SeverityError, onDesign(mod002KeyTypes),
+		"a key attribute of a table or index has no type, or a type other than S, N or B", readsNoItems},
+	{"MOD003", SeverityError, onDesign(mod003KeyShape),
+		"an index key has too many attributes: over 4 in a GSI's partition or sort key, or more than one in an LSI's", readsNoItems},
+	{"MOD004", SeverityError, onDesign(mod004IndexCounts),
+		"a table has over 20 GSIs or over 5 LSIs, or an LSI's partition key is not the table's", readsNoItems},
+	{"MOD005", SeverityError, onDesign(mod005Projections),
+		"an INCLUDE projection lists a key attribute or over 20 non-key attributes, " +
+			"or a table's INCLUDE projections add up to over 100 non-key attributes (an attribute counts once per index)", readsNoItems},
+	{"MOD006", SeverityError, modItemRules,
+		"a sample item lacks a table key attribute or holds it with another type than the table's, " +
+			"or holds an empty string or binary in a key attribute of the table or of an index", readsItemsByPart},
+	{"MOD007", SeverityError + " / " + SeverityWarning, nil, // modItemRules
+		"a sample item is over 100 KB (102,400 bytes): a warning, or an error over 400 KB (409,600 bytes), the most DynamoDB stores", readsNoItems},
+	{"MOD008", SeverityError, nil, // modItemRules
+		"a sample item's value of a partition key is over 2,048 bytes, or of a sort key over 1,024, " +
+			"in the table's key or an index's (an attribute in several keys is held to the smallest limit)", readsNoItems},
+	{"MOD009", SeverityError, nil, // modItemRules
+		"a sample item holds an index key attribute with another type than the index declares, so DynamoDB would refuse the whole write", readsNoItems},
+	{"MOD010", SeverityError, nil, // modItemRules
+		"two or more sample items of a table have the same primary key, compared as DynamoDB compares keys (1.50 and 1.5 are one number)", readsNoItems},
+	{"MOD011", SeverityWarning, nil, // modItemRules
+		"a sample item holds the text null, in any case, as a top-level string, where the attribute should be left out", readsNoItems},
+	{"MOD014", SeverityWarning, nil, // modItemRules
+		"a sample item's string or number sort key matches none of its table's sort key templates " +
+			"(on a table without a sort key, its partition key none of the partition key templates); a table without templates is not checked", readsNoItems},
+	{"MOD015", SeverityError, nil, // modItemRules
+		"a table declares its TTL attribute with another type than N, or a sample item holds it as something other than a Number", readsNoItems},
+	{"MOD012", SeverityInfo, onDesign(mod012GenericNames),
+		"a key attribute of a table or index, or an index, has a generic name that only says it is a key or an index " +
+			"(PK, SK, GSI1PK, GSI1, data and the like)", readsNoItems},
+	{"MOD013", SeverityWarning, onDesign(mod013FewItems),
+		"a table has fewer than 5 sample items", readsItems},
+	{"MOD016", SeverityWarning, onDesign(mod016UnusedIndex),
+		"no operation of any access pattern targets an index and no pattern's attributes are recorded on it", readsNoItems},
+	{"MOD017", SeverityWarning, mod017Sparse,
+		"an index of a table with sample items is marked sparse though every item has its key attributes, " +
+			"or is not marked sparse though some item lacks one of them", readsItemsByPart},
+	{"MOD018", SeverityInfo, onDesign(mod018AllProjection),
+		"an index projects ALL, and every pattern that reads through it, one at least, is known to need at most 3 attributes beyond the keys " +
+			"(from its attributes recorded on the index, else its ProjectionExpression)", readsNoItems},
+	{"MOD019", SeverityWarning, onDesign(mod019Undeclared),
+		"a table's index keys, INCLUDE projections, per-pattern index attributes, key templates or TTL name an attribute " +
+			"that is neither a key of the table nor among its declared attributes", readsNoItems},
+	{"MOD020", SeverityError, onDesign(mod020TableKeys),
+		"CreateTable would refuse a key or projection no other rule reports: a table key attribute with no name or one over 255 bytes, " +
+			"a sort key that is the partition key, an attribute given two types by the keys of one table, " +
+			"an LSI on a table without a sort key, without a sort key of its own or sorted by a table key, " +
+			"a GSI without a partition key, an index key attribute without a usable name or twice in one key, " +
+			"a projection type other than ALL, KEYS_ONLY or INCLUDE, or an INCLUDE attribute name that is empty or over 255 bytes", readsNoItems},
+	{"MOD021", SeverityError, onDesign(mod021Billing),
+		"a table's billing mode is neither `PAY_PER_REQUEST` nor `PROVISIONED`, " +
+			"or it is `PROVISIONED` without at least 1 read and 1 write capacity unit", readsNoItems},
+}
+
 // The model rules (MOD, docs/rules.md): what DynamoDB would refuse in the tables, indexes and
 // sample items, and what the seed's method says about them.
 

@@ -8,6 +8,32 @@ import (
 	"dynaloom/internal/designer"
 )
 
+// reqCatalogue holds the requirement rules of the catalogue, in the order they run.
+var reqCatalogue = []catalogueRow{
+	{"REQ001", SeverityError, onDesign(req001PatternRPS),
+		"an access pattern has no peak RPS, no average RPS, or neither", readsNoItems},
+	{"REQ002", SeverityError, onDesign(req002DuplicateNumbers),
+		"two or more access patterns have the same number", readsNoItems},
+	{"REQ003", SeverityWarning, onDesign(req003EntityCoverage),
+		"patterns read an entity and none writes it, or write it and none reads it, and the team has not accepted that gap", readsNoItems},
+	{"REQ005", SeverityWarning, nil, // req003EntityCoverage
+		"an entity appears in no access pattern", readsNoItems},
+	{"REQ004", SeverityWarning, onDesign(req004PatternKeyNeeds),
+		"an access pattern is missing its latency SLO, consistency, expected result bound or item size band (one finding names every gap)", readsNoItems},
+	{"REQ006", SeverityWarning + " / " + SeverityInfo, onDesign(req006AggregateDecision),
+		"an aggregate is decided otherwise than the seed's thresholds suggest (over 90 % correlation, bounded and within 100 KB: single item; " +
+			"50–90 %, or over 90 % but unbounded or over 100 KB: item collection; under 50 %: separate tables); " +
+			"a warning while no justification is written, advice once one is", readsNoItems},
+	{"REQ007", SeverityWarning, onDesign(req007Identifying),
+		"an aggregate's identifying check says the child cannot exist without its parent, the parent's id is always known and a separate table is planned, " +
+			"and no table holds the child yet, or one holds it apart from its parent and has a GSI", readsNoItems},
+	{"REQ008", SeverityWarning, onDesign(req008Consolidation),
+		"a consolidation is decided otherwise than the seed's rules suggest (under 30 % overlap or unbounded growth: keep separate; " +
+			"over 50 % overlap with a bounded, identifying parent and child: consolidate) and no justification is written", readsNoItems},
+	{"REQ009", SeverityInfo, onDesign(req009RelationshipCount),
+		"a relationship has no average count, no maximum count, or neither", readsNoItems},
+}
+
 // The requirement rules (REQ, docs/rules.md): what the seed asks of the requirement document before
 // any table is designed.
 
