@@ -198,7 +198,12 @@ func (c SetEntityField) Summary() string {
 	}
 	return f.summary("the %s of entity "+strconv.Quote(shorten(c.Entity)), c.Value)
 }
-func (c SetEntityField) Paths() []string { return []string{entityPath(c.Entity) + "/" + c.Field} }
+func (c SetEntityField) Paths() []string {
+	if f, ok := FieldNamed(EntityFields, c.Field); ok {
+		return f.paths(entityPath(c.Entity))
+	}
+	return []string{entityPath(c.Entity) + "/" + c.Field}
+}
 
 // DeleteEntity deletes an entity with the relationships, aggregate analyses and consolidation
 // reviews that name it, and drops it from patterns' entity lists. Tables' SK taxonomies keep their
@@ -522,6 +527,9 @@ func (c SetRelationshipField) summary(label string) string {
 	return f.summary("the %s of "+label, c.Value)
 }
 func (c SetRelationshipField) Paths() []string {
+	if f, ok := FieldNamed(RelationshipFields, c.Field); ok {
+		return f.paths("relationships/" + c.ID)
+	}
 	return []string{"relationships/" + c.ID + "/" + c.Field}
 }
 

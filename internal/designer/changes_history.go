@@ -100,7 +100,8 @@ func restorePath(d, from Design, p string) (Design, error) {
 	case head == "entities" && rest == "":
 		d.Entities = from.Entities
 	case head == "entities":
-		d.Entities = restoreRow(d.Entities, from.Entities, func(e Entity) bool { return e.Name == rest }, "")
+		name, field := splitName(rest, entityNames(d.Entities, from.Entities))
+		d.Entities = restoreRow(d.Entities, from.Entities, func(e Entity) bool { return e.Name == name }, field)
 	case head == "relationships" && rest == "":
 		d.Relationships = from.Relationships
 	case head == "relationships":
@@ -144,6 +145,16 @@ func splitName(path string, names []string) (name, more string) {
 	}
 	name, more, _ = strings.Cut(path, "/")
 	return name, more
+}
+
+func entityNames(es ...[]Entity) []string {
+	var out []string
+	for _, list := range es {
+		for _, e := range list {
+			out = append(out, e.Name)
+		}
+	}
+	return out
 }
 
 func tableNames(ts ...[]Table) []string {

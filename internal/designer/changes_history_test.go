@@ -24,6 +24,11 @@ func TestUndoChange_equalsTheHistoryWithoutTheChange(t *testing.T) {
 		{designer.SetAttributeType{Entity: "Department", Attribute: "dept_no", Type: designer.N}, notes},
 		{designer.DeleteEntity{Entity: "TitleRecord"}, notes},
 		{designer.SetRelationshipField{ID: "r2", Field: "max_count", Value: "1200"}, notes},
+		// A count with its unit, and an entity's figures with their units and sources.
+		{designer.SetRelationshipField{ID: "r2", Field: "avg_count", Value: "4 per year"}, notes},
+		{designer.SetEntityField{Entity: "Employee", Field: "count", Value: "300000"}, notes},
+		{designer.SetEntityField{Entity: "Employee", Field: "growth", Value: "40 per month"}, notes},
+		{designer.SetEntityField{Entity: "Employee", Field: "retention", Value: "7 years"}, notes},
 		{designer.SetPatternField{ID: "ap4", Field: "peak_rps", Value: "500"}, designer.SetPatternField{ID: "ap5", Field: "peak_rps", Value: "9"}},
 		{designer.SetPatternField{ID: "ap4", Field: "peak_rps", Value: "500"}, designer.SetPatternField{ID: "ap4", Field: "description", Value: "Same row, other field"}},
 		{designer.SetOperationField{Pattern: "ap3", Index: 0, Field: "filter", Value: "#n = :n"}, designer.SetPatternField{ID: "ap3", Field: "latency_slo", Value: "20 ms"}},

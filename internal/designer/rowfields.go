@@ -14,12 +14,15 @@ import (
 // Heading); Prose, whether it is free text, which a summary says was edited rather than quoting;
 // Get, its value as a form shows it; and set, how the change that sets it reads the text typed.
 // set may consult the design the row belongs to, and update it where other rows follow the field
-// (a pattern's number); name is what a refusal names, usually the key.
+// (a pattern's number); name is what a refusal names, usually the key. Also are the row's other
+// members set writes with it (a count's unit, a figure's source), which the change's paths name
+// too, so that undo and conflicts see them.
 //
 // Each row kind has its fields by name (PatternField.LatencySLO) and as a list (PatternFields),
 // the one place each field is spelled.
 type Field[R any] struct {
 	Key, Label, Title string
+	Also              []string
 	Prose             bool
 	Get               func(R) string
 	set               func(d *Design, r *R, name, value string) error
@@ -32,6 +35,15 @@ func (f Field[R]) Heading() string {
 	}
 	r, size := utf8.DecodeRuneInString(f.Label)
 	return string(unicode.ToUpper(r)) + f.Label[size:]
+}
+
+// paths are the paths of the members a change of field f of the row at row sets.
+func (f Field[R]) paths(row string) []string {
+	out := []string{row + "/" + f.Key}
+	for _, m := range f.Also {
+		out = append(out, row+"/"+m)
+	}
+	return out
 }
 
 // titled returns f with the heading a page shows it under.
@@ -145,7 +157,11 @@ func relationshipCount(key, label string, whole bool) Field[Relationship] {
 		}
 		return r.Avg, &r.AvgUnit
 	}
-	return Field[Relationship]{Key: key, Label: label,
+	unit := "avg_unit"
+	if whole {
+		unit = "max_unit"
+	}
+	return Field[Relationship]{Key: key, Label: label, Also: []string{unit},
 		Get: func(r Relationship) string {
 			v, unit := at(&r)
 			return FormatCount(v, *unit)

@@ -192,7 +192,7 @@ func checkScale(p string, e Entity) error {
 // the team sets it (and is cleared with it).
 func scaleField(key, label string, at func(*Entity) (**float64, *string, *string),
 	parse func(string) (*float64, string, error), format func(*float64, string) string) Field[Entity] {
-	return Field[Entity]{Key: key, Label: label,
+	return Field[Entity]{Key: key, Label: label, Also: []string{key + "_unit", key + "_from"},
 		Get: func(e Entity) string {
 			v, unit, _ := at(&e)
 			return format(*v, *unit)
@@ -215,6 +215,7 @@ func scaleField(key, label string, at func(*Entity) (**float64, *string, *string
 func teamCount() Field[Entity] {
 	f := countField("count", "expected count", func(e *Entity) **int64 { return &e.Count }).titled("How many")
 	set := f.set
+	f.Also = []string{"count_from"}
 	f.set = func(d *Design, e *Entity, name, value string) error {
 		if err := set(d, e, name, value); err != nil {
 			return err
