@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"dynaloom/web/templates"
 	"fmt"
 	"math"
@@ -136,9 +137,14 @@ func (s *Server) recoverPanics(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// resolveDesign turns the :token parameter into a design, or answers 404.
+// resolveDesign turns the :token parameter into a design, or answers 404. A request that changes
+// the design is carried through even when its client leaves: a person who types in a cell and at
+// once clicks a link drops the save's answer, and must not lose the save.
 func (s *Server) resolveDesign(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
+		if req := c.Request(); req.Method != http.MethodGet && req.Method != http.MethodHead {
+			c.SetRequest(req.WithContext(context.WithoutCancel(req.Context())))
+		}
 		d, err := s.openDesign(c)
 		if err != nil {
 			return err
