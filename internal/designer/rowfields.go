@@ -2,6 +2,7 @@ package designer
 
 import (
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -67,6 +68,17 @@ func fieldsOf[R any](set any) []Field[R] {
 		out[i] = v.Field(i).Interface().(Field[R])
 	}
 	return out
+}
+
+// FieldOwning finds the field a row member belongs to: the field of that key, or the field that
+// writes it with its own (a count's unit), as a change's paths name both.
+func FieldOwning[R any](fields []Field[R], member string) (Field[R], bool) {
+	for _, f := range fields {
+		if f.Key == member || slices.Contains(f.Also, member) {
+			return f, true
+		}
+	}
+	return Field[R]{}, false
 }
 
 func keyOfField[R any](f *Field[R]) string { return f.Key }

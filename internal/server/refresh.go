@@ -218,10 +218,14 @@ func entityParts(d *designContext, path string) ([]fragment, bool) {
 		if i < 0 {
 			return nil, false
 		}
-		return oobCell(relationshipCell(d, design.Relationships[i], entityOptions(design), field))
+		f, ok := designer.FieldOwning(designer.RelationshipFields, field)
+		if !ok {
+			return nil, false
+		}
+		return oobCell(relationshipCell(d, design.Relationships[i], entityOptions(design), f.Key))
 	}
 	name, field, ok := splitPath(path, "entities")
-	if _, scale := designer.FieldNamed(designer.EntityFields, field); !ok || field != "" && !scale {
+	if _, scale := designer.FieldOwning(designer.EntityFields, field); !ok || field != "" && !scale {
 		return nil, false
 	}
 	card, found := entityCardOf(d, name)

@@ -156,6 +156,14 @@ func TestRefresh_entityCardAndAggregateFigure(t *testing.T) {
 	if rec := a.refreshStep(edit+"/entities", rev); rec.Header().Get(fragmentsHeader) != "1" || !strings.Contains(rec.Body.String(), "one manager each") {
 		t.Fatalf("want the relationship's cell: %v %s", rec.Header(), rec.Body)
 	}
+	// A count names its unit too; still the cell, not the step.
+	_, rev = a.design(created.EditToken)
+	if rec := a.hx(edit+"/relationships/field", "id", d.Relationships[0].ID, "field", "avg_count", "value", "4 per year"); rec.Code != http.StatusOK {
+		t.Fatalf("relationship count: %d %s", rec.Code, rec.Body)
+	}
+	if rec := a.refreshStep(edit+"/entities", rev); rec.Header().Get(fragmentsHeader) == "" || !strings.Contains(rec.Body.String(), "4 per year") {
+		t.Fatalf("want the count's cell: %v %s", rec.Header(), rec.Body)
+	}
 	_, rev = a.design(created.EditToken)
 	if rec := a.hx(edit+"/consolidations/field", "id", d.Consolidations[0].ID, "field", "justification", "value", "kept apart"); rec.Code != http.StatusOK {
 		t.Fatalf("consolidation: %d %s", rec.Code, rec.Body)
