@@ -10,6 +10,12 @@ import (
 	"unicode/utf8"
 )
 
+func init() {
+	register[SetName]()
+	register[SetOverviewField]()
+	register[ReplaceDesign]()
+}
+
 // Limits on what a person can type into one field. They keep a stray paste from bloating a design.
 const (
 	MaxNameLen = 120
@@ -141,97 +147,13 @@ func (c ReplaceDesign) Summary() string {
 }
 func (ReplaceDesign) Paths() []string { return []string{""} }
 
-var changeKinds = map[string]func(raw json.RawMessage, strict bool) (Change, error){
-	SetIndexPatternList{}.Kind(): decodeAs[SetIndexPatternList],
-	SetName{}.Kind():             decodeAs[SetName],
-	SetOverviewField{}.Kind():    decodeAs[SetOverviewField],
-	SetCapacityField{}.Kind():    decodeAs[SetCapacityField],
-	ReplaceDesign{}.Kind():       decodeAs[ReplaceDesign],
-	PatchDesign{}.Kind():         decodeAs[PatchDesign],
-	UndoChange{}.Kind():          decodeAs[UndoChange],
-	MoveDiagramNode{}.Kind():     decodeAs[MoveDiagramNode],
-	ResetDiagramLayout{}.Kind():  decodeAs[ResetDiagramLayout],
+// changeKinds decodes each kind of change; each kind's file registers its kinds with register.
+var changeKinds = map[string]func(raw json.RawMessage, strict bool) (Change, error){}
 
-	AddEntity{}.Kind():            decodeAs[AddEntity],
-	RenameEntity{}.Kind():         decodeAs[RenameEntity],
-	SetEntityDescription{}.Kind(): decodeAs[SetEntityDescription],
-	SetEntityField{}.Kind():       decodeAs[SetEntityField],
-	DeleteEntity{}.Kind():         decodeAs[DeleteEntity],
-	MoveEntity{}.Kind():           decodeAs[MoveEntity],
-	SetEntityGap{}.Kind():         decodeAs[SetEntityGap],
-	AddAttribute{}.Kind():         decodeAs[AddAttribute],
-	RenameAttribute{}.Kind():      decodeAs[RenameAttribute],
-	SetAttributeType{}.Kind():     decodeAs[SetAttributeType],
-	DeleteAttribute{}.Kind():      decodeAs[DeleteAttribute],
-	MoveAttribute{}.Kind():        decodeAs[MoveAttribute],
-	AddRelationship{}.Kind():      decodeAs[AddRelationship],
-	SetRelationshipField{}.Kind(): decodeAs[SetRelationshipField],
-	DeleteRelationship{}.Kind():   decodeAs[DeleteRelationship],
-
-	AddPattern{}.Kind():       decodeAs[AddPattern],
-	SetPatternField{}.Kind():  decodeAs[SetPatternField],
-	DeletePattern{}.Kind():    decodeAs[DeletePattern],
-	MovePattern{}.Kind():      decodeAs[MovePattern],
-	RenumberPatterns{}.Kind(): decodeAs[RenumberPatterns],
-
-	AddOperation{}.Kind():       decodeAs[AddOperation],
-	SetOperationField{}.Kind():  decodeAs[SetOperationField],
-	SetOperationKey{}.Kind():    decodeAs[SetOperationKey],
-	AddUpdateClause{}.Kind():    decodeAs[AddUpdateClause],
-	AddConditionClause{}.Kind(): decodeAs[AddConditionClause],
-	DeleteOperation{}.Kind():    decodeAs[DeleteOperation],
-	ToggleExpected{}.Kind():     decodeAs[ToggleExpected],
-	ClearExpected{}.Kind():      decodeAs[ClearExpected],
-	SetMappingNotes{}.Kind():    decodeAs[SetMappingNotes],
-
-	AddAggregate{}.Kind():          decodeAs[AddAggregate],
-	SetAggregateField{}.Kind():     decodeAs[SetAggregateField],
-	DeleteAggregate{}.Kind():       decodeAs[DeleteAggregate],
-	AddConsolidation{}.Kind():      decodeAs[AddConsolidation],
-	SetConsolidationField{}.Kind(): decodeAs[SetConsolidationField],
-	DeleteConsolidation{}.Kind():   decodeAs[DeleteConsolidation],
-	SetConsideration{}.Kind():      decodeAs[SetConsideration],
-	SetProse{}.Kind():              decodeAs[SetProse],
-
-	AddTable{}.Kind():              decodeAs[AddTable],
-	RenameTable{}.Kind():           decodeAs[RenameTable],
-	SetTableField{}.Kind():         decodeAs[SetTableField],
-	SetTableKey{}.Kind():           decodeAs[SetTableKey],
-	DeleteTable{}.Kind():           decodeAs[DeleteTable],
-	MoveTable{}.Kind():             decodeAs[MoveTable],
-	AddTableAttribute{}.Kind():     decodeAs[AddTableAttribute],
-	RenameTableAttribute{}.Kind():  decodeAs[RenameTableAttribute],
-	SetTableAttributeType{}.Kind(): decodeAs[SetTableAttributeType],
-	DeleteTableAttribute{}.Kind():  decodeAs[DeleteTableAttribute],
-	SetAttributeGenerator{}.Kind(): decodeAs[SetAttributeGenerator],
-	AddEntityType{}.Kind():         decodeAs[AddEntityType],
-	SetEntityTypeField{}.Kind():    decodeAs[SetEntityTypeField],
-	DeleteEntityType{}.Kind():      decodeAs[DeleteEntityType],
-
-	AddIndex{}.Kind():                  decodeAs[AddIndex],
-	RenameIndex{}.Kind():               decodeAs[RenameIndex],
-	SetIndexKey{}.Kind():               decodeAs[SetIndexKey],
-	SetIndexProjection{}.Kind():        decodeAs[SetIndexProjection],
-	SetIndexField{}.Kind():             decodeAs[SetIndexField],
-	SetIndexPatternAttributes{}.Kind(): decodeAs[SetIndexPatternAttributes],
-	DeleteIndex{}.Kind():               decodeAs[DeleteIndex],
-
-	AddItem{}.Kind():             decodeAs[AddItem],
-	DuplicateItem{}.Kind():       decodeAs[DuplicateItem],
-	DeleteItems{}.Kind():         decodeAs[DeleteItems],
-	SetItemCell{}.Kind():         decodeAs[SetItemCell],
-	PasteItems{}.Kind():          decodeAs[PasteItems],
-	AddItemColumn{}.Kind():       decodeAs[AddItemColumn],
-	FillKeyFromTemplate{}.Kind(): decodeAs[FillKeyFromTemplate],
-	GenerateSampleItems{}.Kind(): decodeAs[GenerateSampleItems],
-
-	AddComment{}.Kind():     decodeAs[AddComment],
-	ResolveComment{}.Kind(): decodeAs[ResolveComment],
-	DeleteComment{}.Kind():  decodeAs[DeleteComment],
-
-	AddInBulk{}.Kind():          decodeAs[AddInBulk],
-	ScaffoldAggregate{}.Kind():  decodeAs[ScaffoldAggregate],
-	AddTableAttributes{}.Kind(): decodeAs[AddTableAttributes],
+// register makes change type T decodable by its kind.
+func register[T Change]() {
+	var c T
+	changeKinds[c.Kind()] = decodeAs[T]
 }
 
 // decodeAs decodes a change of type T. Strict decoding refuses members T does not have, so that

@@ -314,6 +314,8 @@ func TestUnmarshalChange_refuses(t *testing.T) {
 func TestChange_kindsAreStable(t *testing.T) {
 	t.Parallel()
 	// Kinds are stored in history; renaming one would orphan every stored change of that kind.
+	// These are the kinds of the first stored histories; docs/changes.md, whose sections a server
+	// test matches to the registry, pins every kind since, so a new kind needs no line here.
 	want := map[string]designer.Change{
 		"set_name":                designer.SetName{},
 		"set_overview_field":      designer.SetOverviewField{},
@@ -397,9 +399,6 @@ func TestChange_kindsAreStable(t *testing.T) {
 		"add_in_bulk":                  designer.AddInBulk{},
 		"scaffold_aggregate":           designer.ScaffoldAggregate{},
 		"add_table_attributes":         designer.AddTableAttributes{},
-	}
-	if len(want) != len(designer.ChangeRegistry) {
-		t.Errorf("%d kinds registered, %d pinned here; pin every new kind", len(designer.ChangeRegistry), len(want))
 	}
 	for kind, c := range want {
 		if c.Kind() != kind {

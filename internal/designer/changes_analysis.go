@@ -6,6 +6,17 @@ import (
 	"strings"
 )
 
+func init() {
+	register[AddAggregate]()
+	register[SetAggregateField]()
+	register[DeleteAggregate]()
+	register[AddConsolidation]()
+	register[SetConsolidationField]()
+	register[DeleteConsolidation]()
+	register[SetConsideration]()
+	register[SetProse]()
+}
+
 // Changes to the aggregate analyses, the consolidation reviews and the design-considerations
 // scratchpad.
 

@@ -8,6 +8,12 @@ import (
 	"strings"
 )
 
+func init() {
+	register[AddInBulk]()
+	register[ScaffoldAggregate]()
+	register[AddTableAttributes]()
+}
+
 // Changes that add many rows at once: entities from the overview's list or a paste, and a table
 // scaffolded from an aggregate decision. Each is one change, so one undo takes all of it back.
 

@@ -2,6 +2,10 @@ package designer
 
 import "strings"
 
+func init() {
+	register[SetCapacityField]()
+}
+
 // SetCapacityField sets one of the design's capacity settings (CapacityFields) from what a person
 // typed; blank puts the default back.
 type SetCapacityField struct {

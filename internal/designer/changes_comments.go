@@ -6,6 +6,12 @@ import (
 	"time"
 )
 
+func init() {
+	register[AddComment]()
+	register[ResolveComment]()
+	register[DeleteComment]()
+}
+
 // AddComment starts a thread on Target, or replies to the thread of ParentID; a reply to a reply
 // joins the same thread. The new comment's id is the next free "cm" number of the design.
 type AddComment struct {

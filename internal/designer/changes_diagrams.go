@@ -7,6 +7,11 @@ import (
 	"strings"
 )
 
+func init() {
+	register[MoveDiagramNode]()
+	register[ResetDiagramLayout]()
+}
+
 // MoveDiagramNode places node Node of diagram Diagram at (X, Y), where it stays until moved
 // again, whatever the layout engine would choose.
 type MoveDiagramNode struct {

@@ -7,6 +7,24 @@ import (
 	"strings"
 )
 
+func init() {
+	register[AddEntity]()
+	register[RenameEntity]()
+	register[SetEntityDescription]()
+	register[SetEntityField]()
+	register[DeleteEntity]()
+	register[MoveEntity]()
+	register[SetEntityGap]()
+	register[AddAttribute]()
+	register[RenameAttribute]()
+	register[SetAttributeType]()
+	register[DeleteAttribute]()
+	register[MoveAttribute]()
+	register[AddRelationship]()
+	register[SetRelationshipField]()
+	register[DeleteRelationship]()
+}
+
 // Changes to entities, their attributes and the relationships between them. Entities are addressed
 // by name and attributes by name within their entity; both are unique and case-sensitive.
 

@@ -9,6 +9,10 @@ import (
 	"strings"
 )
 
+func init() {
+	register[UndoChange]()
+}
+
 // UndoChange takes back one earlier change: every part of the design that change touched (its
 // paths) is put back as it was before it, and nothing else moves. Whether that is safe (no later
 // change touched the same parts or built on them) is the caller's judgement, made against the

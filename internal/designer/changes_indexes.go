@@ -6,6 +6,16 @@ import (
 	"strings"
 )
 
+func init() {
+	register[AddIndex]()
+	register[RenameIndex]()
+	register[SetIndexKey]()
+	register[SetIndexProjection]()
+	register[SetIndexField]()
+	register[SetIndexPatternAttributes]()
+	register[DeleteIndex]()
+}
+
 // Changes to the secondary indexes of a table. Indexes are addressed by name within their table;
 // GSIs and LSIs share one namespace. The limits are DynamoDB's (§4 of the semantics reference).
 const (

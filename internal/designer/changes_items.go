@@ -8,6 +8,17 @@ import (
 	"strings"
 )
 
+func init() {
+	register[AddItem]()
+	register[DuplicateItem]()
+	register[DeleteItems]()
+	register[SetItemCell]()
+	register[PasteItems]()
+	register[AddItemColumn]()
+	register[FillKeyFromTemplate]()
+	register[GenerateSampleItems]()
+}
+
 // Changes to the sample items of a table: the grid. Items are addressed by SampleItem.ID; an empty
 // cell is an absent attribute.
 

@@ -11,6 +11,15 @@ import (
 	"unicode/utf8"
 )
 
+func init() {
+	register[AddOperation]()
+	register[SetOperationField]()
+	register[DeleteOperation]()
+	register[ToggleExpected]()
+	register[ClearExpected]()
+	register[SetMappingNotes]()
+}
+
 // Changes to how access patterns are served: the DynamoDB operations each pattern runs, their
 // expected results and the mapping notes. Patterns are addressed by id, operations by position in
 // their pattern's list.

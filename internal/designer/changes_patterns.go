@@ -6,6 +6,14 @@ import (
 	"strconv"
 )
 
+func init() {
+	register[AddPattern]()
+	register[SetPatternField]()
+	register[DeletePattern]()
+	register[MovePattern]()
+	register[RenumberPatterns]()
+}
+
 // Changes to access patterns. Patterns are addressed by id, because their numbers are themselves
 // edited; people still know them by number, so history lines name the number (see Describe).
 

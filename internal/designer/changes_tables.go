@@ -8,6 +8,23 @@ import (
 	"strings"
 )
 
+func init() {
+	register[AddTable]()
+	register[RenameTable]()
+	register[SetTableField]()
+	register[SetTableKey]()
+	register[DeleteTable]()
+	register[MoveTable]()
+	register[AddTableAttribute]()
+	register[RenameTableAttribute]()
+	register[SetTableAttributeType]()
+	register[DeleteTableAttribute]()
+	register[SetAttributeGenerator]()
+	register[AddEntityType]()
+	register[SetEntityTypeField]()
+	register[DeleteEntityType]()
+}
+
 // Changes to tables, their declared attributes and their SK taxonomies. Tables are addressed by
 // name, unique in the design; attributes by name within their table; entity types by position.
 

@@ -7,6 +7,12 @@ import (
 	"strings"
 )
 
+func init() {
+	register[SetOperationKey]()
+	register[AddUpdateClause]()
+	register[AddConditionClause]()
+}
+
 // The write builder: changes that write an operation's key, update clauses and condition clauses
 // as DynamoDB's expressions, with #name and :value placeholders, so that nobody has to know the
 // expression syntax or the placeholder rules to map a write.

@@ -10,6 +10,10 @@ import (
 	"strings"
 )
 
+func init() {
+	register[PatchDesign]()
+}
+
 // PatchDesign replaces the whole design, as ReplaceDesign does, written as the difference between
 // the design it was made against and the new one: edits of the design-json document, in the
 // shape of a JSON Patch (RFC 6902) limited to add, remove and replace. History stores a whole-design

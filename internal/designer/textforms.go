@@ -8,6 +8,10 @@ import (
 	"strings"
 )
 
+func init() {
+	register[SetIndexPatternList]()
+}
+
 // SetIndexPatternList replaces every per-pattern attribute list of an index from the text people
 // type in one cell: "4: first_name, last_name; 7: total". Empty text clears them.
 type SetIndexPatternList struct {
