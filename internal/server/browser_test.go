@@ -171,6 +171,13 @@ func TestBrowser_fillThreePatternsByKeyboardAndSeeAFindingComeAndGo(t *testing.T
 	do(t, ctx, "open the access patterns step",
 		chromedp.Navigate(editURL+"/patterns"),
 		chromedp.WaitVisible(chromedp.CSS("[data-testid=add-pattern]")),
+	)
+	// The wide grid folds the rails away; this person keeps the findings in sight.
+	if folded := get(t, ctx, "see whether the side panel folded", chromedp.Evaluate[bool](
+		`document.getElementById("workspace").classList.contains("aside-folded")`)); folded {
+		do(t, ctx, "open the side panel", chromedp.Click(chromedp.CSS("[data-testid=fold-aside]")))
+	}
+	do(t, ctx, "add a pattern",
 		chromedp.Focus(chromedp.CSS("[data-testid=add-pattern]")),
 		chromedp.KeyEvent(kb.Enter),
 	)

@@ -33,15 +33,17 @@ var (
 	}
 )
 
-// patternColumns are the columns of the access-patterns table, in its order.
+// patternColumns are the columns of the access-patterns table, in its order: the ones a room
+// reads first (number, description, rates, type, entities, status) fit a projector's 1280 pixels.
 var patternColumns = []patternColumn{
 	{designer.PatternField.Number, "number", "w-num", nil},
 	{designer.PatternField.Description, "textarea", "w-xl", nil},
 	{designer.PatternField.PeakRPS, "number", "w-rps", nil},
 	{designer.PatternField.AvgRPS, "number", "w-rps", nil},
-	{designer.PatternField.ConditionalFailurePct, "number", "w-rps", nil},
 	{designer.PatternField.Type, "select", "w-sm", typeOptions},
 	{designer.PatternField.Entities, "text", "w-md", nil},
+	{designer.PatternField.Status, "select", "w-md", statusOptions},
+	{designer.PatternField.ConditionalFailurePct, "number", "w-rps", nil},
 	{designer.PatternField.Attributes, "text", "w-lg", nil},
 	{designer.PatternField.LatencySLO, "text", "w-sm", nil},
 	{designer.PatternField.Consistency, "select", "w-sm", consistencyOptions},
@@ -49,7 +51,6 @@ var patternColumns = []patternColumn{
 	{designer.PatternField.ItemSizeBand, "text", "w-sm", nil},
 	{designer.PatternField.KeyNotes, "text", "w-md", nil},
 	{designer.PatternField.Considerations, "text", "w-lg", nil},
-	{designer.PatternField.Status, "select", "w-md", statusOptions},
 }
 
 // failureHint says what the failed-conditions column counts.

@@ -64,7 +64,7 @@
     if (!button || !workspace) return;
     var rail = button.getAttribute("data-rail-toggle");
     if (!/^[a-z]+$/.test(rail)) return;
-    var fold = button.getAttribute("aria-expanded") === "true";
+    var fold = !workspace.classList.contains(rail + "-folded");
     document.cookie = "dynaloom_fold_" + rail + "=" + (fold ? "1" : "0") + "; path=/; max-age=31536000; samesite=lax";
     workspace.classList.toggle(rail + "-folded", fold);
     var label = (fold ? "Show " : "Fold away ") + button.getAttribute("data-what");
@@ -1360,4 +1360,55 @@
     field.scrollIntoView({ block: "center" });
     field.focus();
   });
+})();
+
+// A grid wider than its frame takes the rails' room: at 1280x720 the access-patterns grid showed
+// 5 of its 14 columns beside the open rails. While a step with such a grid is shown, the rails the
+// person has not folded or opened by hand (no cookie) fold by themselves, for this page only; the
+// next step measures again. A live refresh, which draws the rails as the cookies say, keeps them.
+(function () {
+  "use strict";
+  var rails = ["steps", "aside"];
+  function chosen(rail) {
+    return document.cookie.split("; ").some(function (c) { return c.indexOf("dynaloom_fold_" + rail + "=") === 0; });
+  }
+  function label(ws, rail, folded) {
+    var button = ws.querySelector('[data-rail-toggle="' + rail + '"]');
+    if (!button) return;
+    var text = (folded ? "Show " : "Fold away ") + button.getAttribute("data-what");
+    button.setAttribute("aria-expanded", folded ? "false" : "true");
+    button.setAttribute("aria-label", text);
+    button.setAttribute("title", text);
+  }
+  var shownStep = null;
+  function fit() {
+    var ws = document.getElementById("workspace");
+    if (!ws) return;
+    var auto = (ws.getAttribute("data-auto-folded") || "").split(" ").filter(Boolean);
+    if (location.pathname !== shownStep) {
+      // Another step: give back what was folded for the last one, then measure this one.
+      shownStep = location.pathname;
+      auto.forEach(function (rail) { ws.classList.remove(rail + "-folded"); label(ws, rail, false); });
+      auto = [];
+      var wide = Array.prototype.some.call(ws.querySelectorAll(".table-scroll"), function (el) {
+        return el.scrollWidth > el.clientWidth + 1;
+      });
+      if (wide) {
+        auto = rails.filter(function (rail) { return !chosen(rail) && !ws.classList.contains(rail + "-folded"); });
+      }
+    }
+    auto = auto.filter(function (rail) { return !chosen(rail); });
+    auto.forEach(function (rail) { ws.classList.add(rail + "-folded"); label(ws, rail, true); });
+    if (auto.length) ws.setAttribute("data-auto-folded", auto.join(" "));
+    else ws.removeAttribute("data-auto-folded");
+  }
+  document.addEventListener("DOMContentLoaded", fit);
+  document.addEventListener("htmx:afterSettle", fit);
+  if (window.Idiomorph) {
+    var before = Idiomorph.defaults.callbacks.beforeAttributeUpdated;
+    Idiomorph.defaults.callbacks.beforeAttributeUpdated = function (name, node, how) {
+      if (node.id === "workspace" && node.hasAttribute("data-auto-folded") && (name === "class" || name === "data-auto-folded")) return false;
+      return before ? before(name, node, how) : true;
+    };
+  }
 })();
