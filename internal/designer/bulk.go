@@ -1,6 +1,7 @@
 package designer
 
 import (
+	"encoding/csv"
 	"regexp"
 	"slices"
 	"strconv"
@@ -196,6 +197,9 @@ func singular(name string) string {
 	return name
 }
 
+// BulkHints are header rows of each kind of block, as the paste box offers them for example.
+var BulkHints = []string{"Entity | Attribute | Type", "From | Kind | To | Average | Maximum", "# | Description | Type | Peak RPS | Avg RPS | Entities"}
+
 // BulkProblem is a pasted line that adds nothing, and why. Line counts from 1.
 type BulkProblem struct {
 	Line    int
@@ -210,6 +214,40 @@ type BulkPaste struct {
 	Change   AddInBulk
 	Problems []BulkProblem
 	Already  []int
+	// Merged are the lines that fill in, or differ from, a row the design has.
+	Merged []BulkMerge
+}
+
+// BulkMerge is a pasted line that merges into a row the design has: Row names that row, Fills
+// the fields it fills in ("average count 4 per year"), Conflicts those where both hold a value.
+type BulkMerge struct {
+	Line      int
+	Text, Row string
+	Fills     []string
+	Conflicts []BulkConflict
+}
+
+// BulkConflict is a field where the design and a pasted line disagree.
+type BulkConflict struct {
+	Field, Ours, Theirs string
+}
+
+// PatternReader reads a pasted pattern row's cells (by field key, as bulkColumns names them) into
+// the field texts AddInBulk takes, given the design as it stands with the paste's entities; the
+// requirement format supplies the one its import uses.
+type PatternReader func(cells map[string]string, d Design) map[string]string
+
+// mergeOf is the merge of row into r, and whether it changes nothing.
+func mergeOf[R any](fields []Field[R], r R, row map[string]string, line int, text, name string) (BulkMerge, bool) {
+	m := BulkMerge{Line: line, Text: text, Row: name}
+	for _, f := range RowMerge(fields, r, row) {
+		if f.Ours == "" {
+			m.Fills = append(m.Fills, f.Field.Label+" "+f.Theirs)
+		} else {
+			m.Conflicts = append(m.Conflicts, BulkConflict{Field: f.Field.Label, Ours: f.Ours, Theirs: f.Theirs})
+		}
+	}
+	return m, len(m.Fills)+len(m.Conflicts) == 0
 }
 
 // ParseBulk reads rows pasted from a spreadsheet (TSV) or a markdown document (pipe tables) into
@@ -225,7 +263,10 @@ type BulkPaste struct {
 // Every row is checked as the one-row changes would check it, in the order the change applies
 // them (entities, relationships, patterns); a row that is refused, a column that is not read and a
 // block whose header says nothing known are problems, and the rest is added.
-func ParseBulk(text string, d Design) BulkPaste {
+func ParseBulk(text string, d Design) BulkPaste { return ParseBulkWith(text, d, nil) }
+
+// ParseBulkWith is ParseBulk with read, when not nil, reading each pattern row.
+func ParseBulkWith(text string, d Design, read PatternReader) BulkPaste {
 	var out BulkPaste
 	var ents, rels, pats []bulkRow
 	var block *bulkHeader
@@ -236,21 +277,22 @@ func ParseBulk(text string, d Design) BulkPaste {
 		case trimmed == "":
 			block = nil
 			continue
-		case strings.HasPrefix(trimmed, "#") && !strings.ContainsAny(trimmed, "|\t"):
+		case markdownHeading(trimmed):
 			block = nil
 			continue
 		case separatorRow(trimmed):
 			continue
 		}
-		cells := splitCells(raw)
 		if block == nil {
-			h, problems := readHeader(cells, line, trimmed)
+			h, problems := readHeader(splitCells(raw, rowFormat(trimmed)), line, trimmed)
+			h.format = rowFormat(trimmed)
 			out.Problems = append(out.Problems, problems...)
 			if h.kind != "" {
 				block = &h
 			}
 			continue
 		}
+		cells := splitCells(raw, block.format)
 		row := bulkRow{line: line, text: trimmed, cells: map[string]string{}}
 		for j, cell := range cells {
 			if j < len(block.keys) && block.keys[j] != "" && cell != "" {
@@ -287,24 +329,57 @@ func ParseBulk(text string, d Design) BulkPaste {
 			continue
 		}
 		if have, _, ok := cur.EntityByName(strings.TrimSpace(e.Name)); ok {
+			m := BulkMerge{Line: row.line, Text: row.text, Row: "entity " + have.Name}
 			e.Attributes = slices.DeleteFunc(e.Attributes, func(a BulkAttribute) bool {
 				got, _, ok := have.AttributeByName(a.Name)
-				return ok && (got.Type == a.Type || a.Type == "" && got.Type == S)
+				if ok && a.Type != "" && got.Type != a.Type {
+					m.Conflicts = append(m.Conflicts, BulkConflict{Field: "type of " + got.Name, Ours: string(got.Type), Theirs: string(a.Type)})
+				}
+				return ok && (got.Type == a.Type || a.Type == "")
 			})
+			if len(m.Conflicts) > 0 {
+				out.Merged = append(out.Merged, m)
+			}
 			if len(e.Attributes) == 0 && (e.Description == "" || have.Description != "") {
-				out.Already = append(out.Already, row.line)
+				if len(m.Conflicts) == 0 {
+					out.Already = append(out.Already, row.line)
+				}
 				continue
 			}
 		}
 		try(row, AddInBulk{Entities: []BulkEntity{e}}, func() { out.Change.Entities = mergeEntity(out.Change.Entities, e) })
 	}
+	// merged records a row that merges into one the design has, or skips one it has already.
+	merged := func(m BulkMerge, same bool) bool {
+		if same {
+			out.Already = append(out.Already, m.Line)
+			return true
+		}
+		out.Merged = append(out.Merged, m)
+		return false
+	}
 	for _, row := range rels {
+		if i := SameRelationship(cur, row.cells); i >= 0 {
+			r := cur.Relationships[i]
+			if merged(mergeOf(RelationshipFields, r, row.cells, row.line, row.text, "relationship "+r.From+" "+r.Kind+" "+r.To)) {
+				continue
+			}
+		}
 		try(row, AddInBulk{Relationships: []map[string]string{row.cells}}, func() {
 			out.Change.Relationships = append(out.Change.Relationships, row.cells)
 		})
 	}
 	for _, row := range pats {
 		cells := patternCells(row.cells)
+		if read != nil {
+			cells = read(cells, cur)
+		}
+		if i := SamePattern(cur, cells); i >= 0 {
+			p := cur.Patterns[i]
+			if merged(mergeOf(PatternFields, p, cells, row.line, row.text, "pattern "+strconv.Itoa(p.Number))) {
+				continue
+			}
+		}
 		try(row, AddInBulk{Patterns: []map[string]string{cells}}, func() { out.Change.Patterns = append(out.Change.Patterns, cells) })
 	}
 	out.Problems = append(out.Problems, problems...)
@@ -332,8 +407,9 @@ type bulkRow struct {
 // bulkHeader is a block's header: what the block holds, and the field key of each column ("" for
 // a column not read).
 type bulkHeader struct {
-	kind string
-	keys []string
+	kind   string
+	keys   []string
+	format byte
 }
 
 // Column names as people write them (lower case, punctuation as spaces) and the key each is read
@@ -423,20 +499,50 @@ func separatorRow(s string) bool {
 	return strings.Contains(s, "-") && strings.Trim(s, "|-: \t") == ""
 }
 
-// splitCells splits a row into cells: at tabs when it has any, else at the pipes of a markdown
-// row ("\|" is a pipe inside a cell, "<br>" a line break); a line with neither is one cell.
-func splitCells(line string) []string {
-	if strings.Contains(line, "\t") {
+// markdownHeading reports whether a line is a markdown heading ("## Entities"), not a header row
+// whose first column is "#".
+func markdownHeading(s string) bool {
+	level := len(s) - len(strings.TrimLeft(s, "#"))
+	return level > 0 && level <= 6 && (len(s) == level || s[level] == ' ') && !strings.ContainsAny(s, "|\t")
+}
+
+// rowFormat tells how a block's header row separates its cells: '\t' for a spreadsheet's tabs,
+// '|' for a markdown table (outer pipes or not), ',' for CSV, 0 for one cell.
+func rowFormat(header string) byte {
+	for _, sep := range []byte{'\t', '|', ','} {
+		if strings.IndexByte(header, sep) >= 0 {
+			return sep
+		}
+	}
+	return 0
+}
+
+// splitCells splits a row into cells as its block's format says: at tabs; at the pipes of a
+// markdown row ("\|" is a pipe inside a cell, "<br>" a line break); as a CSV record; or not.
+func splitCells(line string, format byte) []string {
+	switch format {
+	case '\t':
 		cells := strings.Split(line, "\t")
 		for i, c := range cells {
 			cells[i] = strings.TrimSpace(c)
 		}
 		return cells
+	case ',':
+		r := csv.NewReader(strings.NewReader(line))
+		r.LazyQuotes, r.TrimLeadingSpace = true, true
+		cells, err := r.Read()
+		if err != nil {
+			return []string{strings.TrimSpace(line)}
+		}
+		for i, c := range cells {
+			cells[i] = strings.TrimSpace(c)
+		}
+		return cells
+	case '|':
+	default:
+		return []string{strings.TrimSpace(line)}
 	}
 	t := strings.TrimSpace(line)
-	if !strings.HasPrefix(t, "|") {
-		return []string{t}
-	}
 	t = strings.TrimPrefix(t, "|")
 	if strings.HasSuffix(t, "|") && !strings.HasSuffix(t, `\|`) {
 		t = strings.TrimSuffix(t, "|")

@@ -24,10 +24,16 @@ func init() {
 // patterns are given as the text a person would type in their cells, by field key
 // (RelationshipFields, PatternFields); a pattern without a number gets the next one. Anything
 // refused refuses the whole change, naming the row ("access_patterns/3/peak_rps").
+//
+// A row the design has already is merged, never added twice: an attribute of the same name, a
+// relationship with the same ends, a pattern with the same description fills in the fields the
+// design leaves empty. Where both hold a value and they differ, the design's stays, unless
+// Replace says to take the row's.
 type AddInBulk struct {
 	Entities      []BulkEntity        `json:"entities,omitempty"`
 	Relationships []map[string]string `json:"relationships,omitempty"`
 	Patterns      []map[string]string `json:"access_patterns,omitempty"`
+	Replace       bool                `json:"replace,omitempty"`
 }
 
 // BulkEntity is an entity of AddInBulk: a new one, or attributes for one there already is. A
@@ -53,17 +59,17 @@ func (c AddInBulk) Apply(d Design) (Design, error) {
 	next := d
 	var err error
 	for i, e := range c.Entities {
-		if next, err = e.apply(next); err != nil {
+		if next, err = e.apply(next, c.Replace); err != nil {
 			return d, within("entities/"+strconv.Itoa(i), err)
 		}
 	}
 	for i, row := range c.Relationships {
-		if next, err = addRelationshipRow(next, row); err != nil {
+		if next, err = addRelationshipRow(next, row, c.Replace); err != nil {
 			return d, within("relationships/"+strconv.Itoa(i), err)
 		}
 	}
 	for i, row := range c.Patterns {
-		if next, err = addPatternRow(next, row); err != nil {
+		if next, err = addPatternRow(next, row, c.Replace); err != nil {
 			return d, within("access_patterns/"+strconv.Itoa(i), err)
 		}
 	}
@@ -79,7 +85,7 @@ func within(row string, err error) error {
 	return &ValidationError{Field: row, Message: err.Error()}
 }
 
-func (e BulkEntity) apply(d Design) (Design, error) {
+func (e BulkEntity) apply(d Design, replace bool) (Design, error) {
 	name, err := CleanName("name", e.Name)
 	if err != nil {
 		return d, err
@@ -95,6 +101,15 @@ func (e BulkEntity) apply(d Design) (Design, error) {
 		}
 	}
 	for j, a := range e.Attributes {
+		ent, _, _ := d.EntityByName(name)
+		if have, _, ok := ent.AttributeByName(a.Name); ok {
+			if replace && a.Type != "" && a.Type != have.Type {
+				if d, err = (SetAttributeType{Entity: name, Attribute: have.Name, Type: a.Type}).Apply(d); err != nil {
+					return d, within("attributes/"+strconv.Itoa(j), err)
+				}
+			}
+			continue
+		}
 		if d, err = (AddAttribute{Entity: name, Name: a.Name, Type: a.Type}).Apply(d); err != nil {
 			return d, within("attributes/"+strconv.Itoa(j), err)
 		}
@@ -102,12 +117,25 @@ func (e BulkEntity) apply(d Design) (Design, error) {
 	return d, nil
 }
 
-// addRelationshipRow adds one relationship from the text of its fields.
-func addRelationshipRow(d Design, row map[string]string) (Design, error) {
+// addRelationshipRow adds one relationship from the text of its fields, or merges it into the
+// one the design has between the same ends.
+func addRelationshipRow(d Design, row map[string]string, replace bool) (Design, error) {
 	if err := knownKeys(row, RelationshipFields); err != nil {
 		return d, err
 	}
 	rf := RelationshipField
+	if i := SameRelationship(d, row); i >= 0 {
+		r := d.Relationships[i]
+		var err error
+		for _, m := range RowMerge(RelationshipFields, r, row) {
+			if m.Ours == "" || replace {
+				if d, err = (SetRelationshipField{ID: r.ID, Field: m.Field.Key, Value: m.Theirs}).Apply(d); err != nil {
+					return d, err
+				}
+			}
+		}
+		return d, nil
+	}
 	d, err := (AddRelationship{From: strings.TrimSpace(row[rf.From.Key]), To: strings.TrimSpace(row[rf.To.Key]),
 		RelationshipKind: row[rf.Kind.Key]}).Apply(d)
 	if err != nil {
@@ -126,12 +154,25 @@ func addRelationshipRow(d Design, row map[string]string) (Design, error) {
 	return d, nil
 }
 
-// addPatternRow adds one access pattern, at the end, from the text of its fields.
-func addPatternRow(d Design, row map[string]string) (Design, error) {
+// addPatternRow adds one access pattern, at the end, from the text of its fields, or merges it
+// into the pattern the design has with the same description.
+func addPatternRow(d Design, row map[string]string, replace bool) (Design, error) {
 	if err := knownKeys(row, PatternFields); err != nil {
 		return d, err
 	}
 	pf := PatternField
+	if i := SamePattern(d, row); i >= 0 {
+		p := d.Patterns[i]
+		var err error
+		for _, m := range RowMerge(PatternFields, p, row) {
+			if m.Ours == "" || replace {
+				if d, err = (SetPatternField{ID: p.ID, Field: m.Field.Key, Value: m.Theirs}).Apply(d); err != nil {
+					return d, err
+				}
+			}
+		}
+		return d, nil
+	}
 	d, err := (AddPattern{Type: row[pf.Type.Key], Description: row[pf.Description.Key]}).Apply(d)
 	if err != nil {
 		return d, err
@@ -147,6 +188,64 @@ func addPatternRow(d Design, row map[string]string) (Design, error) {
 		}
 	}
 	return d, nil
+}
+
+// FieldMerge is one field a pasted row would set on a row the design has: Ours is the design's
+// value as a cell shows it ("" for none), Theirs the row's.
+type FieldMerge[R any] struct {
+	Field        Field[R]
+	Ours, Theirs string
+}
+
+// RowMerge lists the fields of row, a row's field texts, that differ from r's; the pattern
+// number and a relationship's ends are the row's identity and never merged.
+func RowMerge[R any](fields []Field[R], r R, row map[string]string) []FieldMerge[R] {
+	var out []FieldMerge[R]
+	for _, f := range fields {
+		theirs, ok := row[f.Key]
+		theirs = strings.TrimSpace(theirs)
+		if !ok || theirs == "" || f.Key == PatternField.Number.Key || f.Key == RelationshipField.From.Key || f.Key == RelationshipField.To.Key {
+			continue
+		}
+		ours := f.Get(r)
+		if sameText(ours, theirs) {
+			continue
+		}
+		// A value that reads back as ours is the same value written another way ("500" and "500.0").
+		if probe := r; f.set != nil && f.set(nil, &probe, f.Key, theirs) == nil && sameText(f.Get(probe), ours) {
+			continue
+		}
+		out = append(out, FieldMerge[R]{Field: f, Ours: ours, Theirs: theirs})
+	}
+	return out
+}
+
+func sameText(a, b string) bool {
+	return strings.EqualFold(strings.Join(strings.Fields(a), " "), strings.Join(strings.Fields(b), " "))
+}
+
+// SameRelationship is the index of the relationship of d with the ends of row (a relationship's
+// field texts), either way round for a 1:1 or M:M one; -1 for none.
+func SameRelationship(d Design, row map[string]string) int {
+	rf := RelationshipField
+	from, to, kind := strings.TrimSpace(row[rf.From.Key]), strings.TrimSpace(row[rf.To.Key]), strings.TrimSpace(row[rf.Kind.Key])
+	return slices.IndexFunc(d.Relationships, func(r Relationship) bool {
+		if r.From == from && r.To == to {
+			return true
+		}
+		symmetric := func(k string) bool { return k == "" || k == OneToOne || k == ManyToMany }
+		return r.From == to && r.To == from && symmetric(r.Kind) && symmetric(kind)
+	})
+}
+
+// SamePattern is the index of the pattern of d with the description of row (a pattern's field
+// texts), in any case and spacing; -1 for none.
+func SamePattern(d Design, row map[string]string) int {
+	desc := strings.TrimSpace(row[PatternField.Description.Key])
+	if desc == "" {
+		return -1
+	}
+	return slices.IndexFunc(d.Patterns, func(p Pattern) bool { return sameText(p.Description, desc) })
 }
 
 // knownKeys refuses a row with a key none of fields has.

@@ -177,7 +177,7 @@ func TestAddInBulk_refusalsNameTheRow(t *testing.T) {
 		{Name: "nothing", Change: designer.AddInBulk{}, Field: "entities"},
 		{Name: "a bad rate", Change: designer.AddInBulk{Patterns: []map[string]string{{"description": "a"}, {"peak_rps": "lots"}}}, Field: "access_patterns/1/peak_rps"},
 		{Name: "an unknown field", Change: designer.AddInBulk{Patterns: []map[string]string{{"colour": "red"}}}, Field: "access_patterns/0/colour"},
-		{Name: "an attribute twice", Change: designer.AddInBulk{Entities: []designer.BulkEntity{{Name: "A", Attributes: []designer.BulkAttribute{{Name: "x"}, {Name: "x"}}}}},
+		{Name: "an attribute without a name", Change: designer.AddInBulk{Entities: []designer.BulkEntity{{Name: "A", Attributes: []designer.BulkAttribute{{Name: "x"}, {Name: " "}}}}},
 			Field: "entities/0/attributes/1/name"},
 		{Name: "a relationship to nothing", Change: designer.AddInBulk{Entities: []designer.BulkEntity{{Name: "A"}},
 			Relationships: []map[string]string{{"from": "A", "to": "B"}}}, Field: "relationships/0/to"},
@@ -361,4 +361,94 @@ func FuzzParseBulk(f *testing.F) {
 			}
 		}
 	})
+}
+
+// Rows the design has already are merged: a relationship with the same ends gains its counts, a
+// pattern with the same description its rates, and a differing value stays the design's unless
+// the change says to replace it.
+func TestAddInBulk_mergesWhatIsThereAndNeverDuplicates(t *testing.T) {
+	t.Parallel()
+	d := blankDesign(t, "")
+	d, err := designer.AddInBulk{
+		Entities:      []designer.BulkEntity{{Name: "Clinic", Attributes: []designer.BulkAttribute{{Name: "clinic_id"}}}, {Name: "Vet"}},
+		Relationships: []map[string]string{{"from": "Clinic", "kind": "1:M", "to": "Vet"}},
+		Patterns:      []map[string]string{{"description": "List a clinic's vets", "peak_rps": "50"}},
+	}.Apply(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	paste := designer.AddInBulk{
+		Entities:      []designer.BulkEntity{{Name: "Clinic", Attributes: []designer.BulkAttribute{{Name: "clinic_id", Type: designer.N}, {Name: "name"}}}},
+		Relationships: []map[string]string{{"from": "Clinic", "kind": "1:M", "to": "Vet", "avg_count": "4 per year", "max_count": "12"}},
+		Patterns:      []map[string]string{{"description": "list a  clinic's vets", "peak_rps": "80", "avg_rps": "20"}},
+	}
+	kept, err := paste.Apply(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, p := kept.Relationships, kept.Patterns
+	if len(r) != 1 || r[0].Avg == nil || *r[0].Avg != 4 || r[0].AvgUnit != "per year" || r[0].Max == nil || *r[0].Max != 12 {
+		t.Errorf("relationships = %+v: want the one, with its counts", r)
+	}
+	if len(p) != 1 || *p[0].PeakRPS != 50 || p[0].AvgRPS == nil || *p[0].AvgRPS != 20 {
+		t.Errorf("patterns = %+v: want the one, its peak kept and its average filled in", p)
+	}
+	clinic, _, _ := kept.EntityByName("Clinic")
+	if len(clinic.Attributes) != 2 || clinic.Attributes[0].Type != designer.S {
+		t.Errorf("Clinic = %+v: want clinic_id kept as S and name added", clinic.Attributes)
+	}
+
+	paste.Replace = true
+	replaced, err := paste.Apply(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clinic, _, _ = replaced.EntityByName("Clinic")
+	if len(replaced.Patterns) != 1 || *replaced.Patterns[0].PeakRPS != 80 || clinic.Attributes[0].Type != designer.N {
+		t.Errorf("with Replace: peak %v, clinic_id %s: want the pasted 80 and N", *replaced.Patterns[0].PeakRPS, clinic.Attributes[0].Type)
+	}
+
+	// Between the same two entities, a 1:1 the other way round is the same one; a 1:M is not.
+	if i := designer.SameRelationship(kept, map[string]string{"from": "Vet", "to": "Clinic", "kind": "1:M"}); i >= 0 {
+		t.Errorf("Vet 1:M Clinic matched %d: a 1:M has a direction", i)
+	}
+}
+
+// Each header the paste box offers for example reads, written with or without outer pipes, with
+// tabs or as CSV, under a row of its kind.
+func TestParseBulk_readsEachHintInEveryForm(t *testing.T) {
+	t.Parallel()
+	rows := map[string][]string{
+		designer.BulkHints[0]: {"Clinic", "clinic_id", "S"},
+		designer.BulkHints[1]: {"Clinic", "1:M", "Vet", "4 per year", "12"},
+		designer.BulkHints[2]: {"1", "List a clinic's vets", "Read", "50", "10", "Clinic, Vet"},
+	}
+	if len(rows) != len(designer.BulkHints) {
+		t.Fatalf("a row for each of the %d hints", len(designer.BulkHints))
+	}
+	forms := map[string]func([]string) string{
+		"outer pipes":    func(c []string) string { return "| " + strings.Join(c, " | ") + " |" },
+		"no outer pipes": func(c []string) string { return strings.Join(c, " | ") },
+		"tabs":           func(c []string) string { return strings.Join(c, "\t") },
+		"CSV": func(c []string) string {
+			q := make([]string, len(c))
+			for i, s := range c {
+				q[i] = strconv.Quote(s)
+			}
+			return strings.Join(q, ",")
+		},
+	}
+	for _, hint := range designer.BulkHints {
+		header := strings.Split(hint, " | ")
+		for name, form := range forms {
+			d := blankDesign(t, "")
+			d, _ = designer.AddInBulk{Entities: []designer.BulkEntity{{Name: "Clinic"}, {Name: "Vet"}}}.Apply(d)
+			text := form(header) + "\n" + form(rows[hint])
+			paste := designer.ParseBulk(text, d)
+			c := paste.Change
+			if len(paste.Problems) > 0 || len(c.Entities)+len(c.Relationships)+len(c.Patterns) != 1 {
+				t.Errorf("%s, %s: %q read as %+v, problems %+v", hint, name, text, c, paste.Problems)
+			}
+		}
+	}
 }

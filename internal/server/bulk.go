@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/format/reqmd"
 	"dynaloom/web/templates"
 )
 
@@ -96,7 +97,7 @@ func bulkForm(c echo.Context) (templates.BulkPaste, error) {
 		return templates.BulkPaste{}, badInput("step: %q has no paste box; use entities or patterns", step)
 	}
 	b := bulkBox(designFrom(c), step)
-	b.Text, b.Open = form.get("text"), true
+	b.Text, b.Open, b.Replace = form.get("text"), true, form.get("replace") != ""
 	return b, nil
 }
 
@@ -108,12 +109,21 @@ func previewed(d designer.Design, b *templates.BulkPaste) designer.AddInBulk {
 		b.Error = "Paste some rows first."
 		return designer.AddInBulk{}
 	}
-	paste := designer.ParseBulk(b.Text, d)
+	paste := designer.ParseBulkWith(b.Text, d, reqmd.PastedPattern)
 	b.Already = len(paste.Already)
 	for _, p := range paste.Problems {
 		b.Problems = append(b.Problems, templates.BulkProblem{Line: p.Line, Text: shortLine(p.Text), Message: p.Message})
 	}
+	for _, m := range paste.Merged {
+		line := templates.BulkMerge{Line: m.Line, Row: shortLine(m.Row), Fills: shortLine(strings.Join(m.Fills, ", "))}
+		for _, c := range m.Conflicts {
+			line.Conflicts = append(line.Conflicts, c.Field+" is "+shortLine(c.Ours)+" in the design, "+shortLine(c.Theirs)+" in the paste")
+		}
+		b.Merged = append(b.Merged, line)
+		b.Conflicts += len(m.Conflicts)
+	}
 	c := paste.Change
+	c.Replace = b.Replace
 	if len(c.Entities)+len(c.Relationships)+len(c.Patterns) == 0 {
 		return c
 	}

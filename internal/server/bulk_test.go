@@ -91,3 +91,28 @@ func TestBulk_refusalsChangeNothing(t *testing.T) {
 		t.Errorf("history: %s", revs.Body)
 	}
 }
+
+// The overview's key entities, then the relationship rows pasted with their counts: the preview
+// says each row merges, and adding leaves one relationship per pair, with its counts.
+func TestBulk_relationshipsPastedAfterTheOverviewMerge(t *testing.T) {
+	t.Parallel()
+	a := newTestApp(t)
+	created := a.createJSON(`{"name": "Vets"}`)
+	edit := "/d/" + created.EditToken
+	if rec := a.hx(edit+"/bulk/add", "step", "entities", "text", "Entity | Attribute\nClinic | clinic_id\nVet | vet_id\n\nFrom | Kind | To\nClinic | 1:M | Vet"); rec.Code != http.StatusOK {
+		t.Fatalf("first paste: %d %s", rec.Code, rec.Body)
+	}
+	rows := "From | Kind | To | Average | Maximum\nClinic | 1:M | Vet | 4 per year | 12"
+	rec := a.hx(edit+"/bulk/preview", "step", "entities", "text", rows)
+	if body := rec.Body.String(); rec.Code != http.StatusOK || !strings.Contains(body, `data-testid="bulk-merge"`) ||
+		!strings.Contains(body, "relationship Clinic 1:M Vet") || !strings.Contains(body, "fills in average count 4 per year, maximum count 12") {
+		t.Fatalf("preview: %d %s", rec.Code, body)
+	}
+	if rec := a.hx(edit+"/bulk/add", "step", "entities", "text", rows); rec.Code != http.StatusOK {
+		t.Fatalf("add: %d %s", rec.Code, rec.Body)
+	}
+	d, _ := a.design(created.EditToken)
+	if r := d.Relationships; len(r) != 1 || r[0].Avg == nil || *r[0].Avg != 4 || r[0].AvgUnit != "per year" || r[0].Max == nil || *r[0].Max != 12 {
+		t.Fatalf("relationships = %+v: want one, with its counts", r)
+	}
+}

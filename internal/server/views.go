@@ -59,7 +59,7 @@ func tableNotes() []tableField {
 
 func bulkBox(d *designContext, step string) templates.BulkPaste {
 	base := "/d/" + d.Token + "/bulk"
-	return templates.BulkPaste{Preview: base + "/preview", Add: base + "/add", Step: step}
+	return templates.BulkPaste{Preview: base + "/preview", Add: base + "/add", Step: step, Hints: designer.BulkHints}
 }
 
 // entityAttributeOptions are the attributes of the design's entities that t does not declare or

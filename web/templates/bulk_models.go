@@ -27,8 +27,15 @@ type BulkPaste struct {
 	Previewed bool
 	Adds      []BulkGroup
 	Problems  []BulkProblem
-	// Already counts the lines of attributes the design has already.
-	Already int
+	// Already counts the lines the design has already; Merged are those that fill in or differ
+	// from a row it has, Conflicts counts their differences, and Replace says to take the pasted
+	// values there.
+	Already   int
+	Merged    []BulkMerge
+	Conflicts int
+	Replace   bool
+	// Hints are the header rows the box offers as examples.
+	Hints []string
 	// Error is a refusal of the whole paste, shown above the text.
 	Error string
 }
@@ -37,6 +44,15 @@ type BulkPaste struct {
 type BulkGroup struct {
 	Title string
 	Lines []string
+}
+
+// BulkMerge is a pasted line that merges into a row the design has: what it fills in, and a
+// sentence per value that differs.
+type BulkMerge struct {
+	Line      int
+	Row       string
+	Fills     string
+	Conflicts []string
 }
 
 // BulkProblem is one pasted line that adds nothing.
@@ -75,4 +91,15 @@ func joinComma(items []string) string {
 		out += s
 	}
 	return out
+}
+
+// listSeparator is what follows item i of n in a list written out: ", ", ", or " before the last.
+func listSeparator(i, n int) string {
+	switch {
+	case i == n-2:
+		return ", or "
+	case i < n-2:
+		return ", "
+	}
+	return ""
 }
