@@ -31,7 +31,7 @@ type Change interface {
 	// Summary is the one line shown in history.
 	Summary() string
 	// Paths are the parts of the design the change touches, for live updates.
-	Paths() []string
+	Paths() []Path
 }
 
 // checker is a Change that is refused as a new edit where it would make no sense, though it
@@ -84,7 +84,7 @@ func (c SetName) Apply(d Design) (Design, error) {
 func (c SetName) Summary() string {
 	return fmt.Sprintf("Renamed the design to %q", strings.TrimSpace(c.Name))
 }
-func (SetName) Paths() []string { return []string{"name"} }
+func (SetName) Paths() []Path { return []Path{PathName} }
 
 // SetOverviewField sets one text field of the overview.
 type SetOverviewField struct {
@@ -112,7 +112,7 @@ func (c SetOverviewField) Summary() string {
 	}
 	return "Edited the overview's " + f.Label
 }
-func (c SetOverviewField) Paths() []string { return []string{"overview/" + c.Field} }
+func (c SetOverviewField) Paths() []Path { return []Path{OverviewPath(c.Field)} }
 
 // Field returns the value of one overview field by name.
 func (o Overview) Field(name string) string {
@@ -145,7 +145,7 @@ func (c ReplaceDesign) Summary() string {
 	}
 	return "Replaced the whole design"
 }
-func (ReplaceDesign) Paths() []string { return []string{""} }
+func (ReplaceDesign) Paths() []Path { return []Path{""} }
 
 // changeKinds decodes each kind of change; each kind's file registers its kinds with register.
 var changeKinds = map[string]func(raw json.RawMessage, strict bool) (Change, error){}

@@ -169,7 +169,7 @@ func TestChange_roundTrip(t *testing.T) {
 		designer.ReplaceDesign{Design: designertest.HRDesign(t), Note: "Restored revision 4"},
 		designer.ReplaceDesign{Design: designer.Design{Name: "Bare"}},
 		designer.PatchDesign{Ops: []designer.PatchOp{{Op: "replace", Path: "/name", Value: json.RawMessage(`"Payroll"`)}, {Op: "remove", Path: "/access_patterns/0"}}},
-		designer.UndoChange{Before: designertest.HRDesign(t), Revision: 5, Undone: "Set pattern 4's peak RPS to 500", Touched: []string{"access_patterns/ap4"}},
+		designer.UndoChange{Before: designertest.HRDesign(t), Revision: 5, Undone: "Set pattern 4's peak RPS to 500", Touched: []designer.Path{"access_patterns/ap4"}},
 
 		designer.AddEntity{Name: "Office"},
 		designer.RenameEntity{Entity: "Employee", To: "Staff member"},

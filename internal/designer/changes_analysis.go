@@ -73,7 +73,7 @@ func (c AddAggregate) Apply(d Design) (Design, error) {
 func (c AddAggregate) Summary() string {
 	return fmt.Sprintf("Added an aggregate analysis of %q and %q", shorten(c.EntityA), shorten(c.EntityB))
 }
-func (AddAggregate) Paths() []string { return []string{"aggregates"} }
+func (AddAggregate) Paths() []Path { return []Path{PathAggregates} }
 
 // SetAggregateField sets one field of an aggregate analysis from what a person typed. Percentages
 // may end in "%"; yes/no answers accept yes, no, true, false or blank for "not answered"; the
@@ -110,7 +110,7 @@ func (c SetAggregateField) summary(label string) string {
 	f, _ := FieldNamed(AggregateFields, c.Field)
 	return f.summary("the %s of "+label, c.Value)
 }
-func (c SetAggregateField) Paths() []string { return []string{"aggregates/" + c.ID + "/" + c.Field} }
+func (c SetAggregateField) Paths() []Path { return []Path{AggregatePath(c.ID, c.Field)} }
 
 // DeleteAggregate deletes an aggregate analysis.
 type DeleteAggregate struct {
@@ -132,7 +132,7 @@ func (c DeleteAggregate) Summary() string { return "Deleted aggregate " + c.ID }
 func (c DeleteAggregate) Describe(before Design) string {
 	return "Deleted " + aggregateLabel(before, c.ID)
 }
-func (c DeleteAggregate) Paths() []string { return []string{"aggregates/" + c.ID} }
+func (c DeleteAggregate) Paths() []Path { return []Path{AggregatePath(c.ID, "")} }
 
 // AddConsolidation adds a consolidation review of a parent and a child entity.
 type AddConsolidation struct {
@@ -157,7 +157,7 @@ func (c AddConsolidation) Apply(d Design) (Design, error) {
 func (c AddConsolidation) Summary() string {
 	return fmt.Sprintf("Added a consolidation review of %q into %q", shorten(c.Child), shorten(c.Parent))
 }
-func (AddConsolidation) Paths() []string { return []string{"consolidations"} }
+func (AddConsolidation) Paths() []Path { return []Path{PathConsolidations} }
 
 // SetConsolidationField sets one field of a consolidation review from what a person typed.
 type SetConsolidationField struct {
@@ -192,8 +192,8 @@ func (c SetConsolidationField) summary(label string) string {
 	f, _ := FieldNamed(ConsolidationFields, c.Field)
 	return f.summary("the %s of "+label, c.Value)
 }
-func (c SetConsolidationField) Paths() []string {
-	return []string{"consolidations/" + c.ID + "/" + c.Field}
+func (c SetConsolidationField) Paths() []Path {
+	return []Path{ConsolidationPath(c.ID, c.Field)}
 }
 
 // DeleteConsolidation deletes a consolidation review.
@@ -216,7 +216,7 @@ func (c DeleteConsolidation) Summary() string { return "Deleted consolidation " 
 func (c DeleteConsolidation) Describe(before Design) string {
 	return "Deleted " + consolidationLabel(before, c.ID)
 }
-func (c DeleteConsolidation) Paths() []string { return []string{"consolidations/" + c.ID} }
+func (c DeleteConsolidation) Paths() []Path { return []Path{ConsolidationPath(c.ID, "")} }
 
 // SetConsideration sets the text under one heading of the design-considerations scratchpad.
 type SetConsideration struct {
@@ -244,7 +244,7 @@ func (c SetConsideration) Summary() string {
 	}
 	return "Edited the design considerations on " + f.Label
 }
-func (c SetConsideration) Paths() []string { return []string{"considerations/" + c.Field} }
+func (c SetConsideration) Paths() []Path { return []Path{ConsiderationPath(c.Field)} }
 
 // SetProse sets one narrative section of the data model (ProseFields).
 type SetProse struct {
@@ -272,7 +272,7 @@ func (c SetProse) Summary() string {
 	}
 	return "Edited the data model's " + f.Label
 }
-func (c SetProse) Paths() []string { return []string{"prose/" + c.Field} }
+func (c SetProse) Paths() []Path { return []Path{ProsePath(c.Field)} }
 
 // Field returns the text under one heading by name.
 func (c Considerations) Field(name string) string {

@@ -297,18 +297,18 @@ func counted(n int, one, many string) string {
 	return strconv.Itoa(n) + " " + many
 }
 
-func (c AddInBulk) Paths() []string {
-	var paths []string
+func (c AddInBulk) Paths() []Path {
+	var paths []Path
 	for _, e := range c.Entities {
-		if p := entityPath(e.Name); !slices.Contains(paths, p) {
+		if p := EntityPath(e.Name, ""); !slices.Contains(paths, p) {
 			paths = append(paths, p)
 		}
 	}
 	if len(c.Relationships) > 0 {
-		paths = append(paths, "relationships")
+		paths = append(paths, PathRelationships)
 	}
 	if len(c.Patterns) > 0 {
-		paths = append(paths, "access_patterns")
+		paths = append(paths, PathPatterns)
 	}
 	return paths
 }
@@ -466,10 +466,10 @@ func (c ScaffoldAggregate) Describe(before Design) string {
 	return fmt.Sprintf("Scaffolded from aggregate %s + %s: table %s", shorten(a.EntityA), shorten(a.EntityB), ListAnd(names))
 }
 
-func (c ScaffoldAggregate) Paths() []string {
-	var paths []string
+func (c ScaffoldAggregate) Paths() []Path {
+	var paths []Path
 	for _, t := range c.Tables {
-		if p := pathOfTable(t.Name); !slices.Contains(paths, p) {
+		if p := TablePath(t.Name); !slices.Contains(paths, p) {
 			paths = append(paths, p)
 		}
 	}
@@ -512,4 +512,4 @@ func (c AddTableAttributes) Summary() string {
 	return fmt.Sprintf("Added %s to table %s: %s", counted(len(names), "attribute", "attributes"), shorten(c.Table), shorten(strings.Join(names, ", ")))
 }
 
-func (c AddTableAttributes) Paths() []string { return []string{pathOfTable(c.Table)} }
+func (c AddTableAttributes) Paths() []Path { return []Path{TablePath(c.Table)} }

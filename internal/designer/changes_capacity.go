@@ -33,7 +33,7 @@ func (c SetCapacityField) Summary() string {
 	}
 	return f.summary("the %s", c.Value)
 }
-func (c SetCapacityField) Paths() []string { return []string{"capacity/" + c.Field} }
+func (c SetCapacityField) Paths() []Path { return []Path{CapacityPath(c.Field)} }
 
 func capacityFieldKeys() string {
 	keys := make([]string, len(CapacityFields))

@@ -81,7 +81,7 @@ func (c AddComment) describe(d Design) string {
 	return verb + CommentTargetLabel(d, strings.TrimSpace(c.Target)) + ": " + shorten(c.Body)
 }
 
-func (c AddComment) Paths() []string { return []string{commentsPath(strings.TrimSpace(c.Target))} }
+func (c AddComment) Paths() []Path { return []Path{CommentsPath(Path(strings.TrimSpace(c.Target)))} }
 
 // ResolveComment resolves the thread whose root is ID, or reopens it. Target is the thread's
 // element, stated so that the change's paths are known without the design.
@@ -124,7 +124,7 @@ func (c ResolveComment) describe(d Design) string {
 	return verb + " a comment thread on " + CommentTargetLabel(d, c.Target)
 }
 
-func (c ResolveComment) Paths() []string { return []string{commentsPath(c.Target)} }
+func (c ResolveComment) Paths() []Path { return []Path{CommentsPath(Path(c.Target))} }
 
 // DeleteComment deletes a reply, or a root comment that has no replies. Who may delete is the
 // caller's rule: Apply does not know who asks.
@@ -158,7 +158,7 @@ func (c DeleteComment) describe(d Design) string {
 	return "Deleted a comment on " + CommentTargetLabel(d, c.Target)
 }
 
-func (c DeleteComment) Paths() []string { return []string{commentsPath(c.Target)} }
+func (c DeleteComment) Paths() []Path { return []Path{CommentsPath(Path(c.Target))} }
 
 func sameTarget(cm Comment, target string) error {
 	if cm.Target != target {

@@ -222,7 +222,7 @@ func TestComments_historyLinesAndPaths(t *testing.T) {
 	tests := []struct {
 		change designer.Change
 		line   string
-		path   string
+		path   designer.Path
 	}{
 		{comment("access_patterns/ap4", "", "Peak?"), "Commented on pattern 4: Peak?", "access_patterns/ap4/comments"},
 		{comment("access_patterns/ap4", "cm1", "Yes"), "Replied to a comment on pattern 4: Yes", "access_patterns/ap4/comments"},
@@ -235,7 +235,7 @@ func TestComments_historyLinesAndPaths(t *testing.T) {
 		if got := designer.Describe(tt.change, d); got != tt.line {
 			t.Errorf("Describe(%+v) = %q, want %q", tt.change, got, tt.line)
 		}
-		if got := tt.change.Paths(); !reflect.DeepEqual(got, []string{tt.path}) {
+		if got := tt.change.Paths(); !reflect.DeepEqual(got, []designer.Path{tt.path}) {
 			t.Errorf("%+v.Paths() = %v, want [%s]", tt.change, got, tt.path)
 		}
 	}

@@ -63,8 +63,8 @@ func (c MoveDiagramNode) Describe(before Design) string {
 	return "Moved " + nodeLabel(before, c.Node) + " on the " + diagramTitle(c.Diagram)
 }
 
-func (c MoveDiagramNode) Paths() []string {
-	return []string{"diagrams/" + c.Diagram + "/" + c.Node}
+func (c MoveDiagramNode) Paths() []Path {
+	return []Path{DiagramPath(c.Diagram, c.Node)}
 }
 
 // ResetDiagramLayout takes away every position people gave the boxes of diagram Diagram, so that
@@ -109,7 +109,7 @@ func (c ResetDiagramLayout) Describe(before Design) string {
 	return fmt.Sprintf("%s (%d %s placed by hand)", c.Summary(), n, boxes)
 }
 
-func (c ResetDiagramLayout) Paths() []string { return []string{"diagrams/" + c.Diagram} }
+func (c ResetDiagramLayout) Paths() []Path { return []Path{DiagramPath(c.Diagram, "")} }
 
 // diagramTitle names a diagram in a history line.
 func diagramTitle(kind string) string {

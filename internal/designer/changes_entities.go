@@ -50,8 +50,6 @@ func findAttribute(d Design, entity, attribute string) (Entity, int, int, error)
 	return e, i, j, nil
 }
 
-func entityPath(name string) string { return "entities/" + strings.TrimSpace(name) }
-
 // AddEntity adds an entity without attributes at the end of the list.
 type AddEntity struct {
 	Name string `json:"name"`
@@ -72,7 +70,7 @@ func (c AddEntity) Apply(d Design) (Design, error) {
 }
 
 func (c AddEntity) Summary() string { return fmt.Sprintf("Added entity %q", shorten(c.Name)) }
-func (c AddEntity) Paths() []string { return []string{entityPath(c.Name)} }
+func (c AddEntity) Paths() []Path   { return []Path{EntityPath(c.Name, "")} }
 
 // RenameEntity renames an entity; every reference to it follows: relationships, pattern entity
 // lists, aggregate analyses, consolidation reviews and tables' SK taxonomies.
@@ -154,9 +152,9 @@ func (c RenameEntity) Summary() string {
 	return fmt.Sprintf("Renamed entity %q to %q", shorten(c.Entity), shorten(c.To))
 }
 
-func (c RenameEntity) Paths() []string {
-	return []string{entityPath(c.Entity), entityPath(c.To), "relationships", "access_patterns", "aggregates", "consolidations", "tables",
-		diagramPath(EntityDiagram, "entity:"+strings.TrimSpace(c.Entity)), diagramPath(EntityDiagram, "entity:"+strings.TrimSpace(c.To))}
+func (c RenameEntity) Paths() []Path {
+	return []Path{EntityPath(c.Entity, ""), EntityPath(c.To, ""), PathRelationships, PathPatterns, PathAggregates, PathConsolidations, PathTables,
+		DiagramPath(EntityDiagram, "entity:"+strings.TrimSpace(c.Entity)), DiagramPath(EntityDiagram, "entity:"+strings.TrimSpace(c.To))}
 }
 
 // SetEntityDescription sets an entity's description.
@@ -182,7 +180,7 @@ func (c SetEntityDescription) Apply(d Design) (Design, error) {
 func (c SetEntityDescription) Summary() string {
 	return fieldSummary("the %s of entity "+strconv.Quote(shorten(c.Entity)), "description", c.Description, true)
 }
-func (c SetEntityDescription) Paths() []string { return []string{entityPath(c.Entity)} }
+func (c SetEntityDescription) Paths() []Path { return []Path{EntityPath(c.Entity, "")} }
 
 // SetEntityField sets one field of an entity (EntityFields) from what a person typed.
 type SetEntityField struct {
@@ -216,11 +214,11 @@ func (c SetEntityField) Summary() string {
 	}
 	return f.summary("the %s of entity "+strconv.Quote(shorten(c.Entity)), c.Value)
 }
-func (c SetEntityField) Paths() []string {
+func (c SetEntityField) Paths() []Path {
 	if f, ok := FieldNamed(EntityFields, c.Field); ok {
-		return f.paths(entityPath(c.Entity))
+		return f.paths(EntityPath(c.Entity, ""))
 	}
-	return []string{entityPath(c.Entity) + "/" + c.Field}
+	return []Path{EntityPath(c.Entity, c.Field)}
 }
 
 // DeleteEntity deletes an entity with the relationships, aggregate analyses and consolidation
@@ -253,8 +251,8 @@ func (c DeleteEntity) Apply(d Design) (Design, error) {
 }
 
 func (c DeleteEntity) Summary() string { return fmt.Sprintf("Deleted entity %q", shorten(c.Entity)) }
-func (c DeleteEntity) Paths() []string {
-	return []string{entityPath(c.Entity), "relationships", "access_patterns", "aggregates", "consolidations"}
+func (c DeleteEntity) Paths() []Path {
+	return []Path{EntityPath(c.Entity, ""), PathRelationships, PathPatterns, PathAggregates, PathConsolidations}
 }
 
 // MoveEntity moves an entity to position To (from 0), clamped to the list.
@@ -277,7 +275,7 @@ func (c MoveEntity) Apply(d Design) (Design, error) {
 func (c MoveEntity) Summary() string {
 	return fmt.Sprintf("Moved entity %q to position %d", shorten(c.Entity), max(c.To, 0)+1)
 }
-func (MoveEntity) Paths() []string { return []string{"entities"} }
+func (MoveEntity) Paths() []Path { return []Path{PathEntities} }
 
 // SetEntityGap accepts, or stops accepting, that an entity is never written (GapNoWrite) or never
 // read (GapNoRead) by any pattern.
@@ -321,7 +319,7 @@ func (c SetEntityGap) Summary() string {
 	}
 	return fmt.Sprintf("No longer accepting that entity %q %s", shorten(c.Entity), what)
 }
-func (c SetEntityGap) Paths() []string { return []string{entityPath(c.Entity)} }
+func (c SetEntityGap) Paths() []Path { return []Path{EntityPath(c.Entity, "")} }
 
 // AddAttribute adds an attribute at the end of an entity's list. An empty Type means S.
 type AddAttribute struct {
@@ -356,7 +354,7 @@ func (c AddAttribute) Apply(d Design) (Design, error) {
 func (c AddAttribute) Summary() string {
 	return fmt.Sprintf("Added attribute %q to entity %q", shorten(c.Name), shorten(c.Entity))
 }
-func (c AddAttribute) Paths() []string { return []string{entityPath(c.Entity)} }
+func (c AddAttribute) Paths() []Path { return []Path{EntityPath(c.Entity, "")} }
 
 // RenameAttribute renames an attribute of an entity. Pattern attribute lists are not entity-scoped,
 // so they keep the old name; validation points out names no entity has.
@@ -390,7 +388,7 @@ func (c RenameAttribute) Apply(d Design) (Design, error) {
 func (c RenameAttribute) Summary() string {
 	return fmt.Sprintf("Renamed attribute %q of entity %q to %q", shorten(c.Attribute), shorten(c.Entity), shorten(c.To))
 }
-func (c RenameAttribute) Paths() []string { return []string{entityPath(c.Entity)} }
+func (c RenameAttribute) Paths() []Path { return []Path{EntityPath(c.Entity, "")} }
 
 // SetAttributeType sets the DynamoDB type of an attribute.
 type SetAttributeType struct {
@@ -423,7 +421,7 @@ func (c SetAttributeType) Apply(d Design) (Design, error) {
 func (c SetAttributeType) Summary() string {
 	return fmt.Sprintf("Set the type of attribute %q of entity %q to %s", shorten(c.Attribute), shorten(c.Entity), shorten(string(c.Type)))
 }
-func (c SetAttributeType) Paths() []string { return []string{entityPath(c.Entity)} }
+func (c SetAttributeType) Paths() []Path { return []Path{EntityPath(c.Entity, "")} }
 
 // DeleteAttribute deletes an attribute of an entity.
 type DeleteAttribute struct {
@@ -446,7 +444,7 @@ func (c DeleteAttribute) Apply(d Design) (Design, error) {
 func (c DeleteAttribute) Summary() string {
 	return fmt.Sprintf("Deleted attribute %q from entity %q", shorten(c.Attribute), shorten(c.Entity))
 }
-func (c DeleteAttribute) Paths() []string { return []string{entityPath(c.Entity)} }
+func (c DeleteAttribute) Paths() []Path { return []Path{EntityPath(c.Entity, "")} }
 
 // MoveAttribute moves an attribute to position To (from 0) within its entity, clamped to the list.
 type MoveAttribute struct {
@@ -470,7 +468,7 @@ func (c MoveAttribute) Apply(d Design) (Design, error) {
 func (c MoveAttribute) Summary() string {
 	return fmt.Sprintf("Moved attribute %q of entity %q to position %d", shorten(c.Attribute), shorten(c.Entity), max(c.To, 0)+1)
 }
-func (c MoveAttribute) Paths() []string { return []string{entityPath(c.Entity)} }
+func (c MoveAttribute) Paths() []Path { return []Path{EntityPath(c.Entity, "")} }
 
 // AddRelationship adds a relationship between two existing entities. RelationshipKind may be
 // written in any form ParseRelationshipKind reads, or left empty while the team has not decided.
@@ -506,7 +504,7 @@ func (c AddRelationship) Summary() string {
 	}
 	return s
 }
-func (AddRelationship) Paths() []string { return []string{"relationships"} }
+func (AddRelationship) Paths() []Path { return []Path{PathRelationships} }
 
 // SetRelationshipField sets one field of a relationship from what a person typed. An empty count
 // clears it.
@@ -544,11 +542,11 @@ func (c SetRelationshipField) summary(label string) string {
 	f, _ := FieldNamed(RelationshipFields, c.Field)
 	return f.summary("the %s of "+label, c.Value)
 }
-func (c SetRelationshipField) Paths() []string {
+func (c SetRelationshipField) Paths() []Path {
 	if f, ok := FieldNamed(RelationshipFields, c.Field); ok {
-		return f.paths("relationships/" + c.ID)
+		return f.paths(RelationshipPath(c.ID, ""))
 	}
-	return []string{"relationships/" + c.ID + "/" + c.Field}
+	return []Path{RelationshipPath(c.ID, c.Field)}
 }
 
 func relationshipLabel(d Design, id string) string {
@@ -578,7 +576,7 @@ func (c DeleteRelationship) Summary() string { return "Deleted relationship " + 
 func (c DeleteRelationship) Describe(before Design) string {
 	return "Deleted " + relationshipLabel(before, c.ID)
 }
-func (c DeleteRelationship) Paths() []string { return []string{"relationships/" + c.ID} }
+func (c DeleteRelationship) Paths() []Path { return []Path{RelationshipPath(c.ID, "")} }
 
 // fieldError makes err, from a parser or cleanText, a *ValidationError for field.
 func fieldError(field string, err error) error {

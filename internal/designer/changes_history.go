@@ -22,9 +22,9 @@ type UndoChange struct {
 	Before Design `json:"before"`
 	// Revision is the revision whose change is undone, Undone its history line and Touched its
 	// paths.
-	Revision int64    `json:"revision"`
-	Undone   string   `json:"undone"`
-	Touched  []string `json:"paths"`
+	Revision int64  `json:"revision"`
+	Undone   string `json:"undone"`
+	Touched  []Path `json:"paths"`
 }
 
 func (UndoChange) Kind() string { return "undo_change" }
@@ -48,16 +48,16 @@ func (c UndoChange) Summary() string {
 	return fmt.Sprintf("Undid revision %d: %s", c.Revision, c.Undone)
 }
 
-func (c UndoChange) Paths() []string { return c.Touched }
+func (c UndoChange) Paths() []Path { return c.Touched }
 
 // restorePaths returns d with the part at each path as it is in from: copied where from has it,
 // removed where from does not. Paths are those changes report (Change.Paths): a row ("tables/T"),
 // or one field of a row ("access_patterns/ap4/peak_rps"), which is restored alone when it names a
 // design-json member of the row and with its whole row otherwise.
-func restorePaths(d, from Design, paths []string) (Design, error) {
+func restorePaths(d, from Design, paths []Path) (Design, error) {
 	for _, p := range paths {
 		var err error
-		if d, err = restorePath(d, from, p); err != nil {
+		if d, err = restorePath(d, from, string(p)); err != nil {
 			return d, err
 		}
 	}

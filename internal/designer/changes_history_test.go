@@ -105,15 +105,15 @@ func TestUndoChange_refuses(t *testing.T) {
 	t.Parallel()
 	d := designertest.HRDesign(t)
 	designertest.RunChangeCases(t, d, []designertest.ChangeCase{
-		{Name: "the first revision", Change: designer.UndoChange{Before: d, Revision: 1, Touched: []string{"name"}}, Field: "revision"},
-		{Name: "an unknown path", Change: designer.UndoChange{Before: d, Revision: 3, Touched: []string{"colours/blue"}}, Field: "paths"},
-		{Name: "an unknown part of a table", Change: designer.UndoChange{Before: d, Revision: 3, Touched: []string{"tables/Employee/shelves"}}, Field: "paths"},
+		{Name: "the first revision", Change: designer.UndoChange{Before: d, Revision: 1, Touched: []designer.Path{"name"}}, Field: "revision"},
+		{Name: "an unknown path", Change: designer.UndoChange{Before: d, Revision: 3, Touched: []designer.Path{"colours/blue"}}, Field: "paths"},
+		{Name: "an unknown part of a table", Change: designer.UndoChange{Before: d, Revision: 3, Touched: []designer.Path{"tables/Employee/shelves"}}, Field: "paths"},
 	})
 }
 
 func TestUndoChange_summaryAndPaths(t *testing.T) {
 	t.Parallel()
-	c := designer.UndoChange{Revision: 7, Undone: `Renamed the design to "Payroll"`, Touched: []string{"name"}}
+	c := designer.UndoChange{Revision: 7, Undone: `Renamed the design to "Payroll"`, Touched: []designer.Path{"name"}}
 	if got := c.Summary(); got != `Undid revision 7: Renamed the design to "Payroll"` {
 		t.Errorf("Summary = %q", got)
 	}

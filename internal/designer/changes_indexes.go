@@ -26,10 +26,6 @@ const (
 	MaxProjectedAttributesPerTable = 100 // INCLUDE attributes across all indexes of a table
 )
 
-func pathOfIndex(table, index string) string {
-	return pathOfTable(table) + "/indexes/" + strings.TrimSpace(index)
-}
-
 // findIndex returns the table, its position, the index named index in it, whether it is local and
 // its position in its list.
 func findIndex(d Design, table, index string) (Table, int, Index, bool, int, error) {
@@ -219,7 +215,7 @@ func (c AddIndex) Summary() string {
 	}
 	return fmt.Sprintf("Added %s %s to table %s", kind, shorten(c.Name), shorten(c.Table))
 }
-func (c AddIndex) Paths() []string { return []string{pathOfIndex(c.Table, c.Name)} }
+func (c AddIndex) Paths() []Path { return []Path{IndexPath(c.Table, c.Name, "")} }
 
 // RenameIndex renames an index; the access patterns' operations on it follow.
 type RenameIndex struct {
@@ -259,7 +255,7 @@ func (c RenameIndex) Apply(d Design) (Design, error) {
 		})
 		return changed
 	})
-	d.Comments = moveComments(d.Comments, pathOfIndex(t.Name, old), pathOfIndex(t.Name, to))
+	d.Comments = moveComments(d.Comments, IndexPath(t.Name, old, ""), IndexPath(t.Name, to, ""))
 	d.Diagrams = renamePins(d.Diagrams, ModelMap, func(node string) (string, bool) {
 		return "index:" + t.Name + "/" + to, node == "index:"+t.Name+"/"+old
 	})
@@ -269,9 +265,9 @@ func (c RenameIndex) Apply(d Design) (Design, error) {
 func (c RenameIndex) Summary() string {
 	return fmt.Sprintf("Renamed index %s of table %s to %s", shorten(c.Index), shorten(c.Table), shorten(c.To))
 }
-func (c RenameIndex) Paths() []string {
-	return []string{pathOfIndex(c.Table, c.Index), pathOfIndex(c.Table, c.To), "access_patterns",
-		diagramPath(ModelMap, "index:"+strings.TrimSpace(c.Table)+"/"+strings.TrimSpace(c.Index)), diagramPath(ModelMap, "index:"+strings.TrimSpace(c.Table)+"/"+strings.TrimSpace(c.To))}
+func (c RenameIndex) Paths() []Path {
+	return []Path{IndexPath(c.Table, c.Index, ""), IndexPath(c.Table, c.To, ""), PathPatterns,
+		DiagramPath(ModelMap, "index:"+strings.TrimSpace(c.Table)+"/"+strings.TrimSpace(c.Index)), DiagramPath(ModelMap, "index:"+strings.TrimSpace(c.Table)+"/"+strings.TrimSpace(c.To))}
 }
 
 // SetIndexKey replaces the key of an index, with the limits AddIndex applies. Attributes of an
@@ -316,7 +312,7 @@ func (c SetIndexKey) Summary() string {
 	}
 	return fmt.Sprintf("Set the key of index %s of table %s to %s", shorten(c.Index), shorten(c.Table), shorten(key))
 }
-func (c SetIndexKey) Paths() []string { return []string{pathOfIndex(c.Table, c.Index)} }
+func (c SetIndexKey) Paths() []Path { return []Path{IndexPath(c.Table, c.Index, "")} }
 
 // parseProjectionType reads a projection type: ALL, KEYS_ONLY or INCLUDE, in any case, with spaces
 // or hyphens for the underscore.
@@ -395,7 +391,7 @@ func (c SetIndexProjection) Summary() string {
 	}
 	return fmt.Sprintf("Set the projection of index %s of table %s to %s", shorten(c.Index), shorten(c.Table), shorten(what))
 }
-func (c SetIndexProjection) Paths() []string { return []string{pathOfIndex(c.Table, c.Index)} }
+func (c SetIndexProjection) Paths() []Path { return []Path{IndexPath(c.Table, c.Index, "")} }
 
 // SetIndexField sets one field of an index from what a person typed; sparse is yes or no.
 type SetIndexField struct {
@@ -436,8 +432,8 @@ func (c SetIndexField) Summary() string {
 	f, _ := FieldNamed(IndexFields, c.Field)
 	return f.summary(escapePercent(subject)+"'s %s", c.Value)
 }
-func (c SetIndexField) Paths() []string {
-	return []string{pathOfIndex(c.Table, c.Index) + "/" + c.Field}
+func (c SetIndexField) Paths() []Path {
+	return []Path{IndexPath(c.Table, c.Index, c.Field)}
 }
 
 // SetIndexPatternAttributes sets the attributes an access pattern, by number, reads through an
@@ -493,7 +489,7 @@ func (c SetIndexPatternAttributes) Summary() string {
 	}
 	return fmt.Sprintf("Set pattern %d to read %s through index %s of table %s", c.Pattern, shorten(strings.Join(c.Attributes, ", ")), shorten(c.Index), shorten(c.Table))
 }
-func (c SetIndexPatternAttributes) Paths() []string { return []string{pathOfIndex(c.Table, c.Index)} }
+func (c SetIndexPatternAttributes) Paths() []Path { return []Path{IndexPath(c.Table, c.Index, "")} }
 
 // DeleteIndex deletes an index. Operations that name it keep the name; validation points them out.
 type DeleteIndex struct {
@@ -520,4 +516,4 @@ func (c DeleteIndex) Apply(d Design) (Design, error) {
 func (c DeleteIndex) Summary() string {
 	return fmt.Sprintf("Deleted index %s of table %s", shorten(c.Index), shorten(c.Table))
 }
-func (c DeleteIndex) Paths() []string { return []string{pathOfIndex(c.Table, c.Index)} }
+func (c DeleteIndex) Paths() []Path { return []Path{IndexPath(c.Table, c.Index, "")} }

@@ -295,7 +295,7 @@ func TestIndexChanges_pathsAndSummaries(t *testing.T) {
 	if got := c.Summary(); got != "Marked index ByStatus of table Orders sparse" {
 		t.Errorf("summary %q", got)
 	}
-	if got := c.Paths(); !slices.Equal(got, []string{"tables/Orders/indexes/ByStatus/sparse"}) {
+	if got := c.Paths(); !slices.Equal(got, []designer.Path{"tables/Orders/indexes/ByStatus/sparse"}) {
 		t.Errorf("paths %v", got)
 	}
 	s := designer.SetIndexKey{Table: "Orders", Index: "ByStatus", PartitionKey: keyAttrs("a", "b"), SortKey: keyAttrs("c")}.Summary()

@@ -25,8 +25,6 @@ func init() {
 // MaxGeneratedItems bounds one GenerateSampleItems change.
 const MaxGeneratedItems = 1000
 
-func pathOfItem(table, id string) string { return pathOfTable(table) + "/items/" + id }
-
 // findItem returns the table, its position, the item with the given id and the item's position.
 func findItem(d Design, table, id string) (Table, int, SampleItem, int, error) {
 	t, i, err := findTable(d, "table", table)
@@ -134,7 +132,7 @@ func (c AddItem) Summary() string {
 	}
 	return "Added an item to " + shorten(c.Table)
 }
-func (c AddItem) Paths() []string { return []string{pathOfTable(c.Table) + "/items"} }
+func (c AddItem) Paths() []Path { return []Path{ItemsPath(c.Table)} }
 
 // DuplicateItem inserts a copy of an item after it, with a new id.
 type DuplicateItem struct {
@@ -163,8 +161,8 @@ func (c DuplicateItem) Summary() string {
 func (c DuplicateItem) Describe(before Design) string {
 	return fmt.Sprintf("Duplicated %s item %s", shorten(c.Table), itemWords(before, c.Table, c.ID))
 }
-func (c DuplicateItem) Paths() []string {
-	return []string{pathOfItem(c.Table, c.ID), pathOfTable(c.Table) + "/items"}
+func (c DuplicateItem) Paths() []Path {
+	return []Path{ItemPath(c.Table, c.ID, ""), ItemsPath(c.Table)}
 }
 
 // DeleteItems deletes items by id.
@@ -209,10 +207,10 @@ func (c DeleteItems) Describe(before Design) string {
 	return fmt.Sprintf("Deleted %s item %s", shorten(c.Table), itemWords(before, c.Table, c.IDs[0]))
 }
 
-func (c DeleteItems) Paths() []string {
-	paths := make([]string, len(c.IDs))
+func (c DeleteItems) Paths() []Path {
+	paths := make([]Path, len(c.IDs))
 	for k, id := range c.IDs {
-		paths[k] = pathOfItem(c.Table, id)
+		paths[k] = ItemPath(c.Table, id, "")
 	}
 	return paths
 }
@@ -248,7 +246,7 @@ func (c SetItemCell) Apply(d Design) (Design, error) {
 	} else {
 		v, err := cellValue(t, name, c.Text)
 		if err != nil {
-			return d, Invalid(pathOfItem(t.Name, it.ID)+"/"+name, "%v", err)
+			return d, Invalid(string(ItemPath(t.Name, it.ID, name)), "%v", err)
 		}
 		item := make(Item, len(it.Item)+1)
 		maps.Copy(item, it.Item)
@@ -299,8 +297,8 @@ func itemWords(d Design, table, id string) string {
 	}
 	return shorten(id)
 }
-func (c SetItemCell) Paths() []string {
-	return []string{pathOfItem(c.Table, c.ID) + "/" + strings.TrimSpace(c.Attribute)}
+func (c SetItemCell) Paths() []Path {
+	return []Path{ItemPath(c.Table, c.ID, c.Attribute)}
 }
 
 // PasteItems adds the rows of pasted text (TSV, CSV or DynamoDB JSON, as ParsePaste reads them) as
@@ -351,7 +349,7 @@ func (c PasteItems) Describe(before Design) string {
 	}
 	return fmt.Sprintf("Pasted %s into %s", itemsWord(len(rows)), shorten(c.Table))
 }
-func (c PasteItems) Paths() []string { return []string{pathOfTable(c.Table) + "/items"} }
+func (c PasteItems) Paths() []Path { return []Path{ItemsPath(c.Table)} }
 
 // AddItemColumn declares an attribute so the grid shows a column for it. An attribute the table
 // already types is left as it is. An empty Type means S.
@@ -387,7 +385,7 @@ func (c AddItemColumn) Apply(d Design) (Design, error) {
 func (c AddItemColumn) Summary() string {
 	return fmt.Sprintf("Added column %s to %s", shorten(c.Attribute), shorten(c.Table))
 }
-func (c AddItemColumn) Paths() []string { return []string{pathOfTable(c.Table)} }
+func (c AddItemColumn) Paths() []Path { return []Path{TablePath(c.Table)} }
 
 // FillKeyFromTemplate sets an item's key cells to what the templates of its entity type build from
 // its other attributes (FillTemplate), so an empty or stale key follows the SK taxonomy.
@@ -416,7 +414,7 @@ func (c FillKeyFromTemplate) Apply(d Design) (Design, error) {
 		text, _ := FillTemplate(tmpl, it.Item)
 		v, err := ParseCell(text, key.Type)
 		if err != nil {
-			return Invalid(pathOfItem(t.Name, it.ID)+"/"+key.Name, "the template %s gives %q: %v", tmpl, text, err)
+			return Invalid(string(ItemPath(t.Name, it.ID, key.Name)), "the template %s gives %q: %v", tmpl, text, err)
 		}
 		if old, ok := item[key.Name]; ok && old.Identical(v) {
 			return nil
@@ -503,7 +501,7 @@ func keyMatches(key KeyAttribute, tmpl string, it Item) bool {
 func (c FillKeyFromTemplate) Summary() string {
 	return fmt.Sprintf("Filled the key of %s item %s from its entity type's templates", shorten(c.Table), shorten(c.ID))
 }
-func (c FillKeyFromTemplate) Paths() []string { return []string{pathOfItem(c.Table, c.ID)} }
+func (c FillKeyFromTemplate) Paths() []Path { return []Path{ItemPath(c.Table, c.ID, "")} }
 
 // GenerateSampleItems appends Count generated items (GenerateItems), each attribute filled as its
 // declared Generator says; the same Seed gives the same items.
@@ -539,4 +537,4 @@ func (c GenerateSampleItems) Apply(d Design) (Design, error) {
 func (c GenerateSampleItems) Summary() string {
 	return fmt.Sprintf("Generated %s in %s", itemsWord(c.Count), shorten(c.Table))
 }
-func (c GenerateSampleItems) Paths() []string { return []string{pathOfTable(c.Table) + "/items"} }
+func (c GenerateSampleItems) Paths() []Path { return []Path{ItemsPath(c.Table)} }

@@ -137,7 +137,7 @@ func TestSetItemCell(t *testing.T) {
 	if got, want := designer.Describe(c, d), "Set price of Orders item "+designer.KeyText(orders, it.Item)+" to 19.99"; got != want || !strings.Contains(got, "customer_id=") {
 		t.Errorf("history line %q, want %q", got, want)
 	}
-	if got := (designer.SetItemCell{Table: "Orders", ID: "i3", Attribute: "price"}).Paths(); !slices.Equal(got, []string{"tables/Orders/items/i3/price"}) {
+	if got := (designer.SetItemCell{Table: "Orders", ID: "i3", Attribute: "price"}).Paths(); !slices.Equal(got, []designer.Path{"tables/Orders/items/i3/price"}) {
 		t.Errorf("paths %v", got)
 	}
 }

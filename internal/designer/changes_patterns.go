@@ -17,8 +17,6 @@ func init() {
 // Changes to access patterns. Patterns are addressed by id, because their numbers are themselves
 // edited; people still know them by number, so history lines name the number (see Describe).
 
-func patternPath(id string) string { return "access_patterns/" + id }
-
 func findPattern(d Design, id string) (Pattern, int, error) {
 	p, i, ok := d.PatternByID(id)
 	if !ok {
@@ -106,7 +104,7 @@ func (c AddPattern) Summary() string {
 	}
 	return "Added an access pattern"
 }
-func (AddPattern) Paths() []string { return []string{"access_patterns"} }
+func (AddPattern) Paths() []Path { return []Path{PathPatterns} }
 
 // SetPatternField sets one field of an access pattern from what a person typed: numbers may have
 // thousands separators and units, enumerations may be spelt as people spell them, lists are
@@ -175,11 +173,11 @@ func (c SetPatternField) summary(label string) string {
 	return f.summary(label+"'s %s", c.Value)
 }
 
-func (c SetPatternField) Paths() []string {
+func (c SetPatternField) Paths() []Path {
 	if c.Field == PatternField.Number.Key {
-		return []string{patternPath(c.ID), "tables"}
+		return []Path{PatternPath(c.ID, ""), PathTables}
 	}
-	return []string{patternPath(c.ID) + "/" + c.Field}
+	return []Path{PatternPath(c.ID, c.Field)}
 }
 
 // renumberIndexes returns tables with every index's per-pattern attribute list renumbered by
@@ -229,7 +227,7 @@ func (c DeletePattern) Apply(d Design) (Design, error) {
 
 func (c DeletePattern) Summary() string               { return "Deleted pattern " + c.ID }
 func (c DeletePattern) Describe(before Design) string { return "Deleted " + patternLabel(before, c.ID) }
-func (c DeletePattern) Paths() []string               { return []string{patternPath(c.ID)} }
+func (c DeletePattern) Paths() []Path                 { return []Path{PatternPath(c.ID, "")} }
 
 // MovePattern moves an access pattern to position To (from 0), clamped to the list. Numbers stay
 // as they are; RenumberPatterns makes them follow the order.
@@ -256,7 +254,7 @@ func (c MovePattern) Describe(before Design) string {
 func (c MovePattern) summary(label string) string {
 	return fmt.Sprintf("Moved %s to position %d", label, max(c.To, 0)+1)
 }
-func (MovePattern) Paths() []string { return []string{"access_patterns"} }
+func (MovePattern) Paths() []Path { return []Path{PathPatterns} }
 
 // RenumberPatterns numbers the access patterns 1, 2, 3… in list order. References to the old
 // numbers (the indexes' per-pattern attribute lists) follow; where two patterns shared a number,
@@ -283,4 +281,4 @@ func (RenumberPatterns) Apply(d Design) (Design, error) {
 }
 
 func (RenumberPatterns) Summary() string { return "Renumbered the access patterns in list order" }
-func (RenumberPatterns) Paths() []string { return []string{"access_patterns", "tables"} }
+func (RenumberPatterns) Paths() []Path   { return []Path{PathPatterns, PathTables} }

@@ -294,25 +294,25 @@ func TestChanges_pathsUseIDsAndNames(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		change designer.Change
-		want   []string
+		want   []designer.Path
 	}{
-		{designer.SetPatternField{ID: "ap4", Field: "peak_rps"}, []string{"access_patterns/ap4/peak_rps"}},
-		{designer.SetPatternField{ID: "ap4", Field: "number"}, []string{"access_patterns/ap4", "tables"}},
-		{designer.SetRelationshipField{ID: "r2", Field: "kind"}, []string{"relationships/r2/kind"}},
-		{designer.SetAggregateField{ID: "ag1", Field: "decision"}, []string{"aggregates/ag1/decision"}},
-		{designer.DeleteConsolidation{ID: "c1"}, []string{"consolidations/c1"}},
-		{designer.SetConsideration{Field: "sparse_gsis"}, []string{"considerations/sparse_gsis"}},
-		{designer.AddAttribute{Entity: "User", Name: "email"}, []string{"entities/User"}},
-		{designer.SetEntityGap{Entity: "User", Gap: designer.GapNoRead}, []string{"entities/User"}},
-		{designer.SetEntityDescription{Entity: "User"}, []string{"entities/User"}},
-		{designer.RenumberPatterns{}, []string{"access_patterns", "tables"}},
-		{designer.DeleteEntity{Entity: "User"}, []string{"entities/User", "relationships", "access_patterns", "aggregates", "consolidations"}},
-		{designer.RenameEntity{Entity: "User", To: "Customer"}, []string{"entities/User", "entities/Customer", "relationships", "access_patterns", "aggregates", "consolidations", "tables", "diagrams/entities/entity:User", "diagrams/entities/entity:Customer"}},
-		{designer.MoveAttribute{Entity: "User", Attribute: "a"}, []string{"entities/User"}},
-		{designer.AddRelationship{From: "User", To: "Order"}, []string{"relationships"}},
-		{designer.AddPattern{After: "ap1"}, []string{"access_patterns"}},
-		{designer.AddAggregate{EntityA: "User", EntityB: "Order"}, []string{"aggregates"}},
-		{designer.AddConsolidation{Parent: "User", Child: "Order"}, []string{"consolidations"}},
+		{designer.SetPatternField{ID: "ap4", Field: "peak_rps"}, []designer.Path{"access_patterns/ap4/peak_rps"}},
+		{designer.SetPatternField{ID: "ap4", Field: "number"}, []designer.Path{"access_patterns/ap4", "tables"}},
+		{designer.SetRelationshipField{ID: "r2", Field: "kind"}, []designer.Path{"relationships/r2/kind"}},
+		{designer.SetAggregateField{ID: "ag1", Field: "decision"}, []designer.Path{"aggregates/ag1/decision"}},
+		{designer.DeleteConsolidation{ID: "c1"}, []designer.Path{"consolidations/c1"}},
+		{designer.SetConsideration{Field: "sparse_gsis"}, []designer.Path{"considerations/sparse_gsis"}},
+		{designer.AddAttribute{Entity: "User", Name: "email"}, []designer.Path{"entities/User"}},
+		{designer.SetEntityGap{Entity: "User", Gap: designer.GapNoRead}, []designer.Path{"entities/User"}},
+		{designer.SetEntityDescription{Entity: "User"}, []designer.Path{"entities/User"}},
+		{designer.RenumberPatterns{}, []designer.Path{"access_patterns", "tables"}},
+		{designer.DeleteEntity{Entity: "User"}, []designer.Path{"entities/User", "relationships", "access_patterns", "aggregates", "consolidations"}},
+		{designer.RenameEntity{Entity: "User", To: "Customer"}, []designer.Path{"entities/User", "entities/Customer", "relationships", "access_patterns", "aggregates", "consolidations", "tables", "diagrams/entities/entity:User", "diagrams/entities/entity:Customer"}},
+		{designer.MoveAttribute{Entity: "User", Attribute: "a"}, []designer.Path{"entities/User"}},
+		{designer.AddRelationship{From: "User", To: "Order"}, []designer.Path{"relationships"}},
+		{designer.AddPattern{After: "ap1"}, []designer.Path{"access_patterns"}},
+		{designer.AddAggregate{EntityA: "User", EntityB: "Order"}, []designer.Path{"aggregates"}},
+		{designer.AddConsolidation{Parent: "User", Child: "Order"}, []designer.Path{"consolidations"}},
 	}
 	for _, tt := range tests {
 		if got := tt.change.Paths(); !slices.Equal(got, tt.want) {

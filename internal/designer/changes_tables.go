@@ -28,8 +28,6 @@ func init() {
 // Changes to tables, their declared attributes and their SK taxonomies. Tables are addressed by
 // name, unique in the design; attributes by name within their table; entity types by position.
 
-func pathOfTable(name string) string { return "tables/" + strings.TrimSpace(name) }
-
 // findTable returns the table named name, or a *ValidationError for field.
 func findTable(d Design, field, name string) (Table, int, error) {
 	t, i, ok := d.TableByName(name)
@@ -192,7 +190,7 @@ func (c AddTable) Apply(d Design) (Design, error) {
 }
 
 func (c AddTable) Summary() string { return fmt.Sprintf("Added table %s", shorten(c.Name)) }
-func (c AddTable) Paths() []string { return []string{pathOfTable(c.Name)} }
+func (c AddTable) Paths() []Path   { return []Path{TablePath(c.Name)} }
 
 // RenameTable renames a table; the access patterns' operations on it follow.
 type RenameTable struct {
@@ -231,7 +229,7 @@ func (c RenameTable) Apply(d Design) (Design, error) {
 		})
 		return changed
 	})
-	d.Comments = moveComments(d.Comments, pathOfTable(old), pathOfTable(to))
+	d.Comments = moveComments(d.Comments, TablePath(old), TablePath(to))
 	d.Diagrams = renamePins(d.Diagrams, ModelMap, func(node string) (string, bool) {
 		if node == "table:"+old {
 			return "table:" + to, true
@@ -246,12 +244,12 @@ func (c RenameTable) Apply(d Design) (Design, error) {
 
 // moveComments re-addresses the comments on an element (and on what it holds) that was renamed
 // from the path from to the path to, so they stay with it.
-func moveComments(comments []Comment, from, to string) []Comment {
+func moveComments(comments []Comment, from, to Path) []Comment {
 	return EditRows(comments, func(c *Comment) bool {
-		if c.Target != from && !strings.HasPrefix(c.Target, from+"/") {
+		if !Path(c.Target).In(from) {
 			return false
 		}
-		c.Target = to + c.Target[len(from):]
+		c.Target = string(to) + c.Target[len(from):]
 		return true
 	})
 }
@@ -259,10 +257,10 @@ func moveComments(comments []Comment, from, to string) []Comment {
 func (c RenameTable) Summary() string {
 	return fmt.Sprintf("Renamed table %s to %s", shorten(c.Table), shorten(c.To))
 }
-func (c RenameTable) Paths() []string {
+func (c RenameTable) Paths() []Path {
 	// The model map as a whole: its boxes of the table's indexes move with it, and which indexes
 	// the table has is not known here.
-	return []string{pathOfTable(c.Table), pathOfTable(c.To), "access_patterns", "diagrams/" + ModelMap}
+	return []Path{TablePath(c.Table), TablePath(c.To), PathPatterns, DiagramPath(ModelMap, "")}
 }
 
 // SetTableField sets one field of a table from what a person typed. The billing mode may be written
@@ -302,7 +300,7 @@ func (c SetTableField) Summary() string {
 	f, _ := FieldNamed(TableFields, c.Field)
 	return f.summary("table "+escapePercent(shorten(c.Table))+"'s %s", value)
 }
-func (c SetTableField) Paths() []string { return []string{pathOfTable(c.Table) + "/" + c.Field} }
+func (c SetTableField) Paths() []Path { return []Path{TablePath(c.Table).Child(c.Field)} }
 
 // SetTableKey sets the partition or sort key of a table. Naming an attribute the table already has
 // makes it the key; naming a new one renames the key attribute everywhere in the table, items
@@ -388,7 +386,7 @@ func (c SetTableKey) Summary() string {
 	}
 	return fmt.Sprintf("Set the %s key of table %s to %s", c.Which, shorten(c.Table), shorten(c.Name))
 }
-func (c SetTableKey) Paths() []string { return []string{pathOfTable(c.Table), "access_patterns"} }
+func (c SetTableKey) Paths() []Path { return []Path{TablePath(c.Table), PathPatterns} }
 
 // DeleteTable deletes a table with its indexes and items. Operations that name it keep the name;
 // validation points them out.
@@ -408,7 +406,7 @@ func (c DeleteTable) Apply(d Design) (Design, error) {
 }
 
 func (c DeleteTable) Summary() string { return fmt.Sprintf("Deleted table %s", shorten(c.Table)) }
-func (c DeleteTable) Paths() []string { return []string{pathOfTable(c.Table)} }
+func (c DeleteTable) Paths() []Path   { return []Path{TablePath(c.Table)} }
 
 // MoveTable moves a table to position To (from 0), clamped to the list.
 type MoveTable struct {
@@ -430,7 +428,7 @@ func (c MoveTable) Apply(d Design) (Design, error) {
 func (c MoveTable) Summary() string {
 	return fmt.Sprintf("Moved table %s to position %d", shorten(c.Table), max(c.To, 0)+1)
 }
-func (MoveTable) Paths() []string { return []string{"tables"} }
+func (MoveTable) Paths() []Path { return []Path{PathTables} }
 
 // AddTableAttribute declares an attribute of a table. An empty Type means S.
 type AddTableAttribute struct {
@@ -465,7 +463,7 @@ func (c AddTableAttribute) Apply(d Design) (Design, error) {
 func (c AddTableAttribute) Summary() string {
 	return fmt.Sprintf("Added attribute %s to table %s", shorten(c.Name), shorten(c.Table))
 }
-func (c AddTableAttribute) Paths() []string { return []string{pathOfTable(c.Table)} }
+func (c AddTableAttribute) Paths() []Path { return []Path{TablePath(c.Table)} }
 
 // RenameTableAttribute renames an attribute of a table, declared or only present in items. Every
 // reference in the table follows: the key schema, index keys, INCLUDE projections, the indexes'
@@ -506,8 +504,8 @@ func (c RenameTableAttribute) Apply(d Design) (Design, error) {
 func (c RenameTableAttribute) Summary() string {
 	return fmt.Sprintf("Renamed attribute %s of table %s to %s", shorten(c.Attribute), shorten(c.Table), shorten(c.To))
 }
-func (c RenameTableAttribute) Paths() []string {
-	return []string{pathOfTable(c.Table), "access_patterns"}
+func (c RenameTableAttribute) Paths() []Path {
+	return []Path{TablePath(c.Table), PathPatterns}
 }
 
 // renameTableAttribute returns t and patterns with every reference to the attribute old in t
@@ -676,7 +674,7 @@ func retypeKeys(t Table, name string, typ Type) Table {
 func (c SetTableAttributeType) Summary() string {
 	return fmt.Sprintf("Set the type of attribute %s of table %s to %s", shorten(c.Attribute), shorten(c.Table), shorten(string(c.Type)))
 }
-func (c SetTableAttributeType) Paths() []string { return []string{pathOfTable(c.Table)} }
+func (c SetTableAttributeType) Paths() []Path { return []Path{TablePath(c.Table)} }
 
 // DeleteTableAttribute deletes an attribute of a table: its declaration, its value in every item,
 // and its place in INCLUDE projections, per-pattern attribute lists and the TTL setting. An attribute
@@ -738,7 +736,7 @@ func (c DeleteTableAttribute) Apply(d Design) (Design, error) {
 func (c DeleteTableAttribute) Summary() string {
 	return fmt.Sprintf("Deleted attribute %s from table %s", shorten(c.Attribute), shorten(c.Table))
 }
-func (c DeleteTableAttribute) Paths() []string { return []string{pathOfTable(c.Table)} }
+func (c DeleteTableAttribute) Paths() []Path { return []Path{TablePath(c.Table)} }
 
 // SetAttributeGenerator sets how GenerateItems fills a declared attribute; nil stops generating it.
 type SetAttributeGenerator struct {
@@ -777,7 +775,7 @@ func (c SetAttributeGenerator) Summary() string {
 	}
 	return fmt.Sprintf("Set the generator of attribute %s of table %s to %s", shorten(c.Attribute), shorten(c.Table), shorten(c.Generator.Kind))
 }
-func (c SetAttributeGenerator) Paths() []string { return []string{pathOfTable(c.Table)} }
+func (c SetAttributeGenerator) Paths() []Path { return []Path{TablePath(c.Table)} }
 
 // maxGeneratorValues bounds the list a generator picks values from.
 const maxGeneratorValues = 1000
@@ -874,7 +872,7 @@ func (c AddEntityType) Apply(d Design) (Design, error) {
 func (c AddEntityType) Summary() string {
 	return fmt.Sprintf("Added entity type %s to table %s", shorten(c.Entity), shorten(c.Table))
 }
-func (c AddEntityType) Paths() []string { return []string{pathOfTable(c.Table)} }
+func (c AddEntityType) Paths() []Path { return []Path{TablePath(c.Table)} }
 
 // findEntityType returns the table and the position of one line of its SK taxonomy.
 func findEntityType(d Design, table string, index int) (Table, int, error) {
@@ -922,7 +920,7 @@ func (c SetEntityTypeField) Summary() string {
 	f, _ := FieldNamed(EntityTypeFields, c.Field)
 	return f.summary(whose, c.Value)
 }
-func (c SetEntityTypeField) Paths() []string { return []string{pathOfTable(c.Table)} }
+func (c SetEntityTypeField) Paths() []Path { return []Path{TablePath(c.Table)} }
 
 // DeleteEntityType deletes a line of a table's SK taxonomy.
 type DeleteEntityType struct {
@@ -952,4 +950,4 @@ func (c DeleteEntityType) Describe(before Design) string {
 	}
 	return c.Summary()
 }
-func (c DeleteEntityType) Paths() []string { return []string{pathOfTable(c.Table)} }
+func (c DeleteEntityType) Paths() []Path { return []Path{TablePath(c.Table)} }

@@ -88,8 +88,8 @@ func (c SetOperationKey) summary(label string) string {
 	}
 	return fmt.Sprintf("Set %s = %s in the key of %s", c.Attribute, shorten(c.Text), operationLabel(label, c.Index))
 }
-func (c SetOperationKey) Paths() []string {
-	return []string{fmt.Sprintf("%s/mapping/operations/%d/key_condition", patternPath(c.Pattern), c.Index)}
+func (c SetOperationKey) Paths() []Path {
+	return []Path{OperationPath(c.Pattern, c.Index, "key_condition")}
 }
 
 // UpdateActions are the clauses of an UpdateExpression, as AddUpdateClause takes them.
@@ -181,8 +181,8 @@ func (c AddUpdateClause) summary(label string) string {
 	}
 	return fmt.Sprintf("Added %s to the update of %s", clause, operationLabel(label, c.Index))
 }
-func (c AddUpdateClause) Paths() []string {
-	return []string{fmt.Sprintf("%s/mapping/operations/%d/update", patternPath(c.Pattern), c.Index)}
+func (c AddUpdateClause) Paths() []Path {
+	return []Path{OperationPath(c.Pattern, c.Index, "update")}
 }
 
 // ConditionFunctions are the tests AddConditionClause writes.
@@ -268,8 +268,8 @@ func (c AddConditionClause) summary(label string) string {
 	}
 	return fmt.Sprintf("Added the condition %s to %s", test, operationLabel(label, c.Index))
 }
-func (c AddConditionClause) Paths() []string {
-	return []string{fmt.Sprintf("%s/mapping/operations/%d/condition", patternPath(c.Pattern), c.Index)}
+func (c AddConditionClause) Paths() []Path {
+	return []Path{OperationPath(c.Pattern, c.Index, "condition")}
 }
 
 // OperationKeyValues reads the key an operation's key condition gives: each key attribute of the

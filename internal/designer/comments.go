@@ -24,13 +24,10 @@ const MaxCommentLen = 4000
 
 // PatternTarget, TableTarget, IndexTarget and ItemTarget are the paths comments use for the
 // elements they may be about.
-func PatternTarget(id string) string         { return patternPath(id) }
-func TableTarget(name string) string         { return pathOfTable(name) }
-func IndexTarget(table, index string) string { return pathOfIndex(table, index) }
-func ItemTarget(table, itemID string) string { return pathOfItem(table, itemID) }
-
-// commentsPath is the path of the comments on target, as changes to them report it.
-func commentsPath(target string) string { return target + "/comments" }
+func PatternTarget(id string) string         { return string(PatternPath(id, "")) }
+func TableTarget(name string) string         { return string(TablePath(name)) }
+func IndexTarget(table, index string) string { return string(IndexPath(table, index, "")) }
+func ItemTarget(table, itemID string) string { return string(ItemPath(table, itemID, "")) }
 
 func commentByID(d Design, id string) (Comment, int, bool) {
 	return byID(d.Comments, id, func(c *Comment) string { return c.ID })

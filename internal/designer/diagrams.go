@@ -67,9 +67,6 @@ func renamePins(ds Diagrams, kind string, rename func(node string) (string, bool
 	return out
 }
 
-// diagramPath is the path of the position of node on diagram kind, as MoveDiagramNode names it.
-func diagramPath(kind, node string) string { return "diagrams/" + kind + "/" + node }
-
 // hasDiagramNode reports whether diagram kind of d draws node: an entity on the entity diagram; a
 // table, one of its indexes or an access pattern on the model map (package diagram's node ids).
 func hasDiagramNode(d Design, kind, node string) bool {

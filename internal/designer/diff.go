@@ -56,7 +56,7 @@ func Diff(a, b Design) []Difference {
 		section: "Entities", list: "entities",
 		key:     func(e Entity) string { return e.Name },
 		subject: func(e Entity) string { return "Entity " + e.Name },
-		path:    func(e Entity) string { return entityPath(e.Name) },
+		path:    func(e Entity) string { return string(EntityPath(e.Name, "")) },
 		brief:   entityBrief,
 		fields:  func(e Entity) []leaf { return flatten(e) },
 	}, a.Entities, b.Entities, nil)
@@ -75,7 +75,7 @@ func Diff(a, b Design) []Difference {
 		key:     func(p Pattern) string { return p.ID },
 		subject: func(p Pattern) string { return "Access pattern " + strconv.Itoa(p.Number) },
 		short:   func(p Pattern) string { return strconv.Itoa(p.Number) },
-		path:    func(p Pattern) string { return patternPath(p.ID) },
+		path:    func(p Pattern) string { return string(PatternPath(p.ID, "")) },
 		brief:   func(p Pattern) string { return shorten(p.Description) },
 		fields:  func(p Pattern) []leaf { return flatten(p) },
 	}, a.Patterns, b.Patterns, nil)
@@ -105,7 +105,7 @@ func Diff(a, b Design) []Difference {
 		section: "Tables", list: "tables",
 		key:     func(t Table) string { return t.Name },
 		subject: func(t Table) string { return "Table " + t.Name },
-		path:    func(t Table) string { return pathOfTable(t.Name) },
+		path:    func(t Table) string { return string(TablePath(t.Name)) },
 		brief:   tableBrief,
 		fields:  func(t Table) []leaf { return flattenSkipping(t, "gsis", "lsis", "items") },
 	}, a.Tables, b.Tables, func(out []Difference, ta, tb Table) []Difference {
@@ -155,7 +155,7 @@ func diffIndexes(out []Difference, ta, tb Table) []Difference {
 		section: "Indexes",
 		key:     func(x tableIndex) string { return x.ix.Name },
 		subject: func(x tableIndex) string { return x.kind() + " " + x.ix.Name + " of table " + tb.Name },
-		path:    func(x tableIndex) string { return pathOfIndex(tb.Name, x.ix.Name) },
+		path:    func(x tableIndex) string { return string(IndexPath(tb.Name, x.ix.Name, "")) },
 		brief:   func(x tableIndex) string { return indexBrief(x.ix) },
 		fields:  func(x tableIndex) []leaf { return append([]leaf{{"kind", x.kind()}}, flatten(x.ix)...) },
 	}, tableIndexes(ta), tableIndexes(tb), nil)
@@ -175,7 +175,7 @@ func diffItems(out []Difference, ta, tb Table) []Difference {
 			}
 			return "Item " + it.ID + " of table " + tb.Name
 		},
-		path:   func(it SampleItem) string { return pathOfItem(tb.Name, it.ID) },
+		path:   func(it SampleItem) string { return string(ItemPath(tb.Name, it.ID, "")) },
 		brief:  func(it SampleItem) string { return shortenTo(itemKeyText(it.Item), 160) },
 		fields: func(it SampleItem) []leaf { return itemLeaves(it.Item) },
 	}, ta.Items, tb.Items, nil)

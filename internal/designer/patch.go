@@ -74,7 +74,7 @@ func (c PatchDesign) applyPlain(d Design) (Design, error) {
 }
 
 func (PatchDesign) Summary() string { return "Replaced the whole design" }
-func (PatchDesign) Paths() []string { return []string{""} }
+func (PatchDesign) Paths() []Path   { return []Path{""} }
 
 // NewPatch is the PatchDesign that turns design from into design to.
 func NewPatch(from, to Design) (PatchDesign, error) {

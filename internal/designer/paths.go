@@ -78,6 +78,13 @@ func AggregatePath(id, field string) Path { return row(PathAggregates, id, field
 // ConsolidationPath is the path of the consolidation review with id, or of its field.
 func ConsolidationPath(id, field string) Path { return row(PathConsolidations, id, field) }
 
+// OverviewPath, ConsiderationPath, ProsePath and CapacityPath are the paths of a field of the
+// overview, the design considerations, the data model's prose and the capacity settings.
+func OverviewPath(field string) Path      { return Path(PathOverview).Child(field) }
+func ConsiderationPath(field string) Path { return Path(PathConsiderations).Child(field) }
+func ProsePath(field string) Path         { return Path(PathProse).Child(field) }
+func CapacityPath(field string) Path      { return Path(PathCapacity).Child(field) }
+
 // TablePath is the path of the table named name.
 func TablePath(name string) Path { return Path(PathTables).Child(strings.TrimSpace(name)) }
 
@@ -243,9 +250,9 @@ func (p Path) In(q Path) bool {
 // path meets another that equals it or lies inside it ("access_patterns/ap1" meets
 // "access_patterns/ap1/description" but not "access_patterns/ap10"). The empty path is the whole
 // design (ReplaceDesign), which meets every path.
-func PathsOverlap(a, b []string) bool {
-	return slices.ContainsFunc(a, func(p string) bool {
-		return slices.ContainsFunc(b, func(q string) bool { return pathsMeet(Path(p), Path(q)) })
+func PathsOverlap(a, b []Path) bool {
+	return slices.ContainsFunc(a, func(p Path) bool {
+		return slices.ContainsFunc(b, func(q Path) bool { return pathsMeet(p, q) })
 	})
 }
 

@@ -39,10 +39,10 @@ func (f Field[R]) Heading() string {
 }
 
 // paths are the paths of the members a change of field f of the row at row sets.
-func (f Field[R]) paths(row string) []string {
-	out := []string{row + "/" + f.Key}
+func (f Field[R]) paths(row Path) []Path {
+	out := []Path{row.Child(f.Key)}
 	for _, m := range f.Also {
-		out = append(out, row+"/"+m)
+		out = append(out, row.Child(m))
 	}
 	return out
 }

@@ -13,7 +13,7 @@ import (
 // cell edit, one pattern for a pattern field), so it costs the size of the change rather than of
 // the design. The figure is exact but for separators and member names that appear or go when a
 // list or an optional member becomes empty or stops being empty: a few bytes per path.
-func SizeChange(before, after Design, paths []string) int {
+func SizeChange(before, after Design, paths []Path) int {
 	n := 0
 	for _, p := range sizeParts(paths) {
 		n += partSize(p.of(after)) - partSize(p.of(before))
@@ -29,10 +29,10 @@ type sizePart struct {
 }
 
 // sizeParts maps paths to the parts to measure, each part once and none inside another.
-func sizeParts(paths []string) []sizePart {
+func sizeParts(paths []Path) []sizePart {
 	var parts []sizePart
 	for _, p := range paths {
-		parts = append(parts, partAt(p))
+		parts = append(parts, partAt(string(p)))
 	}
 	slices.SortFunc(parts, func(a, b sizePart) int { return len(a.key) - len(b.key) })
 	var out []sizePart

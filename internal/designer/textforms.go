@@ -47,8 +47,8 @@ func (c SetIndexPatternList) Apply(d Design) (Design, error) {
 func (c SetIndexPatternList) Summary() string {
 	return fmt.Sprintf("Set the attributes each pattern reads through %s on %s", c.Index, c.Table)
 }
-func (c SetIndexPatternList) Paths() []string {
-	return []string{"tables/" + c.Table + "/indexes/" + c.Index}
+func (c SetIndexPatternList) Paths() []Path {
+	return []Path{IndexPath(c.Table, c.Index, "")}
 }
 
 // ParsePatternList reads "4: a, b; 7: c" (also "#4" or "AP4" for the numbers).

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"dynaloom/internal/designer"
 	"dynaloom/internal/storage"
 )
 
@@ -34,15 +35,15 @@ type event struct {
 
 // ChangeData is the data of a change event (docs/contract.md "The HTTP API").
 type ChangeData struct {
-	Revision int64    `json:"revision"`
-	Author   string   `json:"author"`
-	Paths    []string `json:"paths"`
+	Revision int64           `json:"revision"`
+	Author   string          `json:"author"`
+	Paths    []designer.Path `json:"paths"`
 }
 
 func changeEvent(rev storage.Revision) *event {
 	paths := rev.Paths
 	if paths == nil {
-		paths = []string{}
+		paths = []designer.Path{}
 	}
 	data, _ := json.Marshal(ChangeData{rev.Revision, rev.Author, paths}) // cannot fail: strings and a number
 	return &event{id: rev.Revision, name: "change", data: data}

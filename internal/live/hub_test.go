@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"dynaloom/internal/designer"
 	"dynaloom/internal/storage"
 )
 
@@ -58,7 +59,7 @@ func TestLive_changeAfterADroppedOneIsAReload(t *testing.T) {
 	var out bytes.Buffer
 	st := &Stream{sub: sub, w: bufio.NewWriter(&out), last: 6}
 	sub.fallBehind(7) // revision 7 found the queue full
-	sub.events <- changeEvent(storage.Revision{Revision: 8, Author: "Ada", Paths: []string{"name"}})
+	sub.events <- changeEvent(storage.Revision{Revision: 8, Author: "Ada", Paths: []designer.Path{"name"}})
 	st.change(<-sub.events)
 	st.reload() // the pending signal: already answered, so nothing more is written
 	st.w.Flush()
@@ -99,9 +100,9 @@ func TestLive_changeAfterTheReloadIsAChange(t *testing.T) {
 	var out bytes.Buffer
 	st := &Stream{sub: sub, w: bufio.NewWriter(&out), last: 6}
 	sub.fallBehind(7)
-	sub.events <- changeEvent(storage.Revision{Revision: 8, Author: "Ada", Paths: []string{"name"}})
+	sub.events <- changeEvent(storage.Revision{Revision: 8, Author: "Ada", Paths: []designer.Path{"name"}})
 	st.change(<-sub.events) // the reload, to 8
-	sub.events <- changeEvent(storage.Revision{Revision: 9, Author: "Ada", Paths: []string{"name"}})
+	sub.events <- changeEvent(storage.Revision{Revision: 9, Author: "Ada", Paths: []designer.Path{"name"}})
 	<-sub.reloadDue
 	st.reload()
 	if len(sub.events) != 1 {

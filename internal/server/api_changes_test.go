@@ -278,7 +278,7 @@ func TestAPI_changeIsAnnouncedLive(t *testing.T) {
 	if err := json.Unmarshal([]byte(ev.data), &data); err != nil {
 		t.Fatal(err)
 	}
-	if data.Revision != rev+1 || data.Author != "Ada" || len(data.Paths) != 1 || !strings.Contains(data.Paths[0], "e10001") {
+	if data.Revision != rev+1 || data.Author != "Ada" || len(data.Paths) != 1 || !strings.Contains(string(data.Paths[0]), "e10001") {
 		t.Fatalf("change event %+v, want revision %d by Ada on item e10001", data, rev+1)
 	}
 }

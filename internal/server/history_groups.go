@@ -76,7 +76,8 @@ func changedWhat(d designer.Design, revs []storage.Revision) string {
 		}
 	}
 	for _, r := range revs {
-		for _, path := range r.Paths {
+		for _, p := range r.Paths {
+			path := string(p)
 			any = true
 			if strings.HasSuffix(path, "/comments") {
 				parts["comments"] = true

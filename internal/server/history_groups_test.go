@@ -14,7 +14,7 @@ import (
 func revs(t0 time.Time, entries ...struct {
 	min    int
 	author string
-	paths  []string
+	paths  []designer.Path
 }) []storage.Revision {
 	out := make([]storage.Revision, len(entries))
 	for i, e := range entries {
@@ -26,7 +26,7 @@ func revs(t0 time.Time, entries ...struct {
 type entry = struct {
 	min    int
 	author string
-	paths  []string
+	paths  []designer.Path
 }
 
 func TestWorkingPeriods_aPauseLongerThanTheGapStartsAPeriodAndEachPersonHasOneGroup(t *testing.T) {
@@ -77,29 +77,29 @@ func TestGroupSummary_namesPatternsByNumberInRangesAndTablesByName(t *testing.T)
 	for n := 1; n <= 12; n++ {
 		d.Patterns = append(d.Patterns, designer.Pattern{ID: "ap" + string(rune('a'+n)), Number: n})
 	}
-	ap := func(n int) string { return "access_patterns/ap" + string(rune('a'+n)) }
+	ap := func(n int) designer.Path { return designer.Path("access_patterns/ap" + string(rune('a'+n))) }
 	t0 := time.Now()
 	cases := []struct {
 		entries []entry
 		want    string
 	}{
 		{[]entry{
-			{0, "Ada", []string{ap(3) + "/description"}}, {1, "Ada", []string{ap(4)}}, {1, "Ada", []string{ap(5)}},
-			{2, "Ada", []string{ap(6) + "/peak_rps"}}, {2, "Ada", []string{ap(7)}}, {3, "Ada", []string{"tables/Orders/items/i1"}},
-			{3, "Ada", []string{"tables/Orders/indexes/ByStatus"}}, {4, "Ada", []string{ap(3)}}, {4, "Ada", []string{ap(4)}},
-			{5, "Ada", []string{ap(5)}}, {5, "Ada", []string{ap(6)}}, {6, "Ada", []string{ap(7)}},
+			{0, "Ada", []designer.Path{ap(3) + "/description"}}, {1, "Ada", []designer.Path{ap(4)}}, {1, "Ada", []designer.Path{ap(5)}},
+			{2, "Ada", []designer.Path{ap(6) + "/peak_rps"}}, {2, "Ada", []designer.Path{ap(7)}}, {3, "Ada", []designer.Path{"tables/Orders/items/i1"}},
+			{3, "Ada", []designer.Path{"tables/Orders/indexes/ByStatus"}}, {4, "Ada", []designer.Path{ap(3)}}, {4, "Ada", []designer.Path{ap(4)}},
+			{5, "Ada", []designer.Path{ap(5)}}, {5, "Ada", []designer.Path{ap(6)}}, {6, "Ada", []designer.Path{ap(7)}},
 		}, "Ada: 12 changes to patterns 3–7, table Orders"},
-		{[]entry{{0, "Bo", []string{ap(1)}}, {0, "Bo", []string{ap(2)}}, {0, "Bo", []string{ap(9)}}}, "Bo: 3 changes to patterns 1, 2, 9"},
-		{[]entry{{0, "Cy", []string{"entities/Order"}}}, "Cy: 1 change to entity Order"},
-		{[]entry{{0, "Cy", []string{"access_patterns/gone"}}, {0, "Cy", []string{"access_patterns"}}, {0, "Cy", []string{ap(12) + "/comments"}}},
+		{[]entry{{0, "Bo", []designer.Path{ap(1)}}, {0, "Bo", []designer.Path{ap(2)}}, {0, "Bo", []designer.Path{ap(9)}}}, "Bo: 3 changes to patterns 1, 2, 9"},
+		{[]entry{{0, "Cy", []designer.Path{"entities/Order"}}}, "Cy: 1 change to entity Order"},
+		{[]entry{{0, "Cy", []designer.Path{"access_patterns/gone"}}, {0, "Cy", []designer.Path{"access_patterns"}}, {0, "Cy", []designer.Path{ap(12) + "/comments"}}},
 			"Cy: 3 changes to 1 deleted pattern, comments"},
-		{[]entry{{0, "Di", []string{""}}, {0, "Di", []string{"overview/domain"}}, {0, "Di", []string{"tables/A"}},
-			{0, "Di", []string{"tables/B"}}, {0, "Di", []string{"tables/C"}}, {0, "Di", []string{"tables/D"}}, {0, "Di", []string{"aggregates"}}},
+		{[]entry{{0, "Di", []designer.Path{""}}, {0, "Di", []designer.Path{"overview/domain"}}, {0, "Di", []designer.Path{"tables/A"}},
+			{0, "Di", []designer.Path{"tables/B"}}, {0, "Di", []designer.Path{"tables/C"}}, {0, "Di", []designer.Path{"tables/D"}}, {0, "Di", []designer.Path{"aggregates"}}},
 			"Di: 7 changes to the whole design, the overview, aggregates, tables A, B, C and 1 more"},
-		{[]entry{{0, "Fay", []string{"diagrams/entities/entity:Order"}}, {0, "Fay", []string{"diagrams/model_map/table:Orders"}},
-			{0, "Fay", []string{"diagrams/model_map/index:Orders/ByStatus"}}}, "Fay: 3 changes to the entity diagram, the model map"},
-		{[]entry{{0, "Someone", []string{""}}}, "Someone: created the design"},
-		{[]entry{{0, "Someone", []string{""}}, {1, "Someone", []string{"name"}}}, "Someone: created the design, then 1 change to the name"},
+		{[]entry{{0, "Fay", []designer.Path{"diagrams/entities/entity:Order"}}, {0, "Fay", []designer.Path{"diagrams/model_map/table:Orders"}},
+			{0, "Fay", []designer.Path{"diagrams/model_map/index:Orders/ByStatus"}}}, "Fay: 3 changes to the entity diagram, the model map"},
+		{[]entry{{0, "Someone", []designer.Path{""}}}, "Someone: created the design"},
+		{[]entry{{0, "Someone", []designer.Path{""}}, {1, "Someone", []designer.Path{"name"}}}, "Someone: created the design, then 1 change to the name"},
 		{[]entry{{0, "Eve", nil}, {1, "Eve", nil}}, "Eve: created the design, then 1 change"},
 	}
 	for _, c := range cases {

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"dynaloom/internal/designer"
 	"dynaloom/internal/live"
 	"dynaloom/internal/storage"
 )
@@ -183,7 +184,7 @@ func TestLive_apiEventsStreamChangesAndResumeWithLastEventID(t *testing.T) {
 		t.Fatal(err)
 	}
 	if ev.id != strconv.FormatInt(rev+1, 10) || data.Revision != rev+1 || data.Author != "Ada" ||
-		len(data.Paths) != 1 || !strings.HasPrefix(data.Paths[0], "access_patterns/") {
+		len(data.Paths) != 1 || !strings.HasPrefix(string(data.Paths[0]), "access_patterns/") {
 		t.Fatalf("event id %q data %+v, want revision %d by Ada on the pattern", ev.id, data, rev+1)
 	}
 	// Two more changes while nobody listens, then a reconnection that names the last event seen.
@@ -291,12 +292,12 @@ func TestLive_stalledReaderGetsReloadAndStaysConnected(t *testing.T) {
 		if rev++; rev > 3_000_000 {
 			t.Fatal("the stream never fell behind")
 		}
-		srv.hub.Publish(id, storage.Revision{Revision: rev, Author: "Ada", Paths: []string{"name"}})
+		srv.hub.Publish(id, storage.Revision{Revision: rev, Author: "Ada", Paths: []designer.Path{"name"}})
 	}
 	fellAt := rev
 	for range 3 * live.QueueLen {
 		rev++
-		srv.hub.Publish(id, storage.Revision{Revision: rev, Author: "Ada", Paths: []string{"name"}})
+		srv.hub.Publish(id, storage.Revision{Revision: rev, Author: "Ada", Paths: []designer.Path{"name"}})
 	}
 	ev := stream.nextNamed(t, "reload")
 	var data struct{ Revision int64 }
@@ -348,7 +349,7 @@ func TestLive_stalledReaderGetsReloadAndStaysConnected(t *testing.T) {
 		caughtUp(rev, false)
 	}
 	rev++
-	srv.hub.Publish(id, storage.Revision{Revision: rev, Author: "Ada", Paths: []string{"name"}})
+	srv.hub.Publish(id, storage.Revision{Revision: rev, Author: "Ada", Paths: []designer.Path{"name"}})
 	caughtUp(rev, true)
 	if got := srv.hub.Connections(); got != 1 {
 		t.Fatalf("%d streams open, want the stalled one still open", got)

@@ -99,7 +99,8 @@ func (s *Server) changedParts(c echo.Context, st step, since int64) ([]fragment,
 		if len(rev.Paths) == 0 {
 			return nil, false, nil
 		}
-		for _, path := range rev.Paths {
+		for _, p := range rev.Paths {
+			path := string(p)
 			if !st.showsPath(path) {
 				continue
 			}

@@ -81,7 +81,7 @@ func checkConflict(ctx context.Context, tx *sql.Tx, id string, ed Edit, head, fr
 		var (
 			rev              int64
 			author, tab, raw string
-			paths            []string
+			paths            []designer.Path
 		)
 		if err := rows.Scan(&rev, &author, &tab, &raw); err != nil {
 			return err

@@ -31,7 +31,7 @@ type Revision struct {
 	At       time.Time
 	Kind     string
 	Summary  string
-	Paths    []string
+	Paths    []designer.Path
 }
 
 // The history entry of revision 1, whose change column holds the created document.
@@ -68,7 +68,7 @@ func (s *Store) Create(ctx context.Context, d designer.Design, author string) (R
 	}
 	now := time.Now().UTC()
 	at := formatTime(now)
-	paths, _ := json.Marshal([]string{""})
+	paths, _ := json.Marshal([]designer.Path{""})
 	err = s.inTx(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx,
 			`INSERT INTO designs (id, name, revision, sealed_view, created_at, updated_at, history_from, history_bytes, snapshot_revision, doc_bytes)
@@ -384,9 +384,9 @@ func (s *Store) OnCommit(fn func(rev Revision, designID string)) {
 	s.onCommit = fn
 }
 
-func nonNilPaths(p []string) []string {
+func nonNilPaths(p []designer.Path) []designer.Path {
 	if p == nil {
-		return []string{}
+		return []designer.Path{}
 	}
 	return p
 }

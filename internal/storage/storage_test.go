@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -246,14 +247,14 @@ func TestApply(t *testing.T) {
 		t.Fatalf("Revisions: %d rows, want 3: %+v", len(revs), revs)
 	}
 	want := []Revision{
-		{Revision: 3, Author: "carol", Kind: "set_name", Summary: `Renamed the design to "Orders v2"`, Paths: []string{"name"}},
-		{Revision: 2, Author: "bob", Kind: "set_overview_field", Summary: "Edited the overview's scale", Paths: []string{"overview/scale"}},
-		{Revision: 1, Author: "alice", Kind: "create", Summary: "Created the design", Paths: []string{""}},
+		{Revision: 3, Author: "carol", Kind: "set_name", Summary: `Renamed the design to "Orders v2"`, Paths: []designer.Path{"name"}},
+		{Revision: 2, Author: "bob", Kind: "set_overview_field", Summary: "Edited the overview's scale", Paths: []designer.Path{"overview/scale"}},
+		{Revision: 1, Author: "alice", Kind: "create", Summary: "Created the design", Paths: []designer.Path{""}},
 	}
 	for i, w := range want {
 		g := revs[i]
 		if g.Revision != w.Revision || g.Author != w.Author || g.Kind != w.Kind || g.Summary != w.Summary ||
-			strings.Join(g.Paths, ",") != strings.Join(w.Paths, ",") || g.At.IsZero() || g.At.Location() != time.UTC {
+			!slices.Equal(g.Paths, w.Paths) || g.At.IsZero() || g.At.Location() != time.UTC {
 			t.Errorf("revision row %d = %+v, want %+v", i, g, w)
 		}
 	}

@@ -121,7 +121,7 @@ func sameDocument(a, b designer.Design) bool {
 
 // pathsMeet reports whether two changes touched a common part of the design. The empty path is
 // the whole design, which meets everything.
-func pathsMeet(a, b []string) bool {
+func pathsMeet(a, b []designer.Path) bool {
 	if slices.Contains(a, "") || slices.Contains(b, "") {
 		return true
 	}

@@ -131,7 +131,7 @@ func everyKind(t *testing.T, d designer.Design) {
 			}
 			// A change Diff can only place at a list field (an operation's field shows as the
 			// pattern's operations) is covered by a path inside that list.
-			if !covered(at, paths) && (diff.Field == "" || !slices.ContainsFunc(paths, func(p string) bool { return strings.HasPrefix(p, at+"/") })) {
+			if !covered(at, paths) && (diff.Field == "" || !slices.ContainsFunc(paths, func(p designer.Path) bool { return strings.HasPrefix(string(p), at+"/") })) {
 				t.Errorf("docs/changes.md:%d: %s changed %s (%s %s) outside its paths %q", ex.line, ex.kind, at, diff.Subject, diff.Change, paths)
 			}
 		}
@@ -155,10 +155,8 @@ func everyKind(t *testing.T, d designer.Design) {
 }
 
 // covered reports whether one of paths names at or a part of the design that holds it.
-func covered(at string, paths []string) bool {
-	return slices.ContainsFunc(paths, func(p string) bool {
-		return p == "" || at == p || strings.HasPrefix(at, p+"/")
-	})
+func covered(at string, paths []designer.Path) bool {
+	return slices.ContainsFunc(paths, func(p designer.Path) bool { return designer.Path(at).In(p) })
 }
 
 // commentTarget is the element the comment id is about, in either design.
