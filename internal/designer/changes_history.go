@@ -6,7 +6,6 @@ import (
 	"maps"
 	"reflect"
 	"slices"
-	"strings"
 )
 
 func init() {
@@ -57,149 +56,100 @@ func (c UndoChange) Paths() []Path { return c.Touched }
 func restorePaths(d, from Design, paths []Path) (Design, error) {
 	for _, p := range paths {
 		var err error
-		if d, err = restorePath(d, from, string(p)); err != nil {
+		if d, err = restorePath(d, from, p); err != nil {
 			return d, err
 		}
 	}
 	return d, nil
 }
 
-func restorePath(d, from Design, p string) (Design, error) {
-	if target, ok := strings.CutSuffix(p, "/comments"); ok {
-		d.Comments = restoreGroup(d.Comments, from.Comments, func(c Comment) bool { return c.Target == target })
+func restorePath(d, from Design, p Path) (Design, error) {
+	if p == "" {
+		return from, nil
+	}
+	pp := p.Parts(d, from)
+	if pp.Comments {
+		d.Comments = restoreGroup(d.Comments, from.Comments, func(c Comment) bool { return CommentsPath(Path(c.Target)) == p })
 		return d, nil
 	}
-	head, rest, _ := strings.Cut(p, "/")
-	// Row ids never hold a slash: what follows the id is a field of the row.
-	id, field, _ := strings.Cut(rest, "/")
-	switch {
-	case p == "":
-		return from, nil
-	case head == "name" && rest == "":
-		d.Name = from.Name
-	case head == "overview" && rest == "":
-		d.Overview = from.Overview
-	case head == "overview":
-		o, ok := withMember(d.Overview, from.Overview, rest)
-		if !ok {
-			return d, Invalid("paths", "no overview field %q", rest)
+	var ok bool
+	switch whole := pp.Key == "" && pp.Field == ""; pp.Collection {
+	case PathName:
+		d.Name, ok = from.Name, whole
+	case PathOverview:
+		d.Overview, ok = restoreMember(d.Overview, from.Overview, pp.Field)
+	case PathConsiderations:
+		d.Considerations, ok = restoreMember(d.Considerations, from.Considerations, pp.Field)
+	case PathProse:
+		d.Prose, ok = restoreMember(d.Prose, from.Prose, pp.Field)
+	case PathCapacity:
+		d.Capacity, ok = restoreMember(d.Capacity, from.Capacity, pp.Field)
+	case PathEntities:
+		d.Entities, ok = restoreList(d.Entities, from.Entities, pp, func(e Entity) string { return e.Name })
+	case PathRelationships:
+		d.Relationships, ok = restoreList(d.Relationships, from.Relationships, pp, func(r Relationship) string { return r.ID })
+	case PathPatterns:
+		d.Patterns, ok = restoreList(d.Patterns, from.Patterns, pp, func(pt Pattern) string { return pt.ID })
+	case PathAggregates:
+		d.Aggregates, ok = restoreList(d.Aggregates, from.Aggregates, pp, func(a AggregateAnalysis) string { return a.ID })
+	case PathConsolidations:
+		d.Consolidations, ok = restoreList(d.Consolidations, from.Consolidations, pp, func(c ConsolidationReview) string { return c.ID })
+	case PathTables:
+		if pp.Key == "" {
+			d.Tables, ok = from.Tables, whole
+			break
 		}
-		d.Overview = o
-	case head == "considerations" && rest == "":
-		d.Considerations = from.Considerations
-	case head == "considerations":
-		c, ok := withMember(d.Considerations, from.Considerations, rest)
-		if !ok {
-			return d, Invalid("paths", "no design consideration %q", rest)
+		return restoreTablePath(d, from, p, pp)
+	case PathDiagrams:
+		if pp.Key == "" {
+			d.Diagrams, ok = from.Diagrams, true
+			break
 		}
-		d.Considerations = c
-	case head == "prose" && rest == "":
-		d.Prose = from.Prose
-	case head == "prose":
-		p, ok := withMember(d.Prose, from.Prose, rest)
-		if !ok {
-			return d, Invalid("paths", "no data model section %q", rest)
-		}
-		d.Prose = p
-	case head == "entities" && rest == "":
-		d.Entities = from.Entities
-	case head == "entities":
-		name, field := splitName(rest, entityNames(d.Entities, from.Entities))
-		d.Entities = restoreRow(d.Entities, from.Entities, func(e Entity) bool { return e.Name == name }, field)
-	case head == "relationships" && rest == "":
-		d.Relationships = from.Relationships
-	case head == "relationships":
-		d.Relationships = restoreRow(d.Relationships, from.Relationships, func(r Relationship) bool { return r.ID == id }, field)
-	case head == "access_patterns" && rest == "":
-		d.Patterns = from.Patterns
-	case head == "access_patterns":
-		d.Patterns = restoreRow(d.Patterns, from.Patterns, func(pt Pattern) bool { return pt.ID == id }, field)
-	case head == "aggregates" && rest == "":
-		d.Aggregates = from.Aggregates
-	case head == "aggregates":
-		d.Aggregates = restoreRow(d.Aggregates, from.Aggregates, func(a AggregateAnalysis) bool { return a.ID == id }, field)
-	case head == "consolidations" && rest == "":
-		d.Consolidations = from.Consolidations
-	case head == "consolidations":
-		d.Consolidations = restoreRow(d.Consolidations, from.Consolidations, func(c ConsolidationReview) bool { return c.ID == id }, field)
-	case head == "tables" && rest == "":
-		d.Tables = from.Tables
-	case head == "tables":
-		return restoreTablePath(d, from, rest)
-	case head == "diagrams" && rest == "":
-		d.Diagrams = from.Diagrams
-	case head == "diagrams":
-		d.Diagrams = restorePins(d.Diagrams, from.Diagrams, rest)
-	default:
+		d.Diagrams, ok = restorePins(d.Diagrams, from.Diagrams, pp.Key, pp.SubKey), true
+	}
+	if !ok {
 		return d, Invalid("paths", "no part of the design is at %q", p)
 	}
 	return d, nil
 }
 
-// splitName splits "name/more" where name is one of names and may itself hold a slash; without
-// such a name, the name is everything up to the first slash.
-func splitName(path string, names []string) (name, more string) {
-	for _, n := range names {
-		if rest, ok := strings.CutPrefix(path, n+"/"); ok {
-			return n, rest
-		}
+// restoreMember returns row with its member field as it is in src, or the whole of src when field
+// is empty; ok is false when row has no such member.
+func restoreMember[T any](row, src T, field string) (T, bool) {
+	if field == "" {
+		return src, true
 	}
-	if path == "" || slices.Contains(names, path) {
-		return path, ""
-	}
-	name, more, _ = strings.Cut(path, "/")
-	return name, more
+	return withMember(row, src, field)
 }
 
-func entityNames(es ...[]Entity) []string {
-	var out []string
-	for _, list := range es {
-		for _, e := range list {
-			out = append(out, e.Name)
-		}
+// restoreList returns dst with the part pp names as it is in src: the whole list, or the row
+// whose key is pp.Key (only its member, when pp names one).
+func restoreList[T any](dst, src []T, pp PathParts, key func(T) string) ([]T, bool) {
+	if pp.Key == "" {
+		return src, pp.Field == ""
 	}
-	return out
+	return restoreRow(dst, src, func(r T) bool { return key(r) == pp.Key }, pp.Member()), true
 }
 
-func tableNames(ts ...[]Table) []string {
-	var out []string
-	for _, list := range ts {
-		for _, t := range list {
-			out = append(out, t.Name)
-		}
-	}
-	return out
-}
-
-func indexNames(ts ...Table) []string {
-	var out []string
-	for _, t := range ts {
-		for _, ix := range slices.Concat(t.GSIs, t.LSIs) {
-			out = append(out, ix.Name)
-		}
-	}
-	return out
-}
-
-// restoreTablePath restores the part of one table at rest: the table, one of its fields, its
-// items, one item or one attribute of it, or one index or one of its fields.
-func restoreTablePath(d, from Design, rest string) (Design, error) {
-	name, sub := splitName(rest, tableNames(d.Tables, from.Tables))
+// restoreTablePath restores the part of one table that pp names: the table, one of its fields,
+// its items, one item or one attribute of it, or one index or one of its fields.
+func restoreTablePath(d, from Design, p Path, pp PathParts) (Design, error) {
+	name := pp.Key
 	isTable := func(t Table) bool { return t.Name == name }
 	src, _, inFrom := from.TableByName(name)
 	t, i, inDst := d.TableByName(name)
-	if sub == "" || !inFrom || !inDst {
+	if pp.Sub == "" && pp.Field == "" || !inFrom || !inDst {
 		d.Tables = restoreRow(d.Tables, from.Tables, isTable, "")
 		return d, nil
 	}
 	switch {
-	case sub == "items":
+	case pp.Sub == SubItems && pp.SubKey == "":
 		t.Items = src.Items
-	case strings.HasPrefix(sub, "items/"):
-		id, attr, oneAttr := strings.Cut(strings.TrimPrefix(sub, "items/"), "/")
+	case pp.Sub == SubItems:
+		id, attr := pp.SubKey, pp.Field
 		was, _, wasThere := src.ItemByID(id)
 		is, j, isThere := t.ItemByID(id)
-		if !oneAttr || !wasThere || !isThere {
+		if attr == "" || !wasThere || !isThere {
 			t.Items = restoreRow(t.Items, src.Items, func(it SampleItem) bool { return it.ID == id }, "")
 			break
 		}
@@ -210,22 +160,26 @@ func restoreTablePath(d, from Design, rest string) (Design, error) {
 			delete(item, attr)
 		}
 		t.Items = replaceAt(t.Items, j, SampleItem{ID: id, Item: item})
-	case strings.HasPrefix(sub, "indexes/"):
-		ix, field := splitName(strings.TrimPrefix(sub, "indexes/"), indexNames(t, src))
+	case pp.Sub == SubIndexes && pp.SubKey != "":
+		ix := pp.SubKey
 		isIndex := func(x Index) bool { return x.Name == ix }
 		_, wasLocal, _, wasThere := src.IndexByName(ix)
 		_, isLocal, _, isThere := t.IndexByName(ix)
 		if wasThere && isThere && wasLocal == isLocal {
-			t.GSIs = restoreRow(t.GSIs, src.GSIs, isIndex, field)
-			t.LSIs = restoreRow(t.LSIs, src.LSIs, isIndex, field)
+			t.GSIs = restoreRow(t.GSIs, src.GSIs, isIndex, pp.Member())
+			t.LSIs = restoreRow(t.LSIs, src.LSIs, isIndex, pp.Member())
 			break
 		}
 		t.GSIs = restoreRow(t.GSIs, src.GSIs, isIndex, "")
 		t.LSIs = restoreRow(t.LSIs, src.LSIs, isIndex, "")
 	default:
-		row, ok := withMember(t, src, sub)
+		member := pp.Member()
+		if pp.Sub != "" {
+			member = pp.Sub
+		}
+		row, ok := withMember(t, src, member)
 		if !ok {
-			return d, Invalid("paths", "no part of table %q is at %q", name, sub)
+			return d, Invalid("paths", "no part of table %q is at %q", name, p)
 		}
 		t = row
 	}
@@ -234,7 +188,7 @@ func restoreTablePath(d, from Design, rest string) (Design, error) {
 }
 
 // restoreRow returns dst with the row match finds as it is in src: replaced in place (only its
-// field, when field names a member both rows can hold), put back at its old position, or removed
+// member field, when both rows can hold it), put back at its old position, or removed
 // when src has no such row. dst is copied when it changes.
 func restoreRow[T any](dst, src []T, match func(T) bool, field string) []T {
 	si, di := slices.IndexFunc(src, match), slices.IndexFunc(dst, match)
@@ -244,7 +198,7 @@ func restoreRow[T any](dst, src []T, match func(T) bool, field string) []T {
 	case si < 0:
 		return deleteRows(dst, match)
 	case di >= 0:
-		if field, _, _ = strings.Cut(field, "/"); field != "" {
+		if field != "" {
 			if row, ok := withMember(dst[di], src[si], field); ok {
 				return replaceAt(dst, di, row)
 			}

@@ -2,6 +2,7 @@ package designer_test
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"dynaloom/internal/designer"
@@ -41,6 +42,7 @@ func TestUndoChange_equalsTheHistoryWithoutTheChange(t *testing.T) {
 		{designer.SetAggregateField{ID: "ag1", Field: "justification", Value: "Read together"}, notes},
 		{designer.SetConsideration{Field: "hot_partitions", Value: "Development holds 30 %."}, notes},
 		{designer.SetProse{Field: "trade_offs", Value: "Salaries apart."}, designer.SetProse{Field: "design_philosophy", Value: "Employee first."}},
+		{designer.SetCapacityField{Field: "target_utilization", Value: "50"}, designer.SetCapacityField{Field: "horizon_months", Value: "24"}},
 		{designer.SetTableField{Table: "Employee", Field: "purpose", Value: "People"}, designer.SetTableField{Table: "Department", Field: "purpose", Value: "Units"}},
 		{designer.RenameTable{Table: "TitleHistory", To: "Titles"}, notes},
 		{designer.DeleteTable{Table: "TitleHistory"}, designer.SetTableField{Table: "Employee", Field: "purpose", Value: "People"}},
@@ -98,6 +100,47 @@ func TestUndoChange_equalsTheHistoryWithoutTheChange(t *testing.T) {
 				t.Errorf("undoing %s left %d differences from never making it; first: %s", tc.undone.Kind(), len(diffs), diffLine(diffs[0]))
 			}
 		})
+	}
+}
+
+// A table or index whose name holds a slash, beside one named as its first part, is restored
+// alone: its path is read against the designs' names.
+func TestUndoChange_namesHoldingSlashes(t *testing.T) {
+	t.Parallel()
+	// No change gives such names (DynamoName refuses them), but an imported design may hold them.
+	base := designertest.HRDesign(t)
+	base.Tables = slices.Clone(base.Tables)
+	for i, t := range base.Tables {
+		switch t.Name {
+		case "Department":
+			base.Tables[i].Name = "Org"
+		case "Employee":
+			base.Tables[i].Name = "Org/Employee"
+			base.Tables[i].GSIs = slices.Clone(t.GSIs)
+			for j, ix := range t.GSIs {
+				if ix.Name == "EmployeesByTitle" {
+					base.Tables[i].GSIs[j].Name = "By/Title"
+				}
+			}
+		}
+	}
+	for i, tc := range []struct{ undone, later designer.Change }{
+		{designer.SetIndexField{Table: "Org/Employee", Index: "By/Title", Field: "purpose", Value: "By title"},
+			designer.SetTableField{Table: "Org", Field: "purpose", Value: "Units"}},
+		{designer.SetTableField{Table: "Org/Employee", Field: "purpose", Value: "People"},
+			designer.SetTableField{Table: "Org", Field: "purpose", Value: "Units"}},
+		{designer.SetTableField{Table: "Org", Field: "purpose", Value: "Units"},
+			designer.SetTableField{Table: "Org/Employee", Field: "purpose", Value: "People"}},
+	} {
+		withIt := designertest.ApplyAll(t, base, tc.undone, tc.later)
+		without := designertest.ApplyAll(t, base, tc.later)
+		got, err := designer.UndoChange{Before: base, Revision: 5, Undone: tc.undone.Summary(), Touched: tc.undone.Paths()}.Apply(withIt)
+		if err != nil {
+			t.Fatalf("%d: undo: %v", i, err)
+		}
+		if diffs := designer.Diff(designer.Normalize(without), got); len(diffs) > 0 {
+			t.Errorf("%d: undoing %s left %d differences; first: %s", i, tc.undone.Summary(), len(diffs), diffLine(diffs[0]))
+		}
 	}
 }
 

@@ -46,32 +46,30 @@ func findComment(d Design, id string) (Comment, int, error) {
 // item of d, and otherwise a *ValidationError for "target".
 func CheckCommentTarget(d Design, target string) (string, error) {
 	target = strings.TrimSpace(target)
-	parts := strings.Split(target, "/")
+	pp := Path(target).Parts(d)
 	switch {
-	case len(parts) == 2 && parts[0] == "access_patterns":
-		if _, _, ok := d.PatternByID(parts[1]); !ok {
-			return "", Invalid("target", "no access pattern with id %q; it may have been deleted", parts[1])
+	case pp.Comments || !pp.commentable():
+	case pp.Collection == PathPatterns:
+		if _, _, ok := d.PatternByID(pp.Key); !ok {
+			return "", Invalid("target", "no access pattern with id %q; it may have been deleted", pp.Key)
 		}
 		return target, nil
-	case (len(parts) == 2 || len(parts) == 4) && parts[0] == "tables":
-		t, _, ok := d.TableByName(parts[1])
+	default:
+		t, _, ok := d.TableByName(pp.Key)
 		if !ok {
-			return "", Invalid("target", "no table named %q; it may have been renamed or deleted", parts[1])
+			return "", Invalid("target", "no table named %q; it may have been renamed or deleted", pp.Key)
 		}
-		switch {
-		case len(parts) == 2:
-			return target, nil
-		case parts[2] == "indexes":
-			if _, _, _, ok := t.IndexByName(parts[3]); !ok {
-				return "", Invalid("target", "table %s has no index named %q; it may have been renamed or deleted", t.Name, parts[3])
+		switch pp.Sub {
+		case SubIndexes:
+			if _, _, _, ok := t.IndexByName(pp.SubKey); !ok {
+				return "", Invalid("target", "table %s has no index named %q; it may have been renamed or deleted", t.Name, pp.SubKey)
 			}
-			return target, nil
-		case parts[2] == "items":
-			if _, _, ok := t.ItemByID(parts[3]); !ok {
-				return "", Invalid("target", "table %s has no item %q; it may have been deleted", t.Name, parts[3])
+		case SubItems:
+			if _, _, ok := t.ItemByID(pp.SubKey); !ok {
+				return "", Invalid("target", "table %s has no item %q; it may have been deleted", t.Name, pp.SubKey)
 			}
-			return target, nil
 		}
+		return target, nil
 	}
 	if target == "" {
 		return "", Invalid("target", "must name what the comment is about")
@@ -99,16 +97,17 @@ func cleanComment(s string) (string, error) {
 // CommentTargetLabel names a comment's element for people: "pattern 4", "table Orders",
 // "index ByStatus of Orders", "item i3 of Orders". d may be empty; patterns are then named by id.
 func CommentTargetLabel(d Design, target string) string {
-	parts := strings.Split(target, "/")
+	pp := Path(target).Parts(d)
 	switch {
-	case len(parts) == 2 && parts[0] == "access_patterns":
-		return patternLabel(d, parts[1])
-	case len(parts) == 2 && parts[0] == "tables":
-		return "table " + parts[1]
-	case len(parts) == 4 && parts[0] == "tables" && parts[2] == "indexes":
-		return "index " + parts[3] + " of " + parts[1]
-	case len(parts) == 4 && parts[0] == "tables" && parts[2] == "items":
-		return "item " + parts[3] + " of " + parts[1]
+	case pp.Comments || !pp.commentable():
+	case pp.Collection == PathPatterns:
+		return patternLabel(d, pp.Key)
+	case pp.Sub == SubIndexes:
+		return "index " + pp.SubKey + " of " + pp.Key
+	case pp.Sub == SubItems:
+		return "item " + pp.SubKey + " of " + pp.Key
+	default:
+		return "table " + pp.Key
 	}
 	return shorten(target)
 }

@@ -1,19 +1,15 @@
 package designer
 
-import (
-	"maps"
-	"strings"
-)
+import "maps"
 
-// restorePins gives diagram positions at rest ("<kind>" or "<kind>/<node id>", where a node id may
-// hold a slash) the value they had in from: a position nobody had given is taken away again.
-func restorePins(d, from Diagrams, rest string) Diagrams {
-	kind, node, one := strings.Cut(rest, "/")
+// restorePins gives the positions on diagram kind, or only that of node when node is not empty,
+// the value they had in from: a position nobody had given is taken away again.
+func restorePins(d, from Diagrams, kind, node string) Diagrams {
 	out := maps.Clone(d)
 	if out == nil {
 		out = Diagrams{}
 	}
-	if !one {
+	if node == "" {
 		out[kind] = maps.Clone(from[kind])
 	} else {
 		pins := maps.Clone(out[kind])

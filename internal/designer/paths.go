@@ -146,13 +146,17 @@ func (p Path) parts(known []Design) PathParts {
 	case PathEntities:
 		var names []string
 		for _, d := range known {
-			names = append(names, entityNames(d.Entities)...)
+			for _, e := range d.Entities {
+				names = append(names, e.Name)
+			}
 		}
 		pp.Key, pp.Field = cutName(s, names)
 	case PathTables:
 		var names []string
 		for _, d := range known {
-			names = append(names, tableNames(d.Tables)...)
+			for _, t := range d.Tables {
+				names = append(names, t.Name)
+			}
 		}
 		pp.Key, s = cutName(s, names)
 		pp.tableParts(s, known)
@@ -187,7 +191,9 @@ func (pp *PathParts) tableParts(s string, known []Design) {
 		var names []string
 		for _, d := range known {
 			if t, _, ok := d.TableByName(pp.Key); ok {
-				names = append(names, indexNames(t)...)
+				for _, ix := range slices.Concat(t.GSIs, t.LSIs) {
+					names = append(names, ix.Name)
+				}
 			}
 		}
 		pp.SubKey, pp.Field = cutName(rest, names)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"slices"
-	"strings"
 )
 
 // SizeChange is how many bytes longer the compact design-json of after (MarshalCompactJSON) is
@@ -15,7 +14,7 @@ import (
 // list or an optional member becomes empty or stops being empty: a few bytes per path.
 func SizeChange(before, after Design, paths []Path) int {
 	n := 0
-	for _, p := range sizeParts(paths) {
+	for _, p := range sizeParts(before, after, paths) {
 		n += partSize(p.of(after)) - partSize(p.of(before))
 	}
 	return n
@@ -24,23 +23,20 @@ func SizeChange(before, after Design, paths []Path) int {
 // sizePart is one part of a design that a change may touch, measured whole: key names it as a
 // path does, and of returns its value in a design, or nil when the design does not hold it.
 type sizePart struct {
-	key string
+	key Path
 	of  func(Design) any
 }
 
 // sizeParts maps paths to the parts to measure, each part once and none inside another.
-func sizeParts(paths []Path) []sizePart {
+func sizeParts(before, after Design, paths []Path) []sizePart {
 	var parts []sizePart
 	for _, p := range paths {
-		parts = append(parts, partAt(string(p)))
+		parts = append(parts, partAt(p.Parts(before, after)))
 	}
 	slices.SortFunc(parts, func(a, b sizePart) int { return len(a.key) - len(b.key) })
 	var out []sizePart
 	for _, p := range parts {
-		inside := slices.ContainsFunc(out, func(o sizePart) bool {
-			return o.key == "" || p.key == o.key || strings.HasPrefix(p.key, o.key+"/")
-		})
-		if !inside {
+		if !slices.ContainsFunc(out, func(o sizePart) bool { return p.key.In(o.key) }) {
 			out = append(out, p)
 		}
 	}
@@ -50,81 +46,83 @@ func sizeParts(paths []Path) []sizePart {
 // partAt is the part to measure for a change path: the row the path names (an item, a pattern,
 // an index), or the table without its items and indexes for a table's own fields, or the whole
 // top-level member of the design otherwise.
-func partAt(p string) sizePart {
-	if p == "" {
-		return sizePart{"", func(d Design) any { return d }}
-	}
-	if _, ok := strings.CutSuffix(p, "/comments"); ok {
-		return sizePart{"comments", func(d Design) any { return d.Comments }}
-	}
-	head, rest, _ := strings.Cut(p, "/")
-	id, _, _ := strings.Cut(rest, "/")
+func partAt(pp PathParts) sizePart {
 	switch {
-	case head == "access_patterns" && id != "":
-		return sizePart{head + "/" + id, func(d Design) any { return rowOrNil(d.PatternByID(id)) }}
-	case head == "relationships" && id != "":
-		return sizePart{head + "/" + id, func(d Design) any { return rowOrNil(d.RelationshipByID(id)) }}
-	case head == "tables" && rest != "":
-		return tablePart(rest)
+	case pp.Collection == "":
+		return sizePart{"", func(d Design) any { return d }}
+	case pp.Comments:
+		return sizePart{"comments", func(d Design) any { return d.Comments }}
+	case pp.Collection == PathPatterns && pp.Key != "":
+		return sizePart{PatternPath(pp.Key, ""), func(d Design) any { return rowOrNil(d.PatternByID(pp.Key)) }}
+	case pp.Collection == PathRelationships && pp.Key != "":
+		return sizePart{RelationshipPath(pp.Key, ""), func(d Design) any { return rowOrNil(d.RelationshipByID(pp.Key)) }}
+	case pp.Collection == PathTables && pp.Key != "":
+		return tablePart(pp)
 	}
-	return sizePart{head, func(d Design) any { return topMember(d, head) }}
+	return sizePart{Path(pp.Collection), func(d Design) any { return topMember(d, pp.Collection) }}
 }
 
-// tablePart is the part to measure for the path tables/rest.
-func tablePart(rest string) sizePart {
-	// A table name may hold a slash, so the name is the longest table name the path starts with,
-	// in either design; the part is looked up when measured.
-	whole := sizePart{"tables/" + rest, nil}
-	whole.of = func(d Design) any {
-		name, sub := splitName(rest, tableNames(d.Tables))
+// tablePart is the part to measure for a path inside a table. The key only has to tell parts
+// apart and nest as paths do: an item's attribute lies in its item, a table's field in the table.
+func tablePart(pp PathParts) sizePart {
+	name := pp.Key
+	table := func(d Design) (Table, bool) {
 		t, _, ok := d.TableByName(name)
-		if !ok {
+		return t, ok
+	}
+	switch {
+	case pp.Sub == "" && pp.Field == "":
+		return sizePart{TablePath(name), func(d Design) any {
+			if t, ok := table(d); ok {
+				return t
+			}
 			return nil
-		}
-		switch {
-		case sub == "":
-			return t
-		case sub == "items":
-			return t.Items
-		case strings.HasPrefix(sub, "items/"):
-			id, attr, cell := strings.Cut(strings.TrimPrefix(sub, "items/"), "/")
+		}}
+	case pp.Sub == SubItems && pp.SubKey == "":
+		return sizePart{ItemsPath(name), func(d Design) any {
+			if t, ok := table(d); ok {
+				return t.Items
+			}
+			return nil
+		}}
+	case pp.Sub == SubItems:
+		// One cell of an item is measured alone: the part every cell edit measures.
+		id, attr := pp.SubKey, pp.Field
+		return sizePart{ItemsPath(name).Child(id).Child(attr), func(d Design) any {
+			t, ok := table(d)
+			if !ok {
+				return nil
+			}
 			it, _, ok := t.ItemByID(id)
 			switch {
 			case !ok:
 				return nil
-			case !cell:
+			case attr == "":
 				return it
 			}
 			if v, ok := it.Item[attr]; ok {
 				return cellPart{attr, v}
 			}
 			return nil
-		case strings.HasPrefix(sub, "indexes/"):
-			ix, _ := splitName(strings.TrimPrefix(sub, "indexes/"), indexNames(t))
-			if x, _, _, ok := t.IndexByName(ix); ok {
-				return x
+		}}
+	case pp.Sub == SubIndexes && pp.SubKey != "":
+		return sizePart{IndexPath(name, pp.SubKey, ""), func(d Design) any {
+			if t, ok := table(d); ok {
+				if x, _, _, ok := t.IndexByName(pp.SubKey); ok {
+					return x
+				}
 			}
+			return nil
+		}}
+	}
+	return sizePart{TablePath(name).Child("fields"), func(d Design) any {
+		t, ok := table(d)
+		if !ok {
 			return nil
 		}
 		t.Items, t.GSIs, t.LSIs = nil, nil, nil
 		return t
-	}
-	// The key only has to tell parts apart and nest as paths do: an item's attribute lies in its
-	// item, a table's field in the table.
-	name, sub, _ := strings.Cut(rest, "/")
-	switch {
-	case sub == "" || sub == "items":
-		whole.key = "tables/" + rest
-	case strings.HasPrefix(sub, "items/"):
-		// One cell of an item is measured alone: the part every cell edit measures.
-		whole.key = "tables/" + name + "/" + sub
-	case strings.HasPrefix(sub, "indexes/"):
-		parts := strings.SplitN(sub, "/", 3)
-		whole.key = "tables/" + name + "/" + parts[0] + "/" + parts[1]
-	default:
-		whole.key = "tables/" + name + "/fields"
-	}
-	return whole
+	}}
 }
 
 // cellPart is one attribute of a sample item, measured as its member of the item's JSON object.
