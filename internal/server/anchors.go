@@ -10,7 +10,6 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
-	"strings"
 )
 
 func findingView(d *designContext, f rules.Finding) templates.FindingView {
@@ -18,121 +17,109 @@ func findingView(d *designContext, f rules.Finding) templates.FindingView {
 }
 
 // anchorFor turns a finding or question path into a link to the step and the element at fault.
+// Finding paths name a pattern by its number ("access_patterns/4/peak_rps").
 func anchorFor(d *designContext, path string) string {
-	parts := strings.Split(path, "/")
 	design := d.Record.Design
-	switch parts[0] {
-	case "overview":
-		if len(parts) > 1 {
-			return stepHref(d, "overview") + "#field-overview-" + parts[1]
+	pp := designer.Path(path).Parts(design)
+	switch pp.Collection {
+	case designer.PathOverview:
+		if pp.Field != "" {
+			return stepHref(d, "overview") + "#field-overview-" + pp.Field
 		}
 		return stepHref(d, "overview")
-	case "name":
+	case designer.PathName:
 		return stepHref(d, "overview") + "#field-name"
-	case "entities":
-		if len(parts) > 1 {
-			return stepHref(d, "entities") + "#" + entityElemID(parts[1])
+	case designer.PathEntities:
+		if pp.Key != "" {
+			return stepHref(d, "entities") + "#" + entityElemID(pp.Key)
 		}
 		return stepHref(d, "entities") + "#new-entity"
-	case "relationships":
-		if len(parts) > 1 {
-			return stepHref(d, "entities") + "#" + elemID("rel", parts[1])
+	case designer.PathRelationships:
+		if pp.Key != "" {
+			return stepHref(d, "entities") + "#" + elemID("rel", pp.Key)
 		}
 		return stepHref(d, "entities") + "#relationships"
-	case "access_patterns":
-		if len(parts) > 2 && parts[2] == "mapping" {
-			for _, p := range design.Patterns {
-				if itoa(p.Number) == parts[1] {
-					return stepHref(d, "mapping") + "?open=" + url.QueryEscape(p.ID) + "#" + mappingElemID(p, parts[3:])
-				}
+	case designer.PathPatterns:
+		i := slices.IndexFunc(design.Patterns, func(p designer.Pattern) bool { return pp.Key != "" && itoa(p.Number) == pp.Key })
+		switch {
+		case i < 0:
+			return stepHref(d, "patterns") + "#patterns"
+		case pp.Member() == "mapping":
+			p := design.Patterns[i]
+			return stepHref(d, "mapping") + "?open=" + url.QueryEscape(p.ID) + "#" + mappingElemID(p, pp)
+		case pp.Field != "":
+			return patternHref(d, design.Patterns[i].ID) + "#" + patternCellID(design.Patterns[i].ID, pp.Member())
+		}
+		return patternHref(d, design.Patterns[i].ID) + "#" + elemID("row", design.Patterns[i].ID)
+	case designer.PathAggregates:
+		if pp.Field != "" {
+			if _, ok := aggregateCell(d, designer.AggregateAnalysis{ID: pp.Key}, pp.Field); ok {
+				return stepHref(d, "aggregates") + "#" + elemID("aggf", pp.Key, pp.Field)
 			}
 		}
-		if len(parts) > 1 {
-			for _, p := range design.Patterns {
-				if itoa(p.Number) == parts[1] {
-					if len(parts) > 2 {
-						return patternHref(d, p.ID) + "#" + patternCellID(p.ID, parts[2])
-					}
-					return patternHref(d, p.ID) + "#" + elemID("row", p.ID)
-				}
-			}
-		}
-		return stepHref(d, "patterns") + "#patterns"
-	case "aggregates":
-		if len(parts) > 2 {
-			if _, ok := aggregateCell(d, designer.AggregateAnalysis{ID: parts[1]}, parts[2]); ok {
-				return stepHref(d, "aggregates") + "#" + elemID("aggf", parts[1], parts[2])
-			}
-		}
-		if len(parts) > 1 {
-			return stepHref(d, "aggregates") + "#" + elemID("agg", parts[1])
+		if pp.Key != "" {
+			return stepHref(d, "aggregates") + "#" + elemID("agg", pp.Key)
 		}
 		return stepHref(d, "aggregates") + "#aggregate-list"
-	case "consolidations":
-		if len(parts) > 2 {
-			if _, ok := consolidationCell(d, designer.ConsolidationReview{ID: parts[1]}, nil, parts[2]); ok {
-				return stepHref(d, "aggregates") + "#" + elemID("consf", parts[1], parts[2])
+	case designer.PathConsolidations:
+		if pp.Field != "" {
+			if _, ok := consolidationCell(d, designer.ConsolidationReview{ID: pp.Key}, nil, pp.Field); ok {
+				return stepHref(d, "aggregates") + "#" + elemID("consf", pp.Key, pp.Field)
 			}
 		}
-		if len(parts) > 1 {
-			return stepHref(d, "aggregates") + "#" + elemID("cons", parts[1])
+		if pp.Key != "" {
+			return stepHref(d, "aggregates") + "#" + elemID("cons", pp.Key)
 		}
 		return stepHref(d, "aggregates") + "#consolidation"
-	case "considerations":
-		if len(parts) > 1 {
-			if f, ok := designer.FieldNamed(designer.ConsiderationFields, parts[1]); ok {
-				return stepHref(d, "aggregates") + "#" + considerationField(d, f, "", "", false).ID
-			}
+	case designer.PathConsiderations:
+		if f, ok := designer.FieldNamed(designer.ConsiderationFields, pp.Field); ok {
+			return stepHref(d, "aggregates") + "#" + considerationField(d, f, "", "", false).ID
 		}
 		return stepHref(d, "aggregates") + "#considerations"
-	case "prose":
-		if len(parts) > 1 {
-			if _, ok := designer.FieldNamed(designer.ProseFields, parts[1]); ok {
-				return stepHref(d, "validation") + "#" + proseElemID(parts[1])
-			}
+	case designer.PathProse:
+		if _, ok := designer.FieldNamed(designer.ProseFields, pp.Field); ok {
+			return stepHref(d, "validation") + "#" + proseElemID(pp.Field)
 		}
 		return stepHref(d, "validation") + "#data-model-prose"
-	case "tables":
-		if len(parts) < 2 {
+	case designer.PathTables:
+		if pp.Key == "" {
 			return stepHref(d, "tables") + "#new-table-name"
 		}
-		href := tablesHref(d, parts[1])
+		table, href := pp.Key, tablesHref(d, pp.Key)
 		switch {
-		case len(parts) > 4 && parts[2] == "indexes" && slices.Contains(indexFields, parts[4]):
-			return href + "#" + elemID("ixf", parts[1], parts[3], parts[4])
-		case len(parts) > 3 && parts[2] == "indexes":
-			return href + "#" + elemID("index", parts[1], parts[3])
-		case len(parts) > 3 && parts[2] == "items":
-			return itemHref(d, parts[1], parts[3])
-		case len(parts) > 4 && parts[2] == "entity_types" && slices.ContainsFunc(designer.EntityTypeFields, func(f designer.Field[designer.EntityType]) bool { return f.Key == parts[4] }):
-			return href + "#" + elemID("etf", parts[1], parts[3], parts[4])
-		case len(parts) == 3:
-			if _, ok := tableFieldNamed(parts[2]); ok {
-				return href + "#" + elemID("tf", parts[1], parts[2])
+		case pp.Sub == designer.SubIndexes && pp.SubKey != "" && slices.Contains(indexFields, pp.Field):
+			return href + "#" + elemID("ixf", table, pp.SubKey, pp.Field)
+		case pp.Sub == designer.SubIndexes && pp.SubKey != "":
+			return href + "#" + elemID("index", table, pp.SubKey)
+		case pp.Sub == designer.SubItems && pp.SubKey != "":
+			return itemHref(d, table, pp.SubKey)
+		case pp.Sub == designer.SubEntityTypes && slices.ContainsFunc(designer.EntityTypeFields, func(f designer.Field[designer.EntityType]) bool { return f.Key == pp.Field }):
+			return href + "#" + elemID("etf", table, pp.SubKey, pp.Field)
+		case pp.Sub == "":
+			if _, ok := tableFieldNamed(pp.Field); ok {
+				return href + "#" + elemID("tf", table, pp.Field)
 			}
 		}
-		return href + "#" + elemID("table", parts[1])
+		return href + "#" + elemID("table", table)
 	}
 	return stepHref(d, "validation")
 }
 
-// mappingElemID is the id, in pattern p's open Mapping card, of what the rest of a path names
-// after "mapping": its notes, an operation's field, an operation, else the card.
-func mappingElemID(p designer.Pattern, rest []string) string {
+// mappingElemID is the id, in pattern p's open Mapping card, of what a path inside its mapping
+// names: its notes, an operation's field, an operation, else the card.
+func mappingElemID(p designer.Pattern, pp designer.PathParts) string {
 	switch {
-	case len(rest) == 1 && rest[0] == "notes":
+	case pp.Field == "mapping/notes":
 		return elemID("mapnotes", p.ID)
-	case len(rest) > 1 && rest[0] == "operations":
-		i, err := strconv.Atoi(rest[1])
+	case pp.Sub == designer.SubOperations:
+		i, err := strconv.Atoi(pp.SubKey)
 		if err != nil || i < 0 || i >= len(p.Mapping.Operations) {
 			break
 		}
-		if len(rest) > 2 {
-			if _, ok := designer.FieldNamed(designer.OperationFields, rest[2]); ok {
-				return elemID("opf", p.ID, rest[1], rest[2])
-			}
+		if _, ok := designer.FieldNamed(designer.OperationFields, pp.Field); ok {
+			return elemID("opf", p.ID, pp.SubKey, pp.Field)
 		}
-		return elemID("op", p.ID, rest[1])
+		return elemID("op", p.ID, pp.SubKey)
 	}
 	return elemID("map", p.ID)
 }

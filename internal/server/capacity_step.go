@@ -64,9 +64,9 @@ func resourceLabel(r capacity.Resource) string {
 
 func resourcePath(r capacity.Resource) string {
 	if r.Index == "" {
-		return "tables/" + r.Table
+		return string(designer.TablePath(r.Table))
 	}
-	return "tables/" + r.Table + "/indexes/" + r.Index
+	return string(designer.IndexPath(r.Table, r.Index, ""))
 }
 
 // capacityFigures are the step's figures, with the page of the per-pattern table spot asks for.
@@ -182,7 +182,7 @@ func capacityPrices(p capacity.Prices) []templates.CapacityPrice {
 func patternRows(d *designContext, p capacity.PatternLoad) templates.CapacityPatternRows {
 	rows := templates.CapacityPatternRows{
 		ID: elemID("cap", p.ID), Number: itoa(p.Number), Description: p.Description,
-		Href:    anchorFor(d, "access_patterns/"+itoa(p.Number)+"/mapping"),
+		Href:    anchorFor(d, string(designer.PatternPath(itoa(p.Number), "mapping"))),
 		PeakRPS: markedFigure(quantity(p.PeakRPS), p.PeakFrom), AvgRPS: markedFigure(quantity(p.AvgRPS), p.AvgFrom),
 		Peak: throughput(p.Peak), Average: throughput(p.Average),
 	}

@@ -201,8 +201,9 @@ func threadOf(d designer.Design, id string) string {
 
 // commentTargetHref links to the element a comment is about, on its step.
 func commentTargetHref(d *designContext, target string) string {
-	if id, ok := strings.CutPrefix(target, "access_patterns/"); ok {
-		return patternHref(d, id) + "#" + elemID("row", id)
+	// A comment names a pattern by id, where anchorFor's finding paths have its number.
+	if pp := designer.Path(target).Parts(); pp.Collection == designer.PathPatterns && pp.Key != "" {
+		return patternHref(d, pp.Key) + "#" + elemID("row", pp.Key)
 	}
 	return anchorFor(d, target)
 }

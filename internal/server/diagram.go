@@ -12,7 +12,6 @@ import (
 	"path"
 	"reflect"
 	"slices"
-	"strings"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -73,18 +72,18 @@ func diagramPart(d *designContext, kind string, since int64, page *url.URL) ([]f
 // withDiagram adds to what find makes of a path the step's diagram of kind, when the path may
 // change it (affects) and it did: a path under alone is the diagram alone, as the step shows
 // nothing else of it.
-func withDiagram(kind string, affects func(path string) bool, alone []string, find func(c echo.Context, since int64) stepParts) func(echo.Context, int64) stepParts {
+func withDiagram(kind string, affects func(designer.PathParts) bool, alone []designer.Path, find func(c echo.Context, since int64) stepParts) func(echo.Context, int64) stepParts {
 	return func(c echo.Context, since int64) stepParts {
 		parts := find(c, since)
-		return func(d *designContext, path string) ([]fragment, bool) {
+		return func(d *designContext, path designer.Path) ([]fragment, bool) {
 			var out []fragment
-			if !slices.ContainsFunc(alone, func(p string) bool { return path == p || strings.HasPrefix(path, p+"/") }) {
+			if !slices.ContainsFunc(alone, path.In) {
 				var ok bool
 				if out, ok = parts(d, path); !ok {
 					return nil, false
 				}
 			}
-			if !affects(path) {
+			if !affects(path.Parts(d.Record.Design)) {
 				return out, true
 			}
 			more, _ := diagramPart(d, kind, since, c.Request().URL)
@@ -96,40 +95,39 @@ func withDiagram(kind string, affects func(path string) bool, alone []string, fi
 // entityDiagramShows reports whether a change at path may change the entity diagram: an entity,
 // a relationship, an aggregate decision, where it is placed, or a table's key templates (which
 // name the entities' key attributes).
-func entityDiagramShows(path string) bool {
-	for _, kind := range []string{"entities", "relationships", "aggregates", "diagrams/" + designer.EntityDiagram} {
-		if path == kind || strings.HasPrefix(path, kind+"/") {
-			return true
-		}
+func entityDiagramShows(pp designer.PathParts) bool {
+	switch pp.Collection {
+	case designer.PathEntities, designer.PathRelationships, designer.PathAggregates:
+		return true
+	case designer.PathDiagrams:
+		return pp.Key == designer.EntityDiagram
+	case designer.PathTables:
+		return pp.Key != "" && !pp.Comments && (pp.Sub == "" && pp.Field == "" || pp.Sub == designer.SubEntityTypes || pp.Member() == designer.SubEntityTypes)
 	}
-	rest, ok := strings.CutPrefix(path, "tables/")
-	return ok && (!strings.Contains(rest, "/") || strings.Contains(rest, "/entity_types"))
+	return false
 }
 
 // modelMapShows reports whether a change at path may change the model map: anything of a table
 // but its notes and its indexes' notes (a sample item may turn a verdict), a pattern, or where a
 // box is placed.
-func modelMapShows(path string) bool {
-	if path == "diagrams/"+designer.ModelMap || strings.HasPrefix(path, "diagrams/"+designer.ModelMap+"/") ||
-		path == "access_patterns" || strings.HasPrefix(path, "access_patterns/") {
+func modelMapShows(pp designer.PathParts) bool {
+	switch pp.Collection {
+	case designer.PathDiagrams:
+		return pp.Key == designer.ModelMap
+	case designer.PathPatterns:
+		return true
+	case designer.PathTables:
+		switch pp.Sub {
+		case "":
+			f, ok := designer.FieldNamed(designer.TableFields, pp.Field)
+			return !ok || !f.Prose
+		case designer.SubIndexes:
+			f, ok := designer.FieldNamed(designer.IndexFields, pp.Field)
+			return !ok || !f.Prose
+		}
 		return true
 	}
-	rest, ok := strings.CutPrefix(path, "tables/")
-	if !ok {
-		return path == "tables"
-	}
-	_, field, _ := strings.Cut(rest, "/")
-	if f, ok := designer.FieldNamed(designer.TableFields, field); ok && f.Prose {
-		return false
-	}
-	if _, after, ok := strings.Cut(rest, "/indexes/"); ok {
-		if _, key, ok := strings.Cut(after, "/"); ok {
-			if f, ok := designer.FieldNamed(designer.IndexFields, key); ok && f.Prose {
-				return false
-			}
-		}
-	}
-	return true
+	return false
 }
 
 // ownDiagram is, for the answer to an edit made on a page of a step with a diagram (htmx names the

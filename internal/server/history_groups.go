@@ -76,51 +76,50 @@ func changedWhat(d designer.Design, revs []storage.Revision) string {
 		}
 	}
 	for _, r := range revs {
-		for _, p := range r.Paths {
-			path := string(p)
+		for _, path := range r.Paths {
 			any = true
-			if strings.HasSuffix(path, "/comments") {
+			pp := path.Parts(d)
+			if pp.Comments {
 				parts["comments"] = true
 				continue
 			}
-			seg := strings.SplitN(path, "/", 3)
-			switch seg[0] {
+			switch pp.Collection {
 			case "":
 				parts["the whole design"] = true
-			case "name":
+			case designer.PathName:
 				parts["the name"] = true
-			case "overview":
+			case designer.PathOverview:
 				parts["the overview"] = true
-			case "entities":
-				if len(seg) > 1 {
-					addName(&entities, seg[1])
+			case designer.PathEntities:
+				if pp.Key != "" {
+					addName(&entities, pp.Key)
 				} else {
 					entityList = true
 				}
-			case "access_patterns":
-				if len(seg) == 1 {
+			case designer.PathPatterns:
+				if pp.Key == "" {
 					patternList = true
 					continue
 				}
-				if p, _, ok := d.PatternByID(seg[1]); ok {
+				if p, _, ok := d.PatternByID(pp.Key); ok {
 					if !slices.Contains(numbers, p.Number) {
 						numbers = append(numbers, p.Number)
 					}
 				} else {
 					deleted++
 				}
-			case "tables":
-				if len(seg) > 1 {
-					addName(&tables, seg[1])
+			case designer.PathTables:
+				if pp.Key != "" {
+					addName(&tables, pp.Key)
 				} else {
 					parts["tables"] = true
 				}
-			case "relationships", "aggregates", "consolidations", "considerations":
-				parts[seg[0]] = true
-			case "diagrams":
-				parts[diagramWords(seg)] = true
+			case designer.PathRelationships, designer.PathAggregates, designer.PathConsolidations, designer.PathConsiderations:
+				parts[pp.Collection] = true
+			case designer.PathDiagrams:
+				parts[diagramWords(pp.Key)] = true
 			default:
-				addName(&others, seg[0])
+				addName(&others, pp.Collection)
 			}
 		}
 	}
@@ -173,16 +172,14 @@ func changedWhat(d designer.Design, revs []storage.Revision) string {
 	return strings.Join(append(out, others...), ", ")
 }
 
-// diagramWords names the diagram a path under "diagrams" touches: its title, or "the diagrams"
-// for all of them.
-func diagramWords(seg []string) string {
-	if len(seg) > 1 {
-		switch seg[1] {
-		case designer.EntityDiagram:
-			return "the entity diagram"
-		case designer.ModelMap:
-			return "the model map"
-		}
+// diagramWords names the diagram of kind that a path under "diagrams" touches: its title, or
+// "the diagrams" for all of them.
+func diagramWords(kind string) string {
+	switch kind {
+	case designer.EntityDiagram:
+		return "the entity diagram"
+	case designer.ModelMap:
+		return "the model map"
 	}
 	return "the diagrams"
 }

@@ -5,7 +5,6 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -35,9 +34,9 @@ const maxFragmentRevisions = 32
 
 // patternPageParts: a pattern's cell shows on the page of patterns that holds it only.
 func patternPageParts(c echo.Context, _ int64) stepParts {
-	return func(d *designContext, path string) ([]fragment, bool) {
+	return func(d *designContext, path designer.Path) ([]fragment, bool) {
 		parts, ok := patternParts(d, path)
-		if id, _, _ := splitPath(path, "access_patterns"); ok && !patternOnPage(c, d.Record.Design.Patterns, id) {
+		if ok && !patternOnPage(c, d.Record.Design.Patterns, path.Parts().Key) {
 			return nil, true
 		}
 		return parts, ok
@@ -99,8 +98,7 @@ func (s *Server) changedParts(c echo.Context, st step, since int64) ([]fragment,
 		if len(rev.Paths) == 0 {
 			return nil, false, nil
 		}
-		for _, p := range rev.Paths {
-			path := string(p)
+		for _, path := range rev.Paths {
 			if !st.showsPath(path) {
 				continue
 			}
@@ -108,7 +106,7 @@ func (s *Server) changedParts(c echo.Context, st step, since int64) ([]fragment,
 				return nil, false, nil
 			}
 			parts, ok := find(d, path)
-			if path == "name" {
+			if path == designer.PathName {
 				// The top bar shows the name on every step.
 				parts = append(parts, fragment{"design-title", templates.TitleOOB(d.Record.Design.Name)})
 				ok = true
@@ -136,37 +134,27 @@ var addsRows = map[string]bool{
 	designer.ScaffoldAggregate{}.Kind(): true,
 }
 
-// splitPath cuts a path of the form kind/key/field (field may be empty) after its kind.
-func splitPath(path, kind string) (key, field string, ok bool) {
-	rest, ok := strings.CutPrefix(path, kind+"/")
-	if !ok || rest == "" {
-		return "", "", false
-	}
-	key, field, _ = strings.Cut(rest, "/")
-	return key, field, true
-}
-
 // patternParts: a field of a pattern is its cell; its comments are its comment button. A pattern's
 // number, or a pattern added, moved or deleted, reshapes the table.
-func patternParts(d *designContext, path string) ([]fragment, bool) {
-	id, field, ok := splitPath(path, "access_patterns")
-	if !ok || field == "" {
+func patternParts(d *designContext, path designer.Path) ([]fragment, bool) {
+	pp := path.Parts()
+	if pp.Collection != designer.PathPatterns || pp.Key == "" || pp.Field == "" && !pp.Comments {
 		return nil, false
 	}
-	p, _, found := d.Record.Design.PatternByID(id)
+	p, _, found := d.Record.Design.PatternByID(pp.Key)
 	if !found {
 		return nil, false
 	}
-	if field == "comments" {
-		b := commentBadge(d, designer.PatternTarget(id))
+	if pp.Comments {
+		b := commentBadge(d, designer.PatternTarget(pp.Key))
 		return []fragment{{b.ID, templates.CommentBadgeView(b, true)}}, true
 	}
-	i := slices.IndexFunc(patternColumns, func(col patternColumn) bool { return col.Key == field })
-	if i < 0 || field == "number" {
+	i := slices.IndexFunc(patternColumns, func(col patternColumn) bool { return col.Key == pp.Field })
+	if i < 0 || pp.Sub != "" || pp.Field == designer.PatternField.Number.Key {
 		return nil, false
 	}
 	parts, ok := oobCell(patternCell(d, p, patternColumns[i]), true)
-	if field == designer.PatternField.Type.Key {
+	if pp.Field == designer.PatternField.Type.Key {
 		// The type says whether the failed-conditions cell is editable.
 		c := failureCellOf(d, p)
 		parts = append(parts, fragment{c.ID, templates.CellView(c)})
@@ -175,8 +163,8 @@ func patternParts(d *designContext, path string) ([]fragment, bool) {
 }
 
 // overviewParts: the name and each overview field are their field.
-func overviewParts(d *designContext, path string) ([]fragment, bool) {
-	if path == "name" {
+func overviewParts(d *designContext, path designer.Path) ([]fragment, bool) {
+	if path == designer.PathName {
 		f := nameField(d, d.Record.Design.Name, "", false)
 		return oobField(f), true
 	}
@@ -185,14 +173,15 @@ func overviewParts(d *designContext, path string) ([]fragment, bool) {
 		o.OOB = true
 		return fragment{"key-entities-offer", templates.KeyEntitiesOfferView(o)}
 	}
-	if path == "relationships" || strings.HasPrefix(path, "relationships/") || path == "entities" || strings.HasPrefix(path, "entities/") {
+	pp := path.Parts()
+	switch pp.Collection {
+	case designer.PathRelationships, designer.PathEntities:
 		return []fragment{offer()}, true
-	}
-	name, ok := strings.CutPrefix(path, "overview/")
-	if !ok {
+	case designer.PathOverview:
+	default:
 		return nil, false
 	}
-	f, ok := designer.FieldNamed(designer.OverviewFields, name)
+	f, ok := designer.FieldNamed(designer.OverviewFields, pp.Field)
 	if !ok {
 		return nil, false
 	}
@@ -212,24 +201,28 @@ func oobField(f templates.Field) []fragment {
 // entityParts: anything within one entity (its description, its scale, its attributes) is its card, and a
 // field of a relationship is its cell. A rename, or an entity or relationship added, moved or
 // deleted, reshapes the step.
-func entityParts(d *designContext, path string) ([]fragment, bool) {
-	if id, field, ok := splitPath(path, "relationships"); ok {
-		design := d.Record.Design
-		i := slices.IndexFunc(design.Relationships, func(r designer.Relationship) bool { return r.ID == id })
+func entityParts(d *designContext, path designer.Path) ([]fragment, bool) {
+	design := d.Record.Design
+	pp := path.Parts(design)
+	if pp.Key == "" {
+		return nil, false
+	}
+	if pp.Collection == designer.PathRelationships {
+		i := slices.IndexFunc(design.Relationships, func(r designer.Relationship) bool { return r.ID == pp.Key })
 		if i < 0 {
 			return nil, false
 		}
-		f, ok := designer.FieldOwning(designer.RelationshipFields, field)
+		f, ok := designer.FieldOwning(designer.RelationshipFields, pp.Field)
 		if !ok {
 			return nil, false
 		}
 		return oobCell(relationshipCell(d, design.Relationships[i], entityOptions(design), f.Key))
 	}
-	name, field, ok := splitPath(path, "entities")
-	if _, scale := designer.FieldOwning(designer.EntityFields, field); !ok || field != "" && !scale {
+	_, scale := designer.FieldOwning(designer.EntityFields, pp.Field)
+	if pp.Collection != designer.PathEntities || pp.Field != "" && !scale {
 		return nil, false
 	}
-	card, found := entityCardOf(d, name)
+	card, found := entityCardOf(d, pp.Key)
 	if !found {
 		return nil, false
 	}
@@ -239,29 +232,29 @@ func entityParts(d *designContext, path string) ([]fragment, bool) {
 
 // aggregateParts: a figure of an aggregate analysis or a field of a consolidation review is its
 // cell and the suggestion it feeds; a design consideration is its field.
-func aggregateParts(d *designContext, path string) ([]fragment, bool) {
+func aggregateParts(d *designContext, path designer.Path) ([]fragment, bool) {
 	design := d.Record.Design
-	if name, ok := strings.CutPrefix(path, "considerations/"); ok {
-		f, ok := designer.FieldNamed(designer.ConsiderationFields, name)
+	pp := path.Parts(design)
+	switch pp.Collection {
+	case designer.PathConsiderations:
+		f, ok := designer.FieldNamed(designer.ConsiderationFields, pp.Field)
 		if !ok {
 			return nil, false
 		}
 		return oobField(considerationField(d, f, f.Get(design.Considerations), "", false)), true
-	}
-	if id, field, ok := splitPath(path, "consolidations"); ok {
-		i := slices.IndexFunc(design.Consolidations, func(r designer.ConsolidationReview) bool { return r.ID == id })
-		if i < 0 {
+	case designer.PathConsolidations:
+		i := slices.IndexFunc(design.Consolidations, func(r designer.ConsolidationReview) bool { return r.ID == pp.Key })
+		if pp.Key == "" || i < 0 {
 			return nil, false
 		}
 		r, entities := design.Consolidations[i], entityOptions(design)
-		parts, ok := oobCell(consolidationCell(d, r, entities, field))
+		parts, ok := oobCell(consolidationCell(d, r, entities, pp.Field))
 		row := consolidationRow(d, r, entities)
 		return append(parts, fragment{row.RowID + "-suggestion", templates.ConsolidationSuggestion(row, true)}), ok
-	}
-	if _, rest, ok := strings.Cut(path, "/"); strings.HasPrefix(path, "tables/") || path == "tables" {
+	case designer.PathTables:
 		// A table's items are nothing an aggregate shows; anything else of a table may change
 		// what a decision's scaffold would add.
-		if ok && strings.Contains(rest, "/items") {
+		if pp.Sub == designer.SubItems {
 			return nil, true
 		}
 		var parts []fragment
@@ -271,16 +264,15 @@ func aggregateParts(d *designContext, path string) ([]fragment, bool) {
 			parts = append(parts, fragment{o.ID, templates.ScaffoldOfferView(o)})
 		}
 		return parts, true
-	}
-	id, field, ok := splitPath(path, "aggregates")
-	if !ok {
+	case designer.PathAggregates:
+	default:
 		return nil, false
 	}
-	i := slices.IndexFunc(design.Aggregates, func(a designer.AggregateAnalysis) bool { return a.ID == id })
-	if i < 0 {
+	i := slices.IndexFunc(design.Aggregates, func(a designer.AggregateAnalysis) bool { return a.ID == pp.Key })
+	if pp.Key == "" || i < 0 {
 		return nil, false
 	}
-	lc, ok := aggregateCell(d, design.Aggregates[i], field)
+	lc, ok := aggregateCell(d, design.Aggregates[i], pp.Field)
 	parts, ok := oobCell(lc.Cell, ok)
 	card := aggregateCard(d, design.Aggregates[i])
 	card.Scaffold.OOB = true
@@ -306,22 +298,23 @@ func oobCell(cell templates.Cell, ok bool) ([]fragment, bool) {
 // rows added or deleted, indexes) redraws the step.
 func tableParts(c echo.Context, since int64) stepParts {
 	spot := spotFrom(c.Request().URL.Path, c.QueryParams())
-	return func(d *designContext, path string) ([]fragment, bool) {
-		if strings.HasPrefix(path, "access_patterns/") {
+	return func(d *designContext, path designer.Path) ([]fragment, bool) {
+		design := d.Record.Design
+		pp := path.Parts(design)
+		switch {
+		case pp.Collection == designer.PathPatterns && pp.Key != "":
 			// The step shows a pattern in the model map only, which withDiagram sends when the
 			// change redrew it, and in the side panel's findings, which go with every answer.
 			return nil, true
-		}
-		table, rest, ok := strings.Cut(strings.TrimPrefix(path, "tables/"), "/")
-		if !ok || !strings.HasPrefix(path, "tables/") {
+		case pp.Collection != designer.PathTables || pp.Key == "" || pp.Sub == "" && pp.Field == "" && !pp.Comments:
 			return nil, false
 		}
-		design := d.Record.Design
+		table := pp.Key
 		shown := spot.table
 		if shown == "" && len(design.Tables) > 0 {
 			shown = design.Tables[0].Name
 		}
-		if f, ok := designer.FieldNamed(designer.TableFields, rest); ok && f.Prose {
+		if f, ok := designer.FieldNamed(designer.TableFields, pp.Field); ok && f.Prose && pp.Sub == "" {
 			// A table's note is its cell, and shows on its own tab only.
 			t, _, found := design.TableByName(table)
 			if table != shown || !found {
@@ -329,7 +322,7 @@ func tableParts(c echo.Context, since int64) stepParts {
 			}
 			return oobCell(tableFieldCell(d, t, shownTableField(f, "textarea", nil)).Cell, true)
 		}
-		if index, key, ok := strings.Cut(strings.TrimPrefix(rest, "indexes/"), "/"); ok && strings.HasPrefix(rest, "indexes/") {
+		if index, key := pp.SubKey, pp.Field; pp.Sub == designer.SubIndexes && index != "" && key != "" {
 			// So is an index's note.
 			f, ok := designer.FieldNamed(designer.IndexFields, key)
 			t, _, found := design.TableByName(table)
@@ -346,12 +339,16 @@ func tableParts(c echo.Context, since int64) stepParts {
 			cell, ok := indexCell(d, t, ix, key)
 			return oobCell(cell.Cell, ok)
 		}
-		id, attr, ok := strings.Cut(strings.TrimPrefix(rest, "items/"), "/")
-		if !ok || !strings.HasPrefix(rest, "items/") || id == "" || attr == "" {
+		id, attr := pp.SubKey, pp.Field
+		if pp.Sub != designer.SubItems || id == "" || attr == "" && !pp.Comments {
 			return nil, false
 		}
-		if table != shown {
+		switch {
+		case table != shown:
+			// Nothing of another table's items, their comments included, shows on this tab.
 			return nil, true
+		case pp.Comments:
+			return nil, false
 		}
 		t, _, found := design.TableByName(table)
 		if !found || attr == t.PartitionKey.Name || t.SortKey != nil && attr == t.SortKey.Name {
@@ -408,16 +405,17 @@ func mappingParts(c echo.Context, _ int64) stepParts {
 		open[id] = true
 	}
 	at := c.Request().URL.Path
-	return func(d *designContext, path string) ([]fragment, bool) {
-		id, field, ok := splitPath(path, "access_patterns")
-		if !ok || field == "" || field == "number" || field == "comments" {
+	return func(d *designContext, path designer.Path) ([]fragment, bool) {
+		pp := path.Parts()
+		if pp.Collection != designer.PathPatterns || pp.Key == "" || pp.Comments ||
+			pp.Sub == "" && (pp.Field == "" || pp.Field == designer.PatternField.Number.Key) {
 			return nil, false
 		}
-		p, _, found := d.Record.Design.PatternByID(id)
+		p, _, found := d.Record.Design.PatternByID(pp.Key)
 		if !found {
 			return nil, false
 		}
-		card := mappingCard(d, at, p, open[id])
+		card := mappingCard(d, at, p, open[pp.Key])
 		card.OOB = true
 		return []fragment{{card.ID, templates.MappingCardView(card, d.canEdit())}}, true
 	}

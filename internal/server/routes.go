@@ -199,7 +199,7 @@ func init() {
 	steps = []step{
 		{
 			id: "overview", label: "Overview", path: "", page: (*Server).overviewPage, past: true, live: true,
-			shows: []string{"overview", "entities", "relationships"}, parts: always(overviewParts), wholeLists: true,
+			shows: []designer.Path{designer.PathOverview, designer.PathEntities, designer.PathRelationships}, parts: always(overviewParts), wholeLists: true,
 			edits: []string{"name", "overview"},
 			slot: &agendaSlot{5, "Agree what the service does, for whom, and how busy it gets.", []string{
 				"What does the service do, in one sentence?",
@@ -208,10 +208,10 @@ func init() {
 		},
 		{
 			id: "entities", label: "Entities", path: "/entities", page: (*Server).entitiesPage, past: true, live: true,
-			shows: []string{"entities", "relationships", "aggregates", "tables", "diagrams/" + designer.EntityDiagram},
+			shows: []designer.Path{designer.PathEntities, designer.PathRelationships, designer.PathAggregates, designer.PathTables, designer.DiagramPath(designer.EntityDiagram, "")},
 			// The entity diagram shows the aggregate decisions and the key attributes the tables'
 			// key templates name.
-			parts:   withDiagram(designer.EntityDiagram, entityDiagramShows, []string{"aggregates", "tables", "diagrams"}, always(entityParts)),
+			parts:   withDiagram(designer.EntityDiagram, entityDiagramShows, []designer.Path{designer.PathAggregates, designer.PathTables, designer.PathDiagrams}, always(entityParts)),
 			diagram: designer.EntityDiagram,
 			edits:   []string{"entities", "relationships"},
 			slot: &agendaSlot{8, "Name what the service keeps and how the things relate.", []string{
@@ -221,7 +221,7 @@ func init() {
 		},
 		{
 			id: "patterns", label: "Access patterns", path: "/patterns", page: (*Server).patternsPage, past: true, live: true,
-			shows: []string{"access_patterns"}, parts: patternPageParts,
+			shows: []designer.Path{designer.PathPatterns}, parts: patternPageParts,
 			edits: []string{"access_patterns"},
 			slot: &agendaSlot{10, "List every read and write, with its rate and what it returns.", []string{
 				"Which screen or job needs this, and how often at peak?",
@@ -231,7 +231,7 @@ func init() {
 		},
 		{
 			id: "aggregates", label: "Aggregates", path: "/aggregates", page: (*Server).aggregatesPage, past: true, live: true,
-			shows: []string{"entities", "relationships", "aggregates", "consolidations", "considerations", "tables"},
+			shows: []designer.Path{designer.PathEntities, designer.PathRelationships, designer.PathAggregates, designer.PathConsolidations, designer.PathConsiderations, designer.PathTables},
 			parts: always(aggregateParts), wholeLists: true,
 			edits: []string{"aggregates", "consolidations", "considerations"},
 			slot: &agendaSlot{8, "Decide what is stored together, from how it is read together.", []string{
@@ -241,9 +241,9 @@ func init() {
 		},
 		{
 			id: "tables", label: "Tables & indexes", path: "/tables", page: (*Server).tablesPage, past: true, live: true,
-			shows: []string{"entities", "access_patterns", "tables", "diagrams/" + designer.ModelMap},
+			shows: []designer.Path{designer.PathEntities, designer.PathPatterns, designer.PathTables, designer.DiagramPath(designer.ModelMap, "")},
 			// The model map shows everything of the tables and the patterns' verdicts.
-			parts:   withDiagram(designer.ModelMap, modelMapShows, []string{"diagrams"}, tableParts),
+			parts:   withDiagram(designer.ModelMap, modelMapShows, []designer.Path{designer.PathDiagrams}, tableParts),
 			diagram: designer.ModelMap,
 			edits:   []string{"tables"},
 			slot: &agendaSlot{10, "Shape tables, keys and indexes, and fill in sample items.", []string{
@@ -253,7 +253,7 @@ func init() {
 		},
 		{
 			id: "mapping", label: "Mapping", path: "/mapping", page: (*Server).mappingPage, past: true, live: true,
-			shows: []string{"entities", "access_patterns", "tables"}, parts: mappingParts,
+			shows: []designer.Path{designer.PathEntities, designer.PathPatterns, designer.PathTables}, parts: mappingParts,
 			edits: []string{"access_patterns/*/mapping"},
 			slot: &agendaSlot{8, "Prove each pattern against the sample items.", []string{
 				"Which operation serves this pattern, on which table or index?",

@@ -3,10 +3,10 @@
 package server
 
 import (
-	"strings"
-
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
+
+	"dynaloom/internal/designer"
 )
 
 // step is one step of the workspace: everything the routes, the nav, the past revisions, the
@@ -25,7 +25,7 @@ type step struct {
 	// shows is the allow list of design paths the step draws (a path under one of these, or above
 	// one); a change elsewhere costs its page only the side panel. It is read only with parts: a
 	// step without parts is drawn whole on any change.
-	shows []string
+	shows []designer.Path
 	// parts maps a changed path to the step's parts for the refresh of request c, which shows
 	// revision since; nil when the step is always drawn whole.
 	parts func(c echo.Context, since int64) stepParts
@@ -36,8 +36,8 @@ type step struct {
 	// that list, so rows added need not redraw it (addsRows).
 	wholeLists bool
 
-	// edits are the design paths whose fields are edited on this step (a "*" segment matches any
-	// one segment), for the agenda to file questions and findings under; the longest match wins.
+	// edits are the design paths whose fields are edited on this step (a "*" row matches any
+	// row), for the agenda to file questions and findings under; the closest match wins.
 	edits []string
 	// slot is the step's place in an hour's workshop; nil for a step the agenda leaves out.
 	slot *agendaSlot
@@ -65,31 +65,26 @@ func always(find stepParts) func(echo.Context, int64) stepParts {
 // showsPath reports whether st draws anything of what path names: the name, which the top bar
 // shows on every step, or a path under or above one of st.shows (a change to a whole list
 // changes the rows of it shown).
-func (st step) showsPath(path string) bool {
-	if path == "name" {
+func (st step) showsPath(path designer.Path) bool {
+	if path == designer.PathName {
 		return true
 	}
 	for _, p := range st.shows {
-		if under(path, p) || under(p, path) {
+		if path.In(p) || p.In(path) {
 			return true
 		}
 	}
 	return false
 }
 
-// under reports whether path is at or below prefix, by whole segments; every path is below ""
-// (the whole design, as a design replaced names it).
-func under(path, prefix string) bool {
-	return prefix == "" || path == prefix || strings.HasPrefix(path, prefix+"/")
-}
-
 // stepOfPath is the step where the field at a finding or question path is edited: the step with
-// the longest of its edits that the path is under, else validation, which lists every finding.
+// the closest of its edits that the path is under, else validation, which lists every finding.
 func stepOfPath(path string) string {
+	pp := designer.Path(path).Parts()
 	best, at := "validation", 0
 	for _, st := range steps {
 		for _, e := range st.edits {
-			if n := strings.Count(e, "/") + 1; n > at && underPattern(path, e) {
+			if n := editMatch(pp, designer.Path(e).Parts()); n > at {
 				best, at = st.id, n
 			}
 		}
@@ -97,15 +92,28 @@ func stepOfPath(path string) string {
 	return best
 }
 
-// underPattern is under with "*" in pattern matching any one segment of path.
-func underPattern(path, pattern string) bool {
-	segs := strings.Split(path, "/")
-	for i, p := range strings.Split(pattern, "/") {
-		if i >= len(segs) || p != "*" && p != segs[i] {
-			return false
-		}
+// editMatch is how closely a path lies under edit e, as parts: 0 when it does not, else 1 for
+// its collection, and 1 more for each of the row (a "*" row matching any) and the member that e
+// names too.
+func editMatch(pp, e designer.PathParts) int {
+	n := 1
+	switch {
+	case pp.Collection != e.Collection:
+		return 0
+	case e.Key == "":
+	case e.Key == pp.Key || e.Key == "*" && pp.Key != "":
+		n++
+	default:
+		return 0
 	}
-	return true
+	switch {
+	case e.Field == "":
+	case e.Member() == pp.Member():
+		n++
+	default:
+		return 0
+	}
+	return n
 }
 
 // agendaSlot is a step's place in the agenda: its minutes in an hour's workshop, what the room
@@ -118,7 +126,7 @@ type agendaSlot struct {
 
 // stepParts finds the parts of a step that show what path names. ok is false when the path is
 // not a part the step draws on its own: the whole step is drawn then.
-type stepParts func(d *designContext, path string) (parts []fragment, ok bool)
+type stepParts func(d *designContext, path designer.Path) (parts []fragment, ok bool)
 
 // fragment is one part of a step, by the id of the element it replaces.
 type fragment struct {

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"dynaloom/internal/designer"
 )
 
 // A design replaced whole (its change names the empty path) redraws every step whole in the
@@ -33,9 +35,42 @@ func TestStepOfPath_isWhereTheFieldIsEdited(t *testing.T) {
 		"access_patterns/ap1/mapping/operations/0/key_condition": "mapping", "aggregates/ag1/decision": "aggregates",
 		"consolidations/c1/x": "aggregates", "considerations/hot_keys": "aggregates", "tables/Employee/items/e1/name": "tables",
 		"capacity/region": "capacity", "prose/summary": "validation", "": "validation",
+		"access_patterns/3/mapping/notes": "mapping", "access_patterns/3/mapping": "mapping", "access_patterns": "patterns",
 	} {
 		if got := stepOfPath(path); got != want {
 			t.Errorf("stepOfPath(%q) = %q, want %q", path, got, want)
+		}
+	}
+}
+
+// Which changes may redraw a step's diagram, read from the path's parts: a table whose name holds
+// a slash is one table, and the notes of a table or an index draw nothing on the model map.
+func TestDiagramShows_readsThePathsParts(t *testing.T) {
+	t.Parallel()
+	d := designer.Design{Tables: []designer.Table{{Name: "app"}, {Name: "app/orders", GSIs: []designer.Index{{Name: "by/status"}}}}}
+	for _, tc := range []struct {
+		path            designer.Path
+		entities, model bool
+	}{
+		{"tables/app/orders", true, true},
+		{"tables/app/orders/purpose", false, false},
+		{"tables/app/orders/indexes/by/status/purpose", false, false},
+		{"tables/app/orders/indexes/by/status/sparse", false, true},
+		{"tables/app/orders/items/i1/sk", false, true},
+		{"tables/app/orders/comments", false, true},
+		{"tables", false, true},
+		{"entities/Order/description", true, false},
+		{"diagrams/entities/entity:Order", true, false},
+		{"diagrams/model_map/table:app", false, true},
+		{"access_patterns/ap1/peak_rps", false, true},
+		{"overview/scale", false, false},
+	} {
+		pp := tc.path.Parts(d)
+		if got := entityDiagramShows(pp); got != tc.entities {
+			t.Errorf("entityDiagramShows(%q) = %v, want %v", tc.path, got, tc.entities)
+		}
+		if got := modelMapShows(pp); got != tc.model {
+			t.Errorf("modelMapShows(%q) = %v, want %v", tc.path, got, tc.model)
 		}
 	}
 }
