@@ -3,7 +3,6 @@ package derive
 import (
 	"context"
 	"strconv"
-	"strings"
 	"sync"
 
 	"dynaloom/internal/designer"
@@ -58,12 +57,11 @@ func (x *Derived) Marks() diagram.Marks {
 		if f.Severity != rules.SeverityError && f.Severity != rules.SeverityWarning {
 			continue
 		}
-		rest, ok := strings.CutPrefix(f.Path, "access_patterns/")
-		if !ok {
+		pp := designer.Path(f.Path).Parts()
+		if pp.Collection != designer.PathPatterns {
 			continue
 		}
-		number, _, _ := strings.Cut(rest, "/")
-		if id, ok := byNumber[number]; ok && marks[id] == "" {
+		if id, ok := byNumber[pp.Key]; ok && marks[id] == "" {
 			marks[id] = f.Code + ": " + f.Message
 		}
 	}

@@ -118,24 +118,25 @@ func questions(d designer.Design, findings []Finding, limit int) []Question {
 
 // findingPattern returns the pattern a pattern finding's path names, and the field.
 func findingPattern(d designer.Design, path string) (designer.Pattern, string, bool) {
-	rest, ok := strings.CutPrefix(path, "access_patterns/")
-	if !ok {
+	pp := designer.Path(path).Parts()
+	if pp.Collection != designer.PathPatterns {
 		return designer.Pattern{}, "", false
 	}
-	number, field, _ := strings.Cut(rest, "/")
-	n, err := strconv.Atoi(number)
+	n, err := strconv.Atoi(pp.Key)
 	if err != nil {
 		return designer.Pattern{}, "", false
 	}
 	p, _, found := d.PatternByNumber(n)
-	return p, field, found
+	return p, pp.Field, found
 }
 
-// findingRow returns the id in a path such as "aggregates/ag1/decision".
+// findingRow returns the id in a path of collection, such as "aggregates/ag1/decision"; "" for a
+// path of another collection.
 func findingRow(path, collection string) string {
-	rest, _ := strings.CutPrefix(path, collection+"/")
-	id, _, _ := strings.Cut(rest, "/")
-	return id
+	if pp := designer.Path(path).Parts(); pp.Collection == collection {
+		return pp.Key
+	}
+	return ""
 }
 
 // patternKey names a pattern in a question key by its id, which survives renumbering.
