@@ -284,11 +284,11 @@ func scaffoldOffer(d *designContext, a designer.AggregateAnalysis) templates.Sca
 	case err != nil:
 		o.Note = err.Error()
 		return o
-	case len(plan.Tables) == 0:
+	case len(plan.Change.Tables) == 0:
 		o.Note = "The tables this decision calls for are in place."
 		return o
 	}
-	for _, st := range plan.Tables {
+	for _, st := range plan.Change.Tables {
 		g := templates.BulkGroup{Title: "Table " + st.Name + " (new), key " + keyText(st.PartitionKey, st.SortKey)}
 		if _, _, ok := design.TableByName(st.Name); ok {
 			g.Title = "Table " + st.Name + ", there already"
@@ -335,17 +335,17 @@ func (s *Server) scaffoldAggregate(c echo.Context) error {
 	}
 	d := designFrom(c)
 	plan, err := designer.ScaffoldFor(d.Record.Design, form.get("id"))
-	if err == nil && len(plan.Tables) == 0 {
+	if err == nil && len(plan.Change.Tables) == 0 {
 		err = designer.Invalid("id", "the tables this decision calls for are in place already")
 	}
 	back := stepHref(d, "aggregates")
 	if err != nil {
 		return s.answer(c, back, err, savedPart(nil))
 	}
-	if len(plan.Tables) > 0 {
-		back = tablesHref(d, plan.Tables[0].Name)
+	if len(plan.Change.Tables) > 0 {
+		back = tablesHref(d, plan.Change.Tables[0].Name)
 	}
-	return s.apply(c, back, plan, savedPart(func(*designContext) (templ.Component, error) { return reload(back), nil }))
+	return s.apply(c, back, plan.Change, savedPart(func(*designContext) (templ.Component, error) { return reload(back), nil }))
 }
 
 // declareEntityAttributes declares, as one change, every attribute of the entity posted that the

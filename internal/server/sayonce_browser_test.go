@@ -217,7 +217,7 @@ func TestBrowser_anAggregateDecisionScaffoldsItsTable(t *testing.T) {
 	waitUntil(t, ada, "the scaffold offered", `!!document.querySelector("[data-testid=scaffold-summary]")`)
 	do(t, ada, "open the scaffold", chromedp.Click(chromedp.CSS("[data-testid=scaffold-summary]")), chromedp.WaitVisible(chromedp.CSS("[data-testid=scaffold-add]")))
 	shown := textOf(t, ada, "[data-testid=scaffold]")
-	for _, want := range []string{"Table Customer (new), key customer_id (S) + record_key (S)", "Entity type Order: PK {customer_id}, SK ORDER#{order_id}",
+	for _, want := range []string{"Table Customers (new), key customer_id (S) + sk (S)", "Entity type Order: PK {customer_id}, SK ORDER#{order_id}",
 		"Attributes: customer_id (S), email (S), order_id (S), total (N)"} {
 		if !strings.Contains(shown, want) {
 			t.Errorf("the scaffold does not say %q:\n%s", want, shown)
@@ -226,7 +226,7 @@ func TestBrowser_anAggregateDecisionScaffoldsItsTable(t *testing.T) {
 	_, before := designNow(t, base, created.EditToken)
 	do(t, ada, "add the table", chromedp.Click(chromedp.CSS("[data-testid=scaffold-add]")))
 	waitForPath(t, ada, "the Tables step", "/tables")
-	waitUntil(t, ada, "the new table's tab", `location.search === "?table=Customer"`)
+	waitUntil(t, ada, "the new table's tab", `location.search === "?table=Customers"`)
 	do(t, ada, "see the table", chromedp.WaitVisible(chromedp.CSS("[data-testid=table]")))
 	d, rev := designNow(t, base, created.EditToken)
 	if rev != before+1 || len(d.Tables) != 1 || len(d.Tables[0].EntityTypes) != 2 || len(d.Tables[0].Attributes) != 5 {
