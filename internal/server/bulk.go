@@ -273,6 +273,7 @@ func scaffoldOffer(d *designContext, a designer.AggregateAnalysis) templates.Sca
 		Aggregate: a.ID, CanEdit: d.canEdit()}
 	design := d.Record.Design
 	plan, err := designer.ScaffoldFor(design, a.ID)
+	o.Reasons = plan.Reasons
 	var ve *designer.ValidationError
 	switch {
 	case errors.As(err, &ve) && ve.Field == "decision":

@@ -199,8 +199,8 @@ func TestBrowser_bulkPasteThatReadsNothingSaysWhy(t *testing.T) {
 	errs.check(t, "Ada's tab")
 }
 
-// An item-collection decision shows the table it would add, and one click adds it with its keys,
-// SK taxonomy and the two entities' attributes; one undo takes it back.
+// An item-collection decision shows the table it would add, with why, and one click adds it with
+// its keys, SK taxonomy and the two entities' attributes; one undo takes it back.
 func TestBrowser_anAggregateDecisionScaffoldsItsTable(t *testing.T) {
 	t.Parallel()
 	base := startBrowserApp(t)
@@ -218,7 +218,8 @@ func TestBrowser_anAggregateDecisionScaffoldsItsTable(t *testing.T) {
 	do(t, ada, "open the scaffold", chromedp.Click(chromedp.CSS("[data-testid=scaffold-summary]")), chromedp.WaitVisible(chromedp.CSS("[data-testid=scaffold-add]")))
 	shown := textOf(t, ada, "[data-testid=scaffold]")
 	for _, want := range []string{"Table Customers (new), key customer_id (S) + sk (S)", "Entity type Order: PK {customer_id}, SK ORDER#{order_id}",
-		"Attributes: customer_id (S), email (S), order_id (S), total (N)"} {
+		"Attributes: customer_id (S), email (S), order_id (S), total (N)",
+		"Table Customers: named for the aggregate, Customer + Order, in the plural", "SK PROFILE for the Customer item: the parent's own item in its collection"} {
 		if !strings.Contains(shown, want) {
 			t.Errorf("the scaffold does not say %q:\n%s", want, shown)
 		}

@@ -68,6 +68,8 @@ type ScaffoldOffer struct {
 	// Tables describes what it adds, one group per table; Note says why nothing is offered.
 	Tables []BulkGroup
 	Note   string
+	// Reasons names each choice the scaffold made and why, from the method's rules.
+	Reasons []string
 }
 
 // DeclareEntityAttributes offers to declare, in one click, every attribute of an entity that a
