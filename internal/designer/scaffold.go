@@ -164,8 +164,8 @@ func (s *scaffolder) itemCollection() error {
 		t.EntityTypes = []EntityType{{Entity: s.parent.Name, PKTemplate: pk, SKTemplate: "PROFILE", Description: "One per " + s.parent.Name + ": its own item in its collection."}}
 	}
 	skt := strings.ToUpper(snake(s.child.Name)) + "#{" + s.cid.Name + "}"
-	s.say("SK %s for each %s: its type, then its id (%s), so one Query on %s reads a %s with its %s", skt, s.child.Name, s.cidWhy,
-		s.pid.Name, s.parent.Name, plural(s.child.Name))
+	s.say("SK %s for each %s: its type, then its id (%s), so one Query on %s reads %s %s with its %s", skt, s.child.Name, s.cidWhy,
+		s.pid.Name, article(s.parent.Name), s.parent.Name, plural(s.child.Name))
 	if other, _, ok := homeOf(s.d, s.child.Name); ok && other.Name != t.Name {
 		s.say("%s also lives in table %s: kept; the collection holds each %s beside its %s as well", s.child.Name, other.Name, s.child.Name, s.parent.Name)
 	}
@@ -403,7 +403,7 @@ func words(name string) string { return strings.ReplaceAll(snake(name), "_", " "
 
 // article is "a" or "an" before w.
 func article(w string) string {
-	if w != "" && strings.ContainsRune("aeiou", rune(w[0])) {
+	if w != "" && strings.ContainsRune("aeiouAEIOU", rune(w[0])) {
 		return "an"
 	}
 	return "a"
