@@ -822,7 +822,7 @@
 // The list never leaves the browser: nothing here talks to the server.
 (function () {
   "use strict";
-  var KEY = "dynaloom-designs", MOST = 100;
+  var KEY = "dynaloom-designs", MOST = 20;
   var linkPath = /^\/d\/[A-Za-z0-9_-]{16,}$/;
 
   function load() {
