@@ -860,14 +860,18 @@
   if (!section) return;
   var ul = section.querySelector("[data-testid=opened-list]");
 
-  function ago(ms) {
+  // opened says when: how long ago within the week, the date after that.
+  function opened(ms) {
     var min = Math.round((Date.now() - ms) / 60000);
-    if (min < 1) return "just now";
-    if (min < 60) return min + " min ago";
+    if (min < 1) return "opened just now";
+    if (min < 60) return "opened " + min + " min ago";
     var h = Math.round(min / 60);
-    if (h < 24) return h + (h === 1 ? " hour ago" : " hours ago");
+    if (h < 24) return "opened " + h + (h === 1 ? " hour ago" : " hours ago");
     var days = Math.round(h / 24);
-    return days + (days === 1 ? " day ago" : " days ago");
+    if (days < 7) return "opened " + days + (days === 1 ? " day ago" : " days ago");
+    var at = new Date(ms), options = { day: "numeric", month: "short" };
+    if (at.getFullYear() !== new Date().getFullYear()) options.year = "numeric";
+    return "opened " + at.toLocaleDateString(undefined, options);
   }
   function draw() {
     var list = load().sort(function (a, b) { return b.at - a.at; });
@@ -880,6 +884,8 @@
       a.href = d.href;
       a.className = "opened-name";
       a.textContent = d.name || "Untitled design";
+      // A long name is cut short on the line (app.css); the whole of it shows on hover.
+      a.title = a.textContent;
       a.setAttribute("data-testid", "opened-link");
       var kind = document.createElement("span");
       kind.className = "badge " + (d.kind === "edit" ? "link-edit" : "link-view");
@@ -888,7 +894,7 @@
       var when = document.createElement("time");
       when.dateTime = new Date(d.at).toISOString();
       when.title = new Date(d.at).toLocaleString();
-      when.textContent = "opened " + ago(d.at);
+      when.textContent = opened(d.at);
       when.setAttribute("data-testid", "opened-at");
       var forget = document.createElement("button");
       forget.type = "button";

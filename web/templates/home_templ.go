@@ -174,7 +174,7 @@ func openedDesigns() templ.Component {
 			templ_7745c5c3_Var7 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 13, "<section class=\"opened\" id=\"opened-designs\" aria-labelledby=\"opened-heading\" data-testid=\"opened-designs\" hidden><div class=\"opened-head\"><h2 id=\"opened-heading\">Designs opened in this browser</h2><button class=\"button small\" type=\"button\" data-forget-all data-testid=\"forget-all\">Forget them all</button></div><p class=\"hint\">Kept in this browser only, never sent to the server. Forget a design here and its link stays valid; only this list drops it.</p><ul class=\"opened-list\" data-testid=\"opened-list\"></ul></section>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 13, "<section class=\"opened\" id=\"opened-designs\" aria-labelledby=\"opened-heading\" data-testid=\"opened-designs\" hidden><div class=\"opened-head\"><h2 id=\"opened-heading\">Your recent designs</h2><button class=\"button small\" type=\"button\" data-forget-all data-testid=\"forget-all\">Forget them all</button></div><p class=\"hint\">Kept in this browser only, never sent to the server. Forget a design here and its link stays valid; only this list drops it.</p><ul class=\"opened-list\" data-testid=\"opened-list\"></ul></section>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
