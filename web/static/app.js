@@ -839,21 +839,42 @@
   }
 
   // A workspace page (not the projector's) records itself when it opens and again when it is left,
-  // so a rename made meanwhile is the name listed.
+  // and takes a rename into the list as soon as the top bar shows it (a live rename included).
+  // A past revision (/d/<token>/history/<n>/…) records the design's link but not its past name.
   var live = document.getElementById("live");
   if (live && !live.hasAttribute("data-presenting")) {
-    var record = function () {
-      var href = live.getAttribute("data-base"), kind = live.getAttribute("data-link");
-      var design = live.getAttribute("data-design") || "";
+    var href = live.getAttribute("data-base"), kind = live.getAttribute("data-link");
+    var design = live.getAttribute("data-design") || "";
+    var past = /^\/d\/[^/]+\/history\/\d+(\/|$)/.test(location.pathname);
+    var titleText = function () {
       var title = document.getElementById("design-title");
-      if (!linkPath.test(href || "") || (kind !== "edit" && kind !== "view") || !title) return;
+      return title ? title.textContent.trim() : null;
+    };
+    var record = function () {
+      var name = titleText();
+      if (!linkPath.test(href || "") || (kind !== "edit" && kind !== "view") || name === null) return;
+      var list = load(), known = list.find(function (d) { return d.href === href; });
+      if (past && known) name = known.name;
       // A new link of the same kind replaces the old one, which no longer works.
-      var list = load().filter(function (d) { return d.href !== href && !(design && d.design === design && d.kind === kind); });
-      list.unshift({ href: href, name: title.textContent.trim(), kind: kind, design: design, at: Date.now() });
+      list = list.filter(function (d) { return d.href !== href && !(design && d.design === design && d.kind === kind); });
+      list.unshift({ href: href, name: name, kind: kind, design: design, at: Date.now() });
+      save(list);
+    };
+    var rename = function () {
+      var name = titleText();
+      if (past || name === null) return;
+      var list = load(), known = list.find(function (d) { return d.href === href; });
+      if (!known || known.name === name) return;
+      known.name = name;
       save(list);
     };
     record();
     window.addEventListener("pagehide", record);
+    // The title is swapped whole (out of band) on a rename; the bar around it stays.
+    var title = document.getElementById("design-title");
+    if (title && title.parentNode && window.MutationObserver) {
+      new MutationObserver(rename).observe(title.parentNode, { childList: true, subtree: true, characterData: true });
+    }
   }
 
   var section = document.getElementById("opened-designs");
