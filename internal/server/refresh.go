@@ -162,9 +162,12 @@ func patternParts(d *designContext, path designer.Path) ([]fragment, bool) {
 	return parts, ok
 }
 
-// overviewParts: the name and each overview field are their field.
+// overviewParts: the name and each overview field are their field; a view link has no name field.
 func overviewParts(d *designContext, path designer.Path) ([]fragment, bool) {
 	if path == designer.PathName {
+		if !d.canEdit() {
+			return nil, true // the page shows the name only in its title
+		}
 		f := nameField(d, d.Record.Design.Name, "", false)
 		return oobField(f), true
 	}

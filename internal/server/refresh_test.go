@@ -206,6 +206,11 @@ func TestRefresh_overviewFieldsNameAndConsiderations(t *testing.T) {
 		strings.Contains(rec.Body.String(), "<core>") {
 		t.Fatalf("want the name field and the title, escaped: %v %s", rec.Header(), rec.Body)
 	}
+	// A view link's overview has no name field to swap into: htmx would log a missing target.
+	rec = a.refreshStep("/d/"+created.ViewToken, rev)
+	if rec.Header().Get(fragmentsHeader) != "1" || strings.Contains(rec.Body.String(), `id="field-name"`) || !strings.Contains(rec.Body.String(), `id="design-title"`) {
+		t.Fatalf("want the title only on a view link: %v %s", rec.Header(), rec.Body)
+	}
 	rec = a.refreshStep(edit+"/patterns", rev)
 	if rec.Header().Get(fragmentsHeader) != "1" || !strings.Contains(rec.Body.String(), "HR &lt;core&gt; · Dynaloom") {
 		t.Fatalf("want the title on another step: %v %s", rec.Header(), rec.Body)
