@@ -8,6 +8,7 @@ import (
 
 func init() {
 	register[AddAggregate]()
+	register[FillAggregates]()
 	register[SetAggregateField]()
 	register[DeleteAggregate]()
 	register[AddConsolidation]()
@@ -48,10 +49,13 @@ func consolidationLabel(d Design, id string) string {
 	return "consolidation " + id
 }
 
-// AddAggregate adds an aggregate analysis of two entities.
+// AddAggregate adds an aggregate analysis of two entities. Fill is the field texts it starts with
+// (keys of AggregateFields but the entities), such as AggregateFill finds in the design; the
+// change keeps them as they were shown, so that it replays the same whatever the design says later.
 type AddAggregate struct {
-	EntityA string `json:"entity_a"`
-	EntityB string `json:"entity_b"`
+	EntityA string            `json:"entity_a"`
+	EntityB string            `json:"entity_b"`
+	Fill    map[string]string `json:"fill,omitempty"`
 }
 
 func (AddAggregate) Kind() string { return "add_aggregate" }
@@ -60,20 +64,125 @@ func (c AddAggregate) Apply(d Design) (Design, error) {
 	if err := entityPair(d, "entity_a", c.EntityA, "entity_b", c.EntityB); err != nil {
 		return d, err
 	}
-	if slices.ContainsFunc(d.Aggregates, func(a AggregateAnalysis) bool {
-		return a.EntityA == c.EntityA && a.EntityB == c.EntityB || a.EntityA == c.EntityB && a.EntityB == c.EntityA
-	}) {
+	if sameAggregate(d, c.EntityA, c.EntityB) >= 0 {
 		return d, Invalid("entity_b", "there is already an analysis of %q and %q", c.EntityA, c.EntityB)
 	}
 	id := nextID(d.Aggregates, aggregateIDPrefix, func(a *AggregateAnalysis) string { return a.ID })
 	d.Aggregates = append(slices.Clip(d.Aggregates), AggregateAnalysis{ID: id, EntityA: c.EntityA, EntityB: c.EntityB})
-	return d, nil
+	return d, fillAggregate(&d, len(d.Aggregates)-1, c.Fill, true)
 }
 
 func (c AddAggregate) Summary() string {
-	return fmt.Sprintf("Added an aggregate analysis of %q and %q", shorten(c.EntityA), shorten(c.EntityB))
+	s := fmt.Sprintf("Added an aggregate analysis of %q and %q", shorten(c.EntityA), shorten(c.EntityB))
+	if len(c.Fill) > 0 {
+		s += ", with " + counted(len(c.Fill), "field", "fields") + " filled in"
+	}
+	return s
 }
 func (AddAggregate) Paths() []Path { return []Path{PathAggregates} }
+
+// sameAggregate is the index of the analysis of a and b, either way round; -1 for none.
+func sameAggregate(d Design, a, b string) int {
+	return slices.IndexFunc(d.Aggregates, func(x AggregateAnalysis) bool {
+		return x.EntityA == a && x.EntityB == b || x.EntityA == b && x.EntityB == a
+	})
+}
+
+// fillAggregate sets the fields fill gives of the analysis at i: all of them when replace, else
+// those the analysis has blank. A fill names no entity: the pair is the analysis's identity.
+func fillAggregate(d *Design, i int, fill map[string]string, replace bool) error {
+	af := AggregateField
+	if err := knownKeys(fill, AggregateFields); err != nil {
+		return err
+	}
+	a := d.Aggregates[i]
+	for _, f := range AggregateFields {
+		v, ok := fill[f.Key]
+		if !ok {
+			continue
+		}
+		if f.Key == af.EntityA.Key || f.Key == af.EntityB.Key {
+			return Invalid(f.Key, "a fill cannot change the pair; add an analysis of the other pair instead")
+		}
+		if !replace && f.Get(a) != "" {
+			continue
+		}
+		if err := f.apply(d, &a, v); err != nil {
+			return err
+		}
+	}
+	d.Aggregates = replaceAt(d.Aggregates, i, a)
+	return nil
+}
+
+// FillAggregates analyses several pairs in one change: a pair not analysed yet is added with its
+// fill, as AddAggregate adds it; a pair analysed already, either way round, gains the fields it
+// has blank, or with Replace every field the fill gives. It is what "analyse each related pair"
+// and a pasted aggregate section make.
+type FillAggregates struct {
+	Pairs   []AddAggregate `json:"pairs"`
+	Replace bool           `json:"replace,omitempty"`
+}
+
+func (FillAggregates) Kind() string { return "fill_aggregates" }
+
+func (c FillAggregates) Apply(d Design) (Design, error) {
+	if len(c.Pairs) == 0 {
+		return d, Invalid("pairs", "no pair to analyse")
+	}
+	for _, p := range c.Pairs {
+		i := sameAggregate(d, p.EntityA, p.EntityB)
+		if i < 0 {
+			var err error
+			if d, err = p.Apply(d); err != nil {
+				return d, pairError(p, err)
+			}
+			continue
+		}
+		fill := p.Fill
+		if d.Aggregates[i].EntityA != p.EntityA {
+			fill = swappedFill(fill)
+		}
+		if err := fillAggregate(&d, i, fill, c.Replace); err != nil {
+			return d, pairError(p, err)
+		}
+	}
+	return d, nil
+}
+
+// pairError names the pair a refusal is about.
+func pairError(p AddAggregate, err error) error {
+	v := fieldError("pairs", err).(*ValidationError)
+	return &ValidationError{Field: v.Field, Message: p.EntityA + " + " + p.EntityB + ": " + v.Message}
+}
+
+// swappedFill is a fill of a + b for the analysis of b + a: the shares of each alone trade
+// places, and the identifying answers, which are about b as the child, are dropped.
+func swappedFill(fill map[string]string) map[string]string {
+	af := AggregateField
+	out := map[string]string{}
+	for k, v := range fill {
+		switch k {
+		case af.OnlyAPct.Key:
+			out[af.OnlyBPct.Key] = v
+		case af.OnlyBPct.Key:
+			out[af.OnlyAPct.Key] = v
+		case af.ChildIndependent.Key, af.ParentIDKnown.Key, af.SeparateTablePlanned.Key:
+		default:
+			out[k] = v
+		}
+	}
+	return out
+}
+
+func (c FillAggregates) Summary() string {
+	names := make([]string, len(c.Pairs))
+	for i, p := range c.Pairs {
+		names[i] = shorten(p.EntityA) + " + " + shorten(p.EntityB)
+	}
+	return "Analysed " + ListAnd(names)
+}
+func (FillAggregates) Paths() []Path { return []Path{PathAggregates} }
 
 // SetAggregateField sets one field of an aggregate analysis from what a person typed. Percentages
 // may end in "%"; yes/no answers accept yes, no, true, false or blank for "not answered"; the

@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/format/reqmd"
 	"dynaloom/internal/designer/rules"
 	"dynaloom/web/templates"
 )
@@ -79,9 +80,15 @@ func (s *Server) aggregatesModel(c echo.Context) (templates.Aggregates, error) {
 		return templates.Aggregates{}, err
 	}
 	base := "/d/" + d.Token
-	a := templates.Aggregates{Workspace: w, AddAggregate: base + "/aggregates/add", AddConsolidation: base + "/consolidations/add"}
+	a := templates.Aggregates{Workspace: w, AddAggregate: base + "/aggregates/add", AddConsolidation: base + "/consolidations/add",
+		Paste: templates.AggregatePaste{Action: base + "/aggregates/paste"}}
 	design := d.Record.Design
 	a.Entities = entityOptions(design)
+	if n := len(relatedPairs(design)); n > 0 {
+		a.Related = templates.Button{Text: "Analyse " + counted(n, "related pair", "related pairs"),
+			Label:  "Add an analysis of each pair a relationship joins, filled in from the design",
+			Action: base + "/aggregates/related", Target: "#aggregate-list"}
+	}
 	for _, ag := range design.Aggregates {
 		a.Cards = append(a.Cards, aggregateCard(d, ag))
 	}
@@ -127,12 +134,75 @@ func (s *Server) consolidationSection(c echo.Context) part {
 	})
 }
 
+// addAggregate adds an analysis of the pair picked, filled in with what the design already says
+// of it.
 func (s *Server) addAggregate(c echo.Context) error {
 	form, err := postedForm(c)
 	if err != nil {
 		return err
 	}
-	return s.apply(c, aggregatesBack(c), designer.AddAggregate{EntityA: form.get("entity_a"), EntityB: form.get("entity_b")}, s.aggregateList(c))
+	a, b := form.get("entity_a"), form.get("entity_b")
+	fill, _ := designer.AggregateFill(designFrom(c).Record.Design, a, b)
+	return s.apply(c, aggregatesBack(c), designer.AddAggregate{EntityA: a, EntityB: b, Fill: fill}, s.aggregateList(c))
+}
+
+// relatedPairs are the analyses each relationship not analysed yet calls for, filled in.
+func relatedPairs(d designer.Design) []designer.AddAggregate {
+	var pairs []designer.AddAggregate
+	for _, r := range d.Relationships {
+		seen := slices.ContainsFunc(pairs, func(p designer.AddAggregate) bool {
+			return p.EntityA == r.From && p.EntityB == r.To || p.EntityA == r.To && p.EntityB == r.From
+		})
+		if r.From == r.To || seen || slices.ContainsFunc(d.Aggregates, func(a designer.AggregateAnalysis) bool {
+			return a.EntityA == r.From && a.EntityB == r.To || a.EntityA == r.To && a.EntityB == r.From
+		}) {
+			continue
+		}
+		fill, _ := designer.AggregateFill(d, r.From, r.To)
+		pairs = append(pairs, designer.AddAggregate{EntityA: r.From, EntityB: r.To, Fill: fill})
+	}
+	return pairs
+}
+
+// analyseRelated adds an analysis of every pair a relationship joins, in one change.
+func (s *Server) analyseRelated(c echo.Context) error {
+	return s.apply(c, aggregatesBack(c), designer.FillAggregates{Pairs: relatedPairs(designFrom(c).Record.Design)}, s.aggregateList(c))
+}
+
+// pasteAggregates reads a pasted aggregate section of the requirement template into the analyses
+// it names: new pairs are added, and those there gain what they lack (or, with replace, what
+// the paste gives). The answer is the list, with the paste box saying what was read or why not.
+func (s *Server) pasteAggregates(c echo.Context) error {
+	form, err := postedForm(c)
+	if err != nil {
+		return err
+	}
+	text := form.get("text")
+	pairs, notes, err := reqmd.PastedAggregates(text, designFrom(c).Record.Design, "", "")
+	answer := func(d *designContext, r *refused) (templ.Component, error) {
+		a, err := s.aggregatesModel(c)
+		if err != nil {
+			return nil, err
+		}
+		a.Paste.Open = true
+		if r != nil {
+			a.Paste.Text, a.Paste.Error = text, r.Message
+			return templates.AggregateList(a), nil
+		}
+		names := make([]string, len(pairs))
+		for i, p := range pairs {
+			names[i] = p.EntityA + " + " + p.EntityB + " (" + counted(len(p.Fill), "field", "fields") + ")"
+		}
+		a.Paste.Done = "Read " + designer.ListAnd(names) + "."
+		for _, n := range notes {
+			a.Paste.Notes = append(a.Paste.Notes, n.Message)
+		}
+		return templates.AggregateList(a), nil
+	}
+	if err != nil {
+		return s.answer(c, aggregatesBack(c), err, answer)
+	}
+	return s.apply(c, aggregatesBack(c), designer.FillAggregates{Pairs: pairs, Replace: form.get("replace") != ""}, answer)
 }
 
 // saveAggregateField saves one figure and answers with its cell and, out of band, the suggestion

@@ -95,6 +95,8 @@ func New(store *storage.Store, log *slog.Logger, opts Options) *Server {
 	edit.POST("/patterns/delete", s.deletePattern)
 	edit.POST("/patterns/renumber", s.renumberPatterns)
 	edit.POST("/aggregates/add", s.addAggregate)
+	edit.POST("/aggregates/related", s.analyseRelated)
+	edit.POST("/aggregates/paste", s.pasteAggregates)
 	edit.POST("/aggregates/field", s.saveAggregateField)
 	edit.POST("/aggregates/delete", s.deleteAggregate)
 	edit.POST("/aggregates/scaffold", s.scaffoldAggregate)

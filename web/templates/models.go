@@ -395,6 +395,17 @@ type Aggregates struct {
 	Entities         []Option
 	AddAggregate     string
 	AddConsolidation string
+	// Related adds an analysis of each related pair not analysed yet; zero when there is none.
+	Related Button
+	Paste   AggregatePaste
+}
+
+// AggregatePaste is the box that takes a pasted aggregate section: the text and refusal of a paste
+// refused, or what the last one read and the notes on what it did not.
+type AggregatePaste struct {
+	Action, Text, Error, Done string
+	Notes                     []string
+	Open                      bool
 }
 
 // Validation is the validation step: every finding and the seed's checklists, ticked by the tool.

@@ -50,3 +50,49 @@ func PastedPattern(cells map[string]string, d designer.Design) map[string]string
 	}
 	return out
 }
+
+// PastedAggregates reads a pasted aggregate section of the requirement template, as the import
+// reads it, into the pairs it analyses with the fields it gives, names resolved against the
+// entities of d ("Pets" is Pet). Bullets with no "A + B … Analysis" heading above them are about
+// the pair a + b, when given. Each note says what was not read, by the line of the paste.
+func PastedAggregates(text string, d designer.Design, a, b string) ([]designer.AddAggregate, []designer.ImportNote, error) {
+	text = strings.TrimSpace(text)
+	if first, _, _ := strings.Cut(text, "\n"); !strings.HasPrefix(first, "#") {
+		if kind, _, _ := headingKind(first); kind == blockAggregate {
+			text = "### " + text
+		} else if a != "" && b != "" {
+			text = "### " + a + " + " + b + " Aggregate Analysis\n" + text
+		}
+	}
+	imported, notes, err := Import([]byte(text))
+	if err != nil || len(imported.Aggregates) == 0 {
+		return nil, notes, designer.Invalid("text", "no aggregate analysis found: paste a section such as \"### Order + OrderItems Item Collection Analysis\" with its bullets")
+	}
+	af := designer.AggregateField
+	pairs := make([]designer.AddAggregate, 0, len(imported.Aggregates))
+	for _, ag := range imported.Aggregates {
+		p := designer.AddAggregate{EntityA: entityOf(d, ag.EntityA), EntityB: entityOf(d, ag.EntityB), Fill: map[string]string{}}
+		for _, f := range designer.AggregateFields {
+			if f.Key == af.EntityA.Key || f.Key == af.EntityB.Key {
+				continue
+			}
+			if v := f.Get(ag); v != "" {
+				p.Fill[f.Key] = v
+			}
+		}
+		pairs = append(pairs, p)
+	}
+	return pairs, notes, nil
+}
+
+// entityOf is the entity of d a pasted name means: the same name in any case, or its singular.
+func entityOf(d designer.Design, name string) string {
+	for _, try := range []string{name, markdown.Singular(name)} {
+		for _, e := range d.Entities {
+			if strings.EqualFold(e.Name, try) {
+				return e.Name
+			}
+		}
+	}
+	return name
+}

@@ -1,6 +1,7 @@
 package reqmd_test
 
 import (
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -62,5 +63,45 @@ func TestPastedPattern_readsThePatternTableAsTheImportDoes(t *testing.T) {
 		if got, want := count(pasted, code), count(imported, code); got != want {
 			t.Errorf("%s: %d after the paste, %d after the import", code, got, want)
 		}
+	}
+}
+
+// The requirement's own aggregate section, pasted into a design with its entities, gives each
+// pair the fields the import reads, with the plural heading resolved to the entity.
+func TestPastedAggregates_readsTheSectionAsTheImportDoes(t *testing.T) {
+	t.Parallel()
+	d := designer.Design{Entities: []designer.Entity{{Name: "Owner"}, {Name: "Pet"}, {Name: "Clinic"}, {Name: "Vet"}}}
+	section := `### Owner + Pets Item Collection Analysis
+- **Access Correlation**: 90% of owner reads show the pets (pattern 1)
+- **Size Constraints**: at most 13 small items, well under 1 KB per owner
+- **Decision**: Item Collection
+- **Justification**: one Query serves pattern 1
+
+### Clinic + Vets Item Collection Analysis
+- **Decision**: Separate tables
+`
+	pairs, _, err := reqmd.PastedAggregates(section, d, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pairs) != 2 || pairs[0].EntityA != "Owner" || pairs[0].EntityB != "Pet" || pairs[1].EntityB != "Vet" {
+		t.Fatalf("pairs = %+v", pairs)
+	}
+	want := map[string]string{"correlation_pct": "90", "size_constraints": "at most 13 small items, well under 1 KB per owner",
+		"decision": designer.ItemCollection, "justification": "one Query serves pattern 1"}
+	if !maps.Equal(pairs[0].Fill, want) {
+		t.Errorf("fill = %v, want %v", pairs[0].Fill, want)
+	}
+	if pairs[1].Fill["decision"] != designer.SeparateTables {
+		t.Errorf("second = %v", pairs[1].Fill)
+	}
+
+	// A card's paste may be its bullets alone; the heading is the card's pair.
+	pairs, _, err = reqmd.PastedAggregates("- **Access Correlation**: 40%\n- **Decision**: separate", d, "Clinic", "Vet")
+	if err != nil || len(pairs) != 1 || pairs[0].EntityA != "Clinic" || pairs[0].Fill["correlation_pct"] != "40" {
+		t.Errorf("bullets alone = %+v, %v", pairs, err)
+	}
+	if _, _, err := reqmd.PastedAggregates("just some words", d, "", ""); err == nil || !strings.Contains(err.Error(), "text:") {
+		t.Errorf("no section: %v", err)
 	}
 }
