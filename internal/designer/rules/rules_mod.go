@@ -1206,10 +1206,10 @@ func mod019Undeclared(d designer.Design, out []Finding) []Finding {
 				}
 			}
 		}
-		for _, et := range t.EntityTypes {
+		for i, et := range t.EntityTypes {
 			for _, tmpl := range [...]string{et.PKTemplate, et.SKTemplate} {
 				for _, a := range designer.TemplateAttributes(tmpl) {
-					use(a, "key template of "+et.Entity)
+					use(a, "key template of "+entityTypeLabel(et, i))
 				}
 			}
 		}
@@ -1220,4 +1220,14 @@ func mod019Undeclared(d designer.Design, out []Finding) []Finding {
 		}
 	}
 	return out
+}
+
+// entityTypeLabel names the i-th entity type of a table's SK taxonomy in a message: its entity, or
+// "entity type 2" for one a design-json file left without a name, so that no message reads
+// "key template of )".
+func entityTypeLabel(et designer.EntityType, i int) string {
+	if strings.TrimSpace(et.Entity) == "" {
+		return "entity type " + strconv.Itoa(i+1)
+	}
+	return et.Entity
 }

@@ -459,6 +459,11 @@ func TestValidate_modelRules(t *testing.T) {
 			"MOD019 warning tables/Orders/attributes/order_id",
 			"MOD019 warning tables/Orders/attributes/region",
 		}, inText: "Orders uses currency (projection of GSI OrdersByStatus, pattern 2 on GSI OrdersByStatus) but does not declare it; add currency to the table's attributes"},
+		{name: "MOD019 names an entity type without a name by its place", edit: func(d *designer.Design) {
+			orders(d).EntityTypes[1].Entity = ""
+			orders(d).EntityTypes[1].SKTemplate = "ORDER#{created_at}#{order_id}"
+		}, want: []string{"MOD019 warning tables/Orders/attributes/order_id"},
+			inText: "Orders uses order_id (key template of entity type 2) but does not declare it"},
 		{name: "MOD019 fires for an undeclared TTL attribute", edit: func(d *designer.Design) { orders(d).TTLAttribute = "ttl" },
 			want: []string{"MOD019 warning tables/Orders/attributes/ttl"}, inText: "Orders uses ttl (TTL)"},
 		{name: "MOD019 counts the table's keys as declared", edit: func(d *designer.Design) {

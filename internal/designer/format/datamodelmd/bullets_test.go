@@ -85,17 +85,19 @@ func TestReadSparse(t *testing.T) {
 	}
 }
 
-// An SK Taxonomy entry names its entity in parentheses or by a TYPE# prefix; a placeholder is a
-// placeholder, whatever its words; no entity is made up from a template.
+// An SK Taxonomy entry names its entity in parentheses, by a TYPE# prefix or by the one word of
+// its description ("one per address" spells out ADDR#); a placeholder is a placeholder, whatever
+// its words; a template alone names no entity, and an entry nothing names is named after its
+// table, never left without a name.
 func TestImport_skTaxonomyOwnersAndPlaceholders(t *testing.T) {
 	t.Parallel()
 	d, _ := mustImport(t, readFixture(t, "kept-sk-taxonomy.md"))
 	want := []designer.EntityType{
 		{Entity: "customer", SKTemplate: "PROFILE"},
 		{Entity: "order line", SKTemplate: "ord-{number}", Description: "one per order"},
-		{Entity: "Addr", SKTemplate: "ADDR#{label}", Description: "one per address"},
+		{Entity: "Address", SKTemplate: "ADDR#{label}", Description: "one per address"},
 		{Entity: "Note", SKTemplate: "NOTE#{written words}"},
-		{Entity: "", SKTemplate: "misc-{n}"},
+		{Entity: "Shop", SKTemplate: "misc-{n}"},
 	}
 	for _, got := range [][]designer.EntityType{tableNamed(t, d, "Shop").EntityTypes, tableNamed(t, assertDataModelFixedPoint(t, d), "Shop").EntityTypes} {
 		if !slices.Equal(got, want) {
@@ -178,7 +180,7 @@ func TestImport_keyTemplatesOnKeyBulletsAreTemplates(t *testing.T) {
 	for _, back := range []designer.Design{d, assertDataModelFixedPoint(t, d)} {
 		members := tableNamed(t, back, "Members")
 		wantMembers := []designer.EntityType{
-			{PKTemplate: "{member_id}", SKTemplate: "#PROFILE", Description: "the member's card"},
+			{Entity: "Member", PKTemplate: "{member_id}", SKTemplate: "#PROFILE", Description: "the member's card"},
 			{Entity: "Loan", PKTemplate: "{member_id}", SKTemplate: "LOAN#{loan date}", Description: "one item per loan, oldest first"},
 		}
 		if !slices.Equal(members.EntityTypes, wantMembers) {
@@ -191,7 +193,7 @@ func TestImport_keyTemplatesOnKeyBulletsAreTemplates(t *testing.T) {
 			t.Errorf("Members purpose %q", members.Purpose)
 		}
 		shelves := tableNamed(t, back, "Shelves")
-		if want := []designer.EntityType{{PKTemplate: "SHELF#{shelf_no}"}}; !slices.Equal(shelves.EntityTypes, want) || shelves.PartitionKeyWhy != "for every shelf" {
+		if want := []designer.EntityType{{Entity: "Shelf", PKTemplate: "SHELF#{shelf_no}"}}; !slices.Equal(shelves.EntityTypes, want) || shelves.PartitionKeyWhy != "for every shelf" {
 			t.Errorf("Shelves entity types %+v, partition key why %q", shelves.EntityTypes, shelves.PartitionKeyWhy)
 		}
 		books := tableNamed(t, back, "Books")

@@ -143,8 +143,10 @@ func titleCase(s string) string {
 var typePrefix = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([A-Z][A-Z0-9_]*)#`) })
 
 // entityName reads the entity an SK taxonomy line is about: "(user entity)" gives User,
-// `POST#<post_id>` gives Post. A template without such a prefix (`PROFILE`, `ord-{number}`) names no
-// entity: none is made up from it.
+// `POST#<post_id>` gives Post, and a description of one word besides function words ("the owner",
+// "one per pet") gives that word, Owner and Pet; it also spells out a prefix it begins with
+// (`INV#<id>` "one per invoice" is Invoice). A template without such a prefix or words
+// (`PROFILE`, `ord-{number}`) names no entity: none is made up from it.
 func entityName(tmpl, desc string) string {
 	w := strings.Fields(strings.ToLower(desc))
 	for i, x := range w {
@@ -152,10 +154,36 @@ func entityName(tmpl, desc string) string {
 			return titleCase(strings.ToUpper(strings.Trim(w[i-1], "(),")))
 		}
 	}
+	named := describedEntity(desc)
 	if m := typePrefix().FindStringSubmatch(tmpl); m != nil {
-		return titleCase(m[1])
+		if prefix := strings.ToLower(m[1]); named == "" || !strings.HasPrefix(strings.ToLower(named), prefix) {
+			return titleCase(m[1])
+		}
 	}
-	return ""
+	return named
+}
+
+// describedEntity is the one word a description holds besides function words, as an entity's
+// name: "the owner" is Owner, "one per pets" Pet; "" for any other description.
+func describedEntity(desc string) string {
+	var words []string
+	for _, x := range strings.Fields(desc) {
+		if functionWords[strings.ToLower(x)] {
+			continue
+		}
+		words = append(words, x)
+	}
+	if len(words) != 1 {
+		return ""
+	}
+	word := words[0]
+	for _, r := range word {
+		if !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z') {
+			return ""
+		}
+	}
+	word = markdown.Singular(word)
+	return strings.ToUpper(word[:1]) + word[1:]
 }
 
 var attrEntry = sync.OnceValue(func() *regexp.Regexp {

@@ -388,6 +388,17 @@ func (p *parser) settleTable(td *tableDraft) designer.Table {
 		}
 		t.Items = p.sampleItems(t.Name, td.sample, types)
 	}
+	if td.looseTaxonomy && pk == "" && t.PartitionKey.Name != "" && genericKey(t.PartitionKey.Name) == "" {
+		// The seed's taxonomy lists sort keys only: each of its items is keyed by the partition
+		// key's own value, "{owner_id}".
+		t.EntityTypes = slices.Clone(t.EntityTypes)
+		for i := range t.EntityTypes {
+			if t.EntityTypes[i].PKTemplate == "" {
+				t.EntityTypes[i].PKTemplate = "{" + t.PartitionKey.Name + "}"
+			}
+		}
+	}
+	p.nameEntityTypes(td.line, &t)
 	if t.TTLAttribute != "" {
 		if _, err := designer.CleanName("ttl", t.TTLAttribute); err != nil {
 			p.note(td.line, "table %s: the TTL attribute %q cannot be a name (%v); the table was read without a TTL", t.Name, designer.TruncateRunes(t.TTLAttribute, 60), err)
@@ -395,6 +406,56 @@ func (p *parser) settleTable(td *tableDraft) designer.Table {
 		}
 	}
 	return t
+}
+
+// nameEntityTypes names each entity type of t's SK taxonomy that its line did not name, after
+// the table ("Appointments" is Appointment; "Appointment 2" when that is taken), with a note: an
+// entity type without a name cannot be matched to an entity, and would be written as nothing in
+// every message about it.
+func (p *parser) nameEntityTypes(line int, t *designer.Table) {
+	if !slices.ContainsFunc(t.EntityTypes, func(et designer.EntityType) bool { return strings.TrimSpace(et.Entity) == "" }) {
+		return
+	}
+	t.EntityTypes = slices.Clone(t.EntityTypes)
+	taken := func(name string) bool {
+		return slices.ContainsFunc(t.EntityTypes, func(et designer.EntityType) bool { return strings.EqualFold(et.Entity, name) })
+	}
+	base := markdown.Singular(t.Name)
+	if base == "" {
+		base = "Entity"
+	}
+	for i := range t.EntityTypes {
+		et := &t.EntityTypes[i]
+		if strings.TrimSpace(et.Entity) != "" {
+			continue
+		}
+		// A partition-key template written on the key bullet, `SHELF#<shelf_no>`, still names one.
+		if name := entityName(et.PKTemplate, ""); name != "" && !taken(name) {
+			et.Entity = name
+			continue
+		}
+		name := base
+		for n := 2; taken(name); n++ {
+			name = base + " " + strconv.Itoa(n)
+		}
+		et.Entity = name
+		p.note(line, "table %s: entity type %d of the SK taxonomy (%s) names no entity; it was named %s after the table, which the Tables step can rename", t.Name, i+1, templatesOf(*et), name)
+	}
+}
+
+// templatesOf is an entity type's key templates as a note quotes them.
+func templatesOf(et designer.EntityType) string {
+	var parts []string
+	if et.PKTemplate != "" {
+		parts = append(parts, "PK "+et.PKTemplate)
+	}
+	if et.SKTemplate != "" {
+		parts = append(parts, "SK "+et.SKTemplate)
+	}
+	if len(parts) == 0 {
+		return "no templates"
+	}
+	return strings.Join(parts, ", ")
 }
 
 // How readCell read a cell.
