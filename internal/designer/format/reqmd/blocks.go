@@ -35,6 +35,8 @@ func (p *parser) parseBlock(b *block) {
 			handled = p.aggregateItem(b, it)
 		case blockConsiderations:
 			handled = p.considerationItem(b, it)
+		case blockIdentifying:
+			p.identifyingItem(it)
 		case blockChecklist:
 			handled = p.checklistItem(it)
 		}
@@ -242,10 +244,10 @@ var (
 	// The number is taken whole, separators and fraction too ("avg 1,500", "max 12.5"), so that
 	// it is read exactly or not at all.
 	looseAvg = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(?:avg|average)\.?:?\s*(\d[\d,]{0,20}(?:\.\d{1,15})?)`)
+		return regexp.MustCompile(`(?i)\b(?:avg|average)\.?:?\s*(\d[\d,]{0,20}(?:\.\d{1,15})?)((?:\s+[^\s,;()\d][^\s,;()]*){0,6})`)
 	})
 	looseMax = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(?:max|maximum|up to)\.?:?\s*(\d[\d,]{0,20}(?:\.\d{1,15})?)`)
+		return regexp.MustCompile(`(?i)\b(?:max|maximum|up to)\.?:?\s*(\d[\d,]{0,20}(?:\.\d{1,15})?)((?:\s+[^\s,;()\d][^\s,;()]*){0,6})`)
 	})
 )
 
@@ -287,14 +289,30 @@ func parseRelationshipValue(v string) relationshipValue {
 		rv.notes = strings.TrimSpace(inner[:len(inner)-1])
 	}
 	if !canonical {
+		// The words after a count up to the clause's end are its unit ("avg 4 per year").
 		if m := looseAvg().FindStringSubmatch(rv.notes); m != nil {
 			rv.avg, _, _ = designer.ParseCount(strings.TrimRight(m[1], ","), false)
+			if rv.avg != nil {
+				rv.avgUnit = looseUnit(rv.avg, m[2])
+			}
 		}
 		if m := looseMax().FindStringSubmatch(rv.notes); m != nil {
-			rv.max = wholeCount(strings.TrimRight(m[1], ","))
+			if rv.max = wholeCount(strings.TrimRight(m[1], ",")); rv.max != nil {
+				rv.maxUnit = looseUnit(new(float64(*rv.max)), m[2])
+			}
 		}
 	}
 	return rv
+}
+
+// looseUnit is the unit the words after count v give it, or "" when they are none a count
+// takes.
+func looseUnit(v *float64, words string) string {
+	unit := strings.Join(strings.Fields(words), " ")
+	if _, got, err := designer.ParseCount(designer.FormatCount(v, unit), false); err == nil {
+		return got
+	}
+	return ""
 }
 
 // counts reads the exporter's counts, "avg 1.6, max 12 per year", each with its unit, into rv. It
@@ -467,6 +485,11 @@ func (p *parser) aggregateItem(b *block, it markdown.Item) bool {
 			return false
 		}
 		a.CombinedKB, a.Bounded, a.Size = parseSize(v)
+		if a.CombinedKB == nil && a.Bounded == nil && !strings.HasPrefix(strings.TrimSpace(v), "—") {
+			// "User 2KB + 5 recent orders 15KB = 17KB total, bounded growth": the words stay
+			// the size's notes.
+			a.CombinedKB, a.Bounded = looseSize(a.Size)
+		}
 		return true
 	case label == "update patterns" || label == "updates":
 		if a.Updates != "" {
@@ -475,7 +498,13 @@ func (p *parser) aggregateItem(b *block, it markdown.Item) bool {
 		a.Updates = markdown.Unescape(v)
 		return true
 	case label == "identifying relationship" || label == "identifying":
-		return parseIdentifying(v, &a.Identifying)
+		if parseIdentifying(v, &a.Identifying) {
+			return true
+		}
+		// "Orders cannot exist without Users, always have user_id when querying orders": the
+		// answers are stored and the words kept as prose.
+		looseIdentifying(markdown.Unescape(v), &a.Identifying)
+		return false
 	case label == "decision":
 		if a.Decision != "" {
 			return false

@@ -97,6 +97,10 @@ type parser struct {
 	relLines []int
 	// listed is set when the document's appendix of entities lists their scale (listsScale).
 	listed bool
+	// identifying are the Identifying Relationship Check's statements about child entities.
+	identifying []identifyingStatement
+	// aggLines say where each of d.Aggregates was read.
+	aggLines []int
 	// patternRows say where each of d.Patterns was read.
 	patternRows []patternSource
 }
@@ -145,6 +149,7 @@ func (p *parser) parse(text string) {
 			cur.title = aggregateTitle(a, b)
 			cur.aggregate = len(p.d.Aggregates)
 			p.d.Aggregates = append(p.d.Aggregates, designer.AggregateAnalysis{EntityA: a, EntityB: b})
+			p.aggLines = append(p.aggLines, n)
 		}
 		if topLevel(kind) {
 			top = cur
@@ -235,6 +240,8 @@ func (p *parser) design() designer.Design {
 	}
 	d.Name = designer.TruncateRunes(name, designer.MaxNameLen)
 	d.Entities = p.relationshipEntities(d.Entities, d.Relationships)
+	p.aggregateEntities(d.Entities, d.Aggregates)
+	p.applyIdentifying(&d)
 	p.readScale(&d)
 	p.linkPatterns(&d)
 
@@ -256,15 +263,13 @@ func (p *parser) relationshipEntities(entities []designer.Entity, rels []designe
 	for _, e := range entities {
 		known[e.Name] = true
 	}
-	// "Owner → Pets" and "Pet → Visits" name one entity twice: a plural end is the singular's
-	// entity when the document names that one too.
 	named := maps.Clone(known)
 	for _, r := range rels {
 		named[r.From], named[r.To] = true, true
 	}
 	for i := range rels {
 		for _, end := range []*string{&rels[i].From, &rels[i].To} {
-			if one := markdown.Singular(*end); one != *end && !known[*end] && named[one] {
+			if one, ok := singularEnd(*end, known, named); ok {
 				p.note(p.relLines[i], "%s in a relationship is read as the entity %s", *end, one)
 				*end = one
 			}
@@ -284,6 +289,31 @@ func (p *parser) relationshipEntities(entities []designer.Entity, rels []designe
 		}
 	}
 	return entities
+}
+
+// singularEnd is the entity a plural name stands for: "Owner → Pets" and "Pet → Visits" name
+// one entity twice, so a plural is the singular's entity when the document names that one too
+// and does not define the plural as an entity of its own.
+func singularEnd(name string, known, named map[string]bool) (string, bool) {
+	one := markdown.Singular(name)
+	return one, one != name && !known[name] && named[one]
+}
+
+// aggregateEntities reads the plural of an aggregate heading ("Owner + Pets Item Collection
+// Analysis") as the entity it names, as relationships are read.
+func (p *parser) aggregateEntities(entities []designer.Entity, aggs []designer.AggregateAnalysis) {
+	known := map[string]bool{}
+	for _, e := range entities {
+		known[e.Name] = true
+	}
+	for i := range aggs {
+		for _, end := range []*string{&aggs[i].EntityA, &aggs[i].EntityB} {
+			if one, ok := singularEnd(*end, known, known); ok {
+				p.note(p.aggLines[i], "%s in an aggregate analysis is read as the entity %s", *end, one)
+				*end = one
+			}
+		}
+	}
 }
 
 // titleName is the design name a title gives: "DynamoDB Modeling Session — Orders" gives "Orders",

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -143,8 +144,9 @@ func TestImport_fixtures(t *testing.T) {
 			if *a.CorrelationPct != 45 || *a.OnlyAPct != 55 || *a.OnlyBPct != 20 || *a.BothPct != 45 || a.Decision != designer.ItemCollection {
 				t.Errorf("aggregate = %+v", a)
 			}
-			if a.Identifying != (designer.IdentifyingCheck{}) {
-				t.Errorf("free-text identifying answer read as yes/no: %+v", a.Identifying)
+			// The seed's words answer two of the three questions; the third is not asked of them.
+			if id := a.Identifying; id.ChildIndependent == nil || *id.ChildIndependent || id.ParentIDKnown == nil || !*id.ParentIDKnown || id.SeparateTablePlanned != nil {
+				t.Errorf("identifying = %s, want child independent no, parent ID always known yes, the third unanswered", identifyingText(id))
 			}
 			kept, ok := designertest.ProseTitled(d, "User + Orders Item Collection Analysis")
 			for _, want := range []string{
@@ -155,8 +157,8 @@ func TestImport_fixtures(t *testing.T) {
 					t.Errorf("prose of the aggregate lacks %q: %q", want, kept.Body)
 				}
 			}
-			if a.Size != "User 2KB + 5 recent orders 15KB = 17KB total, bounded growth" {
-				t.Errorf("size %q", a.Size)
+			if a.Size != "User 2KB + 5 recent orders 15KB = 17KB total, bounded growth" || a.CombinedKB == nil || *a.CombinedKB != 17 || a.Bounded == nil || !*a.Bounded {
+				t.Errorf("size %q, combined %v KB, bounded %v; want the words kept and 17 KB, bounded", a.Size, a.CombinedKB, a.Bounded)
 			}
 			placeholder, real := d.Consolidations[0], d.Consolidations[1]
 			if placeholder.Decision != "" || placeholder.OverlapPct != nil || !strings.Contains(placeholder.Justification, "✅/❌ Consolidate/Separate") {
@@ -490,4 +492,15 @@ func TestImport_pluralRelationshipEndIsTheSingularsEntity(t *testing.T) {
 	if !said {
 		t.Errorf("no note says Pets was read as Pet: %+v", notes)
 	}
+}
+
+// identifyingText writes an identifying check's answers for a failure message.
+func identifyingText(c designer.IdentifyingCheck) string {
+	word := func(b *bool) string {
+		if b == nil {
+			return "unanswered"
+		}
+		return strconv.FormatBool(*b)
+	}
+	return "independent " + word(c.ChildIndependent) + ", parent known " + word(c.ParentIDKnown) + ", separate table " + word(c.SeparateTablePlanned)
 }

@@ -157,12 +157,17 @@ func (r *scaleReader) line(l, section string, n int) {
 		parent, unit, used := r.per(tokens, at+width)
 		i = at + width + used - 1
 		phrase := trimPhrase(strings.Join(tokens[start:i+1], " "))
+		// What the number counts, as written: "vets per clinic", "appointments per pet per year".
+		counted := trimPhrase(strings.Join(tokens[at:i+1], " "))
 		switch {
 		case unit != "":
 			r.rates = append(r.rates, rate{entity: noun, parent: parent, unit: unit, n: v, from: from + " (" + phrase + ")", line: n})
 			r.p.note(n, "read %q as a growth of %s", phrase, noun)
+			if parent != "" {
+				r.ratio(parent, noun, v, counted, n)
+			}
 		case parent != "":
-			r.ratio(parent, noun, v, n)
+			r.ratio(parent, noun, v, counted, n)
 		case subset(tokens, i+1):
 			// "10,000 appointments are open": some of them, in a state, not how many there are; a
 			// sparse index of those in the state holds as many.
@@ -192,13 +197,17 @@ func subset(tokens []string, at int) bool {
 	return (v == "are" || v == "is") && state != "" && !strings.HasSuffix(state, "ed")
 }
 
-// ratio sets the average of parent 1:M child, when the document gave it none.
-func (r *scaleReader) ratio(parent, child string, v float64, line int) {
+// ratio sets the average of parent 1:M child, counted in unit as the document writes it ("vets
+// per clinic", "appointments per pet per year"), when the document gave it none.
+func (r *scaleReader) ratio(parent, child string, v float64, unit string, line int) {
+	if _, _, err := designer.ParseCount(designer.FormatCount(&v, unit), false); err != nil {
+		unit = ""
+	}
 	for i := range r.d.Relationships {
 		rel := &r.d.Relationships[i]
 		if rel.From == parent && rel.To == child && rel.Kind == designer.OneToMany && rel.Avg == nil {
-			rel.Avg = &v
-			r.p.note(line, "read %s %s per %s as the average of %s 1:M %s", strconv.FormatFloat(v, 'f', -1, 64), pluralOf(entityWords(child)), entityWords(parent), parent, child)
+			rel.Avg, rel.AvgUnit = &v, unit
+			r.p.note(line, "read %s as the average of %s 1:M %s", designer.FormatCount(&v, unit), parent, child)
 			return
 		}
 	}
