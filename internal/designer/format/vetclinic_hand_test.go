@@ -2,9 +2,13 @@ package format
 
 import (
 	"math"
+	"reflect"
+	"strings"
 	"testing"
 
+	"dynaloom/internal/designer"
 	"dynaloom/internal/designer/capacity"
+	"dynaloom/internal/designer/rules"
 )
 
 // The vet-clinic pair, imported without an edit, gives docs/capacity.md's hand-worked figures
@@ -56,5 +60,83 @@ func TestVetClinicPair_monthlyCostIsTheHandFigure(t *testing.T) {
 	}
 	if len(r.Keys) != 6 {
 		t.Errorf("%d partition keys, want the 4 tables' and the 2 GSIs'", len(r.Keys))
+	}
+}
+
+// The vet-clinic pair keeps its structure, held to what a reader finds in it by hand: each
+// entity's attributes from its table's items (keys too), the plural aggregate headings read as
+// the entities, the sizes and identifying answers the words give, the identifying reviews, and
+// the relationships' figures with their units.
+func TestVetClinicPair_importKeepsTheStructure(t *testing.T) {
+	in := readInputs(t, "testdata/pairs/vetclinic-dynamodb_requirement.md", "testdata/pairs/vetclinic-dynamodb_data_model.md")
+	d, notes, err := Import(in.files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	attrs := map[string]string{
+		"Owner":       "owner_id S, record S, owner_name S, phone S, email S",
+		"Pet":         "owner_id S, record S, pet_id S, pet_name S, species S, birth_date S",
+		"Clinic":      "clinic_id S, record S, clinic_name S, city S, phone S",
+		"Vet":         "clinic_id S, record S, vet_id S, vet_name S, specialty S",
+		"Appointment": "pet_id S, appt_key S, appt_id S, slot_start S, clinic_id S, vet_id S, owner_id S, pet_name S, reason S, status S, open_clinic_id S",
+		"Invoice":     "pk S, sk S, invoice_id S, appt_id S, amount N, status S, issued_on S, paid_on S",
+	}
+	for _, e := range d.Entities {
+		var got []string
+		for _, a := range e.Attributes {
+			got = append(got, a.Name+" "+string(a.Type))
+		}
+		if strings.Join(got, ", ") != attrs[e.Name] {
+			t.Errorf("entity %s attributes %q, want %q", e.Name, strings.Join(got, ", "), attrs[e.Name])
+		}
+	}
+	if len(d.Entities) != len(attrs) {
+		t.Errorf("%d entities, want %d", len(d.Entities), len(attrs))
+	}
+	no, yes := false, true
+	wantAggs := []designer.AggregateAnalysis{
+		{EntityA: "Owner", EntityB: "Pet", CombinedKB: new(1.0), Bounded: &yes, Identifying: designer.IdentifyingCheck{ChildIndependent: &no, SeparateTablePlanned: &no}},
+		{EntityA: "Clinic", EntityB: "Vet"},
+	}
+	if len(d.Aggregates) != len(wantAggs) {
+		t.Fatalf("%d aggregates, want %d", len(d.Aggregates), len(wantAggs))
+	}
+	for i, w := range wantAggs {
+		a := d.Aggregates[i]
+		if a.EntityA != w.EntityA || a.EntityB != w.EntityB || !reflect.DeepEqual(a.CombinedKB, w.CombinedKB) || !reflect.DeepEqual(a.Bounded, w.Bounded) || !reflect.DeepEqual(a.Identifying, w.Identifying) {
+			t.Errorf("aggregate %d = %s + %s, %v KB, bounded %v, identifying %+v; want %s + %s, %v KB, bounded %v, identifying %+v",
+				i, a.EntityA, a.EntityB, a.CombinedKB, a.Bounded, a.Identifying, w.EntityA, w.EntityB, w.CombinedKB, w.Bounded, w.Identifying)
+		}
+	}
+	// "identifying relationship for pets" (Owners' partition key), and the Identifying
+	// Relationship Check's Appointment and Invoice.
+	for i, want := range []*bool{&yes, nil, &yes, &yes} {
+		if got := d.Consolidations[i].Identifying; !reflect.DeepEqual(got, want) {
+			t.Errorf("consolidation %s → %s identifying %v, want %v", d.Consolidations[i].Parent, d.Consolidations[i].Child, got, want)
+		}
+	}
+	counts := map[string]string{"Owner → Pet": "avg 1.6 pets per owner, max 12", "Pet → Appointment": "avg 4 appointments per pet per year",
+		"Clinic → Vet": "avg 8 vets per clinic", "Vet → Appointment": "", "Appointment → Invoice": ""}
+	for _, r := range d.Relationships {
+		if got, want := r.Counts(), counts[r.From+" → "+r.To]; got != want {
+			t.Errorf("relationship %s → %s counts %q, want %q", r.From, r.To, got, want)
+		}
+	}
+	for _, tb := range d.Tables {
+		for _, et := range tb.EntityTypes {
+			if et.Entity == "" || et.PKTemplate == "" {
+				t.Errorf("table %s entity type %+v: every one has a name and a PK template", tb.Name, et)
+			}
+		}
+	}
+	for _, n := range notes {
+		if strings.Contains(n.Message, `entity ""`) {
+			t.Errorf("note %q names an entity with no name", n.Message)
+		}
+	}
+	for _, f := range rules.Validate(d) {
+		if f.Severity == rules.SeverityError {
+			t.Errorf("error %s %s: %s", f.Code, f.Path, f.Message)
+		}
 	}
 }

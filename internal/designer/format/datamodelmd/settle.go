@@ -872,7 +872,128 @@ func Merge(req, model designer.Design) (designer.Design, []designer.ImportNote) 
 		}
 		d.Tables[ti].EntityTypes = ets
 	}
+	notes = append(notes, identifyingKeys(&d)...)
+	d, attrNotes := EntityAttributes(d)
+	notes = append(notes, attrNotes...)
 	return designer.Normalize(d), notes
+}
+
+// entityAttributes gives each entity the requirement lists no attributes for the attributes its
+// items hold in the data model's tables, with the types the tables declare: the table's keys, and
+// the attributes of the sample items of its entity type (all of the table's when the table holds
+// one entity type). An entity the requirement lists attributes for keeps those alone: the export
+// writes them, so a pair read back gives the same entities. Merge does this; a design read from
+// the pair it was exported as is EntityAttributes of that design.
+func EntityAttributes(d designer.Design) (designer.Design, []designer.ImportNote) {
+	var notes []designer.ImportNote
+	listed := map[string]bool{}
+	for _, e := range d.Entities {
+		listed[e.Name] = len(e.Attributes) > 0
+	}
+	d.Entities = slices.Clone(d.Entities)
+	for _, t := range d.Tables {
+		held := map[string]map[string]bool{}
+		hold := func(entity, attr string) {
+			if held[entity] == nil {
+				held[entity] = map[string]bool{}
+			}
+			held[entity][attr] = true
+		}
+		match := designer.NewEntityMatcher(t)
+		for _, et := range t.EntityTypes {
+			hold(et.Entity, t.PartitionKey.Name)
+			if t.SortKey != nil {
+				hold(et.Entity, t.SortKey.Name)
+			}
+			if len(t.EntityTypes) == 1 {
+				for _, a := range t.Attributes {
+					hold(et.Entity, a.Name)
+				}
+			}
+		}
+		if len(t.EntityTypes) > 1 {
+			for _, it := range t.Items {
+				if e := match.EntityType(it.Item); e != "" {
+					for name := range it.Item {
+						hold(e, name)
+					}
+				}
+			}
+		}
+		for ei := range d.Entities {
+			attrs := held[d.Entities[ei].Name]
+			if len(attrs) == 0 || listed[d.Entities[ei].Name] {
+				continue
+			}
+			e := &d.Entities[ei]
+			added := 0
+			for _, a := range t.Attributes {
+				if !attrs[a.Name] || slices.ContainsFunc(e.Attributes, func(x designer.Attribute) bool { return x.Name == a.Name }) {
+					continue
+				}
+				e.Attributes = append(slices.Clip(e.Attributes), designer.Attribute{Name: a.Name, Type: a.Type, Description: a.Description})
+				added++
+			}
+			if added > 0 {
+				notes = append(notes, designer.ImportNote{Message: fmt.Sprintf("entity %s: %s read from the items of table %s", e.Name, countWith(added, "attribute", "attributes"), t.Name)})
+			}
+		}
+	}
+	return d, notes
+}
+
+// identifyingKeys reads what a table's partition key justification says of an identifying
+// relationship, as the seed's template asks it to ("owner_id - …; identifying relationship for
+// pets"): the consolidation review of the child it names is identifying, and an aggregate
+// analysis of the table's entity types with that child gets the answers the table itself gives
+// — the child does not exist on its own, and it needs no separate table. Answers the requirement
+// gave are kept.
+func identifyingKeys(d *designer.Design) []designer.ImportNote {
+	var notes []designer.ImportNote
+	for _, t := range d.Tables {
+		_, after, ok := strings.Cut(strings.ToLower(t.PartitionKeyWhy), "identifying relationship")
+		if !ok || strings.Contains(strings.ToLower(t.PartitionKeyWhy), "non-identifying") {
+			continue
+		}
+		words := strings.FieldsFunc(after, func(r rune) bool { return !unicode.IsLetter(r) && r != '_' })
+		names := func(entity string) bool {
+			e := strings.ToLower(entity)
+			return slices.ContainsFunc(words, func(w string) bool { return w == e || markdown.Singular(w) == e })
+		}
+		inTable := func(entity string) bool {
+			return slices.ContainsFunc(t.EntityTypes, func(et designer.EntityType) bool { return et.Entity == entity })
+		}
+		for i := range d.Consolidations {
+			c := &d.Consolidations[i]
+			if c.Identifying != nil || !names(c.Child) || !inTable(c.Child) {
+				continue
+			}
+			yes := true
+			d.Consolidations = slices.Clone(d.Consolidations)
+			d.Consolidations[i].Identifying = &yes
+			notes = append(notes, designer.ImportNote{Message: fmt.Sprintf("table %s: its partition key is an identifying relationship for %s, so the consolidation review %s → %s is identifying", t.Name, c.Child, c.Parent, c.Child)})
+		}
+		for i, a := range d.Aggregates {
+			if !names(a.EntityB) || !inTable(a.EntityA) || !inTable(a.EntityB) {
+				continue
+			}
+			id := a.Identifying
+			no := false
+			if id.ChildIndependent == nil {
+				id.ChildIndependent = &no
+			}
+			if id.SeparateTablePlanned == nil {
+				id.SeparateTablePlanned = &no
+			}
+			if id == a.Identifying {
+				continue
+			}
+			d.Aggregates = slices.Clone(d.Aggregates)
+			d.Aggregates[i].Identifying = id
+			notes = append(notes, designer.ImportNote{Message: fmt.Sprintf("table %s: its partition key is an identifying relationship for %s, which lives in the table beside %s; the aggregate analysis %s + %s was answered so (child independent: no; separate table + GSI planned: no)", t.Name, a.EntityB, a.EntityA, a.EntityA, a.EntityB)})
+		}
+	}
+	return notes
 }
 
 // namedIn is the one entity of names a word of text names, by key; none or several give false.
