@@ -87,8 +87,9 @@ func TestPastedAggregates_readsTheSectionAsTheImportDoes(t *testing.T) {
 	if len(pairs) != 2 || pairs[0].EntityA != "Owner" || pairs[0].EntityB != "Pet" || pairs[1].EntityB != "Vet" {
 		t.Fatalf("pairs = %+v", pairs)
 	}
+	// "well under 1 KB" is read as the import reads it: 1 KB combined, bounded.
 	want := map[string]string{"correlation_pct": "90", "size_constraints": "at most 13 small items, well under 1 KB per owner",
-		"decision": designer.ItemCollection, "justification": "one Query serves pattern 1"}
+		"combined_kb": "1", "bounded": "yes", "decision": designer.ItemCollection, "justification": "one Query serves pattern 1"}
 	if !maps.Equal(pairs[0].Fill, want) {
 		t.Errorf("fill = %v, want %v", pairs[0].Fill, want)
 	}
