@@ -900,14 +900,28 @@ func EntityAttributes(d designer.Design) (designer.Design, []designer.ImportNote
 			held[entity][attr] = true
 		}
 		match := designer.NewEntityMatcher(t)
+		// A key whose template for the entity type is anything but its own value ("PROFILE",
+		// "OWNER#{owner_id}") is the table's, not an attribute of the entity.
+		keys := map[string]map[string]bool{}
 		for _, et := range t.EntityTypes {
-			hold(et.Entity, t.PartitionKey.Name)
+			keys[et.Entity] = map[string]bool{t.PartitionKey.Name: ownKey(t.PartitionKey.Name, et.PKTemplate)}
 			if t.SortKey != nil {
-				hold(et.Entity, t.SortKey.Name)
+				keys[et.Entity][t.SortKey.Name] = ownKey(t.SortKey.Name, et.SKTemplate)
+			}
+		}
+		holdUnlessKey := func(entity, attr string) {
+			if own, isKey := keys[entity][attr]; !isKey || own {
+				hold(entity, attr)
+			}
+		}
+		for _, et := range t.EntityTypes {
+			holdUnlessKey(et.Entity, t.PartitionKey.Name)
+			if t.SortKey != nil {
+				holdUnlessKey(et.Entity, t.SortKey.Name)
 			}
 			if len(t.EntityTypes) == 1 {
 				for _, a := range t.Attributes {
-					hold(et.Entity, a.Name)
+					holdUnlessKey(et.Entity, a.Name)
 				}
 			}
 		}
@@ -915,7 +929,7 @@ func EntityAttributes(d designer.Design) (designer.Design, []designer.ImportNote
 			for _, it := range t.Items {
 				if e := match.EntityType(it.Item); e != "" {
 					for name := range it.Item {
-						hold(e, name)
+						holdUnlessKey(e, name)
 					}
 				}
 			}
@@ -940,6 +954,12 @@ func EntityAttributes(d designer.Design) (designer.Design, []designer.ImportNote
 		}
 	}
 	return d, notes
+}
+
+// ownKey says whether a key attribute holds the entity's own value: its template is blank or the
+// attribute alone.
+func ownKey(name, template string) bool {
+	return template == "" || template == "{"+name+"}"
 }
 
 // identifyingKeys reads what a table's partition key justification says of an identifying
