@@ -156,6 +156,8 @@ type room struct {
 	lastID int // the last Presence.ID given out
 	// list is the participants in order, built when first asked for after a change.
 	list []Presence
+	// locks is the locked steps, by step (lock.go).
+	locks map[string]Lock
 }
 
 // Hub fans events out to the streams of each design; it is the Room the server uses.
@@ -170,12 +172,14 @@ type Hub struct {
 	// timers holds each room's timer (timer.go); stepLabel names a step in a timer event.
 	timers    timerBoard
 	stepLabel func(step string) string
+	// lockGrace is how long a lock outlives its holder's tab leaving the room (lock.go).
+	lockGrace time.Duration
 }
 
 // New builds a hub that lets one client address hold at most maxPerClient streams (0: no bound)
 // and names a step in timer events with stepLabel.
 func New(maxPerClient int, stepLabel func(step string) string) *Hub {
-	return &Hub{rooms: map[string]*room{}, perClient: map[string]int{}, maxPerClient: maxPerClient, done: make(chan struct{}), stepLabel: stepLabel}
+	return &Hub{rooms: map[string]*room{}, perClient: map[string]int{}, maxPerClient: maxPerClient, done: make(chan struct{}), stepLabel: stepLabel, lockGrace: LockGrace}
 }
 
 var _ Room = (*Hub)(nil)
@@ -290,6 +294,7 @@ func (h *Hub) subscribe(id, client string, access storage.Access, p *Presence) (
 				// one opens, so its lead is kept for when it comes back.
 				delete(r.counts, p.Tab)
 				delete(r.tabs, p.Tab)
+				h.holderLeft(r, p.Tab)
 			}
 			r.presenceChanged()
 		}

@@ -1,7 +1,8 @@
 // Package live is the live room of each design: its open event streams, who is here (presence),
-// who leads and where ("follow me"), the workshop timer, the bound on streams per client, and the
-// writer of a text/event-stream. It knows the store's types but nothing of the HTTP handlers:
-// internal/server reads requests and renders pages, and asks the room through Room.
+// who leads and where ("follow me"), the workshop timer, the locked steps, the bound on streams
+// per client, and the writer of a text/event-stream. It knows the store's types but nothing of
+// the HTTP handlers: internal/server reads requests and renders pages, and asks the room through
+// Room.
 //
 // Publishing is independent of HTTP: a stored change reaches the room by Publish, called by the
 // store's commit hook. A change made on another server instance will arrive the same way, as
@@ -28,6 +29,11 @@ type Room interface {
 	// SetTimer changes the room's timer and tells its pages; Timer is how it stands.
 	SetTimer(designID string, a TimerAction, now time.Time) error
 	Timer(designID string, now time.Time) (TimerState, bool)
+	// TakeLock and ReleaseLock lock a step for a connected tab and unlock it; Locks is what is
+	// locked (lock.go).
+	TakeLock(designID, tab, step string, over bool) error
+	ReleaseLock(designID, tab, step string) error
+	Locks(designID string) []Lock
 	// CloseStreams and ViewExpiryChanged follow the design's links being replaced or expiring.
 	CloseStreams(designID string, access storage.Access)
 	ViewExpiryChanged(designID string, at time.Time)

@@ -38,6 +38,7 @@ type Stream struct {
 	presenceAt    time.Time
 	presenceLater <-chan time.Time
 	timer         func() *event // the room's timer as it stands, for a page's stream
+	locks         func() *event // the room's locked steps, for a page's stream
 }
 
 // Subscribe opens a stream of design id for a client address; after is the newest revision the
@@ -51,6 +52,7 @@ func (h *Hub) Subscribe(id, client string, access storage.Access, p *Presence, p
 	st := &Stream{sub: sub, leave: leave, stop: h.done, writePresence: presence}
 	if p != nil {
 		st.timer = func() *event { return h.timers.current(id, time.Now(), h.stepLabel) }
+		st.locks = func() *event { return h.currentLocks(id) }
 	}
 	return st, nil
 }
@@ -76,7 +78,7 @@ func (st *Stream) UseResponse(w io.Writer, rc *http.ResponseController) {
 // OnConn reports whether the stream writes on a connection of its own (TakeConn).
 func (st *Stream) OnConn() bool { return st.conn != nil }
 
-// Begin writes the start of the stream: the retry hint, the room's timer for a page, and the
+// Begin writes the start of the stream: the retry hint, the room's timer and locks for a page, and the
 // changes the client missed since revision after (missed, oldest first), or one reload when they
 // are more than a queue holds. An error means the client is gone.
 func (st *Stream) Begin(after int64, missed []storage.Revision) error {
@@ -86,6 +88,9 @@ func (st *Stream) Begin(after int64, missed []storage.Revision) error {
 	if st.timer != nil {
 		// The room's timer as it stands; a change from now on comes as an event.
 		st.write(st.timer())
+	}
+	if st.locks != nil {
+		st.write(st.locks())
 	}
 	switch {
 	case len(missed) > QueueLen:

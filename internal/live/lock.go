@@ -1,0 +1,165 @@
+package live
+
+import (
+	"encoding/json"
+	"sort"
+	"time"
+)
+
+// Step locks: the facilitator locks a step so that only their tab edits it while the room reads
+// (docs/room.md). A lock is room state, like the lead and the timer: it lives in the room, in
+// memory, and is never part of the design or its history. Its holder releases it, anyone with
+// the edit link may take it over, and it goes on its own once its holder's tab has been out of
+// the room for the hub's lock grace, so a closed tab never leaves a step locked. The server
+// decides what a lock covers and refuses the edits; the room only keeps who holds what.
+
+// Lock is one locked step. Tab is the holder's tab, which the server compares an edit's tab with;
+// like a presence's, it is never sent to the others.
+type Lock struct {
+	Step  string `json:"step"`
+	Label string `json:"label"`
+	By    string `json:"by"`
+	Tab   string `json:"-"`
+}
+
+// LockRefused is a lock action the room cannot take; its text names the field.
+type LockRefused string
+
+func (e LockRefused) Error() string { return string(e) }
+
+// errLockTabGone refuses a lock action from a tab the room does not know.
+const errLockTabGone = LockRefused("tab: this tab is not connected to the design; reload the page")
+
+// LockGrace is how long a lock outlives its holder's tab leaving the room: long enough for a page
+// moving to another step, or a stream reconnecting, to come back.
+const LockGrace = time.Minute
+
+// SetLockGrace changes how long a lock outlives its holder leaving the room (LockGrace by
+// default); call it before the hub serves.
+func (h *Hub) SetLockGrace(d time.Duration) { h.lockGrace = d }
+
+// TakeLock locks step for tab. A step another tab holds is refused unless over is set: the
+// facilitator takes it over, knowingly.
+func (h *Hub) TakeLock(id, tab, step string, over bool) error {
+	var err error
+	if !h.withTab(id, tab, func(r *room, p *Presence) {
+		if l, ok := r.locks[step]; ok && l.Tab != tab && !over {
+			err = LockRefused("step: " + l.Label + " is locked by " + r.holderName(l) + "; take it over to lock it yourself")
+			return
+		}
+		if r.locks == nil {
+			r.locks = map[string]Lock{}
+		}
+		label := step
+		if h.stepLabel != nil {
+			label = h.stepLabel(step)
+		}
+		r.locks[step] = Lock{Step: step, Label: label, By: p.Name, Tab: tab}
+		r.locksChanged()
+	}) {
+		return errLockTabGone
+	}
+	return err
+}
+
+// ReleaseLock unlocks step, which only its holder may do; a step that is not locked stays so.
+func (h *Hub) ReleaseLock(id, tab, step string) error {
+	var err error
+	if !h.withTab(id, tab, func(r *room, p *Presence) {
+		l, ok := r.locks[step]
+		switch {
+		case !ok:
+		case l.Tab != tab:
+			err = LockRefused("step: " + l.Label + " is locked by " + r.holderName(l) + ", not by you; take it over first")
+		default:
+			delete(r.locks, step)
+			r.locksChanged()
+		}
+	}) {
+		return errLockTabGone
+	}
+	return err
+}
+
+// Locks is the locked steps of design id, by step.
+func (h *Hub) Locks(id string) []Lock {
+	r := h.find(id)
+	if r == nil {
+		return nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.lockList()
+}
+
+// lockList is the room's locks by step, each named by its holder's name as the room knows it
+// now. Callers hold r.mu.
+func (r *room) lockList() []Lock {
+	out := make([]Lock, 0, len(r.locks))
+	for _, l := range r.locks {
+		l.By = r.holderName(l)
+		out = append(out, l)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Step < out[j].Step })
+	return out
+}
+
+// holderName is the name of the holder of l: as the room knows their tab now (a rename), or as
+// when they took it. Callers hold r.mu.
+func (r *room) holderName(l Lock) string {
+	if p := r.tabs[l.Tab]; p != nil {
+		return p.Name
+	}
+	return l.By
+}
+
+// locksEvent is the room's locks as the pages read them. Callers hold r.mu.
+func (r *room) locksEvent() *event {
+	data, _ := json.Marshal(r.lockList()) // cannot fail: strings
+	return &event{name: "locks", data: data}
+}
+
+// locksChanged tells the room's pages what is locked now. Callers hold r.mu.
+func (r *room) locksChanged() {
+	r.send(r.locksEvent(), func(sub *subscriber) bool { return sub.presence != nil })
+}
+
+// holderLeft releases, after the hub's lock grace, the locks of tab if it has not come back by
+// then. Callers hold r.mu.
+func (h *Hub) holderLeft(r *room, tab string) {
+	holds := false
+	for _, l := range r.locks {
+		holds = holds || l.Tab == tab
+	}
+	if !holds {
+		return
+	}
+	time.AfterFunc(h.lockGrace, func() {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		if r.tabs[tab] != nil {
+			return
+		}
+		changed := false
+		for step, l := range r.locks {
+			if l.Tab == tab {
+				delete(r.locks, step)
+				changed = true
+			}
+		}
+		if changed {
+			r.locksChanged()
+		}
+	})
+}
+
+// currentLocks is the event that tells a page opening its stream what design id has locked.
+func (h *Hub) currentLocks(id string) *event {
+	r := h.find(id)
+	if r == nil {
+		return &event{name: "locks", data: []byte("[]")}
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.locksEvent()
+}
