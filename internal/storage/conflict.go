@@ -44,6 +44,10 @@ type Edit struct {
 	// Base, when not 0, is the revision the editor saw: the edit is refused with a *ConflictError
 	// if a later revision by someone else touched a part of the design the change touches.
 	Base int64
+	// Refuse, when set, is asked first whether the change may be stored, while no other edit can
+	// land (an undo asks it of the change that undoes): an error it gives refuses the edit, as it
+	// is. The server's step locks use it.
+	Refuse func(designer.Change) error
 }
 
 // sameEditor reports whether a stored revision was made by the editor of ed.

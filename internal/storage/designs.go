@@ -193,8 +193,8 @@ func (s *Store) Apply(ctx context.Context, id, author string, c designer.Change,
 // ApplyEdit applies one change to a design and stores the result as the next revision, with its
 // history entry, in one transaction. ed.IfRevision 0 applies to whatever is newest; any other
 // value gives ErrStale unless it is the current revision. ed.Base, when set, gives a
-// *ConflictError if someone else changed the same part since (Edit). An error from the change
-// itself (such as a *designer.ValidationError, reachable with errors.As) stores nothing.
+// *ConflictError if someone else changed the same part since (Edit); ed.Refuse may refuse it
+// before all that. An error from the change itself (such as a *designer.ValidationError, reachable with errors.As) stores nothing.
 // ApplyEdit returns only after the transaction has committed.
 //
 // What is written is the change and a few figures of the design: its cost follows the size of the
@@ -222,6 +222,11 @@ func (s *Store) ApplyEdit(ctx context.Context, id string, ed Edit) (Record, erro
 	// also tells every change to the hook in revision order.
 	s.applyMu.Lock()
 	defer s.applyMu.Unlock()
+	if ed.Refuse != nil {
+		if err := ed.Refuse(c); err != nil {
+			return Record{}, err
+		}
+	}
 	for {
 		head, known := s.heads[id]
 		err = s.inTx(ctx, func(tx *sql.Tx) error {
