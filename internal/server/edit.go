@@ -45,11 +45,13 @@ func (s *Server) edit(c echo.Context, change designer.Change) error {
 // refused with storage.ErrStale unless it names the newest revision) and Base with Tab (a page's
 // conflict check, refused with a *storage.ConflictError); its Author is the request's. A refusal
 // is returned as it is, for the one classifier (classify, or refusal for an answer shown in place)
-// to word; nothing is stored then. A committed change leaves the request's design at the new
-// revision, and the store's commit hook tells every participant.
+// to word; nothing is stored then. A change a step lock held by another tab covers is refused
+// (lock.go). A committed change leaves the request's design at the new revision, and the store's
+// commit hook tells every participant.
 func (s *Server) commit(c echo.Context, ed storage.Edit) (storage.Record, error) {
 	d := designFrom(c)
 	ed.Author = author(c)
+	ed.Refuse = s.lockCheck(d.ID, ed.Tab)
 	rec, err := s.store.ApplyEdit(c.Request().Context(), d.ID, ed)
 	var ce *storage.ConflictError
 	if errors.As(err, &ce) {

@@ -25,6 +25,13 @@ type apiError struct {
 
 func (e *apiError) Error() string { return e.Message }
 
+// lockedError refuses a change to a step another participant holds locked (lock.go).
+type lockedError struct{ Step, By string }
+
+func (e *lockedError) Error() string {
+	return e.Step + " is locked by " + e.By + "; ask " + e.By + " to unlock it"
+}
+
 func badInput(format string, args ...any) error {
 	return &apiError{Status: http.StatusBadRequest, Code: "invalid_input", Message: fmt.Sprintf(format, args...)}
 }
@@ -38,9 +45,12 @@ func classify(err error) *apiError {
 	var ce *storage.ConflictError
 	var le *storage.LimitError
 	var ue *storage.UndoError
+	var lk *lockedError
 	switch {
 	case errors.As(err, &ae):
 		return ae
+	case errors.As(err, &lk):
+		return &apiError{http.StatusLocked, "locked", lk.Error() + "."}
 	case errors.As(err, &ve):
 		return &apiError{http.StatusBadRequest, "invalid_input", ve.Error()}
 	case errors.Is(err, storage.ErrNotFound), errors.Is(err, designer.ErrUnknownExample):
@@ -85,9 +95,12 @@ func classify(err error) *apiError {
 func refusal(err error) (*refused, bool) {
 	var ve *designer.ValidationError
 	var ue *storage.UndoError
+	var lk *lockedError
 	switch {
 	case errors.As(err, &ve):
 		return &refused{&apiError{http.StatusUnprocessableEntity, "invalid_input", refusalText(ve)}, err}, true
+	case errors.As(err, &lk):
+		return &refused{&apiError{http.StatusUnprocessableEntity, "locked", "Not saved: " + lk.Error() + "."}, err}, true
 	case errors.As(err, &ue):
 		return &refused{&apiError{http.StatusUnprocessableEntity, ue.Code, ue.Message}, err}, true
 	}
@@ -127,6 +140,8 @@ func pageHeading(ae *apiError) string {
 		return "Dynaloom could not use that input"
 	case http.StatusTooManyRequests:
 		return "Slow down a little"
+	case http.StatusLocked:
+		return "Someone holds this step"
 	case http.StatusInsufficientStorage, http.StatusServiceUnavailable:
 		return "The server cannot save right now"
 	}

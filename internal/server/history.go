@@ -480,7 +480,7 @@ func (s *Server) undoMine(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	rec, undone, err := s.store.Undo(c.Request().Context(), d.ID, storage.Edit{Author: me, Tab: tab})
+	rec, undone, err := s.store.Undo(c.Request().Context(), d.ID, storage.Edit{Author: me, Tab: tab, Refuse: s.lockCheck(d.ID, tab)})
 	if err != nil {
 		return s.historyRefusal(c, err)
 	}

@@ -28,7 +28,11 @@ func New(store *storage.Store, log *slog.Logger, opts Options) *Server {
 	opts.MaxStreamsPerClient = orDefault(opts.MaxStreamsPerClient, DefaultMaxStreamsPerClient)
 	opts.MaxConnsPerClient = orDefault(opts.MaxConnsPerClient, DefaultMaxConnsPerClient)
 	opts.MaxConns = orDefault(opts.MaxConns, DefaultMaxConns)
-	s := &Server{store: store, log: log, echo: echo.New(), opts: opts, hub: live.New(opts.MaxStreamsPerClient, stepLabel), derived: derive.NewSetIn(store.Budget())}
+	hub := live.New(opts.MaxStreamsPerClient, stepLabel)
+	if opts.LockGrace > 0 {
+		hub.SetLockGrace(opts.LockGrace)
+	}
+	s := &Server{store: store, log: log, echo: echo.New(), opts: opts, hub: hub, derived: derive.NewSetIn(store.Budget())}
 	s.createLimit = newLimiter(opts.CreateLimit.orDefault(defaultCreateLimit), time.Now)
 	s.writeLimit = newLimiter(opts.WriteLimit.orDefault(defaultWriteLimit), time.Now)
 	s.costlyLimit = newLimiter(opts.CostlyLimit.orDefault(defaultCostlyLimit), time.Now)
@@ -65,11 +69,13 @@ func New(store *storage.Store, log *slog.Logger, opts Options) *Server {
 	page.POST("/presence", s.savePresence)
 	page.GET("/comments", s.commentsPage)
 	page.GET("/agenda", s.agendaPage)
+	page.GET("/lock", s.lockPage)
 
 	edit := page.Group("", requireEdit)
 	edit.POST("/lead", s.saveLead)
 	edit.POST("/view", s.saveView)
 	edit.POST("/timer", s.saveTimer)
+	edit.POST("/lock", s.saveLock)
 	edit.POST("/name", s.saveName)
 	edit.POST("/history/undo", s.undoMine)
 	edit.POST("/history/:n/restore", s.restoreRevision)
@@ -273,6 +279,7 @@ func init() {
 		},
 		{
 			id: "validation", label: "Validation", path: "/validation", page: (*Server).validationPage, past: true, live: true,
+			edits: []string{"prose"},
 			slot: &agendaSlot{3, "Clear the errors and agree on the warnings left.", []string{
 				"Which findings do we fix now, and which do we accept, and why?",
 			}},

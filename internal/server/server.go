@@ -45,6 +45,9 @@ type Options struct {
 	MaxConnsPerClient, MaxConns int
 	// ImportBudget is the time one import may work on its files (import_budget.go): 20 s when zero.
 	ImportBudget time.Duration
+	// LockGrace is how long a step's lock outlives its holder's tab leaving the room
+	// (live.LockGrace, a minute, when zero).
+	LockGrace time.Duration
 }
 
 // Default bounds (Options).
@@ -72,7 +75,7 @@ type Server struct {
 	log   *slog.Logger
 	echo  *echo.Echo
 	opts  Options
-	// hub is the live room of every design: streams, presence, lead and timer.
+	// hub is the live room of every design: streams, presence, lead, timer and locks.
 	hub live.Room
 	// derived holds what is computed from recently used revisions (designContext.derived).
 	derived *derive.Set

@@ -41,6 +41,9 @@ func (s *Server) workspaceModel(c echo.Context, step string) (templates.Workspac
 	if d.Presenting {
 		suffix = "?present=1"
 	}
+	locks := s.lockedSteps(d.ID)
+	tab, _ := editorTab(c) // a refresh names it; a page the browser opens does not
+	w.Lock = lockModel(d, step, tab, locks)
 	for _, st := range steps {
 		w.Steps = append(w.Steps, templates.Step{ID: st.id, Label: st.label, Href: base + st.path + suffix, Current: st.id == step})
 		if st.id == step {
@@ -51,6 +54,7 @@ func (s *Server) workspaceModel(c echo.Context, step string) (templates.Workspac
 			}
 		}
 	}
+	lockSteps(w.Steps, locks)
 	w.Step, w.Presenting = step, d.Presenting
 	w.StepsFolded = railFolded(c, railSteps)
 	w.Events = base + "/events?step=" + url.QueryEscape(step) + "&rev=" + strconv.FormatInt(d.Record.Revision, 10)

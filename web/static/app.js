@@ -777,12 +777,66 @@
     }
   });
 
+  // Step locks: the stream says what the room has locked when it opens and at each change; the
+  // page then reads its lock bar and the steps rail again (who holds what, and whether this tab
+  // does). While someone else holds the step, its edit controls are read-only, saying why; the
+  // server refuses their edits anyway. Comments stay open: the room reads, and speaks.
+  function lockShown() {
+    var bar = document.getElementById("lock-bar");
+    return !!(bar && bar.hasAttribute("data-locked")) || !!document.querySelector("#steps-list .lock-badge");
+  }
+  document.addEventListener("htmx:sseBeforeMessage", function (ev) {
+    if (!ev.detail || ev.detail.type !== "locks") return;
+    ev.preventDefault();
+    var locks = [];
+    try { locks = JSON.parse(ev.detail.data); } catch (e) { return; }
+    var bar = document.getElementById("lock-bar");
+    if (bar && bar.getAttribute("data-fetch") && (locks.length > 0 || lockShown())) {
+      htmx.ajax("GET", bar.getAttribute("data-fetch"), { target: "#lock-bar", swap: "outerHTML" });
+    }
+  });
+  function editControl(el) {
+    if (el.type === "hidden" || el.closest("#lock-bar")) return false;
+    var poster = el.closest("[hx-post]");
+    var to = poster ? poster.getAttribute("hx-post") : el.form && el.form.method === "post" ? el.form.getAttribute("action") : "";
+    return !!to && !/\/comments(\/|$)/.test(to);
+  }
+  function textual(el) {
+    return el.tagName === "TEXTAREA" || el.tagName === "INPUT" && /^(text|number|search|email|url|)$/.test(el.type);
+  }
+  function applyLock() {
+    var main = document.getElementById("main"), bar = document.getElementById("lock-bar");
+    if (!main) return;
+    var reason = bar && bar.getAttribute("data-blocked");
+    main.querySelectorAll("[data-lock-off]").forEach(function (el) {
+      if (reason) { el.title = reason; return; }
+      if (el.getAttribute("data-lock-off") === "readonly") el.readOnly = false; else el.disabled = false;
+      el.removeAttribute("data-lock-off");
+      if (el.hasAttribute("data-lock-title")) el.title = el.getAttribute("data-lock-title"); else el.removeAttribute("title");
+      el.removeAttribute("data-lock-title");
+    });
+    if (!reason) return;
+    main.querySelectorAll("input, select, textarea, button").forEach(function (el) {
+      if (el.hasAttribute("data-lock-off") || !editControl(el)) return;
+      var text = textual(el);
+      if (text ? el.readOnly : el.disabled) return; // so already, as the server drew it
+      if (el.hasAttribute("title")) el.setAttribute("data-lock-title", el.title);
+      if (text) el.readOnly = true; else el.disabled = true;
+      el.setAttribute("data-lock-off", text ? "readonly" : "disabled");
+      el.title = reason;
+    });
+  }
+  applyLock();
+  document.addEventListener("htmx:afterSettle", applyLock);
+  document.addEventListener("htmx:oobAfterSwap", applyLock);
+
   // htmx swaps nothing for a refused request. When the server asks to slow down (429), show its
   // message, which says when to try again, for as long as the wait lasts; a limit passed (413) or
-  // storage that cannot save (503, 507) is shown the same way, so no refusal goes unseen.
+  // storage that cannot save (503, 507) or an edit of a step someone else holds locked (423) is
+  // shown the same way, so no refusal goes unseen.
   document.addEventListener("htmx:responseError", function (ev) {
     var xhr = ev.detail.xhr;
-    if (!xhr || [413, 429, 503, 507].indexOf(xhr.status) < 0) return;
+    if (!xhr || [413, 423, 429, 503, 507].indexOf(xhr.status) < 0) return;
     var page = new DOMParser().parseFromString(xhr.responseText, "text/html");
     var message = page.querySelector("[data-testid=error-message]");
     var id = xhr.status === 429 ? "slow-down" : "refused";

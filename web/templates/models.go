@@ -36,6 +36,8 @@ type ExampleCard struct {
 type Step struct {
 	ID, Label, Href string
 	Current         bool
+	// LockedBy is who holds the step's lock, if anyone (lock.templ).
+	LockedBy string
 }
 
 // Workspace is the frame around every step of a design.
@@ -68,6 +70,8 @@ type Workspace struct {
 	StepsFolded bool
 	// Past is set when the step shows a past revision, read-only (history_models.go).
 	Past *PastRevision
+	// Lock is the step's lock as the viewing tab sees it (lock.templ).
+	Lock LockView
 }
 
 // PresenceView is one participant's tab in the top bar.
