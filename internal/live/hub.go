@@ -156,8 +156,10 @@ type room struct {
 	lastID int // the last Presence.ID given out
 	// list is the participants in order, built when first asked for after a change.
 	list []Presence
-	// locks is the locked steps, by step (lock.go).
+	// locks is the locked steps, by step, and left when each holder's tab that is away left
+	// (lock.go).
 	locks map[string]Lock
+	left  map[string]time.Time
 }
 
 // Hub fans events out to the streams of each design; it is the Room the server uses.
@@ -265,6 +267,7 @@ func (h *Hub) subscribe(id, client string, access storage.Access, p *Presence) (
 		}
 		p.Leader = r.leader == p.Tab
 		r.tabs[p.Tab] = p
+		delete(r.left, p.Tab)
 		r.counts[p.Tab]++
 		sub.presence = p
 		r.presenceChanged()

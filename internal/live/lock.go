@@ -125,7 +125,8 @@ func (r *room) locksChanged() {
 }
 
 // holderLeft releases, after the hub's lock grace, the locks of tab if it has not come back by
-// then. Callers hold r.mu.
+// then: a tab that comes back and leaves again has the whole grace from its last leaving.
+// Callers hold r.mu.
 func (h *Hub) holderLeft(r *room, tab string) {
 	holds := false
 	for _, l := range r.locks {
@@ -134,12 +135,18 @@ func (h *Hub) holderLeft(r *room, tab string) {
 	if !holds {
 		return
 	}
+	if r.left == nil {
+		r.left = map[string]time.Time{}
+	}
+	at := time.Now()
+	r.left[tab] = at
 	time.AfterFunc(h.lockGrace, func() {
 		r.mu.Lock()
 		defer r.mu.Unlock()
-		if r.tabs[tab] != nil {
+		if since, away := r.left[tab]; !away || !since.Equal(at) {
 			return
 		}
+		delete(r.left, tab)
 		changed := false
 		for step, l := range r.locks {
 			if l.Tab == tab {
