@@ -98,6 +98,10 @@ func lockModel(d *designContext, step, tab string, locks map[string]live.Lock) t
 	base := "/d/" + d.Token
 	v := templates.LockView{Step: step, Label: st.label, Action: base + "/lock", Fetch: base + "/lock?step=" + step,
 		Lockable: st.lockable() && d.AtRevision == 0, CanEdit: d.canEdit()}
+	if d.Presenting {
+		// The projector reads it back as a projector: read-only, its rail in Present mode.
+		v.Fetch += "&present=1"
+	}
 	if l, ok := locks[step]; ok {
 		v.By, v.Mine = l.By, tab != "" && l.Tab == tab
 	}

@@ -2,9 +2,11 @@ package server
 
 import (
 	"encoding/json"
+	"html"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -214,5 +216,28 @@ func TestLock_goesWhenTheHolderLeaves(t *testing.T) {
 	}
 	if rec := r.post("Bo", boTab, "/overview/scale", "value", "Bo's guess"); rec.Code != http.StatusOK {
 		t.Errorf("Bo edits once the lock has gone: %d %s", rec.Code, rec.Body)
+	}
+}
+
+// The projector's page reads the lock back in Present mode: the rail it swaps in keeps every step's
+// link on the projector, and it shows who holds the step without offering to take it.
+func TestLock_theProjectorReadsTheLockInPresentMode(t *testing.T) {
+	t.Parallel()
+	r := newLockRoom(t, Options{})
+	if rec := r.post("Ada", adaTab, "/lock", "step", "overview", "action", "take"); rec.Code != http.StatusOK {
+		t.Fatalf("Ada takes the lock: %d %s", rec.Code, rec.Body)
+	}
+	page := r.a.request(http.MethodGet, "/d/"+r.token+"?present=1", "", nil)
+	fetch := regexp.MustCompile(`data-fetch="([^"]+)"`).FindStringSubmatch(page.Body.String())
+	if page.Code != http.StatusOK || fetch == nil {
+		t.Fatalf("the projector's page: %d, lock bar %v", page.Code, fetch)
+	}
+	rec := r.a.request(http.MethodGet, html.UnescapeString(fetch[1]), "", nil, "HX-Request", "true")
+	body := rec.Body.String()
+	if rec.Code != http.StatusOK || !strings.Contains(body, "Overview is locked by Ada") || strings.Contains(body, `data-testid="lock-takeover"`) {
+		t.Fatalf("the projector's lock: %d %s", rec.Code, body)
+	}
+	if n := strings.Count(body, `?present=1"`); n != len(steps) {
+		t.Errorf("the rail the projector reads back has %d links in Present mode, want all %d: %s", n, len(steps), body)
 	}
 }
