@@ -1,15 +1,21 @@
 package server
 
 import (
+	"bytes"
+	"encoding/json"
+	"maps"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
 
 	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/format"
 )
 
 // The entity diagram shows on the Entities step; clicking a box opens its card; an entity added
@@ -59,6 +65,57 @@ func TestBrowser_diagramsShowOpenTheirElementAndRedrawLive(t *testing.T) {
 	bobErrs.check(t, "Bob's tab")
 }
 
+// createImported creates a design from the pair of format/testdata/pairs named name, through the
+// API of the server at base.
+func createImported(t *testing.T, base, name string) createdDesign {
+	t.Helper()
+	var files []format.File
+	for _, doc := range []string{"dynamodb_requirement.md", "dynamodb_data_model.md"} {
+		data, err := os.ReadFile(filepath.Join("..", "designer", "format", "testdata", "pairs", name+"-"+doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, format.File{Name: doc, Data: data})
+	}
+	d, _, err := format.Import(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := json.Marshal(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.Post(base+"/api/designs", "application/json", bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var created createdDesign
+	if err := json.NewDecoder(resp.Body).Decode(&created); err != nil || resp.StatusCode != http.StatusCreated {
+		t.Fatalf("create the %s pair: %d %v", name, resp.StatusCode, err)
+	}
+	return created
+}
+
+// labelsOutside lists each text of the page's diagrams, as the browser draws it in its font, that
+// leaves the frame, or its box (a box's title and lines, an edge's label), or that is cut short
+// with no title giving it whole.
+const labelsOutside = `(() => {
+	const out = [], inside = (b, r) => b.x >= r.x - 0.5 && b.y >= r.y - 0.5 && b.x + b.width <= r.x + r.width + 0.5 && b.y + b.height <= r.y + r.height + 0.5;
+	for (const svg of document.querySelectorAll('.diagram-svg')) {
+		const frame = svg.viewBox.baseVal;
+		for (const t of svg.querySelectorAll('text')) {
+			const b = t.getBBox(), text = t.textContent.trim();
+			if (!inside(b, frame)) out.push('"' + text + '" leaves the frame');
+			const own = t.parentNode.querySelector(':scope > rect');
+			if (own && !inside({x: b.x, y: own.getBBox().y, width: b.width, height: 0}, own.getBBox())) out.push('"' + text + '" is wider than its box');
+			const tip = t.querySelector(':scope > title') || (t.getAttribute('font-weight') === 'bold' && t.parentNode.querySelector(':scope > title'));
+			if (text.endsWith('…') && !tip) out.push('"' + text + '" is cut with no title');
+		}
+	}
+	return out;
+})()`
+
 // TestBrowser_diagramScreenshots draws both diagrams of every example at 1400×900 and 1024×768,
 // checking that the page never scrolls sideways; with DYNALOOM_SHOTS set to a folder it saves
 // each screenshot there, to be looked at.
@@ -71,8 +128,13 @@ func TestBrowser_diagramScreenshots(t *testing.T) {
 	}
 	ctx, errs := newBrowser(t)
 	joined := false
+	// The examples, and the vet clinic pair imported: its relationship labels run long.
+	designs := map[string]string{"vetclinic": base + "/d/" + createImported(t, base, "vetclinic").EditToken}
 	for _, ex := range designer.Examples() {
-		edit := base + "/d/" + createExample(t, base, ex.ID).EditToken
+		designs[ex.ID] = base + "/d/" + createExample(t, base, ex.ID).EditToken
+	}
+	for _, id := range slices.Sorted(maps.Keys(designs)) {
+		edit := designs[id]
 		for _, step := range []string{"entities", "tables"} {
 			for _, size := range [][2]int64{{1400, 900}, {1024, 768}} {
 				url := edit + "/" + step
@@ -81,16 +143,19 @@ func TestBrowser_diagramScreenshots(t *testing.T) {
 					openAndJoin(t, ctx, url, "Ada")
 					joined = true
 				}
-				do(t, ctx, "open "+ex.ID+" "+step, chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS(".diagram-svg")))
+				do(t, ctx, "open "+id+" "+step, chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS(".diagram-svg")))
 				if wide := get(t, ctx, "measure the page", chromedp.Evaluate[bool](`document.documentElement.scrollWidth > innerWidth`)); wide {
-					t.Errorf("%s %s at %dx%d scrolls the page sideways", ex.ID, step, size[0], size[1])
+					t.Errorf("%s %s at %dx%d scrolls the page sideways", id, step, size[0], size[1])
+				}
+				for _, bad := range get(t, ctx, "measure the labels", chromedp.Evaluate[[]string](labelsOutside)) {
+					t.Errorf("%s %s at %dx%d: %s", id, step, size[0], size[1], bad)
 				}
 				if dir == "" {
 					continue
 				}
 				do(t, ctx, "scroll to the diagram", chromedp.Evaluate[chromedp.Void](`document.querySelector(".diagram").scrollIntoView()`))
 				png := get(t, ctx, "screenshot", chromedp.CaptureScreenshot())
-				name := ex.ID + "-" + step + "-" + strconv.FormatInt(size[0], 10) + "x" + strconv.FormatInt(size[1], 10) + ".png"
+				name := id + "-" + step + "-" + strconv.FormatInt(size[0], 10) + "x" + strconv.FormatInt(size[1], 10) + ".png"
 				if err := os.WriteFile(filepath.Join(dir, name), png, 0o644); err != nil {
 					t.Fatal(err)
 				}

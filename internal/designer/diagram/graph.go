@@ -59,6 +59,8 @@ type Line struct {
 	Text string
 	Key  bool
 	Note bool
+	// Full is the text before it was cut to fit the box, for a tooltip; "" when it was not cut.
+	Full string
 }
 
 // Edge is one line between two boxes.
@@ -356,9 +358,17 @@ func ModelMap(d designer.Design, marks Marks) Graph {
 func (g Graph) cut() Graph {
 	for i := range g.Nodes {
 		n := &g.Nodes[i]
-		n.Title = cut(n.Title)
+		if t := cut(n.Title); t != n.Title {
+			if n.Full == "" {
+				n.Full = n.Title
+			}
+			n.Title = t
+		}
 		for j := range n.Lines {
-			n.Lines[j].Text = cutKeepIndent(n.Lines[j].Text)
+			l := &n.Lines[j]
+			if t := cutKeepIndent(l.Text); t != l.Text {
+				l.Full, l.Text = strings.TrimSpace(l.Text), t
+			}
 		}
 	}
 	return g
