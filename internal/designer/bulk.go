@@ -2,6 +2,7 @@ package designer
 
 import (
 	"encoding/csv"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -225,11 +226,63 @@ type BulkMerge struct {
 	Text, Row string
 	Fills     []string
 	Conflicts []BulkConflict
+	// at is the line's row in the change: its list and index, or for an entity its name.
+	at bulkRowAt
 }
 
-// BulkConflict is a field where the design and a pasted line disagree.
+type bulkRowAt struct {
+	list string
+	i    int
+	name string
+}
+
+// BulkConflict is a field where the design and a pasted line disagree; key is the field's key, or
+// for an attribute's type the attribute's name.
 type BulkConflict struct {
 	Field, Ours, Theirs string
+	key                 string
+}
+
+// Taking is the change that, where the paste and the design differ, takes the pasted value on
+// the lines given and keeps the design's on every other: the team's choice, line by line. The
+// lines kept lose their differing values, so the change holds exactly what it writes.
+func (p BulkPaste) Taking(lines []int) AddInBulk {
+	c := p.Change
+	c.Replace = true
+	c.Entities = slices.Clone(c.Entities)
+	c.Relationships = slices.Clone(c.Relationships)
+	c.Patterns = slices.Clone(c.Patterns)
+	for _, m := range p.Merged {
+		if len(m.Conflicts) == 0 || slices.Contains(lines, m.Line) {
+			continue
+		}
+		switch m.at.list {
+		case "relationships", "access_patterns":
+			rows := c.Relationships
+			if m.at.list == "access_patterns" {
+				rows = c.Patterns
+			}
+			row := maps.Clone(rows[m.at.i])
+			for _, k := range m.Conflicts {
+				delete(row, k.key)
+			}
+			rows[m.at.i] = row
+		case "entities":
+			i := slices.IndexFunc(c.Entities, func(e BulkEntity) bool { return e.Name == m.at.name })
+			if i < 0 {
+				continue
+			}
+			e := c.Entities[i]
+			e.Attributes = slices.Clone(e.Attributes)
+			for j, a := range e.Attributes {
+				if slices.ContainsFunc(m.Conflicts, func(k BulkConflict) bool { return k.key == a.Name }) {
+					e.Attributes[j].Type = ""
+				}
+			}
+			c.Entities[i] = e
+		}
+	}
+	return c
 }
 
 // PatternReader reads a pasted pattern row's cells (by field key, as bulkColumns names them) into
@@ -238,13 +291,13 @@ type BulkConflict struct {
 type PatternReader func(cells map[string]string, d Design) map[string]string
 
 // mergeOf is the merge of row into r, and whether it changes nothing.
-func mergeOf[R any](fields []Field[R], r R, row map[string]string, line int, text, name string) (BulkMerge, bool) {
+func mergeOf[R any](d Design, fields []Field[R], r R, row map[string]string, line int, text, name string) (BulkMerge, bool) {
 	m := BulkMerge{Line: line, Text: text, Row: name}
-	for _, f := range RowMerge(fields, r, row) {
+	for _, f := range RowMerge(d, fields, r, row) {
 		if f.Ours == "" {
 			m.Fills = append(m.Fills, f.Field.Label+" "+f.Theirs)
 		} else {
-			m.Conflicts = append(m.Conflicts, BulkConflict{Field: f.Field.Label, Ours: f.Ours, Theirs: f.Theirs})
+			m.Conflicts = append(m.Conflicts, BulkConflict{Field: f.Field.Label, Ours: f.Ours, Theirs: f.Theirs, key: f.Field.Key})
 		}
 	}
 	return m, len(m.Fills)+len(m.Conflicts) == 0
@@ -329,11 +382,11 @@ func ParseBulkWith(text string, d Design, read PatternReader) BulkPaste {
 			continue
 		}
 		if have, _, ok := cur.EntityByName(strings.TrimSpace(e.Name)); ok {
-			m := BulkMerge{Line: row.line, Text: row.text, Row: "entity " + have.Name}
+			m := BulkMerge{Line: row.line, Text: row.text, Row: "entity " + have.Name, at: bulkRowAt{list: "entities", name: have.Name}}
 			e.Attributes = slices.DeleteFunc(e.Attributes, func(a BulkAttribute) bool {
 				got, _, ok := have.AttributeByName(a.Name)
 				if ok && a.Type != "" && got.Type != a.Type {
-					m.Conflicts = append(m.Conflicts, BulkConflict{Field: "type of " + got.Name, Ours: string(got.Type), Theirs: string(a.Type)})
+					m.Conflicts = append(m.Conflicts, BulkConflict{Field: "type of " + got.Name, Ours: string(got.Type), Theirs: string(a.Type), key: got.Name})
 				}
 				return ok && (got.Type == a.Type || a.Type == "")
 			})
@@ -358,15 +411,24 @@ func ParseBulkWith(text string, d Design, read PatternReader) BulkPaste {
 		out.Merged = append(out.Merged, m)
 		return false
 	}
+	// at tells the line merged last, if mi is it, where its row went in the change.
+	at := func(mi int, list string, i int) {
+		if mi >= 0 {
+			out.Merged[mi].at = bulkRowAt{list: list, i: i}
+		}
+	}
 	for _, row := range rels {
+		mi := -1
 		if i := SameRelationship(cur, row.cells); i >= 0 {
 			r := cur.Relationships[i]
-			if merged(mergeOf(RelationshipFields, r, row.cells, row.line, row.text, "relationship "+r.From+" "+r.Kind+" "+r.To)) {
+			if merged(mergeOf(cur, RelationshipFields, r, row.cells, row.line, row.text, "relationship "+r.From+" "+r.Kind+" "+r.To)) {
 				continue
 			}
+			mi = len(out.Merged) - 1
 		}
 		try(row, AddInBulk{Relationships: []map[string]string{row.cells}}, func() {
 			out.Change.Relationships = append(out.Change.Relationships, row.cells)
+			at(mi, "relationships", len(out.Change.Relationships)-1)
 		})
 	}
 	for _, row := range pats {
@@ -374,13 +436,18 @@ func ParseBulkWith(text string, d Design, read PatternReader) BulkPaste {
 		if read != nil {
 			cells = read(cells, cur)
 		}
+		mi := -1
 		if i := SamePattern(cur, cells); i >= 0 {
 			p := cur.Patterns[i]
-			if merged(mergeOf(PatternFields, p, cells, row.line, row.text, "pattern "+strconv.Itoa(p.Number))) {
+			if merged(mergeOf(cur, PatternFields, p, cells, row.line, row.text, "pattern "+strconv.Itoa(p.Number))) {
 				continue
 			}
+			mi = len(out.Merged) - 1
 		}
-		try(row, AddInBulk{Patterns: []map[string]string{cells}}, func() { out.Change.Patterns = append(out.Change.Patterns, cells) })
+		try(row, AddInBulk{Patterns: []map[string]string{cells}}, func() {
+			out.Change.Patterns = append(out.Change.Patterns, cells)
+			at(mi, "access_patterns", len(out.Change.Patterns)-1)
+		})
 	}
 	out.Problems = append(out.Problems, problems...)
 	slices.SortStableFunc(out.Problems, func(a, b BulkProblem) int { return a.Line - b.Line })

@@ -127,7 +127,7 @@ func addRelationshipRow(d Design, row map[string]string, replace bool) (Design, 
 	if i := SameRelationship(d, row); i >= 0 {
 		r := d.Relationships[i]
 		var err error
-		for _, m := range RowMerge(RelationshipFields, r, row) {
+		for _, m := range RowMerge(d, RelationshipFields, r, row) {
 			if m.Ours == "" || replace {
 				if d, err = (SetRelationshipField{ID: r.ID, Field: m.Field.Key, Value: m.Theirs}).Apply(d); err != nil {
 					return d, err
@@ -164,7 +164,7 @@ func addPatternRow(d Design, row map[string]string, replace bool) (Design, error
 	if i := SamePattern(d, row); i >= 0 {
 		p := d.Patterns[i]
 		var err error
-		for _, m := range RowMerge(PatternFields, p, row) {
+		for _, m := range RowMerge(d, PatternFields, p, row) {
 			if m.Ours == "" || replace {
 				if d, err = (SetPatternField{ID: p.ID, Field: m.Field.Key, Value: m.Theirs}).Apply(d); err != nil {
 					return d, err
@@ -197,9 +197,9 @@ type FieldMerge[R any] struct {
 	Ours, Theirs string
 }
 
-// RowMerge lists the fields of row, a row's field texts, that differ from r's; the pattern
-// number and a relationship's ends are the row's identity and never merged.
-func RowMerge[R any](fields []Field[R], r R, row map[string]string) []FieldMerge[R] {
+// RowMerge lists the fields of row, a row's field texts, that differ from r's, a row of d; the
+// pattern number and a relationship's ends are the row's identity and never merged.
+func RowMerge[R any](d Design, fields []Field[R], r R, row map[string]string) []FieldMerge[R] {
 	var out []FieldMerge[R]
 	for _, f := range fields {
 		theirs, ok := row[f.Key]
@@ -212,7 +212,8 @@ func RowMerge[R any](fields []Field[R], r R, row map[string]string) []FieldMerge
 			continue
 		}
 		// A value that reads back as ours is the same value written another way ("500" and "500.0").
-		if probe := r; f.set != nil && f.set(nil, &probe, f.Key, theirs) == nil && sameText(f.Get(probe), ours) {
+		// The probe reads the text against a copy of d: a field such as the entities checks names.
+		if probe, scratch := r, d; f.set != nil && f.set(&scratch, &probe, f.Key, theirs) == nil && sameText(f.Get(probe), ours) {
 			continue
 		}
 		out = append(out, FieldMerge[R]{Field: f, Ours: ours, Theirs: theirs})

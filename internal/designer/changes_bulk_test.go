@@ -351,3 +351,59 @@ func TestParseBulk_readsEachHintInEveryForm(t *testing.T) {
 		}
 	}
 }
+
+// Where a paste differs from the design on several lines, the team takes the pasted value on the
+// lines it picks and keeps the design's on the rest; the fills of every line are taken.
+func TestBulkPaste_takingChoosesLineByLine(t *testing.T) {
+	t.Parallel()
+	d := designertest.ApplyAll(t, blankDesign(t, ""), designer.AddInBulk{
+		Entities: []designer.BulkEntity{{Name: "Clinic", Attributes: []designer.BulkAttribute{{Name: "clinic_id"}}}, {Name: "Vet"}},
+		Patterns: []map[string]string{{"description": "List a clinic's vets", "peak_rps": "50"}, {"description": "Get a vet", "peak_rps": "10"}},
+	})
+	text := "Entity | Attribute | Type\nClinic | clinic_id | N\n\n" +
+		"Description | Peak RPS | Avg RPS\nList a clinic's vets | 80 | 20\nGet a vet | 30 | 5\n"
+	paste := designer.ParseBulk(text, d)
+	if len(paste.Merged) != 3 {
+		t.Fatalf("merged = %+v: want the entity line and both pattern lines", paste.Merged)
+	}
+	lines := make([]int, len(paste.Merged))
+	for i, m := range paste.Merged {
+		lines[i] = m.Line
+	}
+	// Take the second pattern's and the entity's values; keep the first pattern's peak.
+	after := designertest.ApplyAll(t, d, paste.Taking([]int{lines[0], lines[2]}))
+	clinic, _, _ := after.EntityByName("Clinic")
+	p1, p2 := after.Patterns[0], after.Patterns[1]
+	if clinic.Attributes[0].Type != designer.N || *p1.PeakRPS != 50 || *p1.AvgRPS != 20 || *p2.PeakRPS != 30 || *p2.AvgRPS != 5 {
+		t.Errorf("clinic_id %s, pattern 1 %v/%v, pattern 2 %v/%v: want N, 50/20, 30/5",
+			clinic.Attributes[0].Type, *p1.PeakRPS, *p1.AvgRPS, *p2.PeakRPS, *p2.AvgRPS)
+	}
+	// Taking no line keeps every value of the design, and still fills in the blanks.
+	kept := designertest.ApplyAll(t, d, paste.Taking(nil))
+	if clinic, _, _ := kept.EntityByName("Clinic"); clinic.Attributes[0].Type != designer.S || *kept.Patterns[1].PeakRPS != 10 || *kept.Patterns[1].AvgRPS != 5 {
+		t.Errorf("taking none: %+v %+v", clinic.Attributes, kept.Patterns[1])
+	}
+	if paste.Change.Patterns[0]["peak_rps"] != "80" {
+		t.Errorf("Taking changed the paste's own change: %v", paste.Change.Patterns[0])
+	}
+}
+
+// A pasted pattern that merges into one the design has, naming its entities, is read against the
+// design: the same entities written otherwise are no difference, others fill in or differ. This
+// crashed the server when the entities were read against no design.
+func TestAddInBulk_aMergedPatternsEntitiesReadAgainstTheDesign(t *testing.T) {
+	t.Parallel()
+	d := designertest.ApplyAll(t, blankDesign(t, ""), designer.AddInBulk{
+		Entities: []designer.BulkEntity{{Name: "Clinic"}, {Name: "Vet"}},
+		Patterns: []map[string]string{{"description": "List a clinic's vets", "peak_rps": "50", "entities": "Clinic, Vet"}, {"description": "Get a vet", "peak_rps": "5"}},
+	})
+	change := designer.AddInBulk{Patterns: []map[string]string{{"description": "List a clinic's vets", "entities": "clinic,  Vet"}, {"description": "Get a vet", "entities": "Vet"}}}
+	after := designertest.ApplyAll(t, d, change)
+	if got := after.Patterns[1].Entities; len(got) != 1 || got[0] != "Vet" {
+		t.Errorf("Get a vet's entities = %q, want Vet filled in", got)
+	}
+	paste := designer.ParseBulk("Description | Entities\nList a clinic's vets | Clinic, Vet\nGet a vet | Vet", d)
+	if len(paste.Merged) != 1 || paste.Merged[0].Fills[0] != "entities Vet" || len(paste.Already) != 1 {
+		t.Errorf("merged %+v, already %v: want the second line to fill in and the first to be there", paste.Merged, paste.Already)
+	}
+}

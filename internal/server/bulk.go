@@ -98,6 +98,11 @@ func bulkForm(c echo.Context) (templates.BulkPaste, error) {
 	}
 	b := bulkBox(designFrom(c), step)
 	b.Text, b.Open, b.Replace = form.get("text"), true, form.get("replace") != ""
+	for _, v := range form.all("take") {
+		if n, err := strconv.Atoi(v); err == nil {
+			b.Take = append(b.Take, n)
+		}
+	}
 	return b, nil
 }
 
@@ -115,7 +120,8 @@ func previewed(d designer.Design, b *templates.BulkPaste) designer.AddInBulk {
 		b.Problems = append(b.Problems, templates.BulkProblem{Line: p.Line, Text: shortLine(p.Text), Message: p.Message})
 	}
 	for _, m := range paste.Merged {
-		line := templates.BulkMerge{Line: m.Line, Row: shortLine(m.Row), Fills: shortLine(strings.Join(m.Fills, ", "))}
+		line := templates.BulkMerge{Line: m.Line, Row: shortLine(m.Row), Fills: shortLine(strings.Join(m.Fills, ", ")),
+			Taken: b.Replace || slices.Contains(b.Take, m.Line)}
 		for _, c := range m.Conflicts {
 			line.Conflicts = append(line.Conflicts, c.Field+" is "+shortLine(c.Ours)+" in the design, "+shortLine(c.Theirs)+" in the paste")
 		}
@@ -123,7 +129,9 @@ func previewed(d designer.Design, b *templates.BulkPaste) designer.AddInBulk {
 		b.Conflicts += len(m.Conflicts)
 	}
 	c := paste.Change
-	c.Replace = b.Replace
+	if c.Replace = b.Replace; !b.Replace {
+		c = paste.Taking(b.Take)
+	}
 	if len(c.Entities)+len(c.Relationships)+len(c.Patterns) == 0 {
 		return c
 	}

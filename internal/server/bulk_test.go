@@ -116,3 +116,27 @@ func TestBulk_relationshipsPastedAfterTheOverviewMerge(t *testing.T) {
 		t.Fatalf("relationships = %+v: want one, with its counts", r)
 	}
 }
+
+// A paste that differs from the design on two lines offers a choice on each; the team takes one
+// line's values and keeps the design's on the other.
+func TestBulk_theTeamChoosesLineByLine(t *testing.T) {
+	t.Parallel()
+	a := newTestApp(t)
+	created := a.createJSON(`{"name": "Vets", "entities": [{"name": "Vet", "attributes": []}],
+		"access_patterns": [{"number": 1, "description": "Get a vet", "type": "read", "peak_rps": 10},
+			{"number": 2, "description": "List vets", "type": "read", "peak_rps": 20}]}`)
+	edit := "/d/" + created.EditToken
+	rows := "Description | Peak RPS\nGet a vet | 15\nList vets | 25"
+	rec := a.hx(edit+"/bulk/preview", "step", "patterns", "text", rows)
+	body := rec.Body.String()
+	if rec.Code != http.StatusOK || strings.Count(body, `data-testid="bulk-take"`) != 2 || !strings.Contains(body, `name="take" value="3"`) {
+		t.Fatalf("want a choice on each of the two lines: %d %s", rec.Code, body)
+	}
+	if rec := a.hx(edit+"/bulk/add", "step", "patterns", "text", rows, "take", "3"); rec.Code != http.StatusOK {
+		t.Fatalf("add: %d %s", rec.Code, rec.Body)
+	}
+	d, _ := a.design(created.EditToken)
+	if p := d.Patterns; len(p) != 2 || *p[0].PeakRPS != 10 || *p[1].PeakRPS != 25 {
+		t.Errorf("peaks %v, %v: want 10 kept and 25 taken", *p[0].PeakRPS, *p[1].PeakRPS)
+	}
+}

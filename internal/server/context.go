@@ -177,6 +177,9 @@ func postedForm(c echo.Context) (formValues, error) {
 // get is the value posted as name, "" when there is none.
 func (f formValues) get(name string) string { return f.values.Get(name) }
 
+// all is every value posted as name, as a list of checkboxes posts them.
+func (f formValues) all(name string) []string { return f.values[name] }
+
 // int reads a whole number, such as the position of a row ("index") or where it moves to ("to").
 func (f formValues) int(name string) (int, error) { return atoiField(name, f.get(name)) }
 

@@ -29,11 +29,13 @@ type BulkPaste struct {
 	Problems  []BulkProblem
 	// Already counts the lines the design has already; Merged are those that fill in or differ
 	// from a row it has, Conflicts counts their differences, and Replace says to take the pasted
-	// values there.
+	// values on every line (else on the lines Merged marks Taken).
 	Already   int
 	Merged    []BulkMerge
 	Conflicts int
 	Replace   bool
+	// Take are the lines whose pasted values the team takes.
+	Take []int
 	// Hints are the header rows the box offers as examples.
 	Hints []string
 	// Error is a refusal of the whole paste, shown above the text.
@@ -53,6 +55,8 @@ type BulkMerge struct {
 	Row       string
 	Fills     string
 	Conflicts []string
+	// Taken says the team takes the pasted values where this line and the design differ.
+	Taken bool
 }
 
 // BulkProblem is one pasted line that adds nothing.
