@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"slices"
 	"unicode/utf8"
 
 	"dynaloom/internal/designer"
@@ -85,6 +86,12 @@ func ImportContext(ctx context.Context, files []File) (designer.Design, []Import
 		return designer.Design{}, nil, err
 	}
 	d, merged := datamodelmd.Merge(rd, md)
+	// An entity the requirement added bare may have its attributes from the data model now.
+	rnotes = slices.DeleteFunc(slices.Clone(rnotes), func(n ImportNote) bool {
+		return slices.ContainsFunc(d.Entities, func(e designer.Entity) bool {
+			return len(e.Attributes) > 0 && n.Message == reqmd.AddedWithoutAttributes(e.Name)
+		})
+	})
 	notes := append(prefixNotes(files[req].Name, rnotes), prefixNotes(files[model].Name, mnotes)...)
 	notes = append(notes, prefixNotes(files[model].Name, merged)...)
 	if err := designer.Check(d); err != nil {

@@ -82,6 +82,11 @@ func TestVetClinicPair_importKeepsTheStructure(t *testing.T) {
 		"Appointment": "pet_id S, appt_id S, slot_start S, clinic_id S, vet_id S, owner_id S, pet_name S, reason S, status S, open_clinic_id S",
 		"Invoice":     "invoice_id S, appt_id S, amount N, status S, issued_on S, paid_on S",
 	}
+	for _, n := range notes {
+		if strings.Contains(n.Message, "without attributes") {
+			t.Errorf("note %q: the data model gave the entity its attributes", n.Message)
+		}
+	}
 	for _, e := range d.Entities {
 		var got []string
 		for _, a := range e.Attributes {

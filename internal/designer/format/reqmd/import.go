@@ -285,7 +285,7 @@ func (p *parser) relationshipEntities(entities []designer.Entity, rels []designe
 				continue
 			}
 			entities = append(entities, designer.Entity{Name: name, Attributes: []designer.Attribute{}})
-			p.note(p.relLines[i], "entity %s is named only in a relationship; it was added as an entity without attributes", name)
+			p.note(p.relLines[i], "%s", AddedWithoutAttributes(name))
 		}
 	}
 	return entities
@@ -314,6 +314,12 @@ func (p *parser) aggregateEntities(entities []designer.Entity, aggs []designer.A
 			}
 		}
 	}
+}
+
+// AddedWithoutAttributes is the note on an entity the requirement names only in a relationship. A
+// pair's data model may give it attributes; the note is then not true of the design.
+func AddedWithoutAttributes(entity string) string {
+	return "entity " + entity + " is named only in a relationship; it was added as an entity without attributes"
 }
 
 // titleName is the design name a title gives: "DynamoDB Modeling Session — Orders" gives "Orders",
