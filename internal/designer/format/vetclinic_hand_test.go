@@ -82,6 +82,14 @@ func TestVetClinicPair_importKeepsTheStructure(t *testing.T) {
 		"Appointment": "pet_id S, appt_id S, slot_start S, clinic_id S, vet_id S, owner_id S, pet_name S, reason S, status S, open_clinic_id S",
 		"Invoice":     "invoice_id S, appt_id S, amount N, status S, issued_on S, paid_on S",
 	}
+	// "#9 → slot_start, pet_name, …" is the index's per-pattern attributes, arrow and all.
+	for _, tb := range d.Tables {
+		for _, ix := range tb.GSIs {
+			if len(ix.PatternAttributes) != 1 || len(ix.PatternAttributes[0].Attributes) == 0 {
+				t.Errorf("index %s: per-pattern attributes %+v, want its one pattern's", ix.Name, ix.PatternAttributes)
+			}
+		}
+	}
 	for _, n := range notes {
 		if strings.Contains(n.Message, "without attributes") {
 			t.Errorf("note %q: the data model gave the entity its attributes", n.Message)

@@ -434,7 +434,7 @@ func (p *parser) patternAttributes(d *indexDraft, line int, text string) bool {
 		}
 		seg := strings.TrimSpace(text[loc[1]:end])
 		seg = strings.TrimSpace(strings.TrimRight(seg, ",;. "))
-		for _, lead := range []string{"needs", "requires", "uses", "reads", ":", "-", "—"} {
+		for _, lead := range []string{"needs", "requires", "uses", "reads", ":", "→", "->", "=>", "-", "—"} {
 			if rest, ok := markdown.CutPrefixFold(seg, lead); ok {
 				seg = strings.TrimSpace(rest)
 			}
