@@ -316,10 +316,20 @@ func mergeOf[R any](d Design, fields []Field[R], r R, row map[string]string, lin
 // Every row is checked as the one-row changes would check it, in the order the change applies
 // them (entities, relationships, patterns); a row that is refused, a column that is not read and a
 // block whose header says nothing known are problems, and the rest is added.
-func ParseBulk(text string, d Design) BulkPaste { return ParseBulkWith(text, d, nil) }
+func ParseBulk(text string, d Design) BulkPaste { return ParseBulkWith(text, d, BulkReaders{}) }
 
-// ParseBulkWith is ParseBulk with read, when not nil, reading each pattern row.
-func ParseBulkWith(text string, d Design, read PatternReader) BulkPaste {
+// BulkReaders are a document format's readers of pasted rows, so that a paste reads what its
+// import reads: Pattern reads a pattern row's cells; Relationship reads a line outside any table
+// (the requirement's "- **Owner → Pets**: 1:Many (avg 1.6 pets per owner, max 12)") into a
+// relationship's field texts, or says it is none.
+type BulkReaders struct {
+	Pattern      PatternReader
+	Relationship func(line string, d Design) (map[string]string, bool)
+}
+
+// ParseBulkWith is ParseBulk with the readers given.
+func ParseBulkWith(text string, d Design, readers BulkReaders) BulkPaste {
+	read := readers.Pattern
 	var out BulkPaste
 	var ents, rels, pats []bulkRow
 	var block *bulkHeader
@@ -337,6 +347,12 @@ func ParseBulkWith(text string, d Design, read PatternReader) BulkPaste {
 			continue
 		}
 		if block == nil {
+			if readers.Relationship != nil {
+				if cells, ok := readers.Relationship(trimmed, d); ok {
+					rels = append(rels, bulkRow{line: line, text: trimmed, cells: cells})
+					continue
+				}
+			}
 			h, problems := readHeader(splitCells(raw, rowFormat(trimmed)), line, trimmed)
 			h.format = rowFormat(trimmed)
 			out.Problems = append(out.Problems, problems...)

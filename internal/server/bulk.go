@@ -114,7 +114,7 @@ func previewed(d designer.Design, b *templates.BulkPaste) designer.AddInBulk {
 		b.Error = "Paste some rows first."
 		return designer.AddInBulk{}
 	}
-	paste := designer.ParseBulkWith(b.Text, d, reqmd.PastedPattern)
+	paste := designer.ParseBulkWith(b.Text, d, designer.BulkReaders{Pattern: reqmd.PastedPattern, Relationship: reqmd.PastedRelationship})
 	b.Already = len(paste.Already)
 	for _, p := range paste.Problems {
 		b.Problems = append(b.Problems, templates.BulkProblem{Line: p.Line, Text: shortLine(p.Text), Message: p.Message})

@@ -331,7 +331,7 @@ func BulkPasteView(b BulkPaste) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 33, "(the requirement template's columns too), with or without outer pipes, or as CSV. A blank line ends a block. A row the design has already fills in what it lacks.</span></label> <textarea id=\"bulk-paste-text\" name=\"text\" rows=\"8\" spellcheck=\"false\" data-testid=\"bulk-paste-text\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 33, "(the requirement template's columns and relationship bullets too), with or without outer pipes, or as CSV. A blank line ends a block. A row the design has already fills in what it lacks.</span></label> <textarea id=\"bulk-paste-text\" name=\"text\" rows=\"8\" spellcheck=\"false\" data-testid=\"bulk-paste-text\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -96,3 +96,32 @@ func entityOf(d designer.Design, name string) string {
 	}
 	return name
 }
+
+// PastedRelationship reads a pasted line of the requirement's relationships section ("- **Owner →
+// Pets**: 1:Many (avg 1.6 pets per owner, max 12)") as the import reads it, into a relationship's
+// field texts, its ends resolved against the entities of d. A line that is no such bullet is none.
+func PastedRelationship(line string, d designer.Design) (map[string]string, bool) {
+	if !strings.HasPrefix(line, "-") && !strings.HasPrefix(line, "*") && !strings.HasPrefix(line, "+") {
+		return nil, false
+	}
+	// The design's entities go with the line, so that "Vets" is Vet and "8 vets per clinic" its
+	// count, as in a whole document.
+	var doc strings.Builder
+	doc.WriteString("## " + titleRelationships + "\n\n" + line + "\n\n## " + titleEntities + "\n\n")
+	for _, e := range d.Entities {
+		doc.WriteString("- **" + markdown.EscapeLabel(e.Name) + "**:\n")
+	}
+	imported, _, err := Import([]byte(doc.String()))
+	if err != nil || len(imported.Relationships) != 1 {
+		return nil, false
+	}
+	r := imported.Relationships[0]
+	r.From, r.To = entityOf(d, r.From), entityOf(d, r.To)
+	cells := map[string]string{}
+	for _, f := range designer.RelationshipFields {
+		if v := f.Get(r); v != "" {
+			cells[f.Key] = v
+		}
+	}
+	return cells, true
+}

@@ -35,7 +35,7 @@ func TestPastedPattern_readsThePatternTableAsTheImportDoes(t *testing.T) {
 	}
 	base := imported
 	base.Patterns = nil
-	paste := designer.ParseBulkWith(strings.Join(table, "\n"), base, reqmd.PastedPattern)
+	paste := designer.ParseBulkWith(strings.Join(table, "\n"), base, designer.BulkReaders{Pattern: reqmd.PastedPattern})
 	if len(paste.Problems) > 0 {
 		t.Fatalf("problems: %+v", paste.Problems)
 	}
@@ -104,5 +104,41 @@ func TestPastedAggregates_readsTheSectionAsTheImportDoes(t *testing.T) {
 	}
 	if _, _, err := reqmd.PastedAggregates("just some words", d, "", ""); err == nil || !strings.Contains(err.Error(), "text:") {
 		t.Errorf("no section: %v", err)
+	}
+}
+
+// The requirement's own relationship bullets, pasted after "add the key entities" made Clinic 1:M
+// Vet, add the others with their counts and units and fill in the one there: no duplicate.
+func TestPastedRelationship_readsTheBulletsAsTheImportDoes(t *testing.T) {
+	t.Parallel()
+	d := designer.Design{Entities: []designer.Entity{{Name: "Owner"}, {Name: "Pet"}, {Name: "Appointment"}, {Name: "Clinic"}, {Name: "Vet"}, {Name: "Invoice"}},
+		Relationships: []designer.Relationship{{ID: "r1", From: "Clinic", To: "Vet", Kind: designer.OneToMany}}}
+	text := `- **Owner → Pets**: 1:Many (avg 1.6 pets per owner, max 12)
+- **Pet → Appointments**: 1:Many (4 appointments per pet per year, kept 7 years: about 28 per pet)
+- **Clinic → Vets**: 1:Many (about 8 vets per clinic)
+- **Vet → Appointments**: 1:Many (every appointment is with one vet)
+- **Appointment → Invoice**: 1:1 (every appointment seen is invoiced; invoices are kept 7 years)`
+	paste := designer.ParseBulkWith(text, d, designer.BulkReaders{Relationship: reqmd.PastedRelationship})
+	if len(paste.Problems) > 0 {
+		t.Fatalf("problems: %+v", paste.Problems)
+	}
+	after, err := paste.Change.Apply(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(after.Relationships) != 5 {
+		t.Fatalf("relationships = %+v, want 5", after.Relationships)
+	}
+	counts := map[string]string{}
+	for _, r := range after.Relationships {
+		counts[r.From+" "+r.Kind+" "+r.To] = r.Counts()
+	}
+	want := map[string]string{"Owner 1:M Pet": "avg 1.6 pets per owner, max 12", "Clinic 1:M Vet": "avg 8 vets per clinic",
+		"Pet 1:M Appointment": "avg 4 appointments per pet per year", "Vet 1:M Appointment": "", "Appointment 1:1 Invoice": ""}
+	if !maps.Equal(counts, want) {
+		t.Errorf("counts = %v\nwant %v", counts, want)
+	}
+	if _, ok := reqmd.PastedRelationship("Entity | Attribute", d); ok {
+		t.Error("a header row read as a relationship")
 	}
 }
