@@ -10,6 +10,11 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+
+	"dynaloom/internal/designer/designertest"
+	"dynaloom/internal/designer/format"
+	"dynaloom/internal/designer/format/datamodelmd"
+	"dynaloom/internal/designer/format/reqmd"
 )
 
 // The workshop walk-through: a facilitator, alone in a real browser, takes a service business from
@@ -393,6 +398,18 @@ func TestBrowser_workshopFromBlankToBothExports(t *testing.T) {
 	requirement := download("requirements-md", "dynamodb_requirement.md")
 	dataModel := download("data-model-md", "dynamodb_data_model.md")
 	phase("both exports")
+
+	// The two files read back as the same design: imported, they export byte for byte again.
+	back, _, err := format.Import([]format.File{{Name: "dynamodb_requirement.md", Data: []byte(requirement)}, {Name: "dynamodb_data_model.md", Data: []byte(dataModel)}})
+	if err != nil {
+		t.Fatalf("import the two exports: %v", err)
+	}
+	if again := string(reqmd.Export(back)); again != requirement {
+		t.Errorf("the requirement does not read back as itself; first difference: %s", designertest.FirstDifference([]byte(requirement), []byte(again)))
+	}
+	if again := string(datamodelmd.Export(back)); again != dataModel {
+		t.Errorf("the data model does not read back as itself; first difference: %s", designertest.FirstDifference([]byte(dataModel), []byte(again)))
+	}
 
 	d, _ := designNow(t, base, token)
 	for _, p := range d.Patterns {
