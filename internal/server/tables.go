@@ -216,6 +216,17 @@ func (s *Server) tablesPage(c echo.Context) error {
 	return render(c, http.StatusOK, templates.TablesView(m))
 }
 
+// reloadOr is the answer to a structural edit of one field (a rename): the step reloads when it
+// is saved, and a refusal is shown on the field's cell.
+func reloadOr(table string, cell part) part {
+	return func(d *designContext, r *refused) (templ.Component, error) {
+		if r != nil {
+			return cell(d, r)
+		}
+		return reload(tablesHref(d, table)), nil
+	}
+}
+
 // tablesBack is where a plain form post of the tables step goes back to.
 func tablesBack(c echo.Context) string { return stepHref(designFrom(c), "tables") }
 

@@ -52,7 +52,7 @@ func (s *Server) saveTableAttributeField(c echo.Context) error {
 	})
 	switch field {
 	case "name":
-		return s.apply(c, back, designer.RenameTableAttribute{Table: table, Attribute: attr, To: value}, reloadTables(table))
+		return s.apply(c, back, designer.RenameTableAttribute{Table: table, Attribute: attr, To: value}, reloadOr(table, cell))
 	case "type":
 		return s.apply(c, back, designer.SetTableAttributeType{Table: table, Attribute: attr, Type: designer.Type(value)}, cell)
 	case "generator":
@@ -164,7 +164,7 @@ func (s *Server) saveIndexField(c echo.Context) error {
 	var change designer.Change
 	switch field {
 	case "name":
-		return s.apply(c, tablesBack(c), designer.RenameIndex{Table: table, Index: index, To: value}, reloadTables(table))
+		return s.apply(c, tablesBack(c), designer.RenameIndex{Table: table, Index: index, To: value}, reloadOr(table, cell))
 	case "partition_key", "sort_key":
 		keys, perr := designer.ParseKeyAttributes(value, t)
 		if perr != nil {
