@@ -290,7 +290,7 @@ func (s *Server) relationshipsSection(c echo.Context) part {
 		if err != nil {
 			return nil, err
 		}
-		return templates.RelationshipsSection(e), nil
+		return templates.RelationshipsSection(e, false), nil
 	}
 }
 
@@ -329,8 +329,20 @@ func (s *Server) saveEntityField(c echo.Context) error {
 	v := entitiesView{entity: entity, field: field, value: value}
 	switch field {
 	case "name":
-		// A rename changes what every other cell of the entity posts: the answer is the list.
-		return s.apply(c, entitiesBack(c), designer.RenameEntity{Entity: entity, To: value}, s.entityList(c, v))
+		// A rename changes what every other cell of the entity posts: the answer is the list, and
+		// the relationships, which name the entity, once it is saved.
+		list := s.entityList(c, v)
+		return s.apply(c, entitiesBack(c), designer.RenameEntity{Entity: entity, To: value}, func(d *designContext, r *refused) (templ.Component, error) {
+			l, err := list(d, r)
+			if err != nil || r != nil {
+				return l, err
+			}
+			e, err := s.entitiesModel(c, entitiesView{})
+			if err != nil {
+				return nil, err
+			}
+			return templ.Join(l, templates.RelationshipsSection(e, true)), nil
+		})
 	case "description":
 		return s.apply(c, entitiesBack(c), designer.SetEntityDescription{Entity: entity, Description: value},
 			func(d *designContext, r *refused) (templ.Component, error) {
