@@ -1104,8 +1104,10 @@
   });
 })();
 
-// The paste-in-bulk box holds only what this person pasted, and an aggregate's scaffold is opened
-// by this person alone: a live refresh of the step leaves the box as it is and the scaffold open.
+// The paste-in-bulk box holds only what this person pasted, and an aggregate's scaffold and a
+// table's notes are opened by this person alone: a live refresh of the step leaves the box as it
+// is and the scaffold and the notes open. (Closed under someone writing in them, the notes took
+// the field's focus, and the rest of what was typed went nowhere.)
 (function () {
   "use strict";
   if (!window.Idiomorph) return;
@@ -1116,7 +1118,7 @@
   };
   var beforeAttr = Idiomorph.defaults.callbacks.beforeAttributeUpdated;
   Idiomorph.defaults.callbacks.beforeAttributeUpdated = function (name, node, how) {
-    if (name === "open" && node.matches && node.matches(".scaffold details")) return false;
+    if (name === "open" && node.matches && node.matches(".scaffold details, details.notes")) return false;
     return beforeAttr ? beforeAttr(name, node, how) : true;
   };
 })();
