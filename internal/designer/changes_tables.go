@@ -865,8 +865,35 @@ func (c AddEntityType) Apply(d Design) (Design, error) {
 		return d, err
 	}
 	t.EntityTypes = append(slices.Clip(t.EntityTypes), et)
+	t.Attributes = declareTemplateAttributes(d, t, et)
 	d.Tables = replaceAt(d.Tables, i, t)
 	return d, nil
+}
+
+// declareTemplateAttributes returns t's attributes with each attribute et's key templates name
+// declared, typed as et's entity types it, when t has no key or attribute of that name: the entity
+// has said the type once, so the table need not be told again (MOD019 asks for it otherwise). An
+// attribute the entity does not type is left for MOD019 to point out.
+func declareTemplateAttributes(d Design, t Table, et EntityType) []Attribute {
+	e, _, ok := d.EntityByName(et.Entity)
+	if !ok {
+		return t.Attributes
+	}
+	attrs := t.Attributes
+	for _, tmpl := range [...]string{et.PKTemplate, et.SKTemplate} {
+		for _, name := range TemplateAttributes(tmpl) {
+			if slices.Contains(TableKeyNames(t), name) {
+				continue
+			}
+			if _, _, declared := Lookup(attrs, name, nameOfAttribute); declared {
+				continue
+			}
+			if a, _, typed := Lookup(e.Attributes, name, nameOfAttribute); typed && a.Type != "" {
+				attrs = declare(attrs, name, a.Type)
+			}
+		}
+	}
+	return attrs
 }
 
 func (c AddEntityType) Summary() string {
@@ -911,6 +938,7 @@ func (c SetEntityTypeField) Apply(d Design) (Design, error) {
 		return d, err
 	}
 	t.EntityTypes = replaceAt(t.EntityTypes, c.Index, et)
+	t.Attributes = declareTemplateAttributes(d, t, et)
 	d.Tables = replaceAt(d.Tables, i, t)
 	return d, nil
 }

@@ -563,3 +563,36 @@ func TestCheck_refusesDuplicateItemIDs(t *testing.T) {
 	d.Tables[0].Items[2].ID = "i1"
 	designertest.WantValidationError(t, designer.Check(d), "tables/0/items/2/id")
 }
+
+// An entity type's key templates declare the attributes they name with the entity's types, so the
+// table is not told a type the entity already gave; one the entity does not type stays undeclared.
+func TestAddEntityType_declaresTheTemplatesAttributesWithTheEntitysTypes(t *testing.T) {
+	d := designer.Design{
+		Entities: []designer.Entity{{Name: "Job", Attributes: []designer.Attribute{{Name: "job_id", Type: "S"}, {Name: "seq", Type: "N"}}}},
+		Tables: []designer.Table{{Name: "Customers",
+			PartitionKey: designer.KeyAttribute{Name: "customer_id", Type: "S"},
+			SortKey:      &designer.KeyAttribute{Name: "sk", Type: "S"}}},
+	}
+	d, err := designer.AddEntityType{Table: "Customers", Entity: "Job", PKTemplate: "{customer_id}", SKTemplate: "JOB#{job_id}#{line}"}.Apply(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := typedNames(d.Tables[0]); !slices.Equal(got, []string{"job_id S"}) {
+		t.Errorf("declared %v, want job_id S alone (customer_id is the key, line is not typed by Job)", got)
+	}
+	d, err = designer.SetEntityTypeField{Table: "Customers", Index: 0, Field: "sk_template", Value: "JOB#{seq}"}.Apply(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := typedNames(d.Tables[0]); !slices.Equal(got, []string{"job_id S", "seq N"}) {
+		t.Errorf("after the new template, declared %v, want job_id S and seq N", got)
+	}
+}
+
+func typedNames(tb designer.Table) []string {
+	var names []string
+	for _, a := range tb.Attributes {
+		names = append(names, a.Name+" "+string(a.Type))
+	}
+	return names
+}
