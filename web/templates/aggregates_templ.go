@@ -720,7 +720,7 @@ func ConsolidationSection(a Aggregates) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		if len(a.Consolidations) > 0 {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 60, "<div class=\"table-scroll\"><table class=\"grid\"><thead><tr><th scope=\"col\">Parent</th><th scope=\"col\">Child</th><th scope=\"col\">Relationship</th><th scope=\"col\">Overlap %</th><th scope=\"col\">Bounded</th><th scope=\"col\">Identifying</th><th scope=\"col\">Decision</th><th scope=\"col\">Justification</th><th scope=\"col\">Rules suggest</th>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 60, "<div class=\"table-scroll\"><table class=\"grid consolidation-grid\"><thead><tr><th scope=\"col\">Parent</th><th scope=\"col\">Child</th><th scope=\"col\">Relationship</th><th scope=\"col\">Overlap %</th><th scope=\"col\">Bounded</th><th scope=\"col\">Identifying</th><th scope=\"col\">Decision</th><th scope=\"col\">Justification</th><th scope=\"col\">Rules suggest</th>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
