@@ -102,7 +102,7 @@ func (c AddOperation) summary(label string) string {
 	}
 	return "Added a " + name + " to " + label
 }
-func (c AddOperation) Paths() []Path { return []Path{PatternPath(c.Pattern, "")} }
+func (c AddOperation) Paths() []Path { return []Path{MappingPath(c.Pattern)} }
 
 // SetOperationField sets one field of an operation from what a person typed:
 //
@@ -475,7 +475,7 @@ func (c DeleteOperation) Summary() string {
 func (c DeleteOperation) Describe(before Design) string {
 	return "Deleted " + operationLabel(patternLabel(before, c.Pattern), c.Index)
 }
-func (c DeleteOperation) Paths() []Path { return []Path{PatternPath(c.Pattern, "")} }
+func (c DeleteOperation) Paths() []Path { return []Path{MappingPath(c.Pattern)} }
 
 // ToggleExpected adds an item's key to an operation's expected result, creating the list, or
 // removes it when it is there; removing the last key leaves "returns nothing". Only the table's
@@ -539,7 +539,7 @@ func (c ToggleExpected) Describe(before Design) string {
 	return "Added " + KeyText(t, key) + " to the expected result of " + label
 }
 
-func (c ToggleExpected) Paths() []Path { return []Path{PatternPath(c.Pattern, "")} }
+func (c ToggleExpected) Paths() []Path { return []Path{MappingPath(c.Pattern)} }
 
 // itemKeyText shows a key without its table: its attributes in name order.
 func itemKeyText(key Item) string {
@@ -573,7 +573,7 @@ func (c ClearExpected) Summary() string {
 func (c ClearExpected) Describe(before Design) string {
 	return "Cleared the expected result of " + operationLabel(patternLabel(before, c.Pattern), c.Index)
 }
-func (c ClearExpected) Paths() []Path { return []Path{PatternPath(c.Pattern, "")} }
+func (c ClearExpected) Paths() []Path { return []Path{MappingPath(c.Pattern)} }
 
 // SetMappingNotes sets the notes of a pattern's mapping: how it is served, or, for a pattern served
 // outside DynamoDB, by what.
@@ -605,4 +605,4 @@ func (c SetMappingNotes) Describe(before Design) string {
 func (c SetMappingNotes) summary(label string) string {
 	return fieldSummary(escapePercent(label)+"'s mapping %s", "notes", c.Notes, true)
 }
-func (c SetMappingNotes) Paths() []Path { return []Path{PatternPath(c.Pattern, "")} }
+func (c SetMappingNotes) Paths() []Path { return []Path{MappingPath(c.Pattern)} }

@@ -61,9 +61,13 @@ func row(collection, key, field string) Path { return Path(collection).Child(key
 // PatternPath is the path of the access pattern with id, or of its field when field is not empty.
 func PatternPath(id, field string) Path { return row(PathPatterns, id, field) }
 
+// MappingPath is the path of the mapping of the access pattern with id: its operations and notes,
+// which the Mapping step edits, apart from the pattern's own fields.
+func MappingPath(pattern string) Path { return PatternPath(pattern, "mapping") }
+
 // OperationPath is the path of field of operation n of pattern's mapping.
 func OperationPath(pattern string, n int, field string) Path {
-	return row(PathPatterns, pattern, "mapping/"+SubOperations+"/"+strconv.Itoa(n)).Child(field)
+	return MappingPath(pattern).Child(SubOperations + "/" + strconv.Itoa(n)).Child(field)
 }
 
 // EntityPath is the path of the entity named name, or of its field when field is not empty.

@@ -158,7 +158,7 @@ type room struct {
 	list []Presence
 	// locks is the locked steps, by step, and left when each holder's tab that is away left
 	// (lock.go).
-	locks map[string]Lock
+	locks map[lockKey]Lock
 	left  map[string]time.Time
 }
 

@@ -29,10 +29,12 @@ type Room interface {
 	// SetTimer changes the room's timer and tells its pages; Timer is how it stands.
 	SetTimer(designID string, a TimerAction, now time.Time) error
 	Timer(designID string, now time.Time) (TimerState, bool)
-	// TakeLock and ReleaseLock lock a step for a connected tab and unlock it; Locks is what is
-	// locked (lock.go).
-	TakeLock(designID, tab, step string, over bool) error
-	ReleaseLock(designID, tab, step string) error
+	// TakeLock and ReleaseLock lock a step or a section of one for a connected tab and unlock
+	// it; MoveSections follows the sections' renames and deletions; Locks is what is locked
+	// (lock.go).
+	TakeLock(designID, tab string, want Lock, over bool) error
+	ReleaseLock(designID, tab, step, section string) error
+	MoveSections(designID string, move func(Lock) (Lock, bool))
 	Locks(designID string) []Lock
 	// CloseStreams and ViewExpiryChanged follow the design's links being replaced or expiring.
 	CloseStreams(designID string, access storage.Access)

@@ -29,7 +29,7 @@ func TestLock_aHolderWhoCameBackKeepsTheLockForAWholeGrace(t *testing.T) {
 	}
 	defer stay()
 	leave := join()
-	if err := h.TakeLock("d1", ada, "overview", false); err != nil {
+	if err := h.TakeLock("d1", ada, Lock{Step: "overview"}, false); err != nil {
 		t.Fatal(err)
 	}
 	start := time.Now()

@@ -36,8 +36,9 @@ func aggregateCard(d *designContext, a designer.AggregateAnalysis) templates.Agg
 	af := designer.AggregateField
 	sug := rules.SuggestAggregate(a)
 	card := templates.AggregateCard{
-		ID:    cardID,
-		Title: a.EntityA + " + " + a.EntityB,
+		ID:      cardID,
+		Section: string(designer.AggregatePath(a.ID, "")),
+		Title:   a.EntityA + " + " + a.EntityB,
 		Cells: cells(af.CorrelationPct, af.OnlyAPct, af.OnlyBPct, af.BothPct, af.CombinedKB, af.Bounded,
 			af.SizeConstraints, af.UpdatePatterns),
 		Identifying: cells(af.ChildIndependent, af.ParentIDKnown, af.SeparateTablePlanned),

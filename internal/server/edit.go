@@ -51,7 +51,7 @@ func (s *Server) edit(c echo.Context, change designer.Change) error {
 func (s *Server) commit(c echo.Context, ed storage.Edit) (storage.Record, error) {
 	d := designFrom(c)
 	ed.Author = author(c)
-	ed.Refuse = s.lockCheck(d.ID, ed.Tab)
+	ed.Refuse = s.lockCheck(d.ID, ed.Tab, d.Record.Design)
 	rec, err := s.store.ApplyEdit(c.Request().Context(), d.ID, ed)
 	var ce *storage.ConflictError
 	if errors.As(err, &ce) {
@@ -65,6 +65,7 @@ func (s *Server) commit(c echo.Context, ed storage.Edit) (storage.Record, error)
 		return storage.Record{}, err
 	}
 	d.Record = rec
+	s.followSections(d.ID, ed.Change, rec.Design)
 	// The page learns the revision its own edit made, so that the event announcing it does not
 	// make the page fetch itself again.
 	c.Response().Header().Set("X-Dynaloom-Revision", strconv.FormatInt(rec.Revision, 10))

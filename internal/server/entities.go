@@ -146,7 +146,8 @@ func entityCard(d *designContext, ent designer.Entity, index, count int) templat
 		}
 	}
 	card := templates.EntityCard{
-		ID: entityElemID(ent.Name),
+		ID:      entityElemID(ent.Name),
+		Section: string(designer.EntityPath(ent.Name, "")),
 		// A rename changes what every other cell of the entity posts, so it answers with the list.
 		Name:        cell(prefix+"-name", "Entity name", ent.Name, base+"/entities/field", "name", "#entity-list"),
 		Description: cell(prefix+"-description", ent.Name+" description", ent.Description, base+"/entities/field", "description", ""),

@@ -25,11 +25,12 @@ type apiError struct {
 
 func (e *apiError) Error() string { return e.Message }
 
-// lockedError refuses a change to a step another participant holds locked (lock.go).
-type lockedError struct{ Step, By string }
+// lockedError refuses a change to a step, or a section of one, that another participant holds
+// locked (lock.go); What names it.
+type lockedError struct{ What, By string }
 
 func (e *lockedError) Error() string {
-	return e.Step + " is locked by " + e.By + "; ask " + e.By + " to unlock it"
+	return e.What + " is locked by " + e.By + "; ask " + e.By + " to unlock it"
 }
 
 func badInput(format string, args ...any) error {

@@ -480,11 +480,12 @@ func (s *Server) undoMine(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	rec, undone, err := s.store.Undo(c.Request().Context(), d.ID, storage.Edit{Author: me, Tab: tab, Refuse: s.lockCheck(d.ID, tab)})
+	rec, undone, err := s.store.Undo(c.Request().Context(), d.ID, storage.Edit{Author: me, Tab: tab, Refuse: s.lockCheck(d.ID, tab, d.Record.Design)})
 	if err != nil {
 		return s.historyRefusal(c, err)
 	}
 	d.Record = rec
+	s.followSections(d.ID, nil, rec.Design)
 	// As for any edit (commit): the page learns the revision its own undo made, so the event
 	// announcing it does not make the page fetch the step again, which would take the notice away.
 	c.Response().Header().Set("X-Dynaloom-Revision", strconv.FormatInt(rec.Revision, 10))

@@ -115,6 +115,7 @@ func failureCellOf(d *designContext, p designer.Pattern) templates.Cell {
 func patternRow(d *designContext, p designer.Pattern, index, count int, focus string) templates.PatternRow {
 	rowID := elemID("row", p.ID)
 	r := templates.PatternRow{Headings: patternHeadings, RowID: rowID, Number: itoa(p.Number), CanEdit: d.canEdit(),
+		Section:  string(designer.PatternPath(p.ID, "")),
 		Comments: commentBadge(d, designer.PatternTarget(p.ID))}
 	for _, col := range patternColumns {
 		cell := patternCell(d, p, col)

@@ -94,11 +94,12 @@ func tableView(d *designContext, t designer.Table, spot tablesSpot, grid gridSta
 		return out
 	}
 	tv := templates.TableView{
-		ID:     id,
-		Name:   t.Name,
-		Header: fieldCells(tableHeaderFields),
-		Schema: fieldCells(tableSchemaFields),
-		Notes:  fieldCells(tableNotes()),
+		ID:      id,
+		Section: string(designer.TablePath(t.Name)),
+		Name:    t.Name,
+		Header:  fieldCells(tableHeaderFields),
+		Schema:  fieldCells(tableSchemaFields),
+		Notes:   fieldCells(tableNotes()),
 		Delete: templates.Button{Label: "Delete table " + t.Name, Text: "Delete table", Action: base + "/tables/delete",
 			Params: []templates.Param{{Name: "table", Value: t.Name}}, Class: "danger", Swap: "none",
 			Confirm: "Delete table " + t.Name + " with its indexes and items? History keeps it."},

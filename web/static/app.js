@@ -783,7 +783,7 @@
   // server refuses their edits anyway. Comments stay open: the room reads, and speaks.
   function lockShown() {
     var bar = document.getElementById("lock-bar");
-    return !!(bar && bar.hasAttribute("data-locked")) || !!document.querySelector("#steps-list .lock-badge");
+    return !!(bar && (bar.hasAttribute("data-locked") || bar.querySelector("[data-section-lock]"))) || !!document.querySelector("#steps-list .lock-badge");
   }
   document.addEventListener("htmx:sseBeforeMessage", function (ev) {
     if (!ev.detail || ev.detail.type !== "locks") return;
@@ -796,7 +796,7 @@
     }
   });
   function editControl(el) {
-    if (el.type === "hidden" || el.closest("#lock-bar")) return false;
+    if (el.type === "hidden" || el.closest("#lock-bar, [data-section-slot]")) return false;
     var poster = el.closest("[hx-post]");
     var to = poster ? poster.getAttribute("hx-post") : el.form && el.form.method === "post" ? el.form.getAttribute("action") : "";
     return !!to && !/\/comments(\/|$)/.test(to);
@@ -804,20 +804,87 @@
   function textual(el) {
     return el.tagName === "TEXTAREA" || el.tagName === "INPUT" && /^(text|number|search|email|url|)$/.test(el.type);
   }
+  // Section locks: the bar lists the step's sections locked on their own ([data-section-lock]).
+  // Each part of the page that can be locked alone (a table, a card, a pattern) carries its path
+  // (data-section) and a slot, where the page says who holds it, with Unlock or Take over, or
+  // offers to lock it. The holder's name is set as text, never as markup.
+  function sectionLocks(bar) {
+    var out = {};
+    if (bar) bar.querySelectorAll("[data-section-lock]").forEach(function (s) {
+      out[s.getAttribute("data-section-lock")] = { label: s.getAttribute("data-label"), by: s.getAttribute("data-by"), reason: s.getAttribute("data-reason"), mine: s.hasAttribute("data-mine") };
+    });
+    return out;
+  }
+  var lockSVG = '<svg class="lock-icon" viewBox="0 0 16 16" width="14" height="14" aria-hidden="true" focusable="false"><rect x="3" y="7" width="10" height="8" rx="1.5" fill="currentColor"></rect><path d="M5 7V5a3 3 0 0 1 6 0v2" fill="none" stroke="currentColor" stroke-width="1.6"></path></svg>';
+  function sectionButton(bar, section, action, text, question, testID) {
+    var b = document.createElement("button");
+    b.type = "button";
+    b.className = "button small";
+    b.textContent = text;
+    b.setAttribute("data-testid", testID);
+    b.addEventListener("click", function () {
+      if (question && !window.confirm(question)) return;
+      htmx.ajax("POST", bar.getAttribute("data-action"), { target: "#lock-bar", swap: "outerHTML",
+        values: { step: bar.getAttribute("data-step"), section: section, action: action } });
+    });
+    return b;
+  }
+  function drawSections(main, bar, locks) {
+    var canEdit = !!bar && bar.hasAttribute("data-can-edit"), stepLocked = !!bar && bar.hasAttribute("data-locked");
+    main.querySelectorAll("[data-section]").forEach(function (part) {
+      var slot = part.querySelector("[data-section-slot]");
+      if (!slot) return;
+      var section = part.getAttribute("data-section"), l = locks[section];
+      var state = l ? (l.mine ? "mine " : "held ") + l.by + " " + l.label : stepLocked ? "step" : canEdit ? "free" : "";
+      if (slot.getAttribute("data-drawn") === state) return;
+      slot.setAttribute("data-drawn", state);
+      slot.replaceChildren();
+      part.classList.toggle("is-section-locked", !!l && !l.mine);
+      if (state === "" || state === "step") return;
+      if (!l) {
+        var take = sectionButton(bar, section, "take", "Lock", "", "section-lock-take");
+        take.title = "Lock this part alone, so that only you edit it while the room reads";
+        slot.appendChild(take);
+        return;
+      }
+      var badge = document.createElement("span");
+      badge.className = "lock-badge";
+      badge.setAttribute("data-testid", l.mine ? "section-lock-mine" : "section-lock-held");
+      badge.title = l.mine ? "You hold the lock on " + l.label : l.reason;
+      badge.innerHTML = lockSVG;
+      var by = document.createElement("span");
+      by.className = "lock-by";
+      by.textContent = l.mine ? "You" : l.by;
+      badge.appendChild(by);
+      slot.appendChild(badge);
+      if (l.mine) slot.appendChild(sectionButton(bar, section, "release", "Unlock", "", "section-lock-release"));
+      else if (canEdit) slot.appendChild(sectionButton(bar, section, "takeover", "Take over", l.by + " holds the lock on " + l.label + ". Take it over? Their edits here will be refused until you unlock it.", "section-lock-takeover"));
+    });
+  }
+  // blockedBy is why el may not be edited now: its step or its section is locked by someone else.
+  function blockedBy(el, stepReason, locks) {
+    if (stepReason) return stepReason;
+    var part = el.closest("[data-section]"), l = part && locks[part.getAttribute("data-section")];
+    return l && !l.mine ? l.reason : "";
+  }
   function applyLock() {
     var main = document.getElementById("main"), bar = document.getElementById("lock-bar");
     if (!main) return;
-    var reason = bar && bar.getAttribute("data-blocked");
+    var stepReason = bar && bar.getAttribute("data-blocked"), locks = sectionLocks(bar);
+    drawSections(main, bar, locks);
     main.querySelectorAll("[data-lock-off]").forEach(function (el) {
+      var reason = blockedBy(el, stepReason, locks);
       if (reason) { el.title = reason; return; }
       if (el.getAttribute("data-lock-off") === "readonly") el.readOnly = false; else el.disabled = false;
       el.removeAttribute("data-lock-off");
       if (el.hasAttribute("data-lock-title")) el.title = el.getAttribute("data-lock-title"); else el.removeAttribute("title");
       el.removeAttribute("data-lock-title");
     });
-    if (!reason) return;
+    if (!stepReason && Object.keys(locks).length === 0) return;
     main.querySelectorAll("input, select, textarea, button").forEach(function (el) {
       if (el.hasAttribute("data-lock-off") || !editControl(el)) return;
+      var reason = blockedBy(el, stepReason, locks);
+      if (!reason) return;
       var text = textual(el);
       if (text ? el.readOnly : el.disabled) return; // so already, as the server drew it
       if (el.hasAttribute("title")) el.setAttribute("data-lock-title", el.title);

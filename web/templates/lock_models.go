@@ -14,6 +14,23 @@ type LockView struct {
 	Mine bool
 	// Error is why a lock action was refused.
 	Error string
+	// Sections are the step's sections locked on their own (a table, a card); SectionsHeld says
+	// who holds one, when someone else does, for the step's lock button to ask before taking
+	// the step over.
+	Sections     []SectionLock
+	SectionsHeld string
+}
+
+// SectionLock is one section of a step locked on its own, as one tab sees it: the design path of
+// the card it locks (which carries it as data-section), what it is and who holds it.
+type SectionLock struct {
+	Section, Label, By string
+	Mine               bool
+}
+
+// Reason is what a field of the section says when it is read-only.
+func (s SectionLock) Reason() string {
+	return s.Label + " is locked by " + s.By + "; ask " + s.By + " to unlock it."
 }
 
 // Blocked reports whether the tab's edits of the step are refused.
@@ -29,10 +46,19 @@ func (l LockView) TakeOverQuestion() string {
 	return l.By + " holds the lock on " + l.Label + ". Take it over? Their edits here will be refused until you unlock it."
 }
 
-// stepTitle is a step link's tooltip: its label, and who holds its lock.
+// stepTitle is a step link's tooltip: its label, and who holds its lock or its sections' locks.
 func stepTitle(s Step) string {
-	if s.LockedBy != "" {
+	switch {
+	case s.LockedBy != "":
 		return s.Label + " (locked by " + s.LockedBy + ")"
+	case s.SectionsLocked != "":
+		return s.Label + " (" + s.SectionsLocked + ")"
 	}
 	return s.Label
+}
+
+// sectionsQuestion is the confirmation asked before locking a step in which someone else holds a
+// section.
+func (l LockView) sectionsQuestion() string {
+	return l.SectionsHeld + ". Lock the whole of " + l.Label + " and take it over? Their edits here will be refused until you unlock it."
 }

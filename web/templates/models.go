@@ -36,8 +36,11 @@ type ExampleCard struct {
 type Step struct {
 	ID, Label, Href string
 	Current         bool
-	// LockedBy is who holds the step's lock, if anyone (lock.templ).
-	LockedBy string
+	// LockedBy is who holds the step's lock, if anyone (lock.templ); SectionsBy who hold locks
+	// of its sections, and SectionsLocked which, for the badge's tooltip.
+	LockedBy       string
+	SectionsBy     []string
+	SectionsLocked string
 }
 
 // Workspace is the frame around every step of a design.
@@ -245,6 +248,9 @@ func (b Button) swap() string {
 
 // PatternRow is one access pattern in the patterns table.
 type PatternRow struct {
+	// Section is the design path the section lock of this part covers (data-section), for
+	// app.js to mark it locked and offer its lock.
+	Section string
 	// Headings are the columns' headings, which a row laid out as a card (Present mode) shows.
 	Headings []string
 	RowID    string
@@ -289,6 +295,9 @@ type Patterns struct {
 
 // EntityCard is one entity with its attributes.
 type EntityCard struct {
+	// Section is the design path the section lock of this part covers (data-section), for
+	// app.js to mark it locked and offer its lock.
+	Section     string
 	ID          string
 	Name        Cell
 	Description Cell
@@ -361,6 +370,9 @@ type AddRelationship struct {
 // AggregateCard is one entity pair's item-collection analysis, with the decision the seed's
 // thresholds suggest beside the team's.
 type AggregateCard struct {
+	// Section is the design path the section lock of this part covers (data-section), for
+	// app.js to mark it locked and offer its lock.
+	Section     string
 	ID          string
 	Title       string
 	Cells       []LabeledCell
@@ -517,6 +529,9 @@ type Tables struct {
 
 // TableView is one table: schema, taxonomy, attributes, indexes, the item grid and the index grids.
 type TableView struct {
+	// Section is the design path the section lock of this part covers (data-section), for
+	// app.js to mark it locked and offer its lock.
+	Section     string
 	ID          string
 	Name        string
 	Header      []LabeledCell
