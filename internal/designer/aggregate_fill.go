@@ -5,8 +5,26 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"strings"
 )
+
+// RelatedPairs are the analyses the relationships still call for, each filled in by
+// AggregateFill: one per pair of entities a relationship joins that no analysis covers yet, in
+// either order, in the order of the relationships. A relationship of an entity to itself calls for
+// none.
+func RelatedPairs(d Design) []AddAggregate {
+	same := func(a, b string, r Relationship) bool { return a == r.From && b == r.To || a == r.To && b == r.From }
+	var pairs []AddAggregate
+	for _, r := range d.Relationships {
+		if r.From == r.To ||
+			slices.ContainsFunc(pairs, func(p AddAggregate) bool { return same(p.EntityA, p.EntityB, r) }) ||
+			slices.ContainsFunc(d.Aggregates, func(a AggregateAnalysis) bool { return same(a.EntityA, a.EntityB, r) }) {
+			continue
+		}
+		fill, _ := AggregateFill(d, r.From, r.To)
+		pairs = append(pairs, AddAggregate{EntityA: r.From, EntityB: r.To, Fill: fill})
+	}
+	return pairs
+}
 
 // AggregateFill is what the design already says of the pair a + b, as the field texts a new
 // analysis of it starts with (keys of AggregateFields), and whence each came, as a sentence per
@@ -64,7 +82,7 @@ func AggregateFill(d Design, a, b string) (map[string]string, []string) {
 		}
 		set(af.Justification, review.Justification)
 		if len(took) > 0 {
-			from = append(from, fmt.Sprintf("%s from the consolidation review of %s and %s", capitalize(ListAnd(took)), review.Parent, review.Child))
+			from = append(from, fmt.Sprintf("%s from the consolidation review of %s and %s", upperFirst(ListAnd(took)), review.Parent, review.Child))
 		}
 	}
 
@@ -172,11 +190,4 @@ func countedWord(n int, one, many string) string {
 		return one
 	}
 	return many
-}
-
-func capitalize(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }

@@ -117,3 +117,25 @@ func TestFillAggregates_addsAndFillsInWithoutOverwriting(t *testing.T) {
 		{Name: "unknown field", Change: designer.AddAggregate{EntityA: "Clinic", EntityB: "Owner", Fill: map[string]string{"colour": "red"}}, Field: "colour"},
 	})
 }
+
+// Each pair a relationship joins is offered once, filled in, until an analysis covers it in either
+// order; an entity related to itself is no pair.
+func TestRelatedPairs_offersEachPairNotAnalysedOnce(t *testing.T) {
+	t.Parallel()
+	d := clinicDesign(t)
+	d.Relationships = append(d.Relationships,
+		designer.Relationship{ID: "r2", From: "Vet", To: "Clinic", Kind: designer.OneToOne},
+		designer.Relationship{ID: "r3", From: "Owner", To: "Owner", Kind: designer.OneToMany},
+		designer.Relationship{ID: "r4", From: "Owner", To: "Vet", Kind: designer.ManyToMany})
+	pairs := designer.RelatedPairs(d)
+	if len(pairs) != 2 || pairs[0].EntityA != "Clinic" || pairs[0].EntityB != "Vet" || pairs[1].EntityA != "Owner" || pairs[1].EntityB != "Vet" {
+		t.Fatalf("pairs = %+v: want Clinic + Vet, then Owner + Vet", pairs)
+	}
+	if want, _ := designer.AggregateFill(d, "Clinic", "Vet"); !maps.Equal(pairs[0].Fill, want) {
+		t.Errorf("Clinic + Vet fill = %v, want AggregateFill's %v", pairs[0].Fill, want)
+	}
+	analysed := designertest.ApplyAll(t, d, designer.AddAggregate{EntityA: "Vet", EntityB: "Clinic"})
+	if pairs := designer.RelatedPairs(analysed); len(pairs) != 1 || pairs[0].EntityA != "Owner" {
+		t.Errorf("after Vet + Clinic is analysed: pairs = %+v, want Owner + Vet only", pairs)
+	}
+}

@@ -303,8 +303,8 @@ func mergeOf[R any](d Design, fields []Field[R], r R, row map[string]string, lin
 	return m, len(m.Fills)+len(m.Conflicts) == 0
 }
 
-// ParseBulk reads rows pasted from a spreadsheet (TSV) or a markdown document (pipe tables) into
-// one AddInBulk against d. The text is one or more blocks, each a header row and its rows, ended
+// ParseBulkWith reads rows pasted from a spreadsheet (TSV) or a markdown document (pipe tables)
+// into one AddInBulk against d, each row with the readers given. The text is one or more blocks, each a header row and its rows, ended
 // by a blank line or a markdown heading. The header says what the block holds:
 //
 //   - entities: an Entity column, with Attribute (a name, or a list such as "id:S, total:N"),
@@ -316,18 +316,17 @@ func mergeOf[R any](d Design, fields []Field[R], r R, row map[string]string, lin
 // Every row is checked as the one-row changes would check it, in the order the change applies
 // them (entities, relationships, patterns); a row that is refused, a column that is not read and a
 // block whose header says nothing known are problems, and the rest is added.
-func ParseBulk(text string, d Design) BulkPaste { return ParseBulkWith(text, d, BulkReaders{}) }
-
-// BulkReaders are a document format's readers of pasted rows, so that a paste reads what its
-// import reads: Pattern reads a pattern row's cells; Relationship reads a line outside any table
-// (the requirement's "- **Owner → Pets**: 1:Many (avg 1.6 pets per owner, max 12)") into a
-// relationship's field texts, or says it is none.
+// BulkReaders are the document formats' readers of pasted rows, so that a paste reads what an
+// import reads: Entity reads an entity row's cells (entity, attribute, type, description), and
+// without it an entity row is a problem; Pattern reads a pattern row's cells; Relationship reads
+// a line outside any table (the requirement's "- **Owner → Pets**: 1:Many (avg 1.6 pets per owner,
+// max 12)") into a relationship's field texts, or says it is none.
 type BulkReaders struct {
+	Entity       func(cells map[string]string) (BulkEntity, error)
 	Pattern      PatternReader
 	Relationship func(line string, d Design) (map[string]string, bool)
 }
 
-// ParseBulkWith is ParseBulk with the readers given.
 func ParseBulkWith(text string, d Design, readers BulkReaders) BulkPaste {
 	read := readers.Pattern
 	var out BulkPaste
@@ -392,7 +391,11 @@ func ParseBulkWith(text string, d Design, readers BulkReaders) BulkPaste {
 		keep()
 	}
 	for _, row := range ents {
-		e, err := entityRow(row.cells)
+		if readers.Entity == nil {
+			problems = append(problems, BulkProblem{Line: row.line, Text: row.text, Message: "entity rows are not read here"})
+			continue
+		}
+		e, err := readers.Entity(row.cells)
 		if err != nil {
 			problems = append(problems, BulkProblem{Line: row.line, Text: row.text, Message: err.Error()})
 			continue
@@ -650,40 +653,6 @@ func splitCells(line string, format byte) []string {
 		cells[i] = strings.TrimSpace(br.Replace(c))
 	}
 	return cells
-}
-
-// attributeSpec reads "name" or "name:TYPE" (also "name (TYPE)").
-var attributeSpec = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^\s*([^:()\s]+)\s*(?::\s*(\S+)|\(\s*([^)]+?)\s*\))?\s*$`)
-})
-
-// entityRow reads one row of an entities block.
-func entityRow(cells map[string]string) (BulkEntity, error) {
-	e := BulkEntity{Name: cells["entity"], Description: cells["description"]}
-	if e.Name == "" {
-		return e, Invalid("entity", "the row names no entity")
-	}
-	attrs := cells["attribute"]
-	if attrs == "" {
-		return e, nil
-	}
-	list := splitList(attrs)
-	for _, spec := range list {
-		m := attributeSpec().FindStringSubmatch(spec)
-		if m == nil {
-			return e, Invalid("attribute", "%q is not an attribute; write a name, or name:TYPE", shorten(spec))
-		}
-		typ := m[2] + m[3]
-		if typ == "" && len(list) == 1 {
-			typ = cells["type"]
-		}
-		t, err := ParseType(typ)
-		if err != nil {
-			return e, Invalid("type", "%s", err.Error())
-		}
-		e.Attributes = append(e.Attributes, BulkAttribute{Name: m[1], Type: t})
-	}
-	return e, nil
 }
 
 // mergeEntity adds e to list, joining the attributes of an entity listed already.

@@ -44,10 +44,12 @@ type BulkEntity struct {
 	Attributes  []BulkAttribute `json:"attributes,omitempty"`
 }
 
-// BulkAttribute is an attribute of a BulkEntity; an empty type means S.
+// BulkAttribute is an attribute of a BulkEntity; an empty type means S. The description is
+// given to an attribute the change adds, and to one there without a description.
 type BulkAttribute struct {
-	Name string `json:"name"`
-	Type Type   `json:"type,omitempty"`
+	Name        string `json:"name"`
+	Type        Type   `json:"type,omitempty"`
+	Description string `json:"description,omitempty"`
 }
 
 func (AddInBulk) Kind() string { return "add_in_bulk" }
@@ -108,12 +110,34 @@ func (e BulkEntity) apply(d Design, replace bool) (Design, error) {
 					return d, within("attributes/"+strconv.Itoa(j), err)
 				}
 			}
-			continue
+		} else if d, err = (AddAttribute{Entity: name, Name: a.Name, Type: a.Type}).Apply(d); err != nil {
+			return d, within("attributes/"+strconv.Itoa(j), err)
 		}
-		if d, err = (AddAttribute{Entity: name, Name: a.Name, Type: a.Type}).Apply(d); err != nil {
+		if d, err = describeAttribute(d, name, a); err != nil {
 			return d, within("attributes/"+strconv.Itoa(j), err)
 		}
 	}
+	return d, nil
+}
+
+// describeAttribute gives an entity's attribute a's description when it has none.
+func describeAttribute(d Design, entity string, a BulkAttribute) (Design, error) {
+	if a.Description == "" {
+		return d, nil
+	}
+	desc, err := CleanText("description", a.Description)
+	if err != nil {
+		return d, err
+	}
+	ent, i, _ := d.EntityByName(entity)
+	at, j, ok := ent.AttributeByName(a.Name)
+	if !ok || at.Description != "" {
+		return d, nil
+	}
+	ent.Attributes = slices.Clone(ent.Attributes)
+	ent.Attributes[j].Description = desc
+	d.Entities = slices.Clone(d.Entities)
+	d.Entities[i] = ent
 	return d, nil
 }
 

@@ -9,7 +9,13 @@ import (
 
 	"dynaloom/internal/designer"
 	"dynaloom/internal/designer/designertest"
+	"dynaloom/internal/designer/format/markdown"
 )
+
+// parseBulk reads a paste with the entity reader the documents share, as the server does.
+func parseBulk(text string, d designer.Design) designer.BulkPaste {
+	return designer.ParseBulkWith(text, d, designer.BulkReaders{Entity: markdown.PastedEntity})
+}
 
 func blankDesign(t *testing.T, keyEntities string) designer.Design {
 	t.Helper()
@@ -102,7 +108,7 @@ const shopPaste = "Entity\tAttribute\tType\tDescription\n" +
 func TestParseBulk_readsBlocksAndNamesWhatItCannot(t *testing.T) {
 	t.Parallel()
 	d := blankDesign(t, "")
-	got := designer.ParseBulk(shopPaste, d)
+	got := parseBulk(shopPaste, d)
 	c := got.Change
 	if names := bulkNames(c); !reflect.DeepEqual(names, []string{"Customer", "Order"}) {
 		t.Fatalf("entities %q", names)
@@ -137,7 +143,7 @@ func TestParseBulk_readsBlocksAndNamesWhatItCannot(t *testing.T) {
 
 	after := designertest.ApplyAll(t, d, c)
 	// Pasted again, the attributes there already with the same type are no problem and add nothing.
-	again := designer.ParseBulk("Entity\tAttribute\tType\nCustomer\temail\tS\nOrder\ttotal\tN\nOrder\tnote\n", after)
+	again := parseBulk("Entity\tAttribute\tType\nCustomer\temail\tS\nOrder\ttotal\tN\nOrder\tnote\n", after)
 	if !reflect.DeepEqual(again.Already, []int{2, 3}) || len(again.Problems) != 0 || len(again.Change.Entities) != 1 || len(again.Change.Entities[0].Attributes) != 1 {
 		t.Errorf("pasted again: %+v", again)
 	}
@@ -159,7 +165,7 @@ func TestParseBulk_fifteenPatternsFromTheRequirementTemplate(t *testing.T) {
 		n := strconv.Itoa(i)
 		sb.WriteString("| " + n + " | Pattern " + n + " \\| with a pipe | " + strconv.Itoa(i*10) + " RPS peak, " + n + " RPS avg | Read | id, name | <50 ms | note<br>two | ✅ |\n")
 	}
-	got := designer.ParseBulk(sb.String(), blankDesign(t, ""))
+	got := parseBulk(sb.String(), blankDesign(t, ""))
 	if len(got.Problems) != 0 || len(got.Change.Patterns) != 15 {
 		t.Fatalf("%d patterns, problems %v", len(got.Change.Patterns), got.Problems)
 	}
@@ -202,7 +208,7 @@ func TestAddInBulk_oneUndoTakesAllBack(t *testing.T) {
 	before := designertest.HRDesign(t)
 	paste := strings.Replace(shopPaste, "Pattern #\t", "Pattern\t", 1)
 	paste = strings.NewReplacer("\n1\t", "\n\t", "\nAP2\t", "\n\t").Replace(paste)
-	c := designer.ParseBulk(paste+"\nEntity\tAttribute\nEmployee\tbadge_no\n", before).Change
+	c := parseBulk(paste+"\nEntity\tAttribute\nEmployee\tbadge_no\n", before).Change
 	if len(c.Entities) != 3 || len(c.Patterns) != 2 {
 		t.Fatalf("change = %+v", c)
 	}
@@ -237,7 +243,7 @@ func TestAddTableAttributes(t *testing.T) {
 	})
 }
 
-// FuzzParseBulk checks that ParseBulk never panics and that the change it returns, when it adds
+// FuzzParseBulk checks that ParseBulkWith never panics and that the change it returns, when it adds
 // anything, is one the design takes: every row it kept was checked as the change applies it.
 // The same holds for FromKeyEntities over the same text as a key entities list.
 func FuzzParseBulk(f *testing.F) {
@@ -248,9 +254,9 @@ func FuzzParseBulk(f *testing.F) {
 	hr := designertest.HRDesign(f)
 	f.Fuzz(func(t *testing.T, text string) {
 		for _, d := range []designer.Design{hr, blankDesign(t, text)} {
-			if c := designer.ParseBulk(text, d).Change; len(c.Entities)+len(c.Relationships)+len(c.Patterns) > 0 {
+			if c := parseBulk(text, d).Change; len(c.Entities)+len(c.Relationships)+len(c.Patterns) > 0 {
 				if _, err := c.Apply(d); err != nil {
-					t.Fatalf("ParseBulk(%q) gave a change the design refuses: %v", text, err)
+					t.Fatalf("ParseBulkWith(%q) gave a change the design refuses: %v", text, err)
 				}
 			}
 			if c := designer.FromKeyEntities(d); len(c.Entities)+len(c.Relationships) > 0 {
@@ -343,7 +349,7 @@ func TestParseBulk_readsEachHintInEveryForm(t *testing.T) {
 			d := blankDesign(t, "")
 			d, _ = designer.AddInBulk{Entities: []designer.BulkEntity{{Name: "Clinic"}, {Name: "Vet"}}}.Apply(d)
 			text := form(header) + "\n" + form(rows[hint])
-			paste := designer.ParseBulk(text, d)
+			paste := parseBulk(text, d)
 			c := paste.Change
 			if len(paste.Problems) > 0 || len(c.Entities)+len(c.Relationships)+len(c.Patterns) != 1 {
 				t.Errorf("%s, %s: %q read as %+v, problems %+v", hint, name, text, c, paste.Problems)
@@ -362,7 +368,7 @@ func TestBulkPaste_takingChoosesLineByLine(t *testing.T) {
 	})
 	text := "Entity | Attribute | Type\nClinic | clinic_id | N\n\n" +
 		"Description | Peak RPS | Avg RPS\nList a clinic's vets | 80 | 20\nGet a vet | 30 | 5\n"
-	paste := designer.ParseBulk(text, d)
+	paste := parseBulk(text, d)
 	if len(paste.Merged) != 3 {
 		t.Fatalf("merged = %+v: want the entity line and both pattern lines", paste.Merged)
 	}
@@ -402,7 +408,7 @@ func TestAddInBulk_aMergedPatternsEntitiesReadAgainstTheDesign(t *testing.T) {
 	if got := after.Patterns[1].Entities; len(got) != 1 || got[0] != "Vet" {
 		t.Errorf("Get a vet's entities = %q, want Vet filled in", got)
 	}
-	paste := designer.ParseBulk("Description | Entities\nList a clinic's vets | Clinic, Vet\nGet a vet | Vet", d)
+	paste := parseBulk("Description | Entities\nList a clinic's vets | Clinic, Vet\nGet a vet | Vet", d)
 	if len(paste.Merged) != 1 || paste.Merged[0].Fills[0] != "entities Vet" || len(paste.Already) != 1 {
 		t.Errorf("merged %+v, already %v: want the second line to fill in and the first to be there", paste.Merged, paste.Already)
 	}

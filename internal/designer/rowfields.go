@@ -34,8 +34,16 @@ func (f Field[R]) Heading() string {
 	if f.Title != "" {
 		return f.Title
 	}
-	r, size := utf8.DecodeRuneInString(f.Label)
-	return string(unicode.ToUpper(r)) + f.Label[size:]
+	return upperFirst(f.Label)
+}
+
+// upperFirst is s with its first letter a capital.
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	r, size := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[size:]
 }
 
 // paths are the paths of the members a change of field f of the row at row sets.

@@ -85,7 +85,7 @@ func (s *Server) aggregatesModel(c echo.Context) (templates.Aggregates, error) {
 		Paste: templates.AggregatePaste{Action: base + "/aggregates/paste"}}
 	design := d.Record.Design
 	a.Entities = entityOptions(design)
-	if n := len(relatedPairs(design)); n > 0 {
+	if n := len(designer.RelatedPairs(design)); n > 0 {
 		a.Related = templates.Button{Text: "Analyse " + counted(n, "related pair", "related pairs"),
 			Label:  "Add an analysis of each pair a relationship joins, filled in from the design",
 			Action: base + "/aggregates/related", Target: "#aggregate-list"}
@@ -147,27 +147,9 @@ func (s *Server) addAggregate(c echo.Context) error {
 	return s.apply(c, aggregatesBack(c), designer.AddAggregate{EntityA: a, EntityB: b, Fill: fill}, s.aggregateList(c))
 }
 
-// relatedPairs are the analyses each relationship not analysed yet calls for, filled in.
-func relatedPairs(d designer.Design) []designer.AddAggregate {
-	var pairs []designer.AddAggregate
-	for _, r := range d.Relationships {
-		seen := slices.ContainsFunc(pairs, func(p designer.AddAggregate) bool {
-			return p.EntityA == r.From && p.EntityB == r.To || p.EntityA == r.To && p.EntityB == r.From
-		})
-		if r.From == r.To || seen || slices.ContainsFunc(d.Aggregates, func(a designer.AggregateAnalysis) bool {
-			return a.EntityA == r.From && a.EntityB == r.To || a.EntityA == r.To && a.EntityB == r.From
-		}) {
-			continue
-		}
-		fill, _ := designer.AggregateFill(d, r.From, r.To)
-		pairs = append(pairs, designer.AddAggregate{EntityA: r.From, EntityB: r.To, Fill: fill})
-	}
-	return pairs
-}
-
 // analyseRelated adds an analysis of every pair a relationship joins, in one change.
 func (s *Server) analyseRelated(c echo.Context) error {
-	return s.apply(c, aggregatesBack(c), designer.FillAggregates{Pairs: relatedPairs(designFrom(c).Record.Design)}, s.aggregateList(c))
+	return s.apply(c, aggregatesBack(c), designer.FillAggregates{Pairs: designer.RelatedPairs(designFrom(c).Record.Design)}, s.aggregateList(c))
 }
 
 // pasteAggregates reads a pasted aggregate section of the requirement template into the analyses

@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/format/markdown"
 	"dynaloom/internal/designer/format/reqmd"
 	"dynaloom/web/templates"
 )
@@ -114,7 +115,7 @@ func previewed(d designer.Design, b *templates.BulkPaste) designer.AddInBulk {
 		b.Error = "Paste some rows first."
 		return designer.AddInBulk{}
 	}
-	paste := designer.ParseBulkWith(b.Text, d, designer.BulkReaders{Pattern: reqmd.PastedPattern, Relationship: reqmd.PastedRelationship})
+	paste := designer.ParseBulkWith(b.Text, d, designer.BulkReaders{Entity: markdown.PastedEntity, Pattern: reqmd.PastedPattern, Relationship: reqmd.PastedRelationship})
 	b.Already = len(paste.Already)
 	for _, p := range paste.Problems {
 		b.Problems = append(b.Problems, templates.BulkProblem{Line: p.Line, Text: shortLine(p.Text), Message: p.Message})

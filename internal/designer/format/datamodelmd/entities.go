@@ -186,63 +186,37 @@ func describedEntity(desc string) string {
 	return strings.ToUpper(word[:1]) + word[1:]
 }
 
-var attrEntry = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^[-*+]?\s*` + "`?" + `([A-Za-z_][A-Za-z0-9_.\-#]*)` + "`?" + `\s*(?:\(([^()]*)\))?\s*(?::\s*(.*)|[-–—]\s*(.*))?$`)
-})
-
-// attributes reads "emp_no (Number), name (String)", "`PK` (S): user email" lines, and groups such
-// as "user details (username, firstName)". It returns the entries it could not read.
+// attributes reads "emp_no (Number), name (String)", "`PK` (S): user email" lines with the
+// documents' one reader of attribute entries (markdown.ReadAttribute), and groups such as "user
+// details (username, firstName)". It returns the entries it could not read.
 func (p *parser) attributes(d *tableDraft, text string) []string {
 	var left []string
-	for _, line := range strings.Split(text, "\n") {
-		line = strings.TrimSpace(line)
-		if line == "" {
+	for _, e := range markdown.AttributeEntries(text) {
+		if a, ok := markdown.ReadAttribute(e); ok {
+			if a.TTL && a.Type == "" {
+				d.t.TTLAttribute = a.Name
+			}
+			addAttribute(&d.t, a.Attribute)
 			continue
 		}
-		entries := []string{line}
-		if !strings.HasPrefix(line, "-") && !strings.HasPrefix(line, "*") {
-			entries = splitTop(line)
-		}
-		for _, e := range entries {
-			e = strings.TrimSpace(e)
-			if e == "" {
+		// "user details (username, firstName) denormalized": the names in the parentheses.
+		open, end := strings.Index(e, "("), strings.Index(e, ")")
+		if open > 0 && end > open {
+			inner := markdown.SplitTop(e[open+1 : end])
+			if len(inner) > 1 && !slices.ContainsFunc(inner, func(s string) bool { return !attrName().MatchString(strings.TrimSpace(s)) }) {
+				desc := strings.Join(strings.Fields(e[:open]+" "+e[end+1:]), " ")
+				for _, n := range inner {
+					addAttribute(&d.t, designer.Attribute{Name: strings.TrimSpace(n), Description: desc})
+				}
 				continue
 			}
-			m := attrEntry().FindStringSubmatch(e)
-			if m == nil {
-				// "user details (username, firstName) denormalized": the names in the parentheses.
-				open, end := strings.Index(e, "("), strings.Index(e, ")")
-				if open > 0 && end > open {
-					inner := splitTop(e[open+1 : end])
-					if len(inner) > 1 && !slices.ContainsFunc(inner, func(s string) bool { return !attrName().MatchString(strings.TrimSpace(s)) }) {
-						desc := strings.Join(strings.Fields(e[:open]+" "+e[end+1:]), " ")
-						for _, n := range inner {
-							addAttribute(&d.t, designer.Attribute{Name: strings.TrimSpace(n), Description: desc})
-						}
-						continue
-					}
-				}
-				// "post_owner_id for notification generation": a name that looks like one.
-				if name, rest, ok := strings.Cut(e, " "); ok && looksLikeName(name, d.sample) {
-					addAttribute(&d.t, designer.Attribute{Name: strings.Trim(name, "`"), Description: strings.TrimSpace(rest)})
-					continue
-				}
-				left = append(left, e)
-				continue
-			}
-			a := designer.Attribute{Name: m[1], Description: strings.TrimSpace(m[3] + m[4])}
-			if m[2] != "" {
-				switch t, err := designer.ParseType(typeWord(m[2])); {
-				case err == nil:
-					a.Type = t
-				case strings.EqualFold(strings.TrimSpace(m[2]), "ttl"):
-					d.t.TTLAttribute = a.Name
-				default:
-					a.Description = strings.TrimSpace(strings.TrimSpace(m[2]) + " " + a.Description)
-				}
-			}
-			addAttribute(&d.t, a)
 		}
+		// "post_owner_id for notification generation": a name that looks like one.
+		if name, rest, ok := strings.Cut(e, " "); ok && looksLikeName(name, d.sample) {
+			addAttribute(&d.t, designer.Attribute{Name: strings.Trim(name, "`"), Description: strings.TrimSpace(rest)})
+			continue
+		}
+		left = append(left, e)
 	}
 	return left
 }
@@ -253,37 +227,7 @@ func typeWord(s string) string {
 	if i := strings.IndexAny(w, ",;"); i > 0 {
 		w = w[:i]
 	}
-	switch strings.ToLower(strings.ReplaceAll(w, " ", "")) {
-	case "stringset":
-		return "SS"
-	case "numberset":
-		return "NS"
-	case "binaryset":
-		return "BS"
-	case "integer", "int", "float", "decimal", "long", "double":
-		return "N"
-	}
-	return w
-}
-
-// splitTop splits at commas outside parentheses and brackets.
-func splitTop(s string) []string {
-	var out []string
-	depth, start := 0, 0
-	for i, r := range s {
-		switch r {
-		case '(', '[', '{':
-			depth++
-		case ')', ']', '}':
-			depth--
-		case ',':
-			if depth == 0 {
-				out = append(out, s[start:i])
-				start = i + 1
-			}
-		}
-	}
-	return append(out, s[start:])
+	return markdown.TypeWord(w)
 }
 
 func addAttribute(t *designer.Table, a designer.Attribute) {
@@ -322,7 +266,7 @@ var projectionWords = []struct {
 
 // namesList reports whether s is attribute names and commas alone: "status", "status, vet_name".
 func namesList(s string) bool {
-	parts := splitTop(s)
+	parts := markdown.SplitTop(s)
 	for _, a := range parts {
 		if !attrName().MatchString(strings.TrimSpace(a)) {
 			return false
@@ -360,7 +304,7 @@ func (p *parser) projection(s *sectionDraft, d *indexDraft, it markdown.Item, f 
 				list = why
 			}
 			var attrs []string
-			for _, a := range splitTop(list) {
+			for _, a := range markdown.SplitTop(list) {
 				a = strings.TrimSpace(a)
 				if a == "" {
 					continue
@@ -376,7 +320,7 @@ func (p *parser) projection(s *sectionDraft, d *indexDraft, it markdown.Item, f 
 			}
 			if attrs == nil && why != "" && list == why {
 				// "INCLUDE - follower_username, follower_profilePicture, createdDate for display"
-				for _, a := range splitTop(why) {
+				for _, a := range markdown.SplitTop(why) {
 					if n := firstName(a); n != "" {
 						attrs = append(attrs, n)
 					}

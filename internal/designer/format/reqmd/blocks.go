@@ -426,12 +426,13 @@ func (p *parser) entity(b *block, it markdown.Item, bl markdown.Bullet, desc str
 				continue
 			}
 		}
-		m := attributeLine().FindStringSubmatch(l)
-		if m == nil {
-			bad = append(bad, "  "+l)
-			continue
+		var a designer.Attribute
+		if m := attributeLine().FindStringSubmatch(l); m != nil && designer.Type(strings.ToUpper(m[2])).Valid() {
+			a = designer.Attribute{Name: markdown.OneLine(markdown.Unescape(m[1])), Type: designer.Type(strings.ToUpper(m[2])), Description: markdown.Unescape(m[3])}
+		} else if entry, ok := markdown.ReadAttribute(l); ok && strings.HasPrefix(l, "- ") {
+			// The spellings the data model's lists and the paste box read: "pet_id (String)", "name: S".
+			a = entry.Attribute
 		}
-		a := designer.Attribute{Name: markdown.OneLine(markdown.Unescape(m[1])), Type: designer.Type(strings.ToUpper(m[2])), Description: markdown.Unescape(m[3])}
 		_, nameErr := designer.CleanName("name", a.Name)
 		if nameErr != nil || !a.Type.Valid() || slices.ContainsFunc(e.Attributes, func(x designer.Attribute) bool { return x.Name == a.Name }) {
 			bad = append(bad, "  "+l)
