@@ -38,6 +38,7 @@ func Export(d designer.Design) ([]byte, error) {
 		if err := designer.OneOf("tables/"+strconv.Itoa(i)+"/table_class", t.TableClass, "", designer.StandardClass, designer.StandardIAClass); err != nil {
 			return nil, err
 		}
+		defs[i].TableClass = t.TableClass
 	}
 
 	f := hclwrite.NewEmptyFile()

@@ -116,6 +116,9 @@ func TestExport_golden(t *testing.T) {
 func TestExport_readsBackAsTheTables(t *testing.T) {
 	t.Parallel()
 	designs := map[string]designer.Design{"orders": designertest.OrdersDesign(), "hr": designertest.HRDesign(t)}
+	ia := designertest.OrdersDesign()
+	ia.Tables[1].TableClass = designer.StandardIAClass
+	designs["orders, infrequent access"] = ia
 	for _, ex := range designer.Examples() {
 		d, err := designer.ExampleDesign(ex.ID)
 		if err != nil {
@@ -162,8 +165,8 @@ func TestExport_readsBackAsTheTables(t *testing.T) {
 				if !slices.Equal(keys, def.KeySchema) {
 					t.Errorf("%s: key %v, want %v", r.Name, keys, def.KeySchema)
 				}
-				if (r.TableClass == nil) != (def.TableClass == "") || r.TableClass != nil && *r.TableClass != def.TableClass {
-					t.Errorf("%s: table_class %v, want %q", r.Name, r.TableClass, def.TableClass)
+				if (r.TableClass == nil) != (tb.TableClass == "") || r.TableClass != nil && *r.TableClass != tb.TableClass {
+					t.Errorf("%s: table_class %v, want %q", r.Name, r.TableClass, tb.TableClass)
 				}
 				used := map[string]bool{}
 				for _, e := range def.KeySchema {
