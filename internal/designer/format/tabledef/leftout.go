@@ -47,7 +47,9 @@ func NotTables(d designer.Design) []string {
 	add(entityTypes, plural(entityTypes, "entity type", "entity types")+" of the tables and their key templates")
 	add(nonKey, plural(nonKey, "non-key attribute", "non-key attributes")+" (DynamoDB declares key attributes only)")
 	add(items, plural(items, "sample item", "sample items"))
-	add(notes, "tables and indexes' purposes, justifications and notes")
+	if notes > 0 {
+		out = append(out, fmt.Sprintf("the purposes, justifications and notes of %d tables and indexes", notes))
+	}
 	add(len(d.Comments), plural(len(d.Comments), "comment", "comments"))
 	return out
 }
