@@ -5,11 +5,13 @@ import (
 	"time"
 
 	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/format/cdkts"
 	"dynaloom/internal/designer/format/cloudformation"
 	"dynaloom/internal/designer/format/datamodelmd"
 	"dynaloom/internal/designer/format/markdown"
 	"dynaloom/internal/designer/format/mcpmodel"
 	"dynaloom/internal/designer/format/reqmd"
+	"dynaloom/internal/designer/format/terraform"
 	"dynaloom/internal/designer/format/workbench"
 )
 
@@ -106,6 +108,10 @@ var exportFormats = []ExportFormat{
 		workbench.Dated, nil, nil},
 	{"cloudformation-json", "CloudFormation template", "dynaloom-tables.cfn.json", "application/json",
 		"One AWS::DynamoDB::Table per table: key attributes, GSIs, LSIs, projections, TTL and billing mode.", false, cloudformation.Export, nil, nil, nil},
+	{"terraform", "Terraform", "dynamodb.tf", "text/plain; charset=utf-8",
+		"One aws_dynamodb_table per table for the AWS provider: keys, GSIs, LSIs, projections, TTL, billing, point-in-time recovery and a name prefix.", false, terraform.Export, nil, nil, nil},
+	{"cdk-ts", "AWS CDK stack (TypeScript)", "dynamodb-stack.ts", "text/plain; charset=utf-8",
+		"An AWS CDK stack with one TableV2 per table: keys, GSIs, LSIs, projections, TTL, billing, point-in-time recovery, retained on delete.", false, cdkts.Export, nil, nil, nil},
 	{"mcp-model-json", "DynamoDB MCP validator model", "dynamodb_data_model.json", "application/json",
 		"The executable model the AWS DynamoDB MCP server's validator reads: tables, items and one aws dynamodb command per access pattern.", false, mcpmodel.Export, nil, nil, nil},
 	{"design-json", "Dynaloom design", "dynaloom-design.json", "application/json",
