@@ -13,8 +13,9 @@ import (
 
 // The SK taxonomy, entity paragraphs, attribute lists, projections and the patterns an index serves.
 
-// taxonomy reads the SK taxonomy: each template in backticks, with the words that follow it.
-func (p *parser) taxonomy(d *tableDraft, f fieldItem) bool {
+// taxonomy reads the SK taxonomy: each template in backticks, with the words that follow it, or
+// templates written as plain prose (proseTaxonomy).
+func (p *parser) taxonomy(d *tableDraft, f fieldItem, line int) bool {
 	text := f.full()
 	if f.label == "entity types" || f.label == "entities" {
 		for _, c := range f.cont {
@@ -31,7 +32,7 @@ func (p *parser) taxonomy(d *tableDraft, f fieldItem) bool {
 	}
 	locs := backtickSpan().FindAllStringSubmatchIndex(text, -1)
 	if len(locs) == 0 {
-		return false // no key templates: the text is kept as written
+		return p.proseTaxonomy(d, text, line)
 	}
 	for i, loc := range locs {
 		end := len(text)
@@ -57,6 +58,124 @@ func (p *parser) taxonomy(d *tableDraft, f fieldItem) bool {
 		d.t.EntityTypes = append(d.t.EntityTypes, designer.EntityType{Entity: owner, SKTemplate: tmpl, Description: desc})
 	}
 	return true
+}
+
+// proseTaxonomy reads an SK taxonomy written without backticks, one entry per line, ";" or ",":
+// "PROFILE for the owner item, PET#<pet_id> for each pet" or "the owner's item has SK PROFILE;
+// each pet PET#pet_id". Each entry must hold exactly one word shaped like a key template (capitals
+// with "#", "<attr>" or "{attr}" parts; a lower-case part after "#" is the attribute it holds),
+// else nothing is read, the text stays prose and a note names the table: a guess would give the
+// table entity types nobody wrote.
+func (p *parser) proseTaxonomy(d *tableDraft, text string, line int) bool {
+	var entries []string
+	for _, e := range strings.FieldsFunc(text, func(r rune) bool { return r == '\n' || r == ';' || r == ',' }) {
+		if e = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(e), "-*•")); e != "" {
+			entries = append(entries, e)
+		}
+	}
+	var ets []designer.EntityType
+	unclear := ""
+	for _, e := range entries {
+		var tmpl string
+		var rest []string
+		found := 0
+		for _, w := range strings.Fields(e) {
+			if t, ok := proseTemplate(strings.Trim(w, ".:()")); ok {
+				tmpl = t
+				found++
+				continue
+			}
+			rest = append(rest, w)
+		}
+		if found != 1 {
+			if unclear == "" {
+				unclear = e
+			}
+			continue
+		}
+		desc := strings.TrimSpace(strings.Trim(strings.Join(rest, " "), ",;:-–— "))
+		ets = append(ets, designer.EntityType{Entity: entityName(tmpl, proseOwner(desc)), SKTemplate: tmpl, Description: desc})
+	}
+	if len(ets) == 0 {
+		return false // no key templates at all ("None", a sentence): the text is kept as written
+	}
+	if unclear != "" {
+		p.note(line, "table %s: the SK taxonomy %q was kept as prose: %q does not hold exactly one key template; write each as `PREFIX#<attr>` in backticks", d.t.Name, markdown.OneLine(text), unclear)
+		return false
+	}
+	d.t.EntityTypes = append(d.t.EntityTypes, ets...)
+	return true
+}
+
+// proseTemplate reads one word of prose as a key template: PROFILE, PET#<pet_id>, ORDER#{id} or
+// PET#pet_id (a lower-case part is the attribute it holds, PET#{pet_id}). The key names and index
+// words a sentence about keys uses (SK, PK, GSI) are not templates.
+func proseTemplate(w string) (string, bool) {
+	switch w {
+	case "SK", "PK", "GSI", "LSI", "TTL", "ID", "KB", "MB", "RPS", "API":
+		return "", false
+	}
+	if len(w) < 2 || w[0] < 'A' || w[0] > 'Z' {
+		return "", false
+	}
+	parts := strings.Split(w, "#")
+	for i, part := range parts {
+		switch {
+		case part == "" && i == len(parts)-1 && i > 0:
+			// "ORDER#": a prefix alone.
+		case upperWord(part):
+		case i > 0 && len(part) > 2 && (part[0] == '<' && part[len(part)-1] == '>' || part[0] == '{' && part[len(part)-1] == '}') && attrWord(part[1:len(part)-1]):
+			parts[i] = "{" + part[1:len(part)-1] + "}"
+		case i > 0 && attrWord(part) && part == strings.ToLower(part):
+			parts[i] = "{" + part + "}"
+		default:
+			return "", false
+		}
+	}
+	if len(parts) == 1 && len(w) < 3 {
+		return "", false
+	}
+	return strings.Join(parts, "#"), true
+}
+
+func upperWord(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !('A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r == '_') {
+			return false
+		}
+	}
+	return 'A' <= s[0] && s[0] <= 'Z'
+}
+
+func attrWord(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r == '_' || r == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// proseOwner is the words of a prose entry that can name its entity: "the owner's item has SK"
+// reads as "the owner", so that entityName finds Owner.
+func proseOwner(desc string) string {
+	var kept []string
+	for _, w := range strings.Fields(desc) {
+		lw := strings.ToLower(strings.Trim(w, ".,;:()"))
+		lw = strings.TrimSuffix(strings.TrimSuffix(lw, "'s"), "’s")
+		switch lw {
+		case "item", "items", "has", "have", "is", "are", "sk", "pk", "sort", "key", "uses", "gets":
+			continue
+		}
+		kept = append(kept, lw)
+	}
+	return strings.Join(kept, " ")
 }
 
 // functionWords are words that make a parenthesis a phrase rather than the name of an entity.

@@ -250,7 +250,7 @@ func (p *parser) tableField(s *sectionDraft, it markdown.Item, f fieldItem) bool
 			return true
 		}
 		d.looseTaxonomy = true
-		return p.taxonomy(d, f)
+		return p.taxonomy(d, f, it.Line)
 	case fieldAttributes:
 		if attrs, ok := exactAttributes(f); ok {
 			t.Attributes = append(t.Attributes, attrs...)
@@ -566,7 +566,9 @@ func exactTaxonomy(f fieldItem) ([]designer.EntityType, bool) {
 	var out []designer.EntityType
 	for _, c := range f.cont {
 		et, ok := exactEntityType(c)
-		if !ok {
+		if !ok || et.Entity == "" && et.PKTemplate == "" && et.SKTemplate == "" && et.Description != "" {
+			// A line that names neither an entity nor a template ("- PROFILE: the owner") is a
+			// team's prose list, which the loose reader reads.
 			return nil, false
 		}
 		out = append(out, et)
