@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -13,7 +12,6 @@ import (
 	"dynaloom/internal/designer"
 	"dynaloom/internal/designer/derive"
 	"dynaloom/internal/designer/format"
-	"dynaloom/internal/designer/rules"
 )
 
 // readDesign reads one design from the named files (docs/contract.md "Inputs"), printing import notes
@@ -42,55 +40,6 @@ func readDesign(names []string, stderr io.Writer) (designer.Design, error) {
 		}
 	}
 	return d, nil
-}
-
-// validate prints the findings of one design: 0 without error-severity findings, 1 with, 2 when
-// the input cannot be read.
-func validate(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("dynaloom validate", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	format := fs.String("format", "text", "output format: text or json")
-	fs.Usage = func() { fmt.Fprintln(stderr, "Usage: dynaloom validate [--format text|json] FILE...") }
-	if err := fs.Parse(args); err != nil {
-		return flagStatus(err)
-	}
-	if *format != "text" && *format != "json" {
-		fmt.Fprintf(stderr, "dynaloom validate: --format %q: use text or json\n", *format)
-		return 2
-	}
-	d, err := readDesign(fs.Args(), stderr)
-	if err != nil {
-		fmt.Fprintln(stderr, "dynaloom validate:", err)
-		return 2
-	}
-	report := rules.BuildReport(d)
-	if *format == "json" {
-		out, err := json.MarshalIndent(report, "", "  ")
-		if err != nil {
-			fmt.Fprintln(stderr, "dynaloom validate:", err)
-			return 2
-		}
-		fmt.Fprintf(stdout, "%s\n", out)
-	} else {
-		writeFindings(stdout, strings.Join(fs.Args(), " + "), report.Findings)
-	}
-	if rules.HasErrors(report.Findings) {
-		return 1
-	}
-	return 0
-}
-
-// writeFindings prints one line per finding, most severe first, under a count of each severity.
-func writeFindings(w io.Writer, what string, findings []rules.Finding) {
-	counts := map[string]int{}
-	for _, f := range findings {
-		counts[f.Severity]++
-	}
-	fmt.Fprintf(w, "%s: %s, %s, %s\n", what, plural(counts[rules.SeverityError], "error"),
-		plural(counts[rules.SeverityWarning], "warning"), plural(counts[rules.SeverityInfo], "advice"))
-	for _, f := range findings {
-		fmt.Fprintf(w, "%-7s %-6s %s: %s\n", f.Severity, f.Code, f.Path, f.Message)
-	}
 }
 
 func plural(n int, noun string) string {

@@ -33,7 +33,8 @@ func main() {
 
 const usage = `Usage:
   dynaloom [serve] [--addr ADDR] [--db FILE]            serve the app (default)
-  dynaloom validate [--format text|json] FILE...        print a design's findings
+  dynaloom validate [--format text|json|sarif|github] [--fail-on error|warning|info] FILE|DIR|-...
+                                                       print each design's findings
   dynaloom export --to FORMAT FILE...                   write a design in another format
   dynaloom cost [--format text|json] FILE...            print a design's capacity, monthly cost and hot partitions
   dynaloom backup [--db PATH] FILE                      copy the database to a new FILE, safely while serving
