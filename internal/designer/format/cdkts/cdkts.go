@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"strings"
 	"unicode"
 
@@ -30,11 +29,8 @@ func Export(d designer.Design) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	for i, t := range d.Tables {
-		if err := designer.OneOf("tables/"+strconv.Itoa(i)+"/table_class", t.TableClass, "", designer.StandardClass, designer.StandardIAClass); err != nil {
-			return nil, err
-		}
-		defs[i].TableClass = t.TableClass
+	if err := tabledef.SetClasses(d, defs); err != nil {
+		return nil, err
 	}
 	var b bytes.Buffer
 	for _, l := range header(d) {
@@ -58,7 +54,7 @@ export class ` + StackClass + ` extends cdk.Stack {
     const prefix = props.namePrefix ?? '';
     const pointInTimeRecoverySpecification = { pointInTimeRecoveryEnabled: props.pointInTimeRecovery ?? true };
 `)
-	for i, id := range constructIDs(d.Tables) {
+	for i, id := range tabledef.LogicalIDs(d.Tables) {
 		b.WriteString("\n")
 		writeTable(&b, id, d.Tables[i], defs[i])
 	}
@@ -213,35 +209,4 @@ func writeProjection(b *bytes.Buffer, in string, p tabledef.Projection) {
 		names[i] = str(a)
 	}
 	fmt.Fprintf(b, "%snonKeyAttributes: [%s],\n", in, strings.Join(names, ", "))
-}
-
-// constructIDs derives a construct id from each table name as the CloudFormation export derives
-// its logical ids: the name's letters and digits in CamelCase and "Table", unique in the stack.
-func constructIDs(tables []designer.Table) []string {
-	ids := make([]string, len(tables))
-	used := make(map[string]bool, len(tables))
-	for i, t := range tables {
-		var b strings.Builder
-		upper := true
-		for _, r := range t.Name {
-			isAlnum := 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
-			switch {
-			case !isAlnum:
-				upper = true
-			case upper:
-				b.WriteRune(unicode.ToUpper(r))
-				upper = false
-			default:
-				b.WriteRune(r)
-			}
-		}
-		base := b.String() + "Table"
-		id := base
-		for n := 2; used[id]; n++ {
-			id = base + strconv.Itoa(n)
-		}
-		used[id] = true
-		ids[i] = id
-	}
-	return ids
 }

@@ -3,9 +3,7 @@
 package cloudformation
 
 import (
-	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"dynaloom/internal/designer"
@@ -47,12 +45,10 @@ func Export(d designer.Design) ([]byte, error) {
 		Description:              description(d.Name),
 		Resources:                make(map[string]resource, len(defs)),
 	}
-	for i, id := range logicalIDs(d.Tables) {
-		class := d.Tables[i].TableClass
-		if err := designer.OneOf("tables/"+strconv.Itoa(i)+"/table_class", class, "", designer.StandardClass, designer.StandardIAClass); err != nil {
-			return nil, err
-		}
-		defs[i].TableClass = class
+	if err := tabledef.SetClasses(d, defs); err != nil {
+		return nil, err
+	}
+	for i, id := range tabledef.LogicalIDs(d.Tables) {
 		tpl.Resources[id] = resource{Type: "AWS::DynamoDB::Table", Properties: defs[i]}
 	}
 	return tabledef.EncodeIndented(tpl)
@@ -71,37 +67,4 @@ func description(name string) string {
 		cut--
 	}
 	return desc[:cut] + "…”"
-}
-
-// logicalIDs derives a CloudFormation logical id from each table name: letters and digits only,
-// unique in the template, the same for the same tables.
-func logicalIDs(tables []designer.Table) []string {
-	const maxBase = 240 // leaves room for "Table" and a counter within CloudFormation's 255
-	ids := make([]string, len(tables))
-	used := make(map[string]bool, len(tables))
-	for i, t := range tables {
-		var b strings.Builder
-		upper := true
-		for _, r := range t.Name {
-			isAlnum := 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
-			switch {
-			case !isAlnum:
-				upper = true
-			case b.Len() >= maxBase:
-			case upper:
-				b.WriteRune(unicode.ToUpper(r))
-				upper = false
-			default:
-				b.WriteRune(r)
-			}
-		}
-		base := b.String() + "Table"
-		id := base
-		for n := 2; used[id]; n++ {
-			id = base + strconv.Itoa(n)
-		}
-		used[id] = true
-		ids[i] = id
-	}
-	return ids
 }

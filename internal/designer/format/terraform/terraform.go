@@ -34,11 +34,8 @@ func Export(d designer.Design) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	for i, t := range d.Tables {
-		if err := designer.OneOf("tables/"+strconv.Itoa(i)+"/table_class", t.TableClass, "", designer.StandardClass, designer.StandardIAClass); err != nil {
-			return nil, err
-		}
-		defs[i].TableClass = t.TableClass
+	if err := tabledef.SetClasses(d, defs); err != nil {
+		return nil, err
 	}
 
 	f := hclwrite.NewEmptyFile()
