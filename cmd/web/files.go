@@ -105,6 +105,12 @@ func export(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "dynaloom export:", err)
 		return 2
 	}
+	if left := f.LeftOutOf(d); len(left) > 0 {
+		fmt.Fprintf(stderr, "dynaloom export: the %s export leaves out:\n", f.ID)
+		for _, l := range left {
+			fmt.Fprintln(stderr, "  - "+l)
+		}
+	}
 	return 0
 }
 

@@ -120,6 +120,15 @@ func TestExportEveryFormat(t *testing.T) {
 		if !bytes.Equal(out.Bytes(), want) {
 			t.Errorf("%s: the CLI wrote %d bytes, the format writes %d", f.ID, out.Len(), len(want))
 		}
+		// What the format leaves out is said on stderr, a line each, and only then.
+		for _, l := range f.LeftOutOf(exampleDesign(t)) {
+			if !strings.Contains(errOut.String(), "  - "+l+"\n") {
+				t.Errorf("%s: stderr does not say it leaves out %q:\n%s", f.ID, l, errOut.String())
+			}
+		}
+		if len(f.LeftOutOf(exampleDesign(t))) == 0 && errOut.Len() > 0 {
+			t.Errorf("%s: stderr says %q of an export that leaves nothing out", f.ID, errOut.String())
+		}
 	}
 	var out, errOut bytes.Buffer
 	if code := run([]string{"export", "--to", "yaml", path}, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), `"yaml"`) || out.Len() != 0 {

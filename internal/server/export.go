@@ -44,7 +44,7 @@ func (s *Server) exportPage(c echo.Context) error {
 			continue
 		}
 		v := templates.ExportFormat{ID: f.ID, Title: f.Title, Filename: f.Filename, Description: f.Description,
-			Download: "/d/" + d.Token + "/export/" + f.ID, Size: humanSize(len(out))}
+			Download: "/d/" + d.Token + "/export/" + f.ID, Size: humanSize(len(out)), LeftOut: f.LeftOutOf(d.Record.Design)}
 		if len(out) <= maxInlineSource {
 			v.Source = string(out)
 		} else {
@@ -81,6 +81,9 @@ func (s *Server) exportDownload(c echo.Context) error {
 		return err
 	}
 	c.Response().Header().Set("Content-Disposition", `attachment; filename="`+f.Filename+`"`)
+	if left := f.LeftOutOf(d.Record.Design); len(left) > 0 {
+		c.Response().Header().Set("Dynaloom-Left-Out", format.LeftOutHeader(left))
+	}
 	return c.Blob(http.StatusOK, f.MediaType, out)
 }
 

@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/awslabs/goformation/v7/intrinsics"
+
 	"dynaloom/internal/designer"
 	"dynaloom/internal/designer/designertest"
 	"dynaloom/internal/designer/format"
@@ -84,6 +86,11 @@ func cfnTables(t *testing.T, d designer.Design) map[string]table {
 	}
 	src, err := f.Write(d)
 	if err != nil {
+		t.Fatal(err)
+	}
+	// The template as a stack created with the parameters' defaults has it: the table names,
+	// billing modes and units worked out of their intrinsic functions by goformation.
+	if src, err = intrinsics.ProcessJSON(src, &intrinsics.ProcessorOptions{EvaluateConditions: true}); err != nil {
 		t.Fatal(err)
 	}
 	var tpl struct {

@@ -465,6 +465,8 @@ type ExportFormat struct {
 	Preview ExportPreview
 	// Size is the document's size for people, such as "12.4 KB".
 	Size string
+	// LeftOut is what of the design the format cannot hold, one line each.
+	LeftOut []string
 }
 
 // ExportPreview is one part of a markdown document rendered by goldmark in safe mode, with links

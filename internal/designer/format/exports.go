@@ -24,6 +24,9 @@ type ExportFormat struct {
 	Description string
 	Markdown    bool // a document people read, which the export page previews
 	Write       func(designer.Design) ([]byte, error)
+	// LeftOut lists what of a design the format cannot hold, one short line each, empty when it
+	// holds all of it: the export page, the Dynaloom-Left-Out header and the CLI's stderr say it.
+	LeftOut func(designer.Design) []string
 	// dated, when set, gives the design the dates the format records before it is written.
 	dated func(d designer.Design, created, modified time.Time) designer.Design
 	// drawn, set for the markdown documents, writes the design with the options' diagrams.
@@ -95,27 +98,47 @@ func (f ExportFormat) WriteFrom(x Derived, created, modified time.Time, o Option
 
 // exportFormats lists the formats in the order the export page shows them.
 var exportFormats = []ExportFormat{
-	{"requirements-md", "Requirements", "dynamodb_requirement.md", "text/markdown; charset=utf-8",
-		"The requirement document of the method: overview, entities, access patterns with RPS, aggregate analysis.", true,
-		func(d designer.Design) ([]byte, error) { return reqmd.Export(d), nil }, nil, reqmd.ExportWith,
-		func(x Derived, o markdown.ExportOptions) []byte { return reqmd.ExportFrom(x, o) }},
-	{"data-model-md", "Data model", "dynamodb_data_model.md", "text/markdown; charset=utf-8",
-		"The data model document: tables and indexes with sample items, the access pattern mapping, hot partitions, trade-offs and the validation checklist.", true,
-		func(d designer.Design) ([]byte, error) { return datamodelmd.Export(d), nil }, nil, datamodelmd.ExportWith,
-		func(x Derived, o markdown.ExportOptions) []byte { return datamodelmd.ExportFrom(x, o) }},
-	{"workbench-json", "NoSQL Workbench model", "dynaloom-workbench-model.json", "application/json",
-		"A NoSQL Workbench data model (version 3.0): tables, indexes, facets from the entity types, and the sample items.", false, workbench.Export,
-		workbench.Dated, nil, nil},
-	{"cloudformation-json", "CloudFormation template", "dynaloom-tables.cfn.json", "application/json",
-		"One AWS::DynamoDB::Table per table: key attributes, GSIs, LSIs, projections, TTL and billing mode.", false, cloudformation.Export, nil, nil, nil},
-	{"terraform", "Terraform", "dynamodb.tf", "text/plain; charset=utf-8",
-		"One aws_dynamodb_table per table for the AWS provider: keys, GSIs, LSIs, projections, TTL, billing, point-in-time recovery and a name prefix.", false, terraform.Export, nil, nil, nil},
-	{"cdk-ts", "AWS CDK stack (TypeScript)", "dynamodb-stack.ts", "text/plain; charset=utf-8",
-		"An AWS CDK stack with one TableV2 per table: keys, GSIs, LSIs, projections, TTL, billing, point-in-time recovery, retained on delete.", false, cdkts.Export, nil, nil, nil},
-	{"mcp-model-json", "DynamoDB MCP validator model", "dynamodb_data_model.json", "application/json",
-		"The executable model the AWS DynamoDB MCP server's validator reads: tables, items and one aws dynamodb command per access pattern.", false, mcpmodel.Export, nil, nil, nil},
-	{"design-json", "Dynaloom design", "dynaloom-design.json", "application/json",
-		"Dynaloom's own lossless document (format dynaloom/1), to move a design between servers or keep it in a repository.", false, designer.MarshalJSON, nil, nil, nil},
+	{ID: "requirements-md", Title: "Requirements", Filename: "dynamodb_requirement.md", MediaType: "text/markdown; charset=utf-8",
+		Description: "The requirement document of the method: overview, entities, access patterns with RPS, aggregate analysis.", Markdown: true,
+		Write:   func(d designer.Design) ([]byte, error) { return reqmd.Export(d), nil },
+		drawn:   reqmd.ExportWith,
+		from:    func(x Derived, o markdown.ExportOptions) []byte { return reqmd.ExportFrom(x, o) },
+		LeftOut: requirementsLeftOut},
+	{ID: "data-model-md", Title: "Data model", Filename: "dynamodb_data_model.md", MediaType: "text/markdown; charset=utf-8",
+		Description: "The data model document: tables and indexes with sample items, the access pattern mapping, hot partitions, trade-offs and the validation checklist.", Markdown: true,
+		Write:   func(d designer.Design) ([]byte, error) { return datamodelmd.Export(d), nil },
+		drawn:   datamodelmd.ExportWith,
+		from:    func(x Derived, o markdown.ExportOptions) []byte { return datamodelmd.ExportFrom(x, o) },
+		LeftOut: dataModelLeftOut},
+	{ID: "workbench-json", Title: "NoSQL Workbench model", Filename: "dynaloom-workbench-model.json", MediaType: "application/json",
+		Description: "A NoSQL Workbench data model (version 3.0): tables, indexes, facets from the entity types, and the sample items.",
+		Write:       workbench.Export, dated: workbench.Dated},
+	{ID: "cloudformation-json", Title: "CloudFormation template", Filename: "dynaloom-tables.cfn.json", MediaType: "application/json",
+		Description: "One AWS::DynamoDB::Table per table: key attributes, GSIs, LSIs, projections, TTL and billing mode.",
+		Write:       cloudformation.Export, LeftOut: cloudformation.LeftOut},
+	{ID: "cloudformation-yaml", Title: "CloudFormation template (YAML)", Filename: "dynaloom-tables.cfn.yaml", MediaType: "application/yaml",
+		Description: "The same template in YAML, opening with comments that say what of the design it leaves out.",
+		Write:       cloudformation.ExportYAML, LeftOut: cloudformation.LeftOut},
+	{ID: "terraform", Title: "Terraform", Filename: "dynamodb.tf", MediaType: "text/plain; charset=utf-8",
+		Description: "One aws_dynamodb_table per table for the AWS provider: keys, GSIs, LSIs, projections, TTL, billing, point-in-time recovery and a name prefix.",
+		Write:       terraform.Export, LeftOut: terraform.LeftOut},
+	{ID: "cdk-ts", Title: "AWS CDK stack (TypeScript)", Filename: "dynamodb-stack.ts", MediaType: "text/plain; charset=utf-8",
+		Description: "An AWS CDK stack with one TableV2 per table: keys, GSIs, LSIs, projections, TTL, billing, point-in-time recovery, retained on delete.",
+		Write:       cdkts.Export, LeftOut: cdkts.LeftOut},
+	{ID: "mcp-model-json", Title: "DynamoDB MCP validator model", Filename: "dynamodb_data_model.json", MediaType: "application/json",
+		Description: "The executable model the AWS DynamoDB MCP server's validator reads: tables, items and one aws dynamodb command per access pattern.",
+		Write:       mcpmodel.Export},
+	{ID: "design-json", Title: "Dynaloom design", Filename: "dynaloom-design.json", MediaType: "application/json",
+		Description: "Dynaloom's own lossless document (format dynaloom/1), to move a design between servers or keep it in a repository.",
+		Write:       designer.MarshalJSON, LeftOut: func(designer.Design) []string { return nil }},
+}
+
+// LeftOutOf lists what of d the format cannot hold; nil when it holds all of it.
+func (f ExportFormat) LeftOutOf(d designer.Design) []string {
+	if f.LeftOut == nil {
+		return nil
+	}
+	return f.LeftOut(d)
 }
 
 // ExportFormats returns every export format, in the order the export page shows them.

@@ -3,9 +3,12 @@ package cloudformation
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/awslabs/goformation/v7/intrinsics"
 
 	"dynaloom/internal/designer"
 	"dynaloom/internal/designer/designertest"
@@ -28,10 +31,21 @@ func exportCFN(t *testing.T, d designer.Design) cfnTestTemplate {
 		t.Fatalf("Export: %v", err)
 	}
 	var tpl cfnTestTemplate
-	if err := json.Unmarshal(out, &tpl); err != nil {
+	if err := json.Unmarshal(resolved(t, out), &tpl); err != nil {
 		t.Fatalf("the template is not JSON: %v\n%s", err, out)
 	}
 	return tpl
+}
+
+// resolved is the template as a stack created with the parameters' defaults sees it: the
+// intrinsic functions worked out by goformation's processor.
+func resolved(t *testing.T, out []byte) []byte {
+	t.Helper()
+	r, err := intrinsics.ProcessJSON(out, &intrinsics.ProcessorOptions{EvaluateConditions: true})
+	if err != nil {
+		t.Fatalf("goformation cannot process the template: %v\n%s", err, out)
+	}
+	return r
 }
 
 // cfnTable returns the properties of the resource whose TableName is name.
@@ -323,7 +337,7 @@ func TestExport_tableClass(t *testing.T) {
 	var raw struct {
 		Resources map[string]struct{ Properties map[string]json.RawMessage }
 	}
-	if err := json.Unmarshal(out, &raw); err != nil {
+	if err := json.Unmarshal(resolved(t, out), &raw); err != nil {
 		t.Fatal(err)
 	}
 	want := map[string]string{d.Tables[0].Name: `"STANDARD_INFREQUENT_ACCESS"`, d.Tables[1].Name: `"STANDARD"`, d.Tables[2].Name: ""}
@@ -343,4 +357,79 @@ func TestExport_tableClass(t *testing.T) {
 	d.Tables[2].TableClass = "GLACIER"
 	_, err = Export(d)
 	designertest.WantValidationError(t, err, "tables/2/table_class")
+}
+
+// The stack's parameters change what it creates as they say: a prefix before every name, every
+// table on-demand or provisioned (an on-demand table then takes 5 and 5, each GSI too), and
+// point-in-time recovery off; their defaults create the design as it is.
+func TestExport_parametersSetPrefixBillingAndRecovery(t *testing.T) {
+	t.Parallel()
+	d := designertest.OrdersDesign()
+	d.Tables[0].BillingMode = designer.Provisioned
+	r, w := int64(7), int64(3)
+	d.Tables[0].ReadUnits, d.Tables[0].WriteUnits = &r, &w
+	d.Tables[1].BillingMode = designer.OnDemand
+	out, err := Export(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type props struct {
+		TableName                        string
+		BillingMode                      string
+		ProvisionedThroughput            *tabledef.Throughput
+		GlobalSecondaryIndexes           []tabledef.Index
+		PointInTimeRecoverySpecification struct{ PointInTimeRecoveryEnabled bool }
+	}
+	stack := func(overrides map[string]any) []props {
+		t.Helper()
+		b, err := intrinsics.ProcessJSON(out, &intrinsics.ProcessorOptions{ParameterOverrides: overrides, EvaluateConditions: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var tpl struct {
+			Resources map[string]struct{ Properties props }
+		}
+		if err := json.Unmarshal(b, &tpl); err != nil {
+			t.Fatalf("%v\n%s", err, b)
+		}
+		var ps []props
+		for _, id := range tabledef.LogicalIDs(d.Tables[:2]) {
+			ps = append(ps, tpl.Resources[id].Properties)
+		}
+		return ps
+	}
+	units := func(tp *tabledef.Throughput) string {
+		if tp == nil {
+			return "none"
+		}
+		return fmt.Sprintf("%d/%d", tp.ReadCapacityUnits, tp.WriteCapacityUnits)
+	}
+	for _, tc := range []struct {
+		overrides      map[string]any
+		prefix         string
+		billing, units [2]string
+		pitr           bool
+	}{
+		{nil, "", [2]string{"PROVISIONED", "PAY_PER_REQUEST"}, [2]string{"7/3", "none"}, true},
+		{map[string]any{"NamePrefix": "dev-", "PointInTimeRecovery": "false"}, "dev-", [2]string{"PROVISIONED", "PAY_PER_REQUEST"}, [2]string{"7/3", "none"}, false},
+		{map[string]any{"BillingMode": "PAY_PER_REQUEST"}, "", [2]string{"PAY_PER_REQUEST", "PAY_PER_REQUEST"}, [2]string{"none", "none"}, true},
+		{map[string]any{"BillingMode": "PROVISIONED"}, "", [2]string{"PROVISIONED", "PROVISIONED"}, [2]string{"7/3", "5/5"}, true},
+	} {
+		for i, p := range stack(tc.overrides) {
+			if want := tc.prefix + d.Tables[i].Name; p.TableName != want {
+				t.Errorf("%v: table %d is named %q, want %q", tc.overrides, i, p.TableName, want)
+			}
+			if p.BillingMode != tc.billing[i] || units(p.ProvisionedThroughput) != tc.units[i] {
+				t.Errorf("%v: table %s is %s with %s units, want %s with %s", tc.overrides, d.Tables[i].Name, p.BillingMode, units(p.ProvisionedThroughput), tc.billing[i], tc.units[i])
+			}
+			for _, g := range p.GlobalSecondaryIndexes {
+				if units(g.ProvisionedThroughput) != tc.units[i] {
+					t.Errorf("%v: GSI %s of %s has %s units, want %s", tc.overrides, g.IndexName, d.Tables[i].Name, units(g.ProvisionedThroughput), tc.units[i])
+				}
+			}
+			if p.PointInTimeRecoverySpecification.PointInTimeRecoveryEnabled != tc.pitr {
+				t.Errorf("%v: point-in-time recovery %v, want %v", tc.overrides, !tc.pitr, tc.pitr)
+			}
+		}
+	}
 }
