@@ -8,9 +8,11 @@ import (
 	"unicode/utf8"
 
 	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/format/cloudformation"
 	"dynaloom/internal/designer/format/datamodelmd"
 	"dynaloom/internal/designer/format/freeform"
 	"dynaloom/internal/designer/format/markdown"
+	"dynaloom/internal/designer/format/mcpmodel"
 	"dynaloom/internal/designer/format/reqmd"
 	"dynaloom/internal/designer/format/workbench"
 )
@@ -136,10 +138,14 @@ func importOne(ctx context.Context, f File) (designer.Design, []ImportNote, stri
 		d, notes, err = datamodelmd.Import(f.Data)
 	case KindWorkbenchJSON:
 		d, notes, err = workbench.Import(f.Data)
+	case KindCloudFormation:
+		d, notes, err = cloudformation.Import(f.Data)
+	case KindMCPModel:
+		d, notes, err = mcpmodel.Import(f.Data)
 	case KindFreeformMD:
 		d, notes, err = freeform.Import(f.Data)
 	default:
-		return designer.Design{}, nil, "", designer.Invalid("file", "%q is not a document Dynaloom reads: give a dynamodb_requirement.md, a dynamodb_data_model.md, a design document that states its tables' keys (\"PK: USER#{user_id}\"), a NoSQL Workbench model or a Dynaloom design-json file", f.Name)
+		return designer.Design{}, nil, "", designer.Invalid("file", "%q is not a document Dynaloom reads: give a dynamodb_requirement.md, a dynamodb_data_model.md, a design document that states its tables' keys (\"PK: USER#{user_id}\"), a NoSQL Workbench model, a CloudFormation template, an MCP validator model or a Dynaloom design-json file", f.Name)
 	}
 	if err != nil {
 		return designer.Design{}, nil, "", fmt.Errorf("%s: %w", f.Name, err)
@@ -177,10 +183,13 @@ const (
 	KindDataModelMD    = "data-model-md"
 	KindWorkbenchJSON  = "workbench-json"
 	KindFreeformMD     = "freeform-md"
+	KindCloudFormation = "cloudformation"
+	KindMCPModel       = "mcp-model-json"
 )
 
 // Recognise says what kind of document data is, from its content: a JSON object is a Workbench
-// model when its members say so and design-json otherwise; markdown is asked of each format in turn,
+// model, a CloudFormation template or an MCP validator model when its members say so, and
+// design-json otherwise; YAML is a CloudFormation template when it is one; markdown is asked of each format in turn,
 // surest first — a free-form design document's key structure in a document without the
 // templates' headings, a data model's own headings, then a requirement document's markers, then
 // the weaker signs of a data model.
@@ -190,10 +199,18 @@ func Recognise(data []byte) string {
 		return KindUnknown
 	}
 	if bytes.HasPrefix(text, []byte("{")) {
-		if workbench.Looks(text) {
+		switch {
+		case workbench.Looks(text):
 			return KindWorkbenchJSON
+		case cloudformation.Looks(text):
+			return KindCloudFormation
+		case mcpmodel.Looks(text):
+			return KindMCPModel
 		}
 		return KindDesignJSON
+	}
+	if cloudformation.Looks(text) {
+		return KindCloudFormation
 	}
 	switch s := string(text); {
 	case freeform.Looks(s):

@@ -102,3 +102,34 @@ func TestImport_freeformDocumentsGoToTheirReader(t *testing.T) {
 		t.Errorf("%d tables, %d patterns, %d notes", len(d.Tables), len(d.Patterns), len(notes))
 	}
 }
+
+// What a team deployed is read by its content: a CloudFormation template in JSON or YAML, and the
+// MCP validator's model, each become a design with its tables, not a refusal as design-json.
+func TestImport_deployedModelsByContent(t *testing.T) {
+	t.Parallel()
+	d := designertest.OrdersDesign()
+	for _, id := range []string{"cloudformation-json", "cloudformation-yaml", "mcp-model-json"} {
+		f, err := FindExportFormat(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := f.Write(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]string{"mcp-model-json": KindMCPModel}[id]
+		if want == "" {
+			want = KindCloudFormation
+		}
+		if got := Recognise(out); got != want {
+			t.Errorf("%s: Recognise = %q, want %q", id, got, want)
+		}
+		back, _, err := Import([]File{{Name: "deployed", Data: out}})
+		if err != nil {
+			t.Fatalf("%s: %v", id, err)
+		}
+		if len(back.Tables) != len(d.Tables) {
+			t.Errorf("%s: %d tables read of %d", id, len(back.Tables), len(d.Tables))
+		}
+	}
+}
