@@ -16,12 +16,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/awslabs/goformation/v7/intrinsics"
-
 	"dynaloom/internal/designer"
 	"dynaloom/internal/designer/designertest"
 	"dynaloom/internal/designer/format"
 	"dynaloom/internal/designer/format/cdkts"
+	"dynaloom/internal/designer/format/cloudformation"
 )
 
 // table is what both templates must agree on, written the same way for both.
@@ -90,7 +89,7 @@ func cfnTables(t *testing.T, d designer.Design) map[string]table {
 	}
 	// The template as a stack created with the parameters' defaults has it: the table names,
 	// billing modes and units worked out of their intrinsic functions by goformation.
-	if src, err = intrinsics.ProcessJSON(src, &intrinsics.ProcessorOptions{EvaluateConditions: true}); err != nil {
+	if src, err = cloudformation.Resolve(src, nil); err != nil {
 		t.Fatal(err)
 	}
 	var tpl struct {

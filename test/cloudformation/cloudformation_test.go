@@ -19,11 +19,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/awslabs/goformation/v7/intrinsics"
-
 	"dynaloom/internal/designer"
 	"dynaloom/internal/designer/designertest"
 	"dynaloom/internal/designer/format"
+	"dynaloom/internal/designer/format/cloudformation"
 	"dynaloom/test/dynalite"
 )
 
@@ -119,11 +118,7 @@ func TestCfnLint_everyTemplateIsClean(t *testing.T) {
 		var all []string
 		for _, p := range paths {
 			src := read(t, p)
-			process := intrinsics.ProcessJSON
-			if !strings.HasSuffix(p, ".json") {
-				process = intrinsics.ProcessYAML
-			}
-			resolved, err := process(src, &intrinsics.ProcessorOptions{EvaluateConditions: true})
+			resolved, err := cloudformation.Resolve(src, nil)
 			if err != nil {
 				all = append(all, p+": "+err.Error())
 				continue
@@ -240,8 +235,7 @@ func TestDynalite_createsEveryTemplatesTables(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		resolved, err := intrinsics.ProcessYAML(out, &intrinsics.ProcessorOptions{
-			EvaluateConditions: true, ParameterOverrides: map[string]any{"NamePrefix": name + "-"}})
+		resolved, err := cloudformation.Resolve(out, map[string]any{"NamePrefix": name + "-"})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/awslabs/goformation/v7/intrinsics"
-
 	"dynaloom/internal/designer"
 	"dynaloom/internal/designer/designertest"
 	"dynaloom/internal/designer/format/tabledef"
@@ -41,7 +39,7 @@ func exportCFN(t *testing.T, d designer.Design) cfnTestTemplate {
 // intrinsic functions worked out by goformation's processor.
 func resolved(t *testing.T, out []byte) []byte {
 	t.Helper()
-	r, err := intrinsics.ProcessJSON(out, &intrinsics.ProcessorOptions{EvaluateConditions: true})
+	r, err := Resolve(out, nil)
 	if err != nil {
 		t.Fatalf("goformation cannot process the template: %v\n%s", err, out)
 	}
@@ -382,7 +380,7 @@ func TestExport_parametersSetPrefixBillingAndRecovery(t *testing.T) {
 	}
 	stack := func(overrides map[string]any) []props {
 		t.Helper()
-		b, err := intrinsics.ProcessJSON(out, &intrinsics.ProcessorOptions{ParameterOverrides: overrides, EvaluateConditions: true})
+		b, err := Resolve(out, overrides)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/awslabs/goformation/v7/intrinsics"
@@ -57,12 +58,7 @@ func process(text []byte) (top map[string]json.RawMessage, err error) {
 			top, err = nil, fmt.Errorf("goformation cannot process it: %v", r)
 		}
 	}()
-	text = bytes.TrimSpace(bytes.TrimPrefix(text, []byte("\xef\xbb\xbf")))
-	run := intrinsics.ProcessYAML
-	if bytes.HasPrefix(text, []byte("{")) {
-		run = intrinsics.ProcessJSON
-	}
-	out, err := run(text, &intrinsics.ProcessorOptions{EvaluateConditions: true})
+	out, err := Resolve(text, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -73,6 +69,23 @@ func process(text []byte) (top map[string]json.RawMessage, err error) {
 		return nil, fmt.Errorf("the template is not an object")
 	}
 	return top, nil
+}
+
+// resolving serializes goformation's processor: ProcessYAML registers its tag resolvers in a
+// package map on every call, so two imports at once race on it.
+var resolving sync.Mutex
+
+// Resolve runs a template, JSON or YAML, through goformation's intrinsics processor with its
+// conditions evaluated, from the parameters' defaults and the overrides, and returns it as JSON.
+func Resolve(text []byte, overrides map[string]any) ([]byte, error) {
+	text = bytes.TrimSpace(bytes.TrimPrefix(text, []byte("\xef\xbb\xbf")))
+	run := intrinsics.ProcessYAML
+	if bytes.HasPrefix(text, []byte("{")) {
+		run = intrinsics.ProcessJSON
+	}
+	resolving.Lock()
+	defer resolving.Unlock()
+	return run(text, &intrinsics.ProcessorOptions{ParameterOverrides: overrides, EvaluateConditions: true})
 }
 
 // Import reads the DynamoDB tables of a CloudFormation template (JSON or YAML) as a design: each
