@@ -62,6 +62,6 @@ tool github.com/a-h/templ/cmd/templ
 
 replace github.com/goccy/go-graphviz => ./third_party/go-graphviz
 
-// The npm packages some tests run (test/oracle, test/mermaid, test/cdk, test/terraform) are no Go
+// The npm packages some tests run (test/oracle, test/mermaid, test/cdk, test/terraform, test/sdkcode) are no Go
 // code of ours, though aws-cdk ships Go templates for its cdk init.
 ignore node_modules

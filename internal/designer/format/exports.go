@@ -11,6 +11,7 @@ import (
 	"dynaloom/internal/designer/format/markdown"
 	"dynaloom/internal/designer/format/mcpmodel"
 	"dynaloom/internal/designer/format/reqmd"
+	"dynaloom/internal/designer/format/sdkcode"
 	"dynaloom/internal/designer/format/terraform"
 	"dynaloom/internal/designer/format/workbench"
 )
@@ -128,6 +129,15 @@ var exportFormats = []ExportFormat{
 	{ID: "mcp-model-json", Title: "DynamoDB MCP validator model", Filename: "dynamodb_data_model.json", MediaType: "application/json",
 		Description: "The executable model the AWS DynamoDB MCP server's validator reads: tables, items and one aws dynamodb command per access pattern.",
 		Write:       mcpmodel.Export},
+	{ID: "code-js", Title: "Code per pattern: JavaScript", Filename: "dynamodb-patterns.mjs", MediaType: "text/javascript; charset=utf-8",
+		Description: "An ES module with one function per access pattern for the AWS SDK for JavaScript v3 (@aws-sdk/lib-dynamodb), with the pattern's values.",
+		Write:       codeWriter(sdkcode.JavaScript), LeftOut: codeLeftOut},
+	{ID: "code-python", Title: "Code per pattern: Python", Filename: "dynamodb_patterns.py", MediaType: "text/x-python; charset=utf-8",
+		Description: "A module with one function per access pattern for boto3's DynamoDB client, with the pattern's values.",
+		Write:       codeWriter(sdkcode.Python), LeftOut: codeLeftOut},
+	{ID: "code-go", Title: "Code per pattern: Go", Filename: "dynamodb_patterns.go", MediaType: "text/x-go; charset=utf-8",
+		Description: "A Go package with one function per access pattern for the AWS SDK for Go v2, with the pattern's values.",
+		Write:       codeWriter(sdkcode.Go), LeftOut: codeLeftOut},
 	{ID: "design-json", Title: "Dynaloom design", Filename: "dynaloom-design.json", MediaType: "application/json",
 		Description: "Dynaloom's own lossless document (format dynaloom/1), to move a design between servers or keep it in a repository.",
 		Write:       designer.MarshalJSON, LeftOut: func(designer.Design) []string { return nil }},

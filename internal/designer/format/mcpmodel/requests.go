@@ -20,6 +20,8 @@ type Request struct {
 	// Reason says why no request can be made.
 	Body   json.RawMessage
 	Reason string
+	// Command is the same request as the model's "aws dynamodb" command line; empty with Body.
+	Command string
 }
 
 // Requests lists every pattern's requests in the order of the model's access patterns; a pattern
@@ -36,6 +38,7 @@ func Requests(d designer.Design) []Request {
 			}
 			if c.reason == "" {
 				r.Body = c.words.request()
+				r.Command = c.words.String()
 			}
 			out = append(out, r)
 		}
