@@ -11,6 +11,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"dynaloom/internal/designer"
+	"dynaloom/internal/designer/format"
+	"dynaloom/internal/designer/format/sdkcode"
 	"dynaloom/web/templates"
 )
 
@@ -74,7 +76,31 @@ func mappingCard(d *designContext, path string, p designer.Pattern, open bool) t
 	for i, op := range p.Mapping.Operations {
 		card.Ops = append(card.Ops, operationView(d, p, i, op))
 	}
+	card.Code, card.CodeID = patternCode(d.Record.Design, p), elemID("code", p.ID)
 	return card
+}
+
+// codeLanguages are the code blocks of a request, in the order the card shows them.
+var codeLanguages = append(slices.Clone(sdkcode.Languages), sdkcode.Language{ID: "cli", Name: "AWS CLI"})
+
+// patternCode is pattern p's requests as code to paste (format.PatternCode).
+func patternCode(d designer.Design, p designer.Pattern) []templates.RequestCode {
+	i := slices.IndexFunc(d.Patterns, func(q designer.Pattern) bool { return q.ID == p.ID })
+	if i < 0 {
+		return nil
+	}
+	var out []templates.RequestCode
+	for _, s := range format.PatternCode(d, i) {
+		r := templates.RequestCode{ID: s.ID, Reason: s.Reason}
+		for _, l := range codeLanguages {
+			if code, ok := s.Code[l.ID]; ok {
+				r.Blocks = append(r.Blocks, templates.CodeBlock{ID: elemID("code", p.ID, s.ID, l.ID),
+					Lang: l.ID, Label: "Request " + s.ID + ": " + l.Name, Code: code})
+			}
+		}
+		out = append(out, r)
+	}
+	return out
 }
 
 // operationFields are the fields of an operation, in the order its row shows them; a batch or
@@ -398,7 +424,8 @@ func (s *Server) saveOperationField(c echo.Context) error {
 		if i >= 0 && i < len(p.Mapping.Operations) {
 			op := p.Mapping.Operations[i]
 			if lc, ok := operationCell(d, p, i, op, field); ok {
-				return templ.Join(templates.CellView(withRefusal(lc.Cell, r, value)), templates.ResultBox(resultView(d, p, i, op), d.canEdit(), true), verdictOOB(d, p)), nil
+				return templ.Join(templates.CellView(withRefusal(lc.Cell, r, value)), templates.ResultBox(resultView(d, p, i, op), d.canEdit(), true), verdictOOB(d, p),
+					templates.PatternCodeBlocks(elemID("code", p.ID), patternCode(d.Record.Design, p), true)), nil
 			}
 		}
 		return templates.MappingCardView(openCard(d, p), d.canEdit()), nil

@@ -42,11 +42,14 @@
     var field = url ? null : document.getElementById(button.getAttribute("data-copy-target"));
     if (!url && !field) return;
     var label = button.textContent;
-    (url ? copyFrom(url) : copyText(field.value)).then(function () {
+    // A field copies its value; a <pre> of code its text.
+    var text = field && ("value" in field ? field.value : field.textContent);
+    (url ? copyFrom(url) : copyText(text)).then(function () {
       button.textContent = "Copied";
       button.classList.add("is-done");
     }, function () {
-      if (field) field.select();
+      if (field && "select" in field) field.select();
+      else if (field) window.getSelection().selectAllChildren(field);
       button.textContent = field ? "Press Ctrl+C" : "Not copied: download it";
     }).finally(function () {
       setTimeout(function () {
@@ -254,6 +257,20 @@
       htmx.ajax("GET", card.getAttribute("data-detail"), { target: card, swap: "outerHTML" });
     }
   }, true);
+  // A pattern's code stays unfolded, as its reader left it, through the swaps that redraw its card.
+  var openCode = {};
+  document.addEventListener("click", function (ev) {
+    var summary = ev.target.closest("details.pattern-code[id] > summary");
+    if (!summary) return;
+    var fold = summary.parentElement;
+    if (fold.open) delete openCode[fold.id]; else openCode[fold.id] = true;
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    Object.keys(openCode).forEach(function (id) {
+      var fold = document.getElementById(id);
+      if (fold && !fold.open) fold.open = true;
+    });
+  });
   // A link to a card (#map-…), from a finding or a comment, opens it.
   function openLinkedCard() {
     var target = location.hash.length > 1 && document.getElementById(decodeURIComponent(location.hash.slice(1)));

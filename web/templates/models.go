@@ -695,7 +695,22 @@ type MappingCard struct {
 	Notes              Cell
 	Source             string
 	Ops                []OperationView
-	Add                Button
+	// Code is the pattern's requests as code to paste, one per request; CodeID the id of its fold.
+	Code   []RequestCode
+	CodeID string
+	Add    Button
+}
+
+// RequestCode is one request of a pattern as code in each language; Reason, set instead, says
+// why no code can be written.
+type RequestCode struct {
+	ID, Reason string
+	Blocks     []CodeBlock
+}
+
+// CodeBlock is one language's code; ID is the id of its <pre>, which its Copy button copies.
+type CodeBlock struct {
+	ID, Lang, Label, Code string
 }
 
 // OperationView is one mapped operation with its live result. A write shows the key condition

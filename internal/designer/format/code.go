@@ -27,22 +27,14 @@ func asCodeRequests(d designer.Design, reqs []mcpmodel.Request) []sdkcode.Reques
 	return out
 }
 
-// PatternCode is the code of pattern number's requests in each SDK, with the AWS CLI command
-// ("cli") beside them: what its Mapping card shows.
-func PatternCode(d designer.Design, number int) []sdkcode.Snippet {
-	var mine []sdkcode.Request
-	var commands []string
-	reqs := mcpmodel.Requests(d)
-	for i, r := range asCodeRequests(d, reqs) {
-		if r.Pattern == number {
-			mine = append(mine, r)
-			commands = append(commands, reqs[i].Command)
-		}
-	}
-	snippets := sdkcode.Snippets(mine)
-	for i := range snippets {
-		if snippets[i].Code != nil {
-			snippets[i].Code["cli"] = commands[i]
+// PatternCode is the code of the requests of the design's i-th pattern in each SDK, with the AWS
+// CLI command ("cli") beside them: what its Mapping card shows.
+func PatternCode(d designer.Design, i int) []sdkcode.Snippet {
+	reqs := mcpmodel.PatternRequests(d, i)
+	snippets := sdkcode.Snippets(asCodeRequests(d, reqs))
+	for k := range snippets {
+		if snippets[k].Code != nil {
+			snippets[k].Code["cli"] = reqs[k].Command
 		}
 	}
 	return snippets

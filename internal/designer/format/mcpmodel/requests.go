@@ -28,20 +28,28 @@ type Request struct {
 // with no operation mapped makes none.
 func Requests(d designer.Design) []Request {
 	var out []Request
-	for i, p := range d.Patterns {
-		cmds := patternCommands(d, "access_patterns/"+strconv.Itoa(i), p.Mapping.Operations)
-		for k, c := range cmds {
-			r := Request{Pattern: p.Number, ID: strconv.Itoa(p.Number), Operation: c.op, Tables: c.tables,
-				Index: c.index, Reason: c.reason}
-			if len(cmds) > 1 {
-				r.ID += letterSuffix(k)
-			}
-			if c.reason == "" {
-				r.Body = c.words.request()
-				r.Command = c.words.String()
-			}
-			out = append(out, r)
+	for i := range d.Patterns {
+		out = append(out, PatternRequests(d, i)...)
+	}
+	return out
+}
+
+// PatternRequests are the requests of the design's i-th pattern alone, as Requests lists them.
+func PatternRequests(d designer.Design, i int) []Request {
+	p := d.Patterns[i]
+	cmds := patternCommands(d, "access_patterns/"+strconv.Itoa(i), p.Mapping.Operations)
+	out := make([]Request, 0, len(cmds))
+	for k, c := range cmds {
+		r := Request{Pattern: p.Number, ID: strconv.Itoa(p.Number), Operation: c.op, Tables: c.tables,
+			Index: c.index, Reason: c.reason}
+		if len(cmds) > 1 {
+			r.ID += letterSuffix(k)
 		}
+		if c.reason == "" {
+			r.Body = c.words.request()
+			r.Command = c.words.String()
+		}
+		out = append(out, r)
 	}
 	return out
 }
