@@ -127,6 +127,7 @@ func (c RenameEntity) Apply(d Design) (Design, error) {
 		})
 		return changed
 	})
+	d.Workbench = d.Workbench.renamedEntity("", old, to)
 	d.Diagrams = renamePins(d.Diagrams, EntityDiagram, func(node string) (string, bool) {
 		return "entity:" + to, node == "entity:"+old
 	})

@@ -256,6 +256,9 @@ func (c RenameIndex) Apply(d Design) (Design, error) {
 		return changed
 	})
 	d.Comments = moveComments(d.Comments, IndexPath(t.Name, old, ""), IndexPath(t.Name, to, ""))
+	if !local {
+		d.Workbench = d.Workbench.renamedIndex(t.Name, old, to)
+	}
 	d.Diagrams = renamePins(d.Diagrams, ModelMap, func(node string) (string, bool) {
 		return "index:" + t.Name + "/" + to, node == "index:"+t.Name+"/"+old
 	})

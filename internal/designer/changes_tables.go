@@ -230,6 +230,7 @@ func (c RenameTable) Apply(d Design) (Design, error) {
 		return changed
 	})
 	d.Comments = moveComments(d.Comments, TablePath(old), TablePath(to))
+	d.Workbench = d.Workbench.renamedTable(old, to)
 	d.Diagrams = renamePins(d.Diagrams, ModelMap, func(node string) (string, bool) {
 		if node == "table:"+old {
 			return "table:" + to, true
@@ -937,9 +938,14 @@ func (c SetEntityTypeField) Apply(d Design) (Design, error) {
 	if err := f.apply(&d, &et, c.Value); err != nil {
 		return d, err
 	}
+	old := t.EntityTypes[c.Index].Entity
 	t.EntityTypes = replaceAt(t.EntityTypes, c.Index, et)
 	t.Attributes = declareTemplateAttributes(d, t, et)
 	d.Tables = replaceAt(d.Tables, i, t)
+	if et.Entity != old && !slices.ContainsFunc(t.EntityTypes, func(e EntityType) bool { return e.Entity == old }) {
+		// The facet an imported model kept for this entity type goes with it.
+		d.Workbench = d.Workbench.renamedEntity(t.Name, old, et.Entity)
+	}
 	return d, nil
 }
 

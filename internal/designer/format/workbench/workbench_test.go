@@ -856,3 +856,51 @@ func BenchmarkExport(b *testing.B) {
 		}
 	}
 }
+
+// Renaming a table, an index or an entity keeps what the imported model held of it: renamed
+// there and back, the design exports the model it was imported as, capacity settings, kept
+// facet members and index members included.
+func TestExport_renamesKeepTheModelsExtras(t *testing.T) {
+	t.Parallel()
+	d, _ := mustImport(t, readFixture(t, "v3-include.json"))
+	want := mustExport(t, d)
+	there := []designer.Change{
+		designer.RenameTable{Table: "Tasks", To: "Work"},
+		designer.RenameIndex{Table: "Work", Index: "TasksByAssignee", To: "WorkByAssignee"},
+		designer.SetEntityTypeField{Table: "Work", Index: 0, Field: "entity", Value: "Job"},
+	}
+	back := []designer.Change{
+		designer.SetEntityTypeField{Table: "Work", Index: 0, Field: "entity", Value: "Task"},
+		designer.RenameIndex{Table: "Work", Index: "WorkByAssignee", To: "TasksByAssignee"},
+		designer.RenameTable{Table: "Work", To: "Tasks"},
+	}
+	renamed := d
+	for _, c := range there {
+		var err error
+		if renamed, err = c.Apply(renamed); err != nil {
+			t.Fatalf("%s: %v", c.Kind(), err)
+		}
+	}
+	mid := jsonDoc(t, mustExport(t, renamed))
+	orig := jsonDoc(t, want)
+	for _, m := range []string{"ProvisionedCapacitySettings", "SampleDataFormats", "DeletionProtection"} {
+		if a, b := at(t, orig, "DataModel", "0", m), at(t, mid, "DataModel", "0", m); !reflect.DeepEqual(a, b) {
+			t.Errorf("after rename_table %s = %v, want %v", m, b, a)
+		}
+	}
+	if a, b := at(t, orig, "DataModel", "0", "TableFacets", "0", "Colour"), at(t, mid, "DataModel", "0", "TableFacets", "0", "Colour"); !reflect.DeepEqual(a, b) {
+		t.Errorf("after renaming its entity type the facet's Colour = %v, want %v", b, a)
+	}
+	for _, c := range back {
+		var err error
+		if renamed, err = c.Apply(renamed); err != nil {
+			t.Fatalf("%s: %v", c.Kind(), err)
+		}
+	}
+	if got := mustExport(t, renamed); !bytes.Equal(got, want) {
+		t.Fatalf("renamed there and back, the model differs:\n%s", designertest.FirstDifference(want, got))
+	}
+	if d2, _ := mustImport(t, readFixture(t, "v3-include.json")); !bytes.Equal(mustExport(t, d2), want) {
+		t.Fatal("renaming changed the design it was applied to")
+	}
+}
