@@ -788,3 +788,29 @@ func shellQuote(s string) string {
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
+
+// LeftOut lists what of d the model has no place for. Its tables are CreateTable requests, which
+// take no TimeToLiveSpecification and no table class, and the validator passes each table to
+// CreateTable as it is, so TTL stays out of the model rather than failing its validation.
+func LeftOut(d designer.Design) []string {
+	out := tabledef.Requirement(d, false)
+	var ttl, classes, entityTypes int
+	for _, t := range d.Tables {
+		if t.TTLAttribute != "" {
+			ttl++
+		}
+		if t.TableClass != "" && t.TableClass != designer.StandardClass {
+			classes++
+		}
+		entityTypes += len(t.EntityTypes)
+	}
+	add := func(n int, what, one, many string) {
+		if n > 0 {
+			out = append(out, fmt.Sprintf(what, tabledef.Count(n, one, many)))
+		}
+	}
+	add(ttl, "the TTL attribute of %s (CreateTable takes none)", "table", "tables")
+	add(classes, "the table class of %s", "table", "tables")
+	add(entityTypes, "%s of the tables and their key templates", "entity type", "entity types")
+	return append(out, tabledef.Notes(d)...)
+}

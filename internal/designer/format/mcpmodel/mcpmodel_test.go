@@ -851,3 +851,17 @@ func TestExport_rowActionsNoCommandExpressesAreListedWithTheReason(t *testing.T)
 		})
 	}
 }
+
+// The model names TTL, which its CreateTable tables cannot carry, and says nothing of what it holds.
+func TestLeftOut_namesTTL(t *testing.T) {
+	t.Parallel()
+	d := designer.Design{Name: "Sessions", Tables: []designer.Table{{Name: "Sessions", BillingMode: designer.OnDemand,
+		PartitionKey: designer.KeyAttribute{Name: "id", Type: "S"}, TTLAttribute: "expires_at"}}}
+	if got := strings.Join(LeftOut(d), "\n"); got != "the TTL attribute of 1 table (CreateTable takes none)" {
+		t.Errorf("LeftOut = %q", got)
+	}
+	d.Tables[0].TTLAttribute = ""
+	if got := LeftOut(d); len(got) != 0 {
+		t.Errorf("a design the model holds whole leaves out %q", got)
+	}
+}

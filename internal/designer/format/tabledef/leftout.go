@@ -11,22 +11,8 @@ import (
 // the tables alone (infrastructure as code) has no place for: one line each, naming how many, and
 // only what the design has.
 func NotTables(d designer.Design) []string {
-	var out []string
-	add := func(n int, what string) {
-		if n > 0 {
-			out = append(out, fmt.Sprintf("%d %s", n, what))
-		}
-	}
-	add(len(d.Entities), plural(len(d.Entities), "entity", "entities")+" of the requirement, with their attributes")
-	add(len(d.Relationships), plural(len(d.Relationships), "relationship", "relationships"))
-	add(len(d.Patterns), plural(len(d.Patterns), "access pattern", "access patterns")+" and their mappings to operations")
-	if d.Overview != (designer.Overview{}) {
-		out = append(out, "the application overview")
-	}
-	if len(d.Aggregates) > 0 || len(d.Consolidations) > 0 || d.Considerations != (designer.Considerations{}) {
-		out = append(out, "the aggregate analysis, consolidation reviews and design considerations")
-	}
-	var entityTypes, nonKey, items, notes int
+	out := Requirement(d, true)
+	var entityTypes, nonKey, items int
 	for _, t := range d.Tables {
 		entityTypes += len(t.EntityTypes)
 		items += len(t.Items)
@@ -35,6 +21,36 @@ func NotTables(d designer.Design) []string {
 				nonKey++
 			}
 		}
+	}
+	out = count(out, entityTypes, "entity type", "entity types", " of the tables and their key templates")
+	out = count(out, nonKey, "non-key attribute", "non-key attributes", " (DynamoDB declares key attributes only)")
+	out = count(out, items, "sample item", "sample items", "")
+	return append(out, Notes(d)...)
+}
+
+// Requirement lists what the design holds of the requirement and its analysis, the access
+// patterns with their mappings among them when withPatterns is set.
+func Requirement(d designer.Design, withPatterns bool) []string {
+	var out []string
+	out = count(out, len(d.Entities), "entity", "entities", " of the requirement, with their attributes")
+	out = count(out, len(d.Relationships), "relationship", "relationships", "")
+	if withPatterns {
+		out = count(out, len(d.Patterns), "access pattern", "access patterns", " and their mappings to operations")
+	}
+	if d.Overview != (designer.Overview{}) {
+		out = append(out, "the application overview")
+	}
+	if len(d.Aggregates) > 0 || len(d.Consolidations) > 0 || d.Considerations != (designer.Considerations{}) {
+		out = append(out, "the aggregate analysis, consolidation reviews and design considerations")
+	}
+	return out
+}
+
+// Notes lists the design's prose about its tables and indexes, and its comments.
+func Notes(d designer.Design) []string {
+	var out []string
+	notes := 0
+	for _, t := range d.Tables {
 		if t.Purpose != "" || t.AggregateBoundary != "" || t.PartitionKeyWhy != "" || t.SortKeyWhy != "" || t.BoundedReads != "" || t.Capacity != "" {
 			notes++
 		}
@@ -44,14 +60,18 @@ func NotTables(d designer.Design) []string {
 			}
 		}
 	}
-	add(entityTypes, plural(entityTypes, "entity type", "entity types")+" of the tables and their key templates")
-	add(nonKey, plural(nonKey, "non-key attribute", "non-key attributes")+" (DynamoDB declares key attributes only)")
-	add(items, plural(items, "sample item", "sample items"))
 	if notes > 0 {
 		out = append(out, fmt.Sprintf("the purposes, justifications and notes of %d tables and indexes", notes))
 	}
-	add(len(d.Comments), plural(len(d.Comments), "comment", "comments"))
-	return out
+	return count(out, len(d.Comments), "comment", "comments", "")
+}
+
+// count appends "n things rest" to out when n is above 0.
+func count(out []string, n int, one, many, rest string) []string {
+	if n == 0 {
+		return out
+	}
+	return append(out, fmt.Sprintf("%d %s%s", n, plural(n, one, many), rest))
 }
 
 // isKey reports whether name is in the key of the table or of one of its indexes.
@@ -75,3 +95,6 @@ func plural(n int, one, many string) string {
 	}
 	return many
 }
+
+// Count writes n with its noun: "1 table", "3 tables".
+func Count(n int, one, many string) string { return fmt.Sprintf("%d %s", n, plural(n, one, many)) }

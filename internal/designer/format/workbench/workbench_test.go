@@ -904,3 +904,38 @@ func TestExport_renamesKeepTheModelsExtras(t *testing.T) {
 		t.Fatal("renaming changed the design it was applied to")
 	}
 }
+
+// What a Workbench model cannot hold is named, and the key attributes it cannot put in an
+// index key stay declared.
+func TestLeftOut_namesWhatWorkbenchCannotHold(t *testing.T) {
+	t.Parallel()
+	d := designer.Design{Name: "Games", Tables: []designer.Table{{
+		Name: "Scores", BillingMode: designer.OnDemand, TTLAttribute: "expires_at", TableClass: designer.StandardIAClass,
+		PartitionKey: designer.KeyAttribute{Name: "player", Type: "S"}, SortKey: &designer.KeyAttribute{Name: "game", Type: "S"},
+		GSIs: []designer.Index{{Name: "ByTournament", Projection: designer.Projection{Type: designer.All},
+			PartitionKey: []designer.KeyAttribute{{Name: "tournament", Type: "S"}, {Name: "region", Type: "S"}},
+			SortKey:      []designer.KeyAttribute{{Name: "score", Type: "N"}, {Name: "round", Type: "N"}, {Name: "at", Type: "S"}}}},
+		LSIs: []designer.Index{{Name: "ByDate", Projection: designer.Projection{Type: designer.KeysOnly},
+			PartitionKey: []designer.KeyAttribute{{Name: "player", Type: "S"}}, SortKey: []designer.KeyAttribute{{Name: "played_at", Type: "S"}}}},
+	}}}
+	got := strings.Join(LeftOut(d), "\n")
+	for _, want := range []string{"1 local secondary index", "the TTL attribute of 1 table", "the table class of 1 table",
+		"GSI ByTournament of table Scores keeps only the first attribute of each key: region, round, at stay declared attributes"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("LeftOut lacks %q:\n%s", want, got)
+		}
+	}
+	model := jsonDoc(t, mustExport(t, d))
+	declared := map[string]bool{}
+	for _, a := range at(t, model, "DataModel", "0", "NonKeyAttributes").([]any) {
+		declared[a.(map[string]any)["AttributeName"].(string)] = true
+	}
+	for _, name := range []string{"tournament", "region", "score", "round", "at", "played_at"} {
+		if !declared[name] {
+			t.Errorf("key attribute %s is not declared in the model", name)
+		}
+	}
+	if n := len(LeftOut(designer.Design{Name: "Empty"})); n != 0 {
+		t.Errorf("an empty design leaves out %d things", n)
+	}
+}
