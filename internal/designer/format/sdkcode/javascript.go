@@ -183,13 +183,6 @@ func jsFile(name string, fns []string, imports []string, table []string) []byte 
 		b.WriteString("\n" + f)
 	}
 	b.WriteString("\n// Every pattern's function by its number, to run them all (a smoke test after a deploy).\n")
-	b.WriteString("export const patterns = {")
-	for i := 0; i+1 < len(table); i += 2 {
-		b.WriteString("\n  " + jsString(table[i]) + ": " + table[i+1] + ",")
-	}
-	if len(table) > 0 {
-		b.WriteString("\n")
-	}
-	b.WriteString("};\n")
+	writeTable(&b, "export const patterns = {", "  ", "};\n", table)
 	return []byte(b.String())
 }

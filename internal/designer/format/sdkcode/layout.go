@@ -135,3 +135,16 @@ func summary(r Request, comment string) string {
 	}
 	return comment + head + "\n" + comment + s + "\n"
 }
+
+// writeTable writes the map from each request's id to its function's name, table holding id and
+// name in turn, one entry a line between open and end.
+func writeTable(b *strings.Builder, open, indent, end string, table []string) {
+	b.WriteString(open)
+	for i := 0; i+1 < len(table); i += 2 {
+		b.WriteString("\n" + indent + jsString(table[i]) + ": " + table[i+1] + ",")
+	}
+	if len(table) > 0 {
+		b.WriteString("\n")
+	}
+	b.WriteString(end)
+}

@@ -143,13 +143,6 @@ func pyFile(name string, fns []string, table []string) []byte {
 		b.WriteString("\n\n" + f)
 	}
 	b.WriteString("\n\n# Every pattern's function by its number, to run them all (a smoke test after a deploy).\n")
-	b.WriteString("PATTERNS = {")
-	for i := 0; i+1 < len(table); i += 2 {
-		b.WriteString("\n    " + jsString(table[i]) + ": " + table[i+1] + ",")
-	}
-	if len(table) > 0 {
-		b.WriteString("\n")
-	}
-	b.WriteString("}\n")
+	writeTable(&b, "PATTERNS = {", "    ", "}\n", table)
 	return []byte(b.String())
 }
