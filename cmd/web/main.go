@@ -37,6 +37,8 @@ const usage = `Usage:
                                                        print each design's findings
   dynaloom export --to FORMAT FILE...                   write a design in another format
   dynaloom cost [--format text|json] FILE...            print a design's capacity, monthly cost and hot partitions
+  dynaloom verify [--endpoint URL] [--region R] [--prefix P] [--format text|json] FILE|DIR|-...
+                                                       run each design's patterns on a live DynamoDB
   dynaloom backup [--db PATH] FILE                      copy the database to a new FILE, safely while serving
   dynaloom check [--db PATH]                            run the database's integrity check
   dynaloom version                                      print the version
@@ -59,6 +61,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return export(args, stdout, stderr)
 	case "cost":
 		return cost(args, stdout, stderr)
+	case "verify":
+		return verifyCommand(args, stdout, stderr)
 	case "backup":
 		return backup(args, stdout, stderr)
 	case "check":
